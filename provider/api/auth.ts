@@ -1,0 +1,22 @@
+import { createHash } from "crypto";
+import { DateTime } from "luxon";
+
+/** The time zone §5 requires for `currentDate`. */
+export const AUTH_TIME_ZONE = "America/Los_Angeles";
+/** How long the service accepts an authString after its `currentDate` (§5.5, §8). */
+export const AUTH_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * The `currentDate` parameter: the given instant in Pacific time with its numeric offset and no
+ * fractional seconds (`2026-11-21T10:34:09-08:00`), as §5.3 asks.
+ */
+export function currentDate(now: Date | number = Date.now()): string {
+  const ms = typeof now === "number" ? now : now.getTime();
+  return DateTime.fromMillis(ms, { zone: AUTH_TIME_ZONE }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+}
+
+/** The authString of §5.4: lowercase hex SHA-256 of `<currentDate>:<apiKey>:<method without group>`. */
+export function authString(date: string, apiKey: string, method: string): string {
+  const bare = method.includes(".") ? method.slice(method.lastIndexOf(".") + 1) : method;
+  return createHash("sha256").update(`${date}:${apiKey}:${bare}`, "utf8").digest("hex");
+}

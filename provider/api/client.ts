@@ -1,0 +1,301 @@
+/**
+ * The typed client: the method table (methods.ts) plus thin glue. Every typed method funnels into
+ * `invoke`, which validates against the table, signs, sends with retries where safe, and turns
+ * faults and failure codes into typed errors.
+ */
+import { authString, currentDate } from "./auth";
+import {
+  Credentials,
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_RETRIES,
+  DEFAULT_RETRY_BASE_MS,
+  DEFAULT_RETRY_MAX_MS,
+  DEFAULT_TIMEOUT_MS,
+  normalizeBaseUrl,
+  resolveCredentials,
+} from "./config";
+import { encodeParams } from "./encode";
+import { CdnError, CdnOperationFailedError, CdnPurgeFailedError, CdnValidationError, errorFromCreateResult, errorFromFault, redact } from "./errors";
+import { findMethod, MethodSpec, USER_UPDATE_KEYS, wireName } from "./methods";
+import { jsonSafe, normalizeBoolean, normalizeCreate, normalizeRows, normalizeStatus, normalizeUserUpdate, normalizeZones } from "./normalize";
+import { Limiter, RetryPolicy, withRetry } from "./retry";
+import { Transport } from "./transport";
+import * as W from "./wire";
+
+export interface CdnClientOptions {
+  baseUrl: string;
+  apiUserId: number | string;
+  apiKey: string;
+  /** Whole-call timeout per attempt. */
+  timeoutMs?: number;
+  /** Calls in flight at once for this client. */
+  maxInFlight?: number;
+  /** Attempts after the first for calls that are safe to repeat; 0 disables retries. */
+  retries?: number;
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  maxResponseBytes?: number;
+  /** Clock for `currentDate`; tests move it to check the 10-minute window. */
+  now?: () => number;
+  /** Randomness for retry jitter. */
+  random?: () => number;
+  /** Progress of every attempt, without secrets: for logs and figures. */
+  onEvent?: (e: CallEvent) => void;
+  userAgent?: string;
+}
+
+/** One attempt of one call, as reported to `onEvent`. */
+export interface CallEvent {
+  method: string;
+  attempt: number;
+  ms: number;
+  ok: boolean;
+  error?: { type: string; message: string };
+  /** Set when the failure will be retried after this many milliseconds. */
+  retryInMs?: number;
+}
+
+export type PullCreateValues = { name: string; origin: string; vhost?: string; ip?: string; compress?: string; vanity_domain?: string; label?: string };
+export type PullUpdateValues = Partial<Omit<PullCreateValues, "vanity_domain">>;
+export type PushCreateValues = { name: string; password: string; compress?: string; vanity_domain?: string; label?: string };
+export type PushUpdateValues = { name?: string; password?: string; label?: string };
+export type VodCreateValues = { name: string; password: string; label?: string };
+export type VodUpdateValues = { name?: string; password?: string; label?: string };
+export type UserUpdateValues = Partial<Record<(typeof USER_UPDATE_KEYS)[number], string>>;
+
+/** The three zone methods every kind has. */
+export interface ZoneApi<C, U, Row, Created> {
+  create(values: C): Promise<Created>;
+  update(id: number, values: U): Promise<void>;
+  listZones(): Promise<Row[]>;
+}
+
+export interface ReportRangeOptions {
+  zoneId?: number;
+  sortby?: string[];
+  maxReturn?: number;
+  offset?: number;
+  timezone?: string;
+}
+export interface TotalOptions {
+  type?: 1 | 2 | 3;
+  from?: string | Date;
+  to?: string | Date;
+  timezone?: string;
+}
+type DateArg = string | Date;
+
+// Credentials are kept off the instance so that logging or serializing a client can never show them.
+const SECRETS = new WeakMap<CdnClient, { apiKey: string }>();
+
+/** A client for the whole API; one per account, shared by all calls (it holds the keep-alive pool). */
+export class CdnClient {
+  readonly baseUrl: string;
+  readonly apiUserId: number;
+  private readonly transport: Transport;
+  private readonly limiter: Limiter;
+  private readonly policy: RetryPolicy;
+  private readonly now: () => number;
+  private readonly onEvent?: (e: CallEvent) => void;
+  /** Calls retried so far, for figures. */
+  retriedCalls = 0;
+
+  readonly pullzone: ZoneApi<PullCreateValues, PullUpdateValues, W.PullZoneRow, W.PullCreateResult>;
+  readonly pushzone: ZoneApi<PushCreateValues, PushUpdateValues, W.PushZoneRow, W.PushCreateResult>;
+  readonly vodzone: ZoneApi<VodCreateValues, VodUpdateValues, W.VodZoneRow, W.VodCreateResult>;
+  readonly livezone: ZoneApi<VodCreateValues, VodUpdateValues, W.LiveZoneRow, W.LiveCreateResult> & { delete(id: number): Promise<void> };
+  readonly cache: { purge(url: string): Promise<true>; purgeAllCache(zone: string): Promise<true> };
+  readonly user: { listUsers(): Promise<W.UserRow[]>; update(id: number, values: UserUpdateValues): Promise<W.UserRow | undefined> };
+  readonly account: { getBandwidth(opts?: { from?: DateArg; to?: DateArg }): Promise<W.BandwidthRow[]> };
+  readonly report: ReportApi;
+
+  constructor(opts: CdnClientOptions) {
+    if (!opts || typeof opts !== "object") throw new CdnValidationError("options", "CdnClient needs { baseUrl, apiUserId, apiKey }");
+    const creds = resolveCredentials({ explicit: { baseUrl: opts.baseUrl, apiUserId: opts.apiUserId as number, apiKey: opts.apiKey }, env: {} });
+    this.baseUrl = normalizeBaseUrl(creds.baseUrl);
+    this.apiUserId = creds.apiUserId;
+    SECRETS.set(this, { apiKey: creds.apiKey });
+    const maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.limiter = new Limiter(maxInFlight);
+    this.transport = new Transport({
+      baseUrl: this.baseUrl,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxResponseBytes: opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      maxSockets: maxInFlight,
+      userAgent: opts.userAgent,
+    });
+    this.policy = {
+      retries: opts.retries ?? DEFAULT_RETRIES,
+      baseDelayMs: opts.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_MS,
+      maxDelayMs: opts.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_MS,
+      random: opts.random,
+    };
+    this.now = opts.now ?? Date.now;
+    this.onEvent = opts.onEvent;
+
+    this.pullzone = this.zoneApi("pullzone");
+    this.pushzone = this.zoneApi("pushzone");
+    this.vodzone = this.zoneApi("vodzone");
+    this.livezone = { ...(this.zoneApi("livezone") as ZoneApi<VodCreateValues, VodUpdateValues, W.LiveZoneRow, W.LiveCreateResult>), delete: (id) => this.status("livezone.delete", [id], id, []) };
+    this.cache = {
+      purge: (url) => this.purge("cache.purge", url),
+      purgeAllCache: (zone) => this.purge("cache.purgeAllCache", zone),
+    };
+    this.user = {
+      listUsers: async () => normalizeRows(await this.invoke(spec("user.listUsers"), []), "user.listUsers") as unknown as W.UserRow[],
+      update: async (id, values) => {
+        const r = normalizeUserUpdate(await this.invoke(spec("user.update"), [id, values]), "user.update");
+        if (!r.ok) throw new CdnOperationFailedError("user.update", id, Object.keys(values ?? {}));
+        return r.user as W.UserRow | undefined;
+      },
+    };
+    this.account = { getBandwidth: async (o = {}) => (await this.rows("account.getBandwidth", [], o)) as unknown as W.BandwidthRow[] };
+    this.report = makeReportApi((name, positional, options) => this.rows(`report.${name}`, positional, options));
+  }
+
+  /** A client from `CDN_BASE_URL`, `CDN_API_USER_ID` and `CDN_API_KEY`; the error names what is missing. */
+  static fromEnv(options: Omit<CdnClientOptions, keyof Credentials> = {}, env: NodeJS.ProcessEnv = process.env): CdnClient {
+    const c = resolveCredentials({ env });
+    return new CdnClient({ ...options, baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey });
+  }
+
+  /** Low-level call by wire name (`report.getNodeHits`) with positional parameters after the auth ones. Returns the JSON-safe answer. */
+  async call(method: string, params: unknown[] = []): Promise<unknown> {
+    const s = findMethod(method);
+    if (!s) throw new CdnValidationError("method", `'${method}' is not a method of the API`);
+    return jsonSafe(await this.invoke(s, params));
+  }
+
+  /** Closes the keep-alive sockets; the client can still be used afterwards (new sockets open). */
+  close(): void {
+    this.transport.close();
+  }
+
+  toJSON(): object {
+    return { baseUrl: this.baseUrl, apiUserId: this.apiUserId };
+  }
+
+  /** Validates, signs and sends one call with the table's retry rule; returns the raw decoded value. */
+  private async invoke(s: MethodSpec, args: readonly unknown[]): Promise<unknown> {
+    const method = wireName(s);
+    const { apiKey } = SECRETS.get(this)!;
+    const passwords = collectPasswords(args);
+    let params: unknown[];
+    try {
+      params = encodeParams(s, args);
+    } catch (e) {
+      if (e instanceof Error) e.message = redact(e.message, [apiKey, ...passwords]);
+      throw e;
+    }
+    const attemptOnce = (attempt: number) =>
+      this.limiter.run(async () => {
+        const date = currentDate(this.now());
+        const auth = authString(date, apiKey, s.name);
+        const secrets = [apiKey, auth, ...passwords];
+        const started = Date.now();
+        try {
+          const answer = await this.transport.send(s.group, method, [this.apiUserId, auth, date, ...params], secrets);
+          if (answer.kind === "fault") {
+            const skew = answer.serverDate ? Date.parse(answer.serverDate) - this.now() : undefined;
+            throw errorFromFault(method, answer.faultCode, answer.faultString, secrets, Number.isFinite(skew) ? skew : undefined);
+          }
+          this.onEvent?.({ method, attempt, ms: Date.now() - started, ok: true });
+          return answer.value;
+        } catch (e) {
+          const err = e instanceof CdnError ? e : new CdnError("protocol", redact(String((e as Error)?.message ?? e), secrets), method);
+          this.onEvent?.({ method, attempt, ms: Date.now() - started, ok: false, error: { type: err.type, message: err.message } });
+          throw err;
+        }
+      });
+    if (!s.idempotent) {
+      try {
+        return await attemptOnce(1);
+      } catch (e) {
+        if (e instanceof CdnError) e.attempts = 1;
+        throw e;
+      }
+    }
+    return withRetry(attemptOnce, this.policy, () => {
+      this.retriedCalls++;
+    });
+  }
+
+  private zoneApi<G extends "pullzone" | "pushzone" | "vodzone" | "livezone">(group: G) {
+    return {
+      create: async (values: { name: string }) => {
+        const method = `${group}.create`;
+        const out = normalizeCreate(await this.invoke(spec(method), [values]), method);
+        if (!out.ok) throw errorFromCreateResult(method, out.code, out.message, values?.name, collectPasswords([values]));
+        return out.result;
+      },
+      update: (id: number, values: object) => this.status(`${group}.update`, [id, values], id, Object.keys(values ?? {})),
+      listZones: async () => normalizeZones(await this.invoke(spec(`${group}.listZones`), []), `${group}.listZones`, W.ZONE_ROW_FIELDS[group]),
+    } as never;
+  }
+
+  private async status(method: string, args: unknown[], id: number, fields: string[]): Promise<void> {
+    if (!normalizeStatus(await this.invoke(spec(method), args), method)) throw new CdnOperationFailedError(method, id, fields);
+  }
+
+  private async purge(method: string, target: string): Promise<true> {
+    if (!normalizeBoolean(await this.invoke(spec(method), [target]), method)) throw new CdnPurgeFailedError(method, target);
+    return true;
+  }
+
+  /** Calls a rows method with required parameters positionally and the optional ones by name. */
+  private async rows(method: string, positional: unknown[], options: object | undefined): Promise<Record<string, unknown>[]> {
+    const s = spec(method);
+    const optional = s.params.filter((p) => !p.required);
+    const given = (options ?? {}) as Record<string, unknown>;
+    if (typeof given !== "object" || Array.isArray(given)) throw new CdnValidationError("options", "must be an object", method);
+    for (const k of Object.keys(given)) {
+      if (!optional.some((p) => p.name === k)) throw new CdnValidationError(k, `is not an option of ${method} (options: ${optional.map((p) => p.name).join(", ") || "none"})`, method);
+    }
+    let i = 0;
+    const args = s.params.map((p) => (p.required ? positional[i++] : given[p.name]));
+    return normalizeRows(await this.invoke(s, args), method);
+  }
+}
+
+function spec(method: string): MethodSpec {
+  return findMethod(method)!;
+}
+
+/** Zone passwords in a call's `values`, redacted from anything the call reports. */
+function collectPasswords(args: readonly unknown[]): string[] {
+  const out: string[] = [];
+  for (const a of args) {
+    if (a && typeof a === "object" && typeof (a as { password?: unknown }).password === "string") out.push((a as { password: string }).password);
+  }
+  return out;
+}
+
+type Rows<T> = Promise<T[]>;
+/** The report group, with required parameters positional in the document's order and options by name. */
+export interface ReportApi {
+  getTotalTransfer(zoneId: number, opts?: TotalOptions): Rows<W.TotalTransferRow>;
+  getTotalHits(zoneId: number, opts?: TotalOptions): Rows<W.TotalHitsRow>;
+  getTotalTransferStats(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: ReportRangeOptions & { viewby?: "hourly" | "daily" | "monthly" }): Rows<W.TransferStatsRow>;
+  getCacheHitStats(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: ReportRangeOptions): Rows<W.CacheHitStatsRow>;
+  getPopularFiles(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: Omit<ReportRangeOptions, "timezone">): Rows<W.PopularFileRow>;
+  getUsagePerDay(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, zoneId: number, opts?: Omit<ReportRangeOptions, "timezone" | "zoneId">): Rows<W.UsagePerDayRow>;
+  getNodeHits(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: Omit<ReportRangeOptions, "timezone">): Rows<W.NodeHitsRow>;
+  getConnectionStats(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: ReportRangeOptions): Rows<W.ConnectionStatsRow>;
+  getHourlyConnectionStats(companyId: number | string, date: DateArg, opts?: ReportRangeOptions): Rows<W.HourlyConnectionStatsRow>;
+}
+
+function makeReportApi(rows: (name: string, positional: unknown[], options?: object) => Promise<Record<string, unknown>[]>): ReportApi {
+  const r = rows as (name: string, positional: unknown[], options?: object) => Promise<never[]>;
+  return {
+    getTotalTransfer: (zoneId, o) => r("getTotalTransfer", [zoneId], o),
+    getTotalHits: (zoneId, o) => r("getTotalHits", [zoneId], o),
+    getTotalTransferStats: (c, f, t, o) => r("getTotalTransferStats", [c, f, t], o),
+    getCacheHitStats: (c, f, t, o) => r("getCacheHitStats", [c, f, t], o),
+    getPopularFiles: (c, f, t, o) => r("getPopularFiles", [c, f, t], o),
+    getUsagePerDay: (c, f, t, zoneId, o) => r("getUsagePerDay", [c, f, t, zoneId], o),
+    getNodeHits: (c, f, t, o) => r("getNodeHits", [c, f, t], o),
+    getConnectionStats: (c, f, t, o) => r("getConnectionStats", [c, f, t], o),
+    getHourlyConnectionStats: (c, d, o) => r("getHourlyConnectionStats", [c, d], o),
+  };
+}

@@ -1,0 +1,102 @@
+import { encodeParams, isXmlSafe, isYmd } from "../../provider/api/encode";
+import { CdnValidationError } from "../../provider/api/errors";
+import { findMethod } from "../../provider/api/methods";
+
+const m = (name: string) => findMethod(name)!;
+const refused = (name: string, args: unknown[], parameter: string) => {
+  try {
+    encodeParams(m(name), args);
+  } catch (e) {
+    expect(e).toBeInstanceOf(CdnValidationError);
+    expect((e as CdnValidationError).parameter).toBe(parameter);
+    expect((e as Error).message).toContain(parameter);
+    return;
+  }
+  throw new Error(`${name} accepted ${JSON.stringify(args)}`);
+};
+
+describe("encodeParams", () => {
+  test("ids as ints, numeric strings accepted", () => {
+    expect(encodeParams(m("livezone.delete"), [7])).toEqual([7]);
+    expect(encodeParams(m("livezone.delete"), ["7"])).toEqual([7]);
+  });
+
+  test("an omitted optional parameter in the middle is nil, trailing ones are left off", () => {
+    expect(encodeParams(m("report.getTotalTransfer"), [5])).toEqual([5]);
+    expect(encodeParams(m("report.getTotalTransfer"), [5, undefined, undefined, undefined, "Europe/Paris"])).toEqual([5, null, null, null, "Europe/Paris"]);
+    expect(encodeParams(m("report.getTotalTransfer"), [5, 3, "2026-01-01", "2026-01-31"])).toEqual([5, 3, "2026-01-01", "2026-01-31"]);
+  });
+
+  test("getTotalTransferStats sends offset as the document's string", () => {
+    const out = encodeParams(m("report.getTotalTransferStats"), ["acme", "2026-01-01", "2026-01-02", undefined, undefined, undefined, 10, 20]);
+    expect(out).toEqual(["acme", "2026-01-01", "2026-01-02", null, null, null, 10, "20"]);
+  });
+
+  test("a Date becomes its Y-m-d", () => {
+    expect(encodeParams(m("account.getBandwidth"), [new Date("2026-02-03T12:00:00Z")])).toEqual(["2026-02-03"]);
+  });
+
+  test("values carry only the keys the method accepts", () => {
+    refused("pullzone.update", [1, { vanity_domain: "x.example.com" }], "values");
+    refused("pushzone.update", [1, { compress: "1" }], "values");
+    expect(encodeParams(m("pullzone.update"), [1, { origin: "o.example.com", label: undefined }])).toEqual([1, { origin: "o.example.com" }]);
+  });
+
+  test("required keys of create", () => {
+    refused("pullzone.create", [{ name: "a" }], "values");
+    refused("pushzone.create", [{ name: "a" }], "values");
+    refused("vodzone.create", [{ name: "", password: "p" }], "values");
+  });
+
+  test("wrong types are refused with the parameter named", () => {
+    refused("livezone.delete", ["seven"], "id");
+    refused("livezone.delete", [1.5], "id");
+    refused("livezone.delete", [2 ** 40], "id");
+    refused("cache.purge", [42], "url");
+    refused("cache.purge", [], "url");
+    refused("pullzone.create", [["name"]], "values");
+    refused("pullzone.create", [{ name: 5, origin: "o" }], "values");
+    refused("report.getTotalTransfer", [1, 2, "2026-1-1"], "from");
+    refused("report.getPopularFiles", [1, "2026-01-01", "2026-13-01"], "dateTo");
+  });
+
+  test("type 3 needs from and to; ranges must be in order", () => {
+    refused("report.getTotalHits", [1, 3], "from");
+    refused("report.getTotalHits", [1, 3, "2026-01-01"], "to");
+    refused("report.getTotalHits", [1, 4], "type");
+    refused("report.getNodeHits", [1, "2026-02-01", "2026-01-01"], "dateFrom");
+  });
+
+  test("sortby entries are '<column> ASC|DESC' on a real column", () => {
+    expect(encodeParams(m("report.getPopularFiles"), [1, "2026-01-01", "2026-01-02", undefined, ["hits desc"]])).toEqual([1, "2026-01-01", "2026-01-02", null, ["hits DESC"]]);
+    refused("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, ["hits"]], "sortby");
+    refused("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, ["nope DESC"]], "sortby");
+    refused("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, [3]], "sortby");
+  });
+
+  test("maxReturn and offset bounds, timezone and viewby names", () => {
+    refused("report.getNodeHits", [1, "2026-01-01", "2026-01-02", undefined, undefined, -1], "maxReturn");
+    refused("report.getNodeHits", [1, "2026-01-01", "2026-01-02", undefined, undefined, 10_000_000], "maxReturn");
+    refused("report.getNodeHits", [1, "2026-01-01", "2026-01-02", undefined, undefined, 10, -5], "offset");
+    refused("report.getConnectionStats", [1, "2026-01-01", "2026-01-02", undefined, undefined, 10, 0, "Mars/Olympus"], "timezone");
+    refused("report.getTotalTransferStats", [1, "2026-01-01", "2026-01-02", undefined, undefined, "weekly"], "viewby");
+  });
+
+  test("too many parameters", () => {
+    refused("pullzone.listZones", [1], "(arguments)");
+  });
+});
+
+describe("helpers", () => {
+  test("isYmd knows real dates", () => {
+    expect(isYmd("2024-02-29")).toBe(true);
+    expect(isYmd("2026-02-29")).toBe(false);
+    expect(isYmd("2026-1-01")).toBe(false);
+  });
+  test("isXmlSafe refuses control characters and lone surrogates", () => {
+    expect(isXmlSafe("tab\tnew\nline")).toBe(true);
+    expect(isXmlSafe("bell\u0007")).toBe(false);
+    expect(isXmlSafe("\uD800x")).toBe(false);
+    expect(isXmlSafe("emoji \uD83D\uDE00")).toBe(true);
+  });
+});
