@@ -4,3 +4,4 @@
  * `pulumi-cdn-zones/emulator` and `pulumi-cdn-zones/testing`.
  */
 export * from "./api";
+export * from "./resources";

@@ -1,0 +1,41 @@
+/**
+ * The entry point the serialized providers `require` at call time. Its signature is a contract
+ * with every state file ever written: refresh and destroy run the provider text stored in state
+ * against whatever version of this package is installed, so `handle(1, ...)` must keep working.
+ */
+import * as lifecycle from "./lifecycle";
+import { configure as configureConnection } from "./connection";
+import { SPECS, ZoneKind } from "./specs";
+import { checkInputs } from "./validate";
+
+/** Protocol versions of `handle` this module understands. */
+export const HANDLER_VERSIONS = [1];
+
+export type Operation = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
+
+/** Runs one provider operation for a zone kind. */
+export async function handle(version: number, kind: ZoneKind, op: Operation, args: unknown[]): Promise<unknown> {
+  if (!HANDLER_VERSIONS.includes(version)) {
+    throw new Error(`this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`);
+  }
+  const spec = SPECS[kind];
+  if (!spec) throw new Error(`unknown zone kind '${kind}'`);
+  const a = args as [never, never, never];
+  switch (op) {
+    case "configure":
+      return configureConnection(a[0]);
+    case "check":
+      return checkInputs(spec, (a[1] ?? {}) as Record<string, unknown>);
+    case "diff":
+      return lifecycle.diff(spec, a[0], a[1], a[2]);
+    case "create":
+      return lifecycle.create(spec, a[0]);
+    case "read":
+      return lifecycle.read(spec, a[0], a[1]);
+    case "update":
+      return lifecycle.update(spec, a[0], a[1], a[2]);
+    case "delete":
+      return lifecycle.remove(spec, a[0], a[1]);
+  }
+  throw new Error(`unknown operation '${op}'`);
+}

@@ -1,0 +1,11 @@
+/** The zone resources. */
+export { PullZone } from "./pullZone";
+export type { PullZoneArgs } from "./pullZone";
+export { PushZone } from "./pushZone";
+export type { PushZoneArgs } from "./pushZone";
+export { VodZone } from "./vodZone";
+export type { VodZoneArgs } from "./vodZone";
+export { LiveZone } from "./liveZone";
+export type { LiveZoneArgs } from "./liveZone";
+export { SPECS } from "./specs";
+export type { ZoneSpec, ZoneKind, FieldSpec } from "./specs";

@@ -1,0 +1,9 @@
+/**
+ * Progress lines from inside the dynamic-provider host. The engine shows what a provider writes
+ * to stderr; nothing written here may hold a secret (callers pass names, ids and field names only).
+ * `CDN_LOG=quiet` silences them.
+ */
+export function log(line: string): void {
+  if (process.env.CDN_LOG === "quiet") return;
+  process.stderr.write(`[cdn] ${line}\n`);
+}

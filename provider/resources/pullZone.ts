@@ -1,0 +1,48 @@
+import * as pulumi from "@pulumi/pulumi";
+import { zoneRegistration } from "./zoneResource";
+
+/** Inputs of a pull zone: a cache in front of the customer's origin server. */
+export interface PullZoneArgs {
+  /** Zone name (a DNS label); defaults to the resource's name. Renaming updates in place. */
+  name?: pulumi.Input<string>;
+  /** The origin the edge fetches from: a URL or a host name. */
+  origin: pulumi.Input<string>;
+  /** Host header sent to the origin. */
+  vhost?: pulumi.Input<string>;
+  /** Origin IP, when the origin host should not be resolved. */
+  ip?: pulumi.Input<string>;
+  /** "1" to compress, "0" not to. */
+  compress?: pulumi.Input<string>;
+  /** Custom domain; set at creation only (the update method does not accept it). */
+  vanityDomain?: pulumi.Input<string>;
+  /** Free text label; the API does not list it back, so drift in it cannot be seen. */
+  label?: pulumi.Input<string>;
+  /** Take over an existing zone of this name instead of failing with "name in use". */
+  adopt?: pulumi.Input<boolean>;
+}
+
+/** A pull zone. Retained on delete by default: the API cannot delete pull zones. */
+export class PullZone extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly origin: pulumi.Output<string>;
+  declare readonly vhost: pulumi.Output<string | undefined>;
+  declare readonly ip: pulumi.Output<string | undefined>;
+  declare readonly compress: pulumi.Output<string | undefined>;
+  declare readonly vanityDomain: pulumi.Output<string | undefined>;
+  declare readonly label: pulumi.Output<string | undefined>;
+  declare readonly adopt: pulumi.Output<boolean | undefined>;
+  /** The API's id of the zone. */
+  declare readonly zoneId: pulumi.Output<number>;
+  /** Delivery host name (`<name>.<company alias>.<cdn domain>`), as returned by create. */
+  declare readonly cdnUrl: pulumi.Output<string>;
+  declare readonly vanityIp: pulumi.Output<string>;
+
+  constructor(name: string, args: PullZoneArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...zoneRegistration("PullZone", name, args as unknown as Record<string, unknown>, opts));
+  }
+
+  /** Reads an existing pull zone by its id into the program, without managing it. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): PullZone {
+    return new PullZone(name, undefined as unknown as PullZoneArgs, { ...opts, id });
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * check: every declared field validated before anything reaches the API, one failure per
+ * property with a reason that names it. Unknown values (during preview) are let through.
+ */
+import { isIP } from "net";
+import { isXmlSafe } from "../api/encode";
+import { CONTROL_INPUTS, FieldSpec, ZoneSpec } from "./specs";
+
+/** The engine's placeholder for a value not known until apply (PULUMI-NOTES: check and diff see it). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+/** Zone names become the first label of `<name>.<alias>.<domain>`, so they follow DNS label rules. */
+const NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
+export const MAX_TEXT = 255;
+export const MIN_PASSWORD = 6;
+export const MAX_PASSWORD = 128;
+
+/** Whether `s` is a DNS host name (labels of letters, digits and hyphens). */
+export function isHostName(s: string): boolean {
+  if (s.length === 0 || s.length > 253) return false;
+  const labels = s.replace(/\.$/, "").split(".");
+  return labels.length >= 1 && labels.every((l) => HOST_LABEL.test(l)) && !/^\d+$/.test(labels[labels.length - 1]);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+
+/** The reason a field's value is refused, or undefined when it is fine. */
+export function fieldProblem(field: FieldSpec, value: unknown): string | undefined {
+  if (typeof value !== "string") return `must be a string, got ${describe(value)}`;
+  if (!isXmlSafe(value)) return "contains control characters, which the API's XML cannot carry";
+  switch (field.rule) {
+    case "name":
+      if (value === "") return "must not be empty";
+      if (value.length > 63) return `is ${value.length} characters long; at most 63 are allowed (it becomes a DNS label)`;
+      if (!NAME.test(value)) return `'${value}' is not a valid zone name: use lowercase letters, digits and hyphens, not starting or ending with a hyphen`;
+      return undefined;
+    case "origin":
+      return originProblem(value);
+    case "host":
+      if (value === "") return undefined;
+      return isHostName(value) ? undefined : `'${value.slice(0, 80)}' is not a host name`;
+    case "ip":
+      if (value === "") return undefined;
+      return isIP(value) ? undefined : `'${value.slice(0, 80)}' is not an IPv4 or IPv6 address`;
+    case "compress":
+      return value === "" || value === "0" || value === "1" ? undefined : `must be "1" (compress) or "0" (do not), got '${value.slice(0, 20)}'`;
+    case "password":
+      if (value.length < MIN_PASSWORD || value.length > MAX_PASSWORD) return `must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters long (got ${value.length})`;
+      if (/\s/.test(value[0]) || /\s/.test(value[value.length - 1])) return "must not start or end with white space";
+      return undefined;
+    case "text":
+      return value.length > MAX_TEXT ? `is ${value.length} characters long; at most ${MAX_TEXT} are allowed` : undefined;
+  }
+}
+
+/** An origin is a URL (http or https) or a bare host name or IP, as the pull zone fetches from it. */
+function originProblem(value: string): string | undefined {
+  if (value === "") return "must not be empty";
+  if (value.length > MAX_TEXT) return `is ${value.length} characters long; at most ${MAX_TEXT} are allowed`;
+  if (/\s/.test(value)) return "must not contain white space";
+  let host = value;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return `'${value.slice(0, 80)}' is not a valid URL`;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return `must use http or https, got '${url.protocol}'`;
+    if (url.username || url.password) return "must not carry credentials";
+    host = url.hostname.replace(/^\[|\]$/g, "");
+  } else if (value.includes("/")) {
+    return `'${value.slice(0, 80)}' is neither a URL (https://host/path) nor a host name`;
+  }
+  return isIP(host) || isHostName(host) ? undefined : `'${host.slice(0, 80)}' is not a host name or IP address`;
+}
+
+/** Validates the new inputs of a zone; returns the inputs to store and the failures. */
+export function checkInputs(spec: ZoneSpec, news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+  const failures: CheckFailure[] = [];
+  const inputs: Record<string, unknown> = {};
+  const known = new Set<string>([...spec.fields.map((f) => f.input), ...CONTROL_INPUTS, "__provider"]);
+  const zone = typeof news.name === "string" && news.name !== UNKNOWN ? `${spec.label} '${news.name.slice(0, 63)}'` : spec.label;
+  for (const key of Object.keys(news)) {
+    if (!known.has(key)) failures.push({ property: key, reason: `${zone}: '${key}' is not an input of ${spec.kind} (inputs: ${[...known].filter((k) => k !== "__provider").join(", ")})` });
+  }
+  for (const field of spec.fields) {
+    const value = news[field.input];
+    if (value === undefined || value === null) {
+      if (field.required) failures.push({ property: field.input, reason: `${zone}: '${field.input}' is required` });
+      continue;
+    }
+    if (value === UNKNOWN) {
+      inputs[field.input] = value;
+      continue;
+    }
+    const problem = fieldProblem(field, value);
+    if (problem) failures.push({ property: field.input, reason: `${zone}: '${field.input}' ${problem}` });
+    else inputs[field.input] = value;
+  }
+  if (news.adopt !== undefined && news.adopt !== null) {
+    if (news.adopt !== UNKNOWN && typeof news.adopt !== "boolean") failures.push({ property: "adopt", reason: `${zone}: 'adopt' must be a boolean, got ${describe(news.adopt)}` });
+    else inputs.adopt = news.adopt;
+  }
+  return { inputs, failures };
+}

@@ -1,0 +1,37 @@
+/**
+ * What the four zone resource classes share: turning args into the props `dynamic.Resource`
+ * expects (a fresh object each time, `name` defaulting to the resource name, outputs declared as
+ * `undefined`, the password always a secret) and the default resource options of a kind.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { PROVIDERS } from "./provider";
+import { SPECS, ZONE_ID, ZoneKind } from "./specs";
+
+/** Everything `super(...)` of a zone class needs. */
+export function zoneRegistration(
+  kind: ZoneKind,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  opts: pulumi.CustomResourceOptions | undefined,
+): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
+  const spec = SPECS[kind];
+  const props: Record<string, unknown> = {};
+  const reading = opts?.id !== undefined;
+  for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined) props[k] = v;
+  if (!reading && props.name === undefined) props.name = name;
+  for (const f of spec.fields) {
+    if (f.secret && props[f.input] !== undefined) props[f.input] = pulumi.secret(props[f.input] as pulumi.Input<string>);
+    if (props[f.input] === undefined) props[f.input] = undefined;
+  }
+  props[ZONE_ID] = undefined;
+  for (const c of spec.computed) props[c.output] = undefined;
+  const secretOutputs = spec.fields.filter((f) => f.secret).map((f) => f.input);
+  const defaults: pulumi.CustomResourceOptions = {
+    // The API cannot delete these kinds: removing one from a program must not pretend it did.
+    ...(spec.deletable ? {} : { retainOnDelete: true }),
+    ...(secretOutputs.length ? { additionalSecretOutputs: secretOutputs } : {}),
+  };
+  const merged: pulumi.CustomResourceOptions = { ...defaults, ...opts };
+  if (secretOutputs.length) merged.additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])];
+  return [PROVIDERS[kind], name, props, merged, "cdn", kind];
+}
