@@ -6,5 +6,5 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   testPathIgnorePatterns: ["/node_modules/", "/tests/bench/"],
   testTimeout: 60000,
-  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", isolatedModules: true }] },
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
 };

@@ -36,7 +36,9 @@ const declared = (v: unknown) => v !== undefined && v !== null;
 export function toOutputs(spec: ZoneSpec, inputs: Props, id: number, created?: Props, row?: ZoneRow, previous: Props = {}): Props {
   const out: Props = {};
   for (const f of spec.fields) {
-    const v = row && f.listed ? row[f.wire] : declared(inputs[f.input]) ? inputs[f.input] : previous[f.input];
+    let v = row && f.listed ? row[f.wire] : declared(inputs[f.input]) ? inputs[f.input] : previous[f.input];
+    // A new zone lists an unset field as "": say so now, or the first refresh would report it as a change.
+    if (!declared(v) && created && f.listed) v = "";
     if (declared(v)) out[f.input] = v;
   }
   if (declared(inputs.adopt)) out.adopt = inputs.adopt;
@@ -160,7 +162,8 @@ export async function read(spec: ZoneSpec, id: string, props: Props): Promise<{ 
   }
   const outs = toOutputs(spec, {}, zoneId, undefined, row, props);
   const inputs: Props = {};
-  for (const f of spec.fields) if (declared(props[f.input]) && declared(outs[f.input])) inputs[f.input] = outs[f.input];
+  // Inputs are what the program declared: an old "" is the API's unset default (see toOutputs), not a declaration.
+  for (const f of spec.fields) if (declared(props[f.input]) && props[f.input] !== "" && declared(outs[f.input])) inputs[f.input] = outs[f.input];
   if (declared(props.adopt)) inputs.adopt = props.adopt;
   return { id: String(zoneId), props: outs, inputs };
 }
