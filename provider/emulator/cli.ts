@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+/**
+ * `cdn-emulator`: runs the emulator until SIGINT/SIGTERM. Prints its settings and
+ * `listening on <url>` once ready, then one line per call (no secrets).
+ */
+import { parseArgs, describeKey, CliError, USAGE } from "./cli-args";
+import { startEmulator } from "./index";
+
+async function main(argv: readonly string[]): Promise<void> {
+  let command;
+  try {
+    command = parseArgs(argv);
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    process.stderr.write(`cdn-emulator: ${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (command.kind === "help") {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const { options, keyGiven } = command;
+  const emulator = await startEmulator({ ...options, log: (line) => process.stdout.write(`${line}\n`) });
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out("cdn-emulator: local emulator of the CDN XML-RPC API (development tool, not a production server)");
+  out(`  api user id: ${emulator.apiUserId}`);
+  out(`  api key:     ${describeKey(options.apiKey, keyGiven)}`);
+  out(`  live zones:  ${options.live === false ? "withheld (--no-live)" : "granted"}`);
+  out(`  store:       ${options.dataFile ? `file ${options.dataFile}` : "memory"}`);
+  if (options.latencyMs) out(`  latency:     ${options.latencyMs} ms`);
+  out(`listening on ${emulator.url}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    out(`received ${signal}, stopping`);
+    emulator.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`cdn-emulator: error while stopping: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`cdn-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,69 @@
+/**
+ * Path and method dispatch, like Azurite's dispatch middleware: the path picks the group,
+ * the methodName must be a method of that group, then auth, access, parameters, handler,
+ * and a flush of the store before the answer goes out. Knows nothing of HTTP.
+ */
+import { GROUPS, findMethod, type Group } from "../api/methods";
+import { checkAuth, type AuthConfig } from "./auth";
+import { Faults, RpcFault } from "./errors";
+import type { HandlerContext } from "./handlers/context";
+import { HANDLERS } from "./handlers";
+import { checkParams } from "./params";
+import type { ParsedCall } from "./xml/request";
+import type { WireOut } from "./xml/response";
+
+/** `/xmlrpc/<group>` for each group; every other path is a 404. */
+export const ROUTES: ReadonlyMap<string, Group> = new Map(GROUPS.map((g) => [`/xmlrpc/${g}`, g]));
+
+/** The group served at a request path (query string ignored), if any. */
+export function routeOf(url: string | undefined): Group | undefined {
+  const path = (url ?? "").split("?", 1)[0];
+  return ROUTES.get(path);
+}
+
+/** What a call produced: its answer or its fault. */
+export type Outcome = { ok: true; value: WireOut } | { ok: false; fault: RpcFault };
+
+export interface DispatchConfig {
+  readonly auth: AuthConfig;
+  /** Whether livezone.* is granted to the key. */
+  readonly live: boolean;
+  readonly context: HandlerContext;
+  /** Receives unexpected errors (bugs), which the caller sees as INTERNAL_ERROR. */
+  readonly onError?: (error: unknown) => void;
+}
+
+export class Dispatcher {
+  constructor(private readonly config: DispatchConfig) {}
+
+  /** Runs one parsed call received at `/xmlrpc/<group>`. Never rejects. */
+  async execute(group: Group, call: ParsedCall): Promise<Outcome> {
+    try {
+      return { ok: true, value: await this.run(group, call) };
+    } catch (error) {
+      if (error instanceof RpcFault) return { ok: false, fault: error };
+      this.config.onError?.(error);
+      return { ok: false, fault: Faults.internal(error instanceof Error ? error.message : String(error)) };
+    }
+  }
+
+  private async run(group: Group, call: ParsedCall): Promise<WireOut> {
+    const method = findMethod(call.methodName);
+    if (!method) throw Faults.unknownMethod(call.methodName);
+    if (method.group !== group) throw Faults.wrongGroup(call.methodName, method.group, group);
+    checkAuth(method, call.params, this.config.auth);
+    if (method.liveOnly && !this.config.live) throw Faults.liveDenied();
+    const { context } = this.config;
+    const args = checkParams(method, call.params, context.account);
+    const before = context.store.revision;
+    const value = HANDLERS.get(call.methodName)!(context, args);
+    if (context.store.revision !== before) {
+      try {
+        await context.store.flush();
+      } catch (error) {
+        throw Faults.internal(`the change could not be saved to the data file (${(error as Error).message})`);
+      }
+    }
+    return value;
+  }
+}

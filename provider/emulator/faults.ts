@@ -1,0 +1,102 @@
+/**
+ * Everything that goes wrong on the wire is rendered here: XML-RPC fault responses, the
+ * 404/405 of paths and verbs outside the API, and the injected failures (HTTP errors, HTML
+ * error pages, lost connections, truncated bodies).
+ */
+import type { IncomingMessage, ServerResponse } from "http";
+import type { Socket } from "net";
+import { Faults, type RpcFault } from "./errors";
+import type { Injection } from "./injection";
+import { faultResponse } from "./xml/response";
+
+const XML_TYPE = "text/xml; charset=utf-8";
+
+/** Sends an XML body with status 200 (XML-RPC faults travel as HTTP 200, per the spec). */
+export function sendXml(res: ServerResponse, xml: string, extraHeaders: Record<string, string> = {}): void {
+  res.writeHead(200, { "Content-Type": XML_TYPE, "Content-Length": Buffer.byteLength(xml), ...extraHeaders });
+  res.end(xml);
+}
+
+/** The `<fault>` document for a fault. */
+export function renderFault(fault: RpcFault): string {
+  return faultResponse(fault.faultCode, fault.faultString);
+}
+
+/** Sends a fault; `close` ends the connection after it (used after an oversized body). */
+export function sendFault(res: ServerResponse, fault: RpcFault, close = false): void {
+  sendXml(res, renderFault(fault), close ? { Connection: "close" } : {});
+}
+
+function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** A path that is not `/xmlrpc/<group>`. */
+export function sendNotFound(res: ServerResponse): void {
+  sendText(res, 404, "not found: the API is served at POST /xmlrpc/<group>\n");
+}
+
+/** A verb other than POST on an API path. */
+export function sendMethodNotAllowed(res: ServerResponse): void {
+  sendText(res, 405, "method not allowed: XML-RPC calls are POST requests\n", { Allow: "POST" });
+}
+
+const STATUS_TEXT: Record<number, string> = { 200: "OK", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable" };
+
+function htmlPage(status: number): string {
+  const title = status === 200 ? "Service temporarily unavailable" : `${status} ${STATUS_TEXT[status]}`;
+  return `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>cdn-emulator (injected)</center></body></html>\n`;
+}
+
+/** Kinds applied instead of processing the call (nothing changes in the store). */
+export const BEFORE_KINDS: ReadonlySet<string> = new Set(["http500", "http502", "http503", "html", "expiredAuth", "resetBefore"]);
+/** Kinds applied after processing (the store has changed). */
+export const AFTER_KINDS: ReadonlySet<string> = new Set(["dropAfter", "truncated"]);
+
+/** Abrupt close: a TCP RST where Node supports it, so the client sees ECONNRESET. */
+function reset(socket: Socket): void {
+  const withReset = socket as Socket & { resetAndDestroy?: () => Socket };
+  if (typeof withReset.resetAndDestroy === "function") withReset.resetAndDestroy();
+  else socket.destroy();
+}
+
+/** Renders an injected failure that replaces processing. */
+export function sendInjectedBefore(injection: Injection, req: IncomingMessage, res: ServerResponse): void {
+  switch (injection.kind) {
+    case "http500":
+    case "http502":
+    case "http503": {
+      const status = Number(injection.kind.slice(4));
+      sendText(res, status, `${status} ${STATUS_TEXT[status]} (injected by cdn-emulator)\n`, status === 503 ? { "Retry-After": "1" } : {});
+      return;
+    }
+    case "html": {
+      const status = injection.status ?? 502;
+      const page = htmlPage(status);
+      res.writeHead(status, { "Content-Type": "text/html; charset=utf-8", "Content-Length": Buffer.byteLength(page) });
+      res.end(page);
+      return;
+    }
+    case "expiredAuth":
+      sendFault(res, Faults.expired());
+      return;
+    case "resetBefore":
+      reset(req.socket);
+      return;
+    default:
+      throw new Error(`not a before-processing fault: ${injection.kind}`);
+  }
+}
+
+/** Renders an injected failure after processing: the answer `xml` is lost or cut in half. */
+export function sendInjectedAfter(injection: Injection, req: IncomingMessage, res: ServerResponse, xml: string): void {
+  if (injection.kind === "dropAfter") {
+    reset(req.socket);
+    return;
+  }
+  const bytes = Buffer.from(xml, "utf8");
+  const half = bytes.subarray(0, Math.floor(bytes.length / 2));
+  res.writeHead(200, { "Content-Type": XML_TYPE, "Content-Length": half.length });
+  res.end(half);
+}

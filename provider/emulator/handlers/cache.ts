@@ -1,0 +1,53 @@
+/**
+ * cache.purge and cache.purgeAllCache. Only pull and push zones have a delivery host
+ * (cdn_url), so only they can be purged; see docs/emulator.md for the matching rules.
+ */
+import type { Handler, HandlerContext } from "./context";
+import type { StoredZone } from "../store/store";
+import { cdnHost } from "./zone-rules";
+
+function purgeableZones(ctx: HandlerContext): Readonly<StoredZone>[] {
+  return [...ctx.store.zones("pullzone"), ...ctx.store.zones("pushzone")];
+}
+
+/** Zones whose cdn_url host or vanity_domain is the host of `url` (http or https only). */
+export function zonesForUrl(ctx: HandlerContext, url: string): number[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return [];
+  const host = parsed.hostname.toLowerCase();
+  return purgeableZones(ctx)
+    .filter((z) => cdnHost(z.name, ctx.account) === host || (z.vanity_domain !== "" && z.vanity_domain.toLowerCase() === host))
+    .map((z) => z.id);
+}
+
+/** Zones named by `<zone_name>.<company_alias>` or by the bare zone name. */
+export function zonesForName(ctx: HandlerContext, zone: string): number[] {
+  const suffix = `.${ctx.account.companyAlias}`.toLowerCase();
+  const lower = zone.toLowerCase();
+  const name = lower.endsWith(suffix) ? lower.slice(0, -suffix.length) : lower;
+  return purgeableZones(ctx)
+    .filter((z) => z.name.toLowerCase() === name)
+    .map((z) => z.id);
+}
+
+export const cacheHandlers: Record<string, Handler> = {
+  "cache.purge": (ctx, args) => {
+    const url = args.url as string;
+    const zoneIds = zonesForUrl(ctx, url);
+    const result = zoneIds.length > 0;
+    ctx.recordPurge({ method: "cache.purge", argument: url, result, zoneIds, at: ctx.now() });
+    return result;
+  },
+  "cache.purgeAllCache": (ctx, args) => {
+    const zone = args.zone as string;
+    const zoneIds = zonesForName(ctx, zone);
+    const result = zoneIds.length > 0;
+    ctx.recordPurge({ method: "cache.purgeAllCache", argument: zone, result, zoneIds, at: ctx.now() });
+    return result;
+  },
+};

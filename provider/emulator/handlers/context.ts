@@ -1,0 +1,33 @@
+/** What every handler receives: the store, the account's settings, the clock and the recorders. */
+import type { WireOut } from "../xml/response";
+import type { Args } from "../params";
+import type { Store } from "../store/store";
+
+/** The emulated account. */
+export interface Account {
+  readonly apiUserId: number;
+  readonly companyId: number;
+  readonly companyAlias: string;
+  readonly cdnDomain: string;
+}
+
+/** One purge, as `Emulator.purges` lists it. */
+export interface PurgeRecord {
+  readonly method: "cache.purge" | "cache.purgeAllCache";
+  /** The url or zone argument as sent. */
+  readonly argument: string;
+  readonly result: boolean;
+  /** Zones the purge matched (empty when the result is false). */
+  readonly zoneIds: readonly number[];
+  readonly at: number;
+}
+
+export interface HandlerContext {
+  readonly store: Store;
+  readonly account: Account;
+  readonly now: () => number;
+  readonly recordPurge: (record: PurgeRecord) => void;
+}
+
+/** Runs one method synchronously (so state checks and changes are atomic) and returns its answer. */
+export type Handler = (ctx: HandlerContext, args: Args) => WireOut;

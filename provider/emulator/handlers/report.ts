@@ -1,0 +1,166 @@
+/**
+ * report.*: interprets the parameters (type, ranges, time zone, zone, paging) and builds rows
+ * with reports/build.ts. Rules where the document is silent are in docs/emulator.md.
+ */
+import type { Zone } from "luxon";
+import { VIEWBY } from "../../api/wire";
+import { Faults } from "../errors";
+import type { Args, SortKey } from "../params";
+import { HOUR_MS, MAX_RANGE_DAYS, dayNumber, localDays, localNow, timeZone, type LocalDay } from "../reports/calendar";
+import * as build from "../reports/build";
+import { MAX_REPORT_ROWS, page, sortRows, toWire, type Row } from "../reports/rows";
+import { FILES_PER_ZONE, NODES, hoursMetrics } from "../reports/series";
+import type { StoredZone } from "../store/store";
+import type { WireOut } from "../xml/response";
+import type { Handler, HandlerContext } from "./context";
+import { cdnHost } from "./zone-rules";
+
+const DEFAULT_TZ = "GMT";
+
+function tzOf(args: Args): { name: string; zone: Zone } {
+  const name = (args.timezone as string | undefined) ?? DEFAULT_TZ;
+  const zone = timeZone(name);
+  if (!zone) throw Faults.invalidParams(`timezone '${name.slice(0, 60)}' is not an IANA time zone name or GMT`);
+  return { name, zone };
+}
+
+/** Checks `from <= to` and the range length; returns the number of days. */
+function checkRange(from: string, to: string, fromName: string, toName: string): number {
+  const days = dayNumber(to) - dayNumber(from) + 1;
+  if (days < 1) throw Faults.invalidParams(`${toName} ${to} is before ${fromName} ${from}`);
+  if (days > MAX_RANGE_DAYS) throw Faults.invalidParams(`the range ${from}..${to} is longer than the emulator's limit of ${MAX_RANGE_DAYS} days`);
+  return days;
+}
+
+/** The zones a report covers: the one named by zoneId (NOT_FOUND if unknown) or all of them. */
+function reportZones(ctx: HandlerContext, zoneId: number | undefined, liveOnly: boolean): Readonly<StoredZone>[] {
+  if (zoneId === undefined) return liveOnly ? [...ctx.store.zones("livezone")] : [...ctx.store.allZones()];
+  const zone = ctx.store.zone(zoneId);
+  if (!zone) throw Faults.notFound(`zone ${zoneId}`);
+  if (liveOnly && zone.kind !== "livezone") throw Faults.notFound(`live zone ${zoneId} (zone ${zoneId} is a ${zone.kind})`);
+  return [zone];
+}
+
+function guardSize(rows: number): void {
+  if (rows > MAX_REPORT_ROWS) {
+    throw Faults.invalidParams(`the report would have ${rows} rows, above the emulator's limit of ${MAX_REPORT_ROWS}; narrow the range or name a zone`);
+  }
+}
+
+/** Sorts (by `sortby`, else `fallback`), pages and converts rows for the wire. */
+function finish(rows: Row[], args: Args, fallback: readonly SortKey[] = []): WireOut {
+  const maxReturn = args.maxReturn as number | undefined;
+  const offset = args.offset as number | undefined;
+  if (maxReturn !== undefined && maxReturn < 1) throw Faults.invalidParams("maxReturn must be at least 1 (omit it or send nil for no limit)");
+  if (offset !== undefined && offset < 0) throw Faults.invalidParams("offset must not be negative");
+  const sortby = args.sortby as SortKey[] | undefined;
+  const keys = sortby && sortby.length > 0 ? sortby : fallback;
+  return page(sortRows(rows, keys), offset, maxReturn).map(toWire);
+}
+
+/** The window of getTotalTransfer / getTotalHits: `type` 1 today so far, 2 this hour, 3 a range. */
+function totalWindow(ctx: HandlerContext, args: Args, zone: Zone): { from: string; to: string; spans: { startMs: number; hours: number }[] } {
+  const from = args.from as string | undefined;
+  const to = args.to as string | undefined;
+  const given = args.type as number | undefined;
+  if (given !== undefined && ![1, 2, 3].includes(given)) throw Faults.invalidParams("type must be 1 (today), 2 (this hour) or 3 (date range)");
+  if (given === undefined && (from === undefined) !== (to === undefined)) throw Faults.invalidParams("from and to go together (or send type 1 or 2)");
+  const type = given ?? (from !== undefined ? 3 : 1);
+  if (type === 3) {
+    if (from === undefined || to === undefined) throw Faults.invalidParams("type 3 (date range) needs from and to");
+    checkRange(from, to, "from", "to");
+    const days = localDays(from, to, zone);
+    return { from: `${from} 00:00:00`, to: `${to} 23:59:59`, spans: days };
+  }
+  const now = ctx.now();
+  const today = localNow(now, zone);
+  const [day] = localDays(today.date, today.date, zone);
+  const index = Math.min(day.hours - 1, Math.floor((now - day.startMs) / HOUR_MS));
+  const hh = String(today.hour).padStart(2, "0");
+  if (type === 2) return { from: `${today.date} ${hh}:00:00`, to: `${today.date} ${hh}:59:59`, spans: [{ startMs: day.startMs + index * HOUR_MS, hours: 1 }] };
+  return { from: `${today.date} 00:00:00`, to: `${today.date} ${hh}:59:59`, spans: [{ startMs: day.startMs, hours: index + 1 }] };
+}
+
+function totals(ctx: HandlerContext, args: Args, field: "transfer" | "hits"): WireOut {
+  const zoneId = args.zoneId as number;
+  const [zone] = reportZones(ctx, zoneId, false);
+  const tz = tzOf(args);
+  const window = totalWindow(ctx, args, tz.zone);
+  let transfer = 0;
+  let hits = 0;
+  for (const span of window.spans) {
+    const m = hoursMetrics(zone.id, span.startMs, span.hours);
+    transfer += m.transfer;
+    hits += m.hits;
+  }
+  const row: Row = { zone_id: zone.id, from: window.from, to: window.to, timezone: tz.name };
+  row[field] = field === "transfer" ? transfer : hits;
+  return [toWire(row)];
+}
+
+/** Local days of `dateFrom..dateTo`, after the range checks. */
+function rangeDays(args: Args, zone: Zone): LocalDay[] {
+  checkRange(args.dateFrom as string, args.dateTo as string, "dateFrom", "dateTo");
+  return localDays(args.dateFrom as string, args.dateTo as string, zone);
+}
+
+export const reportHandlers: Record<string, Handler> = {
+  "report.getTotalTransfer": (ctx, args) => totals(ctx, args, "transfer"),
+  "report.getTotalHits": (ctx, args) => totals(ctx, args, "hits"),
+
+  "report.getTotalTransferStats": (ctx, args) => {
+    const viewby = (args.viewby as string | undefined) ?? "daily";
+    if (!(VIEWBY as readonly string[]).includes(viewby)) throw Faults.invalidParams(`viewby must be one of ${VIEWBY.join(", ")}`);
+    const tz = tzOf(args);
+    const zones = reportZones(ctx, args.zoneId as number | undefined, false);
+    const days = rangeDays(args, tz.zone);
+    guardSize(days.length * (viewby === "hourly" ? 25 : 1) * zones.length);
+    return finish(build.transferStats(zones, days, viewby, tz.zone), args);
+  },
+
+  "report.getCacheHitStats": (ctx, args) => {
+    const tz = tzOf(args);
+    const zones = reportZones(ctx, args.zoneId as number | undefined, false);
+    const days = rangeDays(args, tz.zone);
+    guardSize(days.length * zones.length);
+    return finish(build.cacheHitStats(zones, days), args);
+  },
+
+  "report.getPopularFiles": (ctx, args) => {
+    const zones = reportZones(ctx, args.zoneId as number | undefined, false);
+    const dayCount = checkRange(args.dateFrom as string, args.dateTo as string, "dateFrom", "dateTo");
+    guardSize(zones.length * FILES_PER_ZONE);
+    const hosts = zones.map((z) => ({ id: z.id, host: cdnHost(z.name, ctx.account) }));
+    const rows = build.popularFiles(hosts, dayNumber(args.dateFrom as string), dayCount);
+    return finish(rows, args, [{ column: "hits", desc: true }]);
+  },
+
+  "report.getUsagePerDay": (ctx, args) => {
+    const [zone] = reportZones(ctx, args.zoneId as number, false);
+    const tz = timeZone(DEFAULT_TZ)!;
+    return finish(build.usagePerDay(zone, rangeDays(args, tz)), args);
+  },
+
+  "report.getNodeHits": (ctx, args) => {
+    const zones = reportZones(ctx, args.zoneId as number | undefined, false);
+    const days = rangeDays(args, timeZone(DEFAULT_TZ)!);
+    guardSize(zones.length * NODES.length);
+    return finish(build.nodeHits(zones, days), args);
+  },
+
+  "report.getConnectionStats": (ctx, args) => {
+    const tz = tzOf(args);
+    const zones = reportZones(ctx, args.zoneId as number | undefined, true);
+    const days = rangeDays(args, tz.zone);
+    guardSize(days.length * zones.length);
+    return finish(build.connectionStats(zones, days), args);
+  },
+
+  "report.getHourlyConnectionStats": (ctx, args) => {
+    const tz = tzOf(args);
+    const zones = reportZones(ctx, args.zoneId as number | undefined, true);
+    const date = args.date as string;
+    const [day] = localDays(date, date, tz.zone);
+    return finish(build.hourlyConnectionStats(zones, day, tz.zone), args);
+  },
+};

@@ -1,0 +1,85 @@
+/**
+ * Validation and derived fields of zones, where the document is silent: name syntax, origin
+ * checks, and the forms of cdn_url, vanity_ip and storage_location (docs/emulator.md).
+ */
+import { createHash, randomBytes, timingSafeEqual } from "crypto";
+import type { Account } from "./context";
+import type { StoredZone } from "../store/store";
+
+/** Zone names become a DNS label of cdn_url: letters, digits, inner hyphens, 1-63 characters. */
+const NAME_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
+export const MAX_NAME_LENGTH = 63;
+/** Longest value of any other string field (label, origin, vhost...). */
+export const MAX_FIELD_LENGTH = 255;
+const STORAGE_REGIONS = ["us-west", "us-east", "eu-central"] as const;
+
+/** Why a zone name is refused, or undefined when it is acceptable. */
+export function nameProblem(name: string): string | undefined {
+  if (name === "") return "name must not be empty";
+  if (name.length > MAX_NAME_LENGTH) return `name must be at most ${MAX_NAME_LENGTH} characters`;
+  if (!NAME_RE.test(name)) return "name may contain only letters, digits and hyphens, and must start and end with a letter or digit";
+  return undefined;
+}
+
+/** Why string fields are refused (too long), or undefined. */
+export function fieldsProblem(values: Readonly<Record<string, string>>): string | undefined {
+  for (const [key, value] of Object.entries(values)) {
+    if (key !== "name" && value.length > MAX_FIELD_LENGTH) return `${key} must be at most ${MAX_FIELD_LENGTH} characters`;
+  }
+  return undefined;
+}
+
+/** The host of an origin given as a URL (`http://host/path`) or a bare `host[:port][/path]`. */
+export function originHost(origin: string): string | undefined {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(origin) ? origin : `http://${origin}`;
+  try {
+    const url = new URL(withScheme);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+    return url.hostname || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An origin problem: 'failed' (malformed) or 'unresolvable' (host under `.invalid`, RFC 2606). */
+export function originProblem(origin: string): { kind: "failed"; reason: string } | { kind: "unresolvable" } | undefined {
+  if (origin.trim() === "") return { kind: "failed", reason: "origin must not be empty" };
+  const host = originHost(origin.trim());
+  if (!host) return { kind: "failed", reason: "origin must be an http(s) URL or a host name" };
+  if (host === "invalid" || host.endsWith(".invalid")) return { kind: "unresolvable" };
+  return undefined;
+}
+
+/** The delivery host `<name>.<companyAlias>.<cdnDomain>`, lowercase. */
+export function cdnHost(name: string, account: Account): string {
+  return `${name}.${account.companyAlias}.${account.cdnDomain}`.toLowerCase();
+}
+
+/** A documentation-range address (RFC 5737 TEST-NET-3) that depends only on the zone id. */
+export function vanityIp(id: number): string {
+  return `203.0.113.${((id - 1) % 254) + 1}`;
+}
+
+/** A dotted IPv4 address as an unsigned 32-bit integer, as PHP's ip2long gives it. */
+export function ipToInt(ip: string): number {
+  return ip.split(".").reduce((acc, part) => acc * 256 + Number(part), 0);
+}
+
+/** The FTP host of push and VOD zones: `ftp-<region>.<cdnDomain>`, the region from the id. */
+export function storageLocation(id: number, account: Account): string {
+  return `ftp-${STORAGE_REGIONS[id % STORAGE_REGIONS.length]}.${account.cdnDomain}`;
+}
+
+/** Salted SHA-256 of a password; the store never holds the password itself. */
+export function hashPassword(password: string): string {
+  const salt = randomBytes(8).toString("hex");
+  return `sha256$${salt}$${createHash("sha256").update(`${salt}:${password}`, "utf8").digest("hex")}`;
+}
+
+/** Whether `password` is the one a zone was given. */
+export function passwordMatches(zone: Pick<StoredZone, "passwordHash">, password: string): boolean {
+  const [scheme, salt, hex] = zone.passwordHash.split("$");
+  if (scheme !== "sha256" || !salt || !hex) return false;
+  const candidate = createHash("sha256").update(`${salt}:${password}`, "utf8").digest("hex");
+  return timingSafeEqual(Buffer.from(candidate, "latin1"), Buffer.from(hex.padEnd(64, "0").slice(0, 64), "latin1"));
+}

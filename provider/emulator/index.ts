@@ -1,0 +1,184 @@
+/**
+ * A local emulator of the whole CDN XML-RPC API, for tests and development: `startEmulator()`
+ * listens on a free loopback port and returns a handle to inspect calls, change zones behind
+ * the client's back (drift), inject faults and close. It is a development tool, not a server
+ * to expose: see docs/emulator.md.
+ */
+import type { UserRow } from "../api/wire";
+import { ZONE_ROW_FIELDS } from "../api/wire";
+import { PULL_CREATE_KEYS, PUSH_CREATE_KEYS, VOD_CREATE_KEYS, LIVE_CREATE_KEYS } from "../api/methods";
+import { Dispatcher } from "./dispatch";
+import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
+import { changeZone, createZone, zoneCdnUrl } from "./handlers/zones";
+import { passwordMatches as matchesHash } from "./handlers/zone-rules";
+import { FaultInjector } from "./injection";
+import { initialUsers, resolveOptions, type EmulatorOptions } from "./options";
+import { Recorder, type CallRecord, type EmulatorStats } from "./recorder";
+import { EmulatorServer } from "./server";
+import { FileStore } from "./store/file";
+import { MemoryStore } from "./store/memory";
+import type { Store, StoredZone, ZoneKind } from "./store/store";
+
+export type { EmulatorOptions } from "./options";
+export { DEFAULT_API_KEY, DEFAULT_API_USER_ID, DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_COMPANY_ID } from "./options";
+export type { CallRecord, EmulatorStats, MethodStats } from "./recorder";
+export type { PurgeRecord } from "./handlers/context";
+export type { FaultKind, FaultRule } from "./injection";
+export { FAULT_KINDS, FaultInjector } from "./injection";
+export type { ZoneKind } from "./store/store";
+export { DataFileError } from "./store/file";
+export { Faults, RpcFault } from "./errors";
+
+/**
+ * A zone as the inspection API shows it: its listZones row plus `label`, `hasPassword`,
+ * `cdn_url` (pull and push zones) and `createdAt`. The password itself is not exposed.
+ */
+export interface ZoneView {
+  readonly kind: ZoneKind;
+  readonly id: number;
+  readonly name: string;
+  readonly label: string;
+  readonly hasPassword: boolean;
+  readonly cdn_url?: string;
+  readonly createdAt: number;
+  readonly [field: string]: string | number | boolean | undefined;
+}
+
+export interface Emulator {
+  /** `http://127.0.0.1:PORT`, no trailing slash; groups are at `${url}/xmlrpc/<group>`. */
+  readonly url: string;
+  readonly port: number;
+  readonly apiUserId: number;
+  readonly apiKey: string;
+  /** Every call, newest last (auth parameters dropped, passwords redacted). */
+  readonly calls: readonly CallRecord[];
+  /** Every cache.purge / cache.purgeAllCache with its argument and result. */
+  readonly purges: readonly PurgeRecord[];
+  readonly faults: FaultInjector;
+  /** Stored zones of a kind, by increasing id. */
+  zones(kind: ZoneKind): ZoneView[];
+  /** Whether `password` is the password of zone `id` of `kind` (false for an unknown zone). */
+  passwordMatches(kind: ZoneKind, id: number, password: string): boolean;
+  /** Creates a zone directly in the store, as if made outside Pulumi; throws on the errors create would return. */
+  seedZone(kind: ZoneKind, values: Record<string, string>): Promise<ZoneView>;
+  /** Changes any create field of a zone directly in the store (drift); throws when refused. */
+  editZone(kind: ZoneKind, id: number, values: Record<string, string>): Promise<ZoneView>;
+  /** Deletes a zone of any kind directly in the store; false when there is none. */
+  deleteZone(kind: ZoneKind, id: number): Promise<boolean>;
+  /** Users as user.listUsers returns them. */
+  users(): UserRow[];
+  /** Back to a fresh account: no zones, initial users, no records, no fault rules. Ids keep increasing. */
+  reset(): Promise<void>;
+  /** Sets the fixed latency added to every call. */
+  setLatency(ms: number): void;
+  stats(): EmulatorStats;
+  /** Stops listening and cuts keep-alive connections; resolves when done. Idempotent. */
+  close(): Promise<void>;
+}
+
+const CREATE_KEYS: Record<ZoneKind, readonly string[]> = {
+  pullzone: PULL_CREATE_KEYS,
+  pushzone: PUSH_CREATE_KEYS,
+  vodzone: VOD_CREATE_KEYS,
+  livezone: LIVE_CREATE_KEYS,
+};
+
+function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
+  const out: Record<string, string | number | boolean> = { kind: zone.kind };
+  for (const field of ZONE_ROW_FIELDS[zone.kind]) out[field] = zone[field as keyof StoredZone];
+  out.label = zone.label;
+  out.hasPassword = zone.passwordHash !== "";
+  if (zone.kind === "pullzone" || zone.kind === "pushzone") out.cdn_url = zoneCdnUrl(zone, account);
+  out.createdAt = zone.createdAt;
+  return out as unknown as ZoneView;
+}
+
+function checkKeys(kind: ZoneKind, values: Record<string, string>): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (!CREATE_KEYS[kind].includes(key)) throw new TypeError(`${kind}: unknown key '${key}' (accepted: ${CREATE_KEYS[kind].join(", ")})`);
+    if (typeof value !== "string") throw new TypeError(`${kind}: ${key} must be a string`);
+  }
+}
+
+/** Starts an emulator; rejects if the port is taken or the data file cannot be used. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const opts = resolveOptions(options);
+  const users = () => initialUsers(opts.apiUserId, opts.companyAlias);
+  const store: Store = opts.dataFile ? await FileStore.open(opts.dataFile, users) : new MemoryStore(users);
+  const account: Account = { apiUserId: opts.apiUserId, companyId: opts.companyId, companyAlias: opts.companyAlias, cdnDomain: opts.cdnDomain };
+  const recorder = new Recorder();
+  const injector = new FaultInjector();
+  const context: HandlerContext = { store, account, now: opts.now, recordPurge: (p) => recorder.recordPurge(p) };
+  const dispatcher = new Dispatcher({
+    auth: { apiUserId: opts.apiUserId, apiKey: opts.apiKey, now: opts.now },
+    live: opts.live,
+    context,
+    onError: (error) => opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+  });
+  const deps = { dispatcher, injector, recorder, maxBodyBytes: opts.maxBodyBytes, now: opts.now, latencyMs: opts.latencyMs, log: opts.log };
+  const server = new EmulatorServer(deps);
+  let port: number;
+  try {
+    port = await server.listen(opts.port, opts.host);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const hostForUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
+  let closing: Promise<void> | undefined;
+
+  const emulator: Emulator = {
+    url: `http://${hostForUrl}:${port}`,
+    port,
+    apiUserId: opts.apiUserId,
+    apiKey: opts.apiKey,
+    calls: recorder.calls,
+    purges: recorder.purges,
+    faults: injector,
+    zones: (kind) => store.zones(kind).map((z) => view(z, account)),
+    passwordMatches: (kind, id, password) => {
+      const zone = store.zone(id);
+      return !!zone && zone.kind === kind && matchesHash(zone, password);
+    },
+    async seedZone(kind, values) {
+      checkKeys(kind, values);
+      const outcome = createZone(context, kind, values);
+      if (!outcome.ok) throw new Error(`seedZone ${kind}: ${outcome.code} ${outcome.message}`);
+      await store.flush();
+      return view(outcome.zone, account);
+    },
+    async editZone(kind, id, values) {
+      checkKeys(kind, values);
+      const problem = changeZone(context, kind, id, values);
+      if (problem) throw new Error(`editZone ${kind} ${id}: ${problem}`);
+      await store.flush();
+      return view(store.zone(id)!, account);
+    },
+    async deleteZone(kind, id) {
+      const zone = store.zone(id);
+      if (!zone || zone.kind !== kind) return false;
+      store.deleteZone(id);
+      await store.flush();
+      return true;
+    },
+    users: () => store.users().map((u) => ({ ...u })),
+    async reset() {
+      store.reset();
+      recorder.reset();
+      injector.clear();
+      injector.resetCounts();
+      deps.latencyMs = opts.latencyMs;
+      await store.flush();
+    },
+    setLatency(ms) {
+      if (!(Number.isFinite(ms) && ms >= 0)) throw new TypeError("setLatency: ms must be >= 0");
+      deps.latencyMs = ms;
+    },
+    stats: () => recorder.stats(injector.injected()),
+    close() {
+      closing ??= server.close().then(() => store.close());
+      return closing;
+    },
+  };
+  return emulator;
+}

@@ -1,0 +1,94 @@
+/** Options of startEmulator and their defaults. */
+import { DEFAULT_CDN_DOMAIN, DEFAULT_COMPANY_ALIAS, type UserRow } from "../api/wire";
+
+/** The API user id the emulator accepts unless told otherwise. */
+export const DEFAULT_API_USER_ID = 4242;
+/** A development key, printed by the CLI: the emulator is not a place for real secrets. */
+export const DEFAULT_API_KEY = "emulator-dev-key-0000000000000000";
+/** Loopback only: the emulator is a development tool, not a server to expose. */
+export const DEFAULT_HOST = "127.0.0.1";
+/** Bodies above this are refused with a fault; real calls of this API are a few KiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** The numeric company id that `mixed` companyId parameters accept besides the alias. */
+export const DEFAULT_COMPANY_ID = 1;
+/** Call records kept for inspection; older ones are dropped first (stats() keeps counting). */
+export const MAX_CALL_RECORDS = 100_000;
+
+export interface EmulatorOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on; default 127.0.0.1. */
+  host?: string;
+  apiUserId?: number;
+  apiKey?: string;
+  /** Whether the key has live-zone access (§4.5); false answers livezone.* with ACCESS_DENIED. Default true. */
+  live?: boolean;
+  /** JSON file for a file-backed store; omitted means in memory. */
+  dataFile?: string;
+  companyId?: number;
+  companyAlias?: string;
+  cdnDomain?: string;
+  /** Clock in epoch ms, used for auth windows and for "today" in reports. */
+  now?: () => number;
+  /** Fixed latency added to every call, in ms. */
+  latencyMs?: number;
+  maxBodyBytes?: number;
+  /** Receives one line per call (no secrets). */
+  log?: (line: string) => void;
+}
+
+/** Options with every default applied. */
+export interface ResolvedOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly apiUserId: number;
+  readonly apiKey: string;
+  readonly live: boolean;
+  readonly dataFile?: string;
+  readonly companyId: number;
+  readonly companyAlias: string;
+  readonly cdnDomain: string;
+  readonly now: () => number;
+  readonly latencyMs: number;
+  readonly maxBodyBytes: number;
+  readonly log?: (line: string) => void;
+}
+
+function nonNegativeInt(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`startEmulator: ${name} must be a non-negative integer`);
+  return value;
+}
+
+/** Applies defaults and rejects option values the emulator cannot use. */
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  const apiKey = options.apiKey ?? DEFAULT_API_KEY;
+  if (apiKey === "") throw new TypeError("startEmulator: apiKey must not be empty");
+  const companyAlias = options.companyAlias ?? DEFAULT_COMPANY_ALIAS;
+  if (!/^[a-z0-9-]{1,63}$/i.test(companyAlias)) throw new TypeError("startEmulator: companyAlias must be a DNS label");
+  return {
+    port: nonNegativeInt("port", options.port, 0),
+    host: options.host ?? DEFAULT_HOST,
+    apiUserId: nonNegativeInt("apiUserId", options.apiUserId, DEFAULT_API_USER_ID),
+    apiKey,
+    live: options.live ?? true,
+    dataFile: options.dataFile,
+    companyId: nonNegativeInt("companyId", options.companyId, DEFAULT_COMPANY_ID),
+    companyAlias,
+    cdnDomain: options.cdnDomain ?? DEFAULT_CDN_DOMAIN,
+    now: options.now ?? Date.now,
+    latencyMs: nonNegativeInt("latencyMs", options.latencyMs, 0),
+    maxBodyBytes: nonNegativeInt("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES) || DEFAULT_MAX_BODY_BYTES,
+    log: options.log,
+  };
+}
+
+/** The users of a fresh account: the API user first, then two colleagues. */
+export function initialUsers(apiUserId: number, companyAlias: string): UserRow[] {
+  const mail = (who: string) => `${who}@${companyAlias}.example.com`;
+  return [
+    { id: apiUserId, username: "api", email: mail("api"), fullname: "API User", timezone: "America/Los_Angeles", phone: "" },
+    { id: apiUserId + 1, username: "ops", email: mail("ops"), fullname: "Operations", timezone: "GMT", phone: "+1 555 0100" },
+    { id: apiUserId + 2, username: "billing", email: mail("billing"), fullname: "Billing Contact", timezone: "America/New_York", phone: "+1 555 0101" },
+  ];
+}

@@ -1,0 +1,97 @@
+/**
+ * Call and purge records for tests to inspect, and per-method counters. A record holds the
+ * parameters after the three auth ones, with every `password` replaced by "[redacted]": the
+ * API key, authStrings and passwords are never kept.
+ */
+import { findMethod } from "../api/methods";
+import type { PurgeRecord } from "./handlers/context";
+import type { FaultKind } from "./injection";
+import { MAX_CALL_RECORDS } from "./options";
+import { toRecordValue, type WireValue } from "./xml/wire-value";
+
+export interface CallRecord {
+  /** The methodName as sent ("" when the body did not parse). */
+  readonly method: string;
+  readonly path: string;
+  /** The call ran and answered without a fault (for dropAfter/truncated: ran, though the answer was lost). */
+  readonly ok: boolean;
+  readonly faultCode?: number;
+  readonly faultString?: string;
+  /** A create's §7 error code, or 1 from an update/delete. */
+  readonly errorCode?: number;
+  /** The injected fault kind, if one was applied (besides latency). */
+  readonly fault?: FaultKind;
+  /** Parameters after apiUserId, authString, currentDate; passwords redacted ([] when the body did not parse). */
+  readonly params: unknown[];
+  /** Milliseconds from the request's arrival to the answer. */
+  readonly ms: number;
+  /** When it arrived, in epoch ms of the emulator's clock. */
+  readonly at: number;
+}
+
+export interface MethodStats {
+  calls: number;
+  ok: number;
+  faults: number;
+}
+
+export interface EmulatorStats {
+  readonly total: number;
+  readonly ok: number;
+  readonly faults: number;
+  /** By wire name; calls to names outside the API are counted under "(unknown)". */
+  readonly byMethod: Readonly<Record<string, MethodStats>>;
+  readonly injected: Readonly<Record<FaultKind, number>>;
+  readonly purges: number;
+}
+
+/** Auth parameters are dropped, the rest copied with passwords redacted. */
+export function recordParams(params: readonly WireValue[]): unknown[] {
+  return params.slice(3).map(toRecordValue);
+}
+
+export class Recorder {
+  /** Newest last; trimmed to MAX_CALL_RECORDS. */
+  readonly calls: CallRecord[] = [];
+  readonly purges: PurgeRecord[] = [];
+  private byMethod = new Map<string, MethodStats>();
+  private total = 0;
+  private okCount = 0;
+  private faultCount = 0;
+
+  record(call: CallRecord): void {
+    this.calls.push(call);
+    if (this.calls.length > MAX_CALL_RECORDS) this.calls.splice(0, Math.ceil(MAX_CALL_RECORDS / 10));
+    const key = findMethod(call.method) ? call.method : "(unknown)";
+    let stats = this.byMethod.get(key);
+    if (!stats) this.byMethod.set(key, (stats = { calls: 0, ok: 0, faults: 0 }));
+    stats.calls++;
+    this.total++;
+    if (call.ok) {
+      stats.ok++;
+      this.okCount++;
+    } else {
+      stats.faults++;
+      this.faultCount++;
+    }
+  }
+
+  recordPurge(purge: PurgeRecord): void {
+    this.purges.push(purge);
+    if (this.purges.length > MAX_CALL_RECORDS) this.purges.splice(0, Math.ceil(MAX_CALL_RECORDS / 10));
+  }
+
+  stats(injected: Record<FaultKind, number>): EmulatorStats {
+    const byMethod: Record<string, MethodStats> = {};
+    for (const [key, value] of this.byMethod) byMethod[key] = { ...value };
+    return { total: this.total, ok: this.okCount, faults: this.faultCount, byMethod, injected, purges: this.purges.length };
+  }
+
+  /** Empties records and counters in place (references to `calls`/`purges` stay valid). */
+  reset(): void {
+    this.calls.length = 0;
+    this.purges.length = 0;
+    this.byMethod.clear();
+    this.total = this.okCount = this.faultCount = 0;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Dates and time zones for reports. Traffic is defined per UTC hour (see series.ts); a local
+ * day in a report's time zone is the run of hours between two local midnights, so a DST day
+ * has 23 or 25 hours. Zone objects are cached: building one per call would cost more than
+ * the report.
+ */
+import { DateTime, FixedOffsetZone, IANAZone, type Zone } from "luxon";
+
+export const HOUR_MS = 3_600_000;
+/** Longest date range a report or getBandwidth accepts (about ten years). */
+export const MAX_RANGE_DAYS = 3_660;
+const DAY_MS = 86_400_000;
+const zones = new Map<string, Zone | null>();
+
+/** The luxon zone for "GMT" or an IANA name, or undefined for anything else. */
+export function timeZone(name: string): Zone | undefined {
+  let zone = zones.get(name);
+  if (zone === undefined) {
+    zone = name === "GMT" || name === "UTC" ? FixedOffsetZone.utcInstance : IANAZone.isValidZone(name) ? IANAZone.create(name) : null;
+    if (zones.size < 1000) zones.set(name, zone);
+  }
+  return zone ?? undefined;
+}
+
+export function isTimeZone(name: string): boolean {
+  return timeZone(name) !== undefined;
+}
+
+function pad(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/** A `Y-m-d` date as days since the epoch (calendar arithmetic, no time zone). */
+export function dayNumber(date: string): number {
+  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+}
+
+/** The `Y-m-d` date of a day number. */
+export function dayDate(day: number): string {
+  const d = new Date(day * DAY_MS);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+/** One local day of a report. */
+export interface LocalDay {
+  readonly date: string;
+  /** Epoch ms of the local day's first instant. */
+  readonly startMs: number;
+  /** 24, or 23/25 on DST days. */
+  readonly hours: number;
+}
+
+function localStart(day: number, zone: Zone): number {
+  if (zone === FixedOffsetZone.utcInstance) return day * DAY_MS;
+  const date = dayDate(day);
+  return DateTime.fromObject({ year: Number(date.slice(0, 4)), month: Number(date.slice(5, 7)), day: Number(date.slice(8, 10)) }, { zone }).toMillis();
+}
+
+/** The local days from `from` to `to` inclusive (both `Y-m-d`). */
+export function localDays(from: string, to: string, zone: Zone): LocalDay[] {
+  const first = dayNumber(from);
+  const last = dayNumber(to);
+  const out: LocalDay[] = [];
+  let start = localStart(first, zone);
+  for (let day = first; day <= last; day++) {
+    const next = localStart(day + 1, zone);
+    out.push({ date: dayDate(day), startMs: start, hours: Math.round((next - start) / HOUR_MS) });
+    start = next;
+  }
+  return out;
+}
+
+/** The label `Y-m-d HH:00` of the `index`-th hour of a local day. */
+export function hourLabel(day: LocalDay, index: number, zone: Zone): string {
+  if (day.hours === 24) return `${day.date} ${pad(index)}:00`;
+  return DateTime.fromMillis(day.startMs + index * HOUR_MS, { zone }).toFormat("yyyy-MM-dd HH:00");
+}
+
+/** Today's date and the current local hour in `zone`. */
+export function localNow(nowMs: number, zone: Zone): { date: string; hour: number } {
+  const t = DateTime.fromMillis(nowMs, { zone });
+  return { date: t.toFormat("yyyy-MM-dd"), hour: t.hour };
+}

@@ -1,0 +1,218 @@
+/**
+ * The HTTP layer: routes paths, reads bounded bodies, parses calls, applies latency and
+ * injected faults, runs the dispatcher, answers, records and logs. Tracks its sockets so
+ * close() ends keep-alive connections and never hangs.
+ */
+import * as http from "http";
+import type { Socket } from "net";
+import { performance } from "perf_hooks";
+import { METHODS } from "../api/methods";
+import type { Dispatcher, Outcome } from "./dispatch";
+import { routeOf } from "./dispatch";
+import { Faults } from "./errors";
+import { AFTER_KINDS, BEFORE_KINDS, renderFault, sendFault, sendInjectedAfter, sendInjectedBefore, sendMethodNotAllowed, sendNotFound, sendXml } from "./faults";
+import type { FaultInjector, Injection } from "./injection";
+import { recordParams, type CallRecord, type Recorder } from "./recorder";
+import { ParseFailure, parseMethodCall, type ParsedCall } from "./xml/request";
+import { methodResponse } from "./xml/response";
+
+export interface ServerDeps {
+  readonly dispatcher: Dispatcher;
+  readonly injector: FaultInjector;
+  readonly recorder: Recorder;
+  readonly maxBodyBytes: number;
+  readonly now: () => number;
+  latencyMs: number;
+  readonly log?: (line: string) => void;
+}
+
+type Body = { kind: "ok"; text: string } | { kind: "tooLarge" } | { kind: "aborted" };
+
+/** Past maxBodyBytes the rest is read and dropped (so the client can read the fault), up to this factor. */
+const DRAIN_FACTOR = 16;
+
+function readBody(req: http.IncomingMessage, max: number): Promise<Body> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (body: Body) => {
+      if (!done) {
+        done = true;
+        resolve(body);
+      }
+    };
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= max) chunks.push(chunk);
+      else if (size > max * DRAIN_FACTOR) {
+        req.socket.destroy();
+        finish({ kind: "aborted" });
+      }
+    });
+    req.on("end", () => finish(size > max ? { kind: "tooLarge" } : { kind: "ok", text: Buffer.concat(chunks, size).toString("utf8") }));
+    req.on("error", () => finish({ kind: "aborted" }));
+    req.on("close", () => finish({ kind: "aborted" }));
+  });
+}
+
+/** Number of the create/status error in a result, for records. */
+function errorCodeOf(method: string, outcome: Outcome): number | undefined {
+  if (!outcome.ok) return undefined;
+  const returns = METHODS[method]?.returns;
+  const v = outcome.value;
+  if (returns === "create" && Array.isArray(v) && typeof v[0] === "number" && v[0] !== 0) return v[0];
+  if (returns === "status" && v === 1) return 1;
+  return undefined;
+}
+
+export class EmulatorServer {
+  readonly http: http.Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly sleeps = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  private closed = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly deps: ServerDeps) {
+    this.http = http.createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        // Only a bug gets here; answer if the socket is still usable.
+        deps.log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+        if (!res.headersSent && !res.destroyed) sendFault(res, Faults.internal("unexpected server error"));
+      });
+    });
+    this.http.keepAliveTimeout = 5_000;
+    this.http.on("connection", (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on("close", () => this.sockets.delete(socket));
+    });
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error) => reject(error);
+      this.http.once("error", onError);
+      this.http.listen(port, host, () => {
+        this.http.off("error", onError);
+        const address = this.http.address();
+        resolve(typeof address === "object" && address ? address.port : port);
+      });
+    });
+  }
+
+  /** Stops listening, cuts every connection and cancels pending latency waits. Idempotent. */
+  close(): Promise<void> {
+    if (!this.closing) {
+      this.closed = true;
+      for (const s of this.sleeps) {
+        clearTimeout(s.timer);
+        s.resolve();
+      }
+      this.sleeps.clear();
+      this.closing = new Promise<void>((resolve) => {
+        this.http.close(() => resolve());
+        for (const socket of this.sockets) socket.destroy();
+        this.http.closeAllConnections?.();
+      });
+    }
+    return this.closing;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const entry = {
+        timer: setTimeout(() => {
+          this.sleeps.delete(entry);
+          resolve();
+        }, ms),
+        resolve,
+      };
+      this.sleeps.add(entry);
+    });
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const started = performance.now();
+    const at = this.deps.now();
+    const path = (req.url ?? "").split("?", 1)[0];
+    const group = routeOf(req.url);
+    if (!group || req.method !== "POST") {
+      req.resume();
+      if (!group) sendNotFound(res);
+      else sendMethodNotAllowed(res);
+      this.deps.log?.(`${req.method} ${path.slice(0, 100)} ${group ? 405 : 404}`);
+      return;
+    }
+
+    const body = await readBody(req, this.deps.maxBodyBytes);
+    if (body.kind === "aborted" || this.closed) return;
+
+    const { call, early } = this.parse(body);
+    const injection = this.deps.injector.decide(call?.methodName);
+    const delay = this.deps.latencyMs + injection.latencyMs;
+    if (delay > 0) await this.sleep(delay);
+    if (this.closed) return;
+    const base = { method: call?.methodName.slice(0, 200) ?? "", path, params: call ? recordParams(call.params) : [], at };
+
+    if (injection.kind && BEFORE_KINDS.has(injection.kind)) {
+      sendInjectedBefore(injection, req, res);
+      const expired = injection.kind === "expiredAuth" ? Faults.expired() : undefined;
+      this.finish({ ...base, ok: false, fault: injection.kind, faultCode: expired?.faultCode, faultString: expired?.faultString, ms: performance.now() - started });
+      return;
+    }
+
+    const outcome = early ?? (await this.deps.dispatcher.execute(group, call!));
+    if (this.closed) return;
+    let xml: string;
+    let final = outcome;
+    try {
+      xml = outcome.ok ? methodResponse(outcome.value) : renderFault(outcome.fault);
+    } catch (error) {
+      final = { ok: false, fault: Faults.internal(`could not write the answer (${(error as Error).message})`) };
+      xml = renderFault(final.fault);
+    }
+    this.respond(injection, req, res, xml, body.kind === "tooLarge");
+    this.finish({
+      ...base,
+      ok: final.ok,
+      faultCode: final.ok ? undefined : final.fault.faultCode,
+      faultString: final.ok ? undefined : final.fault.faultString,
+      errorCode: errorCodeOf(base.method, final),
+      fault: injection.kind ?? (injection.latencyMs > 0 ? "latency" : undefined),
+      ms: performance.now() - started,
+    });
+  }
+
+  /** The parsed call, or the fault that replaces it (oversized or malformed body). */
+  private parse(body: Body): { call?: ParsedCall; early?: Outcome } {
+    if (body.kind !== "ok") return { early: { ok: false, fault: Faults.bodyTooLarge(this.deps.maxBodyBytes) } };
+    try {
+      return { call: parseMethodCall(body.text) };
+    } catch (error) {
+      if (!(error instanceof ParseFailure)) throw error;
+      return { early: { ok: false, fault: Faults.parse(error.message) } };
+    }
+  }
+
+  private respond(injection: Injection, req: http.IncomingMessage, res: http.ServerResponse, xml: string, close: boolean): void {
+    if (res.destroyed) return;
+    if (injection.kind && AFTER_KINDS.has(injection.kind)) sendInjectedAfter(injection, req, res, xml);
+    else sendXml(res, xml, close ? { Connection: "close" } : {});
+  }
+
+  private finish(record: CallRecord): void {
+    const rounded: CallRecord = { ...record, ms: Math.round(record.ms * 100) / 100 };
+    const clean = Object.fromEntries(Object.entries(rounded).filter(([, v]) => v !== undefined)) as unknown as CallRecord;
+    this.deps.recorder.record(clean);
+    if (this.deps.log) this.deps.log(logLine(clean));
+  }
+}
+
+/** One log line per call: method, duration and outcome; never parameters. */
+export function logLine(call: CallRecord): string {
+  const name = call.method || "(unparsed)";
+  let outcome = call.ok ? "ok" : call.faultCode !== undefined ? `fault ${call.faultCode} ${call.faultString ?? ""}`.trim() : "failed";
+  if (call.errorCode !== undefined) outcome += ` (error ${call.errorCode})`;
+  if (call.fault) outcome += ` [injected ${call.fault}]`;
+  return `${name} ${Math.round(call.ms)}ms ${outcome}`;
+}

@@ -1,0 +1,64 @@
+/**
+ * The emulator's state behind one interface, like Azurite's metadata stores: an in-memory
+ * implementation for tests and a file-backed one for a long-running local emulator.
+ * Handlers change state synchronously (so check-then-insert is atomic under concurrent
+ * calls); the dispatcher then awaits `flush()` before it answers.
+ */
+import type { UserRow } from "../../api/wire";
+
+export type ZoneKind = "pullzone" | "pushzone" | "vodzone" | "livezone";
+export const ZONE_KINDS: readonly ZoneKind[] = ["pullzone", "pushzone", "vodzone", "livezone"];
+
+/** A zone as stored. String fields a kind does not use stay "". */
+export interface StoredZone {
+  readonly id: number;
+  readonly kind: ZoneKind;
+  name: string;
+  label: string;
+  origin: string;
+  vhost: string;
+  ip: string;
+  compress: string;
+  vanity_domain: string;
+  vanity_ip: string;
+  storage_location: string;
+  /** `sha256$<salt>$<hex>`, or "" for kinds without a password; the password itself is never kept. */
+  passwordHash: string;
+  readonly createdAt: number;
+}
+
+/** Fields of a zone that create/update/edit may set (never id, kind or createdAt). */
+export type ZonePatch = Partial<Omit<StoredZone, "id" | "kind" | "createdAt">>;
+
+/** The whole state, as the file store writes it. */
+export interface StoreSnapshot {
+  readonly version: 1;
+  readonly nextZoneId: number;
+  readonly zones: readonly StoredZone[];
+  readonly users: readonly UserRow[];
+}
+
+export interface Store {
+  /** Grows on every change, so a caller can tell whether its call changed anything. */
+  readonly revision: number;
+  /** Zones of one kind, by increasing id. */
+  zones(kind: ZoneKind): readonly Readonly<StoredZone>[];
+  /** Every zone, by increasing id. */
+  allZones(): readonly Readonly<StoredZone>[];
+  /** A zone of any kind by id (ids are unique across kinds). */
+  zone(id: number): Readonly<StoredZone> | undefined;
+  /** A zone of one kind by name, compared case-insensitively (names become DNS labels). */
+  zoneByName(kind: ZoneKind, name: string): Readonly<StoredZone> | undefined;
+  /** Adds a zone with the next id; ids increase and are never reused, even after reset(). */
+  insertZone(kind: ZoneKind, fields: Omit<StoredZone, "id" | "kind" | "createdAt">, createdAt: number): Readonly<StoredZone>;
+  updateZone(id: number, patch: ZonePatch): Readonly<StoredZone> | undefined;
+  deleteZone(id: number): boolean;
+  users(): readonly Readonly<UserRow>[];
+  updateUser(id: number, patch: Partial<Omit<UserRow, "id">>): Readonly<UserRow> | undefined;
+  /** Back to the initial users and no zones. */
+  reset(): void;
+  /** Resolves once every change made so far is durable (at once for the memory store). */
+  flush(): Promise<void>;
+  /** Waits for pending writes; the store is not used afterwards. */
+  close(): Promise<void>;
+}

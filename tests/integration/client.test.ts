@@ -1,0 +1,294 @@
+/**
+ * The client against the emulator over real HTTP: every method of §4, each create error code of §7,
+ * each auth rejection, malformed answers, and bad parameters refused before anything is sent.
+ */
+import {
+  CdnAuthError,
+  CdnClient,
+  CdnCreateError,
+  CdnError,
+  CdnNameInUseError,
+  CdnOperationFailedError,
+  CdnOriginUnresolvableError,
+  CdnProtocolError,
+  CdnPurgeFailedError,
+  CdnTransportError,
+  CdnValidationError,
+} from "../../provider/api";
+import { startEmulator } from "../../provider/emulator";
+
+type Emu = Awaited<ReturnType<typeof startEmulator>>;
+let emu: Emu;
+let client: CdnClient;
+let n = 0;
+const fresh = (p: string) => `${p}-${process.pid % 1000}-${++n}`;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0 });
+  client = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 0 });
+});
+afterAll(async () => {
+  client.close();
+  await emu.close();
+});
+afterEach(() => emu.faults.clear());
+
+const callsTo = (method: string) => emu.calls.filter((c: { method: string }) => c.method === method).length;
+
+async function refusedLocally(fn: () => Promise<unknown>, parameter: string) {
+  const before = emu.calls.length;
+  const err = await fn().then(
+    () => undefined,
+    (e) => e,
+  );
+  expect(err).toBeInstanceOf(CdnValidationError);
+  expect(err.parameter).toBe(parameter);
+  expect(err.message).toContain(parameter);
+  expect(emu.calls.length).toBe(before);
+}
+
+describe("zones", () => {
+  test("pull zone: create, update, listZones", async () => {
+    const name = fresh("pull");
+    const created = await client.pullzone.create({ name, origin: "https://origin.example.com", vhost: "www.example.com", compress: "1", label: "site" });
+    expect(typeof created.id).toBe("number");
+    expect(created.cdn_url).toContain(name);
+    expect(typeof created.vanity_ip).toBe("string");
+    await client.pullzone.update(created.id, { origin: "https://origin2.example.com", label: "renamed" });
+    const row = (await client.pullzone.listZones()).find((z) => z.id === created.id)!;
+    expect(row).toMatchObject({ id: created.id, name, origin: "https://origin2.example.com", vhost: "www.example.com", compress: "1" });
+    expect(Object.keys(row).sort()).toEqual(["compress", "id", "ip", "name", "origin", "vanity_domain", "vanity_ip", "vhost"]);
+  });
+
+  test("push zone: create, update, listZones", async () => {
+    const name = fresh("push");
+    const created = await client.pushzone.create({ name, password: "s3cret-pw", vanity_domain: `${name}.example.org` });
+    expect(created).toMatchObject({ id: expect.any(Number), storage_location: expect.any(String), cdn_url: expect.any(String) });
+    await client.pushzone.update(created.id, { name: `${name}-b`, password: "an0ther-pw" });
+    const row = (await client.pushzone.listZones()).find((z) => z.id === created.id)!;
+    expect(row.name).toBe(`${name}-b`);
+    expect(row.vanity_domain).toBe(`${name}.example.org`);
+    expect(row).not.toHaveProperty("password");
+  });
+
+  test("vod zone: create returns vanity_ip as a string", async () => {
+    const created = await client.vodzone.create({ name: fresh("vod"), password: "s3cret-pw" });
+    expect(typeof created.vanity_ip).toBe("string");
+    expect(typeof created.storage_location).toBe("string");
+    await client.vodzone.update(created.id, { label: "x" });
+    expect((await client.vodzone.listZones()).some((z) => z.id === created.id)).toBe(true);
+  });
+
+  test("live zone: create, update, delete", async () => {
+    const created = await client.livezone.create({ name: fresh("live"), password: "s3cret-pw" });
+    await client.livezone.update(created.id, { label: "stream" });
+    await client.livezone.delete(created.id);
+    expect((await client.livezone.listZones()).some((z) => z.id === created.id)).toBe(false);
+    await expect(client.livezone.delete(created.id)).rejects.toBeInstanceOf(CdnOperationFailedError);
+  });
+
+  test("update of an unknown id is a typed failure naming the method and id", async () => {
+    const err = await client.pullzone.update(999999, { label: "x" }).catch((e) => e);
+    expect(err).toBeInstanceOf(CdnOperationFailedError);
+    expect(err.message).toContain("pullzone.update");
+    expect(err.message).toContain("999999");
+  });
+});
+
+describe("create error codes of §7", () => {
+  test.each([
+    ["pullzone", 2002, { origin: "https://o.example.com" }],
+    ["pushzone", 3002, { password: "s3cret-pw" }],
+    ["vodzone", 4002, { password: "s3cret-pw" }],
+    ["livezone", 5002, { password: "s3cret-pw" }],
+  ] as const)("%s name in use is %i", async (group, code, extra) => {
+    const name = fresh(group);
+    const api = client[group] as unknown as { create(v: object): Promise<unknown> };
+    await api.create({ name, ...extra });
+    const err = await api.create({ name, ...extra }).catch((e) => e);
+    expect(err).toBeInstanceOf(CdnNameInUseError);
+    expect(err).toMatchObject({ code, method: `${group}.create`, zoneName: name, type: "name_in_use" });
+    expect(err.message).toContain(name);
+  });
+
+  test.each([
+    ["pullzone", 2001, { origin: "https://o.example.com" }],
+    ["pushzone", 3001, { password: "s3cret-pw" }],
+    ["vodzone", 4001, { password: "s3cret-pw" }],
+    ["livezone", 5001, { password: "s3cret-pw" }],
+  ] as const)("%s creation failed is %i", async (group, code, extra) => {
+    const api = client[group] as unknown as { create(v: object): Promise<unknown> };
+    const err = await api.create({ name: "x".repeat(300), ...extra }).catch((e) => e);
+    expect(err).toBeInstanceOf(CdnCreateError);
+    expect(err).toMatchObject({ code, type: "create_failed" });
+  });
+
+  test("2003: an origin that does not resolve", async () => {
+    const err = await client.pullzone.create({ name: fresh("pull"), origin: "https://nowhere.invalid" }).catch((e) => e);
+    expect(err).toBeInstanceOf(CdnOriginUnresolvableError);
+    expect(err).toMatchObject({ code: 2003, type: "origin_unresolvable" });
+    expect(err.message).toContain("nowhere.invalid");
+  });
+});
+
+describe("cache, users, account, reports", () => {
+  let pull: { id: number; cdn_url: string };
+  let zoneName: string;
+  beforeAll(async () => {
+    zoneName = fresh("rep");
+    pull = await client.pullzone.create({ name: zoneName, origin: "https://o.example.com" });
+  });
+
+  test("purge and purgeAllCache", async () => {
+    const url = `https://${pull.cdn_url.replace(/^https?:\/\//, "")}/img/logo.png`;
+    await expect(client.cache.purge(url)).resolves.toBe(true);
+    await expect(client.cache.purgeAllCache(zoneName)).resolves.toBe(true);
+    expect(emu.purges.length).toBeGreaterThanOrEqual(2);
+  });
+
+  test("a FALSE purge is a typed error naming the target", async () => {
+    const err = await client.cache.purge("https://unknown.example.com/x").catch((e) => e);
+    expect(err).toBeInstanceOf(CdnPurgeFailedError);
+    expect(err.message).toContain("https://unknown.example.com/x");
+    await expect(client.cache.purgeAllCache("no-such-zone")).rejects.toBeInstanceOf(CdnPurgeFailedError);
+  });
+
+  test("users: list and update", async () => {
+    const users = await client.user.listUsers();
+    expect(users.length).toBeGreaterThan(0);
+    expect(typeof users[0].id).toBe("number");
+    const updated = await client.user.update(users[0].id, { fullname: "Ada Lovelace" });
+    expect(updated?.fullname ?? (await client.user.listUsers()).find((u) => u.id === users[0].id)?.fullname).toBe("Ada Lovelace");
+  });
+
+  test("bandwidth", async () => {
+    const rows = await client.account.getBandwidth({ from: "2026-10-01", to: "2026-10-31" });
+    expect(rows.length).toBe(1);
+    expect(typeof rows[0].remaining).toBe("number");
+  });
+
+  test("every report answers typed rows", async () => {
+    const r = client.report;
+    const c = "acme";
+    const from = "2026-10-01";
+    const to = "2026-10-07";
+    const checks: [string, Promise<Record<string, unknown>[]>][] = [
+      ["getTotalTransfer", r.getTotalTransfer(pull.id, { type: 3, from, to }) as never],
+      ["getTotalHits", r.getTotalHits(pull.id, { type: 1 }) as never],
+      ["getTotalTransferStats", r.getTotalTransferStats(c, from, to, { zoneId: pull.id, viewby: "daily", maxReturn: 3, offset: 1 }) as never],
+      ["getCacheHitStats", r.getCacheHitStats(c, from, to, { zoneId: pull.id }) as never],
+      ["getPopularFiles", r.getPopularFiles(c, from, to, { zoneId: pull.id, maxReturn: 5 }) as never],
+      ["getUsagePerDay", r.getUsagePerDay(c, from, to, pull.id) as never],
+      ["getNodeHits", r.getNodeHits(c, from, to, { sortby: ["hits DESC"] }) as never],
+      ["getConnectionStats", r.getConnectionStats(c, from, to) as never],
+      ["getHourlyConnectionStats", r.getHourlyConnectionStats(c, from) as never],
+    ];
+    for (const [name, p] of checks) {
+      const rows = await p;
+      expect(Array.isArray(rows)).toBe(true);
+      for (const row of rows) {
+        for (const [k, v] of Object.entries(row)) {
+          if (["zone_id", "hits", "transfer", "connections"].includes(k)) expect(`${name}.${k}:${typeof v}`).toBe(`${name}.${k}:number`);
+        }
+      }
+    }
+    expect((await r.getUsagePerDay(c, from, to, pull.id)).length).toBe(7);
+    expect((await r.getTotalTransferStats(c, from, to, { zoneId: pull.id, maxReturn: 3, offset: 1 })).length).toBe(3);
+    const top = await r.getPopularFiles(c, from, to, { zoneId: pull.id, maxReturn: 5 });
+    expect(top.map((x) => x.hits)).toEqual([...top.map((x) => x.hits)].sort((a, b) => b - a));
+  });
+
+  test("low-level call", async () => {
+    const rows = (await client.call("pullzone.listZones")) as { id: number }[];
+    expect(rows.some((z) => z.id === pull.id)).toBe(true);
+    await expect(client.call("pullzone.nope")).rejects.toBeInstanceOf(CdnValidationError);
+  });
+});
+
+describe("bad parameters never leave the client", () => {
+  test("wrong types, unknown keys, bad dates, bad sortby", async () => {
+    await refusedLocally(() => client.livezone.delete("abc" as never), "id");
+    await refusedLocally(() => client.pullzone.update(1, { vanity_domain: "x.example.com" } as never), "values");
+    await refusedLocally(() => client.pullzone.create({ name: "a", origin: 5 } as never), "values");
+    await refusedLocally(() => client.report.getTotalTransfer(1, { type: 3 }), "from");
+    await refusedLocally(() => client.report.getNodeHits("acme", "2026-02-01", "2026-01-01"), "dateFrom");
+    await refusedLocally(() => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { sortby: ["bogus DESC"] }), "sortby");
+    await refusedLocally(() => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { maxReturn: -1 }), "maxReturn");
+    await refusedLocally(() => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { timezone: "GMT" } as never), "timezone");
+    await refusedLocally(() => client.cache.purge("bad\u0001url"), "url");
+  });
+});
+
+describe("auth", () => {
+  const other = (over: Partial<{ apiUserId: number; apiKey: string; now: () => number }>) =>
+    new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 0, ...over });
+
+  test("a wrong key is an auth error that never shows the key", async () => {
+    const c = other({ apiKey: "wrong-key-0123456789" });
+    const err = await c.pullzone.listZones().catch((e) => e);
+    c.close();
+    expect(err).toBeInstanceOf(CdnAuthError);
+    expect(err.type).toBe("auth");
+    expect(JSON.stringify({ ...err, message: err.message })).not.toContain("wrong-key-0123456789");
+  });
+
+  test("an unknown user id is an auth error", async () => {
+    const c = other({ apiUserId: 1 });
+    await expect(c.cache.purge("https://x.example.com/")).rejects.toBeInstanceOf(CdnAuthError);
+    c.close();
+  });
+
+  test("an expired currentDate is refused, and a far-off clock is named", async () => {
+    const c = other({ now: () => Date.now() - 11 * 60 * 1000 });
+    const err = await c.pullzone.listZones().catch((e) => e);
+    c.close();
+    expect(err).toBeInstanceOf(CdnAuthError);
+    expect(err.expired).toBe(true);
+    expect(err.message).toMatch(/clock is off by about (6[0-9]{2}) s/);
+  });
+});
+
+describe("transport and protocol failures", () => {
+  test("a 503 is a typed HTTP status error", async () => {
+    emu.faults.add({ kind: "http503", count: 1 });
+    const err = await client.pullzone.listZones().catch((e) => e);
+    expect(err).toBeInstanceOf(CdnTransportError);
+    expect(err).toMatchObject({ type: "http_status", status: 503 });
+  });
+
+  test("an HTML error page is a protocol error, not a parser stack", async () => {
+    emu.faults.add({ kind: "html", count: 1 });
+    const err = await client.pullzone.listZones().catch((e) => e);
+    expect(err).toBeInstanceOf(CdnError);
+    expect(["protocol", "http_status"]).toContain(err.type);
+    expect(err.message).toContain("pullzone.listZones");
+  });
+
+  test("a truncated body is a protocol error", async () => {
+    emu.faults.add({ kind: "truncated", count: 1 });
+    const err = await client.pullzone.listZones().catch((e) => e);
+    expect(err).toBeInstanceOf(CdnProtocolError);
+  });
+
+  test("a connection reset is a connection error", async () => {
+    emu.faults.add({ kind: "resetBefore", count: 1 });
+    const err = await client.pullzone.listZones().catch((e) => e);
+    expect(err).toBeInstanceOf(CdnTransportError);
+    expect(err.type).toBe("connection");
+  });
+
+  test("safe calls are retried through faults; creates are not repeated", async () => {
+    const retrying = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 3, retryBaseDelayMs: 5 });
+    emu.faults.add({ kind: "http502", count: 2, method: "pullzone.listZones" });
+    const before = callsTo("pullzone.listZones");
+    await expect(retrying.pullzone.listZones()).resolves.toBeInstanceOf(Array);
+    expect(callsTo("pullzone.listZones") - before).toBeGreaterThanOrEqual(1);
+    expect(retrying.retriedCalls).toBe(2);
+
+    emu.faults.add({ kind: "http502", count: 1, method: "pullzone.create" });
+    const err = await retrying.pullzone.create({ name: fresh("once"), origin: "https://o.example.com" }).catch((e) => e);
+    expect(err).toBeInstanceOf(CdnTransportError);
+    expect(err.attempts).toBe(1);
+    retrying.close();
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * The `cdn-emulator` command: start banner, `listening on`, one log line per call without
+ * secrets, clean exit 0 on SIGTERM/SIGINT, flag errors. The emulator sources are transpiled
+ * to a temp directory (as tsc would into dist/) so the test does not depend on a prior build.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "child_process";
+import { promises as fs } from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as ts from "typescript";
+import * as xmlrpc from "xmlrpc";
+import { authString, currentDate } from "../../provider/api/auth";
+import { FAULT } from "../../provider/api/wire";
+
+const ROOT = path.resolve(__dirname, "../..");
+let outDir: string;
+const children = new Set<ChildProcessWithoutNullStreams>();
+
+async function transpileTree(from: string, to: string): Promise<void> {
+  for (const entry of await fs.readdir(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    if (entry.isDirectory()) await transpileTree(source, path.join(to, entry.name));
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) {
+      const { outputText } = ts.transpileModule(await fs.readFile(source, "utf8"), {
+        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true },
+      });
+      await fs.mkdir(to, { recursive: true });
+      await fs.writeFile(path.join(to, entry.name.replace(/\.ts$/, ".js")), outputText);
+    }
+  }
+}
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function run(args: string[]): Running {
+  const child = spawn(process.execPath, [path.join(outDir, "emulator", "cli.js"), ...args], {
+    env: { ...process.env, NODE_PATH: path.join(ROOT, "node_modules") },
+  });
+  children.add(child);
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => (children.delete(child), resolve(code))));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+async function waitFor(running: Running, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpExecArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const m = pattern.exec(running.stdout());
+    if (m) return m;
+    if (Date.now() > deadline || running.child.exitCode !== null) throw new Error(`no ${pattern} in output:\n${running.stdout()}\n${running.stderr()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function call(url: string, apiUserId: number, apiKey: string, wire: string, ...params: unknown[]): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const client = xmlrpc.createClient({ host: u.hostname, port: Number(u.port), path: `/xmlrpc/${wire.split(".")[0]}` });
+    const date = currentDate();
+    client.methodCall(wire, [apiUserId, authString(date, apiKey, wire), date, ...params], (err, value) => (err ? reject(err) : resolve(value)));
+  });
+}
+
+beforeAll(async () => {
+  outDir = await fs.mkdtemp(path.join(os.tmpdir(), "cdn-emu-cli-"));
+  await transpileTree(path.join(ROOT, "provider", "emulator"), path.join(outDir, "emulator"));
+  await transpileTree(path.join(ROOT, "provider", "api"), path.join(outDir, "api"));
+});
+
+afterEach(() => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
+afterAll(async () => {
+  await fs.rm(outDir, { recursive: true, force: true });
+});
+
+describe("cdn-emulator CLI", () => {
+  it("starts with a node shebang", async () => {
+    expect((await fs.readFile(path.join(ROOT, "provider", "emulator", "cli.ts"), "utf8")).split("\n")[0]).toBe("#!/usr/bin/env node");
+    expect((await fs.readFile(path.join(outDir, "emulator", "cli.js"), "utf8")).split("\n")[0]).toBe("#!/usr/bin/env node");
+  });
+
+  it("prints its settings and the url, logs calls without secrets, and exits 0 on SIGTERM", async () => {
+    const running = run(["--port", "0"]);
+    const [, url, port] = await waitFor(running, /listening on (http:\/\/127\.0\.0\.1:(\d+))\n/);
+    expect(Number(port)).toBeGreaterThan(0);
+    const key = /api key:\s+(\S+) \(built-in dev key\)/.exec(running.stdout())![1];
+    const userId = Number(/api user id:\s+(\d+)/.exec(running.stdout())![1]);
+    expect(running.stdout()).toMatch(/not a production server/);
+    const [code] = await call(url, userId, key, "pushzone.create", { name: "cli-zone", password: "cli-password" });
+    expect(code).toBe(0);
+    await waitFor(running, /^pushzone\.create \d+ms ok$/m);
+    await expect(call(url, userId, "bad-key", "user.listUsers")).rejects.toMatchObject({ faultCode: FAULT.AUTH_FAILED });
+    await waitFor(running, /^user\.listUsers \d+ms fault 401 authentication failed/m);
+    expect(running.stdout()).not.toContain("cli-password");
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+  });
+
+  it("masks a given key, honours --no-live and --api-user-id, and exits 0 on SIGINT", async () => {
+    const running = run(["--port=0", "--api-key", "my-very-own-secret-key", "--api-user-id", "99", "--no-live", "--latency", "5"]);
+    const [, url] = await waitFor(running, /listening on (\S+)\n/);
+    expect(running.stdout()).not.toContain("my-very-own-secret-key");
+    expect(running.stdout()).toMatch(/api key:\s+my\*+ey \(given with --api-key\)/);
+    expect(running.stdout()).toMatch(/api user id:\s+99/);
+    await expect(call(url, 99, "my-very-own-secret-key", "livezone.listZones")).rejects.toMatchObject({ faultCode: FAULT.ACCESS_DENIED });
+    expect(await call(url, 99, "my-very-own-secret-key", "pullzone.listZones")).toEqual([]);
+    running.child.kill("SIGINT");
+    expect(await running.exited).toBe(0);
+  });
+
+  it("keeps state in --data FILE across runs", async () => {
+    const file = path.join(outDir, "cli-state.json");
+    const first = run(["--data", file]);
+    const [, url] = await waitFor(first, /listening on (\S+)\n/);
+    const key = /api key:\s+(\S+)/.exec(first.stdout())![1];
+    await call(url, 4242, key, "livezone.create", { name: "kept", password: "pw" });
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    const second = run(["--data", file]);
+    const [, url2] = await waitFor(second, /listening on (\S+)\n/);
+    expect(await call(url2, 4242, key, "livezone.listZones")).toEqual([expect.objectContaining({ name: "kept" })]);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+  });
+
+  it("prints help and exits 0", async () => {
+    const running = run(["--help"]);
+    expect(await running.exited).toBe(0);
+    expect(running.stdout()).toMatch(/Usage: cdn-emulator/);
+    expect(running.stdout()).toMatch(/--no-live/);
+  });
+
+  it("exits 2 on an unknown flag or a bad value, and 1 on a corrupted data file", async () => {
+    const unknown = run(["--bogus"]);
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.stderr()).toMatch(/unknown option '--bogus'/);
+    const badPort = run(["--port", "http"]);
+    expect(await badPort.exited).toBe(2);
+    expect(badPort.stderr()).toMatch(/--port needs a non-negative integer/);
+    const file = path.join(outDir, "corrupt.json");
+    await fs.writeFile(file, "not json");
+    const corrupt = run(["--data", file]);
+    expect(await corrupt.exited).toBe(1);
+    expect(corrupt.stderr()).toContain(file);
+  });
+});

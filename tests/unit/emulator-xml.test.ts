@@ -1,0 +1,128 @@
+import { PassThrough } from "stream";
+import { parseMethodCall, ParseFailure } from "../../provider/emulator/xml/request";
+import { Double, faultResponse, formatDouble, methodResponse } from "../../provider/emulator/xml/response";
+import { toRecordValue } from "../../provider/emulator/xml/wire-value";
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const Deserializer = require("xmlrpc/lib/deserializer");
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const Serializer = require("xmlrpc/lib/serializer");
+
+/** Decodes a methodResponse with the xmlrpc package's own Deserializer. */
+function decode(xml: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const stream = new PassThrough();
+    new Deserializer().deserializeMethodResponse(stream, (err: Error | null, value: unknown) => (err ? reject(err) : resolve(value)));
+    stream.end(xml);
+  });
+}
+
+const call = (params: string) => `<?xml version="1.0"?><methodCall><methodName>cache.purge</methodName><params>${params}</params></methodCall>`;
+const param = (value: string) => `<param><value>${value}</value></param>`;
+
+describe("emulator XML-RPC request parser", () => {
+  it("keeps the wire type of every scalar", () => {
+    const parsed = parseMethodCall(
+      call(
+        [
+          param("<int>5</int>"),
+          param("<i4>-7</i4>"),
+          param("<double>5</double>"),
+          param("<string>5</string>"),
+          param("implicit"),
+          param("<boolean>1</boolean>"),
+          param("<nil/>"),
+          param("<dateTime.iso8601>20240101T10:00:00</dateTime.iso8601>"),
+          param("<base64>aGk=</base64>"),
+        ].join(""),
+      ),
+    );
+    expect(parsed.methodName).toBe("cache.purge");
+    expect(parsed.params.map((p) => p.t)).toEqual(["int", "int", "double", "string", "string", "boolean", "nil", "datetime", "base64"]);
+    expect(parsed.params[0]).toEqual({ t: "int", v: 5 });
+    expect(parsed.params[1]).toEqual({ t: "int", v: -7 });
+    expect(parsed.params[2]).toEqual({ t: "double", v: 5 });
+    expect(parsed.params[3]).toEqual({ t: "string", v: "5" });
+    expect(parsed.params[4]).toEqual({ t: "string", v: "implicit" });
+  });
+
+  it("parses arrays and structs, with entities and CDATA decoded", () => {
+    const parsed = parseMethodCall(
+      call(param("<array><data><value><string>a &amp; b</string></value><value><int>2</int></value></data></array>") + param("<struct><member><name>name</name><value><string><![CDATA[<x>]]></string></value></member></struct>")),
+    );
+    const [arr, struct] = parsed.params;
+    expect(arr).toEqual({ t: "array", v: [{ t: "string", v: "a & b" }, { t: "int", v: 2 }] });
+    expect(struct.t).toBe("struct");
+    expect(toRecordValue(struct)).toEqual({ name: "<x>" });
+  });
+
+  it("keeps a __proto__ member as plain data without touching Object.prototype", () => {
+    const parsed = parseMethodCall(call(param("<struct><member><name>__proto__</name><value><struct><member><name>polluted</name><value>yes</value></member></struct></value></member></struct>")));
+    const record = toRecordValue(parsed.params[0]) as Record<string, unknown>;
+    expect(Object.prototype.hasOwnProperty.call(record, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+  });
+
+  it("redacts password members in record copies", () => {
+    const parsed = parseMethodCall(call(param("<struct><member><name>password</name><value>hunter2</value></member><member><name>name</name><value>z</value></member></struct>")));
+    expect(toRecordValue(parsed.params[0])).toEqual({ password: "[redacted]", name: "z" });
+  });
+
+  it.each([
+    ["a DOCTYPE", `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "boom">]><methodCall><methodName>a.b</methodName></methodCall>`, /DOCTYPE/],
+    ["an undeclared entity", call(param("<string>&xxe;</string>")), /entity/i],
+    ["unclosed tags", "<methodCall><methodName>a.b</methodName>", /./],
+    ["not XML", "hello", /./],
+    ["an empty body", "", /./],
+    ["another root", "<methodResponse><params/></methodResponse>", /root element must be <methodCall>/],
+    ["an int that is not one", call(param("<int>1.5</int>")), /not an integer/],
+    ["an int out of i4 range", call(param("<int>4294967296</int>")), /not an integer in range/],
+    ["a bad boolean", call(param("<boolean>yes</boolean>")), /boolean/],
+    ["a value with two types", call(param("<int>1</int><string>x</string>")), /more than one/],
+    ["a duplicate member", call(param("<struct><member><name>a</name><value>1</value></member><member><name>a</name><value>2</value></member></struct>")), /duplicate/],
+    ["a member without a value", call(param("<struct><member><name>a</name></member></struct>")), /member/],
+    ["an unknown element", call(param("<float>1</float>")), /unexpected element/],
+    ["a misplaced element", "<methodCall><methodName>a.b</methodName><value>1</value></methodCall>", /not allowed inside/],
+    ["no methodName", "<methodCall><params/></methodCall>", /methodName/],
+    ["deep nesting", call(param("<array><data><value>".repeat(20) + "x" + "</value></data></array>".repeat(20))), /nesting/],
+  ])("refuses %s with a ParseFailure", (_what, xml, message) => {
+    expect(() => parseMethodCall(xml)).toThrow(ParseFailure);
+    expect(() => parseMethodCall(xml)).toThrow(message);
+  });
+});
+
+describe("emulator XML-RPC response writer", () => {
+  const sample = [0, { id: 7, name: "a & <b>", empty: "", flag: true, none: null, ratio: 0.25, list: [1, "two", [3]] }];
+
+  it("decodes, with the xmlrpc package, to the same value its own serializer gives", async () => {
+    const ours = await decode(methodResponse(sample));
+    const theirs = await decode(Serializer.serializeMethodResponse(sample));
+    expect(ours).toEqual(theirs);
+    expect(ours).toEqual(sample);
+  });
+
+  it("writes Double as <double> even when integral, and ints as <int>", () => {
+    const xml = methodResponse({ transfer: new Double(1234), hits: 5 });
+    expect(xml).toContain("<name>transfer</name><value><double>1234.0</double></value>");
+    expect(xml).toContain("<name>hits</name><value><int>5</int></value>");
+  });
+
+  it("formats doubles without exponents", () => {
+    expect(formatDouble(1e21)).not.toMatch(/e/);
+    expect(formatDouble(1e-7)).toBe("0.0000001");
+    expect(formatDouble(0.8682)).toBe("0.8682");
+    expect(() => formatDouble(NaN)).toThrow(RangeError);
+  });
+
+  it("writes faults the xmlrpc client reports with code and string", async () => {
+    await expect(decode(faultResponse(-32602, "bad <param> & more"))).rejects.toMatchObject({ faultCode: -32602, faultString: "bad <param> & more" });
+  });
+
+  it("writes a 10,000-row report quickly", () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => ({ date: "2024-01-01 00:00", zone_id: i, transfer: new Double(i * 1000), hits: i }));
+    const started = Date.now();
+    const xml = methodResponse(rows);
+    expect(Date.now() - started).toBeLessThan(250);
+    expect(xml.length).toBeGreaterThan(1_000_000);
+  });
+});
