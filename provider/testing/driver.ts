@@ -1,0 +1,219 @@
+/**
+ * The driver: plays the Pulumi CLI for one operation. It starts the SDK's dynamic-provider host and a
+ * runner process (program under mocks + engine), collects what they report, and always stops both.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { Child, startHost, startRunner, stopChild, waitForExit } from "./processes";
+import type { FromRunner, RunnerJob } from "./protocol";
+import { Redactor } from "./secrets";
+import type { CheckFailure, DeployResult, DriverEvent, DriverOptions, Operation, StepResult } from "./types";
+
+/** Default maximum of resource operations in flight (the engine's `--parallel` default). */
+export const DEFAULT_PARALLEL = 10;
+/** Default time limit of one operation. */
+export const DEFAULT_TIMEOUT_MS = 5 * 60 * 1000;
+/** Default project name. */
+export const DEFAULT_PROJECT = "project";
+/** Default stack name. */
+export const DEFAULT_STACK = "dev";
+
+/** Time left to the runner after its gRPC deadline, so it can report the timeout before it is killed. */
+const DEADLINE_MARGIN_MS = 1500;
+/** How long a runner that reported "done" may take to exit by itself. */
+const RUNNER_EXIT_MS = 3000;
+
+/** Nearest directory upwards from `start` that contains `node_modules/@pulumi/pulumi`. */
+export function findProjectDir(start: string): string {
+  let dir = path.resolve(start);
+  for (;;) {
+    if (fs.existsSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error(`no node_modules/@pulumi/pulumi above ${start}: set projectDir`);
+    dir = up;
+  }
+}
+
+/** Gathers the reports of one operation into a {@link DeployResult}. */
+class Collector {
+  readonly redactor = new Redactor();
+  readonly steps: StepResult[] = [];
+  readonly errors: string[] = [];
+  readonly warnings: string[] = [];
+  readonly failures: CheckFailure[] = [];
+  outputs: Record<string, unknown> = {};
+  readonly processes: { runner?: number; host?: number } = {};
+  private readonly hostLines: string[] = [];
+  private readonly programLines: string[] = [];
+
+  constructor(private readonly onEvent?: (e: DriverEvent) => void) {}
+
+  emit(e: DriverEvent): void {
+    if (!this.onEvent) return;
+    try {
+      this.onEvent(e);
+    } catch (err) {
+      this.warnings.push(`onEvent threw: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  error(message: string): void {
+    this.errors.push(this.redactor.redact(message));
+  }
+
+  hostLine(stream: "stdout" | "stderr", line: string): void {
+    this.hostLines.push(line);
+    this.emit({ kind: "host-output", stream, line: this.redactor.redact(line) });
+  }
+
+  programLine(stream: "stdout" | "stderr", line: string): void {
+    this.programLines.push(line);
+    this.emit({ kind: "program-output", stream, line: this.redactor.redact(line) });
+  }
+
+  process(role: "runner" | "host", pid: number | undefined): void {
+    if (pid === undefined) return;
+    this.processes[role] = pid;
+    this.emit({ kind: "process", role, pid });
+  }
+
+  /** Handles a runner message; returns true for "done". */
+  fromRunner(m: FromRunner): boolean {
+    switch (m.t) {
+      case "event":
+        if (m.event.kind === "step-end") {
+          const { kind: _kind, ...step } = m.event;
+          this.steps.push(step);
+        }
+        this.emit(m.event);
+        return false;
+      case "secrets":
+        this.redactor.add(m.values);
+        return false;
+      case "error":
+        this.error(m.message);
+        return false;
+      case "warning":
+        this.warnings.push(this.redactor.redact(m.message));
+        return false;
+      case "failure":
+        this.failures.push(m.failure);
+        return false;
+      case "done":
+        this.outputs = m.outputs;
+        return true;
+    }
+  }
+
+  result(started: number): DeployResult {
+    const summary: Record<string, number> = {};
+    for (const s of this.steps) summary[s.op] = (summary[s.op] ?? 0) + 1;
+    const redact = (l: string): string => this.redactor.redact(l);
+    return {
+      ok: this.errors.length === 0 && this.failures.length === 0,
+      steps: this.steps,
+      summary,
+      outputs: this.outputs,
+      failures: this.failures,
+      errors: this.errors,
+      warnings: this.warnings,
+      log: this.hostLines.map(redact),
+      programLog: this.programLines.map(redact),
+      processes: this.processes,
+      durationMs: Date.now() - started,
+    };
+  }
+}
+
+/** Resolves on the runner's "done"; rejects when it exits before. */
+function runnerOutcome(runner: Child, c: Collector): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let done = false;
+    runner.proc.on("message", (m: FromRunner) => {
+      if (c.fromRunner(m)) {
+        done = true;
+        resolve();
+      }
+    });
+    runner.closed.then(() => {
+      if (!done) {
+        const p = runner.proc;
+        reject(new Error(`runner process ended before finishing (exit code ${p.exitCode}, signal ${p.signalCode}); see programLog`));
+      }
+    });
+  });
+}
+
+async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployResult> {
+  const started = Date.now();
+  const c = new Collector(opts.onEvent);
+  c.redactor.add(Object.values(opts.secretConfig ?? {}));
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const children: Child[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${op} timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  timeout.catch(() => undefined);
+  try {
+    const program = path.resolve(opts.program);
+    if (!fs.existsSync(program)) throw new Error(`program ${program} does not exist`);
+    const projectDir = path.resolve(opts.projectDir ?? findProjectDir(path.dirname(program)));
+    const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
+
+    const host = startHost(projectDir, env, (s, l) => c.hostLine(s, l));
+    children.push(host);
+    c.process("host", host.proc.pid);
+    const port = await Promise.race([host.port, timeout]);
+
+    const runner = startRunner(projectDir, env, (s, l) => c.programLine(s, l));
+    children.push(runner);
+    c.process("runner", runner.proc.pid);
+    const outcome = runnerOutcome(runner, c);
+    outcome.catch(() => undefined);
+    const job: RunnerJob = {
+      op,
+      program,
+      projectDir,
+      stateFile: path.resolve(opts.stateFile),
+      config: opts.config ?? {},
+      secretConfig: opts.secretConfig ?? {},
+      parallel: opts.parallel ?? DEFAULT_PARALLEL,
+      continueOnError: opts.continueOnError ?? false,
+      project: opts.project ?? DEFAULT_PROJECT,
+      stack: opts.stack ?? DEFAULT_STACK,
+      passphrase: opts.passphrase,
+      hostAddress: `127.0.0.1:${port}`,
+      deadline: started + Math.max(timeoutMs - DEADLINE_MARGIN_MS, timeoutMs / 2),
+    };
+    runner.proc.send({ t: "job", job });
+    await Promise.race([outcome, timeout]);
+    await waitForExit(runner, RUNNER_EXIT_MS);
+  } catch (e) {
+    c.error(e instanceof Error ? e.message : String(e));
+  } finally {
+    clearTimeout(timer);
+    await Promise.all(children.map(stopChild));
+  }
+  return c.result(started);
+}
+
+/** Runs the program without changing anything: Check and Diff only, outputs of new resources unknown. */
+export function preview(opts: DriverOptions): Promise<DeployResult> {
+  return runOperation("preview", opts);
+}
+
+/** Runs the program and deploys: creates, updates, replaces, then deletes what it no longer registers. */
+export function up(opts: DriverOptions): Promise<DeployResult> {
+  return runOperation("up", opts);
+}
+
+/** Reads every resource in state again (no program run); resources gone upstream leave the state. */
+export function refresh(opts: DriverOptions): Promise<DeployResult> {
+  return runOperation("refresh", opts);
+}
+
+/** Deletes every resource in state, dependents first; retained ones are only dropped from state. */
+export function destroy(opts: DriverOptions): Promise<DeployResult> {
+  return runOperation("destroy", opts);
+}

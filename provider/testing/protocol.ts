@@ -1,0 +1,36 @@
+/**
+ * Messages between the driver (parent) and its runner process over the Node IPC channel.
+ * Secrets travel here (config, passphrase, values to redact) and nowhere else.
+ */
+import type { CheckFailure, DriverEvent, Operation } from "./types";
+
+/** Everything the runner needs to play the engine and the language host for one operation. */
+export interface RunnerJob {
+  op: Operation;
+  program: string;
+  projectDir: string;
+  stateFile: string;
+  config: Record<string, string>;
+  secretConfig: Record<string, string>;
+  parallel: number;
+  continueOnError: boolean;
+  project: string;
+  stack: string;
+  passphrase?: string;
+  /** `127.0.0.1:<port>` of the dynamic-provider host. */
+  hostAddress: string;
+  /** Epoch ms after which every gRPC call fails with a deadline error. */
+  deadline: number;
+}
+
+/** Parent to runner. */
+export type ToRunner = { t: "job"; job: RunnerJob };
+
+/** Runner to parent. */
+export type FromRunner =
+  | { t: "event"; event: DriverEvent }
+  | { t: "secrets"; values: string[] }
+  | { t: "error"; message: string }
+  | { t: "warning"; message: string }
+  | { t: "failure"; failure: CheckFailure }
+  | { t: "done"; outputs: Record<string, unknown> };

@@ -1,0 +1,80 @@
+/**
+ * Entry point of the runner process, forked by the driver: the language host (program under mocks) and the
+ * engine (state, steps, gRPC to the dynamic-provider host) of one operation. It reports over IPC and exits.
+ * It runs as plain Node, never under jest: `runtime.serializeFunction` must not run inside jest's vm.
+ */
+import { Engine, Reporter } from "./engine";
+import { HostClient } from "./host-client";
+import { runProgram } from "./program";
+import type { FromRunner, RunnerJob, ToRunner } from "./protocol";
+import { Redactor } from "./secrets";
+import { StateStore } from "./state-store";
+import type { DriverEvent } from "./types";
+
+function send(m: FromRunner): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send) return resolve();
+    process.send(m, undefined, {}, () => resolve());
+  });
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function reporter(redactor: Redactor): Reporter {
+  const redactEvent = (e: DriverEvent): DriverEvent =>
+    e.kind === "step-end" && e.error ? { ...e, error: redactor.redact(e.error) } : e;
+  return {
+    event: (e) => void send({ t: "event", event: redactEvent(e) }),
+    error: (m) => void send({ t: "error", message: redactor.redact(m) }),
+    warning: (m) => void send({ t: "warning", message: redactor.redact(m) }),
+    failure: (f) => void send({ t: "failure", failure: { ...f, reason: redactor.redact(f.reason) } }),
+    secrets: (v) => {
+      const added = redactor.add(v);
+      if (added.length > 0) void send({ t: "secrets", values: added });
+    },
+  };
+}
+
+async function run(job: RunnerJob): Promise<void> {
+  const redactor = new Redactor();
+  redactor.add(Object.values(job.secretConfig));
+  const report = reporter(redactor);
+  let host: HostClient | undefined;
+  let outputs: Record<string, unknown> = {};
+  try {
+    host = new HostClient(job.projectDir, job.hostAddress, job.deadline);
+    const store = new StateStore(job.stateFile, job.passphrase, job.project, job.stack, job.op !== "preview");
+    // Configure comes first, once per host: the whole stack config, secrets decrypted.
+    await host.configure({ ...job.config, ...job.secretConfig });
+    const engine = new Engine(host, store, report, {
+      preview: job.op === "preview",
+      parallel: job.parallel,
+      continueOnError: job.continueOnError,
+    });
+    if (job.op === "up" || job.op === "preview") {
+      const ran = await runProgram(job, engine, report);
+      outputs = ran.outputs;
+      await engine.finishUp(ran.failed);
+    } else if (job.op === "refresh") {
+      await engine.refresh();
+    } else {
+      await engine.destroy();
+    }
+    if (!store.existed) store.save(); // creates the file when missing (not in preview)
+  } catch (e) {
+    report.error(`${job.op} failed: ${messageOf(e)}`);
+  } finally {
+    host?.close();
+  }
+  await send({ t: "done", outputs });
+  process.exit(0);
+}
+
+// The driver went away (killed, crashed): nothing would collect the result.
+process.on("disconnect", () => process.exit(1));
+
+process.on("message", (m: ToRunner) => {
+  if (m && m.t === "job") void run(m.job);
+});

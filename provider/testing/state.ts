@@ -1,0 +1,92 @@
+/**
+ * The JSON state file: load with secrets decrypted, write atomically with secrets in envelopes.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { decryptValue, deriveKey, encryptValue, isEnvelope, newSalt, resolvePassphrase } from "./crypto";
+import type { StackState, StateResource } from "./types";
+
+/** The file as stored: secret values are envelopes, the salt of the key derivation sits beside them. */
+interface StateFileJson extends Omit<StackState, "resources"> {
+  encryptionSalt?: string;
+  resources: StateResource[];
+}
+
+/** A loaded state with what is needed to write it back. */
+export interface LoadedState {
+  state: StackState;
+  salt: string;
+  /** False when the file did not exist (the state is empty). */
+  exists: boolean;
+}
+
+function mapValues(obj: Record<string, unknown>, f: (k: string, v: unknown) => unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) out[k] = f(k, v);
+  return out;
+}
+
+function decryptDeep(key: () => Buffer, v: unknown): unknown {
+  if (isEnvelope(v)) return decryptValue(key(), v);
+  if (Array.isArray(v)) return v.map((e) => decryptDeep(key, e));
+  if (typeof v === "object" && v !== null) return mapValues(v as Record<string, unknown>, (_k, e) => decryptDeep(key, e));
+  return v;
+}
+
+/** Loads a state file, or an empty state when it does not exist. */
+export function loadStateFile(file: string, passphrase: string | undefined, project: string, stack: string): LoadedState {
+  if (!fs.existsSync(file)) {
+    return { state: { version: 1, project, stack, resources: [] }, salt: newSalt(), exists: false };
+  }
+  let json: StateFileJson;
+  try {
+    json = JSON.parse(fs.readFileSync(file, "utf8")) as StateFileJson;
+  } catch (e) {
+    throw new Error(`state file ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (json.version !== 1 || !Array.isArray(json.resources)) {
+    throw new Error(`state file ${file} is not a version 1 driver state`);
+  }
+  const salt = json.encryptionSalt ?? newSalt();
+  let key: Buffer | undefined;
+  const getKey = (): Buffer => (key ??= deriveKey(resolvePassphrase(passphrase), salt));
+  const resources = json.resources.map((r) => ({
+    ...r,
+    inputs: decryptDeep(getKey, r.inputs ?? {}) as Record<string, unknown>,
+    outputs: decryptDeep(getKey, r.outputs ?? {}) as Record<string, unknown>,
+  }));
+  const state: StackState = { version: 1, project: json.project, stack: json.stack, resources };
+  if (json.pendingOperations?.length) state.pendingOperations = json.pendingOperations;
+  return { state, salt, exists: true };
+}
+
+/** Writes the state, secret keys of every resource in envelopes, through a temporary file and a rename. */
+export function writeStateFile(file: string, state: StackState, passphrase: string | undefined, salt: string): void {
+  let key: Buffer | undefined;
+  const getKey = (): Buffer => (key ??= deriveKey(resolvePassphrase(passphrase), salt));
+  const seal = (r: StateResource, props: Record<string, unknown>): Record<string, unknown> => {
+    const secret = new Set(r.secretKeys ?? []);
+    return mapValues(props, (k, v) => (secret.has(k) && v !== undefined ? encryptValue(getKey(), v) : v));
+  };
+  const json: StateFileJson = {
+    version: 1,
+    project: state.project,
+    stack: state.stack,
+    encryptionSalt: salt,
+    resources: state.resources.map((r) => ({ ...r, inputs: seal(r, r.inputs), outputs: seal(r, r.outputs) })),
+  };
+  if (state.pendingOperations?.length) json.pendingOperations = state.pendingOperations;
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(json, null, 2) + "\n", { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+/**
+ * Reads a driver state file with its secrets decrypted.
+ * @param passphrase defaults to `PULUMI_CONFIG_PASSPHRASE`, else the documented dev passphrase.
+ */
+export function readState(stateFile: string, passphrase?: string): StackState {
+  if (!fs.existsSync(stateFile)) throw new Error(`state file ${stateFile} does not exist`);
+  return loadStateFile(stateFile, passphrase, "", "").state;
+}
