@@ -1,0 +1,107 @@
+/**
+ * Direct checks of the zone specs: they agree with the method table, every create field reaches
+ * create, every update field reaches update, and diff and update agree on every field. The
+ * lifecycle functions run in-process here, against the emulator over HTTP.
+ */
+import { METHODS } from "../../provider/api/methods";
+import { ZONE_ROW_FIELDS } from "../../provider/api/wire";
+import { startEmulator } from "../../provider/emulator";
+import { configure, resetConnections } from "../../provider/resources/connection";
+import * as lifecycle from "../../provider/resources/lifecycle";
+import { FieldSpec, SPECS, ZoneSpec } from "../../provider/resources/specs";
+import { zoneRegistration } from "../../provider/resources/zoneResource";
+
+type Emu = Awaited<ReturnType<typeof startEmulator>>;
+let emu: Emu;
+let seq = 0;
+const specs = Object.values(SPECS);
+
+beforeAll(async () => {
+  process.env.CDN_LOG = "quiet";
+  emu = await startEmulator({ port: 0 });
+  const cfg: Record<string, string> = { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey };
+  configure({ config: { get: (k) => cfg[k] } });
+});
+afterAll(async () => {
+  resetConnections();
+  await emu.close();
+});
+
+/** A valid value for every field, and a different valid one. */
+function value(f: FieldSpec, name: string, alt = false): string {
+  switch (f.rule) {
+    case "name":
+      return alt ? `${name}-b` : name;
+    case "origin":
+      return alt ? "https://other-origin.example.com" : "https://origin.example.com";
+    case "host":
+      return alt ? `alt-${name}.example.com` : `${name}.example.com`;
+    case "ip":
+      return alt ? "192.0.2.8" : "192.0.2.7";
+    case "compress":
+      return alt ? "0" : "1";
+    case "text":
+      return alt ? "label two" : "label one";
+    case "password":
+      return alt ? "Other-Pa55word" : "First-Pa55word";
+  }
+}
+
+function fullInputs(spec: ZoneSpec): Record<string, unknown> {
+  const name = `${spec.group}-spec-${++seq}`;
+  return Object.fromEntries(spec.fields.map((f) => [f.input, value(f, name)]));
+}
+
+const lastCall = (method: string) => [...emu.calls].reverse().find((c) => c.method === method);
+const valuesOf = (call: { params: unknown[] } | undefined) => (call?.params ?? []).find((p) => p !== null && typeof p === "object" && !Array.isArray(p)) as Record<string, unknown>;
+
+describe.each(specs.map((s) => [s.kind, s] as const))("%s spec", (_kind, spec) => {
+  test("agrees with the method table and the listZones row", () => {
+    const create = METHODS[`${spec.group}.create`].params[0].keys!;
+    const update = METHODS[`${spec.group}.update`].params[1].keys!;
+    expect(spec.fields.map((f) => f.wire).sort()).toEqual([...create].sort());
+    expect(spec.fields.filter((f) => !f.createOnly).map((f) => f.wire).sort()).toEqual([...update].sort());
+    const row: readonly string[] = ZONE_ROW_FIELDS[spec.group];
+    for (const f of spec.fields) expect(`${f.wire}:${row.includes(f.wire)}`).toBe(`${f.wire}:${f.listed}`);
+    for (const c of spec.computed) if (c.fromList) expect(row).toContain(c.wire);
+  });
+
+  test("secret fields are registered as secret outputs; undeletable kinds are retained", () => {
+    const [, , props, opts] = zoneRegistration(spec.kind, "r", fullInputs(spec), undefined);
+    for (const f of spec.fields.filter((x) => x.secret)) expect(opts.additionalSecretOutputs).toContain(f.input);
+    expect(opts.retainOnDelete).toBe(spec.deletable ? undefined : true);
+    expect(Object.keys(props)).toEqual(expect.arrayContaining(["zoneId", ...spec.computed.map((c) => c.output)]));
+  });
+
+  test("every create field reaches create, and diff and update agree on every field", async () => {
+    const inputs = fullInputs(spec);
+    const { id, outs } = await lifecycle.create(spec, inputs);
+    const sent = valuesOf(lastCall(`${spec.group}.create`));
+    expect(Object.keys(sent).sort()).toEqual(spec.fields.map((f) => f.wire).sort());
+    for (const f of spec.fields.filter((x) => !x.secret)) expect(sent[f.wire]).toBe(inputs[f.input]);
+
+    expect(await lifecycle.diff(spec, id, outs, inputs)).toMatchObject({ changes: false, replaces: [] });
+
+    let olds = outs;
+    for (const f of spec.fields) {
+      const news = { ...inputs, ...Object.fromEntries(spec.fields.map((g) => [g.input, olds[g.input] ?? inputs[g.input]])), [f.input]: value(f, String(inputs.name), true) };
+      if (f.createOnly) {
+        await expect(lifecycle.diff(spec, id, olds, news)).rejects.toThrow(`'${f.input}' cannot be changed`);
+        continue;
+      }
+      expect(await lifecycle.diff(spec, id, olds, news)).toMatchObject({ changes: true, replaces: [] });
+      const before = emu.calls.length;
+      const { outs: after } = await lifecycle.update(spec, id, olds, news);
+      const call = emu.calls.slice(before).find((c) => c.method === `${spec.group}.update`);
+      expect(Object.keys(valuesOf(call))).toEqual([f.wire]);
+      expect(after[f.input]).toBe(news[f.input]);
+      expect(await lifecycle.diff(spec, id, after, news)).toMatchObject({ changes: false });
+      const callsBefore = emu.calls.length;
+      await lifecycle.update(spec, id, after, news);
+      expect(emu.calls.length).toBe(callsBefore);
+      olds = after;
+    }
+    const read = await lifecycle.read(spec, id, olds);
+    for (const f of spec.fields.filter((x) => x.listed)) expect(read.props[f.input]).toBe(olds[f.input]);
+  });
+});

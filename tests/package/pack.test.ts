@@ -1,0 +1,58 @@
+/**
+ * The packed package, as a user gets it: `npm pack`, installed into a fresh Pulumi project outside
+ * the repository, a TypeScript program compiled against its types and run through the host driver.
+ */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { startEmulator } from "../../provider/emulator";
+import * as driver from "../../provider/testing";
+
+const ROOT = path.resolve(__dirname, "../..");
+const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, stdio: "pipe", env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false" } }).toString();
+
+test("npm pack, install in a fresh project, compile and deploy", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-pack-"));
+  const emu = await startEmulator({ port: 0 });
+  try {
+    const tgz = npm(["pack", "-w", "provider", "--pack-destination", dir, "--silent"], ROOT).trim().split("\n").pop()!;
+    const tarball = path.join(dir, tgz);
+    const listing = execFileSync("tar", ["-tzf", tarball]).toString();
+    expect(listing).toContain("package/dist/index.js");
+    expect(listing).toContain("package/h.js");
+    expect(listing).not.toMatch(/package\/(api|resources)\/.*\.ts\n/);
+
+    const project = path.join(dir, "project");
+    fs.mkdirSync(project);
+    const pulumiVersion = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+    fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "fresh", private: true, dependencies: { "@pulumi/pulumi": pulumiVersion, "pulumi-cdn-zones": `file:${tarball}` } }));
+    fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: fresh\nruntime: nodejs\n");
+    fs.writeFileSync(
+      path.join(project, "index.ts"),
+      [
+        'import { PullZone, LiveZone } from "pulumi-cdn-zones";',
+        'const site = new PullZone("site", { name: "packed-site", origin: "https://origin.example.com" });',
+        'const live = new LiveZone("live", { name: "packed-live", password: "Packed-Pa55" });',
+        "export const url = site.cdnUrl;",
+        "export const liveId = live.zoneId;",
+      ].join("\n"),
+    );
+    npm(["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], project);
+    execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["--strict", "--target", "ES2020", "--module", "commonjs", "--esModuleInterop", "--skipLibCheck", "index.ts"], { cwd: project });
+
+    const result = await driver.up({
+      program: path.join(project, "index.js"),
+      projectDir: project,
+      stateFile: path.join(dir, "state.json"),
+      config: { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId) },
+      secretConfig: { "cdn:apiKey": emu.apiKey },
+    });
+    expect({ ok: result.ok, errors: result.errors }).toEqual({ ok: true, errors: [] });
+    expect(result.outputs.url).toBe(emu.zones("pullzone").find((z) => z.name === "packed-site")!.cdn_url);
+    expect(result.outputs.liveId).toBe(emu.zones("livezone").find((z) => z.name === "packed-live")!.id);
+  } finally {
+    await emu.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 180_000);
