@@ -10,8 +10,8 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { CdnClient } = require("pulumi-cdn-zones");
-const { startEmulator } = require("pulumi-cdn-zones/dist/emulator");
-const driver = require("pulumi-cdn-zones/dist/testing");
+const { startEmulator } = require("pulumi-cdn-zones/emulator");
+const driver = require("pulumi-cdn-zones/testing");
 
 const root = path.resolve(__dirname, "..");
 const program = path.join(root, "examples", "quickstart", "index.ts");

@@ -21,6 +21,7 @@ test("npm pack, install in a fresh project, compile and deploy", async () => {
     const listing = execFileSync("tar", ["-tzf", tarball]).toString();
     expect(listing).toContain("package/dist/index.js");
     expect(listing).toContain("package/h.js");
+    for (const sub of ["emulator", "testing"]) expect(listing).toContain(`package/${sub}.js`);
     expect(listing).not.toMatch(/package\/(api|resources)\/.*\.ts\n/);
 
     const project = path.join(dir, "project");
