@@ -6,5 +6,7 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   testPathIgnorePatterns: ["/node_modules/", "/tests/bench/"],
   testTimeout: 60000,
+  globalSetup: "<rootDir>/tests/support/setup.js",
+  globalTeardown: "<rootDir>/tests/support/teardown.js",
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
 };

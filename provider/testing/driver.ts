@@ -161,16 +161,17 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
     const projectDir = path.resolve(opts.projectDir ?? findProjectDir(path.dirname(program)));
     const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
 
+    // Both processes start at once: each spends most of its start-up loading the SDK.
     const host = startHost(projectDir, env, (s, l) => c.hostLine(s, l));
     children.push(host);
     c.process("host", host.proc.pid);
-    const port = await Promise.race([host.port, timeout]);
-
     const runner = startRunner(projectDir, env, (s, l) => c.programLine(s, l));
     children.push(runner);
     c.process("runner", runner.proc.pid);
     const outcome = runnerOutcome(runner, c);
     outcome.catch(() => undefined);
+    runner.proc.send({ t: "warm", projectDir });
+    const port = await Promise.race([host.port, outcome.then(() => Promise.reject(new Error("runner ended before the host started"))), timeout]);
     const job: RunnerJob = {
       op,
       program,

@@ -24,7 +24,10 @@ export interface RunnerJob {
 }
 
 /** Parent to runner. */
-export type ToRunner = { t: "job"; job: RunnerJob };
+export type ToRunner =
+  | { t: "job"; job: RunnerJob }
+  /** Sent at fork: load the SDK while the host starts, so the two start-ups overlap. */
+  | { t: "warm"; projectDir: string };
 
 /** Runner to parent. */
 export type FromRunner =

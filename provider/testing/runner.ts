@@ -75,6 +75,18 @@ async function run(job: RunnerJob): Promise<void> {
 // The driver went away (killed, crashed): nothing would collect the result.
 process.on("disconnect", () => process.exit(1));
 
+/** Loads what every operation needs (the SDK and its gRPC stubs) before the job arrives. */
+function warm(projectDir: string): void {
+  try {
+    const pulumiDir = require.resolve("@pulumi/pulumi", { paths: [projectDir] });
+    require(pulumiDir);
+    require(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb", { paths: [projectDir] }));
+  } catch {
+    // The job reports a missing SDK with a clear message; warming is only an optimisation.
+  }
+}
+
 process.on("message", (m: ToRunner) => {
+  if (m && m.t === "warm") warm(m.projectDir);
   if (m && m.t === "job") void run(m.job);
 });
