@@ -5,3 +5,4 @@
  */
 export * from "./api";
 export * from "./resources";
+export * from "./functions";

@@ -68,13 +68,17 @@ async function main() {
   try {
     const hadState = fs.existsSync(stateFile);
     const pre = show("pulumi preview", await driver.preview(opts));
-    if (!hadState) expectThat(count(pre, "create") === 4, "preview plans 4 creates and makes none");
+    const declared = pre.steps.length;
+    if (!hadState) expectThat(declared === 5 && count(pre, "create") === declared, "preview plans 4 zones and a cache purge, and makes none");
 
     const up1 = show("pulumi up", await driver.up(opts));
-    expectThat(count(up1, "create") + count(up1, "same") + count(up1, "update") === 4, "up brings the 4 zones into being");
+    expectThat(count(up1, "create") + count(up1, "same") + count(up1, "update") === declared, "up brings the zones into being and purges the site once");
+    if (!hadState) expectThat(typeof up1.outputs.siteTransferToday === "number", `a report figure: ${up1.outputs.siteTransferToday} bytes served today`);
+    if (emulator) expectThat(emulator.purges.length === 1, `the site's cache was purged once (${emulator.purges.map((p) => p.argument).join(", ")})`);
 
     const up2 = show("pulumi up (again)", await driver.up(opts));
-    expectThat(count(up2, "same") === 4 && up2.steps.length === 4, "a second up changes nothing");
+    expectThat(count(up2, "same") === declared && up2.steps.length === declared, "a second up changes nothing");
+    if (emulator) expectThat(emulator.purges.length === 1, "and does not purge again");
 
     const site = driver.readState(stateFile).resources.find((r) => r.name === "site");
     const zoneId = Number(site.id);
@@ -94,7 +98,7 @@ async function main() {
     expectThat(Boolean(row && row.origin === declaredOrigin), `the account holds the declared origin again (${row && row.origin})`);
 
     console.log(`\n${bold("outputs")}`);
-    for (const [k, v] of Object.entries(up3.outputs)) console.log(`  ${k.padEnd(14)} ${JSON.stringify(v)}`);
+    for (const [k, v] of Object.entries(up3.outputs)) console.log(`  ${k.padEnd(18)} ${JSON.stringify(v)}`);
     console.log(`\nstate: ${stateFile}`);
   } finally {
     client.close();

@@ -3,7 +3,7 @@
  * README.md), or with `npm run example` at the repository root against the bundled emulator.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { LiveZone, PullZone, PushZone, VodZone } from "pulumi-cdn-zones";
+import { CachePurge, getTotalTransferOutput, LiveZone, PullZone, PushZone, VodZone } from "pulumi-cdn-zones";
 
 const config = new pulumi.Config();
 const prefix = config.get("prefix") ?? "quickstart";
@@ -27,6 +27,16 @@ const videos = new VodZone("videos", { name: `${prefix}-videos`, password });
 
 /** A live stream (needs live-zone access on the API key). */
 const stream = new LiveZone("stream", { name: `${prefix}-stream`, password });
+
+/**
+ * Purge the web site's cache once its zone exists, and again whenever `release` changes (a build
+ * hash in CI): a purge belongs to a deployment, and never runs during a preview.
+ */
+const purge = new CachePurge("site-purge", { zone: site, triggers: { release: config.get("release") ?? "1" } });
+
+/** One report figure: bytes the web site served today so far. */
+export const siteTransferToday = getTotalTransferOutput({ zoneId: site.zoneId, type: "today" }).apply((r) => r.transfer);
+export const sitePurgedAt = purge.purgedAt;
 
 export const siteUrl = site.cdnUrl;
 export const siteZoneId = site.zoneId;

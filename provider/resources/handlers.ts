@@ -7,6 +7,7 @@ import * as lifecycle from "./lifecycle";
 import { configure as configureConnection } from "./connection";
 import { SPECS, ZoneKind } from "./specs";
 import { checkInputs } from "./validate";
+import { handlePurge } from "../functions/purgeHandlers";
 
 /** Protocol versions of `handle` this module understands. */
 export const HANDLER_VERSIONS = [1];
@@ -18,6 +19,8 @@ export async function handle(version: number, kind: ZoneKind, op: Operation, arg
   if (!HANDLER_VERSIONS.includes(version)) {
     throw new Error(`this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`);
   }
+  // CachePurge shares the entry point (and its stability promise) with the zone kinds.
+  if ((kind as string) === "CachePurge") return handlePurge(op, args);
   const spec = SPECS[kind];
   if (!spec) throw new Error(`unknown zone kind '${kind}'`);
   const a = args as [never, never, never];

@@ -1,0 +1,105 @@
+/**
+ * What the function layer checks on top of the client: argument names, `Date` or `Y-m-d` dates and
+ * their order, the named `type` of the totals, camelCase `sortBy` columns and paging options.
+ * Everything else (formats, columns, maxReturn bounds, `type` "range" needing both dates) the
+ * client refuses before sending; both happen before anything reaches the API.
+ */
+import { isYmd, toYmd } from "../api/encode";
+import { CdnValidationError } from "../api/errors";
+
+/** A date argument: `Y-m-d` text or a `Date` (taken as its UTC calendar day). */
+export type DateInput = string | Date;
+
+/** The window of getTotalTransfer / getTotalHits: today so far, the current hour, or `from`..`to`. */
+export type ReportType = "today" | "currentHour" | "range";
+
+/** `type` on the wire (api-reference §4.9: 1 today, 2 current hour, 3 a date range). */
+export const REPORT_TYPES: Readonly<Record<ReportType, 1 | 2 | 3>> = { today: 1, currentHour: 2, range: 3 };
+
+/** Refuses anything but a plain object whose keys are all in `allowed`. */
+export function checkArgs(fn: string, args: unknown, allowed: readonly string[]): Record<string, unknown> {
+  if (args === undefined || args === null) return {};
+  if (typeof args !== "object" || Array.isArray(args) || args instanceof Date) throw new CdnValidationError("args", `must be an object of named arguments`, fn);
+  for (const k of Object.keys(args)) {
+    if (!allowed.includes(k)) throw new CdnValidationError(k, `is not an argument of ${fn} (arguments: ${allowed.join(", ") || "none"})`, fn);
+  }
+  return args as Record<string, unknown>;
+}
+
+/** A date argument as `Y-m-d`, or undefined when absent. */
+export function dateArg(fn: string, name: string, v: unknown, required = false): string | undefined {
+  if (v === undefined || v === null) {
+    if (required) throw new CdnValidationError(name, "is required (a Y-m-d date such as 2026-11-21, or a Date)", fn);
+    return undefined;
+  }
+  if (v instanceof Date) {
+    if (Number.isNaN(v.getTime())) throw new CdnValidationError(name, "is an invalid Date", fn);
+    return toYmd(v);
+  }
+  if (typeof v !== "string" || !isYmd(v)) {
+    const empty = typeof v === "object" && v !== null && Object.keys(v).length === 0;
+    const shown = typeof v === "string" ? `'${v.slice(0, 40)}'` : empty ? "{} (pulumi.output(date) copies a Date into {}: pass the Date itself, or Y-m-d text)" : `a ${typeof v}`;
+    throw new CdnValidationError(name, `must be a date in Y-m-d form (2026-11-21) or a Date, got ${shown}`, fn);
+  }
+  return v;
+}
+
+/** Refuses a range whose start is after its end, naming both. */
+export function checkOrder(fn: string, fromName: string, from: string | undefined, toName: string, to: string | undefined): void {
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new CdnValidationError(fromName, `${fromName} ${from} is after ${toName} ${to}`, fn);
+  }
+}
+
+/** The wire `type` for a named choice; `range` when omitted but dates are given. */
+export function reportType(fn: string, v: unknown, hasDates: boolean): 1 | 2 | 3 | undefined {
+  if (v === undefined || v === null) return hasDates ? 3 : undefined;
+  if (typeof v === "string" && Object.prototype.hasOwnProperty.call(REPORT_TYPES, v)) return REPORT_TYPES[v as ReportType];
+  throw new CdnValidationError("type", `unknown type ${typeof v === "string" ? `'${v.slice(0, 40)}'` : String(v)}: use one of ${Object.keys(REPORT_TYPES).join(", ")}`, fn);
+}
+
+/** `cacheHitRatio` to `cache_hit_ratio`. */
+export function snakeCase(s: string): string {
+  return s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** `cache_hit_ratio` to `cacheHitRatio`. */
+export function camelCase(s: string): string {
+  return s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * `sortBy` entries with camelCase or wire column names (`cacheHitRatio DESC`, `cache_hit_ratio DESC`)
+ * as the wire's `sortby`; the client then checks columns and directions.
+ */
+export function sortByArg(fn: string, v: unknown): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  const list = typeof v === "string" ? [v] : v;
+  if (!Array.isArray(list)) throw new CdnValidationError("sortBy", "must be an array of '<column> ASC|DESC' strings", fn);
+  return list.map((entry, i) => {
+    if (typeof entry !== "string") throw new CdnValidationError("sortBy", `entry ${i} must be a string`, fn);
+    const m = /^\s*(\S+)(\s+.*)?$/.exec(entry);
+    return m ? `${snakeCase(m[1])}${m[2] ?? ""}` : entry;
+  });
+}
+
+/** An optional integer argument (zoneId, maxReturn, offset), checked for type here and for range by the client. */
+export function intArg(fn: string, name: string, v: unknown, required = false): number | undefined {
+  if (v === undefined || v === null) {
+    if (required) throw new CdnValidationError(name, "is required", fn);
+    return undefined;
+  }
+  const n = typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : v;
+  if (typeof n !== "number" || !Number.isInteger(n)) throw new CdnValidationError(name, `must be an integer, got ${typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v}`, fn);
+  if (name === "maxReturn" && n < 1) throw new CdnValidationError(name, `must be 1 or more, got ${n}`, fn);
+  if (name === "offset" && n < 0) throw new CdnValidationError(name, `must be 0 or more, got ${n}`, fn);
+  if (name === "zoneId" && n <= 0) throw new CdnValidationError(name, `must be a positive zone id, got ${n}`, fn);
+  return n;
+}
+
+/** An optional string argument. */
+export function stringArg(fn: string, name: string, v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string") throw new CdnValidationError(name, `must be a string, got ${typeof v}`, fn);
+  return v;
+}

@@ -1,0 +1,143 @@
+/**
+ * Which account a function talks to, in the program's process: `opts.connection` when given,
+ * else the stack's config (`cdn:*`), else the `CDN_*` environment variables. One client per set
+ * of credentials is kept for the life of the process (it holds the keep-alive sockets).
+ */
+import { createHash } from "crypto";
+import * as pulumi from "@pulumi/pulumi";
+import { CdnClient, CdnClientOptions } from "../api/client";
+import { ConfigLookup, resolveCredentials } from "../api/config";
+import { CdnConfigError, CdnValidationError } from "../api/errors";
+
+/** Credentials of an account, given explicitly (a second account, a script without a stack). */
+export interface ConnectionArgs {
+  baseUrl: string;
+  apiUserId: number | string;
+  apiKey: string;
+  /** Company id for the reports of this account (else `companyAlias`). */
+  companyId?: number | string;
+  /** Company alias of this account: `purgeZone` targets `<zone>.<alias>`, reports accept it as companyId. */
+  companyAlias?: string;
+}
+
+/** Options every function takes. */
+export interface FunctionOptions {
+  /** The account to use instead of the stack's: credentials, or a client made with `new CdnClient(...)`. */
+  connection?: ConnectionArgs | CdnClient;
+}
+
+/** Options of the `...Output` forms: the connection's fields may be Inputs (e.g. `config.requireSecret("otherKey")`). */
+export interface FunctionOutputOptions {
+  connection?: CdnClient | pulumi.Input<{ [K in keyof ConnectionArgs]: pulumi.Input<ConnectionArgs[K]> }>;
+}
+
+/** Stack config keys and environment variables read besides the credentials. */
+const SETTINGS = {
+  companyId: { config: "cdn:companyId", env: "CDN_COMPANY_ID" },
+  companyAlias: { config: "cdn:companyAlias", env: "CDN_COMPANY_ALIAS" },
+  timeoutMs: { config: "cdn:timeoutMs", env: "CDN_TIMEOUT_MS" },
+  retries: { config: "cdn:retries", env: "CDN_RETRIES" },
+  maxInFlight: { config: "cdn:maxInFlight", env: "CDN_MAX_IN_FLIGHT" },
+} as const;
+
+/**
+ * Reads a namespaced key (`cdn:apiKey`) from the stack's config. `Config.get` returns the plain
+ * value of a secret too; it is only handed to the client, which keeps it off every message.
+ */
+const stackConfig: ConfigLookup = (key) => {
+  const [namespace, name] = key.split(":");
+  try {
+    const v = new pulumi.Config(namespace).get(name);
+    return v === "" ? undefined : v;
+  } catch {
+    return undefined; // outside a Pulumi program there is no config
+  }
+};
+
+/** A setting from the stack's config, else the environment. */
+export function setting(name: keyof typeof SETTINGS): string | undefined {
+  const s = SETTINGS[name];
+  const v = stackConfig(s.config) ?? process.env[s.env];
+  return v === undefined || v === "" ? undefined : v;
+}
+
+function numberSetting(name: keyof typeof SETTINGS): number | undefined {
+  const raw = setting(name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new CdnConfigError(`${SETTINGS[name].config} (or ${SETTINGS[name].env}) must be a non-negative number, got '${raw}'`);
+  return n;
+}
+
+const clients = new Map<string, CdnClient>();
+
+function isClient(v: unknown): v is CdnClient {
+  return v instanceof CdnClient;
+}
+
+/** The client of the account a call is for: `opts.connection`, else the stack's config, else `CDN_*`. */
+export function clientFor(opts?: FunctionOptions): CdnClient {
+  const given = opts?.connection;
+  if (isClient(given)) return given;
+  if (given !== undefined && (given === null || typeof given !== "object")) {
+    throw new CdnValidationError("connection", "must be { baseUrl, apiUserId, apiKey } or a CdnClient");
+  }
+  const c = given
+    ? resolveCredentials({ explicit: { baseUrl: given.baseUrl, apiUserId: given.apiUserId as number, apiKey: given.apiKey }, env: {} })
+    : resolveCredentials({ config: stackConfig, env: process.env });
+  const key = createHash("sha256").update(`${c.baseUrl}\n${c.apiUserId}\n${c.apiKey}`).digest("hex");
+  let client = clients.get(key);
+  if (!client) {
+    const options: CdnClientOptions = { baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey };
+    const timeoutMs = numberSetting("timeoutMs");
+    const retries = numberSetting("retries");
+    const maxInFlight = numberSetting("maxInFlight");
+    if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
+    if (retries !== undefined) options.retries = retries;
+    if (maxInFlight !== undefined && maxInFlight >= 1) options.maxInFlight = maxInFlight;
+    client = new CdnClient(options);
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/**
+ * The company alias: `explicit`, then the connection's `companyAlias`, then (for the stack's own
+ * account only) `cdn:companyAlias` / `CDN_COMPANY_ALIAS`. Undefined when none is set.
+ */
+export function companyAliasFor(opts?: FunctionOptions, explicit?: string): string | undefined {
+  if (explicit !== undefined && explicit !== "") return explicit;
+  const given = opts?.connection;
+  if (given && !isClient(given)) return given.companyAlias || undefined;
+  if (given) return undefined; // a CdnClient of another account: the stack's alias would be wrong
+  return setting("companyAlias");
+}
+
+/**
+ * The `companyId` of report calls: `explicit`, then the connection's companyId or companyAlias,
+ * then (for the stack's own account only) `cdn:companyId`, `CDN_COMPANY_ID`, `cdn:companyAlias`,
+ * `CDN_COMPANY_ALIAS`. Throws a `CdnConfigError` naming where it may be given.
+ */
+export function companyIdFor(opts?: FunctionOptions, explicit?: number | string): number | string {
+  if (explicit !== undefined && explicit !== null && explicit !== "") return explicit;
+  const given = opts?.connection;
+  if (given && !isClient(given)) {
+    const v = given.companyId ?? given.companyAlias;
+    if (v !== undefined && v !== "") return v;
+  } else if (!given) {
+    const v = setting("companyId") ?? setting("companyAlias");
+    if (v !== undefined) return /^\d+$/.test(v) ? Number(v) : v;
+  }
+  throw new CdnConfigError(
+    given
+      ? "companyId is needed for this report: pass companyId, or give companyId or companyAlias in opts.connection"
+      : "companyId is needed for this report: pass companyId, or set cdn:companyId or cdn:companyAlias (pulumi config set), or CDN_COMPANY_ID or CDN_COMPANY_ALIAS",
+    ["companyId"],
+  );
+}
+
+/** Closes and forgets the clients the functions made (tests; scripts that want to exit at once). */
+export function closeFunctionClients(): void {
+  for (const c of clients.values()) c.close();
+  clients.clear();
+}

@@ -1,0 +1,68 @@
+/**
+ * The `...Output` forms: a plain function lifted over `pulumi.Input` arguments, the way Pulumi's
+ * generated `getXOutput` functions are. Secrets in the arguments keep the result secret; a
+ * connection's secret key does not make results secret (they hold nothing derived from it).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { CdnClient } from "../api/client";
+import { toYmd } from "../api/encode";
+import { ConnectionArgs, FunctionOptions, FunctionOutputOptions } from "./connection";
+
+/** A `Date` as `Y-m-d` text ("Invalid Date" stays recognisably wrong for the date checks). */
+function dateText(v: unknown): unknown {
+  return v instanceof Date ? (Number.isNaN(v.getTime()) ? "Invalid Date" : toYmd(v)) : v;
+}
+
+/** `pulumi.output` copies a `Date` (even inside an Output) into `{}`; dates become `Y-m-d` text first. */
+function datesToText<T>(args: T): T {
+  if (!args || typeof args !== "object" || Array.isArray(args) || pulumi.Output.isInstance(args)) return args;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args as Record<string, unknown>)) {
+    out[k] = pulumi.Output.isInstance(v) ? (v as pulumi.Output<unknown>).apply(dateText) : dateText(v);
+  }
+  return out as T;
+}
+
+/**
+ * Runs `fn` once every Input in `args` (and in the connection) is known; the result follows the
+ * secrecy of `args`. A connection's secret key does not make results secret (they hold nothing
+ * derived from it), and a `CdnClient` is passed as it is (`pulumi.output` would copy it).
+ */
+export function lift<A, R>(fn: (args: A, opts?: FunctionOptions) => Promise<R>, args: unknown, opts?: FunctionOutputOptions): pulumi.Output<R> {
+  const plain = pulumi.output(datesToText(args ?? {}) as pulumi.Input<A>) as unknown as pulumi.Output<A>;
+  const c = opts?.connection;
+  if (c === undefined || c instanceof CdnClient) return plain.apply((a) => fn(a, c ? { connection: c } : undefined)) as unknown as pulumi.Output<R>;
+  const conn = pulumi.unsecret(pulumi.output(c)) as unknown as pulumi.Output<ConnectionArgs>;
+  return pulumi.all([plain, conn]).apply(([a, resolved]) => fn(a as A, { connection: resolved as ConnectionArgs })) as unknown as pulumi.Output<R>;
+}
+
+/** What a possibly-unknown Input holds right now. */
+export interface Settled<T> {
+  known: boolean;
+  secret: boolean;
+  value?: T;
+}
+
+interface OutputInternals<T> {
+  isKnown: Promise<boolean>;
+  isSecret: Promise<boolean>;
+  promise(withUnknowns?: boolean): Promise<T>;
+}
+
+/**
+ * Waits for an Input without blocking on an unknown: during a preview a resource's computed
+ * outputs are unknown, and `apply` would never run. Reads the Output's own promises, which the
+ * SDK keeps for exactly this (`isKnown`, `isSecret`, `promise(withUnknowns)`).
+ */
+export async function settle<T>(v: pulumi.Input<T> | undefined): Promise<Settled<T>> {
+  if (!pulumi.Output.isInstance(v)) return { known: true, secret: false, value: (await v) as T };
+  const o = v as unknown as OutputInternals<T>;
+  const [known, secret] = await Promise.all([o.isKnown, o.isSecret]);
+  if (!known) return { known: false, secret };
+  return { known: true, secret, value: await o.promise() };
+}
+
+/** An Output of `promise`, secret when `secret` resolves true. Used where unknowns must not hide the whole result. */
+export function outputOf<R>(promise: Promise<R>, secret: Promise<boolean>): pulumi.Output<R> {
+  return pulumi.all([pulumi.output(promise), pulumi.output(secret)]).apply(([r, s]) => (s ? pulumi.secret(r) : r)) as unknown as pulumi.Output<R>;
+}

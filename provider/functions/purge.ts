@@ -1,0 +1,163 @@
+/**
+ * Purge functions for programs: one URL, a list of URLs, or a whole zone. A purge never runs
+ * during `pulumi preview`: it answers what it would purge, `{ purged: false, preview: true, targets }`.
+ * Arguments are checked in both cases, so a bad URL fails the preview.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { CdnValidationError } from "../api/errors";
+import { checkArgs, intArg } from "./args";
+import { clientFor, companyAliasFor, FunctionOptions, FunctionOutputOptions } from "./connection";
+import { lift, settle } from "./lift";
+import { aliasFromCdnUrl, checkUrls, DEFAULT_PURGE_CONCURRENCY, purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "./purgeCore";
+
+/** What a purge did (or, during a preview, would do). */
+export interface PurgeResult {
+  /** True once the API answered TRUE for every target; false during a preview. */
+  purged: boolean;
+  /** True when the program runs as a preview: nothing was sent. */
+  preview: boolean;
+  /** The URLs, or the `<zone_name>.<company_alias>` argument, purged or to be purged. */
+  targets: string[];
+  /** When the purge finished (ISO 8601); absent during a preview. */
+  purgedAt?: string;
+}
+
+/** A zone resource, or anything with the same `name` and `cdnUrl` outputs (PullZone, PushZone). */
+export interface PurgeableZone {
+  name: pulumi.Input<string>;
+  cdnUrl?: pulumi.Input<string>;
+}
+
+/** A zone to purge: its name, `<zone_name>.<company_alias>`, a PullZone/PushZone, or the name's Output. */
+export type ZoneReference = string | pulumi.Output<string> | PurgeableZone;
+
+export interface PurgeUrlArgs {
+  /** Full URL of one file on a zone's delivery domain. */
+  url: string;
+}
+export interface PurgeUrlOutputArgs {
+  url: pulumi.Input<string>;
+}
+
+export interface PurgeUrlsArgs {
+  /** Full URLs of files; duplicates are purged once. */
+  urls: string[];
+  /** URLs purged at once (default {@link DEFAULT_PURGE_CONCURRENCY}). */
+  concurrency?: number;
+}
+export interface PurgeUrlsOutputArgs {
+  urls: pulumi.Input<pulumi.Input<string>[]>;
+  concurrency?: pulumi.Input<number>;
+}
+
+export interface PurgeZoneArgs {
+  zone: ZoneReference;
+  /** Overrides the company alias (see docs/functions.md for the rule). */
+  companyAlias?: string;
+}
+export interface PurgeZoneOutputArgs {
+  zone: pulumi.Input<string> | PurgeableZone;
+  companyAlias?: pulumi.Input<string>;
+}
+
+function isDryRun(): boolean {
+  try {
+    return pulumi.runtime.isDryRun();
+  } catch {
+    return false;
+  }
+}
+
+function previewResult(targets: string[]): PurgeResult {
+  return { purged: false, preview: true, targets };
+}
+
+/** Removes one file from the cache, so it is fetched from the origin on its next request. */
+export async function purgeUrl(args: PurgeUrlArgs, opts?: FunctionOptions): Promise<PurgeResult> {
+  const fn = "purgeUrl";
+  const a = checkArgs(fn, args, ["url"]);
+  const problem = urlProblem(a.url);
+  if (problem) throw new CdnValidationError("url", problem, fn);
+  const url = a.url as string;
+  if (isDryRun()) return previewResult([url]);
+  await clientFor(opts).cache.purge(url);
+  return { purged: true, preview: false, targets: [url], purgedAt: new Date().toISOString() };
+}
+
+/** {@link purgeUrl} over Inputs. */
+export function purgeUrlOutput(args: PurgeUrlOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<PurgeResult> {
+  return lift(purgeUrl, args, opts);
+}
+
+/**
+ * Removes several files from the cache, a few at a time. Every URL is tried; if any fails, one
+ * error (`CdnPurgeUrlsError`) lists each failed URL with its reason, and the others were purged.
+ */
+export async function purgeUrls(args: PurgeUrlsArgs, opts?: FunctionOptions): Promise<PurgeResult> {
+  const fn = "purgeUrls";
+  const a = checkArgs(fn, args, ["urls", "concurrency"]);
+  const urls = checkUrls(fn, a.urls);
+  const concurrency = intArg(fn, "concurrency", a.concurrency) ?? DEFAULT_PURGE_CONCURRENCY;
+  if (concurrency < 1 || concurrency > 64) throw new CdnValidationError("concurrency", `must be between 1 and 64, got ${concurrency}`, fn);
+  if (isDryRun()) return previewResult(urls);
+  await purgeUrlList(clientFor(opts), urls, concurrency);
+  return { purged: true, preview: false, targets: urls, purgedAt: new Date().toISOString() };
+}
+
+/** {@link purgeUrls} over Inputs. */
+export function purgeUrlsOutput(args: PurgeUrlsOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<PurgeResult> {
+  return lift(purgeUrls, args, opts);
+}
+
+/** Whether `v` is a zone resource (or its shape) rather than a name. */
+export function isZoneObject(v: unknown): v is PurgeableZone {
+  return typeof v === "object" && v !== null && !pulumi.Output.isInstance(v) && "name" in v;
+}
+
+/** The purgeAllCache argument for a zone reference; `undefined` while a preview cannot know it yet. */
+export async function resolveZoneTarget(fn: string, zone: unknown, explicitAlias: string | undefined, opts?: FunctionOptions): Promise<{ target?: string; pending?: string }> {
+  const configured = companyAliasFor(opts, explicitAlias);
+  if (!isZoneObject(zone)) {
+    const name = await settle(zone as pulumi.Input<string>);
+    if (!name.known) return { pending: "(zone name known after apply)" };
+    return { target: zoneTarget(fn, name.value, configured) };
+  }
+  const [name, cdnUrl] = await Promise.all([settle(zone.name), settle(zone.cdnUrl)]);
+  if (!name.known) return { pending: "(zone name known after apply)" };
+  if (typeof name.value !== "string") return { target: zoneTarget(fn, name.value, configured) };
+  if (configured || name.value.includes(".")) return { target: zoneTarget(fn, name.value, configured) };
+  if (!cdnUrl.known) return { pending: `${name.value}.(company alias known once the zone is created)` };
+  const derived = aliasFromCdnUrl(name.value, cdnUrl.value);
+  if (!derived && cdnUrl.value) {
+    throw new CdnValidationError("zone", `the company alias cannot be read from cdnUrl '${String(cdnUrl.value).slice(0, 100)}' (expected <name>.<alias>.<domain>): set cdn:companyAlias or pass companyAlias`, fn);
+  }
+  return { target: zoneTarget(fn, name.value, derived) };
+}
+
+/**
+ * Purges a whole zone's cache with cache.purgeAllCache, whose argument is `<zone_name>.<company_alias>`.
+ * The alias comes from `companyAlias`, else `cdn:companyAlias` / `CDN_COMPANY_ALIAS`, else the
+ * zone resource's `cdnUrl` (`<name>.<alias>.<domain>`).
+ */
+export async function purgeZone(args: PurgeZoneArgs, opts?: FunctionOptions): Promise<PurgeResult> {
+  const fn = "purgeZone";
+  const a = checkArgs(fn, args, ["zone", "companyAlias"]);
+  if (a.zone === undefined || a.zone === null) throw new CdnValidationError("zone", "is required", fn);
+  if (a.companyAlias !== undefined && typeof a.companyAlias !== "string") throw new CdnValidationError("companyAlias", "must be a string", fn);
+  const { target, pending } = await resolveZoneTarget(fn, a.zone, a.companyAlias as string | undefined, opts);
+  if (isDryRun()) return previewResult([target ?? pending!]);
+  if (!target) throw new CdnValidationError("zone", "the zone's name is not known (its resource was not created)", fn);
+  await purgeZoneTarget(clientFor(opts), target);
+  return { purged: true, preview: false, targets: [target], purgedAt: new Date().toISOString() };
+}
+
+/** {@link purgeZone} over Inputs; a zone resource may be passed as it is. */
+export function purgeZoneOutput(args: PurgeZoneOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<PurgeResult> {
+  const zone = args?.zone;
+  if (isZoneObject(zone)) {
+    const rest: Record<string, unknown> = { ...args };
+    delete rest.zone;
+    return lift((a: Omit<PurgeZoneArgs, "zone">, o) => purgeZone({ ...a, zone }, o), rest, opts);
+  }
+  return lift(purgeZone, args, opts);
+}

@@ -1,0 +1,149 @@
+/**
+ * Purging, shared by the purge functions (in the program) and the CachePurge resource (in the
+ * dynamic-provider host): target checks, the `<zone_name>.<company_alias>` rule, and URL lists
+ * purged in parallel under a small cap with one error naming every URL that failed.
+ * Imports nothing from Pulumi, so the host loads only what it needs.
+ */
+import { CdnClient } from "../api/client";
+import { isXmlSafe } from "../api/encode";
+import { CdnError, CdnValidationError } from "../api/errors";
+
+/** URLs purged at once by one `purgeUrls` / CachePurge: enough to be quick, few enough to be polite. */
+export const DEFAULT_PURGE_CONCURRENCY = 4;
+
+/** Zone names are DNS labels (the first label of `<name>.<alias>.<domain>`). */
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** Why `url` cannot be purged, or undefined: cache.purge takes the URL of a file on a delivery domain (§4.6). */
+export function urlProblem(url: unknown): string | undefined {
+  if (typeof url !== "string") return `must be a string, got ${url === null ? "null" : typeof url}`;
+  if (url === "") return "must not be empty";
+  if (!isXmlSafe(url) || /\s/.test(url)) return `'${url.slice(0, 80)}' contains white space or control characters`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `'${url.slice(0, 80)}' is not a URL (give the file's full URL, e.g. https://assets.acme.cdn.example.net/app.js)`;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return `'${url.slice(0, 80)}' must be an http or https URL`;
+  if (parsed.username || parsed.password) return "must not carry credentials";
+  return undefined;
+}
+
+/** Checks a list of URLs; returns it without duplicates, in order. */
+export function checkUrls(fn: string, urls: unknown, parameter = "urls"): string[] {
+  if (!Array.isArray(urls)) throw new CdnValidationError(parameter, "must be an array of URLs", fn);
+  if (urls.length === 0) throw new CdnValidationError(parameter, "must list at least one URL", fn);
+  const problems = urls.map((u, i) => [i, urlProblem(u)] as const).filter(([, p]) => p !== undefined);
+  if (problems.length) throw new CdnValidationError(parameter, problems.map(([i, p]) => `entry ${i} ${p}`).join("; "), fn);
+  return [...new Set(urls as string[])];
+}
+
+/**
+ * The company alias in a zone's `cdnUrl` (`<name>.<alias>.<domain>`, with or without a scheme),
+ * or undefined when the URL does not have that form.
+ */
+export function aliasFromCdnUrl(name: string, cdnUrl: string | undefined): string | undefined {
+  if (!cdnUrl) return undefined;
+  let host = cdnUrl.trim();
+  try {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(host)) host = new URL(host).hostname;
+  } catch {
+    return undefined;
+  }
+  host = host.split("/")[0].replace(/\.$/, "");
+  const labels = host.split(".");
+  if (labels.length < 3 || labels[0].toLowerCase() !== name.toLowerCase() || !LABEL.test(labels[1])) return undefined;
+  return labels[1];
+}
+
+/**
+ * The argument of cache.purgeAllCache for a zone: `<zone_name>.<company_alias>` (§4.6). A zone
+ * given with a dot is taken as already qualified; a bare name needs the alias.
+ */
+export function zoneTarget(fn: string, zone: unknown, alias: string | undefined, parameter = "zone"): string {
+  if (typeof zone !== "string" || zone === "") throw new CdnValidationError(parameter, "must be a zone name, a '<zone_name>.<company_alias>' string, or a PullZone/PushZone", fn);
+  if (!isXmlSafe(zone) || /\s|\//.test(zone)) throw new CdnValidationError(parameter, `'${zone.slice(0, 80)}' is not a zone name`, fn);
+  if (zone.includes(".")) {
+    const [name, qualifier] = zone.split(".", 2);
+    if (!LABEL.test(name) || !LABEL.test(qualifier) || zone.split(".").length !== 2) {
+      throw new CdnValidationError(parameter, `'${zone.slice(0, 80)}' is neither a zone name nor '<zone_name>.<company_alias>'`, fn);
+    }
+    return zone;
+  }
+  if (!LABEL.test(zone)) throw new CdnValidationError(parameter, `'${zone.slice(0, 80)}' is not a zone name (letters, digits and inner hyphens)`, fn);
+  if (!alias) {
+    throw new CdnValidationError(
+      parameter,
+      `cannot tell the company alias for zone '${zone}': purgeAllCache takes '<zone_name>.<company_alias>'. ` +
+        "Set cdn:companyAlias (pulumi config set cdn:companyAlias <alias>) or CDN_COMPANY_ALIAS, pass companyAlias, " +
+        "or pass the PullZone/PushZone resource so the alias is read from its cdnUrl",
+      fn,
+    );
+  }
+  if (!LABEL.test(alias)) throw new CdnValidationError("companyAlias", `'${alias.slice(0, 80)}' is not a company alias (a DNS label)`, fn);
+  return `${zone}.${alias}`;
+}
+
+/** One URL that could not be purged, and why (the client's message, which names no secret). */
+export interface PurgeFailure {
+  url: string;
+  reason: string;
+  type: string;
+}
+
+/** Some URLs of a list were not purged; `failures` names each, `purged` lists the others. */
+export class CdnPurgeUrlsError extends CdnError {
+  constructor(
+    readonly failures: PurgeFailure[],
+    readonly purged: string[],
+  ) {
+    super(
+      "purge_failed",
+      `cache.purge failed for ${failures.length} of ${failures.length + purged.length} URL${failures.length + purged.length === 1 ? "" : "s"}: ` +
+        failures.map((f) => `'${f.url}' (${f.reason})`).join("; "),
+      "cache.purge",
+    );
+  }
+}
+
+/** Purges every URL, at most `concurrency` at once; waits for all, then throws one error naming each failure. */
+export async function purgeUrlList(client: CdnClient, urls: readonly string[], concurrency = DEFAULT_PURGE_CONCURRENCY): Promise<void> {
+  const failures: PurgeFailure[] = [];
+  const purged: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < urls.length) {
+      const url = urls[next++];
+      try {
+        await client.cache.purge(url);
+        purged.push(url);
+      } catch (e) {
+        const err = e as Error;
+        failures.push({ url, reason: reasonOf(err, url), type: e instanceof CdnError ? e.type : "error" });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, urls.length)) }, worker));
+  if (failures.length) {
+    failures.sort((a, b) => urls.indexOf(a.url) - urls.indexOf(b.url));
+    throw new CdnPurgeUrlsError(failures, purged);
+  }
+}
+
+function reasonOf(e: Error, url: string): string {
+  if (e instanceof CdnError && e.type === "purge_failed") return "the API answered FALSE: no zone serves this URL, or the purge was refused";
+  return e.message.replace(`'${url}'`, "it");
+}
+
+/** Purges a whole zone; a FALSE answer becomes an error naming the zone and what to check. */
+export async function purgeZoneTarget(client: CdnClient, target: string): Promise<void> {
+  try {
+    await client.cache.purgeAllCache(target);
+  } catch (e) {
+    if (e instanceof CdnError && e.type === "purge_failed") {
+      e.message = `${e.message} (is '${target.split(".")[0]}' a pull or push zone of company '${target.split(".")[1] ?? "?"}'?)`;
+    }
+    throw e;
+  }
+}

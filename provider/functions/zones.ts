@@ -1,0 +1,238 @@
+/**
+ * Zone lookups: the zones of each kind as camelCase rows, one zone by kind and name, and the
+ * zones of the account a stack does not declare (for a scheduled job that flags zones made by hand).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { CdnAuthError, CdnError, CdnValidationError } from "../api/errors";
+import { FAULT } from "../api/wire";
+import { camelCase, checkArgs } from "./args";
+import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
+import { lift, outputOf, settle } from "./lift";
+import { closeNames } from "./names";
+
+/** The four kinds, as functions name them. */
+export type ZoneKindName = "pull" | "push" | "vod" | "live";
+export const ZONE_KINDS: readonly ZoneKindName[] = ["pull", "push", "vod", "live"];
+
+const GROUP = { pull: "pullzone", push: "pushzone", vod: "vodzone", live: "livezone" } as const;
+const LABEL = { pull: "pull zone", push: "push zone", vod: "VOD zone", live: "live zone" } as const;
+/** Resource kinds (`PullZone`) accepted wherever a kind is asked for. */
+const RESOURCE_KIND: Record<string, ZoneKindName> = { PullZone: "pull", PushZone: "push", VodZone: "vod", LiveZone: "live" };
+
+export interface PullZoneInfo {
+  kind: "pull";
+  zoneId: number;
+  name: string;
+  origin: string;
+  vhost: string;
+  ip: string;
+  compress: string;
+  vanityDomain: string;
+  vanityIp: string;
+}
+export interface PushZoneInfo {
+  kind: "push";
+  zoneId: number;
+  name: string;
+  vanityDomain: string;
+  vanityIp: string;
+  storageLocation: string;
+}
+export interface VodZoneInfo {
+  kind: "vod";
+  zoneId: number;
+  name: string;
+  storageLocation: string;
+}
+export interface LiveZoneInfo {
+  kind: "live";
+  zoneId: number;
+  name: string;
+}
+/** A zone of any kind, as the lookups return it. */
+export type ZoneInfo = PullZoneInfo | PushZoneInfo | VodZoneInfo | LiveZoneInfo;
+
+export interface GetZonesResult<T extends ZoneInfo> {
+  zones: T[];
+}
+
+/** A listZones row as camelCase, `id` as `zoneId`. */
+function toInfo(kind: ZoneKindName, row: Record<string, unknown>): ZoneInfo {
+  const out: Record<string, unknown> = { kind, zoneId: row.id };
+  for (const [k, v] of Object.entries(row)) if (k !== "id") out[camelCase(k)] = v;
+  return out as unknown as ZoneInfo;
+}
+
+async function listKind(kind: ZoneKindName, opts?: FunctionOptions): Promise<ZoneInfo[]> {
+  const rows = (await clientFor(opts)[GROUP[kind]].listZones()) as unknown as Record<string, unknown>[];
+  return rows.map((r) => toInfo(kind, r));
+}
+
+function zonesOf<T extends ZoneInfo>(kind: ZoneKindName, fn: string) {
+  return async (args?: Record<string, never>, opts?: FunctionOptions): Promise<GetZonesResult<T>> => {
+    checkArgs(fn, args, []);
+    return { zones: (await listKind(kind, opts)) as T[] };
+  };
+}
+
+/** Every pull zone of the account. */
+export const getPullZones: (args?: Record<string, never>, opts?: FunctionOptions) => Promise<GetZonesResult<PullZoneInfo>> = zonesOf("pull", "getPullZones");
+/** Every push zone of the account. */
+export const getPushZones: (args?: Record<string, never>, opts?: FunctionOptions) => Promise<GetZonesResult<PushZoneInfo>> = zonesOf("push", "getPushZones");
+/** Every VOD zone of the account. */
+export const getVodZones: (args?: Record<string, never>, opts?: FunctionOptions) => Promise<GetZonesResult<VodZoneInfo>> = zonesOf("vod", "getVodZones");
+/** Every live zone of the account (needs live-zone access on the API key). */
+export const getLiveZones: (args?: Record<string, never>, opts?: FunctionOptions) => Promise<GetZonesResult<LiveZoneInfo>> = zonesOf("live", "getLiveZones");
+
+export function getPullZonesOutput(args?: Record<string, never>, opts?: FunctionOutputOptions): pulumi.Output<GetZonesResult<PullZoneInfo>> {
+  return lift(getPullZones, args, opts);
+}
+export function getPushZonesOutput(args?: Record<string, never>, opts?: FunctionOutputOptions): pulumi.Output<GetZonesResult<PushZoneInfo>> {
+  return lift(getPushZones, args, opts);
+}
+export function getVodZonesOutput(args?: Record<string, never>, opts?: FunctionOutputOptions): pulumi.Output<GetZonesResult<VodZoneInfo>> {
+  return lift(getVodZones, args, opts);
+}
+export function getLiveZonesOutput(args?: Record<string, never>, opts?: FunctionOutputOptions): pulumi.Output<GetZonesResult<LiveZoneInfo>> {
+  return lift(getLiveZones, args, opts);
+}
+
+/** A kind as functions take it: `pull`, `push`, `vod`, `live`, or the resource name `PullZone`... */
+export function zoneKindArg(fn: string, v: unknown): ZoneKindName {
+  if (typeof v === "string") {
+    if ((ZONE_KINDS as readonly string[]).includes(v)) return v as ZoneKindName;
+    if (RESOURCE_KIND[v]) return RESOURCE_KIND[v];
+  }
+  throw new CdnValidationError("kind", `must be one of ${ZONE_KINDS.join(", ")} (or PullZone, PushZone, VodZone, LiveZone), got ${typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v}`, fn);
+}
+
+export interface GetZoneArgs {
+  kind: ZoneKindName | "PullZone" | "PushZone" | "VodZone" | "LiveZone";
+  name: string;
+}
+export interface GetZoneOutputArgs {
+  kind: pulumi.Input<GetZoneArgs["kind"]>;
+  name: pulumi.Input<string>;
+}
+
+/** One zone by kind and name; fails naming both, with the closest names of that kind, when it is absent. */
+export async function getZone(args: GetZoneArgs, opts?: FunctionOptions): Promise<ZoneInfo> {
+  const fn = "getZone";
+  const a = checkArgs(fn, args, ["kind", "name"]);
+  const kind = zoneKindArg(fn, a.kind);
+  if (typeof a.name !== "string" || a.name === "") throw new CdnValidationError("name", "must be a zone name", fn);
+  const name = a.name;
+  const zones = await listKind(kind, opts);
+  const found = zones.find((z) => z.name === name) ?? zones.find((z) => z.name.toLowerCase() === name.toLowerCase());
+  if (found) return found;
+  const near = closeNames(name, zones.map((z) => z.name));
+  throw new CdnError(
+    "validation",
+    `${fn}: no ${LABEL[kind]} named '${name}' in the account` +
+      (near.length ? `; close names: ${near.map((n) => `'${n}'`).join(", ")}` : zones.length ? ` (it has ${zones.length} ${LABEL[kind]}s, none with a close name)` : ` (it has no ${LABEL[kind]}s)`),
+  );
+}
+
+export function getZoneOutput(args: GetZoneOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<ZoneInfo> {
+  return lift(getZone, args, opts);
+}
+
+/**
+ * A zone the stack declares: a zone resource (its `zoneId`), a zone id, or an Output of one.
+ * An id still unknown (a zone a preview has yet to create) cannot be in the account and is skipped.
+ */
+export type ManagedZone = number | string | pulumi.Output<number | string> | { zoneId: pulumi.Input<number | string> };
+
+export interface GetUnmanagedZonesArgs {
+  managed: ManagedZone[] | pulumi.Output<ManagedZone[]>;
+  /** Kinds to look at (default: all four). */
+  kinds?: ZoneKindName[];
+}
+
+export interface GetUnmanagedZonesResult {
+  /** Zones of the account the stack does not declare, by kind then id. */
+  zones: ZoneInfo[];
+  /** How many zones of the account are declared. */
+  managedCount: number;
+  /** Kinds that could not be listed because the API key lacks access to them (live zones). */
+  skippedKinds: ZoneKindName[];
+}
+
+async function managedIds(fn: string, managed: unknown): Promise<{ ids: Set<number>; secret: boolean }> {
+  const list = await settle(managed as pulumi.Input<ManagedZone[]>);
+  if (!list.known) throw new CdnValidationError("managed", "is not known yet; pass the list itself, not an Output of it", fn);
+  if (!Array.isArray(list.value)) throw new CdnValidationError("managed", "must be an array of zone resources or zone ids", fn);
+  let secret = list.secret;
+  const ids = new Set<number>();
+  const settled = await Promise.all(
+    list.value.map((m) => settle(typeof m === "object" && m !== null && !pulumi.Output.isInstance(m) && "zoneId" in m ? (m as { zoneId: pulumi.Input<number | string> }).zoneId : (m as pulumi.Input<number | string>))),
+  );
+  settled.forEach((s, i) => {
+    secret = secret || s.secret;
+    if (!s.known || s.value === undefined || s.value === null || s.value === "") return;
+    const n = typeof s.value === "string" && /^\d+$/.test(s.value) ? Number(s.value) : s.value;
+    if (typeof n !== "number" || !Number.isInteger(n) || n <= 0) {
+      throw new CdnValidationError("managed", `entry ${i} is not a zone id or a zone resource (got ${typeof s.value === "string" ? `'${s.value.slice(0, 40)}'` : typeof s.value})`, fn);
+    }
+    ids.add(n);
+  });
+  return { ids, secret };
+}
+
+async function unmanaged(args: GetUnmanagedZonesArgs, opts?: FunctionOptions): Promise<GetUnmanagedZonesResult & { secret: boolean }> {
+  const fn = "getUnmanagedZones";
+  const a = checkArgs(fn, args, ["managed", "kinds"]);
+  if (a.managed === undefined || a.managed === null) throw new CdnValidationError("managed", "is required (the zone resources or zone ids the stack declares; [] for none)", fn);
+  const kinds = a.kinds === undefined ? ZONE_KINDS : (a.kinds as unknown[]);
+  if (!Array.isArray(kinds)) throw new CdnValidationError("kinds", "must be an array of kinds", fn);
+  const wanted = [...new Set(kinds.map((k) => zoneKindArg(fn, k)))];
+  const { ids, secret } = await managedIds(fn, a.managed);
+  const skippedKinds: ZoneKindName[] = [];
+  const lists = await Promise.all(
+    wanted.map((kind) =>
+      listKind(kind, opts).catch((e) => {
+        if (e instanceof CdnAuthError && e.faultCode === FAULT.ACCESS_DENIED) {
+          skippedKinds.push(kind);
+          return [] as ZoneInfo[];
+        }
+        throw e;
+      }),
+    ),
+  );
+  const all = lists.flat();
+  const zones = all.filter((z) => !ids.has(z.zoneId)).sort((x, y) => ZONE_KINDS.indexOf(x.kind) - ZONE_KINDS.indexOf(y.kind) || x.zoneId - y.zoneId);
+  return { zones, managedCount: all.length - zones.length, skippedKinds, secret };
+}
+
+/**
+ * The zones of the account that are not in `managed`: give it the stack's zone resources (or
+ * their ids) and it returns every other zone, e.g. one created by hand in the control panel.
+ */
+export async function getUnmanagedZones(args: GetUnmanagedZonesArgs, opts?: FunctionOptions): Promise<GetUnmanagedZonesResult> {
+  const { secret: _secret, ...result } = await unmanaged(args, opts);
+  return result;
+}
+
+export interface GetUnmanagedZonesOutputArgs {
+  managed: ManagedZone[] | pulumi.Output<ManagedZone[]>;
+  kinds?: pulumi.Input<ZoneKindName[]>;
+}
+
+/**
+ * {@link getUnmanagedZones} over Inputs. Unlike `apply`, it does not wait for zone ids a preview
+ * cannot know (zones yet to be created are not in the account anyway), so a preview shows the result.
+ */
+export function getUnmanagedZonesOutput(args: GetUnmanagedZonesOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<GetUnmanagedZonesResult> {
+  const run = lift(
+    async (a: { kinds?: ZoneKindName[] }, o?: FunctionOptions) => {
+      const r = await unmanaged({ managed: args?.managed, kinds: a.kinds } as GetUnmanagedZonesArgs, o);
+      return r;
+    },
+    { kinds: args?.kinds },
+    opts,
+  );
+  return run.apply((r) => {
+    const { secret, ...result } = r;
+    return outputOf(Promise.resolve(result), Promise.resolve(secret));
+  }) as unknown as pulumi.Output<GetUnmanagedZonesResult>;
+}
