@@ -63,11 +63,15 @@ export function filePath(zoneId: number, k: number): string {
   return `/assets/${zoneId}/file-${String(k).padStart(4, "0")}.${EXTENSIONS[mix(zoneId, k, 6) % EXTENSIONS.length]}`;
 }
 
-/** Hits and bytes of a zone's k-th file over `days` days from day number `firstDay`: Zipf-like. */
+/**
+ * Hits and bytes of a zone's k-th file over `days` days from day number `firstDay`: Zipf-like,
+ * scaled so that a zone's files together stay below its own traffic (about 12,500 hits and
+ * 850 MB a day, see addHours): a report page must not show a file larger than its zone.
+ */
 export function fileTraffic(zoneId: number, k: number, firstDay: number, days: number): { hits: number; transfer: number } {
-  const daily = Math.floor(20_000 / (k + 1)) + (mix(zoneId, k, 7) % 100);
-  const hits = daily * days + (mix(zoneId, k, firstDay * 4099 + days) % (days * 10 + 1));
-  const size = 500 + (mix(zoneId, k, 9) % 2_000_000);
+  const daily = Math.floor(900 / (k + 1)) + (mix(zoneId, k, 7) % 2);
+  const hits = daily * days + (mix(zoneId, k, firstDay * 4099 + days) % (days + 1));
+  const size = 2_000 + (mix(zoneId, k, 9) % 100_000);
   return { hits, transfer: hits * size };
 }
 
