@@ -148,6 +148,12 @@ function authMessage(code: number, text: string, method: string, skew?: number):
   if (skew !== undefined && Math.abs(skew) >= CLOCK_SKEW_REPORT_MS) {
     const secs = Math.round(Math.abs(skew) / 1000);
     msg += `; the local clock is off by about ${secs} s (${skew > 0 ? "behind" : "ahead of"} the server): the authString is only valid for 10 minutes, so fix the clock (NTP)`;
+  } else if (/currentDate|expired|older than|in the future/i.test(text)) {
+    // The date was refused but the clocks could not be shown apart: say what is known.
+    msg +=
+      skew === undefined
+        ? "; check the local clock: the authString is only valid for 10 minutes (the server sent no Date header to measure the difference)"
+        : `; the local clock agrees with the server's Date header (within ${Math.max(1, Math.ceil(Math.abs(skew) / 1000))} s), so the clock the server checks dates against may be off`;
   }
   return msg;
 }

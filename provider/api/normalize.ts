@@ -30,7 +30,7 @@ function isStruct(v: unknown): v is Row {
 export function toId(v: unknown, method: string, what = "id"): number {
   const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
   if (typeof n !== "number" || !Number.isInteger(n) || n < 0) {
-    throw new CdnProtocolError(`${what} is ${v === undefined ? "missing" : `not an integer (${typeof v})`}`, method);
+    throw new CdnProtocolError(`${what} is ${v === undefined ? "missing" : `not an integer (${v instanceof Date ? "a date" : Array.isArray(v) ? "an array" : v === null ? "nil" : typeof v})`}`, method);
   }
   return n;
 }

@@ -6,7 +6,7 @@
 import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../api/errors";
 import { connection } from "./connection";
 import { log } from "./log";
-import { createWithRecovery } from "./recover";
+import { createWithRecovery, RecoveredCreate } from "./recover";
 import { ComputedSpec, FieldSpec, ZONE_ID, ZoneSpec } from "./specs";
 import { UNKNOWN } from "./validate";
 import { ZoneRow } from "./zoneLookup";
@@ -18,15 +18,23 @@ export function zoneRef(spec: ZoneSpec, name: unknown, id?: unknown): string {
   return `${spec.label} '${typeof name === "string" ? name : "?"}'${id !== undefined && id !== "" ? ` (id ${id})` : ""}`;
 }
 
-/** An error the engine turns into a partial create: the zone exists and is kept in state with its id. */
+/**
+ * An error the engine turns into a partial create (or update): the zone exists and is kept in
+ * state with its id and `properties`. The host passes `properties` on as the stored outputs without
+ * adding `__provider` (it does so only on success), and a later refresh needs it in the outputs to
+ * find the provider, so it is copied from `from` (the inputs of the failed call).
+ */
 export class ZoneInitError extends Error {
+  readonly properties: Props;
   constructor(
     message: string,
     readonly id: string,
-    readonly properties: Props,
+    properties: Props,
     readonly reasons: string[],
+    from: Props = {},
   ) {
     super(message);
+    this.properties = declared(from.__provider) && !declared(properties.__provider) ? { ...properties, __provider: from.__provider } : properties;
   }
 }
 
@@ -119,8 +127,43 @@ export async function create(spec: ZoneSpec, inputs: Props): Promise<{ id: strin
     lists.invalidate(spec);
   }
   const id = Number(created.id);
-  log(`${zoneRef(spec, inputs.name, id)} created in ${Date.now() - started} ms${created.recovered ? " (its answer was lost; found by name and taken over)" : ""}`);
-  return { id: String(id), outs: toOutputs(spec, inputs, id, created.recovered ? undefined : created) };
+  if (created.recovered) return takeOver(spec, inputs, created as unknown as RecoveredCreate, started);
+  log(`${zoneRef(spec, inputs.name, id)} created in ${Date.now() - started} ms`);
+  return { id: String(id), outs: toOutputs(spec, inputs, id, created) };
+}
+
+/**
+ * Finishes a create whose answer was lost and whose zone was then found by name. listZones cannot
+ * show the password or the label, so they are sent again: the zone then holds what was declared
+ * whichever attempt made it. If that fails the zone is still reported with its id (a partial
+ * create the engine keeps in state), without those fields, so the next `up` sends them.
+ */
+async function takeOver(spec: ZoneSpec, inputs: Props, found: RecoveredCreate, started: number): Promise<{ id: string; outs: Props }> {
+  const { client, lists } = connection();
+  const ref = zoneRef(spec, inputs.name, found.id);
+  const unseen = spec.fields.filter((f) => !f.listed && !f.createOnly && typeof inputs[f.input] === "string" && inputs[f.input] !== "");
+  const outs = toOutputs(spec, inputs, found.id, undefined, found.row);
+  if (unseen.length) {
+    try {
+      await client[spec.group].update(found.id, wireValues(unseen, inputs) as never);
+    } catch (e) {
+      const partial = { ...outs };
+      for (const f of unseen) delete partial[f.input];
+      const reason = e instanceof Error ? `${e.message}${attemptsNote(e)}` : String(e);
+      throw new ZoneInitError(
+        `${ref} was created (its answer was lost; found by name), but ${unseen.map((f) => f.input).join(" and ")} could not be confirmed: ${reason}. ` +
+          `It is kept in state; the next \`pulumi up\` sends them again.`,
+        String(found.id),
+        partial,
+        [reason],
+        inputs,
+      );
+    } finally {
+      lists.invalidate(spec);
+    }
+  }
+  log(`${ref} created in ${Date.now() - started} ms (its answer was lost; found by name and taken over${unseen.length ? `, ${unseen.map((f) => f.input).join(" and ")} sent again` : ""})`);
+  return { id: String(found.id), outs };
 }
 
 /** Takes over an existing zone: brings it to the declared values and returns it as created. */
@@ -142,7 +185,7 @@ async function adopt(spec: ZoneSpec, inputs: Props, row: ZoneRow): Promise<{ id:
     try {
       await client[spec.group].update(row.id, wireValues(toSend, inputs) as never);
     } catch (e) {
-      throw new ZoneInitError(`adopted ${zoneRef(spec, row.name, row.id)} but could not bring it to the declared values: ${(e as Error).message}`, String(row.id), previous, [(e as Error).message]);
+      throw new ZoneInitError(`adopted ${zoneRef(spec, row.name, row.id)} but could not bring it to the declared values: ${(e as Error).message}`, String(row.id), previous, [(e as Error).message], inputs);
     } finally {
       lists.invalidate(spec);
     }
@@ -155,7 +198,12 @@ async function adopt(spec: ZoneSpec, inputs: Props, row: ZoneRow): Promise<{ id:
 export async function read(spec: ZoneSpec, id: string, props: Props): Promise<{ id: string; props: Props; inputs?: Props }> {
   const zoneId = parseId(spec, id, props);
   const { lists } = connection();
-  const row = await lists.byId(spec, zoneId);
+  let row: ZoneRow | undefined;
+  try {
+    row = await lists.byId(spec, zoneId);
+  } catch (e) {
+    throw describeError(spec, props.name, e, zoneId);
+  }
   if (!row) {
     log(`${zoneRef(spec, props.name, zoneId)} is no longer listed by ${spec.group}.listZones: it was deleted outside Pulumi`);
     return { id: "", props: {} };
@@ -179,13 +227,45 @@ export async function update(spec: ZoneSpec, id: string, olds: Props, news: Prop
   try {
     await client[spec.group].update(zoneId, wireValues(changed, news) as never);
   } catch (e) {
-    if (!(e instanceof CdnOperationFailedError)) throw describeError(spec, news.name, e, zoneId);
+    if (!(e instanceof CdnOperationFailedError)) throw await unfinishedUpdate(spec, zoneId, changed, olds, news, e);
     await explainFailedUpdate(spec, zoneId, changed, olds, news);
   } finally {
     lists.invalidate(spec);
   }
   log(`${zoneRef(spec, news.name, zoneId)} updated (${changed.map((f) => f.input).join(", ")}) in ${Date.now() - started} ms`);
   return { outs };
+}
+
+/**
+ * An update that failed without an answer (its budget ran out) may or may not have been applied.
+ * The zone is read back so that the state holds what the account holds: the error carries the
+ * zone's id and its listed fields as they are now (a partial failure the engine stores), leaving
+ * out the unlisted fields that were being changed (password, label) so the next `up` sends them
+ * again. When the zone cannot be read either, the plain error goes out and the state keeps the
+ * values from before.
+ */
+async function unfinishedUpdate(spec: ZoneSpec, zoneId: number, changed: FieldSpec[], olds: Props, news: Props, e: unknown): Promise<Error> {
+  const err = describeError(spec, news.name, e, zoneId);
+  // Read back when an attempt may have been applied: a lost answer, or any attempt before the last.
+  if (!(e instanceof CdnError) || (!e.retryable && (e.attempts ?? 1) <= 1)) return err;
+  const { lists } = connection();
+  let row: ZoneRow | undefined;
+  try {
+    row = await lists.byId(spec, zoneId, true);
+  } catch {
+    return err;
+  }
+  if (!row) return err;
+  const outs = toOutputs(spec, declared(olds.adopt) ? { adopt: olds.adopt } : {}, zoneId, undefined, row, olds);
+  for (const f of changed) if (!f.listed) delete outs[f.input];
+  const applied = changed.filter((f) => f.listed && row![f.wire] === news[f.input]).map((f) => f.input);
+  return new ZoneInitError(
+    `${err.message}. The zone was read back${applied.length ? ` (already holding the new ${applied.join(", ")})` : ""}: the state now holds what the account holds, and the next \`pulumi up\` sends the rest again.`,
+    String(zoneId),
+    outs,
+    [err.message],
+    news,
+  );
 }
 
 /** After an update answered `1`: success if the zone already holds the values, else an error that says why. */
@@ -216,9 +296,13 @@ export async function remove(spec: ZoneSpec, id: string, props: Props): Promise<
   try {
     await client.livezone.delete(zoneId);
   } catch (e) {
-    // A refused or lost delete: the list says whether the zone is gone.
-    const still = await lists.byId(spec, zoneId, true).catch(() => undefined);
-    if (still || !(e instanceof CdnOperationFailedError || (e instanceof CdnError && e.retryable))) throw describeError(spec, props.name, e, zoneId);
+    // A refused or lost delete: the list says whether the zone is gone. A list that cannot be read says nothing:
+    // reporting the zone deleted then would drop from state a zone that may still exist.
+    const gone = await lists.byId(spec, zoneId, true).then(
+      (row) => !row,
+      () => false,
+    );
+    if (!gone || !(e instanceof CdnOperationFailedError || (e instanceof CdnError && e.retryable))) throw describeError(spec, props.name, e, zoneId);
   } finally {
     lists.invalidate(spec);
   }
@@ -234,7 +318,14 @@ function parseId(spec: ZoneSpec, id: string, props: Props): number {
 /** Prefixes a client error with the zone it concerns, keeping its type and attempt count. */
 function describeError(spec: ZoneSpec, name: unknown, e: unknown, id?: number): Error {
   if (!(e instanceof Error)) return new Error(`${zoneRef(spec, name, id)}: ${String(e)}`);
-  const attempts = e instanceof CdnError && e.attempts && e.attempts > 1 ? ` (after ${e.attempts} attempts)` : "";
-  e.message = `${zoneRef(spec, name, id)}: ${e.message}${attempts}`;
+  e.message = `${zoneRef(spec, name, id)}: ${e.message}${attemptsNote(e)}`;
   return e;
+}
+
+/** ` (after N attempts)` for a client error whose retry budget ran out, unless its message says so already. */
+function attemptsNote(e: Error): string {
+  const n = e instanceof CdnError ? e.attempts : undefined;
+  if (!n || /after \d+ attempts?\b/.test(e.message)) return "";
+  // The count matters when a retry budget ran out: one attempt of a call that could be retried says the budget is 0.
+  return n > 1 || (e as CdnError).retryable ? ` (after ${n} attempt${n === 1 ? "" : "s"})` : "";
 }

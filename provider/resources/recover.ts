@@ -3,62 +3,154 @@
  * a cut body) the zone may exist. Before trying again we look for it by name through listZones
  * and take it over when it matches what was sent; a `name in use` after such a retry is settled
  * the same way. Names are unique per kind, so this can never make a duplicate.
+ *
+ * When the budget runs out while an attempt may have made the zone, the lookups go on (they are
+ * reads, safe to repeat) so that a zone that exists is taken over rather than forgotten: the
+ * engine only keeps in state what a create reports with an id.
  */
 import { CdnClient } from "../api/client";
 import { DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS } from "../api/config";
-import { CdnError, CdnNameInUseError } from "../api/errors";
+import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError } from "../api/errors";
 import { CREATE_ERROR_CODES } from "../api/wire";
-import { backoffDelay, shouldRetry } from "../api/retry";
+import { backoffDelay, RetryPolicy, shouldRetry } from "../api/retry";
 import { log } from "./log";
 import { ZoneSpec } from "./specs";
 import { ListCache, ZoneRow } from "./zoneLookup";
 
-/** Attempts of one create, counting the first. */
+/** Attempts of one create, counting the first, when the client's policy cannot be read. */
 export const CREATE_ATTEMPTS = DEFAULT_RETRIES + 1;
+
+/** What a create settled by lookup returns in place of the create answer. */
+export type RecoveredCreate = {
+  id: number;
+  recovered: true;
+  /** The listZones row the zone was found as. */
+  row: ZoneRow;
+};
+
+/** The client's retry policy (CDN_RETRIES / cdn:retries reach it through connection.ts). */
+export function retryPolicyOf(client: CdnClient): RetryPolicy {
+  // The policy is private to the client; element access reads it without widening the client's API.
+  const policy = (client as unknown as Record<string, unknown>)["policy"] as RetryPolicy | undefined;
+  return policy ?? { retries: DEFAULT_RETRIES, baseDelayMs: DEFAULT_RETRY_BASE_MS, maxDelayMs: DEFAULT_RETRY_MAX_MS };
+}
 
 /** Whether an existing zone holds what our create sent (the fields listZones can show). */
 export function matchesSent(spec: ZoneSpec, row: ZoneRow, values: Record<string, string>): boolean {
   return spec.fields.every((f) => !f.listed || values[f.wire] === undefined || (row[f.wire] ?? "") === values[f.wire]);
 }
 
-/** The create answer, or `{ id, recovered: true }` when a lost answer was settled by lookup. */
-export async function createWithRecovery(spec: ZoneSpec, client: CdnClient, lists: ListCache, values: Record<string, string>, attempts = CREATE_ATTEMPTS): Promise<Record<string, unknown>> {
+/** Whether a failed attempt may have been carried out by the server (its answer lost). */
+export function mayHaveBeenProcessed(e: CdnError): boolean {
+  if (e instanceof CdnTransportError) return e.maybeProcessed;
+  // A cut or garbled body: the server ran the call and its answer was lost on the way.
+  if (e instanceof CdnProtocolError) return true;
+  // Any other error is an answer the server gave: a fault (expired auth...) or a create error code.
+  return false;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The create answer, or a {@link RecoveredCreate} when a lost answer was settled by lookup. */
+export async function createWithRecovery(
+  spec: ZoneSpec,
+  client: CdnClient,
+  lists: ListCache,
+  values: Record<string, string>,
+  attempts = retryPolicyOf(client).retries + 1,
+): Promise<Record<string, unknown>> {
+  const policy = { ...retryPolicyOf(client), retries: attempts - 1 };
+  const method = `${spec.group}.create`;
+  const name = values.name;
+  /** An attempt whose answer was lost may have made the zone, and no lookup has ruled it out since. */
+  let unsettled = false;
   let last: CdnError | undefined;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
+  let lookupError: CdnError | undefined;
+  let attempt = 0;
+
+  /** Ends the create: a zone found takes over, a zone of that name that differs is a clash. */
+  const decide = (row: ZoneRow): RecoveredCreate => {
+    if (matchesSent(spec, row, values)) return { id: row.id, recovered: true, row };
+    const code = CREATE_ERROR_CODES[spec.group].nameInUse;
+    throw new CdnNameInUseError(code, method, name, `${name} is already in use (by a zone that does not match what was sent)`);
+  };
+
+  while (attempt < attempts) {
+    attempt++;
     try {
       return (await client[spec.group].create(values as never)) as unknown as Record<string, unknown>;
     } catch (e) {
-      if (e instanceof CdnNameInUseError && last) {
+      if (!(e instanceof CdnError)) throw e;
+      if (e instanceof CdnNameInUseError && !unsettled && !last) throw e; // the name was taken before we came
+      if (e instanceof CdnNameInUseError) {
         // An earlier attempt whose answer we lost may have made it.
-        const row = await lists.byName(spec, values.name);
-        if (row && matchesSent(spec, row, values)) return { id: row.id, recovered: true };
-        throw e;
+        const found = await settle(spec, lists, name, policy);
+        if (found.row) return decide(found.row);
+        if (found.known) throw e; // taken meanwhile and gone again: nothing of ours to keep
+        last = e;
+        lookupError = found.error;
+        unsettled = true;
+        break;
       }
-      if (!(e instanceof CdnError) || !shouldRetry(e, attempt)) throw e;
       last = e;
+      if (mayHaveBeenProcessed(e)) unsettled = true;
+      if (!shouldRetry(e, attempt)) break;
     }
-    log(`${spec.label} '${values.name}': ${spec.group}.create attempt ${attempt} failed (${last.message}); looking the zone up before trying again`);
-    const found = await lookUp(spec, lists, values.name);
-    if (found === "unknown") {
-      if (attempt === attempts) break;
-    } else if (found) {
-      if (matchesSent(spec, found, values)) return { id: found.id, recovered: true };
-      const code = CREATE_ERROR_CODES[spec.group].nameInUse;
-      throw new CdnNameInUseError(code, `${spec.group}.create`, values.name, `${values.name} is already in use (by a zone that does not match what was sent)`);
+    if (attempt >= attempts) break;
+    if (unsettled) {
+      log(`${spec.label} '${name}': ${method} attempt ${attempt} failed (${last.message}); looking the zone up before trying again`);
+      const found = await lookUp(spec, lists, name);
+      if (found.row) return decide(found.row);
+      if (found.known) unsettled = false;
+      else lookupError = found.error;
     }
-    if (attempt < attempts) await new Promise((r) => setTimeout(r, backoffDelay(attempt, { retries: attempts - 1, baseDelayMs: DEFAULT_RETRY_BASE_MS, maxDelayMs: DEFAULT_RETRY_MAX_MS })));
+    await sleep(backoffDelay(attempt, policy));
   }
+
+  // Out of attempts (or refused for good). If an attempt may have made the zone, find out before failing.
   const err = last!;
-  err.attempts = attempts;
-  err.message = `${err.message}; gave up after ${attempts} create attempts, each followed by a lookup that did not find the zone (it may still appear: the next \`pulumi up\` looks it up by name before creating)`;
+  err.attempts = attempt;
+  if (!unsettled && attempt === 1 && !shouldRetry(err, attempt)) throw err; // refused at once: no budget involved
+  let outcome = "";
+  if (unsettled) {
+    const found = await settle(spec, lists, name, policy);
+    if (found.row) return decide(found.row);
+    if (found.known) outcome = `; ${spec.group}.listZones shows no zone '${name}', so none was made`;
+    else {
+      lookupError = found.error ?? lookupError;
+      outcome =
+        `; whether the zone was made is unknown: ${spec.group}.listZones failed too (${lookupError?.message ?? "no answer"}). ` +
+        `If it was, the next \`pulumi up\` reports the name in use: set \`adopt: true\` on the resource to take it over`;
+    }
+  }
+  err.message = `${err.message}; gave up after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${method} (retry budget: CDN_RETRIES or cdn:retries)${outcome}`;
   throw err;
 }
 
-/** The zone by name, or "unknown" when listZones itself failed. */
-async function lookUp(spec: ZoneSpec, lists: ListCache, name: string): Promise<ZoneRow | undefined | "unknown"> {
+interface Lookup {
+  row?: ZoneRow;
+  /** The lookup answered (the zone is absent when `row` is undefined). */
+  known: boolean;
+  error?: CdnError;
+}
+
+/** The zone by name; `known: false` when listZones itself failed (after the client's own retries). */
+async function lookUp(spec: ZoneSpec, lists: ListCache, name: string): Promise<Lookup> {
   try {
-    return await lists.byName(spec, name, true);
-  } catch {
-    return "unknown";
+    const row = await lists.byName(spec, name, true);
+    return { row, known: true };
+  } catch (e) {
+    return { known: false, error: e instanceof CdnError ? e : undefined };
   }
+}
+
+/** Looks the zone up until listZones answers, at most `policy.retries + 1` times. */
+async function settle(spec: ZoneSpec, lists: ListCache, name: string, policy: RetryPolicy): Promise<Lookup> {
+  let found: Lookup = { known: false };
+  for (let i = 1; i <= policy.retries + 1; i++) {
+    found = await lookUp(spec, lists, name);
+    if (found.known) return found;
+    if (i <= policy.retries) await sleep(backoffDelay(i, policy));
+  }
+  return found;
 }
