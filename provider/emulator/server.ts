@@ -75,6 +75,8 @@ export class EmulatorServer {
 
   constructor(private readonly deps: ServerDeps) {
     this.http = http.createServer((req, res) => {
+      // The Date header follows the emulator's clock, so a test that moves `now` moves the server's clock.
+      res.setHeader("Date", new Date(deps.now()).toUTCString());
       this.handle(req, res).catch((error: unknown) => {
         // Only a bug gets here; answer if the socket is still usable.
         deps.log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);

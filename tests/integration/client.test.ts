@@ -292,3 +292,19 @@ describe("transport and protocol failures", () => {
     retrying.close();
   });
 });
+
+describe("clock skew against the server's Date header", () => {
+  test("an emulator whose clock runs an hour ahead makes the client name the difference", async () => {
+    const ahead = await startEmulator({ port: 0, now: () => Date.now() + 3_600_000 });
+    const c = new CdnClient({ baseUrl: ahead.url, apiUserId: ahead.apiUserId, apiKey: ahead.apiKey, retries: 0 });
+    try {
+      const err = await c.pullzone.listZones().catch((e) => e);
+      expect(err).toBeInstanceOf(CdnAuthError);
+      expect(err.clockSkewMs).toBeGreaterThan(3_590_000);
+      expect(err.message).toMatch(/local clock is off by about 36\d\d s \(behind the server\)/);
+    } finally {
+      c.close();
+      await ahead.close();
+    }
+  });
+});
