@@ -6,7 +6,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ZoneKind } from "./specs";
 
-function makeProvider(kind: ZoneKind): pulumi.dynamic.ResourceProvider {
+/** A thin provider for one kind of the `handle` entry point (the zone kinds, and CachePurge). */
+export function makeProvider(kind: ZoneKind | "CachePurge"): pulumi.dynamic.ResourceProvider {
   // `require` is resolved from the host's working directory, at call time; the text stays under 2 KB.
   const h = (op: string, a: unknown[]) => require("pulumi-cdn-zones/h").handle(1, kind, op, a);
   return {
