@@ -12,8 +12,17 @@ export const AUTH_WINDOW_MS = 10 * 60 * 1000;
  */
 export function currentDate(now: Date | number = Date.now()): string {
   const ms = typeof now === "number" ? now : now.getTime();
-  return DateTime.fromMillis(ms, { zone: AUTH_TIME_ZONE }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+  // The text only changes once a second, and luxon's time-zone formatting costs more than the
+  // rest of a call's client-side work: reuse the last second's text.
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastText = DateTime.fromMillis(second * 1000, { zone: AUTH_TIME_ZONE }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+    lastSecond = second;
+  }
+  return lastText;
 }
+let lastSecond = NaN;
+let lastText = "";
 
 /** The authString of §5.4: lowercase hex SHA-256 of `<currentDate>:<apiKey>:<method without group>`. */
 export function authString(date: string, apiKey: string, method: string): string {

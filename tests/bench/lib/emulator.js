@@ -1,0 +1,64 @@
+/**
+ * Starts lib/emulator-child.js and talks to it. Every benchmark closes what it started; the child
+ * also exits on its own when the benchmark process goes away (IPC disconnect).
+ */
+"use strict";
+const { fork } = require("child_process");
+const path = require("path");
+
+const CHILD = path.join(__dirname, "emulator-child.js");
+
+/**
+ * An emulator in its own process.
+ * @param {{ latencyMs?: number, exposeGc?: boolean }} opts
+ * @returns {Promise<{ url: string, port: number, apiUserId: number, apiKey: string, pid: number,
+ *   cmd: (name: string, args?: object) => Promise<any>, close: () => Promise<void> }>}
+ */
+function startEmulatorProcess(opts = {}) {
+  const child = fork(CHILD, [String(opts.latencyMs ?? 0)], {
+    execArgv: [...(opts.exposeGc ? ["--expose-gc"] : []), ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    serialization: "advanced",
+  });
+  let next = 0;
+  const pending = new Map();
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`emulator process exited early (${code})`)));
+    child.on("message", (m) => {
+      if (m.ready) {
+        const handle = {
+          url: m.url,
+          port: m.port,
+          apiUserId: m.apiUserId,
+          apiKey: m.apiKey,
+          pid: m.pid,
+          cmd(name, args) {
+            const id = ++next;
+            return new Promise((res, rej) => {
+              pending.set(id, { res, rej });
+              child.send({ id, cmd: name, args });
+            });
+          },
+          async close() {
+            if (child.exitCode !== null || child.signalCode !== null) return;
+            const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+            handle.cmd("close").catch(() => undefined);
+            await exited;
+            clearTimeout(timer);
+          },
+        };
+        resolve(handle);
+        return;
+      }
+      const p = pending.get(m.id);
+      if (!p) return;
+      pending.delete(m.id);
+      if (m.ok) p.res(m.value);
+      else p.rej(new Error(m.error));
+    });
+  });
+}
+
+module.exports = { startEmulatorProcess };
