@@ -208,7 +208,7 @@ export async function read(spec: ZoneSpec, id: string, props: Props): Promise<{ 
     log(`${zoneRef(spec, props.name, zoneId)} is no longer listed by ${spec.group}.listZones: it was deleted outside Pulumi`);
     return { id: "", props: {} };
   }
-  const outs = toOutputs(spec, {}, zoneId, undefined, row, props);
+  const outs = toOutputs(spec, declared(props.adopt) ? { adopt: props.adopt } : {}, zoneId, undefined, row, props);
   const inputs: Props = {};
   // Inputs are what the program declared: an old "" is the API's unset default (see toOutputs), not a declaration.
   for (const f of spec.fields) if (declared(props[f.input]) && props[f.input] !== "" && declared(outs[f.input])) inputs[f.input] = outs[f.input];

@@ -206,6 +206,8 @@ describe("adopt, name in use, Resource.get", () => {
     expect(listed("PullZone", s.n("PullZone"))!.origin).toBe("https://origin.example.com");
     const again = await s.run("up", adopt);
     expect(again.steps.map((x) => x.op)).toEqual(["same", "same", "same", "same"]);
+    const refreshed = await s.run("refresh", adopt);
+    expect(refreshed.steps.map((x) => `${x.op}${x.changedKeys ? `:${x.changedKeys}` : ""}`)).toEqual(["same", "same", "same", "same"]);
   });
 
   test("Resource.get reads an existing zone of each kind without managing it", async () => {
