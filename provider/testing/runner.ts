@@ -42,10 +42,11 @@ async function run(job: RunnerJob): Promise<void> {
   redactor.add(Object.values(job.secretConfig));
   const report = reporter(redactor);
   let host: HostClient | undefined;
+  let store: StateStore | undefined;
   let outputs: Record<string, unknown> = {};
   try {
     host = new HostClient(job.projectDir, job.hostAddress, job.deadline);
-    const store = new StateStore(job.stateFile, job.passphrase, job.project, job.stack, job.op !== "preview");
+    store = new StateStore(job.stateFile, job.passphrase, job.project, job.stack, job.op !== "preview");
     // Configure comes first, once per host: the whole stack config, secrets decrypted.
     await host.configure({ ...job.config, ...job.secretConfig });
     const engine = new Engine(host, store, report, {
@@ -62,11 +63,15 @@ async function run(job: RunnerJob): Promise<void> {
     } else {
       await engine.destroy();
     }
-    if (!store.existed) store.save(); // creates the file when missing (not in preview)
   } catch (e) {
     report.error(`${job.op} failed: ${messageOf(e)}`);
   } finally {
     host?.close();
+    try {
+      store?.flush(); // the last changes, and the file itself when it was missing (not in preview)
+    } catch (e) {
+      report.error(`${job.op}: could not write the state file: ${messageOf(e)}`);
+    }
   }
   await send({ t: "done", outputs });
   process.exit(0);

@@ -1,8 +1,16 @@
 /**
- * The engine's working copy of the state, written to disk after every change (never during a preview).
+ * The engine's working copy of the state (never written during a preview). Changes are written at
+ * most every SAVE_INTERVAL_MS and at the end: rewriting the whole file after every step made a
+ * deployment's cost grow with the square of its size (docs/performance.md). What must be on disk
+ * before a provider call, the record that an operation is starting, is appended to a small
+ * journal beside the file at once, so a crash in the middle still leaves its trace.
  */
-import { loadStateFile, writeStateFile } from "./state";
+import * as fs from "fs";
+import { EntryTextCache, loadStateFile, writeStateFile } from "./state";
 import type { PendingOperation, StackState, StateResource } from "./types";
+
+/** Longest time a change waits before it is written. */
+export const SAVE_INTERVAL_MS = 100;
 
 /** In-memory state of one operation, backed by the state file. */
 export class StateStore {
@@ -10,6 +18,11 @@ export class StateStore {
   /** False when the file did not exist before this operation. */
   readonly existed: boolean;
   private readonly salt: string;
+  private readonly texts: EntryTextCache = new WeakMap();
+  private readonly journal: string;
+  private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
+  private lastWrite = 0;
 
   /**
    * @param writable false for a preview: changes stay in memory
@@ -30,6 +43,30 @@ export class StateStore {
     this.state = loaded.state;
     this.salt = loaded.salt;
     this.existed = loaded.exists;
+    this.journal = `${file}.journal`;
+    this.replayJournal();
+  }
+
+  /** Operations a crashed run began after its last full write: they join the pending ones. */
+  private replayJournal(): void {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.journal, "utf8");
+    } catch {
+      return;
+    }
+    const pending = [...(this.state.pendingOperations ?? [])];
+    for (const line of text.split("\n")) {
+      try {
+        const op = JSON.parse(line) as PendingOperation;
+        if (op && typeof op.urn === "string" && !pending.some((p) => p.urn === op.urn && p.op === op.op)) pending.push(op);
+      } catch {
+        // a line cut by the crash
+      }
+    }
+    if (pending.length) this.state.pendingOperations = pending;
+    // The next write takes them into the file and empties the journal.
+    this.dirty = true;
   }
 
   /** All entries in state order. */
@@ -59,6 +96,7 @@ export class StateStore {
   /** Marks an entry as the old half of a replacement, to be deleted at the end of the update. */
   markPendingDelete(entry: StateResource): void {
     entry.pendingDelete = true;
+    this.texts.delete(entry);
   }
 
   /** Removes an entry. */
@@ -67,9 +105,10 @@ export class StateStore {
     if (i >= 0) this.state.resources.splice(i, 1);
   }
 
-  /** Records that a provider operation is starting (so a crash in the middle leaves a trace). */
+  /** Records that a provider operation is starting, on disk before it starts (so a crash in the middle leaves a trace). */
   beginOperation(op: PendingOperation): void {
     this.state.pendingOperations = [...(this.state.pendingOperations ?? []), op];
+    if (this.writable) fs.appendFileSync(this.journal, JSON.stringify(op) + "\n", { mode: 0o600 });
     this.save();
   }
 
@@ -78,8 +117,29 @@ export class StateStore {
     this.state.pendingOperations = (this.state.pendingOperations ?? []).filter((o) => o.urn !== urn);
   }
 
-  /** Writes the state atomically (no-op during a preview). */
+  /** Schedules a write of the state: at once if none happened lately, else within SAVE_INTERVAL_MS (no-op during a preview). */
   save(): void {
-    if (this.writable) writeStateFile(this.file, this.state, this.passphrase, this.salt);
+    if (!this.writable) return;
+    this.dirty = true;
+    if (this.timer) return;
+    const wait = Math.max(0, this.lastWrite + SAVE_INTERVAL_MS - Date.now());
+    this.timer = setTimeout(() => this.flush(), wait);
+    this.timer.unref();
+  }
+
+  /** Writes pending changes now (atomically: temporary file, then rename), then empties the journal. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.writable || (!this.dirty && this.existedOnDisk())) return;
+    this.dirty = false;
+    this.lastWrite = Date.now();
+    writeStateFile(this.file, this.state, this.passphrase, this.salt, this.texts);
+    // Every journaled operation still pending is in the file now.
+    fs.rmSync(this.journal, { force: true });
+  }
+
+  private existedOnDisk(): boolean {
+    return fs.existsSync(this.file);
   }
 }

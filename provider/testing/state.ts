@@ -61,25 +61,48 @@ export function loadStateFile(file: string, passphrase: string | undefined, proj
 }
 
 /** Writes the state, secret keys of every resource in envelopes, through a temporary file and a rename. */
-export function writeStateFile(file: string, state: StackState, passphrase: string | undefined, salt: string): void {
+/** Each entry's sealed JSON text, kept while the entry object lives: entries are not changed after they are stored. */
+export type EntryTextCache = WeakMap<StateResource, string>;
+
+/**
+ * Writes the state atomically (temporary file, then rename). With `cache`, an entry already
+ * written is not encrypted and serialized again: a deployment writes after every step, so without
+ * it the work grows with the square of the number of resources.
+ */
+export function writeStateFile(file: string, state: StackState, passphrase: string | undefined, salt: string, cache?: EntryTextCache): void {
   let key: Buffer | undefined;
   const getKey = (): Buffer => (key ??= deriveKey(resolvePassphrase(passphrase), salt));
   const seal = (r: StateResource, props: Record<string, unknown>): Record<string, unknown> => {
     const secret = new Set(r.secretKeys ?? []);
     return mapValues(props, (k, v) => (secret.has(k) && v !== undefined ? encryptValue(getKey(), v) : v));
   };
-  const json: StateFileJson = {
-    version: 1,
-    project: state.project,
-    stack: state.stack,
-    encryptionSalt: salt,
-    resources: state.resources.map((r) => ({ ...r, inputs: seal(r, r.inputs), outputs: seal(r, r.outputs) })),
+  const entryText = (r: StateResource): string => {
+    let text = cache?.get(r);
+    if (text === undefined) {
+      text = indent(JSON.stringify({ ...r, inputs: seal(r, r.inputs), outputs: seal(r, r.outputs) }, null, 2), 4);
+      cache?.set(r, text);
+    }
+    return text;
   };
-  if (state.pendingOperations?.length) json.pendingOperations = state.pendingOperations;
+  // The same document JSON.stringify(json, null, 2) would give, assembled from the entries' texts.
+  const lines = ["{", `  "version": 1,`, `  "project": ${JSON.stringify(state.project)},`, `  "stack": ${JSON.stringify(state.stack)},`, `  "encryptionSalt": ${JSON.stringify(salt)},`];
+  const pending = state.pendingOperations?.length ? state.pendingOperations : undefined;
+  const resources = state.resources.length ? `[\n${state.resources.map(entryText).join(",\n")}\n  ]` : "[]";
+  lines.push(`  "resources": ${resources}${pending ? "," : ""}`);
+  if (pending) lines.push(`  "pendingOperations": ${indent(JSON.stringify(pending, null, 2), 2).trimStart()}`);
+  lines.push("}");
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(json, null, 2) + "\n", { mode: 0o600 });
+  fs.writeFileSync(tmp, lines.join("\n") + "\n", { mode: 0o600 });
   fs.renameSync(tmp, file);
+}
+
+function indent(text: string, spaces: number): string {
+  const pad = " ".repeat(spaces);
+  return text
+    .split("\n")
+    .map((l) => pad + l)
+    .join("\n");
 }
 
 /**

@@ -170,4 +170,25 @@ describe("time limits", () => {
     expect(next.warnings.join("\n")).toMatch(/interrupted during create/);
     expect(readState(ws.state).pendingOperations).toBeUndefined();
   });
+
+  it("a runner killed during a create leaves the operation on record for the next run", async () => {
+    const ws = workspace();
+    let runnerPid = 0;
+    const killed = up(
+      options(ws, { counters: [{ name: "slow", count: 1, sleepMs: 4_000 }] }, {
+        onEvent: (e) => {
+          if (e.kind === "process" && e.role === "runner") runnerPid = e.pid;
+          if (e.kind === "step-start" && e.op === "register") setTimeout(() => process.kill(runnerPid, "SIGKILL"), 1_000);
+        },
+      }),
+    );
+    const r = await killed;
+    expect(r.ok).toBe(false);
+    // The record is in the state file or its journal, whichever was written last.
+    expect(fs.existsSync(ws.state) || fs.existsSync(`${ws.state}.journal`)).toBe(true);
+
+    const next = await run(up, options(ws, { counters: [{ name: "slow", count: 1 }] }));
+    expect(next.warnings.join("\n")).toMatch(/interrupted during create/);
+    expect(fs.existsSync(`${ws.state}.journal`)).toBe(false);
+  });
 });
