@@ -118,6 +118,13 @@ export class HostClient {
     this.client.close();
   }
 
+  /** Names the resource a request is about: every resource RPC carries its URN, name and type. */
+  private target(req: { setUrn(v: string): unknown; setName(v: string): unknown; setType(v: string): unknown }, t: Target): void {
+    req.setUrn(t.urn);
+    req.setName(t.name);
+    req.setType(t.type);
+  }
+
   private struct(v: Props): structTypes.Struct {
     return this.m.struct.Struct.fromJavaScript(v as Record<string, structTypes.JavaScriptValue>);
   }
@@ -155,9 +162,7 @@ export class HostClient {
   /** Check(olds = previous inputs, news). */
   async check(t: Target, olds: Props, news: Props): Promise<CheckResult> {
     const req = new this.m.prov.CheckRequest();
-    req.setUrn(t.urn);
-    req.setName(t.name);
-    req.setType(t.type);
+    this.target(req, t);
     req.setOlds(this.struct(olds));
     req.setNews(this.struct(news));
     const res = await this.call<provTypes.CheckRequest, provTypes.CheckResponse>("check", req);
@@ -170,9 +175,7 @@ export class HostClient {
   /** Diff(id, olds = old outputs, news = checked inputs). */
   async diff(t: Target, id: string, olds: Props, news: Props, oldInputs: Props, ignoreChanges: string[]): Promise<DiffResult> {
     const req = new this.m.prov.DiffRequest();
-    req.setUrn(t.urn);
-    req.setName(t.name);
-    req.setType(t.type);
+    this.target(req, t);
     req.setId(id);
     req.setOlds(this.struct(olds));
     req.setNews(this.struct(news));
@@ -191,9 +194,7 @@ export class HostClient {
   /** Create(properties = checked inputs). */
   async create(t: Target, properties: Props, timeoutSec: number): Promise<{ id: string; properties: Props }> {
     const req = new this.m.prov.CreateRequest();
-    req.setUrn(t.urn);
-    req.setName(t.name);
-    req.setType(t.type);
+    this.target(req, t);
     req.setProperties(this.struct(properties));
     req.setTimeout(timeoutSec);
     req.setPreview(false);
@@ -204,9 +205,7 @@ export class HostClient {
   /** Update(id, olds = old outputs, news = checked inputs). */
   async update(t: Target, id: string, olds: Props, news: Props, oldInputs: Props, ignoreChanges: string[], timeoutSec: number): Promise<Props> {
     const req = new this.m.prov.UpdateRequest();
-    req.setUrn(t.urn);
-    req.setName(t.name);
-    req.setType(t.type);
+    this.target(req, t);
     req.setId(id);
     req.setOlds(this.struct(olds));
     req.setNews(this.struct(news));
@@ -221,9 +220,7 @@ export class HostClient {
   /** Delete(id, properties = old outputs). */
   async delete(t: Target, id: string, properties: Props, oldInputs: Props, timeoutSec: number): Promise<void> {
     const req = new this.m.prov.DeleteRequest();
-    req.setUrn(t.urn);
-    req.setName(t.name);
-    req.setType(t.type);
+    this.target(req, t);
     req.setId(id);
     req.setProperties(this.struct(properties));
     req.setOldInputs(this.struct(oldInputs));
@@ -234,9 +231,7 @@ export class HostClient {
   /** Read(id, properties, inputs): for `Resource.get` the program's props, for refresh the old outputs and inputs. */
   async read(t: Target, id: string, properties: Props, inputs: Props): Promise<ReadResult> {
     const req = new this.m.prov.ReadRequest();
-    req.setUrn(t.urn);
-    req.setName(t.name);
-    req.setType(t.type);
+    this.target(req, t);
     req.setId(id);
     req.setProperties(this.struct(properties));
     req.setInputs(this.struct(inputs));
