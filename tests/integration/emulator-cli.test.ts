@@ -1,34 +1,21 @@
 /**
  * The `cdn-emulator` command: start banner, `listening on`, one log line per call without
- * secrets, clean exit 0 on SIGTERM/SIGINT, flag errors. The emulator sources are transpiled
- * to a temp directory (as tsc would into dist/) so the test does not depend on a prior build.
+ * secrets, clean exit 0 on SIGTERM/SIGINT, flag errors. It runs the compiled bin
+ * (provider/dist/emulator/cli.js), which `npm test` builds first.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "child_process";
 import { promises as fs } from "fs";
 import * as os from "os";
 import * as path from "path";
-import * as ts from "typescript";
 import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
 
 const ROOT = path.resolve(__dirname, "../..");
+const CLI = path.join(ROOT, "provider", "dist", "emulator", "cli.js");
 let outDir: string;
 const children = new Set<ChildProcessWithoutNullStreams>();
 
-async function transpileTree(from: string, to: string): Promise<void> {
-  for (const entry of await fs.readdir(from, { withFileTypes: true })) {
-    const source = path.join(from, entry.name);
-    if (entry.isDirectory()) await transpileTree(source, path.join(to, entry.name));
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) {
-      const { outputText } = ts.transpileModule(await fs.readFile(source, "utf8"), {
-        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true },
-      });
-      await fs.mkdir(to, { recursive: true });
-      await fs.writeFile(path.join(to, entry.name.replace(/\.ts$/, ".js")), outputText);
-    }
-  }
-}
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -38,7 +25,7 @@ interface Running {
 }
 
 function run(args: string[]): Running {
-  const child = spawn(process.execPath, [path.join(outDir, "emulator", "cli.js"), ...args], {
+  const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...process.env, NODE_PATH: path.join(ROOT, "node_modules") },
   });
   children.add(child);
@@ -71,8 +58,6 @@ function call(url: string, apiUserId: number, apiKey: string, wire: string, ...p
 
 beforeAll(async () => {
   outDir = await fs.mkdtemp(path.join(os.tmpdir(), "cdn-emu-cli-"));
-  await transpileTree(path.join(ROOT, "provider", "emulator"), path.join(outDir, "emulator"));
-  await transpileTree(path.join(ROOT, "provider", "api"), path.join(outDir, "api"));
 });
 
 afterEach(() => {
@@ -86,7 +71,7 @@ afterAll(async () => {
 describe("cdn-emulator CLI", () => {
   it("starts with a node shebang", async () => {
     expect((await fs.readFile(path.join(ROOT, "provider", "emulator", "cli.ts"), "utf8")).split("\n")[0]).toBe("#!/usr/bin/env node");
-    expect((await fs.readFile(path.join(outDir, "emulator", "cli.js"), "utf8")).split("\n")[0]).toBe("#!/usr/bin/env node");
+    expect((await fs.readFile(CLI, "utf8")).split("\n")[0]).toBe("#!/usr/bin/env node");
   });
 
   it("prints its settings and the url, logs calls without secrets, and exits 0 on SIGTERM", async () => {

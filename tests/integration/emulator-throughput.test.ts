@@ -1,15 +1,12 @@
 /**
  * Throughput: 8 concurrent keep-alive clients against one emulator, each in its own process
- * (the emulator transpiled to a temp directory, the load generator a plain node script), so
+ * (the compiled emulator from provider/dist, the load generator a plain node script), so
  * jest's instrumentation does not slow either. The target is 2,000 calls/s on 2 cores; as the
  * wall-clock rate depends on what else the machine runs, the test asserts the server's CPU
  * time per call (load-independent) and prints the rate.
  */
 import { spawn, type ChildProcess } from "child_process";
-import { promises as fs } from "fs";
-import * as os from "os";
 import * as path from "path";
-import * as ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "../..");
 const CALLS = 6_000;
@@ -70,19 +67,6 @@ function post(path, text) {
 })();
 `;
 
-async function transpileTree(from: string, to: string): Promise<void> {
-  for (const entry of await fs.readdir(from, { withFileTypes: true })) {
-    const source = path.join(from, entry.name);
-    if (entry.isDirectory()) await transpileTree(source, path.join(to, entry.name));
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) {
-      const { outputText } = ts.transpileModule(await fs.readFile(source, "utf8"), {
-        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true },
-      });
-      await fs.mkdir(to, { recursive: true });
-      await fs.writeFile(path.join(to, entry.name.replace(/\.ts$/, ".js")), outputText);
-    }
-  }
-}
 
 /** Resolves with each JSON line the child prints, in order. */
 function lines(child: ChildProcess): () => Promise<any> {
@@ -104,22 +88,15 @@ function lines(child: ChildProcess): () => Promise<any> {
 }
 
 describe("emulator throughput", () => {
-  let outDir: string;
   const children: ChildProcess[] = [];
   const env = () => ({ ...process.env, NODE_PATH: path.join(ROOT, "node_modules") });
 
-  beforeAll(async () => {
-    outDir = await fs.mkdtemp(path.join(os.tmpdir(), "cdn-emu-bench-"));
-    await transpileTree(path.join(ROOT, "provider", "emulator"), path.join(outDir, "emulator"));
-    await transpileTree(path.join(ROOT, "provider", "api"), path.join(outDir, "api"));
-  });
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-    await fs.rm(outDir, { recursive: true, force: true });
   });
 
   it("serves 8 concurrent keep-alive clients with little CPU per call and every answer right", async () => {
-    const server = spawn(process.execPath, ["-e", SERVER, path.join(outDir, "emulator", "index.js")], { env: env() });
+    const server = spawn(process.execPath, ["-e", SERVER, path.join(ROOT, "provider", "dist", "emulator", "index.js")], { env: env() });
     children.push(server);
     const next = lines(server);
     const info = await next();
