@@ -16,6 +16,7 @@ import {
   CdnValidationError,
 } from "../../provider/api";
 import { startEmulator } from "../../provider/emulator";
+import { expectRefusedLocally } from "../support/refused";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
@@ -35,17 +36,7 @@ afterEach(() => emu.faults.clear());
 
 const callsTo = (method: string) => emu.calls.filter((c: { method: string }) => c.method === method).length;
 
-async function refusedLocally(fn: () => Promise<unknown>, parameter: string) {
-  const before = emu.calls.length;
-  const err = await fn().then(
-    () => undefined,
-    (e) => e,
-  );
-  expect(err).toBeInstanceOf(CdnValidationError);
-  expect(err.parameter).toBe(parameter);
-  expect(err.message).toContain(parameter);
-  expect(emu.calls.length).toBe(before);
-}
+const refusedLocally = (fn: () => Promise<unknown>, parameter: string, text?: string) => expectRefusedLocally(emu, fn, parameter, text);
 
 describe("zones", () => {
   test("pull zone: create, update, listZones", async () => {
@@ -105,7 +96,7 @@ describe("create error codes of §7", () => {
     const name = fresh(group);
     const api = client[group] as unknown as { create(v: object): Promise<unknown> };
     await api.create({ name, ...extra });
-    const err = await api.create({ name, ...extra }).catch((e) => e);
+    const err = (await api.create({ name, ...extra }).catch((e) => e)) as CdnNameInUseError;
     expect(err).toBeInstanceOf(CdnNameInUseError);
     expect(err).toMatchObject({ code, method: `${group}.create`, zoneName: name, type: "name_in_use" });
     expect(err.message).toContain(name);

@@ -4,7 +4,7 @@
  * purge during a preview (plain and Output forms under `pulumi.runtime.setMocks`).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CdnPurgeFailedError, CdnValidationError } from "../../provider/api";
+import { CdnPurgeFailedError } from "../../provider/api";
 import { startEmulator } from "../../provider/emulator";
 import {
   CdnPurgeUrlsError,
@@ -16,6 +16,7 @@ import {
   purgeZone,
   purgeZoneOutput,
 } from "../../provider/functions";
+import { expectRefusedLocally } from "../support/refused";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
@@ -43,18 +44,7 @@ async function settled<T>(o: pulumi.Output<T>): Promise<{ value: T; secret: bool
 
 const purgeCalls = () => emu.calls.filter((c) => c.method.startsWith("cache."));
 
-/** Runs `fn`, expects a validation error naming `parameter`, and no call at all. */
-async function refusedLocally(fn: () => Promise<unknown>, parameter: string, text?: string) {
-  const before = emu.calls.length;
-  const err = await fn().then(
-    () => undefined,
-    (e) => e,
-  );
-  expect(err).toBeInstanceOf(CdnValidationError);
-  expect(err.parameter).toBe(parameter);
-  if (text) expect(err.message).toContain(text);
-  expect(emu.calls.length).toBe(before);
-}
+const refusedLocally = (fn: () => Promise<unknown>, parameter: string, text?: string) => expectRefusedLocally(emu, fn, parameter, text);
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });

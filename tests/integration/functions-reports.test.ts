@@ -27,6 +27,7 @@ import {
   getUsers,
   getUsersOutput,
 } from "../../provider/functions";
+import { expectRefusedLocally } from "../support/refused";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
@@ -58,17 +59,7 @@ async function callsOf<T>(fn: () => Promise<T>): Promise<{ result: T; calls: { m
   return { result, calls: emu.calls.slice(before).map((c) => ({ method: c.method, params: [...(c.params ?? [])] })) };
 }
 
-async function refusedLocally(fn: () => Promise<unknown>, parameter: string, text?: string) {
-  const before = emu.calls.length;
-  const err = await fn().then(
-    () => undefined,
-    (e) => e,
-  );
-  expect(err).toBeInstanceOf(CdnValidationError);
-  expect(err.parameter).toBe(parameter);
-  if (text) expect(err.message).toContain(text);
-  expect(emu.calls.length).toBe(before);
-}
+const refusedLocally = (fn: () => Promise<unknown>, parameter: string, text?: string) => expectRefusedLocally(emu, fn, parameter, text);
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
