@@ -95,7 +95,8 @@ export class CdnClient {
   readonly apiUserId: number;
   private readonly transport: Transport;
   private readonly limiter: Limiter;
-  private readonly policy: RetryPolicy;
+  /** The retry budget and backoff of this client; the create recovery (resources/recover.ts) spends the same budget. */
+  readonly retryPolicy: Readonly<RetryPolicy>;
   private readonly now: () => number;
   private readonly onEvent?: (e: CallEvent) => void;
   /** Calls retried so far, for figures. */
@@ -125,7 +126,7 @@ export class CdnClient {
       maxSockets: maxInFlight,
       userAgent: opts.userAgent,
     });
-    this.policy = {
+    this.retryPolicy = {
       retries: opts.retries ?? DEFAULT_RETRIES,
       baseDelayMs: opts.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_MS,
       maxDelayMs: opts.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_MS,
@@ -216,7 +217,7 @@ export class CdnClient {
         throw e;
       }
     }
-    return withRetry(attemptOnce, this.policy, () => {
+    return withRetry(attemptOnce, this.retryPolicy, () => {
       this.retriedCalls++;
     });
   }

@@ -9,16 +9,12 @@
  * engine only keeps in state what a create reports with an id.
  */
 import { CdnClient } from "../api/client";
-import { DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS } from "../api/config";
 import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError } from "../api/errors";
 import { CREATE_ERROR_CODES } from "../api/wire";
 import { backoffDelay, RetryPolicy, shouldRetry } from "../api/retry";
 import { log } from "./log";
 import { ZoneSpec } from "./specs";
 import { ListCache, ZoneRow } from "./zoneLookup";
-
-/** Attempts of one create, counting the first, when the client's policy cannot be read. */
-export const CREATE_ATTEMPTS = DEFAULT_RETRIES + 1;
 
 /** What a create settled by lookup returns in place of the create answer. */
 export type RecoveredCreate = {
@@ -27,13 +23,6 @@ export type RecoveredCreate = {
   /** The listZones row the zone was found as. */
   row: ZoneRow;
 };
-
-/** The client's retry policy (CDN_RETRIES / cdn:retries reach it through connection.ts). */
-export function retryPolicyOf(client: CdnClient): RetryPolicy {
-  // The policy is private to the client; element access reads it without widening the client's API.
-  const policy = (client as unknown as Record<string, unknown>)["policy"] as RetryPolicy | undefined;
-  return policy ?? { retries: DEFAULT_RETRIES, baseDelayMs: DEFAULT_RETRY_BASE_MS, maxDelayMs: DEFAULT_RETRY_MAX_MS };
-}
 
 /** Whether an existing zone holds what our create sent (the fields listZones can show). */
 export function matchesSent(spec: ZoneSpec, row: ZoneRow, values: Record<string, string>): boolean {
@@ -57,9 +46,9 @@ export async function createWithRecovery(
   client: CdnClient,
   lists: ListCache,
   values: Record<string, string>,
-  attempts = retryPolicyOf(client).retries + 1,
+  attempts = client.retryPolicy.retries + 1,
 ): Promise<Record<string, unknown>> {
-  const policy = { ...retryPolicyOf(client), retries: attempts - 1 };
+  const policy = { ...client.retryPolicy, retries: attempts - 1 };
   const method = `${spec.group}.create`;
   const name = values.name;
   /** An attempt whose answer was lost may have made the zone, and no lookup has ruled it out since. */
