@@ -89,16 +89,19 @@ export class CdnOriginUnresolvableError extends CdnCreateError {
   }
 }
 
-/** An update or delete answered `1` (§4.1): the API gives no reason. */
+/**
+ * An update or delete answered `1` (§4.1): the API gives no reason. The zone's id is `zoneId`, never
+ * `id`: the dynamic-provider host reads any thrown error with a truthy `id` as a partial create.
+ */
 export class CdnOperationFailedError extends CdnError {
   constructor(
     method: string,
-    readonly id: number,
+    readonly zoneId: number,
     readonly fields: string[] = [],
   ) {
     super(
       "operation_failed",
-      `${method} returned 1 (failure) for id ${id}${fields.length ? ` (fields: ${fields.join(", ")})` : ""}`,
+      `${method} returned 1 (failure) for id ${zoneId}${fields.length ? ` (fields: ${fields.join(", ")})` : ""}`,
       method,
     );
   }

@@ -6,6 +6,7 @@
 import { createHash } from "crypto";
 import { CdnClient, CdnClientOptions } from "../api/client";
 import { ConfigLookup, resolveCredentials } from "../api/config";
+import { accountOf, DeploymentIdentity } from "./identity";
 import { ListCache } from "./zoneLookup";
 
 /** The part of Pulumi's ConfigureRequest we read (`req.config.get("cdn:apiKey")`, PULUMI-NOTES). */
@@ -13,7 +14,16 @@ export interface ConfigureRequestLike {
   config?: { get(key: string): string | undefined };
 }
 
-const CONFIG_KEYS = ["cdn:baseUrl", "cdn:apiUserId", "cdn:apiKey", "cdn:timeoutMs", "cdn:retries", "cdn:maxInFlight"];
+const CONFIG_KEYS = [
+  "cdn:baseUrl",
+  "cdn:apiUserId",
+  "cdn:apiKey",
+  "cdn:timeoutMs",
+  "cdn:retries",
+  "cdn:maxInFlight",
+  "cdn:companyAlias",
+  "cdn:cdnDomain",
+];
 let stackConfig: Record<string, string> = {};
 
 /** Remembers the stack's `cdn:*` settings; called by the host once per provider text. */
@@ -29,9 +39,11 @@ export function configure(req: ConfigureRequestLike | undefined): void {
 
 const lookup: ConfigLookup = (key) => stackConfig[key];
 
-interface Connection {
+export interface Connection {
   client: CdnClient;
   lists: ListCache;
+  /** The account's fingerprint and this deployment's claims (identity.ts). */
+  identity: DeploymentIdentity;
 }
 const connections = new Map<string, Connection>();
 
@@ -40,6 +52,13 @@ function numberSetting(configKey: string, envKey: string): number | undefined {
   if (raw === undefined || raw === "") return undefined;
   const n = Number(raw);
   return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/** `<company alias>.<cdn domain>` when both are configured: the suffix of every zone's delivery host name. */
+function configuredSuffix(): string | undefined {
+  const alias = stackConfig["cdn:companyAlias"] ?? process.env.CDN_COMPANY_ALIAS;
+  const domain = stackConfig["cdn:cdnDomain"] ?? process.env.CDN_CDN_DOMAIN;
+  return alias && domain ? `${alias}.${domain.replace(/^\.+|\.+$/g, "")}` : undefined;
 }
 
 /** The client and listZones cache for the current credentials, made once per host process. */
@@ -56,7 +75,7 @@ export function connection(): Connection {
     if (retries !== undefined) opts.retries = retries;
     if (maxInFlight !== undefined && maxInFlight >= 1) opts.maxInFlight = maxInFlight;
     const client = new CdnClient(opts);
-    conn = { client, lists: new ListCache(client) };
+    conn = { client, lists: new ListCache(client), identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), configuredSuffix()) };
     connections.set(key, conn);
   }
   return conn;

@@ -6,7 +6,7 @@
 import * as lifecycle from "./lifecycle";
 import { configure as configureConnection } from "./connection";
 import { SPECS, ZoneKind } from "./specs";
-import { checkInputs } from "./validate";
+import { check } from "./check";
 import { handlePurge } from "../functions/purgeHandlers";
 
 /** Protocol versions of `handle` this module understands. */
@@ -28,7 +28,7 @@ export async function handle(version: number, kind: ZoneKind, op: Operation, arg
     case "configure":
       return configureConnection(a[0]);
     case "check":
-      return checkInputs(spec, (a[1] ?? {}) as Record<string, unknown>);
+      return check(spec, (a[0] ?? {}) as Record<string, unknown>, (a[1] ?? {}) as Record<string, unknown>);
     case "diff":
       return lifecycle.diff(spec, a[0], a[1], a[2]);
     case "create":
