@@ -7,6 +7,7 @@ import * as lifecycle from "./lifecycle";
 import { configure as configureConnection } from "./connection";
 import { SPECS, ZoneKind } from "./specs";
 import { check } from "./check";
+import { runningSdkVersion, sdkVersionProblem } from "./sdk";
 import { handlePurge } from "../functions/purgeHandlers";
 
 /** Protocol versions of `handle` this module understands. */
@@ -18,6 +19,10 @@ export type Operation = "configure" | "check" | "diff" | "create" | "read" | "up
 export async function handle(version: number, kind: ZoneKind, op: Operation, args: unknown[]): Promise<unknown> {
   if (!HANDLER_VERSIONS.includes(version)) {
     throw new Error(`this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`);
+  }
+  if (op === "configure") {
+    const problem = sdkVersionProblem(runningSdkVersion());
+    if (problem) throw new Error(problem);
   }
   // CachePurge shares the entry point (and its stability promise) with the zone kinds.
   if ((kind as string) === "CachePurge") return handlePurge(op, args);
