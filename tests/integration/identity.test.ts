@@ -179,3 +179,23 @@ describe("cdnUrl stays true", () => {
     expect(unknown.props.cdnUrl).toBe("");
   });
 });
+
+describe("two stacks declaring the same names under transient failures", () => {
+  test("with 30% of creates failing before or after the server acts, no zone of one stack is taken over by the other", async () => {
+    const names = Array.from({ length: 40 }, () => unique("twin"));
+    const first = deployment(accountConfig(emu));
+    for (const name of names) await first.up("VodZone", { name, password: "First-Pa55word" });
+    emu.faults.add({ kind: "http503", method: "vodzone.create", rate: 0.15, seed: 7 });
+    emu.faults.add({ kind: "dropAfter", method: "vodzone.create", rate: 0.15, seed: 11 });
+    const second = deployment(accountConfig(emu, { "cdn:retries": "2" }));
+    const createsBefore = emu.calls.filter((c) => c.method === "vodzone.create").length;
+    const outcomes = await Promise.all(names.map((name) => second.up("VodZone", { name, password: "Second-Pa55word" }).then(() => "taken", (e: Error) => (/already exists in the account/.test(e.message) ? "refused" : e.message))));
+    emu.faults.clear();
+    expect(outcomes.filter((o) => o === "refused")).toHaveLength(40);
+    // The names were in the second stack's snapshot: nothing was sent that a lost answer could "recover".
+    expect(emu.calls.filter((c) => c.method === "vodzone.create").length).toBe(createsBefore);
+    const zones = emu.zones("vodzone").filter((z) => names.includes(z.name));
+    expect(zones).toHaveLength(40);
+    expect(zones.filter((z) => !emu.passwordMatches("vodzone", z.id, "First-Pa55word"))).toEqual([]);
+  });
+});
