@@ -33,7 +33,8 @@ export {
 export type { CallRecord, EmulatorStats, MethodStats } from "./recorder";
 export type { PurgeRecord } from "./handlers/context";
 export type { FaultKind, FaultRule } from "./injection";
-export { FAULT_KINDS, FaultInjector } from "./injection";
+export { ALL_FAULT_KINDS, FAULT_KINDS, TARGETED_FAULT_KINDS, FaultInjector } from "./injection";
+export type { FailureForm, FaultMoment, OnceSpec } from "./injection";
 export type { ZoneKind } from "./store/store";
 export { DataFileError } from "./store/file";
 export { Faults, RpcFault } from "./errors";

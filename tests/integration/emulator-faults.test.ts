@@ -5,7 +5,7 @@ import * as http from "http";
 import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
-import { FAULT_KINDS, startEmulator, type Emulator } from "../../provider/emulator";
+import { ALL_FAULT_KINDS, FAULT_KINDS, TARGETED_FAULT_KINDS, startEmulator, type Emulator } from "../../provider/emulator";
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { serializeMethodCall } = require("xmlrpc/lib/serializer");
 
@@ -184,7 +184,8 @@ describe("emulator fault injection", () => {
 
   it("counts injections per kind, and clear() removes rules", async () => {
     const before = emu.faults.injected();
-    expect(Object.keys(before).sort()).toEqual([...FAULT_KINDS].sort());
+    expect(Object.keys(before).sort()).toEqual([...ALL_FAULT_KINDS].sort());
+    expect([...FAULT_KINDS, ...TARGETED_FAULT_KINDS].sort()).toEqual([...ALL_FAULT_KINDS].sort());
     emu.faults.add({ kind: "http500", method: "user.listUsers" });
     await post(emu, "user.listUsers");
     await post(emu, "user.listUsers");
