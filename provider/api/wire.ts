@@ -95,11 +95,6 @@ export const FAULT = {
   NOT_FOUND: 404,
 } as const;
 
-/** The company alias of the emulated account; `purgeAllCache` takes `<zone_name>.<company_alias>`. */
-export const DEFAULT_COMPANY_ALIAS = "acme";
-/** The delivery domain under which the emulator builds `cdn_url`: `<name>.<alias>.<domain>`. */
-export const DEFAULT_CDN_DOMAIN = "cdn.example.net";
-
 /** Columns of each report's rows, and so the valid `sortby` columns. See docs/emulator.md. */
 export const REPORT_COLUMNS = {
   getTotalTransfer: ["zone_id", "from", "to", "timezone", "transfer"],
