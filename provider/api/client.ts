@@ -117,7 +117,7 @@ export class CdnClient {
       baseUrl: this.baseUrl,
       timeoutMs: settingOption("timeoutMs", opts.timeoutMs),
       maxResponseBytes: intOption("maxResponseBytes", opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 1, Number.MAX_SAFE_INTEGER),
-      maxSockets: maxInFlight,
+      idleSockets: maxInFlight,
       userAgent: opts.userAgent,
     });
     this.retryPolicy = {
@@ -160,6 +160,16 @@ export class CdnClient {
     const s = findMethod(method);
     if (!s) throw new CdnValidationError("method", `'${method}' is not a method of the API`);
     return jsonSafe(await this.invoke(s, params));
+  }
+
+  /** Calls being sent right now (never more than the `maxInFlight` cap): for figures and diagnostics. */
+  get callsInFlight(): number {
+    return this.inFlight.inUse;
+  }
+
+  /** Calls waiting for a slot under the `maxInFlight` cap, in arrival order. */
+  get callsWaiting(): number {
+    return this.inFlight.queued;
   }
 
   /** Closes the keep-alive sockets; the client can still be used afterwards (new sockets open). */

@@ -19,8 +19,11 @@ export interface TransportOptions {
   baseUrl: string;
   timeoutMs: number;
   maxResponseBytes: number;
-  /** Sockets kept per host; matches the in-flight cap so no call waits for a socket. */
-  maxSockets: number;
+  /**
+   * Idle keep-alive sockets kept per host: the client's in-flight cap, so every call finds one.
+   * The cap itself is the client's semaphore alone; the agent does not queue requests a second time.
+   */
+  idleSockets: number;
   userAgent?: string;
 }
 
@@ -35,7 +38,7 @@ export class Transport {
   constructor(private readonly opts: TransportOptions) {
     this.base = new URL(opts.baseUrl);
     const Agent = this.base.protocol === "https:" ? https.Agent : http.Agent;
-    this.agent = new Agent({ keepAlive: true, maxSockets: opts.maxSockets, keepAliveMsecs: 1000 });
+    this.agent = new Agent({ keepAlive: true, maxFreeSockets: opts.idleSockets, keepAliveMsecs: 1000 });
   }
 
   /** Sends one method call; resolves with the decoded answer, rejects with a typed transport/protocol error. */
