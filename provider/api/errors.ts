@@ -166,11 +166,18 @@ function authMessage(code: number, text: string, method: string, skew?: number):
   if (skew !== undefined && Math.abs(skew) >= CLOCK_SKEW_REPORT_MS) {
     const secs = Math.round(Math.abs(skew) / 1000);
     msg += `; the local clock is off by about ${secs} s (${skew > 0 ? "behind" : "ahead of"} the server): the authString is only valid for 10 minutes, so fix the clock (NTP)`;
-  } else {
-    // Only a measured skew speaks of the clock; otherwise the settings are what to check.
+  } else if (!refusesDate(text)) {
+    // Only a measured skew speaks of the clock, and a refused date says enough by itself;
+    // any other refusal is of the credentials, so name the settings that hold them.
     msg += `; check the API key (${settingRef("apiKey")}) and the API user id (${settingRef("apiUserId")})`;
   }
   return msg;
+}
+
+/** Whether a refusal is of the request's date rather than of the key ("currentDate is older than 10 minutes"). */
+function refusesDate(text: string): boolean {
+  // A signature refusal may quote the formula '<currentDate>:<apiKey>:<method>': that is about the key.
+  return /expired|older than|in the future/i.test(text) || (/currentDate/i.test(text) && !/authString/i.test(text));
 }
 
 /** Below this difference between clocks the skew is not mentioned. */

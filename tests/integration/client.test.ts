@@ -342,6 +342,14 @@ describe("the wrong base URL, timeouts, access not granted, a refused key", () =
     expect(err.message).not.toMatch(/clock/i);
   });
 
+  test("a refused date without a measured skew says nothing of the clock (the fault says enough)", async () => {
+    emu.faults.add({ kind: "expiredAuth", count: 1, method: "vodzone.listZones" });
+    const err = await client.vodzone.listZones().catch((e) => e);
+    expect(err).toBeInstanceOf(CdnAuthError);
+    expect(err.expired).toBe(true);
+    expect(err.message).toMatch(/^vodzone\.listZones: authentication failed \(fault 401: .*older than 10 minutes\)$/);
+  });
+
   test("live zones not granted to the key are not an authentication failure, and are asked once", async () => {
     const noLive = await startEmulator({ port: 0, live: false });
     const c = new CdnClient({ baseUrl: noLive.url, apiUserId: noLive.apiUserId, apiKey: noLive.apiKey, retries: 4, retryBaseDelayMs: 1 });
