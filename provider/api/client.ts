@@ -4,22 +4,14 @@
  * faults and failure codes into typed errors.
  */
 import { authString, currentDate } from "./auth";
-import {
-  Credentials,
-  DEFAULT_MAX_IN_FLIGHT,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_RETRIES,
-  DEFAULT_RETRY_BASE_MS,
-  DEFAULT_RETRY_MAX_MS,
-  DEFAULT_TIMEOUT_MS,
-  normalizeBaseUrl,
-  resolveCredentials,
-} from "./config";
+import { configErrorOf, Credentials, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS, resolveCredentials } from "./config";
 import { encodeParams } from "./encode";
-import { CdnError, CdnOperationFailedError, CdnPurgeFailedError, CdnValidationError, errorFromCreateResult, errorFromFault, redact } from "./errors";
+import { CdnError, CdnOperationFailedError, CdnPurgeFailedError, CdnValidationError, errorFromCreateResult, errorFromFault, redact, withMessage } from "./errors";
 import { findMethod, MethodSpec, USER_UPDATE_KEYS, wireName } from "./methods";
 import { jsonSafe, normalizeBoolean, normalizeCreate, normalizeRows, normalizeStatus, normalizeUserUpdate, normalizeZones } from "./normalize";
-import { Limiter, RetryPolicy, withRetry } from "./retry";
+import { RetryPolicy, withRetry } from "./retry";
+import { Semaphore } from "./semaphore";
+import { MAX_TIMER_MS, parseSetting, SETTINGS } from "./settings";
 import { Transport } from "./transport";
 import * as W from "./wire";
 
@@ -27,14 +19,16 @@ export interface CdnClientOptions {
   baseUrl: string;
   apiUserId: number | string;
   apiKey: string;
-  /** Whole-call timeout per attempt. */
+  /** Whole-call timeout per attempt, 1 to 2^31-1 ms (`cdn:timeoutMs`). */
   timeoutMs?: number;
-  /** Calls in flight at once for this client. */
+  /** Calls in flight at once for this client, 1 to 1024 (`cdn:maxInFlight`). */
   maxInFlight?: number;
-  /** Attempts after the first for calls that are safe to repeat; 0 disables retries. */
+  /** Attempts after the first for calls that are safe to repeat, 0 to 100; 0 disables retries (`cdn:retries`). */
   retries?: number;
   retryBaseDelayMs?: number;
+  /** Cap of one wait between attempts, also of what a `Retry-After` may ask for. */
   retryMaxDelayMs?: number;
+  /** A larger answer is refused (one final protocol error), not downloaded further. */
   maxResponseBytes?: number;
   /** Clock for `currentDate`; tests move it to check the 10-minute window. */
   now?: () => number;
@@ -94,7 +88,7 @@ export class CdnClient {
   readonly baseUrl: string;
   readonly apiUserId: number;
   private readonly transport: Transport;
-  private readonly limiter: Limiter;
+  private readonly inFlight: Semaphore;
   /** The retry budget and backoff of this client; the create recovery (resources/recover.ts) spends the same budget. */
   readonly retryPolicy: Readonly<RetryPolicy>;
   private readonly now: () => number;
@@ -113,23 +107,23 @@ export class CdnClient {
 
   constructor(opts: CdnClientOptions) {
     if (!opts || typeof opts !== "object") throw new CdnValidationError("options", "CdnClient needs { baseUrl, apiUserId, apiKey }");
-    const creds = resolveCredentials({ explicit: { baseUrl: opts.baseUrl, apiUserId: opts.apiUserId as number, apiKey: opts.apiKey }, env: {} });
-    this.baseUrl = normalizeBaseUrl(creds.baseUrl);
+    const creds = resolveCredentials({ explicit: { baseUrl: opts.baseUrl, apiUserId: opts.apiUserId, apiKey: opts.apiKey }, env: {} });
+    this.baseUrl = creds.baseUrl;
     this.apiUserId = creds.apiUserId;
     SECRETS.set(this, { apiKey: creds.apiKey });
-    const maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
-    this.limiter = new Limiter(maxInFlight);
+    const maxInFlight = settingOption("maxInFlight", opts.maxInFlight);
+    this.inFlight = new Semaphore(maxInFlight);
     this.transport = new Transport({
       baseUrl: this.baseUrl,
-      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxResponseBytes: opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      maxSockets: maxInFlight,
+      timeoutMs: settingOption("timeoutMs", opts.timeoutMs),
+      maxResponseBytes: intOption("maxResponseBytes", opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 1, Number.MAX_SAFE_INTEGER),
+      idleSockets: maxInFlight,
       userAgent: opts.userAgent,
     });
     this.retryPolicy = {
-      retries: opts.retries ?? DEFAULT_RETRIES,
-      baseDelayMs: opts.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_MS,
-      maxDelayMs: opts.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_MS,
+      retries: settingOption("retries", opts.retries),
+      baseDelayMs: intOption("retryBaseDelayMs", opts.retryBaseDelayMs, DEFAULT_RETRY_BASE_MS, 0, MAX_TIMER_MS),
+      maxDelayMs: intOption("retryMaxDelayMs", opts.retryMaxDelayMs, DEFAULT_RETRY_MAX_MS, 0, MAX_TIMER_MS),
       random: opts.random,
     };
     this.now = opts.now ?? Date.now;
@@ -168,6 +162,16 @@ export class CdnClient {
     return jsonSafe(await this.invoke(s, params));
   }
 
+  /** Calls being sent right now (never more than the `maxInFlight` cap): for figures and diagnostics. */
+  get callsInFlight(): number {
+    return this.inFlight.inUse;
+  }
+
+  /** Calls waiting for a slot under the `maxInFlight` cap, in arrival order. */
+  get callsWaiting(): number {
+    return this.inFlight.queued;
+  }
+
   /** Closes the keep-alive sockets; the client can still be used afterwards (new sockets open). */
   close(): void {
     this.transport.close();
@@ -186,11 +190,16 @@ export class CdnClient {
     try {
       params = encodeParams(s, args);
     } catch (e) {
-      if (e instanceof Error) e.message = redact(e.message, [apiKey, ...passwords]);
-      throw e;
+      throw e instanceof Error ? withMessage(e, redact(e.message, [apiKey, ...passwords])) : e;
     }
+    // A failed attempt is reported once its fate is known, so the event can say when it is retried.
+    let failedMs = 0;
+    const report = (attempt: number, e: unknown, retryInMs?: number) => {
+      const err = e as CdnError;
+      this.onEvent?.({ method, attempt, ms: failedMs, ok: false, error: { type: err.type, message: err.message }, ...(retryInMs === undefined ? {} : { retryInMs }) });
+    };
     const attemptOnce = (attempt: number) =>
-      this.limiter.run(async () => {
+      this.inFlight.run(async () => {
         const date = currentDate(this.now());
         const auth = authString(date, apiKey, s.name);
         const secrets = [apiKey, auth, ...passwords];
@@ -204,22 +213,23 @@ export class CdnClient {
           this.onEvent?.({ method, attempt, ms: Date.now() - started, ok: true });
           return answer.value;
         } catch (e) {
-          const err = e instanceof CdnError ? e : new CdnError("protocol", redact(String((e as Error)?.message ?? e), secrets), method);
-          this.onEvent?.({ method, attempt, ms: Date.now() - started, ok: false, error: { type: err.type, message: err.message } });
-          throw err;
+          failedMs = Date.now() - started;
+          throw e instanceof CdnError ? e : new CdnError("protocol", redact(String((e as Error)?.message ?? e), secrets), method);
         }
       });
-    if (!s.idempotent) {
-      try {
-        return await attemptOnce(1);
-      } catch (e) {
-        if (e instanceof CdnError) e.attempts = 1;
-        throw e;
+    try {
+      if (!s.idempotent) return await attemptOnce(1);
+      return await withRetry(attemptOnce, this.retryPolicy, (err, attempt, delayMs) => {
+        this.retriedCalls++;
+        report(attempt, err, delayMs);
+      });
+    } catch (e) {
+      if (e instanceof CdnError) {
+        e.attempts ??= 1;
+        report(e.attempts, e);
       }
+      throw e;
     }
-    return withRetry(attemptOnce, this.retryPolicy, () => {
-      this.retriedCalls++;
-    });
   }
 
   private zoneApi<G extends "pullzone" | "pushzone" | "vodzone" | "livezone">(group: G) {
@@ -257,6 +267,22 @@ export class CdnClient {
     const args = s.params.map((p) => (p.required ? positional[i++] : given[p.name]));
     return normalizeRows(await this.invoke(s, args), method);
   }
+}
+
+/** A client option that is also a setting: checked against the settings table's bounds. */
+function settingOption(name: "timeoutMs" | "retries" | "maxInFlight", given: unknown): number {
+  if (given === undefined || given === null) return SETTINGS[name].default!;
+  const r = typeof given === "number" || typeof given === "string" ? parseSetting(name, String(given)) : undefined;
+  if (r && "value" in r) return r.value;
+  if (r) throw configErrorOf([r.problem]);
+  throw new CdnValidationError(name, `must be a number (${SETTINGS[name].min} to ${SETTINGS[name].max})`);
+}
+
+/** A numeric client option that is not a setting. */
+function intOption(name: string, given: number | undefined, fallback: number, min: number, max: number): number {
+  if (given === undefined) return fallback;
+  if (!Number.isInteger(given) || given < min || given > max) throw new CdnValidationError(name, `must be an integer from ${min} to ${max}`);
+  return given;
 }
 
 function spec(method: string): MethodSpec {

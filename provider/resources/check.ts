@@ -8,8 +8,8 @@
  * reads and create recovery): a refused key, an unreachable API or a name already in use fail the
  * preview of a pull request instead of the `up` of its merge.
  */
-import { CdnAuthError, CdnConfigError, CdnError } from "../api/errors";
-import { connection } from "./connection";
+import { CdnAuthError, CdnError } from "../api/errors";
+import { connection, settingProblems } from "./connection";
 import { createOnlyMessage, nameInUseMessage, zoneRef } from "./messages";
 import { AUTO_NAME } from "./naming";
 import { declared } from "./outputs";
@@ -22,6 +22,8 @@ type Props = Record<string, unknown>;
 /** check(olds, news) of a zone kind. */
 export async function check(spec: ZoneSpec, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const { inputs, failures } = checkInputs(spec, withName(olds, news));
+  // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
+  for (const p of settingProblems()) failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
   if (failures.length) return { inputs, failures };
   const existing = declared(olds.name);
   if (existing) failures.push(...createOnlyChanges(spec, olds, inputs));
@@ -57,13 +59,7 @@ function createOnlyChanges(spec: ZoneSpec, olds: Props, inputs: Props): CheckFai
 /** What the account says of a zone about to be created: settings, credentials, the name. */
 async function newZoneProblems(spec: ZoneSpec, inputs: Props): Promise<CheckFailure[]> {
   const name = inputs.name;
-  let conn;
-  try {
-    conn = connection();
-  } catch (e) {
-    if (!(e instanceof CdnConfigError)) throw e;
-    return [{ property: settingOf(e.message), reason: `${zoneRef(spec, name)}: ${e.message}` }];
-  }
+  const conn = connection();
   if (typeof name !== "string" || name === UNKNOWN) return [];
   let rows;
   try {
@@ -94,9 +90,4 @@ function accountProblem(e: unknown): string {
   }
   if (e instanceof CdnError) return e.message;
   return e instanceof Error ? e.message : String(e);
-}
-
-/** The config key a settings error is about, as the failure's property. */
-function settingOf(message: string): string {
-  return /cdn:[A-Za-z]+/.exec(message)?.[0] ?? (/apiKey/.test(message) ? "cdn:apiKey" : /apiUserId/.test(message) ? "cdn:apiUserId" : "cdn:baseUrl");
 }

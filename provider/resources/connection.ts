@@ -5,7 +5,8 @@
  */
 import { createHash } from "crypto";
 import { CdnClient, CdnClientOptions } from "../api/client";
-import { ConfigLookup, resolveCredentials } from "../api/config";
+import { ConfigLookup, resolveCredentials, resolveSettings } from "../api/config";
+import { KNOWN_CONFIG_KEYS, SettingName, SettingProblem, SettingValues, validateSettings } from "../api/settings";
 import { accountOf, DeploymentIdentity } from "./identity";
 import { ListCache } from "./zoneLookup";
 
@@ -14,22 +15,12 @@ export interface ConfigureRequestLike {
   config?: { get(key: string): string | undefined };
 }
 
-const CONFIG_KEYS = [
-  "cdn:baseUrl",
-  "cdn:apiUserId",
-  "cdn:apiKey",
-  "cdn:timeoutMs",
-  "cdn:retries",
-  "cdn:maxInFlight",
-  "cdn:companyAlias",
-  "cdn:cdnDomain",
-];
 let stackConfig: Record<string, string> = {};
 
 /** Remembers the stack's `cdn:*` settings; called by the host once per provider text. */
 export function configure(req: ConfigureRequestLike | undefined): void {
   const next: Record<string, string> = {};
-  for (const key of CONFIG_KEYS) {
+  for (const key of KNOWN_CONFIG_KEYS) {
     const v = req?.config?.get(key);
     if (v !== undefined && v !== null && v !== "") next[key] = String(v);
   }
@@ -39,6 +30,16 @@ export function configure(req: ConfigureRequestLike | undefined): void {
 
 const lookup: ConfigLookup = (key) => stackConfig[key];
 
+/** A setting as the host sees it (the stack's config, then `CDN_*`), parsed by the settings table; a bad value throws naming it. */
+export function hostSetting<N extends SettingName>(name: N): SettingValues[N] | undefined {
+  return resolveSettings([name], { config: lookup, env: process.env })[name] as SettingValues[N] | undefined;
+}
+
+/** Every problem with the host's settings (bad values, missing credentials), for check to fail a preview on. */
+export function settingProblems(): SettingProblem[] {
+  return validateSettings({ config: lookup, env: process.env });
+}
+
 export interface Connection {
   client: CdnClient;
   lists: ListCache;
@@ -47,18 +48,10 @@ export interface Connection {
 }
 const connections = new Map<string, Connection>();
 
-function numberSetting(configKey: string, envKey: string): number | undefined {
-  const raw = stackConfig[configKey] ?? process.env[envKey];
-  if (raw === undefined || raw === "") return undefined;
-  const n = Number(raw);
-  return Number.isFinite(n) && n >= 0 ? n : undefined;
-}
-
 /** `<company alias>.<cdn domain>` when both are configured: the suffix of every zone's delivery host name. */
 function configuredSuffix(): string | undefined {
-  const alias = stackConfig["cdn:companyAlias"] ?? process.env.CDN_COMPANY_ALIAS;
-  const domain = stackConfig["cdn:cdnDomain"] ?? process.env.CDN_CDN_DOMAIN;
-  return alias && domain ? `${alias}.${domain.replace(/^\.+|\.+$/g, "")}` : undefined;
+  const { companyAlias, cdnDomain } = resolveSettings(["companyAlias", "cdnDomain"], { config: lookup, env: process.env });
+  return companyAlias && cdnDomain ? `${companyAlias}.${String(cdnDomain).replace(/^\.+|\.+$/g, "")}` : undefined;
 }
 
 /** The client and listZones cache for the current credentials, made once per host process. */
@@ -67,13 +60,9 @@ export function connection(): Connection {
   const key = createHash("sha256").update(`${c.baseUrl}\n${c.apiUserId}\n${c.apiKey}`).digest("hex");
   let conn = connections.get(key);
   if (!conn) {
-    const opts: CdnClientOptions = { baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey };
-    const timeoutMs = numberSetting("cdn:timeoutMs", "CDN_TIMEOUT_MS");
-    const retries = numberSetting("cdn:retries", "CDN_RETRIES");
-    const maxInFlight = numberSetting("cdn:maxInFlight", "CDN_MAX_IN_FLIGHT");
-    if (timeoutMs !== undefined) opts.timeoutMs = timeoutMs;
-    if (retries !== undefined) opts.retries = retries;
-    if (maxInFlight !== undefined && maxInFlight >= 1) opts.maxInFlight = maxInFlight;
+    // The settings table's parsers: a malformed value is an error naming the setting and its bounds.
+    const tuning = resolveSettings(["timeoutMs", "retries", "maxInFlight"], { config: lookup, env: process.env });
+    const opts: CdnClientOptions = { baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey, ...tuning };
     const client = new CdnClient(opts);
     conn = { client, lists: new ListCache(client), identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), configuredSuffix()) };
     connections.set(key, conn);

@@ -1,10 +1,16 @@
 /**
  * The client against the emulator over real HTTP: every method of §4, each create error code of §7,
- * each auth rejection, malformed answers, and bad parameters refused before anything is sent.
+ * each auth rejection, malformed answers, and bad parameters refused before anything is sent. What
+ * the emulator cannot answer (oversized, hung or contract-breaking answers, a held queue) comes
+ * from a tiny local server that counts the requests it received.
  */
+import * as http from "http";
+import type { AddressInfo } from "net";
 import {
+  type CallEvent,
   CdnAuthError,
   CdnClient,
+  CdnConfigError,
   CdnCreateError,
   CdnError,
   CdnNameInUseError,
@@ -297,5 +303,249 @@ describe("clock skew against the server's Date header", () => {
       c.close();
       await ahead.close();
     }
+  });
+});
+
+describe("the wrong base URL, timeouts, access not granted, a refused key", () => {
+  test("a base URL ending in /xmlrpc or /xmlrpc/ is taken without the suffix", async () => {
+    for (const suffix of ["/xmlrpc", "/xmlrpc/"]) {
+      const c = new CdnClient({ baseUrl: `${emu.url}${suffix}`, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 0 });
+      expect(c.baseUrl).toBe(emu.url);
+      await expect(c.pullzone.listZones()).resolves.toBeInstanceOf(Array);
+      c.close();
+    }
+  });
+
+  test("an HTTP 404 says the base URL is likely wrong, names the setting and the path, and is sent once", async () => {
+    const c = new CdnClient({ baseUrl: `${emu.url}/api/v2`, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 4, retryBaseDelayMs: 1 });
+    const before = emu.calls.length;
+    const err = await c.pullzone.listZones().catch((e) => e);
+    c.close();
+    expect(err).toBeInstanceOf(CdnTransportError);
+    expect(err).toMatchObject({ type: "http_status", status: 404, maybeProcessed: false, retryable: false, attempts: 1 });
+    expect(err.message).toContain("base URL is likely wrong");
+    expect(err.message).toContain("cdn:baseUrl / CDN_BASE_URL");
+    expect(err.message).toContain(`${emu.url}/api/v2/xmlrpc/pullzone`);
+    expect(err.message).not.toMatch(/unknown|maybe/i);
+    expect(emu.calls.length).toBe(before);
+  });
+
+  test("a refused key names the settings to check and says nothing of the clock when the clocks agree", async () => {
+    const c = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: "wrong-key-0123456789", retries: 0 });
+    const err = await c.pullzone.listZones().catch((e) => e);
+    c.close();
+    expect(err).toBeInstanceOf(CdnAuthError);
+    expect(err.notGranted).toBe(false);
+    expect(err.message).toContain("authentication failed");
+    expect(err.message).toContain("cdn:apiKey / CDN_API_KEY");
+    expect(err.message).toContain("cdn:apiUserId / CDN_API_USER_ID");
+    expect(err.message).not.toMatch(/clock/i);
+  });
+
+  test("a refused date without a measured skew says nothing of the clock (the fault says enough)", async () => {
+    emu.faults.add({ kind: "expiredAuth", count: 1, method: "vodzone.listZones" });
+    const err = await client.vodzone.listZones().catch((e) => e);
+    expect(err).toBeInstanceOf(CdnAuthError);
+    expect(err.expired).toBe(true);
+    expect(err.message).toMatch(/^vodzone\.listZones: authentication failed \(fault 401: .*older than 10 minutes\)$/);
+  });
+
+  test("live zones not granted to the key are not an authentication failure, and are asked once", async () => {
+    const noLive = await startEmulator({ port: 0, live: false });
+    const c = new CdnClient({ baseUrl: noLive.url, apiUserId: noLive.apiUserId, apiKey: noLive.apiKey, retries: 4, retryBaseDelayMs: 1 });
+    try {
+      const err = await c.livezone.listZones().catch((e) => e);
+      expect(err).toBeInstanceOf(CdnAuthError);
+      expect(err).toMatchObject({ type: "auth", notGranted: true, expired: false, attempts: 1 });
+      expect(err.message).toMatch(/^livezone\.listZones: this API key is not granted access to livezone\.\* methods/);
+      expect(err.message).not.toContain("authentication failed");
+      expect(noLive.calls.filter((x: { method: string }) => x.method === "livezone.listZones")).toHaveLength(1);
+    } finally {
+      c.close();
+      await noLive.close();
+    }
+  });
+
+  test("a timeout names its value and the setting that changes it", async () => {
+    await withServer(
+      () => undefined, // never answers
+      async (url, count) => {
+        const c = new CdnClient({ baseUrl: url, apiUserId: 1, apiKey: "local-server-key", timeoutMs: 50, retries: 0 });
+        const err = await c.pullzone.listZones().catch((e) => e);
+        c.close();
+        expect(err).toBeInstanceOf(CdnTransportError);
+        expect(err.type).toBe("timeout");
+        expect(err.message).toBe("pullzone.listZones: no answer within 50 ms (the call timeout: raise it with cdn:timeoutMs / CDN_TIMEOUT_MS)");
+        expect(count()).toBe(1);
+      },
+    );
+  });
+
+  test("timeouts of 0 or above 2^31-1 are refused before any call", () => {
+    for (const timeoutMs of [0, 2 ** 31, -5, 1.5]) {
+      expect(() => new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, timeoutMs })).toThrow(CdnConfigError);
+    }
+  });
+});
+
+/** A local server answering every request with `answer`; `count()` is the requests it received. */
+async function withServer(answer: (res: http.ServerResponse, n: number) => void, body: (url: string, count: () => number) => Promise<void>): Promise<void> {
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => answer(res, ++n));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    await body(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, () => n);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+}
+
+const xml = (inner: string) => `<?xml version="1.0"?><methodResponse>${inner}</methodResponse>`;
+const zonesXml = (count: number) =>
+  xml(`<params><param><value><array><data>${Array.from({ length: count }, (_, i) => `<value><struct><member><name>id</name><value><int>${i + 1}</int></value></member><member><name>name</name><value><string>zone-${i + 1}</string></value></member></struct></value>`).join("")}</data></array></value></param></params>`);
+const send = (res: http.ServerResponse, status: number, text: string, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { "Content-Type": "text/xml", "Content-Length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+};
+
+describe("what is sent again, and what once (default retry budget)", () => {
+  const client = (url: string, over: Partial<ConstructorParameters<typeof CdnClient>[0]> = {}) =>
+    new CdnClient({ baseUrl: url, apiUserId: 1, apiKey: "local-server-key", retryBaseDelayMs: 1, retryMaxDelayMs: 2, ...over });
+
+  test("an answer over maxResponseBytes (with Content-Length) is one final protocol error, downloaded once", async () => {
+    const big = zonesXml(2000);
+    await withServer(
+      (res) => send(res, 200, big),
+      async (url, count) => {
+        const c = client(url, { maxResponseBytes: 10_000 });
+        const err = await c.vodzone.listZones().catch((e) => e);
+        c.close();
+        expect(err).toBeInstanceOf(CdnProtocolError);
+        expect(err.message).toContain("response larger than 10000 bytes");
+        expect(err).toMatchObject({ retryable: false, attempts: 1 });
+        expect(count()).toBe(1);
+      },
+    );
+  });
+
+  test("an answer over maxResponseBytes sent in chunks without a length is cut off and not fetched again", async () => {
+    const chunk = zonesXml(200);
+    await withServer(
+      (res) => {
+        res.writeHead(200, { "Content-Type": "text/xml" });
+        for (let i = 0; i < 20; i++) res.write(chunk);
+        res.end();
+      },
+      async (url, count) => {
+        const c = client(url, { maxResponseBytes: chunk.length * 3 });
+        const err = await c.vodzone.listZones().catch((e) => e);
+        c.close();
+        expect(err).toBeInstanceOf(CdnProtocolError);
+        expect(err.message).toContain(`response larger than ${chunk.length * 3} bytes`);
+        expect(count()).toBe(1);
+      },
+    );
+  });
+
+  const ONCE: [string, (res: http.ServerResponse) => void][] = [
+    ["an HTML page with status 200", (res) => send(res, 200, "<!DOCTYPE html><html><head><title>Maintenance</title></head><body>down</body></html>", { "Content-Type": "text/html" })],
+    ["an unknown XML-RPC type", (res) => send(res, 200, xml("<params><param><value><foo>1</foo></value></param></params>"))],
+    ["two params", (res) => send(res, 200, xml("<params><param><value><array><data/></array></value></param><param><value><int>1</int></value></param></params>"))],
+    ["a fault without faultCode or faultString", (res) => send(res, 200, xml("<fault><value><struct></struct></value></fault>"))],
+    ["HTTP 400", (res) => send(res, 400, "bad request")],
+  ];
+  test.each(ONCE)("%s is sent once", async (_what, answer) => {
+    await withServer(answer, async (url, count) => {
+      const c = client(url);
+      const err = await c.vodzone.listZones().catch((e) => e);
+      c.close();
+      expect(err).toBeInstanceOf(CdnError);
+      expect(err.attempts).toBe(1);
+      expect(count()).toBe(1);
+    });
+  });
+
+  const AGAIN: [string, (res: http.ServerResponse) => void][] = [
+    ["a body cut mid-way", (res) => send(res, 200, zonesXml(3).slice(0, 120))],
+    ["HTTP 502", (res) => send(res, 502, "bad gateway")],
+    ["HTTP 429", (res) => send(res, 429, "slow down", { "Retry-After": "0" })],
+    ["a connection closed before the answer", (res) => res.socket?.destroy()],
+  ];
+  test.each(AGAIN)("%s is sent again, up to the budget", async (_what, answer) => {
+    await withServer(answer, async (url, count) => {
+      const c = client(url, { retries: 3 });
+      const err = await c.vodzone.listZones().catch((e) => e);
+      c.close();
+      expect(err).toBeInstanceOf(CdnError);
+      expect(err.attempts).toBe(4);
+      expect(count()).toBe(4);
+    });
+  });
+});
+
+describe("Retry-After and the in-flight cap", () => {
+  test("the emulator's 503 Retry-After: 1 is waited for, up to the max delay", async () => {
+    const events: CallEvent[] = [];
+    const c = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 1, retryBaseDelayMs: 5, retryMaxDelayMs: 30, random: () => 0, onEvent: (e) => events.push(e) });
+    emu.faults.add({ kind: "http503", count: 1, method: "pushzone.listZones" });
+    await expect(c.pushzone.listZones()).resolves.toBeInstanceOf(Array);
+    c.close();
+    // Full jitter with random() = 0 would wait 0 ms: the 30 ms are Retry-After (1 s) under the 30 ms cap.
+    expect(events.map((e) => [e.ok, e.retryInMs])).toEqual([
+      [false, 30],
+      [true, undefined],
+    ]);
+  });
+
+  test("an HTTP-date Retry-After on a 429 is honoured under the cap too", async () => {
+    const events: CallEvent[] = [];
+    const later = new Date(Date.now() + 3_600_000).toUTCString();
+    await withServer(
+      (res, n) => (n === 1 ? send(res, 429, "slow down", { "Retry-After": later }) : send(res, 200, zonesXml(1))),
+      async (url, count) => {
+        const c = new CdnClient({ baseUrl: url, apiUserId: 1, apiKey: "local-server-key", retries: 2, retryMaxDelayMs: 25, random: () => 0, onEvent: (e) => events.push(e) });
+        await expect(c.vodzone.listZones()).resolves.toHaveLength(1);
+        c.close();
+        expect(count()).toBe(2);
+      },
+    );
+    expect(events[0]).toMatchObject({ ok: false, retryInMs: 25, error: { type: "http_status" } });
+  });
+
+  test("no more than maxInFlight calls reach the server at once; the rest wait in the client", async () => {
+    const held: http.ServerResponse[] = [];
+    let most = 0;
+    const arrived: (() => void)[] = [];
+    await withServer(
+      (res) => {
+        held.push(res);
+        most = Math.max(most, held.length);
+        arrived.splice(0).forEach((r) => r());
+      },
+      async (url, count) => {
+        const untilArrivals = async (n: number) => {
+          while (count() < n) await new Promise<void>((r) => arrived.push(r));
+        };
+        const c = new CdnClient({ baseUrl: url, apiUserId: 1, apiKey: "local-server-key", maxInFlight: 2, retries: 0 });
+        const calls = Array.from({ length: 6 }, () => c.vodzone.listZones());
+        for (let answered = 0; answered < 6; answered++) {
+          await untilArrivals(Math.min(6, answered + 2));
+          // Two calls are at the server and held there; every other one waits for a slot in the client.
+          expect(held).toHaveLength(Math.min(2, 6 - answered));
+          if (answered < 5) expect(c.callsInFlight).toBe(2);
+          else expect(c.callsInFlight).toBeLessThanOrEqual(2); // the fifth call's answer may still be on its way
+          expect(c.callsWaiting).toBe(Math.max(0, 4 - answered));
+          send(held.shift()!, 200, zonesXml(1));
+        }
+        await Promise.all(calls);
+        c.close();
+        expect(count()).toBe(6);
+      },
+    );
+    expect(most).toBe(2);
   });
 });
