@@ -93,7 +93,7 @@ function newUrn(job: { stack: string; project: string }, parent: string, type: s
  * The URNs of a registration's `aliases` (`collapseAliasToUrn`, step_generator.go): a URN as given, or a spec
  * whose empty fields default to the resource's own name, type, parent, project and stack.
  */
-function aliasUrns(job: RunnerJob, req: resTypes.RegisterResourceRequest): string[] {
+export function aliasUrns(job: { stack: string; project: string }, req: resTypes.RegisterResourceRequest): string[] {
   const urns = [...req.getAliasurnsList()];
   for (const a of req.getAliasesList()) {
     const spec = a.getSpec();
