@@ -3,7 +3,7 @@
  * keeps the state, and reports steps. Runs in the runner process.
  * The rules follow the Pulumi engine as described in /work/shared/PULUMI-NOTES.md.
  */
-import { HostCallError, HostClient, Target } from "./host-client";
+import { HostCallError, ProviderHost, Target } from "./host-client";
 import { markSecrets, stripTopLevel } from "./secrets";
 import { StateStore } from "./state-store";
 import type { CheckFailure, DriverEvent, StateResource, StepOp } from "./types";
@@ -125,7 +125,7 @@ export class Engine {
   skipped = 0;
 
   constructor(
-    private readonly host: HostClient,
+    private readonly host: ProviderHost,
     private readonly store: StateStore,
     private readonly report: Reporter,
     private readonly settings: EngineSettings,

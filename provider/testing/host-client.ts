@@ -98,8 +98,23 @@ function initFailureOf(m: Modules, err: grpcTypes.ServiceError): InitFailure | u
   return undefined;
 }
 
+/**
+ * What the engine needs of a dynamic-provider host: the methods of {@link HostClient}, so a test can put an
+ * in-process host (or a fake) where the gRPC client of a real host process would be.
+ */
+export interface ProviderHost {
+  configure(config: Record<string, string>): Promise<{ acceptSecrets: boolean }>;
+  check(t: Target, olds: Props, news: Props): Promise<CheckResult>;
+  diff(t: Target, id: string, olds: Props, news: Props, oldInputs: Props, ignoreChanges: string[]): Promise<DiffResult>;
+  create(t: Target, properties: Props, timeoutSec: number): Promise<{ id: string; properties: Props }>;
+  read(t: Target, id: string, properties: Props, inputs: Props): Promise<ReadResult>;
+  update(t: Target, id: string, olds: Props, news: Props, oldInputs: Props, ignoreChanges: string[], timeoutSec: number): Promise<Props>;
+  delete(t: Target, id: string, properties: Props, oldInputs: Props, timeoutSec: number): Promise<void>;
+  close(): void;
+}
+
 /** Client of one host process. Configure it before any other call. */
-export class HostClient {
+export class HostClient implements ProviderHost {
   private readonly m: Modules;
   private readonly client: provGrpcTypes.ResourceProviderClient;
 
