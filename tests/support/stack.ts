@@ -232,40 +232,12 @@ async function runDeclarations(engine: Engine, decls: Decl[], c: Collector, o: R
   const urnOf = (d: Decl) => `urn:pulumi:${o.stack}::${o.project}::${TYPE_PREFIX}${d.kind}::${d.name}`;
   let programFailed = false;
 
-  const one = async (d: Decl): Promise<Props | undefined> => {
-    const deps = new Set(d.opts?.dependsOn ?? []);
-    let args: Props | undefined;
-    if (typeof d.args === "function") {
-      // Run once to learn what it reads, wait for those resources, then run with their outputs.
-      const outs = new Map<string, Props | undefined>();
-      const refs = (collect: boolean): Refs => ({
-        value: (name, key, f) => {
-          if (collect) {
-            deps.add(name);
-            return UNKNOWN;
-          }
-          const state = outs.get(name);
-          const raw = state?.[key];
-          if (raw === undefined) return preview ? UNKNOWN : undefined;
-          if (raw === UNKNOWN) return UNKNOWN;
-          const secret = typeof raw === "object" && raw !== null && (raw as Props)[SIG_KEY] === SECRET_SIG;
-          const plain = secret ? (raw as { value: unknown }).value : raw;
-          const v = f ? f(plain as never) : plain;
-          return secret ? { [SIG_KEY]: SECRET_SIG, value: v } : v;
-        },
-      });
-      d.args(refs(true));
-      for (const name of deps) outs.set(name, await results.get(name));
-      if ([...deps].some((n) => outs.get(n) === undefined)) return undefined; // a resource it reads failed
-      args = d.args(refs(false));
-    } else {
-      for (const name of deps) if ((await results.get(name)) === undefined) return undefined;
-      args = d.args;
-    }
+  /** The registration of a declaration with its args resolved; `deps` are the names it reads or depends on. */
+  const build = async (d: Decl, args: Props | undefined, deps: Set<string>): Promise<Registration> => {
     const { props, options } = declared(d, args);
     const wire = (await serialize(props, preview)) as Props;
     wire.__provider = texts[d.kind];
-    const reg: Registration = {
+    return {
       kind: d.get !== undefined ? "read" : "register",
       urn: urnOf(d),
       type: `${TYPE_PREFIX}${d.kind}`,
@@ -276,6 +248,9 @@ async function runDeclarations(engine: Engine, decls: Decl[], c: Collector, o: R
       options: registrationOptions(options),
       dependencies: [...deps].map((n) => decls.find((x) => x.name === n)).filter((x): x is Decl => !!x).map(urnOf),
     };
+  };
+
+  const register = async (d: Decl, reg: Registration): Promise<Props | undefined> => {
     try {
       const r = await engine.register(reg);
       const { __provider: _p, ...outputs } = r.state;
@@ -287,14 +262,47 @@ async function runDeclarations(engine: Engine, decls: Decl[], c: Collector, o: R
     }
   };
 
-  for (const d of decls) {
-    const p = one(d).catch((e: unknown) => {
-      programFailed = true;
-      c.error(`program failed: ${messageOf(e)}`);
-      return undefined;
+  /** A declaration that reads other resources: registered once those are (and not when one failed). */
+  const dependent = async (d: Decl): Promise<Props | undefined> => {
+    const deps = new Set(d.opts?.dependsOn ?? []);
+    const outs = new Map<string, Props | undefined>();
+    const refs = (collect: boolean): Refs => ({
+      value: (name, key, f) => {
+        if (collect) {
+          deps.add(name);
+          return UNKNOWN;
+        }
+        const raw = outs.get(name)?.[key];
+        if (raw === undefined) return preview ? UNKNOWN : undefined;
+        if (raw === UNKNOWN) return UNKNOWN;
+        const secret = typeof raw === "object" && raw !== null && (raw as Props)[SIG_KEY] === SECRET_SIG;
+        const plain = secret ? (raw as { value: unknown }).value : raw;
+        const v = f ? f(plain as never) : plain;
+        return secret ? { [SIG_KEY]: SECRET_SIG, value: v } : v;
+      },
     });
-    results.set(d.name, p);
-  }
+    // Run once to learn what it reads, wait for those resources, then run with their outputs.
+    if (typeof d.args === "function") d.args(refs(true));
+    for (const name of deps) outs.set(name, await results.get(name));
+    if ([...deps].some((n) => outs.get(n) === undefined)) return undefined;
+    const args = typeof d.args === "function" ? d.args(refs(false)) : d.args;
+    return register(d, await build(d, args, deps));
+  };
+
+  // The program registers its independent resources before any answer comes back: build them all,
+  // then hand them to the engine together, so each one's check starts before another can fail.
+  const independent = decls.filter((d) => typeof d.args !== "function" && !d.opts?.dependsOn?.length);
+  const built = await Promise.allSettled(independent.map((d) => build(d, d.args as Props | undefined, new Set())));
+  const fail = (e: unknown): undefined => {
+    programFailed = true;
+    c.error(`program failed: ${messageOf(e)}`);
+    return undefined;
+  };
+  independent.forEach((d, i) => {
+    const b = built[i];
+    results.set(d.name, b.status === "fulfilled" ? register(d, b.value).catch(fail) : Promise.resolve(fail(b.reason)));
+  });
+  for (const d of decls) if (!results.has(d.name)) results.set(d.name, dependent(d).catch(fail));
   await Promise.all(results.values());
   await engine.idle();
   return programFailed;
