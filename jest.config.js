@@ -1,15 +1,39 @@
-/** Jest runs the TypeScript tests directly (ts-jest); the dynamic-provider host and emulator CLI use the compiled dist/. */
-module.exports = {
+/**
+ * Jest runs the TypeScript tests directly (ts-jest); the dynamic-provider host and emulator CLI use the compiled dist/.
+ * Two projects: `fast` runs in process (the provider through tests/support's in-process host and stack), `host`
+ * starts real processes (the SDK's dynamic-provider host through the driver, the emulator CLI, Python, npm).
+ * `npm test` runs both; `npm run test:fast` only the first, for the edit loop.
+ */
+const shared = {
   preset: "ts-jest",
   testEnvironment: "node",
   roots: ["<rootDir>/tests"],
-  testMatch: ["**/*.test.ts"],
-  testPathIgnorePatterns: ["/node_modules/", "/tests/bench/"],
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
+};
+
+/**
+ * Test files that start a process: a dynamic-provider host, the emulator CLI, a Python server, npm.
+ * New ones are named `*.host.test.ts`. Regular expressions over the path, as testPathIgnorePatterns takes them.
+ */
+const HOST = [
+  "\\.host\\.test\\.ts$",
+  "/tests/e2e/.*\\.test\\.ts$",
+  "/tests/package/.*\\.test\\.ts$",
+  "/tests/lifecycle/driver[^/]*\\.test\\.ts$",
+  "/tests/reliability/persistence\\.test\\.ts$",
+  "/tests/integration/(emulator-cli|emulator-python|emulator-throughput|strict-server)\\.test\\.ts$",
+];
+const IGNORED = ["/node_modules/", "/tests/bench/"];
+
+module.exports = {
   testTimeout: 60000,
-  // Two workers on this 2-core machine: the lifecycle suites spend much of their time waiting on the
-  // host and emulator processes they start, so one worker left a core idle (npm test: 2 min 15 s -> under 2 min).
+  // Two workers on this 2-core machine: the host suites spend much of their time waiting on the
+  // processes they start, so one worker left a core idle.
   maxWorkers: 2,
   globalSetup: "<rootDir>/tests/support/setup.js",
   globalTeardown: "<rootDir>/tests/support/teardown.js",
-  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
+  projects: [
+    { ...shared, displayName: "fast", testMatch: ["**/*.test.ts"], testPathIgnorePatterns: [...IGNORED, ...HOST] },
+    { ...shared, displayName: "host", testRegex: HOST, testPathIgnorePatterns: IGNORED },
+  ],
 };

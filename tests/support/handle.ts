@@ -24,7 +24,7 @@ export function deployment(config: Record<string, string>) {
     }
     return handle(1, kind, op as never, args.map(wire));
   };
-  const withProvider = (p: Props) => ({ ...p, __provider: PROVIDER });
+  const withProvider = (p: Props): Props => ({ ...p, __provider: PROVIDER });
   return {
     check: (kind: ZoneKind, olds: Props, news: Props) => call(kind, "check", [olds, withProvider(news)]) as Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>,
     diff: (kind: ZoneKind, id: string, olds: Props, news: Props) => call(kind, "diff", [id, olds, news]) as Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>,

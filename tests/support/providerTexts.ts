@@ -1,0 +1,28 @@
+/**
+ * The real `__provider` texts of the resource kinds, as `dynamic.Resource` serializes them from the
+ * built package. They are made once per test run by tests/support/provider-texts.js in a plain Node
+ * child (jest's global setup writes them to the file named by CDN_TEST_PROVIDER_TEXTS); a test run
+ * without that setup makes them on first use.
+ */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import type { Kind } from "./kinds";
+
+/** A kind whose resources carry a serialized provider. */
+export type ProviderKind = Kind | "CachePurge";
+
+/** The environment variable naming the file the global setup wrote. */
+export const TEXTS_ENV = "CDN_TEST_PROVIDER_TEXTS";
+const SCRIPT = path.join(__dirname, "provider-texts.js");
+
+let cached: Record<ProviderKind, string> | undefined;
+
+/** The `__provider` text of each kind. */
+export function providerTexts(): Record<ProviderKind, string> {
+  if (cached) return cached;
+  const file = process.env[TEXTS_ENV];
+  const json = file && fs.existsSync(file) ? fs.readFileSync(file, "utf8") : execFileSync(process.execPath, [SCRIPT], { encoding: "utf8" });
+  cached = JSON.parse(json) as Record<ProviderKind, string>;
+  return cached;
+}
