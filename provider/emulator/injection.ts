@@ -47,6 +47,8 @@ export interface FaultRule {
   readonly rate?: number;
   /** Apply to the next N matching calls (that the rate lets through), then retire. */
   readonly count?: number;
+  /** Let the first N matching calls through untouched, then apply (e.g. a deployment's first listZones, its snapshot). */
+  readonly skip?: number;
   /** Seed of this rule's PRNG (default 1). */
   readonly seed?: number;
   /** For `latency`: the delay in ms (default 250). */
@@ -85,6 +87,7 @@ interface ActiveRule {
   readonly id: number;
   readonly rule: FaultRule;
   remaining?: number;
+  toSkip: number;
   readonly random: () => number;
 }
 
@@ -94,6 +97,7 @@ function checkRule(rule: FaultRule): void {
   if (rule.count !== undefined && !(Number.isSafeInteger(rule.count) && rule.count > 0)) throw new TypeError("faults.add: count must be a positive integer");
   if (rule.latencyMs !== undefined && !(Number.isFinite(rule.latencyMs) && rule.latencyMs >= 0)) throw new TypeError("faults.add: latencyMs must be >= 0");
   if (rule.status !== undefined && rule.status !== 200 && rule.status !== 502) throw new TypeError("faults.add: status must be 200 or 502");
+  if (rule.skip !== undefined && !(Number.isSafeInteger(rule.skip) && rule.skip >= 0)) throw new TypeError("faults.add: skip must be a non-negative integer");
   if (rule.keep !== undefined && !(Number.isSafeInteger(rule.keep) && rule.keep >= 0)) throw new TypeError("faults.add: keep must be a non-negative integer");
   // A short answer only means something for a list; other methods would silently ignore the rule.
   if (rule.kind === "shortList" && !(rule.method && /^[a-z]+\.listZones$/.test(rule.method))) throw new TypeError("faults.add: shortList needs method '<group>.listZones'");
@@ -118,7 +122,7 @@ export class FaultInjector {
   add(rule: FaultRule): number {
     checkRule(rule);
     const id = this.nextId++;
-    this.rules.push({ id, rule: { ...rule }, remaining: rule.count, random: prng(rule.seed ?? 1) });
+    this.rules.push({ id, rule: { ...rule }, remaining: rule.count, toSkip: rule.skip ?? 0, random: prng(rule.seed ?? 1) });
     return id;
   }
 
@@ -175,6 +179,10 @@ export class FaultInjector {
     for (const active of [...this.rules]) {
       const { rule } = active;
       if ((rule.kind !== "latency" && chosen) || !matches(rule, method)) continue;
+      if (active.toSkip > 0) {
+        active.toSkip--;
+        continue;
+      }
       if (rule.rate !== undefined && active.random() >= rule.rate) continue;
       if (active.remaining !== undefined && --active.remaining <= 0) this.remove(active.id);
       this.counts[rule.kind]++;

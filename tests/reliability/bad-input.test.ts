@@ -55,7 +55,7 @@ const names: [string, unknown][] = [
   ["an object", { first: "a" }],
   ["an array", ["a"]],
   ["a boolean", true],
-  ["upper case", "UPPER"],
+  ["with an underscore", "under_score"],
   ["ending with a hyphen", "zone-"],
 ];
 const kinds: Kind[] = ["PullZone", "PushZone", "VodZone", "LiveZone"];
@@ -75,7 +75,7 @@ const BAD_RESOURCES: BadResource[] = [
   ["PullZone", "vhost an array", "vhost", { vhost: ["www.example.com"] }],
   ["PullZone", "ip out of range", "ip", { ip: "999.1.1.1" }],
   ["PullZone", "compress a word", "compress", { compress: "yes" }],
-  ["PullZone", "compress a boolean", "compress", { compress: true }],
+  ["PullZone", "compress the word 'true'", "compress", { compress: "true" }],
   ["PullZone", "vanityDomain with hyphen edges", "vanityDomain", { vanityDomain: "-bad-.example" }],
   ["PullZone", "an unknown key", "bogus", { bogus: "x" }],
   ["PullZone", "a wire name as key", "vanity_domain", { vanity_domain: "cdn.example.com" }],
@@ -123,7 +123,8 @@ describe("resource inputs through the host's check", () => {
   });
 
   test("none reaches the API, the host does not crash, and the valid zone beside them is created", () => {
-    expect(emu.calls.map((c) => c.method)).toEqual(["pullzone.create"]);
+    // The valid zone's check reads its kind's zones once (the name-in-use check of a preview), then it is created.
+    expect(emu.calls.map((c) => c.method)).toEqual(["pullzone.listZones", "pullzone.create"]);
     expect(emu.zones("pullzone").map((z) => z.name)).toEqual(["good-zone"]);
     expect(up.steps.find((s) => s.name === "good")!.op).toBe("create");
     expect(up.steps.filter((s) => s.op === "failed")).toHaveLength(BAD_RESOURCES.length);
