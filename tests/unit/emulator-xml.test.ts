@@ -1,4 +1,5 @@
 import { PassThrough } from "stream";
+import { decodeUtf8, escapeForLog, forbiddenXmlChar } from "../../provider/emulator/xml/chars";
 import { parseMethodCall, ParseFailure } from "../../provider/emulator/xml/request";
 import { Double, faultResponse, formatDouble, methodResponse } from "../../provider/emulator/xml/response";
 import { toRecordValue } from "../../provider/emulator/xml/wire-value";
@@ -124,5 +125,33 @@ describe("emulator XML-RPC response writer", () => {
     const xml = methodResponse(rows);
     expect(Date.now() - started).toBeLessThan(250);
     expect(xml.length).toBeGreaterThan(1_000_000);
+  });
+});
+
+describe("characters XML forbids", () => {
+  it("finds C0 controls other than tab/LF/CR, U+FFFE, U+FFFF and lone surrogates, and nothing else", () => {
+    expect(forbiddenXmlChar("tab\tlf\ncr\r é ÿ \u007f \ufffd 🙂 \ud83d\ude42")).toBeUndefined();
+    expect(forbiddenXmlChar("a\u0000")).toBe("U+0000");
+    expect(forbiddenXmlChar("\u000b")).toBe("U+000B");
+    expect(forbiddenXmlChar("\ufffe")).toBe("U+FFFE");
+    expect(forbiddenXmlChar("x\ud83d")).toBe("U+D83D");
+    expect(forbiddenXmlChar("\ude42x")).toBe("U+DE42");
+    expect(forbiddenXmlChar("\ude42\ud83d")).toBe("U+DE42");
+  });
+
+  it("decodes strict UTF-8 only", () => {
+    expect(decodeUtf8(Buffer.from("é🙂"))).toBe("é🙂");
+    expect(decodeUtf8(Buffer.from([0x61, 0xe9]))).toBeUndefined();
+    expect(decodeUtf8(Buffer.from([0xed, 0xa0, 0x80]))).toBeUndefined(); // an encoded surrogate
+  });
+
+  it("escapes control characters for a log line", () => {
+    expect(escapeForLog("a\nb\r\tc\u0001\u2028é")).toBe("a\\nb\\r\\tc\\x01\\u2028é");
+  });
+
+  it("makes the parser refuse them raw and as character references", () => {
+    expect(() => parseMethodCall(call(param("<string>a&#11;</string>")))).toThrow(/U\+000B, a character XML 1\.0 does not allow/);
+    expect(() => parseMethodCall("<methodCall><methodName>cache.purge\u0001</methodName></methodCall>")).toThrow(/U\+0001/);
+    expect(parseMethodCall(call(param("<string>a&#9;&#xA;b</string>"))).params).toEqual([{ t: "string", v: "a\t\nb" }]);
   });
 });
