@@ -68,6 +68,13 @@ async function linked(from: string, to: string): Promise<boolean> {
   }
 }
 
+function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
 async function readHolder(file: string): Promise<LockHolder | undefined> {
   return parseHolder(await fs.readFile(file, "utf8").catch(() => ""));
 }
@@ -97,6 +104,8 @@ export class DataFileLock {
       for (let attempt = 0; ; attempt++) {
         if (await linked(temp, lockFile)) return new DataFileLock(lockFile, holder);
         const current = await readHolder(lockFile);
+        // Gone between our link and our read (released, or mid take-over): try again rather than call it unreadable.
+        if (current === undefined && attempt < TAKEOVER_ATTEMPTS && !(await exists(lockFile))) continue;
         const stale = current !== undefined && current.host === holder.host && !alive(current.pid);
         if (!stale) throw new DataFileLockedError(lockFile, current);
         const outcome = await DataFileLock.takeOver(lockFile, current, temp, holder);
