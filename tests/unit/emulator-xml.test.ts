@@ -119,12 +119,16 @@ describe("emulator XML-RPC response writer", () => {
     await expect(decode(faultResponse(-32602, "bad <param> & more"))).rejects.toMatchObject({ faultCode: -32602, faultString: "bad <param> & more" });
   });
 
-  it("writes a 10,000-row report quickly", () => {
+  // Its speed is measured by `npm run bench` (tests/bench/client.js), not bounded here: a
+  // wall-clock bound failed under the load of colleagues' runs on the shared machine.
+  it("writes a 10,000-row report the xmlrpc package reads back row for row", async () => {
     const rows = Array.from({ length: 10_000 }, (_, i) => ({ date: "2024-01-01 00:00", zone_id: i, transfer: new Double(i * 1000), hits: i }));
-    const started = Date.now();
     const xml = methodResponse(rows);
-    expect(Date.now() - started).toBeLessThan(250);
     expect(xml.length).toBeGreaterThan(1_000_000);
+    const decoded = (await decode(xml)) as Record<string, unknown>[];
+    expect(decoded).toHaveLength(10_000);
+    expect(decoded[9_999]).toEqual({ date: "2024-01-01 00:00", zone_id: 9_999, transfer: 9_999_000, hits: 9_999 });
+    expect(xml).toContain("<name>transfer</name><value><double>9999000.0</double></value>");
   });
 });
 
