@@ -134,6 +134,19 @@ describe("emulator file store", () => {
     expect(second.zones("livezone").map((z) => z.name)).toEqual(["still-mine"]);
   });
 
+  it("lets exactly one of several emulators started at once have the file, also over a stale lock", async () => {
+    // The stale case five times: the take-over is where two winners could appear.
+    for (const [round, stale] of [false, true, true, true, true, true].entries()) {
+      const file = path.join(dir, `race-${round}.json`);
+      if (stale) await fs.writeFile(`${file}.lock`, JSON.stringify({ pid: 99_999_999, host: os.hostname(), startedAt: "2020-01-01T00:00:00.000Z", token: "dead" }));
+      const results = await Promise.allSettled(Array.from({ length: 6 }, () => startEmulator({ dataFile: file })));
+      const started = results.filter((r): r is PromiseFulfilledResult<Emulator> => r.status === "fulfilled").map((r) => r.value);
+      open.push(...started);
+      expect(started).toHaveLength(1);
+      for (const r of results) if (r.status === "rejected") expect(String(r.reason.message)).toContain(`cannot use data file ${file}: it is in use by another emulator (pid ${process.pid} `);
+    }
+  });
+
   it("takes over a stale lock left by a process that no longer runs", async () => {
     const file = path.join(dir, "state.json");
     // A pid above the kernel's pid_max (4194304 at most on Linux) never runs.

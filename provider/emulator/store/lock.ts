@@ -53,6 +53,32 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Rounds of waiting for another emulator's take-over of the same stale lock (a few ms each). */
+const TAKEOVER_ATTEMPTS = 200;
+const TAKEOVER_WAIT_MS = 5;
+
+/** Hard-links `from` to `to`; false when `to` exists (the atomic "create if absent" of the lock). */
+async function linked(from: string, to: string): Promise<boolean> {
+  try {
+    await fs.link(from, to);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+}
+
+function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function readHolder(file: string): Promise<LockHolder | undefined> {
+  return parseHolder(await fs.readFile(file, "utf8").catch(() => ""));
+}
+
 /** A held lock; release() removes the lock file if it is still ours. */
 export class DataFileLock {
   private released = false;
@@ -65,7 +91,9 @@ export class DataFileLock {
   /**
    * Takes the lock of `file`, or throws DataFileLockedError naming the holder. The lock file is
    * written whole under a temporary name and hard-linked into place, so it is never seen half
-   * written and two emulators cannot both create it.
+   * written and two emulators cannot both create it. A stale lock is replaced under a second,
+   * short-lived guard (`<lock>.takeover`), so of several emulators starting at once exactly one
+   * gets the file.
    */
   static async acquire(file: string): Promise<DataFileLock> {
     const lockFile = `${file}.lock`;
@@ -73,46 +101,53 @@ export class DataFileLock {
     const temp = `${lockFile}.${process.pid}.${holder.token}.tmp`;
     await fs.writeFile(temp, `${JSON.stringify(holder)}\n`, { mode: 0o600 });
     try {
-      // Two rounds: the second after removing a stale lock; losing that race to another emulator is "in use".
-      for (let round = 0; round < 2; round++) {
-        try {
-          await fs.link(temp, lockFile);
-          return new DataFileLock(lockFile, holder);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        }
-        const current = parseHolder(await fs.readFile(lockFile, "utf8").catch(() => ""));
+      for (let attempt = 0; ; attempt++) {
+        if (await linked(temp, lockFile)) return new DataFileLock(lockFile, holder);
+        const current = await readHolder(lockFile);
+        // Gone between our link and our read (released, or mid take-over): try again rather than call it unreadable.
+        if (current === undefined && attempt < TAKEOVER_ATTEMPTS && !(await exists(lockFile))) continue;
         const stale = current !== undefined && current.host === holder.host && !alive(current.pid);
-        if (!stale || round === 1) throw new DataFileLockedError(lockFile, current);
-        await DataFileLock.removeStale(lockFile, current, holder.token);
+        if (!stale) throw new DataFileLockedError(lockFile, current);
+        const outcome = await DataFileLock.takeOver(lockFile, current, temp, holder);
+        if (outcome === "taken") return new DataFileLock(lockFile, holder);
+        // "busy": another emulator is replacing the same stale lock, which takes a few file
+        // operations; wait for it, then meet its lock (or the lock it left) in the next round.
+        if (attempt >= TAKEOVER_ATTEMPTS) throw new DataFileLockedError(lockFile, current);
+        if (outcome === "busy") await new Promise((resolve) => setTimeout(resolve, TAKEOVER_WAIT_MS));
       }
-      throw new DataFileLockedError(lockFile, undefined);
     } finally {
       await fs.unlink(temp).catch(() => undefined);
     }
   }
 
   /**
-   * Moves the stale lock aside and checks it is the one found stale: if another emulator took the
-   * lock over in between, its lock is put back, so a take-over never removes a live lock.
+   * Replaces the stale lock `stale` by ours while holding the guard. "taken": ours is in place;
+   * "changed": the lock is no longer that stale one (the next round reads it); "busy": another
+   * emulator holds the guard.
    */
-  private static async removeStale(lockFile: string, stale: LockHolder, token: string): Promise<void> {
-    const aside = `${lockFile}.${token}.stale`;
-    try {
-      await fs.rename(lockFile, aside);
-    } catch {
-      return; // gone already: the next round links ours or meets the new holder
+  private static async takeOver(lockFile: string, stale: LockHolder, temp: string, holder: LockHolder): Promise<"taken" | "changed" | "busy"> {
+    const guard = `${lockFile}.takeover`;
+    if (!(await linked(temp, guard))) {
+      // A guard left by a process that died in those few operations would block every start.
+      const owner = await readHolder(guard);
+      if (owner && owner.host === holder.host && !alive(owner.pid)) await fs.unlink(guard).catch(() => undefined);
+      return "busy";
     }
-    const moved = parseHolder(await fs.readFile(aside, "utf8").catch(() => ""));
-    if (moved?.token !== stale.token) await fs.link(aside, lockFile).catch(() => undefined);
-    await fs.unlink(aside).catch(() => undefined);
+    try {
+      const current = await readHolder(lockFile);
+      if (current?.token !== stale.token) return "changed";
+      await fs.unlink(lockFile);
+      // An emulator arriving now may link its own lock first; then it holds the file, not us.
+      return (await linked(temp, lockFile)) ? "taken" : "changed";
+    } finally {
+      if ((await readHolder(guard))?.token === holder.token) await fs.unlink(guard).catch(() => undefined);
+    }
   }
 
   /** Removes the lock file when it still holds this lock. Idempotent. */
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
-    const current = parseHolder(await fs.readFile(this.lockFile, "utf8").catch(() => ""));
-    if (current?.token === this.holder.token) await fs.unlink(this.lockFile).catch(() => undefined);
+    if ((await readHolder(this.lockFile))?.token === this.holder.token) await fs.unlink(this.lockFile).catch(() => undefined);
   }
 }
