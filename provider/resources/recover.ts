@@ -11,7 +11,7 @@
  * engine only keeps in state what a create reports with an id.
  */
 import { CdnClient } from "../api/client";
-import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError } from "../api/errors";
+import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError, withMessage } from "../api/errors";
 import { CREATE_ERROR_CODES } from "../api/wire";
 import { backoffDelay, RetryPolicy, shouldRetry } from "../api/retry";
 import { DeploymentIdentity } from "./identity";
@@ -111,7 +111,7 @@ export async function createWithRecovery(
   }
 
   // Out of attempts (or refused for good). If an attempt may have made the zone, find out before failing.
-  const err = last!;
+  const err = withMessage(last!, last!.message);
   err.attempts = attempt;
   if (!unsettled && attempt === 1 && !shouldRetry(err, attempt)) throw err; // refused at once: no budget involved
   let outcome = "";
@@ -126,8 +126,10 @@ export async function createWithRecovery(
         `If it was, the next \`pulumi up\` reports the name in use: set \`adopt: true\` on the resource to take it over`;
     }
   }
-  err.message = `${err.message}; gave up after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${method} (retry budget: CDN_RETRIES or cdn:retries)${outcome}`;
-  throw err;
+  // A new error of the same class (its type and retryability kept), the client's own left as it was.
+  const given = withMessage(err, `${err.message}; gave up after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${method} (retry budget: cdn:retries / CDN_RETRIES)${outcome}`);
+  given.attempts = attempt;
+  throw given;
 }
 
 interface Lookup {
