@@ -6,14 +6,18 @@
 import { createHash } from "crypto";
 import { CdnClient, CdnClientOptions } from "../api/client";
 import { ConfigLookup, resolveCredentials, resolveSettings } from "../api/config";
-import { KNOWN_CONFIG_KEYS, SettingName, SettingProblem, SettingValues, validateSettings } from "../api/settings";
+import { KNOWN_CONFIG_KEYS, SettingName, SettingValues, unknownConfigKeys, validateSettings } from "../api/settings";
 import { accountOf, DeploymentIdentity } from "./identity";
 import { ListCache } from "./zoneLookup";
 
 /** The part of Pulumi's ConfigureRequest we read (`req.config.get("cdn:apiKey")`, PULUMI-NOTES). */
 export interface ConfigureRequestLike {
-  config?: { get(key: string): string | undefined };
+  /** `rawConfig` is the host's whole stack config (cmd/dynamic-provider/config.js): read, when present, for misspelt keys. */
+  config?: { get(key: string): string | undefined; rawConfig?: Record<string, unknown> };
 }
+
+/** `cdn:` keys of the stack's config that are not settings (`cdn:apikey`), for check to name. */
+let unknownKeys: string[] = [];
 
 let stackConfig: Record<string, string> = {};
 
@@ -26,6 +30,8 @@ export function configure(req: ConfigureRequestLike | undefined): void {
   }
   // Every kind's provider is configured with the same stack config; keep whatever was given.
   stackConfig = { ...stackConfig, ...next };
+  const raw = req?.config?.rawConfig;
+  if (raw && typeof raw === "object") unknownKeys = Object.keys(raw).filter((k) => k.startsWith("cdn:") && !KNOWN_CONFIG_KEYS.includes(k));
 }
 
 const lookup: ConfigLookup = (key) => stackConfig[key];
@@ -35,9 +41,13 @@ export function hostSetting<N extends SettingName>(name: N): SettingValues[N] | 
   return resolveSettings([name], { config: lookup, env: process.env })[name] as SettingValues[N] | undefined;
 }
 
-/** Every problem with the host's settings (bad values, missing credentials), for check to fail a preview on. */
-export function settingProblems(): SettingProblem[] {
-  return validateSettings({ config: lookup, env: process.env });
+/**
+ * Every problem with the host's settings (bad values, missing credentials, a `cdn:` key that is
+ * none of ours: "did you mean `cdn:apiKey`?"), for check to fail a preview on.
+ */
+export function settingProblems(): { configKey: string; message: string }[] {
+  const misspelt = unknownConfigKeys(unknownKeys).map((message, i) => ({ configKey: unknownKeys[i], message }));
+  return [...misspelt, ...validateSettings({ config: lookup, env: process.env })];
 }
 
 export interface Connection {
@@ -75,4 +85,5 @@ export function resetConnections(): void {
   for (const c of connections.values()) c.client.close();
   connections.clear();
   stackConfig = {};
+  unknownKeys = [];
 }

@@ -90,6 +90,11 @@ describe("the preview of a new zone asks the account", () => {
     expect(failures[0].reason).not.toContain(Object.values(over)[0]);
   });
 
+  test("a misspelt cdn: config key fails the preview with the key it was probably meant to be", async () => {
+    const failures = await failuresOf("PullZone", { name: unique("typo"), origin: ORIGIN }, accountConfig(emu, { "cdn:timeoutMS": "5000" }));
+    expect(failures).toEqual([expect.objectContaining({ property: "cdn:timeoutMS", reason: expect.stringContaining("did you mean `cdn:timeoutMs`?") })]);
+  });
+
   test("existing zones are not looked up at check: a preview of a change costs no listZones", async () => {
     const before = emu.calls.filter((c) => c.method === "pullzone.listZones").length;
     const checked = await deployment(accountConfig(emu)).check("PullZone", { name: "kept", origin: ORIGIN }, { name: "kept", origin: "https://new.example.com" });

@@ -20,7 +20,8 @@ export function deployment(config: Record<string, string>) {
   const call = async (kind: ZoneKind, op: string, args: unknown[]): Promise<unknown> => {
     if (!configured) {
       configured = true;
-      await handle(1, kind, "configure", [{ config: { get: (k: string) => config[k] } }]);
+      // As the host passes it: a Config whose rawConfig is the whole stack config (cmd/dynamic-provider/config.js).
+      await handle(1, kind, "configure", [{ config: { get: (k: string) => config[k], rawConfig: config } }]);
     }
     return handle(1, kind, op as never, args.map(wire));
   };

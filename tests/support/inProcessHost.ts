@@ -23,7 +23,7 @@ type Props = Record<string, unknown>;
 
 /** The methods of a deserialized dynamic provider (`exports.handler()` of its text). */
 interface DynamicProvider {
-  configure?(req: { config: { get(key: string): unknown } }): Promise<void> | void;
+  configure?(req: { config: { get(key: string): unknown; rawConfig?: Record<string, unknown> } }): Promise<void> | void;
   check?(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: Array<{ property: string; reason: string }> }>;
   diff?(id: string, olds: Props, news: Props): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
   create(inputs: Props): Promise<{ id: string; outs?: Props }>;
@@ -195,7 +195,8 @@ export class InProcessHost implements ProviderHost {
         const provider = mod.exports.handler!();
         if (provider.configure) {
           const raw = this.config;
-          await provider.configure({ config: { get: (key: string) => raw[key.includes(":") ? key : `:${key}`] } });
+          // The host's Config: get(key), and the whole stack config as rawConfig (cmd/dynamic-provider/config.js).
+          await provider.configure({ config: { get: (key: string) => raw[key.includes(":") ? key : `:${key}`], rawConfig: raw } });
         }
         return provider;
       })();
