@@ -1,4 +1,5 @@
 /** Flags of the `cdn-emulator` command, parsed without dependencies. */
+import { COMPAT_PROFILES, type CompatProfile } from "./compat";
 import { DEFAULT_API_KEY, DEFAULT_API_USER_ID, DEFAULT_HOST, type EmulatorOptions } from "./options";
 
 export const USAGE = `Usage: cdn-emulator [options]
@@ -13,6 +14,7 @@ Options:
   --no-live         withhold livezone.* (ACCESS_DENIED), as for a key without live access
   --data FILE       keep state in FILE (JSON, written atomically); default: in memory
   --latency MS      add MS milliseconds to every call
+  --compat PROFILE  answer in another plausible shape: ${COMPAT_PROFILES.join(", ")} (default: default)
   --help            print this help
 `;
 
@@ -68,6 +70,12 @@ export function parseArgs(argv: readonly string[]): CliCommand {
       case "--latency":
         options.latencyMs = integer(flag, value());
         break;
+      case "--compat": {
+        const profile = value();
+        if (!profile || !(COMPAT_PROFILES as readonly string[]).includes(profile)) throw new CliError(`--compat needs one of ${COMPAT_PROFILES.join(", ")}`);
+        options.compat = profile as CompatProfile;
+        break;
+      }
       default:
         throw new CliError(`unknown option '${argv[i]}'`);
     }

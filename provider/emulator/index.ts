@@ -7,6 +7,7 @@
 import type { UserRow } from "../api/wire";
 import { ZONE_ROW_FIELDS } from "../api/wire";
 import { PULL_CREATE_KEYS, PUSH_CREATE_KEYS, VOD_CREATE_KEYS, LIVE_CREATE_KEYS } from "../api/methods";
+import { compatFor, type CompatProfile } from "./compat";
 import { Dispatcher } from "./dispatch";
 import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
 import { changeZone, createZone, zoneCdnUrl } from "./handlers/zones";
@@ -28,6 +29,8 @@ export { FAULT_KINDS, FaultInjector } from "./injection";
 export type { ZoneKind } from "./store/store";
 export { DataFileError } from "./store/file";
 export { Faults, RpcFault } from "./errors";
+export { COMPAT_PROFILES } from "./compat";
+export type { CompatProfile } from "./compat";
 
 /**
  * A zone as the inspection API shows it: its listZones row plus `label`, `hasPassword`,
@@ -50,6 +53,8 @@ export interface Emulator {
   readonly port: number;
   readonly apiUserId: number;
   readonly apiKey: string;
+  /** The compatibility profile the answers follow (`default` unless started with `compat`). */
+  readonly compat: CompatProfile;
   /** Every call, newest last (auth parameters dropped, passwords redacted). */
   readonly calls: readonly CallRecord[];
   /** Every cache.purge / cache.purgeAllCache with its argument and result. */
@@ -113,6 +118,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     auth: { apiUserId: opts.apiUserId, apiKey: opts.apiKey, now: opts.now },
     live: opts.live,
     context,
+    compat: compatFor(opts.compat),
     onError: (error) => opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
   const deps = { dispatcher, injector, recorder, maxBodyBytes: opts.maxBodyBytes, now: opts.now, latencyMs: opts.latencyMs, log: opts.log };
@@ -132,6 +138,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     apiUserId: opts.apiUserId,
     apiKey: opts.apiKey,
+    compat: opts.compat,
     calls: recorder.calls,
     purges: recorder.purges,
     faults: injector,

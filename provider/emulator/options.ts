@@ -1,5 +1,6 @@
 /** Options of startEmulator and their defaults. */
 import { DEFAULT_CDN_DOMAIN, DEFAULT_COMPANY_ALIAS, type UserRow } from "../api/wire";
+import { compatFor, type CompatProfile } from "./compat";
 
 /** The API user id the emulator accepts unless told otherwise. */
 export const DEFAULT_API_USER_ID = 4242;
@@ -35,6 +36,8 @@ export interface EmulatorOptions {
   maxBodyBytes?: number;
   /** Receives one line per call (no secrets). */
   log?: (line: string) => void;
+  /** The shapes of the answers: `default` (docs/emulator.md) or `legacy` (see "Compatibility profiles" there). */
+  compat?: CompatProfile;
 }
 
 /** Options with every default applied. */
@@ -52,6 +55,7 @@ export interface ResolvedOptions {
   readonly latencyMs: number;
   readonly maxBodyBytes: number;
   readonly log?: (line: string) => void;
+  readonly compat: CompatProfile;
 }
 
 function nonNegativeInt(name: string, value: number | undefined, fallback: number): number {
@@ -80,6 +84,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     latencyMs: nonNegativeInt("latencyMs", options.latencyMs, 0),
     maxBodyBytes: nonNegativeInt("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES) || DEFAULT_MAX_BODY_BYTES,
     log: options.log,
+    compat: compatFor(options.compat).profile,
   };
 }
 
