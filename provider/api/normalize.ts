@@ -127,7 +127,7 @@ export function normalizeStatus(v: unknown, method: string): boolean {
 
 /** A purge answer: TRUE/FALSE, 1/0, or their text; only its truth counts (as public clients tested it). */
 export function normalizeBoolean(v: unknown, method: string): boolean {
-  const b = toBoolean(Array.isArray(v) && v.length === 1 ? v[0] : v);
+  const b = toBoolean(v);
   if (b === undefined) throw new CdnProtocolError(`expected a boolean, got ${kindOf(v)}`, method);
   return b;
 }
@@ -170,7 +170,7 @@ export function normalizeRows(v: unknown, method: string): Row[] {
 }
 
 /**
- * Report rows. Accepted: an array of structs, one struct, or a bare number (the signature of
+ * Report rows. Accepted: an array of structs, or a bare number (the signature of
  * getTotalHits, getCacheHitStats and getUsagePerDay says int). Each typed field is read from its
  * column or from a plausible other name (REPORT_FIELDS); a field whose column is absent or nil
  * stays absent, never 0; every column sent is kept as sent. A bare number becomes one row
@@ -185,10 +185,9 @@ export function normalizeReport(v: unknown, method: string, report: ReportName):
     if (report === "getTotalTransfer") row.transfer = bare;
     return [row];
   }
-  const list = isStruct(v) ? [v] : v;
-  if (!Array.isArray(list)) throw new CdnProtocolError(`expected an array of rows or a number, got ${kindOf(v)}`, method);
+  if (!Array.isArray(v)) throw new CdnProtocolError(`expected an array of rows or a number, got ${kindOf(v)}`, method);
   const fields = REPORT_FIELDS[report];
-  return list.map((raw, i) => {
+  return v.map((raw, i) => {
     if (!isStruct(raw)) throw new CdnProtocolError(`row ${i} is not a struct (${kindOf(raw)})`, method);
     const row = jsonSafe(raw) as Row;
     for (const [field, spec] of Object.entries(fields)) {
