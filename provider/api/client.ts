@@ -17,7 +17,7 @@ import {
 } from "./config";
 import { encodeParams } from "./encode";
 import { CdnError, CdnFaultError, CdnOperationFailedError, CdnPurgeFailedError, CdnValidationError, errorFromCreateResult, errorFromFault, redact } from "./errors";
-import { findMethod, MethodSpec, USER_UPDATE_SAMPLE_KEYS, USER_UPDATE_KEYS, wireName } from "./methods";
+import { findMethod, METHOD_LIST, MethodSpec, USER_UPDATE_SAMPLE_KEYS, USER_UPDATE_KEYS, wireName } from "./methods";
 import { BandwidthAnswer, jsonSafe, normalizeBandwidth, normalizeBoolean, normalizeCreate, normalizeReport, normalizeRows, normalizeStatus, normalizeUserUpdate, normalizeZones } from "./normalize";
 import type { BandwidthOptions, ReportApi, ReportMethod } from "./types";
 import { Limiter, RetryPolicy, withRetry } from "./retry";
@@ -288,17 +288,16 @@ function collectPasswords(args: readonly unknown[]): string[] {
   return out;
 }
 
+/**
+ * The report group from the method table: each method takes its required parameters positionally
+ * (as many as the table has) and its optional ones in one options object.
+ */
 function makeReportApi(rows: (name: ReportMethod, positional: unknown[], options?: object) => Promise<Record<string, unknown>[]>): ReportApi {
-  const r = rows as (name: ReportMethod, positional: unknown[], options?: object) => Promise<never[]>;
-  return {
-    getTotalTransfer: (zoneId, o) => r("getTotalTransfer", [zoneId], o),
-    getTotalHits: (zoneId, o) => r("getTotalHits", [zoneId], o),
-    getTotalTransferStats: (c, f, t, o) => r("getTotalTransferStats", [c, f, t], o),
-    getCacheHitStats: (c, f, t, o) => r("getCacheHitStats", [c, f, t], o),
-    getPopularFiles: (c, f, t, o) => r("getPopularFiles", [c, f, t], o),
-    getUsagePerDay: (c, f, t, zoneId, o) => r("getUsagePerDay", [c, f, t, zoneId], o),
-    getNodeHits: (c, f, t, o) => r("getNodeHits", [c, f, t], o),
-    getConnectionStats: (c, f, t, o) => r("getConnectionStats", [c, f, t], o),
-    getHourlyConnectionStats: (c, d, o) => r("getHourlyConnectionStats", [c, d], o),
-  };
+  const api: Record<string, (...args: unknown[]) => Promise<Record<string, unknown>[]>> = {};
+  for (const m of METHOD_LIST) {
+    if (m.group !== "report") continue;
+    const required = (m.params as readonly { required: boolean }[]).filter((p) => p.required).length;
+    api[m.name] = (...args) => rows(m.name, args.slice(0, required), args[required] as object | undefined);
+  }
+  return api as unknown as ReportApi;
 }
