@@ -71,11 +71,15 @@ export function toFigure(v: unknown, field: string, method: string): number | un
   throw new CdnProtocolError(`field '${field}' is not a number (${kindOf(v)})`, method);
 }
 
-/** A field expected to hold text: strings stay (dateTime values as the exact text sent), numbers and booleans become text, absent becomes "". */
+/**
+ * A field expected to hold text: strings stay (dateTime values as the exact text sent), numbers
+ * become text, booleans "1"/"0" (§2.1: a boolean is 0 or 1, as `compress` is written), absent "".
+ */
 function toText(v: unknown): string {
   if (v === undefined || v === null) return "";
   if (typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (typeof v === "boolean") return v ? "1" : "0";
+  if (typeof v === "number") return String(v);
   return String(jsonSafe(v) ?? "");
 }
 

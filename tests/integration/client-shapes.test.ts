@@ -168,9 +168,9 @@ describe("ids, numbers, booleans, nil and dates in every plausible form", () => 
     ["numeric string", "<string>12</string>"],
     ["untyped text", "12"],
   ])("zone ids as %s", async (_what, id) => {
-    serve(answer(arr(struct({ id, name: "<string>www</string>", origin: "<string>o.example.com</string>", vhost: "<nil/>" }))));
+    serve(answer(arr(struct({ id, name: "<string>www</string>", origin: "<string>o.example.com</string>", vhost: "<nil/>", compress: "<boolean>1</boolean>" }))));
     const [row] = await client.pullzone.listZones();
-    expect(row).toMatchObject({ id: 12, name: "www", origin: "o.example.com", vhost: "" });
+    expect(row).toMatchObject({ id: 12, name: "www", origin: "o.example.com", vhost: "", compress: "1" });
   });
 
   test("an id beyond 2^53 is refused, not rounded", async () => {
