@@ -6,9 +6,10 @@
 import { authString, currentDate } from "./auth";
 import { configErrorOf, Credentials, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS, resolveCredentials } from "./config";
 import { encodeParams } from "./encode";
-import { CdnError, CdnOperationFailedError, CdnPurgeFailedError, CdnValidationError, errorFromCreateResult, errorFromFault, redact, withMessage } from "./errors";
-import { findMethod, MethodSpec, USER_UPDATE_KEYS, wireName } from "./methods";
-import { jsonSafe, normalizeBoolean, normalizeCreate, normalizeRows, normalizeStatus, normalizeUserUpdate, normalizeZones } from "./normalize";
+import { CdnError, CdnFaultError, CdnOperationFailedError, CdnPurgeFailedError, CdnValidationError, errorFromCreateResult, errorFromFault, redact, withMessage } from "./errors";
+import { findMethod, METHOD_LIST, MethodSpec, USER_UPDATE_SAMPLE_KEYS, USER_UPDATE_KEYS, wireName } from "./methods";
+import { BandwidthAnswer, jsonSafe, normalizeBandwidth, normalizeBoolean, normalizeCreate, normalizeReport, normalizeRows, normalizeStatus, normalizeUserUpdate, normalizeZones } from "./normalize";
+import type { BandwidthOptions, ReportApi, ReportMethod } from "./types";
 import { RetryPolicy, withRetry } from "./retry";
 import { Semaphore } from "./semaphore";
 import { MAX_TIMER_MS, parseSetting, SETTINGS } from "./settings";
@@ -56,7 +57,11 @@ export type PushCreateValues = { name: string; password: string; compress?: stri
 export type PushUpdateValues = { name?: string; password?: string; label?: string };
 export type VodCreateValues = { name: string; password: string; label?: string };
 export type VodUpdateValues = { name?: string; password?: string; label?: string };
-export type UserUpdateValues = Partial<Record<(typeof USER_UPDATE_KEYS)[number], string>>;
+/**
+ * user.update's values: the contract leaves the keys open, so any key with a string value is sent.
+ * The named ones are those public samples sent and those the emulator knows (docs/client.md).
+ */
+export type UserUpdateValues = Partial<Record<(typeof USER_UPDATE_SAMPLE_KEYS)[number] | (typeof USER_UPDATE_KEYS)[number], string>> & { [key: string]: string | undefined };
 
 /** The three zone methods every kind has. */
 export interface ZoneApi<C, U, Row, Created> {
@@ -65,20 +70,8 @@ export interface ZoneApi<C, U, Row, Created> {
   listZones(): Promise<Row[]>;
 }
 
-export interface ReportRangeOptions {
-  zoneId?: number;
-  sortby?: string[];
-  maxReturn?: number;
-  offset?: number;
-  timezone?: string;
-}
-export interface TotalOptions {
-  type?: 1 | 2 | 3;
-  from?: string | Date;
-  to?: string | Date;
-  timezone?: string;
-}
-type DateArg = string | Date;
+export type { BandwidthAnswer } from "./normalize";
+export type { BandwidthOptions, DateArg, OptionsOf, ReportApi, ReportRangeOptions, TotalOptions } from "./types";
 
 // Credentials are kept off the instance so that logging or serializing a client can never show them.
 const SECRETS = new WeakMap<CdnClient, { apiKey: string }>();
@@ -102,7 +95,8 @@ export class CdnClient {
   readonly livezone: ZoneApi<VodCreateValues, VodUpdateValues, W.LiveZoneRow, W.LiveCreateResult> & { delete(id: number): Promise<void> };
   readonly cache: { purge(url: string): Promise<true>; purgeAllCache(zone: string): Promise<true> };
   readonly user: { listUsers(): Promise<W.UserRow[]>; update(id: number, values: UserUpdateValues): Promise<W.UserRow | undefined> };
-  readonly account: { getBandwidth(opts?: { from?: DateArg; to?: DateArg }): Promise<W.BandwidthRow[]> };
+  /** account.getBandwidth read into one result, whatever shape the server answers in (normalize.ts). */
+  readonly account: { getBandwidth(opts?: BandwidthOptions): Promise<BandwidthAnswer> };
   readonly report: ReportApi;
 
   constructor(opts: CdnClientOptions) {
@@ -145,8 +139,8 @@ export class CdnClient {
         return r.user as W.UserRow | undefined;
       },
     };
-    this.account = { getBandwidth: async (o = {}) => (await this.rows("account.getBandwidth", [], o)) as unknown as W.BandwidthRow[] };
-    this.report = makeReportApi((name, positional, options) => this.rows(`report.${name}`, positional, options));
+    this.account = { getBandwidth: async (o = {}) => normalizeBandwidth(await this.byOptions("account.getBandwidth", [], o), "account.getBandwidth") };
+    this.report = makeReportApi(async (name, positional, options) => normalizeReport(await this.byOptions(`report.${name}`, positional, options), `report.${name}`, name));
   }
 
   /** A client from `CDN_BASE_URL`, `CDN_API_USER_ID` and `CDN_API_KEY`; the error names what is missing. */
@@ -155,11 +149,15 @@ export class CdnClient {
     return new CdnClient({ ...options, baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey });
   }
 
-  /** Low-level call by wire name (`report.getNodeHits`) with positional parameters after the auth ones. Returns the JSON-safe answer. */
+  /**
+   * Low-level call by wire name (`report.getNodeHits`) with positional parameters after the auth
+   * ones. Returns the JSON-safe answer. Parameters beyond the table's are sent as given (public
+   * clients sent `pullzone.listZones` a trailing `type`): the server decides what they mean.
+   */
   async call(method: string, params: unknown[] = []): Promise<unknown> {
     const s = findMethod(method);
     if (!s) throw new CdnValidationError("method", `'${method}' is not a method of the API`);
-    return jsonSafe(await this.invoke(s, params));
+    return jsonSafe(await this.invoke(s, params, true));
   }
 
   /** Calls being sent right now (never more than the `maxInFlight` cap): for figures and diagnostics. */
@@ -182,13 +180,13 @@ export class CdnClient {
   }
 
   /** Validates, signs and sends one call with the table's retry rule; returns the raw decoded value. */
-  private async invoke(s: MethodSpec, args: readonly unknown[]): Promise<unknown> {
+  private async invoke(s: MethodSpec, args: readonly unknown[], extra = false): Promise<unknown> {
     const method = wireName(s);
     const { apiKey } = SECRETS.get(this)!;
     const passwords = collectPasswords(args);
     let params: unknown[];
     try {
-      params = encodeParams(s, args);
+      params = encodeParams(s, args, extra);
     } catch (e) {
       throw e instanceof Error ? withMessage(e, redact(e.message, [apiKey, ...passwords])) : e;
     }
@@ -236,12 +234,25 @@ export class CdnClient {
     return {
       create: async (values: { name: string }) => {
         const method = `${group}.create`;
-        const out = normalizeCreate(await this.invoke(spec(method), [values]), method);
+        let answer: unknown;
+        try {
+          answer = await this.invoke(spec(method), [values]);
+        } catch (e) {
+          // A create error may come as an XML-RPC fault carrying the §7 code (a public client read
+          // it so): the same typed error as the `(code, string)` answer, so adopt and recovery work.
+          if (e instanceof CdnFaultError && isCreateCode(group, e.faultCode)) {
+            const err = errorFromCreateResult(method, e.faultCode, e.faultString, values?.name, collectPasswords([values]));
+            err.attempts = e.attempts;
+            throw err;
+          }
+          throw e;
+        }
+        const out = normalizeCreate(answer, method);
         if (!out.ok) throw errorFromCreateResult(method, out.code, out.message, values?.name, collectPasswords([values]));
         return out.result;
       },
       update: (id: number, values: object) => this.status(`${group}.update`, [id, values], id, Object.keys(values ?? {})),
-      listZones: async () => normalizeZones(await this.invoke(spec(`${group}.listZones`), []), `${group}.listZones`, W.ZONE_ROW_FIELDS[group]),
+      listZones: async () => normalizeZones(await this.invoke(spec(`${group}.listZones`), []), `${group}.listZones`, W.ZONE_ROW_FIELDS[group], group === "livezone"),
     } as never;
   }
 
@@ -254,8 +265,8 @@ export class CdnClient {
     return true;
   }
 
-  /** Calls a rows method with required parameters positionally and the optional ones by name. */
-  private async rows(method: string, positional: unknown[], options: object | undefined): Promise<Record<string, unknown>[]> {
+  /** Calls a method with required parameters positionally and the optional ones by name; returns the raw answer. */
+  private async byOptions(method: string, positional: unknown[], options: object | undefined): Promise<unknown> {
     const s = spec(method);
     const optional = s.params.filter((p) => !p.required);
     const given = (options ?? {}) as Record<string, unknown>;
@@ -265,7 +276,7 @@ export class CdnClient {
     }
     let i = 0;
     const args = s.params.map((p) => (p.required ? positional[i++] : given[p.name]));
-    return normalizeRows(await this.invoke(s, args), method);
+    return this.invoke(s, args);
   }
 }
 
@@ -285,6 +296,11 @@ function intOption(name: string, given: number | undefined, fallback: number, mi
   return given;
 }
 
+/** Whether a fault code is one of §7's create error codes of this group (2001-2003, 3001-3002, ...). */
+function isCreateCode(group: keyof typeof W.CREATE_ERROR_CODES, code: number): boolean {
+  return (Object.values(W.CREATE_ERROR_CODES[group]) as number[]).includes(code);
+}
+
 function spec(method: string): MethodSpec {
   return findMethod(method)!;
 }
@@ -298,31 +314,16 @@ function collectPasswords(args: readonly unknown[]): string[] {
   return out;
 }
 
-type Rows<T> = Promise<T[]>;
-/** The report group, with required parameters positional in the document's order and options by name. */
-export interface ReportApi {
-  getTotalTransfer(zoneId: number, opts?: TotalOptions): Rows<W.TotalTransferRow>;
-  getTotalHits(zoneId: number, opts?: TotalOptions): Rows<W.TotalHitsRow>;
-  getTotalTransferStats(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: ReportRangeOptions & { viewby?: "hourly" | "daily" | "monthly" }): Rows<W.TransferStatsRow>;
-  getCacheHitStats(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: ReportRangeOptions): Rows<W.CacheHitStatsRow>;
-  getPopularFiles(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: Omit<ReportRangeOptions, "timezone">): Rows<W.PopularFileRow>;
-  getUsagePerDay(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, zoneId: number, opts?: Omit<ReportRangeOptions, "timezone" | "zoneId">): Rows<W.UsagePerDayRow>;
-  getNodeHits(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: Omit<ReportRangeOptions, "timezone">): Rows<W.NodeHitsRow>;
-  getConnectionStats(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: ReportRangeOptions): Rows<W.ConnectionStatsRow>;
-  getHourlyConnectionStats(companyId: number | string, date: DateArg, opts?: ReportRangeOptions): Rows<W.HourlyConnectionStatsRow>;
-}
-
-function makeReportApi(rows: (name: string, positional: unknown[], options?: object) => Promise<Record<string, unknown>[]>): ReportApi {
-  const r = rows as (name: string, positional: unknown[], options?: object) => Promise<never[]>;
-  return {
-    getTotalTransfer: (zoneId, o) => r("getTotalTransfer", [zoneId], o),
-    getTotalHits: (zoneId, o) => r("getTotalHits", [zoneId], o),
-    getTotalTransferStats: (c, f, t, o) => r("getTotalTransferStats", [c, f, t], o),
-    getCacheHitStats: (c, f, t, o) => r("getCacheHitStats", [c, f, t], o),
-    getPopularFiles: (c, f, t, o) => r("getPopularFiles", [c, f, t], o),
-    getUsagePerDay: (c, f, t, zoneId, o) => r("getUsagePerDay", [c, f, t, zoneId], o),
-    getNodeHits: (c, f, t, o) => r("getNodeHits", [c, f, t], o),
-    getConnectionStats: (c, f, t, o) => r("getConnectionStats", [c, f, t], o),
-    getHourlyConnectionStats: (c, d, o) => r("getHourlyConnectionStats", [c, d], o),
-  };
+/**
+ * The report group from the method table: each method takes its required parameters positionally
+ * (as many as the table has) and its optional ones in one options object.
+ */
+function makeReportApi(rows: (name: ReportMethod, positional: unknown[], options?: object) => Promise<Record<string, unknown>[]>): ReportApi {
+  const api: Record<string, (...args: unknown[]) => Promise<Record<string, unknown>[]>> = {};
+  for (const m of METHOD_LIST) {
+    if (m.group !== "report") continue;
+    const required = (m.params as readonly { required: boolean }[]).filter((p) => p.required).length;
+    api[m.name] = (...args) => rows(m.name, args.slice(0, required), args[required] as object | undefined);
+  }
+  return api as unknown as ReportApi;
 }

@@ -14,6 +14,7 @@ import {
   MAX_API_USER_ID,
   type EmulatorOptions,
 } from "./options";
+import { COMPAT_PROFILES, type CompatProfile } from "./compat";
 
 export const USAGE = `Usage: cdn-emulator [options]
 
@@ -31,6 +32,7 @@ Options:
   --data FILE          keep state in FILE (JSON, written atomically, locked while in use;
                        a missing directory is created); default: in memory
   --latency MS         add MS milliseconds to every call
+  --compat PROFILE     answer in another plausible shape of the real service: ${COMPAT_PROFILES.join(", ")} (default: default)
   --help, -h           print this help
 
 A value that starts with '-' is given as --flag=VALUE.
@@ -52,6 +54,7 @@ const FLAGS = {
   "no-live": { type: "boolean" },
   data: { type: "string" },
   latency: { type: "string" },
+  compat: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -113,6 +116,10 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   if (values["no-live"]) options.live = false;
   if (values.data !== undefined) options.dataFile = nonEmpty("data", values.data, "a file name");
   if (values.latency !== undefined) options.latencyMs = integer("latency", values.latency, 0, INT32_MAX);
+  if (values.compat !== undefined) {
+    if (!(COMPAT_PROFILES as readonly string[]).includes(values.compat)) throw new CliError(`--compat needs one of ${COMPAT_PROFILES.join(", ")}`);
+    options.compat = values.compat as CompatProfile;
+  }
   return { kind: "run", options, keyGiven: options.apiKey !== undefined };
 }
 

@@ -29,6 +29,7 @@ async function main(argv: readonly string[]): Promise<void> {
   out(`  live zones:  ${options.live === false ? "withheld (--no-live)" : "granted"}`);
   out(`  store:       ${options.dataFile ? `file ${options.dataFile}` : "memory"}`);
   if (options.latencyMs) out(`  latency:     ${options.latencyMs} ms`);
+  out(`  answers:     ${emulator.compat} profile`);
   out(`listening on ${emulator.url}`);
 
   let stopping = false;

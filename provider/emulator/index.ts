@@ -7,6 +7,7 @@
 import type { UserRow } from "../api/wire";
 import { ZONE_ROW_FIELDS } from "../api/wire";
 import { PULL_CREATE_KEYS, PUSH_CREATE_KEYS, VOD_CREATE_KEYS, LIVE_CREATE_KEYS } from "../api/methods";
+import { compatFor, type CompatProfile } from "./compat";
 import { Dispatcher } from "./dispatch";
 import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
 import { changeZone, createZone, zoneCdnUrl } from "./handlers/zones";
@@ -38,6 +39,8 @@ export type { FailureForm, FaultMoment, OnceSpec } from "./injection";
 export type { ZoneKind } from "./store/store";
 export { DataFileError } from "./store/file";
 export { Faults, RpcFault } from "./errors";
+export { COMPAT_PROFILES } from "./compat";
+export type { CompatProfile } from "./compat";
 
 /**
  * A zone as the inspection API shows it: its listZones row plus `label`, `hasPassword`,
@@ -66,6 +69,8 @@ export interface Emulator {
   readonly companyId: number;
   /** The delivery domain under which cdn_url is built. */
   readonly cdnDomain: string;
+  /** The compatibility profile the answers follow (`default` unless started with `compat`). */
+  readonly compat: CompatProfile;
   /** Every call, newest last (auth parameters dropped, passwords redacted). */
   readonly calls: readonly CallRecord[];
   /** Every cache.purge / cache.purgeAllCache with its argument and result. */
@@ -134,6 +139,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     auth: { apiUserId: opts.apiUserId, apiKey: opts.apiKey, now: opts.now },
     live: opts.live,
     context,
+    compat: compatFor(opts.compat),
     onError: (error) => opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
   const deps = { dispatcher, injector, recorder, maxBodyBytes: opts.maxBodyBytes, now: opts.now, latencyMs: opts.latencyMs, log: opts.log };
@@ -156,6 +162,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     companyAlias: opts.companyAlias,
     companyId: opts.companyId,
     cdnDomain: opts.cdnDomain,
+    compat: opts.compat,
     calls: recorder.calls,
     purges: recorder.purges,
     faults: injector,

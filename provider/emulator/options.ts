@@ -1,5 +1,6 @@
 /** Options of startEmulator and their defaults. */
 import type { UserRow } from "../api/wire";
+import { compatFor, type CompatProfile } from "./compat";
 
 /** The API user id the emulator accepts unless told otherwise. */
 export const DEFAULT_API_USER_ID = 4242;
@@ -53,6 +54,8 @@ export interface EmulatorOptions {
   maxBodyBytes?: number;
   /** Receives one line per call (no secrets). */
   log?: (line: string) => void;
+  /** The shapes of the answers: `default` (docs/emulator.md) or `legacy` (see "Compatibility profiles" there). */
+  compat?: CompatProfile;
 }
 
 /** Options with every default applied. */
@@ -71,6 +74,7 @@ export interface ResolvedOptions {
   readonly latencyMs: number;
   readonly maxBodyBytes: number;
   readonly log?: (line: string) => void;
+  readonly compat: CompatProfile;
 }
 
 function nonNegativeInt(name: string, value: number | undefined, fallback: number): number {
@@ -107,6 +111,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     latencyMs: nonNegativeInt("latencyMs", options.latencyMs, 0),
     maxBodyBytes: nonNegativeInt("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES) || DEFAULT_MAX_BODY_BYTES,
     log: options.log,
+    compat: compatFor(options.compat).profile,
   };
 }
 

@@ -2,7 +2,9 @@
  * The client against the emulator over real HTTP: every method of §4, each create error code of §7,
  * each auth rejection, malformed answers, and bad parameters refused before anything is sent. What
  * the emulator cannot answer (oversized, hung or contract-breaking answers, a held queue) comes
- * from a tiny local server that counts the requests it received.
+ * from a tiny local server that counts the requests it received. The main scenarios run against
+ * every compatibility profile of the emulator (issue 11): the same typed results whatever
+ * plausible shape the server answers in.
  */
 import * as http from "http";
 import type { AddressInfo } from "net";
@@ -21,7 +23,7 @@ import {
   CdnTransportError,
   CdnValidationError,
 } from "../../provider/api";
-import { startEmulator } from "../../provider/emulator";
+import { COMPAT_PROFILES, startEmulator } from "../../provider/emulator";
 import { expectRefusedLocally } from "../support/refused";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
@@ -44,161 +46,179 @@ const callsTo = (method: string) => emu.calls.filter((c: { method: string }) => 
 
 const refusedLocally = (fn: () => Promise<unknown>, parameter: string, text?: string) => expectRefusedLocally(emu, fn, parameter, text);
 
-describe("zones", () => {
-  test("pull zone: create, update, listZones", async () => {
-    const name = fresh("pull");
-    const created = await client.pullzone.create({ name, origin: "https://origin.example.com", vhost: "www.example.com", compress: "1", label: "site" });
-    expect(typeof created.id).toBe("number");
-    expect(created.cdn_url).toContain(name);
-    expect(typeof created.vanity_ip).toBe("string");
-    await client.pullzone.update(created.id, { origin: "https://origin2.example.com", label: "renamed" });
-    const row = (await client.pullzone.listZones()).find((z) => z.id === created.id)!;
-    expect(row).toMatchObject({ id: created.id, name, origin: "https://origin2.example.com", vhost: "www.example.com", compress: "1" });
-    expect(Object.keys(row).sort()).toEqual(["compress", "id", "ip", "name", "origin", "vanity_domain", "vanity_ip", "vhost"]);
-  });
-
-  test("push zone: create, update, listZones", async () => {
-    const name = fresh("push");
-    const created = await client.pushzone.create({ name, password: "s3cret-pw", vanity_domain: `${name}.example.org` });
-    expect(created).toMatchObject({ id: expect.any(Number), storage_location: expect.any(String), cdn_url: expect.any(String) });
-    await client.pushzone.update(created.id, { name: `${name}-b`, password: "an0ther-pw" });
-    const row = (await client.pushzone.listZones()).find((z) => z.id === created.id)!;
-    expect(row.name).toBe(`${name}-b`);
-    expect(row.vanity_domain).toBe(`${name}.example.org`);
-    expect(row).not.toHaveProperty("password");
-  });
-
-  test("vod zone: create returns vanity_ip as a string", async () => {
-    const created = await client.vodzone.create({ name: fresh("vod"), password: "s3cret-pw" });
-    expect(typeof created.vanity_ip).toBe("string");
-    expect(typeof created.storage_location).toBe("string");
-    await client.vodzone.update(created.id, { label: "x" });
-    expect((await client.vodzone.listZones()).some((z) => z.id === created.id)).toBe(true);
-  });
-
-  test("live zone: create, update, delete", async () => {
-    const created = await client.livezone.create({ name: fresh("live"), password: "s3cret-pw" });
-    await client.livezone.update(created.id, { label: "stream" });
-    await client.livezone.delete(created.id);
-    expect((await client.livezone.listZones()).some((z) => z.id === created.id)).toBe(false);
-    await expect(client.livezone.delete(created.id)).rejects.toBeInstanceOf(CdnOperationFailedError);
-  });
-
-  test("update of an unknown id is a typed failure naming the method and id", async () => {
-    const err = await client.pullzone.update(999999, { label: "x" }).catch((e) => e);
-    expect(err).toBeInstanceOf(CdnOperationFailedError);
-    expect(err.message).toContain("pullzone.update");
-    expect(err.message).toContain("999999");
-  });
-});
-
-describe("create error codes of §7", () => {
-  test.each([
-    ["pullzone", 2002, { origin: "https://o.example.com" }],
-    ["pushzone", 3002, { password: "s3cret-pw" }],
-    ["vodzone", 4002, { password: "s3cret-pw" }],
-    ["livezone", 5002, { password: "s3cret-pw" }],
-  ] as const)("%s name in use is %i", async (group, code, extra) => {
-    const name = fresh(group);
-    const api = client[group] as unknown as { create(v: object): Promise<unknown> };
-    await api.create({ name, ...extra });
-    const err = (await api.create({ name, ...extra }).catch((e) => e)) as CdnNameInUseError;
-    expect(err).toBeInstanceOf(CdnNameInUseError);
-    expect(err).toMatchObject({ code, method: `${group}.create`, zoneName: name, type: "name_in_use" });
-    expect(err.message).toContain(name);
-  });
-
-  test.each([
-    ["pullzone", 2001, { origin: "https://o.example.com" }],
-    ["pushzone", 3001, { password: "s3cret-pw" }],
-    ["vodzone", 4001, { password: "s3cret-pw" }],
-    ["livezone", 5001, { password: "s3cret-pw" }],
-  ] as const)("%s creation failed is %i", async (group, code, extra) => {
-    const api = client[group] as unknown as { create(v: object): Promise<unknown> };
-    const err = await api.create({ name: "x".repeat(300), ...extra }).catch((e) => e);
-    expect(err).toBeInstanceOf(CdnCreateError);
-    expect(err).toMatchObject({ code, type: "create_failed" });
-  });
-
-  test("2003: an origin that does not resolve", async () => {
-    const err = await client.pullzone.create({ name: fresh("pull"), origin: "https://nowhere.invalid" }).catch((e) => e);
-    expect(err).toBeInstanceOf(CdnOriginUnresolvableError);
-    expect(err).toMatchObject({ code: 2003, type: "origin_unresolvable" });
-    expect(err.message).toContain("nowhere.invalid");
-  });
-});
-
-describe("cache, users, account, reports", () => {
-  let pull: { id: number; cdn_url: string };
-  let zoneName: string;
+describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
+  let emu: Emu;
+  let client: CdnClient;
   beforeAll(async () => {
-    zoneName = fresh("rep");
-    pull = await client.pullzone.create({ name: zoneName, origin: "https://o.example.com" });
+    emu = await startEmulator({ port: 0, compat: profile });
+    client = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 0 });
+  });
+  afterAll(async () => {
+    client.close();
+    await emu.close();
   });
 
-  test("purge and purgeAllCache", async () => {
-    const url = `https://${pull.cdn_url.replace(/^https?:\/\//, "")}/img/logo.png`;
-    await expect(client.cache.purge(url)).resolves.toBe(true);
-    await expect(client.cache.purgeAllCache(zoneName)).resolves.toBe(true);
-    expect(emu.purges.length).toBeGreaterThanOrEqual(2);
+  describe("zones", () => {
+    test("pull zone: create, update, listZones", async () => {
+      const name = fresh("pull");
+      const created = await client.pullzone.create({ name, origin: "https://origin.example.com", vhost: "www.example.com", compress: "1", label: "site" });
+      expect(typeof created.id).toBe("number");
+      expect(created.cdn_url).toContain(name);
+      expect(typeof created.vanity_ip).toBe("string");
+      await client.pullzone.update(created.id, { origin: "https://origin2.example.com", label: "renamed" });
+      const row = (await client.pullzone.listZones()).find((z) => z.id === created.id)!;
+      expect(row).toMatchObject({ id: created.id, name, origin: "https://origin2.example.com", vhost: "www.example.com", compress: "1" });
+      expect(Object.keys(row).sort()).toEqual(["compress", "id", "ip", "name", "origin", "vanity_domain", "vanity_ip", "vhost"]);
+    });
+  
+    test("push zone: create, update, listZones", async () => {
+      const name = fresh("push");
+      const created = await client.pushzone.create({ name, password: "s3cret-pw", vanity_domain: `${name}.example.org` });
+      expect(created).toMatchObject({ id: expect.any(Number), storage_location: expect.any(String), cdn_url: expect.any(String) });
+      await client.pushzone.update(created.id, { name: `${name}-b`, password: "an0ther-pw" });
+      const row = (await client.pushzone.listZones()).find((z) => z.id === created.id)!;
+      expect(row.name).toBe(`${name}-b`);
+      expect(row.vanity_domain).toBe(`${name}.example.org`);
+      expect(row).not.toHaveProperty("password");
+    });
+  
+    test("vod zone: create returns vanity_ip as a string", async () => {
+      const created = await client.vodzone.create({ name: fresh("vod"), password: "s3cret-pw" });
+      expect(typeof created.vanity_ip).toBe("string");
+      expect(typeof created.storage_location).toBe("string");
+      await client.vodzone.update(created.id, { label: "x" });
+      expect((await client.vodzone.listZones()).some((z) => z.id === created.id)).toBe(true);
+    });
+  
+    test("live zone: create, update, delete", async () => {
+      const created = await client.livezone.create({ name: fresh("live"), password: "s3cret-pw" });
+      await client.livezone.update(created.id, { label: "stream" });
+      await client.livezone.delete(created.id);
+      expect((await client.livezone.listZones()).some((z) => z.id === created.id)).toBe(false);
+      await expect(client.livezone.delete(created.id)).rejects.toBeInstanceOf(CdnOperationFailedError);
+    });
+  
+    test("update of an unknown id is a typed failure naming the method and id", async () => {
+      const err = await client.pullzone.update(999999, { label: "x" }).catch((e) => e);
+      expect(err).toBeInstanceOf(CdnOperationFailedError);
+      expect(err.message).toContain("pullzone.update");
+      expect(err.message).toContain("999999");
+    });
   });
-
-  test("a FALSE purge is a typed error naming the target", async () => {
-    const err = await client.cache.purge("https://unknown.example.com/x").catch((e) => e);
-    expect(err).toBeInstanceOf(CdnPurgeFailedError);
-    expect(err.message).toContain("https://unknown.example.com/x");
-    await expect(client.cache.purgeAllCache("no-such-zone")).rejects.toBeInstanceOf(CdnPurgeFailedError);
+  
+  describe("create error codes of §7", () => {
+    test.each([
+      ["pullzone", 2002, { origin: "https://o.example.com" }],
+      ["pushzone", 3002, { password: "s3cret-pw" }],
+      ["vodzone", 4002, { password: "s3cret-pw" }],
+      ["livezone", 5002, { password: "s3cret-pw" }],
+    ] as const)("%s name in use is %i", async (group, code, extra) => {
+      const name = fresh(group);
+      const api = client[group] as unknown as { create(v: object): Promise<unknown> };
+      await api.create({ name, ...extra });
+      const err = (await api.create({ name, ...extra }).catch((e) => e)) as CdnNameInUseError;
+      expect(err).toBeInstanceOf(CdnNameInUseError);
+      expect(err).toMatchObject({ code, method: `${group}.create`, zoneName: name, type: "name_in_use" });
+      expect(err.message).toContain(name);
+    });
+  
+    test.each([
+      ["pullzone", 2001, { origin: "https://o.example.com" }],
+      ["pushzone", 3001, { password: "s3cret-pw" }],
+      ["vodzone", 4001, { password: "s3cret-pw" }],
+      ["livezone", 5001, { password: "s3cret-pw" }],
+    ] as const)("%s creation failed is %i", async (group, code, extra) => {
+      const api = client[group] as unknown as { create(v: object): Promise<unknown> };
+      const err = await api.create({ name: "x".repeat(300), ...extra }).catch((e) => e);
+      expect(err).toBeInstanceOf(CdnCreateError);
+      expect(err).toMatchObject({ code, type: "create_failed" });
+    });
+  
+    test("2003: an origin that does not resolve", async () => {
+      const err = await client.pullzone.create({ name: fresh("pull"), origin: "https://nowhere.invalid" }).catch((e) => e);
+      expect(err).toBeInstanceOf(CdnOriginUnresolvableError);
+      expect(err).toMatchObject({ code: 2003, type: "origin_unresolvable" });
+      expect(err.message).toContain("nowhere.invalid");
+    });
   });
-
-  test("users: list and update", async () => {
-    const users = await client.user.listUsers();
-    expect(users.length).toBeGreaterThan(0);
-    expect(typeof users[0].id).toBe("number");
-    const updated = await client.user.update(users[0].id, { fullname: "Ada Lovelace" });
-    expect(updated?.fullname ?? (await client.user.listUsers()).find((u) => u.id === users[0].id)?.fullname).toBe("Ada Lovelace");
-  });
-
-  test("bandwidth", async () => {
-    const rows = await client.account.getBandwidth({ from: "2026-10-01", to: "2026-10-31" });
-    expect(rows.length).toBe(1);
-    expect(typeof rows[0].remaining).toBe("number");
-  });
-
-  test("every report answers typed rows", async () => {
-    const r = client.report;
-    const c = "acme";
-    const from = "2026-10-01";
-    const to = "2026-10-07";
-    const checks: [string, Promise<Record<string, unknown>[]>][] = [
-      ["getTotalTransfer", r.getTotalTransfer(pull.id, { type: 3, from, to }) as never],
-      ["getTotalHits", r.getTotalHits(pull.id, { type: 1 }) as never],
-      ["getTotalTransferStats", r.getTotalTransferStats(c, from, to, { zoneId: pull.id, viewby: "daily", maxReturn: 3, offset: 1 }) as never],
-      ["getCacheHitStats", r.getCacheHitStats(c, from, to, { zoneId: pull.id }) as never],
-      ["getPopularFiles", r.getPopularFiles(c, from, to, { zoneId: pull.id, maxReturn: 5 }) as never],
-      ["getUsagePerDay", r.getUsagePerDay(c, from, to, pull.id) as never],
-      ["getNodeHits", r.getNodeHits(c, from, to, { sortby: ["hits DESC"] }) as never],
-      ["getConnectionStats", r.getConnectionStats(c, from, to) as never],
-      ["getHourlyConnectionStats", r.getHourlyConnectionStats(c, from) as never],
-    ];
-    for (const [name, p] of checks) {
-      const rows = await p;
-      expect(Array.isArray(rows)).toBe(true);
-      for (const row of rows) {
-        for (const [k, v] of Object.entries(row)) {
-          if (["zone_id", "hits", "transfer", "connections"].includes(k)) expect(`${name}.${k}:${typeof v}`).toBe(`${name}.${k}:number`);
+  
+  describe("cache, users, account, reports", () => {
+    let pull: { id: number; cdn_url: string };
+    let zoneName: string;
+    beforeAll(async () => {
+      zoneName = fresh("rep");
+      pull = await client.pullzone.create({ name: zoneName, origin: "https://o.example.com" });
+    });
+  
+    test("purge and purgeAllCache", async () => {
+      const url = `https://${pull.cdn_url.replace(/^https?:\/\//, "")}/img/logo.png`;
+      await expect(client.cache.purge(url)).resolves.toBe(true);
+      await expect(client.cache.purgeAllCache(zoneName)).resolves.toBe(true);
+      expect(emu.purges.length).toBeGreaterThanOrEqual(2);
+    });
+  
+    test("a FALSE purge is a typed error naming the target", async () => {
+      const err = await client.cache.purge("https://unknown.example.com/x").catch((e) => e);
+      expect(err).toBeInstanceOf(CdnPurgeFailedError);
+      expect(err.message).toContain("https://unknown.example.com/x");
+      await expect(client.cache.purgeAllCache("no-such-zone")).rejects.toBeInstanceOf(CdnPurgeFailedError);
+    });
+  
+    test("users: list and update", async () => {
+      const users = await client.user.listUsers();
+      expect(users.length).toBeGreaterThan(0);
+      expect(typeof users[0].id).toBe("number");
+      const updated = await client.user.update(users[0].id, { fullname: "Ada Lovelace" });
+      expect(updated?.fullname ?? (await client.user.listUsers()).find((u) => u.id === users[0].id)?.fullname).toBe("Ada Lovelace");
+    });
+  
+    test("bandwidth: one typed result whatever the shape (rows, or one number)", async () => {
+      const bw = await client.account.getBandwidth({ from: "2026-10-01", to: "2026-10-31" });
+      expect(typeof bw.remaining).toBe("number");
+      expect(bw.hasData).toBe(true);
+      expect(bw.rows).toHaveLength(profile === "default" ? 1 : 0);
+      expect(bw.raw).toEqual(profile === "default" ? [expect.objectContaining({ remaining: bw.remaining })] : bw.remaining);
+    });
+  
+    test("every report answers typed rows", async () => {
+      const r = client.report;
+      const c = "acme";
+      const from = "2026-10-01";
+      const to = "2026-10-07";
+      const checks: [string, Promise<Record<string, unknown>[]>][] = [
+        ["getTotalTransfer", r.getTotalTransfer(pull.id, { type: 3, from, to }) as never],
+        ["getTotalHits", r.getTotalHits(pull.id, { type: 1 }) as never],
+        ["getTotalTransferStats", r.getTotalTransferStats(c, from, to, { zoneId: pull.id, viewby: "daily", maxReturn: 3, offset: 1 }) as never],
+        ["getCacheHitStats", r.getCacheHitStats(c, from, to, { zoneId: pull.id }) as never],
+        ["getPopularFiles", r.getPopularFiles(c, from, to, { zoneId: pull.id, maxReturn: 5 }) as never],
+        ["getUsagePerDay", r.getUsagePerDay(c, from, to, pull.id) as never],
+        ["getNodeHits", r.getNodeHits(c, from, to, { sortby: ["hits DESC"] }) as never],
+        ["getConnectionStats", r.getConnectionStats(c, from, to) as never],
+        ["getHourlyConnectionStats", r.getHourlyConnectionStats(c, from) as never],
+      ];
+      for (const [name, p] of checks) {
+        const rows = await p;
+        expect(Array.isArray(rows)).toBe(true);
+        for (const row of rows) {
+          for (const [k, v] of Object.entries(row)) {
+            if (["zone_id", "hits", "transfer", "connections"].includes(k)) expect(`${name}.${k}:${typeof v}`).toBe(`${name}.${k}:number`);
+          }
         }
       }
-    }
-    expect((await r.getUsagePerDay(c, from, to, pull.id)).length).toBe(7);
-    expect((await r.getTotalTransferStats(c, from, to, { zoneId: pull.id, maxReturn: 3, offset: 1 })).length).toBe(3);
-    const top = await r.getPopularFiles(c, from, to, { zoneId: pull.id, maxReturn: 5 });
-    expect(top.map((x) => x.hits)).toEqual([...top.map((x) => x.hits)].sort((a, b) => b - a));
-  });
-
-  test("low-level call", async () => {
-    const rows = (await client.call("pullzone.listZones")) as { id: number }[];
-    expect(rows.some((z) => z.id === pull.id)).toBe(true);
-    await expect(client.call("pullzone.nope")).rejects.toBeInstanceOf(CdnValidationError);
+      // The legacy profile answers getUsagePerDay with the bare int its signature declares.
+      expect((await r.getUsagePerDay(c, from, to, pull.id)).length).toBe(profile === "default" ? 7 : 1);
+      expect((await r.getTotalTransferStats(c, from, to, { zoneId: pull.id, maxReturn: 3, offset: 1 })).length).toBe(3);
+      const top = await r.getPopularFiles(c, from, to, { zoneId: pull.id, maxReturn: 5 });
+      expect(top.map((x) => x.hits)).toEqual([...top.map((x) => x.hits)].sort((a, b) => b! - a!));
+      expect(top.every((x) => typeof x.url === "string" && typeof x.zone_id === "number")).toBe(true);
+    });
+  
+    test("low-level call", async () => {
+      // The raw answer, as sent: ids may be int or i8 text.
+      const rows = (await client.call("pullzone.listZones")) as { id: number | string }[];
+      expect(rows.some((z) => Number(z.id) === pull.id)).toBe(true);
+      await expect(client.call("pullzone.nope")).rejects.toBeInstanceOf(CdnValidationError);
+    });
   });
 });
 
@@ -209,7 +229,7 @@ describe("bad parameters never leave the client", () => {
     await refusedLocally(() => client.pullzone.create({ name: "a", origin: 5 } as never), "values");
     await refusedLocally(() => client.report.getTotalTransfer(1, { type: 3 }), "from");
     await refusedLocally(() => client.report.getNodeHits("acme", "2026-02-01", "2026-01-01"), "dateFrom");
-    await refusedLocally(() => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { sortby: ["bogus DESC"] }), "sortby");
+    await refusedLocally(() => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { sortby: ["bogus SIDEWAYS"] }), "sortby");
     await refusedLocally(() => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { maxReturn: -1 }), "maxReturn");
     await refusedLocally(() => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { timezone: "GMT" } as never), "timezone");
     await refusedLocally(() => client.cache.purge("bad\u0001url"), "url");
