@@ -83,7 +83,7 @@ function translate(error: unknown): CliError {
       return new CliError(`unexpected argument '${quoted}' (every setting is a --flag)`);
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
       return /missing/.test(e.message ?? "")
-        ? new CliError(`${flag} needs a value`)
+        ? new CliError(`${flag} needs a value${flag === "--compat" ? `: one of ${COMPAT_PROFILES.join(", ")}` : ""}`)
         : /ambiguous/.test(e.message ?? "")
           ? new CliError(`${flag} needs a value, but the next argument is a flag (write ${flag}=VALUE for a value that starts with '-')`)
           : new CliError(`${flag} does not take a value`);

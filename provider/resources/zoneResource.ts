@@ -32,6 +32,10 @@ export function zoneRegistration(
   const defaults: pulumi.CustomResourceOptions = {
     // The API cannot delete these kinds: removing one from a program must not pretend it did.
     ...(spec.deletable ? {} : { retainOnDelete: true }),
+    // A live zone replaced (pulumi up --replace) keeps its name only if the old one is deleted first. The engine
+    // never calls Diff for a --replace target, so only this option, not diff's answer, makes it delete first
+    // (docs/engine-fidelity.md).
+    ...(spec.deletable ? { deleteBeforeReplace: true } : {}),
     ...(secretOutputs.length ? { additionalSecretOutputs: secretOutputs } : {}),
   };
   const merged: pulumi.CustomResourceOptions = { ...defaults, ...opts };

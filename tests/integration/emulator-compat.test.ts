@@ -97,6 +97,7 @@ describe("choosing a profile", () => {
     expect(parseArgs(["--compat", "legacy"])).toMatchObject({ kind: "run", options: { compat: "legacy" } });
     expect(parseArgs(["--compat=default"])).toMatchObject({ kind: "run", options: { compat: "default" } });
     expect(() => parseArgs(["--compat", "modern"])).toThrow(CliError);
-    expect(() => parseArgs(["--compat"])).toThrow(/--compat needs one of default, legacy/);
+    expect(() => parseArgs(["--compat", "modern"])).toThrow(/--compat needs one of default, legacy/);
+    expect(() => parseArgs(["--compat"])).toThrow(/--compat needs a value: one of default, legacy/);
   });
 });

@@ -71,6 +71,8 @@ describe.each(specs.map((s) => [s.kind, s] as const))("%s spec", (_kind, spec) =
     const [, , props, opts] = zoneRegistration(spec.kind, "r", fullInputs(spec), undefined);
     for (const f of spec.fields.filter((x) => x.secret)) expect(opts.additionalSecretOutputs).toContain(f.input);
     expect(opts.retainOnDelete).toBe(spec.deletable ? undefined : true);
+    // pulumi up --replace never calls Diff: only the resource option makes a live zone's replacement delete first.
+    expect(opts.deleteBeforeReplace).toBe(spec.deletable ? true : undefined);
     expect(Object.keys(props)).toEqual(expect.arrayContaining(["zoneId", ...spec.computed.map((c) => c.output)]));
   });
 
