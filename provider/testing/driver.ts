@@ -8,6 +8,7 @@ import { StackLock } from "./lock";
 import { Child, startHost, startRunner, stopChild, waitForExit } from "./processes";
 import type { FromRunner, RunnerJob } from "./protocol";
 import { Redactor } from "./secrets";
+import { typeErrors } from "./typecheck";
 import type { CheckFailure, DeployResult, DriverEvent, DriverOptions, Operation, StepResult } from "./types";
 
 /** Default maximum of resource operations in flight (the engine's `--parallel` default). */
@@ -184,6 +185,10 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
     const projectDir = path.resolve(opts.projectDir ?? findProjectDir(path.dirname(program)));
     const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
     const project = opts.project ?? projectNameOf(path.dirname(program));
+    if (opts.typecheck && (op === "up" || op === "preview")) {
+      const errors = typeErrors(program, projectDir);
+      if (errors.length > 0) throw new Error(`the program has type errors (typecheck: true):\n${errors.join("\n")}`);
+    }
     // One writer per state file, refused at once (a preview writes nothing and, as in the CLI, takes no lock).
     if (op !== "preview") lock = StackLock.acquire(opts.stateFile, op, (m) => c.warnings.push(m));
 

@@ -401,7 +401,8 @@ export class Engine {
         this.store.put(this.entry(reg, olds.id, olds.inputs, init.properties, union(secretKeys, olds.secretKeys), init.reasons), olds);
       }
       this.store.save();
-      if (init) throw this.fail(t, started, `update partially failed: ${initErrorMessage(init.reasons)}`, olds.id);
+      // The same prefix as any failed update: what the engine shows of a partial one is its reasons alone.
+      if (init) throw this.fail(t, started, `update failed: ${initErrorMessage(init.reasons)}`, olds.id);
       throw this.fail(t, started, `update failed: ${messageOf(e)}`, olds.id);
     }
   }

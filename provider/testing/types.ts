@@ -36,6 +36,11 @@ export interface DriverOptions {
   expectNoChanges?: boolean;
   /** up and preview: URNs to replace even without a change, like `pulumi up --replace <urn>`. */
   replace?: string[];
+  /**
+   * Type-check a `.ts` program (with its nearest tsconfig.json) before running it, as the Pulumi CLI does by
+   * default; type errors fail the operation before anything runs. Default false: `.ts` files are only transpiled.
+   */
+  typecheck?: boolean;
 }
 
 /** What a step did to one resource. */

@@ -197,7 +197,7 @@ describe("partial failures (parseError, pkg/engine/update.go)", () => {
       throw partialFailure("update", "hidden", id, { ...news, ready: false }, ["resized, not yet serving"]);
     };
     const r = await deploy(host, file, [reg("a", { size: 2 })]);
-    expect(r.heard.errors.join("\n")).toContain("update partially failed: resized, not yet serving");
+    expect(r.heard.errors).toEqual([expect.stringMatching(/"a": update failed: resized, not yet serving$/)]);
     const entry = stored(file, "a")!;
     expect(entry.inputs.size).toBe(1);
     expect(entry.outputs).toMatchObject({ size: 2, ready: false });

@@ -32,9 +32,12 @@ function nextRunWarnings(stateFile: string): string[] {
 describe("time limits", () => {
   it("times out a hanging provider call, records it as pending, and leaves no process behind", async () => {
     const ws = workspace();
-    const r = await run(up, options(ws, { counters: [{ name: "slow", count: 1, sleepMs: 60_000 }] }, { timeoutMs: 8_000 }));
+    // The limit counts from the start of the operation: it leaves the two processes ample time to start on a
+    // loaded machine before the create begins (otherwise the check is what times out).
+    const r = await run(up, options(ws, { counters: [{ name: "slow", count: 1, sleepMs: 120_000 }] }, { timeoutMs: 20_000 }));
     expect(r.ok).toBe(false);
-    expect(r.errors.join("\n")).toMatch(/timed out/);
+    expect(db(ws).calls.map((c) => c.op)).toEqual(["create-start"]);
+    expect(r.errors.join("\n")).toMatch(/create timed out \(deadline exceeded\)/);
     expect(readState(ws.state).pendingOperations).toEqual([{ urn: urnOf("slow"), type: TYPE, op: "create" }]);
 
     expect(nextRunWarnings(ws.state).join("\n")).toMatch(/interrupted during create/);

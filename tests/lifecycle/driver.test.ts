@@ -81,17 +81,28 @@ it("a program's lifecycle through the host: up, refresh, up with gets and a part
   expect(afterThird.resources.find((r) => r.name === "c")).toMatchObject({ initErrors: ["counter not ready"], outputs: { ready: false } });
   expect(afterThird.resources.find((r) => r.name === "ghost")).toMatchObject({ external: true, id: "c-999" });
 
-  // 4. preview: Check and Diff only; new outputs unknown; nothing written anywhere.
+  // 4. preview --refresh --expect-no-changes --replace a, with b renamed "b2" (aliases: [{ name: "b" }]): the
+  // refresh pass reads everything through the host first, then Check and Diff only; new outputs unknown; the
+  // changes fail the preview; nothing is written.
   const stateBefore = fs.readFileSync(ws.state, "utf8");
-  const dbBefore = fs.readFileSync(ws.db, "utf8");
-  const p = await run(preview, options(ws, { counters: [{ ...a, count: 9 }, { name: "d", count: 1 }] }, settings));
-  expect(p.errors).toEqual([]);
-  expect(stepOf(p, "a")[0]).toMatchObject({ op: "update", changedKeys: ["count"] });
+  const recordsBefore = db(ws).records;
+  const callsBefore = db(ws).calls.length;
+  const p = await run(
+    preview,
+    options(ws, { counters: [a, { ...b, name: "b2", aliasOf: "b" }, { name: "d", count: 1 }] }, { ...settings, refresh: true, expectNoChanges: true, replace: [urnOf("a")] }),
+  );
+  expect(stepOf(p, "ghost").map((s) => s.op)).toEqual(["delete"]); // the refresh pass finds it gone
+  expect(stepOf(p, "a").map((s) => s.op)).toEqual(["same", "replace"]);
+  expect(stepOf(p, "b").map((s) => s.op)).toEqual(["same"]); // refreshed, then neither created nor deleted
+  // b's own entry (its label follows a's url, unknown while a is replaced, hence an update, not a create).
+  expect(stepOf(p, "b2")).toMatchObject([{ op: "update", id: afterThird.resources.find((r) => r.name === "b")!.id }]);
   expect(stepOf(p, "d")[0].op).toBe("create");
-  expect(stepOf(p, "b")[0].op).toBe("delete");
+  expect(stepOf(p, "c").map((s) => s.op)).toEqual(["same", "delete"]);
   expect(p.outputs.urls).toBe("[unknown]");
+  expect(p.errors).toEqual([expect.stringMatching(/^no changes were expected but changes were proposed: .*a \(replace\)/)]);
   expect(fs.readFileSync(ws.state, "utf8")).toBe(stateBefore);
-  expect(fs.readFileSync(ws.db, "utf8")).toBe(dbBefore);
+  expect(db(ws).records).toEqual(recordsBefore);
+  expect(db(ws).calls.slice(callsBefore).every((c) => c.op === "read")).toBe(true);
 
   // 5. a program that throws: reported, no step, nothing deleted.
   const failed = await run(up, options(ws, { throwMessage: "program exploded" }, settings));
