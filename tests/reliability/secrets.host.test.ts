@@ -116,14 +116,11 @@ describe("the emulator CLI", () => {
     child.stderr.on("data", (d) => (out += d));
     const closed = new Promise((r) => child.on("close", r));
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20_000);
+      // Resolves on the CLI's "listening on" line (the test's time limit covers a CLI that never says it).
+      const url = await new Promise<string>((resolve) => {
         child.stdout.on("data", () => {
           const m = /listening on (http:\/\/\S+)/.exec(out);
-          if (m) {
-            clearTimeout(t);
-            resolve(m[1]);
-          }
+          if (m) resolve(m[1]);
         });
       });
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
