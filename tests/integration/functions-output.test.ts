@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator } from "../../provider/emulator";
 import * as fns from "../../provider/functions";
+import { echoMocks as mocks, settled } from "../support/mocks";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 type AnyFn = (args: never, opts?: never) => Promise<unknown>;
@@ -14,13 +15,6 @@ type AnyOutputFn = (args: never, opts?: never) => pulumi.Output<unknown>;
 let emu: Emu;
 const ids: Record<string, number> = {};
 const R = { dateFrom: "2026-10-01", dateTo: "2026-10-04" };
-
-const mocks: pulumi.runtime.Mocks = { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: () => ({}) };
-
-async function settled<T>(o: pulumi.Output<T>): Promise<{ value: T; secret: boolean; known: boolean }> {
-  const x = o as unknown as { promise(): Promise<T>; isSecret: Promise<boolean>; isKnown: Promise<boolean> };
-  return { value: await x.promise(), secret: await x.isSecret, known: await x.isKnown };
-}
 
 /**
  * Each argument wrapped in an Output, as a program passing other resources' outputs would. A Date

@@ -17,30 +17,17 @@ import {
   purgeZoneOutput,
 } from "../../provider/functions";
 import { expectRefusedLocally } from "../support/refused";
+import { echoMocks as mocks, setPreview, settled, useStackConfig as useStackConfigFor } from "../support/mocks";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
+
+/** The stack's config as a program sees it (apiKey secret), pointing at this file's emulator. */
+const useStackConfig = (extra: Record<string, string> = {}) => useStackConfigFor(emu, extra);
 let host: string; // delivery host of the seeded pull zone
 let pushHost: string;
 const ZONE = `site-${process.pid % 997}`;
 const PUSH = `files-${process.pid % 997}`;
-
-const mocks: pulumi.runtime.Mocks = {
-  newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }),
-  call: () => ({}),
-};
-const setPreview = (preview: boolean) => pulumi.runtime.setMocks(mocks, "project", "stack", preview);
-
-/** The stack's config as a program sees it (apiKey secret). */
-function useStackConfig(extra: Record<string, string> = {}) {
-  pulumi.runtime.setAllConfig({ "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey, ...extra }, ["cdn:apiKey"]);
-}
-
-/** Value, secrecy and knownness of an Output (the SDK's own promises). */
-async function settled<T>(o: pulumi.Output<T>): Promise<{ value: T; secret: boolean; known: boolean }> {
-  const x = o as unknown as { promise(): Promise<T>; isSecret: Promise<boolean>; isKnown: Promise<boolean> };
-  return { value: await x.promise(), secret: await x.isSecret, known: await x.isKnown };
-}
 
 const purgeCalls = () => emu.calls.filter((c) => c.method.startsWith("cache."));
 

@@ -28,29 +28,18 @@ import {
   getUsersOutput,
 } from "../../provider/functions";
 import { expectRefusedLocally } from "../support/refused";
+import { echoMocks as mocks, setPreview, settled, useStackConfig as useStackConfigFor } from "../support/mocks";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
+
+/** The stack's config as a program sees it (apiKey secret), pointing at this file's emulator. */
+const useStackConfig = (extra: Record<string, string> = { "cdn:companyAlias": "acme" }) => useStackConfigFor(emu, extra);
 let pull: number;
 let push: number;
 let live: number;
 const FROM = "2026-10-01";
 const TO = "2026-10-30";
-
-const mocks: pulumi.runtime.Mocks = { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: () => ({}) };
-const setPreview = (preview: boolean) => pulumi.runtime.setMocks(mocks, "project", "stack", preview);
-
-function useStackConfig(extra: Record<string, string> = { "cdn:companyAlias": "acme" }) {
-  pulumi.runtime.setAllConfig({ "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey, ...extra }, ["cdn:apiKey"]);
-}
-
-/** Value, secrecy and knownness of an Output; rejects with the apply's error (all its promises are awaited). */
-async function settled<T>(o: pulumi.Output<T>): Promise<{ value: T; secret: boolean; known: boolean }> {
-  const x = o as unknown as { promise(): Promise<T>; isSecret: Promise<boolean>; isKnown: Promise<boolean> };
-  const [value, secret, known] = await Promise.allSettled([x.promise(), x.isSecret, x.isKnown]);
-  if (value.status === "rejected") throw value.reason;
-  return { value: value.value as T, secret: (secret as PromiseFulfilledResult<boolean>).value, known: (known as PromiseFulfilledResult<boolean>).value };
-}
 
 /** Runs `fn` and returns the calls it made: method and parameters after the auth ones. */
 async function callsOf<T>(fn: () => Promise<T>): Promise<{ result: T; calls: { method: string; params: unknown[] }[] }> {

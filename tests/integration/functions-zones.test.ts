@@ -21,19 +21,12 @@ import {
 } from "../../provider/functions";
 import { clientFor } from "../../provider/functions/connection";
 import { CdnClient } from "../../provider/api";
+import { echoMocks as mocks, setPreview, settled, useStackConfig } from "../support/mocks";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
 const sfx = process.pid % 997;
 const ids: Record<string, number> = {};
-
-const mocks: pulumi.runtime.Mocks = { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: () => ({}) };
-const setPreview = (preview: boolean) => pulumi.runtime.setMocks(mocks, "project", "stack", preview);
-
-async function settled<T>(o: pulumi.Output<T>): Promise<{ value: T; secret: boolean; known: boolean }> {
-  const x = o as unknown as { promise(): Promise<T>; isSecret: Promise<boolean>; isKnown: Promise<boolean> };
-  return { value: await x.promise(), secret: await x.isSecret, known: await x.isKnown };
-}
 
 /** An Output the way a preview sees a zone id not created yet. */
 const unknownId = () => pulumi.output(1).apply(() => pulumi.output(pulumi.unknown as unknown as number));
@@ -52,7 +45,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await setPreview(false);
-  pulumi.runtime.setAllConfig({ "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey }, ["cdn:apiKey"]);
+  useStackConfig(emu);
 });
 
 describe("listings", () => {

@@ -1,24 +1,23 @@
 /**
  * Bad input never reaches the API and never crashes anything: malformed resource inputs fail
- * `check` in the real dynamic-provider host, one failure naming each field; malformed function and
+ * `check` (through the real serialized provider, in process: tests/support/stack.ts), one failure
+ * naming each field; malformed function and
  * client arguments throw a CdnValidationError naming the parameter; the emulator records no call.
  * Answers that break the contract, served by a tiny crafted server, give a CdnProtocolError that
  * names the method.
  */
-import * as fs from "fs";
 import * as http from "http";
-import * as path from "path";
 import type { AddressInfo } from "net";
 import { CdnClient } from "../../provider/api/client";
 import { CdnError, CdnProtocolError, CdnValidationError } from "../../provider/api/errors";
 import { startEmulator, type Emulator } from "../../provider/emulator";
 import * as fns from "../../provider/functions";
 import { closeFunctionClients } from "../../provider/functions";
-import * as driver from "../../provider/testing";
+import type { DeployResult } from "../../provider/testing";
+import type { Kind } from "../support/kinds";
+import { stack, type Decl } from "../support/stack";
 import { writeFigures } from "./figures";
-import { deploy, tempDir, type Kind, type Zone } from "./helpers";
 
-const dir = tempDir("cdn-reliability-input-");
 let emu: Emulator;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
@@ -26,7 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   closeFunctionClients();
   await emu.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const PW = "Good-Pa55word";
@@ -98,14 +96,14 @@ const BAD_RESOURCES: BadResource[] = [
   ["LiveZone", "vanityDomain, which live zones lack", "vanityDomain", { vanityDomain: "live.example.com" }],
 ];
 
-describe("resource inputs through the host's check", () => {
-  let up: driver.DeployResult;
-  const zones: Zone[] = BAD_RESOURCES.map(([kind, , , args], i) => ({ kind, name: `bad-${String(i).padStart(2, "0")}`, args: { ...valid[kind], ...args } }));
+describe("resource inputs through the provider's check", () => {
+  let up: DeployResult;
+  const zones: Decl[] = BAD_RESOURCES.map(([kind, , , args], i) => ({ kind, name: `bad-${String(i).padStart(2, "0")}`, args: { ...valid[kind], ...args } }));
   // One valid zone in the same deployment: the host survived every bad one and still creates it.
   zones.push({ kind: "PullZone", name: "good", args: { name: "good-zone", origin: ORIGIN } });
 
   beforeAll(async () => {
-    up = await deploy(emu, "up", zones, { stateFile: path.join(dir, "bad.json"), parallel: 64 });
+    up = await stack({ emu, parallel: 64, continueOnError: true }).up(zones);
   });
 
   test(`${BAD_RESOURCES.length} malformed resources each fail check on the field at fault`, () => {
@@ -122,7 +120,7 @@ describe("resource inputs through the host's check", () => {
     writeFigures("bad-input-resources", { malformedResources: BAD_RESOURCES.length, checkFailuresNamingTheField: BAD_RESOURCES.length - missing.length });
   });
 
-  test("none reaches the API, the host does not crash, and the valid zone beside them is created", () => {
+  test("none reaches the API, the provider does not crash, and the valid zone beside them is created", () => {
     // The valid zone's check reads its kind's zones once (the name-in-use check of a preview), then it is created.
     expect(emu.calls.map((c) => c.method)).toEqual(["pullzone.listZones", "pullzone.create"]);
     expect(emu.zones("pullzone").map((z) => z.name)).toEqual(["good-zone"]);

@@ -1,6 +1,7 @@
 /**
  * What the reliability tests share: deployments of the lifecycle fixture program through the host
- * driver against an emulator, raw captures of the host's output, and a byte-for-byte secret search.
+ * driver against an emulator (for what only a host process shows: its raw output, a shifted clock),
+ * raw captures of the host's output, and a byte-for-byte secret search.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -9,16 +10,14 @@ import { authString, currentDate } from "../../provider/api/auth";
 import { METHODS } from "../../provider/api/methods";
 import type { Emulator } from "../../provider/emulator";
 import * as driver from "../../provider/testing";
+import type { Kind } from "../support/kinds";
 
 export const ROOT = path.resolve(__dirname, "../..");
 /** The lifecycle tests' program: declares the zones of CDN_TEST_ZONES. */
 export const PROGRAM = path.join(ROOT, "tests/fixtures/zones/program.js");
 export const PRELOAD = path.join(ROOT, "tests/fixtures/reliability/host-preload.js");
 
-export type Kind = "PullZone" | "PushZone" | "VodZone" | "LiveZone";
-export type Group = "pullzone" | "pushzone" | "vodzone" | "livezone";
-export const KINDS: Kind[] = ["PullZone", "PushZone", "VodZone", "LiveZone"];
-export const GROUP: Record<Kind, Group> = { PullZone: "pullzone", PushZone: "pushzone", VodZone: "vodzone", LiveZone: "livezone" };
+export { GROUP, KINDS, type Group, type Kind } from "../support/kinds";
 
 export interface Zone {
   kind: Kind;

@@ -138,7 +138,7 @@ export interface InProcessHostOptions {
 /** One "host process": its own provider cache, configuration and module instances. */
 export class InProcessHost implements ProviderHost {
   private config: Props = {};
-  private readonly providers = new Map<string, Promise<DynamicProvider>>();
+  private readonly providers = new Map<string, DynamicProvider>();
   private modules: HostModules | undefined;
   private closed = false;
 
@@ -176,33 +176,30 @@ export class InProcessHost implements ProviderHost {
     );
   }
 
-  /** getProvider: deserializes a text once, configures it then. */
-  private provider(props: Props): Promise<DynamicProvider> {
+  /**
+   * getProvider: deserializes a text once and configures it then. As in the host, the provider is cached
+   * before its configure finishes: a configure that throws fails only the call that triggered it, and a
+   * call arriving meanwhile does not wait for it.
+   */
+  private async provider(props: Props): Promise<DynamicProvider> {
     const text = props[PROVIDER_KEY];
-    if (typeof text !== "string") return Promise.reject(new Error(`resource has no ${PROVIDER_KEY} text`));
-    let p = this.providers.get(text);
-    if (!p) {
-      p = (async () => {
-        this.modules ??= freshModules();
-        const handlers = this.modules.handlers;
-        const mod: { exports: { handler?: () => DynamicProvider } } = { exports: {} };
-        const requireFromText = (id: string): unknown => {
-          if (id === "pulumi-cdn-zones/h") return handlers;
-          return require(require.resolve(id, { paths: [ROOT] }));
-        };
-        // require-from-string compiles the text as a module: `exports` and `require` are what it uses.
-        new Function("exports", "require", "module", text)(mod.exports, requireFromText, mod);
-        const provider = mod.exports.handler!();
-        if (provider.configure) {
-          const raw = this.config;
-          // The host's Config: get(key), and the whole stack config as rawConfig (cmd/dynamic-provider/config.js).
-          await provider.configure({ config: { get: (key: string) => raw[key.includes(":") ? key : `:${key}`], rawConfig: raw } });
-        }
-        return provider;
-      })();
-      this.providers.set(text, p);
+    if (typeof text !== "string") throw new Error(`resource has no ${PROVIDER_KEY} text`);
+    const cached = this.providers.get(text);
+    if (cached) return cached;
+    this.modules ??= freshModules();
+    const handlers = this.modules.handlers;
+    const mod: { exports: { handler?: () => DynamicProvider } } = { exports: {} };
+    const requireFromText = (id: string): unknown => (id === "pulumi-cdn-zones/h" ? handlers : require(require.resolve(id, { paths: [ROOT] })));
+    // require-from-string compiles the text as a module: `exports` and `require` are what it uses.
+    new Function("exports", "require", "module", text)(mod.exports, requireFromText, mod);
+    const provider = mod.exports.handler!();
+    this.providers.set(text, provider);
+    if (provider.configure) {
+      const raw = this.config;
+      // The host's Config: get(key), and the whole stack config as rawConfig (cmd/dynamic-provider/config.js).
+      await provider.configure({ config: { get: (key: string) => raw[key.includes(":") ? key : `:${key}`], rawConfig: raw } });
     }
-    return p;
+    return provider;
   }
 
   async configure(config: Record<string, string>): Promise<{ acceptSecrets: boolean }> {

@@ -53,6 +53,14 @@ test("each provider text is configured once, before its first call, with the sta
   h.close();
 });
 
+test("a configure that throws fails the call that triggered it; the provider stays cached, as in the host", async () => {
+  const failing = text(`{ configure: async () => { throw new Error("bad config"); }, check: async (olds, news) => ({ inputs: news }) }`);
+  const h = await host();
+  await expect(h.check(T, {}, { __provider: failing })).rejects.toMatchObject({ message: "bad config", method: "check" });
+  await expect(h.check(T, {}, { __provider: failing, a: 1 })).resolves.toEqual({ inputs: { __provider: failing, a: 1 }, failures: [] });
+  h.close();
+});
+
 test("check returns the provider's inputs with __provider, and its failures", async () => {
   const h = await host();
   const r = await h.check(T, { old: 1 }, { __provider: PROVIDER, fail: true });
