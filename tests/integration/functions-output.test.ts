@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator } from "../../provider/emulator";
 import * as fns from "../../provider/functions";
+import { liveFunctionsUnderMocks } from "../support/liveFunctions";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 type AnyFn = (args: never, opts?: never) => Promise<unknown>;
@@ -81,7 +82,7 @@ function callsDuring<T>(fn: () => Promise<T>): Promise<{ result: T; calls: unkno
 }
 
 describe.each([false, true])("preview %s", (preview) => {
-  beforeAll(() => pulumi.runtime.setMocks(mocks, "project", "stack", preview));
+  beforeAll(() => pulumi.runtime.setMocks(mocks, "project", "stack", preview).then(liveFunctionsUnderMocks));
 
   test.each(CASES)("%s: the Output form matches the plain form", async (name, plain, output, args, isPurge) => {
     const a = callsDuring(() => plain(args() as never));

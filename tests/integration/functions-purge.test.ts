@@ -17,6 +17,7 @@ import {
   purgeZoneOutput,
 } from "../../provider/functions";
 import { expectRefusedLocally } from "../support/refused";
+import { liveFunctionsUnderMocks } from "../support/liveFunctions";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
@@ -29,7 +30,7 @@ const mocks: pulumi.runtime.Mocks = {
   newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }),
   call: () => ({}),
 };
-const setPreview = (preview: boolean) => pulumi.runtime.setMocks(mocks, "project", "stack", preview);
+const setPreview = (preview: boolean) => pulumi.runtime.setMocks(mocks, "project", "stack", preview).then(liveFunctionsUnderMocks);
 
 /** The stack's config as a program sees it (apiKey secret). */
 function useStackConfig(extra: Record<string, string> = {}) {

@@ -28,6 +28,7 @@ import {
   getUsersOutput,
 } from "../../provider/functions";
 import { expectRefusedLocally } from "../support/refused";
+import { liveFunctionsUnderMocks } from "../support/liveFunctions";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
@@ -38,7 +39,7 @@ const FROM = "2026-10-01";
 const TO = "2026-10-30";
 
 const mocks: pulumi.runtime.Mocks = { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: () => ({}) };
-const setPreview = (preview: boolean) => pulumi.runtime.setMocks(mocks, "project", "stack", preview);
+const setPreview = (preview: boolean) => pulumi.runtime.setMocks(mocks, "project", "stack", preview).then(liveFunctionsUnderMocks);
 
 function useStackConfig(extra: Record<string, string> = { "cdn:companyAlias": "acme" }) {
   pulumi.runtime.setAllConfig({ "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey, ...extra }, ["cdn:apiKey"]);

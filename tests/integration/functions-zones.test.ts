@@ -21,6 +21,7 @@ import {
 } from "../../provider/functions";
 import { clientFor } from "../../provider/functions/connection";
 import { CdnClient } from "../../provider/api";
+import { liveFunctionsUnderMocks } from "../support/liveFunctions";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
@@ -28,7 +29,7 @@ const sfx = process.pid % 997;
 const ids: Record<string, number> = {};
 
 const mocks: pulumi.runtime.Mocks = { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: () => ({}) };
-const setPreview = (preview: boolean) => pulumi.runtime.setMocks(mocks, "project", "stack", preview);
+const setPreview = (preview: boolean) => pulumi.runtime.setMocks(mocks, "project", "stack", preview).then(liveFunctionsUnderMocks);
 
 async function settled<T>(o: pulumi.Output<T>): Promise<{ value: T; secret: boolean; known: boolean }> {
   const x = o as unknown as { promise(): Promise<T>; isSecret: Promise<boolean>; isKnown: Promise<boolean> };
