@@ -23,7 +23,7 @@ test("npm pack, install in a fresh project, compile and deploy", async () => {
     expect(listing).toContain("package/h.js");
     for (const sub of ["emulator", "testing"]) expect(listing).toContain(`package/${sub}.js`);
     expect(listing).not.toMatch(/package\/(api|resources)\/.*\.ts\n/);
-    for (const f of ["LICENSE", "CHANGELOG.md", "README.md", "docs/configuration.md", "docs/testing.md", "docs/migration.md", "dist/cli/main.js"]) {
+    for (const f of ["LICENSE", "CHANGELOG.md", "README.md", "docs/configuration.md", "docs/testing.md", "docs/migration.md", "dist/cli/main.js", "bin/cdn-zones.js", "bin/cdn-emulator.js"]) {
       expect(listing).toContain(`package/${f}\n`);
     }
     // Source maps ship with their sources or not at all: no sources are shipped.
