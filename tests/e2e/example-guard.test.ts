@@ -8,7 +8,6 @@ import * as os from "os";
 import * as path from "path";
 import { startEmulator } from "../../provider/emulator";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const guard = require("../../scripts/example-guard.js") as {
   isLocal(url: string): boolean;
   confirmation(env: Record<string, string | undefined>, argv: string[]): { real: boolean; confirmed: boolean };

@@ -6,7 +6,6 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const ensure = require("../../scripts/ensure.js") as { needsInstall(root: string): boolean; needsBuild(root: string): boolean; markBuilt(root: string): void };
 
 let root: string;

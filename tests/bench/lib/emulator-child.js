@@ -16,7 +16,6 @@
  *   close                                   stops the emulator and exits
  */
 "use strict";
-const path = require("path");
 const { startEmulator } = require("pulumi-cdn-zones/emulator");
 
 const latencyMs = Number(process.argv[2] || 0);
