@@ -27,6 +27,7 @@ export async function importZones(options: ImportOptions, progress: (line: strin
     for (const kind of options.kinds) {
       const spec = SPECS[KIND_CLASS[kind]];
       let rows: Record<string, unknown>[];
+      progress(`listing ${spec.label}s...`);
       try {
         rows = (await client[spec.group].listZones()) as unknown as Record<string, unknown>[];
       } catch (e) {
