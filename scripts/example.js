@@ -4,7 +4,8 @@
  * a second up that changes nothing, a change made outside Pulumi found by refresh, the up that
  * puts it back, and the outputs (secrets masked). Runs against the server named by CDN_BASE_URL,
  * CDN_API_USER_ID and CDN_API_KEY when they are set, else against the bundled emulator.
- * Exits non-zero when any step does something unexpected.
+ * Against a real account it stops after the preview, lists what it would create, and needs `--yes`
+ * (or CDN_EXAMPLE_CONFIRM=1): see example-guard.js. Exits non-zero when any step does something unexpected.
  */
 const fs = require("fs");
 const os = require("os");
@@ -12,6 +13,7 @@ const path = require("path");
 const { CdnClient } = require("pulumi-cdn-zones");
 const { startEmulator } = require("pulumi-cdn-zones/emulator");
 const driver = require("pulumi-cdn-zones/testing");
+const { confirmation, planText } = require("./example-guard");
 
 const root = path.resolve(__dirname, "..");
 const program = path.join(root, "examples", "quickstart", "index.ts");
@@ -69,6 +71,12 @@ async function main() {
     const hadState = fs.existsSync(stateFile);
     const pre = show("pulumi preview", await driver.preview(opts));
     const declared = pre.steps.length;
+    const guard = confirmation(process.env, process.argv.slice(2));
+    if (guard.real && !guard.confirmed) {
+      console.log(planText(creds.baseUrl, pre.steps.filter((s) => s.op !== "same")));
+      process.exitCode = 1;
+      return;
+    }
     if (!hadState) expectThat(declared === 5 && count(pre, "create") === declared, "preview plans 4 zones and a cache purge, and makes none");
 
     const up1 = show("pulumi up", await driver.up(opts));

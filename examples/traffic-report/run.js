@@ -50,7 +50,7 @@ function installTypeScript() {
 }
 
 function loadEmulator() {
-  for (const id of ["pulumi-cdn-zones/emulator", "pulumi-cdn-zones/dist/emulator"]) {
+  for (const id of ["pulumi-cdn-zones/emulator"]) {
     try {
       return require(id);
     } catch (e) {

@@ -2,7 +2,14 @@
  * Functions for programs, Pulumi style: `getX(args, opts?)` returns a Promise of plain values,
  * `getXOutput(args, opts?)` takes Inputs and returns an Output. Purges, zone lookups, reports,
  * bandwidth and users; plus the CachePurge resource. Reference: docs/functions.md.
+ * Under `pulumi.runtime.setMocks` each answers from `mocks.call` (see mocks.ts): the one place that is applied.
  */
+import * as account from "./account";
+import { mockable } from "./mocks";
+import * as purge from "./purge";
+import * as reports from "./reports";
+import * as zones from "./zones";
+
 export { closeFunctionClients } from "./connection";
 export type { ConnectionArgs, FunctionOptions, FunctionOutputOptions } from "./connection";
 export { REPORT_TYPES } from "./args";
@@ -11,11 +18,12 @@ export { DEFAULT_PAGE_SIZE } from "./paging";
 export type { PagingArgs } from "./paging";
 export { CdnPurgeUrlsError, DEFAULT_PURGE_CONCURRENCY } from "./purgeCore";
 export type { PurgeFailure } from "./purgeCore";
-export { purgeUrl, purgeUrlOutput, purgeUrls, purgeUrlsOutput, purgeZone, purgeZoneOutput } from "./purge";
+export const { purgeUrl, purgeUrlOutput, purgeUrls, purgeUrlsOutput, purgeZone, purgeZoneOutput } = mockable(purge);
 export type { PurgeResult, PurgeableZone, ZoneReference, PurgeUrlArgs, PurgeUrlOutputArgs, PurgeUrlsArgs, PurgeUrlsOutputArgs, PurgeZoneArgs, PurgeZoneOutputArgs } from "./purge";
 export { CachePurge } from "./cachePurge";
 export type { CachePurgeArgs } from "./cachePurge";
-export {
+export { ZONE_KINDS } from "./zones";
+export const {
   getPullZones,
   getPullZonesOutput,
   getPushZones,
@@ -28,8 +36,7 @@ export {
   getZoneOutput,
   getUnmanagedZones,
   getUnmanagedZonesOutput,
-  ZONE_KINDS,
-} from "./zones";
+} = mockable(zones);
 export type {
   ZoneKindName,
   ZoneInfo,
@@ -45,7 +52,7 @@ export type {
   GetUnmanagedZonesOutputArgs,
   GetUnmanagedZonesResult,
 } from "./zones";
-export {
+export const {
   getTotalTransfer,
   getTotalTransferOutput,
   getTotalHits,
@@ -64,7 +71,7 @@ export {
   getConnectionStatsOutput,
   getHourlyConnectionStats,
   getHourlyConnectionStatsOutput,
-} from "./reports";
+} = mockable(reports);
 export type {
   Inputs,
   ReportResult,
@@ -90,6 +97,6 @@ export type {
   ConnectionStats,
   HourlyConnectionStats,
 } from "./report-types";
-export { getBandwidth, getBandwidthOutput, getUsers, getUsersOutput } from "./account";
+export const { getBandwidth, getBandwidthOutput, getUsers, getUsersOutput } = mockable(account);
 export type { Bandwidth, GetBandwidthArgs, GetBandwidthResult } from "./report-types";
 export type { UserInfo, GetUsersResult } from "./account";

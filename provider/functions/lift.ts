@@ -13,8 +13,8 @@ function dateText(v: unknown): unknown {
   return v instanceof Date ? (Number.isNaN(v.getTime()) ? "Invalid Date" : toYmd(v)) : v;
 }
 
-/** `pulumi.output` copies a `Date` (even inside an Output) into `{}`; dates become `Y-m-d` text first. */
-function datesToText<T>(args: T): T {
+/** `pulumi.output` (and an invoke's serialization) copies a `Date` (even inside an Output) into `{}`; dates become `Y-m-d` text first. */
+export function datesToText<T>(args: T): T {
   if (!args || typeof args !== "object" || Array.isArray(args) || pulumi.Output.isInstance(args)) return args;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args as Record<string, unknown>)) {

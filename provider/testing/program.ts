@@ -217,7 +217,8 @@ export async function runProgram(job: RunnerJob, engine: Engine, report: Reporte
     call: (args: { token: string }): Promise<Props> =>
       Promise.reject(new Error(`invoke ${args.token} is not supported by the driver (dynamic providers have no functions)`)),
   };
-  monitor = new DriverMonitor(mocks);
+  // The program's functions call the account (the emulator), not `mocks.call`: see functions/mocks.ts.
+  monitor = Object.assign(new DriverMonitor(mocks), { [Symbol.for("pulumi-cdn-zones.liveFunctions")]: true });
 
   await pulumi.runtime.setMocks(mocks, job.project, job.stack, preview);
   pulumi.runtime.setMockOptions(monitor, job.project, job.stack, preview);

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { startEmulator } from "../../provider/emulator";
 import * as fns from "../../provider/functions";
 import { echoMocks as mocks, settled } from "../support/mocks";
+import { liveFunctionsUnderMocks } from "../support/liveFunctions";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 type AnyFn = (args: never, opts?: never) => Promise<unknown>;
@@ -75,7 +76,7 @@ function callsDuring<T>(fn: () => Promise<T>): Promise<{ result: T; calls: unkno
 }
 
 describe.each([false, true])("preview %s", (preview) => {
-  beforeAll(() => pulumi.runtime.setMocks(mocks, "project", "stack", preview));
+  beforeAll(() => pulumi.runtime.setMocks(mocks, "project", "stack", preview).then(liveFunctionsUnderMocks));
 
   test.each(CASES)("%s: the Output form matches the plain form", async (name, plain, output, args, isPurge) => {
     const a = callsDuring(() => plain(args() as never));

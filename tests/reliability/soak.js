@@ -14,8 +14,8 @@
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const { startEmulator, FAULT_KINDS } = require("pulumi-cdn-zones/dist/emulator");
-const driver = require("pulumi-cdn-zones/dist/testing");
+const { startEmulator, FAULT_KINDS } = require("pulumi-cdn-zones/emulator");
+const driver = require("pulumi-cdn-zones/testing");
 
 const ROOT = path.resolve(__dirname, "../..");
 const PROGRAM = path.join(ROOT, "tests/fixtures/zones/program.js");

@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { Emulator } from "../../provider/emulator";
+import { liveFunctionsUnderMocks } from "./liveFunctions";
 
 /** Mocks whose resources return their inputs as outputs, with id `<name>-id`. */
 export const echoMocks: pulumi.runtime.Mocks = {
@@ -12,9 +13,13 @@ export const echoMocks: pulumi.runtime.Mocks = {
   call: () => ({}),
 };
 
-/** Installs the echo mocks for project "project", stack "stack", as a preview or not. */
+/**
+ * Installs the echo mocks for project "project", stack "stack", as a preview or not. The function
+ * tests prove what functions send to the emulator, so functions call the API instead of answering
+ * from `mocks.call` (tests/support/liveFunctions.ts).
+ */
 export function setPreview(preview: boolean, mocks: pulumi.runtime.Mocks = echoMocks): Promise<void> {
-  return pulumi.runtime.setMocks(mocks, "project", "stack", preview);
+  return pulumi.runtime.setMocks(mocks, "project", "stack", preview).then(liveFunctionsUnderMocks);
 }
 
 /** The stack's config as a program sees it: `cdn:*` pointing at `emu`, `cdn:apiKey` secret, plus `extra`. */

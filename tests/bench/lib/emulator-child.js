@@ -16,8 +16,7 @@
  *   close                                   stops the emulator and exits
  */
 "use strict";
-const path = require("path");
-const { startEmulator } = require(path.resolve(__dirname, "../../../provider/dist/emulator"));
+const { startEmulator } = require("pulumi-cdn-zones/emulator");
 
 const latencyMs = Number(process.argv[2] || 0);
 

@@ -12,8 +12,8 @@ const path = require("path");
 
 const ROOT = path.resolve(__dirname, "../../..");
 const PROGRAM = path.join(ROOT, "tests/bench/fixtures/program.js");
-// BENCH_DRIVER_DIR runs the benchmarks against a candidate build of the driver (provider/dist/testing by default).
-const driver = require(process.env.BENCH_DRIVER_DIR ? path.resolve(process.env.BENCH_DRIVER_DIR) : path.join(ROOT, "provider/dist/testing"));
+// BENCH_DRIVER_DIR runs the benchmarks against a candidate build of the driver (pulumi-cdn-zones/testing by default).
+const driver = require(process.env.BENCH_DRIVER_DIR ? path.resolve(process.env.BENCH_DRIVER_DIR) : "pulumi-cdn-zones/testing");
 
 /** Options of driver.up/refresh for the bench program declaring `zones` ([{ kind, count, prefix, args }]). */
 function driverOptions(emu, stateFile, zones, env = {}, extra = {}) {

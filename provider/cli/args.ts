@@ -1,0 +1,106 @@
+/**
+ * `cdn-zones` command line, read with `util.parseArgs`. The API key is taken only from
+ * `CDN_API_KEY` or `--api-key-file`: a flag would leave it in the shell history and the process list.
+ */
+import * as fs from "fs";
+import { parseArgs } from "util";
+import type { ZoneKindName } from "../functions/zones";
+
+/** The kinds, in the order they are listed and declared. */
+const ZONE_KINDS: readonly ZoneKindName[] = ["pull", "push", "vod", "live"];
+
+export const USAGE = `Usage: cdn-zones import [options]
+
+Writes a Pulumi program (TypeScript) declaring every zone of the account with \`adopt: true\`,
+so \`pulumi up\` takes the zones over instead of creating new ones. See docs/migration.md.
+
+Connection (flags override the environment):
+  --base-url URL          API base URL (CDN_BASE_URL)
+  --api-user-id ID        API user id (CDN_API_USER_ID)
+  --api-key-file FILE     file holding the API key (else CDN_API_KEY); never printed
+
+Options:
+  --kinds LIST            zone kinds to import, comma-separated: pull,push,vod,live (default: all)
+  --exclude-state FILE    leave out zones this stack state already manages; repeatable
+                          (\`pulumi stack export\` output, or a pulumi-cdn-zones/testing state file)
+  --out FILE              write the program to FILE instead of stdout
+  -h, --help              this text
+
+Progress and the \`pulumi config set --secret\` commands for the zones' passwords go to stderr.
+`;
+
+/** A usage error: printed with the usage text, exit status 2. */
+export class UsageError extends Error {}
+
+export interface ImportOptions {
+  baseUrl?: string;
+  apiUserId?: string;
+  apiKey?: string;
+  kinds: ZoneKindName[];
+  excludeState: string[];
+  out?: string;
+}
+
+export type CliCommand = { kind: "help" } | { kind: "import"; options: ImportOptions };
+
+/** The kinds of `--kinds`, each checked; order and repeats do not matter. */
+function parseKinds(text: string): ZoneKindName[] {
+  const kinds = text.split(",").map((k) => k.trim().toLowerCase()).filter((k) => k !== "");
+  const bad = kinds.filter((k) => !(ZONE_KINDS as readonly string[]).includes(k));
+  if (bad.length || !kinds.length) throw new UsageError(`--kinds: ${bad.length ? `unknown kind ${bad.map((k) => `'${k}'`).join(", ")}` : "empty"}; use ${ZONE_KINDS.join(",")}`);
+  return ZONE_KINDS.filter((k) => kinds.includes(k));
+}
+
+/** The API key from `--api-key-file`: its first line, trimmed; errors never quote the file's content. */
+function readKeyFile(file: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UsageError(`--api-key-file ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "cannot be read"}`);
+  }
+  const key = text.split(/\r?\n/)[0].trim();
+  if (!key) throw new UsageError(`--api-key-file ${file}: the first line is empty`);
+  return key;
+}
+
+/** Parses `argv` (without node and the script). */
+export function parseCommand(argv: readonly string[]): CliCommand {
+  if (argv.some((a) => a === "--api-key" || a.startsWith("--api-key="))) {
+    throw new UsageError("--api-key is not accepted (it would show in the shell history and process list): set CDN_API_KEY or use --api-key-file FILE");
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        "base-url": { type: "string" },
+        "api-user-id": { type: "string" },
+        "api-key-file": { type: "string" },
+        kinds: { type: "string" },
+        "exclude-state": { type: "string", multiple: true },
+        out: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: "help" };
+  if (positionals[0] !== "import") throw new UsageError(positionals.length ? `unknown command '${positionals[0]}'` : "a command is needed");
+  if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
+  return {
+    kind: "import",
+    options: {
+      baseUrl: values["base-url"],
+      apiUserId: values["api-user-id"],
+      apiKey: values["api-key-file"] !== undefined ? readKeyFile(values["api-key-file"]) : undefined,
+      kinds: values.kinds !== undefined ? parseKinds(values.kinds) : [...ZONE_KINDS],
+      excludeState: values["exclude-state"] ?? [],
+      out: values.out,
+    },
+  };
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+/**
+ * `cdn-zones`: command line of the package. `cdn-zones import` writes a program adopting the
+ * account's zones (see docs/migration.md). The API key is never printed.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { CliCommand, parseCommand, USAGE, UsageError } from "./args";
+import { importZones } from "./import";
+import { SPECS } from "../resources/specs";
+import { KIND_CLASS } from "./program";
+
+async function main(argv: readonly string[]): Promise<number> {
+  let command: CliCommand;
+  try {
+    command = parseCommand(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`cdn-zones: ${e.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (command.kind === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const progress = (line: string) => process.stderr.write(`cdn-zones: ${line}\n`);
+  const result = await importZones(command.options, progress);
+  const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
+  if (command.options.out) {
+    fs.mkdirSync(path.dirname(path.resolve(command.options.out)), { recursive: true });
+    fs.writeFileSync(command.options.out, result.text);
+    progress(`${total} zones written to ${command.options.out}`);
+  } else {
+    process.stdout.write(result.text);
+    progress(`${total} zones written to stdout`);
+  }
+  if (result.passwords.length) {
+    process.stderr.write(
+      `\nPasswords cannot be read from the API. Set each zone's password in the stack's config before \`pulumi up\`\n` +
+        `(adopting sets the zone's password to this value: give the current one to keep it). Each command prompts for the value:\n`,
+    );
+    for (const p of result.passwords) process.stderr.write(`  pulumi config set --secret ${p.configKey}   # ${SPECS[KIND_CLASS[p.kind]].label} '${p.zoneName}'\n`);
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: Error) => {
+    process.stderr.write(`cdn-zones: ${e.message}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,94 @@
+/**
+ * The program `cdn-zones import` writes: one resource per zone with its listed fields, an explicit
+ * `name` and `adopt: true`, passwords from the stack's secret config. Pure text from rows, so it is
+ * tested without an account; the output compiles under `tsc --strict`.
+ */
+import { SPECS, ZoneKind } from "../resources/specs";
+import type { ZoneKindName } from "../functions/zones";
+import { IdentifierPool, ResourceNamePool } from "./names";
+
+/** The resource class of each kind, as the package exports it. */
+export const KIND_CLASS: Record<ZoneKindName, ZoneKind> = { pull: "PullZone", push: "PushZone", vod: "VodZone", live: "LiveZone" };
+
+/** A zone as listZones returned it (wire keys), with its kind. */
+export interface ListedZone {
+  kind: ZoneKindName;
+  row: Record<string, unknown>;
+}
+
+/** A password the program reads from config, and the zone it belongs to (for the `pulumi config set` hint). */
+export interface PasswordSetting {
+  configKey: string;
+  kind: ZoneKindName;
+  zoneName: string;
+}
+
+export interface GeneratedProgram {
+  text: string;
+  passwords: PasswordSetting[];
+  /** Zones declared, by kind. */
+  counts: Record<ZoneKindName, number>;
+}
+
+/** Code-point order: the same on every machine, unlike `localeCompare`. */
+const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A string as a TypeScript literal: JSON's escaping is valid TypeScript. */
+const literal = (s: string): string => JSON.stringify(s);
+
+/** The inputs a listed row can give: listed, not secret, with a non-empty value. */
+function listedInputs(kind: ZoneKindName, row: Record<string, unknown>): [string, string][] {
+  const out: [string, string][] = [];
+  for (const f of SPECS[KIND_CLASS[kind]].fields) {
+    if (!f.listed || f.secret || f.input === "name") continue;
+    const v = row[f.wire];
+    // An empty value is the API's "not set": declaring "" would fail the field's check.
+    if (v === undefined || v === null || v === "") continue;
+    out.push([f.input, String(v)]);
+  }
+  return out;
+}
+
+/**
+ * Renders the program for `zones` (already filtered). `header` lines become the opening comment
+ * (where the zones came from); the order is kind, then name, so a re-import diffs cleanly.
+ */
+export function renderProgram(zones: readonly ListedZone[], header: readonly string[] = []): GeneratedProgram {
+  const order: ZoneKindName[] = ["pull", "push", "vod", "live"];
+  const sorted = [...zones].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || byCodePoint(String(a.row.name), String(b.row.name)) || Number(a.row.id) - Number(b.row.id));
+  const vars = new IdentifierPool();
+  const names = new ResourceNamePool();
+  const passwords: PasswordSetting[] = [];
+  const counts: Record<ZoneKindName, number> = { pull: 0, push: 0, vod: 0, live: 0 };
+  const blocks: string[] = [];
+  for (const z of sorted) {
+    const spec = SPECS[KIND_CLASS[z.kind]];
+    const zoneName = String(z.row.name);
+    const variable = vars.take(z.kind, zoneName);
+    const lines = [`  name: ${literal(zoneName)},`];
+    for (const [input, value] of listedInputs(z.kind, z.row)) lines.push(`  ${input}: ${literal(value)},`);
+    if (spec.fields.some((f) => f.input === "password")) {
+      const configKey = `${variable}Password`;
+      passwords.push({ configKey, kind: z.kind, zoneName });
+      lines.push(`  password: config.requireSecret(${literal(configKey)}),`);
+    }
+    lines.push("  adopt: true,");
+    counts[z.kind]++;
+    blocks.push(`// ${spec.label} '${zoneName}' (id ${String(z.row.id)})\nconst ${variable} = new ${spec.kind}(${literal(names.take(spec.kind, zoneName))}, {\n${lines.join("\n")}\n});`);
+  }
+  const classes = order.filter((k) => counts[k] > 0).map((k) => KIND_CLASS[k]);
+  const variables = blocks.map((b) => /const (\w+) =/.exec(b)![1]);
+  const text = [
+    ...header.map((l) => `// ${l}`),
+    ...(passwords.length ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
+    ...(classes.length ? [`import { ${classes.join(", ")} } from "pulumi-cdn-zones";`] : []),
+    "",
+    ...(passwords.length ? ["// Passwords cannot be read from the API: each comes from the stack's secret config.", "const config = new pulumi.Config();", ""] : []),
+    blocks.join("\n\n"),
+    "",
+    // Exported ids keep every variable used (noUnusedLocals) and show what was adopted.
+    variables.length ? `export const zoneIds = {\n${variables.map((v) => `  ${v}: ${v}.zoneId,`).join("\n")}\n};` : "export {};",
+    "",
+  ].join("\n");
+  return { text, passwords, counts };
+}

@@ -1,0 +1,55 @@
+/**
+ * `--exclude-state`: the zones a stack already manages, read from a state file. Two formats are
+ * read: `pulumi stack export` (`deployment.resources[]`) and the testing kit's state file
+ * (`resources[]`). Only `outputs.zoneId` and the resource type are read; zone ids are never secret,
+ * so encrypted values elsewhere in the file do not matter.
+ */
+import * as fs from "fs";
+import type { ZoneKindName } from "../functions/zones";
+
+/** Zones a stack manages: ids by kind, and ids whose kind the type did not say (matched for every kind). */
+export interface ManagedZones {
+  byKind: Record<ZoneKindName, Set<number>>;
+  anyKind: Set<number>;
+}
+
+const KIND_OF_TYPE: [RegExp, ZoneKindName][] = [
+  [/PullZone$/, "pull"],
+  [/PushZone$/, "push"],
+  [/VodZone$/, "vod"],
+  [/LiveZone$/, "live"],
+];
+
+/** An empty set of managed zones. */
+export function noManagedZones(): ManagedZones {
+  return { byKind: { pull: new Set(), push: new Set(), vod: new Set(), live: new Set() }, anyKind: new Set() };
+}
+
+/** Adds the zones of the state file `file` to `into`; throws naming the file when it is neither format. */
+export function readManagedZones(file: string, into: ManagedZones = noManagedZones()): ManagedZones {
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new Error(`--exclude-state ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not JSON (${(e as Error).message})`}`);
+  }
+  const doc = json as { deployment?: { resources?: unknown }; resources?: unknown };
+  const resources = doc?.deployment?.resources ?? doc?.resources;
+  if (!Array.isArray(resources)) {
+    throw new Error(`--exclude-state ${file}: neither a 'pulumi stack export' (deployment.resources) nor a testing kit state file (resources)`);
+  }
+  for (const r of resources as { type?: unknown; outputs?: { zoneId?: unknown }; delete?: unknown }[]) {
+    if (r?.delete === true) continue; // the old half of a replacement, on its way out
+    const id = Number(r?.outputs?.zoneId);
+    if (!Number.isInteger(id) || id <= 0) continue;
+    const kind = KIND_OF_TYPE.find(([re]) => typeof r.type === "string" && re.test(r.type))?.[1];
+    if (kind) into.byKind[kind].add(id);
+    else into.anyKind.add(id);
+  }
+  return into;
+}
+
+/** Whether the zone `id` of `kind` is managed by one of the stacks read. */
+export function isManaged(managed: ManagedZones, kind: ZoneKindName, id: number): boolean {
+  return managed.byKind[kind].has(id) || managed.anyKind.has(id);
+}
