@@ -18,6 +18,8 @@ const { figure, emit, quick } = require("./lib/report");
 const KINDS = ["PullZone", "PushZone", "VodZone", "LiveZone"];
 const PER_KIND = quick ? 2 : 5;
 const LIMIT = 2048;
+/** Target of an installed package's text per kind (issue 10): one require of providers/<kind>. */
+const INSTALLED_LIMIT = 600;
 const ARGS = {
   PullZone: { origin: "https://origin.example.com", vhost: "www.example.com", label: "web" },
   PushZone: { password: "Bench-Pa55word", label: "uploads" },
@@ -59,9 +61,13 @@ async function main() {
       const w = workspace[kind];
       const i = installed[kind];
       figures.push(
-        figure(`state.provider.${kind}`, `serialized provider, ${kind}`, w.bytes, "bytes", {
-          ratio: { value: w.bytes / LIMIT, of: `of 2 KiB${i.bytes !== w.bytes ? ` (installed copy: ${i.bytes} B)` : ""}` },
-          target: { text: "at most 2 KB per kind", met: w.bytes <= LIMIT && i.bytes <= LIMIT },
+        figure(`state.provider.${kind}`, `serialized provider, ${kind}, linked workspace (by value)`, w.bytes, "bytes", {
+          ratio: { value: w.bytes / LIMIT, of: "of 2 KiB" },
+          target: { text: "at most 2 KB per kind", met: w.bytes <= LIMIT },
+        }),
+        figure(`state.provider.installed.${kind}`, `serialized provider, ${kind}, installed package (a require)`, i.bytes, "bytes", {
+          ratio: { value: i.bytes / w.bytes, of: "of the by-value text (0.1.0 stored that in every state)" },
+          target: { text: `at most ${INSTALLED_LIMIT} bytes per kind`, met: i.bytes <= INSTALLED_LIMIT },
         }),
       );
     }
@@ -82,9 +88,14 @@ async function main() {
       const bytes = entries.map((r) => JSON.stringify(r, null, 2).length);
       const per = bytes.reduce((a, b) => a + b, 0) / entries.length;
       const provider = 2 * Buffer.byteLength(entries[0].inputs.__provider);
+      // As installed: the same entry with the installed text in place of the by-value one, twice (inputs and outputs).
+      const installedPer = per - provider + 2 * installed[kind].bytes;
       figures.push(
-        figure(`state.zone.${kind}`, `state per ${kind} (as the driver stores it)`, per, "bytes", {
+        figure(`state.zone.${kind}`, `state per ${kind} (as the driver stores it, linked workspace)`, per, "bytes", {
           ratio: { value: provider / per, of: "of it is the provider text (stored twice)" },
+        }),
+        figure(`state.zone.installed.${kind}`, `state per ${kind}, installed package`, installedPer, "bytes", {
+          ratio: { value: installedPer / per, of: "of the linked workspace's (0.1.0's)" },
         }),
       );
     }

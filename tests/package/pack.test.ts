@@ -47,9 +47,11 @@ test("npm pack, install in a fresh project, compile and deploy", async () => {
     fs.writeFileSync(
       path.join(project, "index.ts"),
       [
-        'import { PullZone, LiveZone } from "pulumi-cdn-zones";',
+        'import { PullZone, PushZone, VodZone, LiveZone } from "pulumi-cdn-zones";',
         'const site = new PullZone("site", { name: "packed-site", origin: "https://origin.example.com" });',
         'const live = new LiveZone("live", { name: "packed-live", password: "Packed-Pa55" });',
+        'new PushZone("push", { name: "packed-push", password: "Packed-Pa55" });',
+        'new VodZone("vod", { name: "packed-vod", password: "Packed-Pa55" });',
         "export const url = site.cdnUrl;",
         "export const liveId = live.zoneId;",
       ].join("\n"),
@@ -77,6 +79,23 @@ test("npm pack, install in a fresh project, compile and deploy", async () => {
     expect({ ok: result.ok, errors: result.errors }).toEqual({ ok: true, errors: [] });
     expect(result.outputs.url).toBe(emu.zones("pullzone").find((z) => z.name === "packed-site")!.cdn_url);
     expect(result.outputs.liveId).toBe(emu.zones("livezone").find((z) => z.name === "packed-live")!.id);
+
+    // State weight: each kind's provider is stored as one require of its own exported module, not as code.
+    const state = driver.readState(path.join(dir, "state.json"));
+    const sizes: Record<string, number> = {};
+    for (const r of state.resources) {
+      const kind = r.type.split(":").pop()!;
+      const text = String(r.inputs.__provider);
+      sizes[kind] = Buffer.byteLength(text);
+      expect(text).toContain(`require("pulumi-cdn-zones/p/${kind.replace("Zone", "").toLowerCase()}")`);
+      expect(r.outputs.__provider).toBe(text);
+    }
+    expect(Object.keys(sizes).sort()).toEqual(["LiveZone", "PullZone", "PushZone", "VodZone"]);
+    for (const n of Object.values(sizes)) expect(n).toBeLessThanOrEqual(600);
+    // And the stored texts run: a refresh through the host finds every zone unchanged.
+    const refreshed = await driver.refresh({ program: path.join(project, "index.js"), projectDir: project, stateFile: path.join(dir, "state.json"), config: { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId) }, secretConfig: { "cdn:apiKey": emu.apiKey } });
+    expect({ ok: refreshed.ok, errors: refreshed.errors }).toEqual({ ok: true, errors: [] });
+    expect(refreshed.steps.map((st) => st.op)).toEqual(["same", "same", "same", "same"]);
   } finally {
     await emu.close();
     fs.rmSync(dir, { recursive: true, force: true });
