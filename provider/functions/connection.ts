@@ -4,11 +4,11 @@
  * of credentials is kept for the life of the process (it holds the keep-alive sockets).
  */
 import { createHash } from "crypto";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { CdnClient, CdnClientOptions } from "../api/client";
-import { ConfigLookup, resolveCredentials, resolveSettings } from "../api/config";
+import { resolveCredentials, resolveSettings } from "../api/config";
+import { programConfig as stackConfig, programSetting } from "../common/programConfig";
 import { CdnConfigError, CdnValidationError } from "../api/errors";
-import type { SettingValues } from "../api/settings";
 
 /** Credentials of an account, given explicitly (a second account, a script without a stack). */
 export interface ConnectionArgs {
@@ -32,24 +32,8 @@ export interface FunctionOutputOptions {
   connection?: CdnClient | pulumi.Input<{ [K in keyof ConnectionArgs]: pulumi.Input<ConnectionArgs[K]> }>;
 }
 
-/**
- * Reads a namespaced key (`cdn:apiKey`) from the stack's config. `Config.get` returns the plain
- * value of a secret too; it is only handed to the client, which keeps it off every message.
- */
-const stackConfig: ConfigLookup = (key) => {
-  const [namespace, name] = key.split(":");
-  try {
-    const v = new pulumi.Config(namespace).get(name);
-    return v === "" ? undefined : v;
-  } catch {
-    return undefined; // outside a Pulumi program there is no config
-  }
-};
-
-/** A company setting from the stack's config, else the environment, parsed by the settings table (which names a bad one). */
-export function setting<N extends "companyId" | "companyAlias">(name: N): SettingValues[N] | undefined {
-  return resolveSettings([name], { config: stackConfig, env: process.env })[name] as SettingValues[N] | undefined;
-}
+/** A company setting from the stack's config, else the environment (common/programConfig.ts). */
+export const setting = programSetting;
 
 const clients = new Map<string, CdnClient>();
 

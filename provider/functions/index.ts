@@ -1,7 +1,7 @@
 /**
  * Functions for programs, Pulumi style: `getX(args, opts?)` returns a Promise of plain values,
  * `getXOutput(args, opts?)` takes Inputs and returns an Output. Purges, zone lookups, reports,
- * bandwidth and users; plus the CachePurge resource. Reference: docs/functions.md.
+ * bandwidth and users (the CachePurge resource is in provider/resources). Reference: docs/functions.md.
  * Under `pulumi.runtime.setMocks` each answers from `mocks.call` (see mocks.ts): the one place that is applied.
  */
 import * as account from "./account";
@@ -16,12 +16,10 @@ export { REPORT_TYPES } from "./args";
 export type { DateInput, ReportType } from "./args";
 export { DEFAULT_PAGE_SIZE } from "./paging";
 export type { PagingArgs } from "./paging";
-export { CdnPurgeUrlsError, DEFAULT_PURGE_CONCURRENCY } from "./purgeCore";
-export type { PurgeFailure } from "./purgeCore";
+export { CdnPurgeUrlsError, DEFAULT_PURGE_CONCURRENCY } from "../api/purge";
+export type { PurgeFailure } from "../api/purge";
 export const { purgeUrl, purgeUrlOutput, purgeUrls, purgeUrlsOutput, purgeZone, purgeZoneOutput } = mockable(purge);
 export type { PurgeResult, PurgeableZone, ZoneReference, PurgeUrlArgs, PurgeUrlOutputArgs, PurgeUrlsArgs, PurgeUrlsOutputArgs, PurgeZoneArgs, PurgeZoneOutputArgs } from "./purge";
-export { CachePurge } from "./cachePurge";
-export type { CachePurgeArgs } from "./cachePurge";
 export { ZONE_KINDS } from "./zones";
 export const {
   getPullZones,

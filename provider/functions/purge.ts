@@ -8,7 +8,8 @@ import { CdnValidationError } from "../api/errors";
 import { checkArgs, intArg } from "./args";
 import { clientFor, companyAliasFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { lift, settle } from "./lift";
-import { aliasFromCdnUrl, checkUrls, DEFAULT_PURGE_CONCURRENCY, purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "./purgeCore";
+import { aliasFromCdnUrl, checkUrls, DEFAULT_PURGE_CONCURRENCY, purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "../api/purge";
+import { isZoneObject, type PurgeableZone } from "../common/zoneReference";
 
 /** What a purge did (or, during a preview, would do). */
 export interface PurgeResult {
@@ -23,10 +24,7 @@ export interface PurgeResult {
 }
 
 /** A zone resource, or anything with the same `name` and `cdnUrl` outputs (PullZone, PushZone). */
-export interface PurgeableZone {
-  name: pulumi.Input<string>;
-  cdnUrl?: pulumi.Input<string>;
-}
+export type { PurgeableZone } from "../common/zoneReference";
 
 /** A zone to purge: its name, `<zone_name>.<company_alias>`, a PullZone/PushZone, or the name's Output. */
 export type ZoneReference = string | pulumi.Output<string> | PurgeableZone;
@@ -109,10 +107,6 @@ export function purgeUrlsOutput(args: PurgeUrlsOutputArgs, opts?: FunctionOutput
   return lift(purgeUrls, args, opts);
 }
 
-/** Whether `v` is a zone resource (or its shape) rather than a name. */
-export function isZoneObject(v: unknown): v is PurgeableZone {
-  return typeof v === "object" && v !== null && !pulumi.Output.isInstance(v) && "name" in v;
-}
 
 /** The purgeAllCache argument for a zone reference; `undefined` while a preview cannot know it yet. */
 export async function resolveZoneTarget(fn: string, zone: unknown, explicitAlias: string | undefined, opts?: FunctionOptions): Promise<{ target?: string; pending?: string }> {

@@ -8,7 +8,7 @@ import { configure as configureConnection } from "./connection";
 import { SPECS, ZoneKind } from "./specs";
 import { check } from "./check";
 import { runningSdkVersion, sdkVersionProblem } from "./sdk";
-import { handlePurge } from "../functions/purgeHandlers";
+import { handlePurge } from "./purgeLifecycle";
 
 /** Protocol versions of `handle` this module understands. */
 export const HANDLER_VERSIONS = [1];

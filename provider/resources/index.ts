@@ -6,6 +6,8 @@ export type { PushZoneArgs } from "./pushZone";
 export { VodZone } from "./vodZone";
 export type { VodZoneArgs } from "./vodZone";
 export { LiveZone } from "./liveZone";
+export { CachePurge } from "./cachePurge";
+export type { CachePurgeArgs } from "./cachePurge";
 export type { LiveZoneArgs } from "./liveZone";
 export { SPECS } from "./specs";
 export type { ZoneSpec, ZoneKind, FieldSpec } from "./specs";

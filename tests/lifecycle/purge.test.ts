@@ -7,7 +7,7 @@
  * `zone: <PullZone>` wiring runs through the real host in tests/e2e/host.test.ts.
  */
 import type { DeployResult } from "../../provider/testing";
-import { aliasFromCdnUrl } from "../../provider/functions/purgeCore";
+import { aliasFromCdnUrl } from "../../provider/api/purge";
 import { useEmulator } from "../support/emulator";
 import { stack as newStack, type Decl } from "../support/stack";
 

@@ -15,7 +15,7 @@ const req = (p) => require(require.resolve(p, { paths: [process.cwd()] }));
 const { serializeFunction } = req("@pulumi/pulumi/runtime/closure/serializeClosure");
 const { CdnClient } = require(pkg);
 const { PROVIDERS } = require(path.join(pkg, "dist/resources/provider"));
-const { CACHE_PURGE_PROVIDER } = require(path.join(pkg, "dist/functions/purgeProvider"));
+const CACHE_PURGE_PROVIDER = require(path.join(pkg, "dist/resources/providers/purge"));
 
 const settings = { baseUrl: "http://127.0.0.1:9", apiUserId: 1, apiKey: "not-a-real-key" };
 const client = new CdnClient(settings);

@@ -2,13 +2,13 @@
  * The CachePurge resource's operations inside the dynamic-provider host, reached through
  * `handle(1, "CachePurge", op, args)` (resources/handlers.ts). A purge runs on create and on every
  * update (diff reports a change only when the target or a trigger changed); delete purges nothing.
- * Credentials come from the same `connection()` as the zones, configured by `configure`.
+ * Credentials and `cdn:companyAlias` come from the same `connection()` settings as the zones, configured by `configure`.
  */
 import { randomUUID } from "crypto";
-import { configure as configureConnection, connection, ConfigureRequestLike } from "../resources/connection";
-import { log } from "../resources/log";
-import { UNKNOWN } from "../resources/validate";
-import { purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "./purgeCore";
+import { purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "../api/purge";
+import { configure as configureConnection, connection, hostSetting } from "./connection";
+import { log } from "./log";
+import { UNKNOWN } from "./validate";
 
 type Props = Record<string, unknown>;
 interface CheckFailure {
@@ -19,17 +19,9 @@ interface CheckFailure {
 /** Inputs of CachePurge (besides `__provider`). */
 export const CACHE_PURGE_INPUTS = ["urls", "zone", "triggers"] as const;
 
-let configuredAlias: string | undefined;
-
-/** Remembers the stack's config: credentials (shared with the zones) and `cdn:companyAlias`. */
-export function configure(req: ConfigureRequestLike | undefined): void {
-  configureConnection(req);
-  const alias = req?.config?.get("cdn:companyAlias");
-  if (alias) configuredAlias = String(alias);
-}
-
+/** `cdn:companyAlias` (else CDN_COMPANY_ALIAS), kept by the zones' configure with the rest of the stack's config. */
 function companyAlias(): string | undefined {
-  return configuredAlias ?? (process.env.CDN_COMPANY_ALIAS || undefined);
+  return hostSetting("companyAlias") as string | undefined;
 }
 
 const present = (v: unknown) => v !== undefined && v !== null;
@@ -159,7 +151,7 @@ export async function handlePurge(op: string, args: unknown[]): Promise<unknown>
   const a = args as [never, never, never];
   switch (op) {
     case "configure":
-      return configure(a[0]);
+      return configureConnection(a[0]);
     case "check":
       return check((a[1] ?? {}) as Props);
     case "diff":

@@ -4,10 +4,12 @@
  * purges nothing. Purges run in the dynamic-provider host, never during a preview.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { companyAliasFor } from "./connection";
-import { isZoneObject, PurgeableZone } from "./purge";
-import { aliasFromCdnUrl } from "./purgeCore";
-import { CACHE_PURGE_PROVIDER } from "./purgeProvider";
+import { aliasFromCdnUrl } from "../api/purge";
+import { programSetting } from "../common/programConfig";
+import { isZoneObject, PurgeableZone } from "../common/zoneReference";
+
+/** One shared instance, the `module.exports` of providers/purge.ts, so the SDK serializes it once and an installed package stores a require. */
+const CACHE_PURGE_PROVIDER: pulumi.dynamic.ResourceProvider = require("./providers/purge");
 
 export interface CachePurgeArgs {
   /** Full URLs of the files to purge. Give this or `zone`, not both. */
@@ -50,7 +52,7 @@ export class CachePurge extends pulumi.dynamic.Resource {
  */
 function zoneInput(zone: CachePurgeArgs["zone"]): pulumi.Input<string> | undefined {
   if (!isZoneObject(zone)) return zone as pulumi.Input<string> | undefined;
-  const configured = companyAliasFor();
+  const configured = programSetting("companyAlias");
   if (configured) return pulumi.output(zone.name).apply((n) => (n.includes(".") ? n : `${n}.${configured}`));
   return pulumi.all([zone.name, zone.cdnUrl]).apply(([n, cdnUrl]) => {
     const alias = aliasFromCdnUrl(n, cdnUrl);

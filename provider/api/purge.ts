@@ -4,9 +4,9 @@
  * purged in parallel under a small cap with one error naming every URL that failed.
  * Imports nothing from Pulumi, so the host loads only what it needs.
  */
-import { CdnClient } from "../api/client";
-import { isXmlSafe } from "../api/encode";
-import { CdnError, CdnValidationError } from "../api/errors";
+import { CdnClient } from "./client";
+import { isXmlSafe } from "./encode";
+import { CdnError, CdnValidationError, withMessage } from "./errors";
 
 /** URLs purged at once by one `purgeUrls` / CachePurge: enough to be quick, few enough to be polite. */
 export const DEFAULT_PURGE_CONCURRENCY = 4;
@@ -141,8 +141,9 @@ export async function purgeZoneTarget(client: CdnClient, target: string): Promis
   try {
     await client.cache.purgeAllCache(target);
   } catch (e) {
+    // A new error of the same class with the hint, the client's own left as it was.
     if (e instanceof CdnError && e.type === "purge_failed") {
-      e.message = `${e.message} (is '${target.split(".")[0]}' a pull or push zone of company '${target.split(".")[1] ?? "?"}'?)`;
+      throw withMessage(e, `${e.message} (is '${target.split(".")[0]}' a pull or push zone of company '${target.split(".")[1] ?? "?"}'?)`);
     }
     throw e;
   }
