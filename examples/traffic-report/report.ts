@@ -6,7 +6,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { getCacheHitStats, getPopularFiles, getPullZones, getPushZones, getUsagePerDay, FunctionOptions, ZoneInfo } from "pulumi-cdn-zones";
+import { getCacheHitStats, getPopularFiles, getPullZones, getPushZones, getUsagePerDay, FunctionOptions, PullZoneInfo, PushZoneInfo } from "pulumi-cdn-zones";
 
 export interface TrafficReportOptions {
   /** First day, `Y-m-d` (inclusive). */
@@ -80,13 +80,20 @@ function eachDay(from: string, to: string): string[] {
   return out;
 }
 
+/** A figure of a report row; a row without it is an error naming the columns that came, never a silent 0. */
+function figure<T>(row: Record<string, unknown>, key: string, report: string): T {
+  const v = row[key];
+  if (v === undefined || v === null) throw new Error(`${report}: a row has no '${key}' (columns: ${Object.keys(row).join(", ")})`);
+  return v as T;
+}
+
 /** Reads the figures: per zone, usage per day, cache hits per day and its most requested files. */
 export async function collectTrafficReport(options: TrafficReportOptions): Promise<TrafficReport> {
   const opts: FunctionOptions = options.connection ? { connection: options.connection } : {};
   const { from, to } = options;
   const top = options.top ?? 15;
   const [pull, push] = await Promise.all([getPullZones({}, opts), getPushZones({}, opts)]);
-  let zones: ZoneInfo[] = [...pull.zones, ...push.zones];
+  let zones: (PullZoneInfo | PushZoneInfo)[] = [...pull.zones, ...push.zones];
   if (options.zones?.length) {
     const missing = options.zones.filter((n) => !zones.some((z) => z.name === n));
     if (missing.length) throw new Error(`no pull or push zone named ${missing.map((n) => `'${n}'`).join(", ")} in the account`);
@@ -113,22 +120,24 @@ export async function collectTrafficReport(options: TrafficReportOptions): Promi
     let cacheHits = 0;
     let cacheTotal = 0;
     for (const u of usage) {
-      const d = days.get(u.date);
-      if (d) d.transfer += u.transfer;
-      transfer += u.transfer;
-      hits += u.hits;
+      const [date, uTransfer, uHits] = [figure<string>(u, "date", "getUsagePerDay"), figure<number>(u, "transfer", "getUsagePerDay"), figure<number>(u, "hits", "getUsagePerDay")];
+      const d = days.get(date);
+      if (d) d.transfer += uTransfer;
+      transfer += uTransfer;
+      hits += uHits;
     }
     for (const c of cache) {
-      const d = days.get(c.date);
+      const [date, cHits, cCacheHits] = [figure<string>(c, "date", "getCacheHitStats"), figure<number>(c, "hits", "getCacheHitStats"), figure<number>(c, "cacheHits", "getCacheHitStats")];
+      const d = days.get(date);
       if (d) {
-        d.hits += c.hits;
-        d.cacheHits += c.cacheHits;
+        d.hits += cHits;
+        d.cacheHits += cCacheHits;
       }
-      cacheHits += c.cacheHits;
-      cacheTotal += c.hits;
+      cacheHits += cCacheHits;
+      cacheTotal += cHits;
     }
     zoneFigures.push({ zoneId: zone.zoneId, name: zone.name, kind: zone.kind, transfer, hits, cacheHitRatio: cacheTotal ? cacheHits / cacheTotal : 0 });
-    for (const f of files) topFiles.push({ url: f.url, zone: zone.name, hits: f.hits, transfer: f.transfer });
+    for (const f of files) topFiles.push({ url: figure(f, "url", "getPopularFiles"), zone: zone.name, hits: figure(f, "hits", "getPopularFiles"), transfer: figure(f, "transfer", "getPopularFiles") });
   }
   const dayList = [...days.values()].map((d) => ({ ...d, cacheHitRatio: d.hits ? d.cacheHits / d.hits : 0 }));
   const allHits = dayList.reduce((s, d) => s + d.hits, 0);

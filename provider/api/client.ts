@@ -4,22 +4,15 @@
  * faults and failure codes into typed errors.
  */
 import { authString, currentDate } from "./auth";
-import {
-  Credentials,
-  DEFAULT_MAX_IN_FLIGHT,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_RETRIES,
-  DEFAULT_RETRY_BASE_MS,
-  DEFAULT_RETRY_MAX_MS,
-  DEFAULT_TIMEOUT_MS,
-  normalizeBaseUrl,
-  resolveCredentials,
-} from "./config";
+import { configErrorOf, Credentials, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS, resolveCredentials } from "./config";
 import { encodeParams } from "./encode";
-import { CdnError, CdnOperationFailedError, CdnPurgeFailedError, CdnValidationError, errorFromCreateResult, errorFromFault, redact } from "./errors";
-import { findMethod, MethodSpec, USER_UPDATE_KEYS, wireName } from "./methods";
-import { jsonSafe, normalizeBoolean, normalizeCreate, normalizeRows, normalizeStatus, normalizeUserUpdate, normalizeZones } from "./normalize";
-import { Limiter, RetryPolicy, withRetry } from "./retry";
+import { CdnError, CdnFaultError, CdnOperationFailedError, CdnPurgeFailedError, CdnValidationError, errorFromCreateResult, errorFromFault, redact, withMessage } from "./errors";
+import { findMethod, METHOD_LIST, MethodSpec, USER_UPDATE_SAMPLE_KEYS, USER_UPDATE_KEYS, wireName } from "./methods";
+import { BandwidthAnswer, jsonSafe, normalizeBandwidth, normalizeBoolean, normalizeCreate, normalizeReport, normalizeRows, normalizeStatus, normalizeUserUpdate, normalizeZones } from "./normalize";
+import type { BandwidthOptions, ReportApi, ReportMethod } from "./types";
+import { RetryPolicy, withRetry } from "./retry";
+import { Semaphore } from "./semaphore";
+import { MAX_TIMER_MS, parseSetting, SETTINGS } from "./settings";
 import { Transport } from "./transport";
 import * as W from "./wire";
 
@@ -27,14 +20,16 @@ export interface CdnClientOptions {
   baseUrl: string;
   apiUserId: number | string;
   apiKey: string;
-  /** Whole-call timeout per attempt. */
+  /** Whole-call timeout per attempt, 1 to 2^31-1 ms (`cdn:timeoutMs`). */
   timeoutMs?: number;
-  /** Calls in flight at once for this client. */
+  /** Calls in flight at once for this client, 1 to 1024 (`cdn:maxInFlight`). */
   maxInFlight?: number;
-  /** Attempts after the first for calls that are safe to repeat; 0 disables retries. */
+  /** Attempts after the first for calls that are safe to repeat, 0 to 100; 0 disables retries (`cdn:retries`). */
   retries?: number;
   retryBaseDelayMs?: number;
+  /** Cap of one wait between attempts, also of what a `Retry-After` may ask for. */
   retryMaxDelayMs?: number;
+  /** A larger answer is refused (one final protocol error), not downloaded further. */
   maxResponseBytes?: number;
   /** Clock for `currentDate`; tests move it to check the 10-minute window. */
   now?: () => number;
@@ -62,7 +57,11 @@ export type PushCreateValues = { name: string; password: string; compress?: stri
 export type PushUpdateValues = { name?: string; password?: string; label?: string };
 export type VodCreateValues = { name: string; password: string; label?: string };
 export type VodUpdateValues = { name?: string; password?: string; label?: string };
-export type UserUpdateValues = Partial<Record<(typeof USER_UPDATE_KEYS)[number], string>>;
+/**
+ * user.update's values: the contract leaves the keys open, so any key with a string value is sent.
+ * The named ones are those public samples sent and those the emulator knows (docs/client.md).
+ */
+export type UserUpdateValues = Partial<Record<(typeof USER_UPDATE_SAMPLE_KEYS)[number] | (typeof USER_UPDATE_KEYS)[number], string>> & { [key: string]: string | undefined };
 
 /** The three zone methods every kind has. */
 export interface ZoneApi<C, U, Row, Created> {
@@ -71,20 +70,8 @@ export interface ZoneApi<C, U, Row, Created> {
   listZones(): Promise<Row[]>;
 }
 
-export interface ReportRangeOptions {
-  zoneId?: number;
-  sortby?: string[];
-  maxReturn?: number;
-  offset?: number;
-  timezone?: string;
-}
-export interface TotalOptions {
-  type?: 1 | 2 | 3;
-  from?: string | Date;
-  to?: string | Date;
-  timezone?: string;
-}
-type DateArg = string | Date;
+export type { BandwidthAnswer } from "./normalize";
+export type { BandwidthOptions, DateArg, OptionsOf, ReportApi, ReportRangeOptions, TotalOptions } from "./types";
 
 // Credentials are kept off the instance so that logging or serializing a client can never show them.
 const SECRETS = new WeakMap<CdnClient, { apiKey: string }>();
@@ -94,7 +81,7 @@ export class CdnClient {
   readonly baseUrl: string;
   readonly apiUserId: number;
   private readonly transport: Transport;
-  private readonly limiter: Limiter;
+  private readonly inFlight: Semaphore;
   /** The retry budget and backoff of this client; the create recovery (resources/recover.ts) spends the same budget. */
   readonly retryPolicy: Readonly<RetryPolicy>;
   private readonly now: () => number;
@@ -108,28 +95,29 @@ export class CdnClient {
   readonly livezone: ZoneApi<VodCreateValues, VodUpdateValues, W.LiveZoneRow, W.LiveCreateResult> & { delete(id: number): Promise<void> };
   readonly cache: { purge(url: string): Promise<true>; purgeAllCache(zone: string): Promise<true> };
   readonly user: { listUsers(): Promise<W.UserRow[]>; update(id: number, values: UserUpdateValues): Promise<W.UserRow | undefined> };
-  readonly account: { getBandwidth(opts?: { from?: DateArg; to?: DateArg }): Promise<W.BandwidthRow[]> };
+  /** account.getBandwidth read into one result, whatever shape the server answers in (normalize.ts). */
+  readonly account: { getBandwidth(opts?: BandwidthOptions): Promise<BandwidthAnswer> };
   readonly report: ReportApi;
 
   constructor(opts: CdnClientOptions) {
     if (!opts || typeof opts !== "object") throw new CdnValidationError("options", "CdnClient needs { baseUrl, apiUserId, apiKey }");
-    const creds = resolveCredentials({ explicit: { baseUrl: opts.baseUrl, apiUserId: opts.apiUserId as number, apiKey: opts.apiKey }, env: {} });
-    this.baseUrl = normalizeBaseUrl(creds.baseUrl);
+    const creds = resolveCredentials({ explicit: { baseUrl: opts.baseUrl, apiUserId: opts.apiUserId, apiKey: opts.apiKey }, env: {} });
+    this.baseUrl = creds.baseUrl;
     this.apiUserId = creds.apiUserId;
     SECRETS.set(this, { apiKey: creds.apiKey });
-    const maxInFlight = opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
-    this.limiter = new Limiter(maxInFlight);
+    const maxInFlight = settingOption("maxInFlight", opts.maxInFlight);
+    this.inFlight = new Semaphore(maxInFlight);
     this.transport = new Transport({
       baseUrl: this.baseUrl,
-      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      maxResponseBytes: opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      maxSockets: maxInFlight,
+      timeoutMs: settingOption("timeoutMs", opts.timeoutMs),
+      maxResponseBytes: intOption("maxResponseBytes", opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 1, Number.MAX_SAFE_INTEGER),
+      idleSockets: maxInFlight,
       userAgent: opts.userAgent,
     });
     this.retryPolicy = {
-      retries: opts.retries ?? DEFAULT_RETRIES,
-      baseDelayMs: opts.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_MS,
-      maxDelayMs: opts.retryMaxDelayMs ?? DEFAULT_RETRY_MAX_MS,
+      retries: settingOption("retries", opts.retries),
+      baseDelayMs: intOption("retryBaseDelayMs", opts.retryBaseDelayMs, DEFAULT_RETRY_BASE_MS, 0, MAX_TIMER_MS),
+      maxDelayMs: intOption("retryMaxDelayMs", opts.retryMaxDelayMs, DEFAULT_RETRY_MAX_MS, 0, MAX_TIMER_MS),
       random: opts.random,
     };
     this.now = opts.now ?? Date.now;
@@ -151,8 +139,8 @@ export class CdnClient {
         return r.user as W.UserRow | undefined;
       },
     };
-    this.account = { getBandwidth: async (o = {}) => (await this.rows("account.getBandwidth", [], o)) as unknown as W.BandwidthRow[] };
-    this.report = makeReportApi((name, positional, options) => this.rows(`report.${name}`, positional, options));
+    this.account = { getBandwidth: async (o = {}) => normalizeBandwidth(await this.byOptions("account.getBandwidth", [], o), "account.getBandwidth") };
+    this.report = makeReportApi(async (name, positional, options) => normalizeReport(await this.byOptions(`report.${name}`, positional, options), `report.${name}`, name));
   }
 
   /** A client from `CDN_BASE_URL`, `CDN_API_USER_ID` and `CDN_API_KEY`; the error names what is missing. */
@@ -161,11 +149,25 @@ export class CdnClient {
     return new CdnClient({ ...options, baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey });
   }
 
-  /** Low-level call by wire name (`report.getNodeHits`) with positional parameters after the auth ones. Returns the JSON-safe answer. */
+  /**
+   * Low-level call by wire name (`report.getNodeHits`) with positional parameters after the auth
+   * ones. Returns the JSON-safe answer. Parameters beyond the table's are sent as given (public
+   * clients sent `pullzone.listZones` a trailing `type`): the server decides what they mean.
+   */
   async call(method: string, params: unknown[] = []): Promise<unknown> {
     const s = findMethod(method);
     if (!s) throw new CdnValidationError("method", `'${method}' is not a method of the API`);
-    return jsonSafe(await this.invoke(s, params));
+    return jsonSafe(await this.invoke(s, params, true));
+  }
+
+  /** Calls being sent right now (never more than the `maxInFlight` cap): for figures and diagnostics. */
+  get callsInFlight(): number {
+    return this.inFlight.inUse;
+  }
+
+  /** Calls waiting for a slot under the `maxInFlight` cap, in arrival order. */
+  get callsWaiting(): number {
+    return this.inFlight.queued;
   }
 
   /** Closes the keep-alive sockets; the client can still be used afterwards (new sockets open). */
@@ -178,19 +180,24 @@ export class CdnClient {
   }
 
   /** Validates, signs and sends one call with the table's retry rule; returns the raw decoded value. */
-  private async invoke(s: MethodSpec, args: readonly unknown[]): Promise<unknown> {
+  private async invoke(s: MethodSpec, args: readonly unknown[], extra = false): Promise<unknown> {
     const method = wireName(s);
     const { apiKey } = SECRETS.get(this)!;
     const passwords = collectPasswords(args);
     let params: unknown[];
     try {
-      params = encodeParams(s, args);
+      params = encodeParams(s, args, extra);
     } catch (e) {
-      if (e instanceof Error) e.message = redact(e.message, [apiKey, ...passwords]);
-      throw e;
+      throw e instanceof Error ? withMessage(e, redact(e.message, [apiKey, ...passwords])) : e;
     }
+    // A failed attempt is reported once its fate is known, so the event can say when it is retried.
+    let failedMs = 0;
+    const report = (attempt: number, e: unknown, retryInMs?: number) => {
+      const err = e as CdnError;
+      this.onEvent?.({ method, attempt, ms: failedMs, ok: false, error: { type: err.type, message: err.message }, ...(retryInMs === undefined ? {} : { retryInMs }) });
+    };
     const attemptOnce = (attempt: number) =>
-      this.limiter.run(async () => {
+      this.inFlight.run(async () => {
         const date = currentDate(this.now());
         const auth = authString(date, apiKey, s.name);
         const secrets = [apiKey, auth, ...passwords];
@@ -204,34 +211,48 @@ export class CdnClient {
           this.onEvent?.({ method, attempt, ms: Date.now() - started, ok: true });
           return answer.value;
         } catch (e) {
-          const err = e instanceof CdnError ? e : new CdnError("protocol", redact(String((e as Error)?.message ?? e), secrets), method);
-          this.onEvent?.({ method, attempt, ms: Date.now() - started, ok: false, error: { type: err.type, message: err.message } });
-          throw err;
+          failedMs = Date.now() - started;
+          throw e instanceof CdnError ? e : new CdnError("protocol", redact(String((e as Error)?.message ?? e), secrets), method);
         }
       });
-    if (!s.idempotent) {
-      try {
-        return await attemptOnce(1);
-      } catch (e) {
-        if (e instanceof CdnError) e.attempts = 1;
-        throw e;
+    try {
+      if (!s.idempotent) return await attemptOnce(1);
+      return await withRetry(attemptOnce, this.retryPolicy, (err, attempt, delayMs) => {
+        this.retriedCalls++;
+        report(attempt, err, delayMs);
+      });
+    } catch (e) {
+      if (e instanceof CdnError) {
+        e.attempts ??= 1;
+        report(e.attempts, e);
       }
+      throw e;
     }
-    return withRetry(attemptOnce, this.retryPolicy, () => {
-      this.retriedCalls++;
-    });
   }
 
   private zoneApi<G extends "pullzone" | "pushzone" | "vodzone" | "livezone">(group: G) {
     return {
       create: async (values: { name: string }) => {
         const method = `${group}.create`;
-        const out = normalizeCreate(await this.invoke(spec(method), [values]), method);
+        let answer: unknown;
+        try {
+          answer = await this.invoke(spec(method), [values]);
+        } catch (e) {
+          // A create error may come as an XML-RPC fault carrying the §7 code (a public client read
+          // it so): the same typed error as the `(code, string)` answer, so adopt and recovery work.
+          if (e instanceof CdnFaultError && isCreateCode(group, e.faultCode)) {
+            const err = errorFromCreateResult(method, e.faultCode, e.faultString, values?.name, collectPasswords([values]));
+            err.attempts = e.attempts;
+            throw err;
+          }
+          throw e;
+        }
+        const out = normalizeCreate(answer, method);
         if (!out.ok) throw errorFromCreateResult(method, out.code, out.message, values?.name, collectPasswords([values]));
         return out.result;
       },
       update: (id: number, values: object) => this.status(`${group}.update`, [id, values], id, Object.keys(values ?? {})),
-      listZones: async () => normalizeZones(await this.invoke(spec(`${group}.listZones`), []), `${group}.listZones`, W.ZONE_ROW_FIELDS[group]),
+      listZones: async () => normalizeZones(await this.invoke(spec(`${group}.listZones`), []), `${group}.listZones`, W.ZONE_ROW_FIELDS[group], group === "livezone"),
     } as never;
   }
 
@@ -244,8 +265,8 @@ export class CdnClient {
     return true;
   }
 
-  /** Calls a rows method with required parameters positionally and the optional ones by name. */
-  private async rows(method: string, positional: unknown[], options: object | undefined): Promise<Record<string, unknown>[]> {
+  /** Calls a method with required parameters positionally and the optional ones by name; returns the raw answer. */
+  private async byOptions(method: string, positional: unknown[], options: object | undefined): Promise<unknown> {
     const s = spec(method);
     const optional = s.params.filter((p) => !p.required);
     const given = (options ?? {}) as Record<string, unknown>;
@@ -255,8 +276,29 @@ export class CdnClient {
     }
     let i = 0;
     const args = s.params.map((p) => (p.required ? positional[i++] : given[p.name]));
-    return normalizeRows(await this.invoke(s, args), method);
+    return this.invoke(s, args);
   }
+}
+
+/** A client option that is also a setting: checked against the settings table's bounds. */
+function settingOption(name: "timeoutMs" | "retries" | "maxInFlight", given: unknown): number {
+  if (given === undefined || given === null) return SETTINGS[name].default!;
+  const r = typeof given === "number" || typeof given === "string" ? parseSetting(name, String(given)) : undefined;
+  if (r && "value" in r) return r.value;
+  if (r) throw configErrorOf([r.problem]);
+  throw new CdnValidationError(name, `must be a number (${SETTINGS[name].min} to ${SETTINGS[name].max})`);
+}
+
+/** A numeric client option that is not a setting. */
+function intOption(name: string, given: number | undefined, fallback: number, min: number, max: number): number {
+  if (given === undefined) return fallback;
+  if (!Number.isInteger(given) || given < min || given > max) throw new CdnValidationError(name, `must be an integer from ${min} to ${max}`);
+  return given;
+}
+
+/** Whether a fault code is one of §7's create error codes of this group (2001-2003, 3001-3002, ...). */
+function isCreateCode(group: keyof typeof W.CREATE_ERROR_CODES, code: number): boolean {
+  return (Object.values(W.CREATE_ERROR_CODES[group]) as number[]).includes(code);
 }
 
 function spec(method: string): MethodSpec {
@@ -272,31 +314,16 @@ function collectPasswords(args: readonly unknown[]): string[] {
   return out;
 }
 
-type Rows<T> = Promise<T[]>;
-/** The report group, with required parameters positional in the document's order and options by name. */
-export interface ReportApi {
-  getTotalTransfer(zoneId: number, opts?: TotalOptions): Rows<W.TotalTransferRow>;
-  getTotalHits(zoneId: number, opts?: TotalOptions): Rows<W.TotalHitsRow>;
-  getTotalTransferStats(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: ReportRangeOptions & { viewby?: "hourly" | "daily" | "monthly" }): Rows<W.TransferStatsRow>;
-  getCacheHitStats(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: ReportRangeOptions): Rows<W.CacheHitStatsRow>;
-  getPopularFiles(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: Omit<ReportRangeOptions, "timezone">): Rows<W.PopularFileRow>;
-  getUsagePerDay(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, zoneId: number, opts?: Omit<ReportRangeOptions, "timezone" | "zoneId">): Rows<W.UsagePerDayRow>;
-  getNodeHits(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: Omit<ReportRangeOptions, "timezone">): Rows<W.NodeHitsRow>;
-  getConnectionStats(companyId: number | string, dateFrom: DateArg, dateTo: DateArg, opts?: ReportRangeOptions): Rows<W.ConnectionStatsRow>;
-  getHourlyConnectionStats(companyId: number | string, date: DateArg, opts?: ReportRangeOptions): Rows<W.HourlyConnectionStatsRow>;
-}
-
-function makeReportApi(rows: (name: string, positional: unknown[], options?: object) => Promise<Record<string, unknown>[]>): ReportApi {
-  const r = rows as (name: string, positional: unknown[], options?: object) => Promise<never[]>;
-  return {
-    getTotalTransfer: (zoneId, o) => r("getTotalTransfer", [zoneId], o),
-    getTotalHits: (zoneId, o) => r("getTotalHits", [zoneId], o),
-    getTotalTransferStats: (c, f, t, o) => r("getTotalTransferStats", [c, f, t], o),
-    getCacheHitStats: (c, f, t, o) => r("getCacheHitStats", [c, f, t], o),
-    getPopularFiles: (c, f, t, o) => r("getPopularFiles", [c, f, t], o),
-    getUsagePerDay: (c, f, t, zoneId, o) => r("getUsagePerDay", [c, f, t, zoneId], o),
-    getNodeHits: (c, f, t, o) => r("getNodeHits", [c, f, t], o),
-    getConnectionStats: (c, f, t, o) => r("getConnectionStats", [c, f, t], o),
-    getHourlyConnectionStats: (c, d, o) => r("getHourlyConnectionStats", [c, d], o),
-  };
+/**
+ * The report group from the method table: each method takes its required parameters positionally
+ * (as many as the table has) and its optional ones in one options object.
+ */
+function makeReportApi(rows: (name: ReportMethod, positional: unknown[], options?: object) => Promise<Record<string, unknown>[]>): ReportApi {
+  const api: Record<string, (...args: unknown[]) => Promise<Record<string, unknown>[]>> = {};
+  for (const m of METHOD_LIST) {
+    if (m.group !== "report") continue;
+    const required = (m.params as readonly { required: boolean }[]).filter((p) => p.required).length;
+    api[m.name] = (...args) => rows(m.name, args.slice(0, required), args[required] as object | undefined);
+  }
+  return api as unknown as ReportApi;
 }

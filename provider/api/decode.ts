@@ -4,14 +4,15 @@
  * in sax events (tests/bench/client.js, docs/performance.md). Values come out as that
  * Deserializer gave them, so callers see no difference: int, i4 and double as numbers, i8 as
  * its decimal text (64 bits do not fit a JS number), boolean, string, untyped `<value>` text,
- * `nil` as null, base64 as a Buffer, dateTime.iso8601 as a Date (the package's own parser),
- * arrays and structs. Unlike sax's lenient mode it is strict where XML is: unknown entities, a
+ * `nil` as null, base64 as a Buffer, arrays and structs. One difference: dateTime.iso8601 is
+ * returned as the exact text sent (checked with the package's parser), never as a Date: the
+ * package read `2026-01-21T10:00:00+05:00` in the machine's time zone and lost the offset. Unlike sax's lenient mode it is strict where XML is: unknown entities, a
  * stray `&`, text between structural tags, unknown tags and DOCTYPEs are errors. CDATA,
  * comments, processing instructions, the five XML entities, character references and
  * namespace prefixes (`ex:nil`, `ex:i8`, as Apache XML-RPC writes them) are understood.
  */
 
-// The package's ISO 8601 parser, so dateTime values decode exactly as before.
+// The package's ISO 8601 parser, to check that a dateTime value is one.
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const DateFormatter: { decodeIso8601(text: string): Date } = require("xmlrpc/lib/date_formatter");
 
@@ -177,11 +178,14 @@ class Reader {
         return Buffer.from(empty ? "" : this.leaf(type), "base64");
       case "datetime.iso8601": {
         const t = empty ? "" : this.leaf(type).trim();
+        let ok: boolean;
         try {
-          return DateFormatter.decodeIso8601(t);
+          ok = !Number.isNaN(DateFormatter.decodeIso8601(t).getTime());
         } catch {
-          return this.fail(`expected an ISO 8601 date in <dateTime.iso8601>, got '${t.slice(0, 40)}'`);
+          ok = false;
         }
+        // The text itself, offset and all: a Date would be shifted into the machine's time zone.
+        return ok ? t : this.fail(`expected an ISO 8601 date in <dateTime.iso8601>, got '${t.slice(0, 40)}'`);
       }
       case "struct":
         return empty ? {} : this.struct();

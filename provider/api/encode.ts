@@ -3,12 +3,9 @@
  * bad value is refused with the parameter's name before anything is sent.
  */
 import { IANAZone } from "luxon";
-import { MAX_RETURN_LIMIT } from "./config";
 import { CdnValidationError } from "./errors";
-import { MethodSpec, ParamSpec, wireName } from "./methods";
-import { REPORT_COLUMNS, ReportName, VIEWBY } from "./wire";
+import { INT32_MAX, MethodSpec, ParamSpec, wireName } from "./methods";
 
-const INT32_MAX = 2 ** 31 - 1;
 const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
 // XML 1.0 forbids C0 controls other than tab, LF and CR, and lone surrogates; the API requires XML-safe strings (§2.1).
 // eslint-disable-next-line no-control-regex
@@ -35,18 +32,49 @@ export function toYmd(d: Date): string {
 /**
  * Validates positional arguments (after the auth parameters) and returns them as wire values:
  * an omitted optional parameter becomes `nil` only when a later one is given; trailing ones are dropped.
+ * With `extra`, parameters beyond the table are sent too (public clients sent `pullzone.listZones`
+ * an extra trailing `type`; the contract does not forbid it, so the server decides): they are
+ * checked only for being values XML-RPC can carry.
  */
-export function encodeParams(spec: MethodSpec, args: readonly unknown[]): unknown[] {
+export function encodeParams(spec: MethodSpec, args: readonly unknown[], extra = false): unknown[] {
   const method = wireName(spec);
-  if (args.length > spec.params.length) {
+  if (args.length > spec.params.length && !extra) {
     throw new CdnValidationError("(arguments)", `${method} takes at most ${spec.params.length} parameters after the auth parameters, got ${args.length}`, method);
   }
-  const out = spec.params.map((p, i) => encodeOne(method, p, args[i]));
+  const out: unknown[] = spec.params.map((p, i) => encodeOne(method, p, args[i]));
+  for (let i = spec.params.length; i < args.length; i++) out.push(encodeExtra(method, `parameter ${i + 4}`, args[i]));
   let last = out.length - 1;
   while (last >= 0 && out[last] === undefined) last--;
   const trimmed = out.slice(0, last + 1).map((v) => (v === undefined ? null : v));
   checkTogether(method, Object.fromEntries(spec.params.map((p, i) => [p.name, trimmed[i]])));
   return trimmed;
+}
+
+/** A parameter the table does not describe: any int, double, boolean, XML-safe string, array or struct of them. */
+function encodeExtra(method: string, name: string, v: unknown, depth = 0): unknown {
+  const fail = (reason: string): never => {
+    throw new CdnValidationError(name, reason, method);
+  };
+  if (depth > 16) return fail("is nested too deeply");
+  if (v === undefined || v === null) return depth === 0 ? undefined : null;
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) return fail(`must be a finite number, got ${v}`);
+    if (Number.isInteger(v) && Math.abs(v) > INT32_MAX) return fail(`${v} does not fit a 32-bit XML-RPC int`);
+    return v;
+  }
+  if (typeof v === "boolean") return v;
+  if (typeof v === "string") return isXmlSafe(v) ? v : fail("contains characters that XML cannot carry (control characters)");
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? fail("is an invalid Date") : toYmd(v);
+  if (Array.isArray(v)) return v.map((x) => encodeExtra(method, name, x, depth + 1));
+  if (typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (!isXmlSafe(k)) fail(`key '${k.slice(0, 40)}' contains characters that XML cannot carry`);
+      if (x !== undefined) out[k] = encodeExtra(method, name, x, depth + 1);
+    }
+    return out;
+  }
+  return fail(`cannot be sent as an XML-RPC value (${typeof v})`);
 }
 
 function encodeOne(method: string, p: ParamSpec, v: unknown): unknown {
@@ -64,8 +92,8 @@ function encodeOne(method: string, p: ParamSpec, v: unknown): unknown {
       if (p.numericString) return String(encodeInt(p, v, fail));
       if (typeof v !== "string") return fail(`must be a string, got ${describe(v)}`);
       if (!isXmlSafe(v)) return fail("contains characters that XML cannot carry (control characters)");
-      if (p.name === "viewby" && !(VIEWBY as readonly string[]).includes(v)) return fail(`must be one of ${VIEWBY.join(", ")}, got '${v}'`);
-      if (p.name === "timezone" && v !== "GMT" && !IANAZone.isValidZone(v)) return fail(`'${v}' is not a time zone name (e.g. GMT, Europe/Paris)`);
+      if (p.enum && !p.enum.includes(v)) return fail(`must be one of ${p.enum.join(", ")}, got '${v.slice(0, 40)}'`);
+      if (p.timeZone && v !== "GMT" && !IANAZone.isValidZone(v)) return fail(`'${v.slice(0, 60)}' is not a time zone name (e.g. GMT, Europe/Paris)`);
       if (p.required && v === "") return fail("must not be empty");
       return v;
     }
@@ -87,7 +115,7 @@ function encodeOne(method: string, p: ParamSpec, v: unknown): unknown {
     case "struct":
       return encodeStruct(p, v, fail);
     case "sortby":
-      return encodeSortby(method, p, v, fail);
+      return encodeSortby(v, fail);
   }
 }
 
@@ -95,10 +123,11 @@ function encodeInt(p: ParamSpec, v: unknown, fail: (r: string) => never): number
   const n = typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v;
   if (typeof n !== "number" || !Number.isInteger(n)) return fail(`must be an integer, got ${describe(v)}`);
   if (Math.abs(n) > INT32_MAX) return fail(`${n} does not fit a 32-bit XML-RPC int`);
-  if (p.name === "maxReturn" && (n < 1 || n > MAX_RETURN_LIMIT)) return fail(`must be between 1 and ${MAX_RETURN_LIMIT}, got ${n}`);
-  if (p.name === "offset" && n < 0) return fail(`must be 0 or more, got ${n}`);
-  if ((p.name === "id" || p.name === "zoneId") && n <= 0) return fail(`must be a positive id, got ${n}`);
-  if (p.name === "type" && ![1, 2, 3].includes(n)) return fail(`must be 1 (today), 2 (current hour) or 3 (range), got ${n}`);
+  if (p.enum && !p.enum.includes(n)) return fail(`must be one of ${p.enum.join(", ")}, got ${n}`);
+  const { min, max } = p;
+  if (min !== undefined && max !== undefined && max < INT32_MAX && (n < min || n > max)) return fail(`must be between ${min} and ${max}, got ${n}`);
+  if (min !== undefined && n < min) return fail(min === 1 ? `must be a positive integer, got ${n}` : `must be ${min} or more, got ${n}`);
+  if (max !== undefined && n > max) return fail(`must be ${max} or less, got ${n}`);
   return n;
 }
 
@@ -107,7 +136,8 @@ function encodeStruct(p: ParamSpec, v: unknown, fail: (r: string) => never): Rec
   const allowed = new Set(p.keys ?? []);
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
-    if (!allowed.has(k)) fail(`key '${k}' is not accepted here (accepted: ${[...allowed].join(", ")})`);
+    if (!p.openKeys && !allowed.has(k)) fail(`key '${k}' is not accepted here (accepted: ${[...allowed].join(", ")})`);
+    if (p.openKeys && (k === "" || !isXmlSafe(k))) fail(`key '${k.slice(0, 40)}' is not a usable struct key`);
     if (val === undefined || val === null) continue;
     if (typeof val !== "string") fail(`key '${k}' must be a string, got ${describe(val)}`);
     if (!isXmlSafe(val as string)) fail(`key '${k}' contains characters that XML cannot carry (control characters)`);
@@ -119,15 +149,17 @@ function encodeStruct(p: ParamSpec, v: unknown, fail: (r: string) => never): Rec
   return out;
 }
 
-function encodeSortby(method: string, p: ParamSpec, v: unknown, fail: (r: string) => never): string[] {
+/**
+ * `sortby` entries are checked for their form only: the contract says the valid columns are
+ * those of the returned rows, which it does not show, so the server decides which column exists.
+ */
+function encodeSortby(v: unknown, fail: (r: string) => never): string[] {
   const list = typeof v === "string" ? [v] : v;
   if (!Array.isArray(list)) return fail(`must be an array of '<column> ASC|DESC' strings, got ${describe(v)}`);
-  const columns: readonly string[] = REPORT_COLUMNS[method.split(".")[1] as ReportName] ?? [];
   return list.map((entry, i) => {
     if (typeof entry !== "string") return fail(`entry ${i} must be a string, got ${describe(entry)}`);
-    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s+(ASC|DESC)\s*$/i.exec(entry);
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_.]*)\s+(ASC|DESC)\s*$/i.exec(entry);
     if (!m) return fail(`entry ${i} must be '<column> ASC' or '<column> DESC', got '${entry.slice(0, 60)}'`);
-    if (columns.length && !columns.includes(m[1])) return fail(`unknown column '${m[1]}' (columns: ${columns.join(", ")})`);
     return `${m[1]} ${m[2].toUpperCase()}`;
   });
 }

@@ -3,6 +3,7 @@
  * so that every failure a caller sees has a stable `type` and carries no credential: messages are
  * passed through `redact` with the call's secrets before an error is built.
  */
+import { settingRef, type SettingProblem } from "./settings";
 import { CREATE_ERROR_CODES, FAULT, ZONE_KIND_LABEL } from "./wire";
 
 export type CdnErrorType =
@@ -27,6 +28,8 @@ export class CdnError extends Error {
   readonly method?: string;
   /** How many attempts were made before giving up (1 when the call was not retried). */
   attempts?: number;
+  /** The error this one adds context to (see `withContext`), or the low-level error behind it. */
+  cause?: unknown;
 
   constructor(type: CdnErrorType, message: string, method?: string) {
     super(message);
@@ -52,11 +55,12 @@ export class CdnValidationError extends CdnError {
   }
 }
 
-/** Missing or malformed connection settings. */
+/** Missing or malformed settings; `problems` names each one (config key and environment variable). */
 export class CdnConfigError extends CdnError {
   constructor(
     message: string,
     readonly missing: string[] = [],
+    readonly problems: readonly SettingProblem[] = [],
   ) {
     super("config", message);
   }
@@ -89,16 +93,19 @@ export class CdnOriginUnresolvableError extends CdnCreateError {
   }
 }
 
-/** An update or delete answered `1` (§4.1): the API gives no reason. */
+/**
+ * An update or delete answered `1` (§4.1): the API gives no reason. The zone's id is `zoneId`, never
+ * `id`: the dynamic-provider host reads any thrown error with a truthy `id` as a partial create.
+ */
 export class CdnOperationFailedError extends CdnError {
   constructor(
     method: string,
-    readonly id: number,
+    readonly zoneId: number,
     readonly fields: string[] = [],
   ) {
     super(
       "operation_failed",
-      `${method} returned 1 (failure) for id ${id}${fields.length ? ` (fields: ${fields.join(", ")})` : ""}`,
+      `${method} returned 1 (failure) for id ${zoneId}${fields.length ? ` (fields: ${fields.join(", ")})` : ""}`,
       method,
     );
   }
@@ -125,7 +132,11 @@ export class CdnFaultError extends CdnError {
   }
 }
 
-/** The server refused the credentials, the authString's date, or the method for this key. */
+/**
+ * The server refused the credentials, the authString's date, or the method for this key. `type`
+ * is "auth" for all of them; `notGranted` tells a method the key may not use (live zones are
+ * granted per key, §4.5) from refused credentials.
+ */
 export class CdnAuthError extends CdnError {
   constructor(
     readonly faultCode: number,
@@ -139,23 +150,37 @@ export class CdnAuthError extends CdnError {
 
   /** A rejected `currentDate` may be a passing problem (a slow queue); one fresh attempt is allowed. */
   get expired(): boolean {
-    return /expired|currentDate/i.test(this.faultString);
+    return !this.notGranted && /expired|currentDate/i.test(this.faultString);
+  }
+
+  /** The key is valid but not granted this method (ACCESS_DENIED): not a credentials problem. */
+  get notGranted(): boolean {
+    return this.faultCode === FAULT.ACCESS_DENIED;
   }
 }
 
 function authMessage(code: number, text: string, method: string, skew?: number): string {
+  if (code === FAULT.ACCESS_DENIED) {
+    const group = method.split(".")[0];
+    const live = group === "livezone" ? " (live zones are available only on request, granted per API key: ask the provider to enable them)" : "";
+    return `${method}: this API key is not granted access to ${group}.* methods${live} (fault ${code}: ${text})`;
+  }
   let msg = `${method}: authentication failed (fault ${code}: ${text})`;
   if (skew !== undefined && Math.abs(skew) >= CLOCK_SKEW_REPORT_MS) {
     const secs = Math.round(Math.abs(skew) / 1000);
     msg += `; the local clock is off by about ${secs} s (${skew > 0 ? "behind" : "ahead of"} the server): the authString is only valid for 10 minutes, so fix the clock (NTP)`;
-  } else if (/currentDate|expired|older than|in the future/i.test(text)) {
-    // The date was refused but the clocks could not be shown apart: say what is known.
-    msg +=
-      skew === undefined
-        ? "; check the local clock: the authString is only valid for 10 minutes (the server sent no Date header to measure the difference)"
-        : `; the local clock agrees with the server's Date header (within ${Math.max(1, Math.ceil(Math.abs(skew) / 1000))} s), so the clock the server checks dates against may be off`;
+  } else if (!refusesDate(text)) {
+    // Only a measured skew speaks of the clock, and a refused date says enough by itself;
+    // any other refusal is of the credentials, so name the settings that hold them.
+    msg += `; check the API key (${settingRef("apiKey")}) and the API user id (${settingRef("apiUserId")})`;
   }
   return msg;
+}
+
+/** Whether a refusal is of the request's date rather than of the key ("currentDate is older than 10 minutes"). */
+function refusesDate(text: string): boolean {
+  // A signature refusal may quote the formula '<currentDate>:<apiKey>:<method>': that is about the key.
+  return /expired|older than|in the future/i.test(text) || (/currentDate/i.test(text) && !/authString/i.test(text));
 }
 
 /** Below this difference between clocks the skew is not mentioned. */
@@ -171,10 +196,13 @@ export class CdnTransportError extends CdnError {
     readonly maybeProcessed: boolean,
     readonly status?: number,
     readonly code?: string,
+    /** What the server's `Retry-After` asked for (429, 503), in milliseconds from when it answered. */
+    readonly retryAfterMs?: number,
   ) {
     super(type, message, method);
   }
 
+  /** Connection errors, timeouts, 5xx and 429 may pass; any other status will be the same next time. */
   get retryable(): boolean {
     if (this.type === "http_status") return this.status === undefined || this.status >= 500 || this.status === 429;
     return true;
@@ -186,7 +214,7 @@ export class CdnProtocolError extends CdnError {
   constructor(
     message: string,
     method: string,
-    /** A truncated or non-XML body is a transport accident; a well-formed wrong answer is not. */
+    /** Only a body cut short is a transport accident worth another attempt; a whole wrong answer comes back the same. */
     readonly transient = false,
   ) {
     super("protocol", `${method}: malformed response: ${message}`, method);
@@ -197,11 +225,122 @@ export class CdnProtocolError extends CdnError {
   }
 }
 
-/** Replaces every secret (API key, authString, passwords) in a text with `[redacted]`. */
+/**
+ * The same error with `context` in front of its message ("pull zone 'x' (id 3): ..."): a new
+ * object of the same class, so `instanceof`, `type`, `retryable`, `attempts` and every field stay
+ * as they were, and `cause` is the original. The original is never changed, so an error shared by
+ * several callers (one failed listZones read by many zones) keeps its own message for each.
+ */
+export function withContext<E extends Error>(err: E, context: string): E {
+  if (!context || err.message === context || err.message.startsWith(`${context}: `)) return err;
+  return copyWithMessage(err, `${context}: ${err.message}`, err);
+}
+
+/** The same error with another message (used to redact one): same class and fields, original as `cause`. */
+export function withMessage<E extends Error>(err: E, message: string): E {
+  return message === err.message ? err : copyWithMessage(err, message, (err as { cause?: unknown }).cause);
+}
+
+function copyWithMessage<E extends Error>(err: E, message: string, cause: unknown): E {
+  const copy = Object.create(Object.getPrototypeOf(err)) as E;
+  for (const key of Object.getOwnPropertyNames(err)) {
+    if (key === "message" || key === "stack") continue;
+    Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(err, key)!);
+  }
+  Object.defineProperty(copy, "message", { value: message, writable: true, configurable: true, enumerable: false });
+  if (cause !== undefined) Object.defineProperty(copy, "cause", { value: cause, writable: true, configurable: true, enumerable: false });
+  const frames = (err.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l));
+  Object.defineProperty(copy, "stack", { value: [`${err.name}: ${message}`, ...frames].join("\n"), writable: true, configurable: true, enumerable: false });
+  return copy;
+}
+
+/** Runs of a secret this long are redacted wherever they appear (a partial authString echoed back). */
+const PARTIAL_RUN = 16;
+/** A text ending in this much of a secret's start was cut in the middle of it. */
+const CUT_PREFIX = 8;
+
+/**
+ * Replaces every secret (API key, authString, passwords) in a text with `[redacted]`, also where a
+ * server echoed it back altered: XML-escaped (once or twice), with whitespace inserted or
+ * collapsed, partly (any run of 16 characters of it), or cut at a length limit (the text ends with
+ * 8 or more of its first characters).
+ */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const s of secrets) {
-    if (s && s.length >= 3) out = out.split(s).join("[redacted]");
+  let out = String(text);
+  const list = secrets.filter((s): s is string => typeof s === "string" && s.length >= 3);
+  for (const s of list) out = out.split(s).join("[redacted]");
+  if (!list.length) return out;
+  const units = decodeEntities(decodeEntities(toUnits(out))).filter((u) => !/\s/.test(u.ch));
+  const flat = units.map((u) => u.ch).join("");
+  const hit = new Uint8Array(units.length);
+  const mark = (from: number, len: number) => hit.fill(1, from, from + len);
+  for (const raw of list) {
+    const secret = raw.replace(/\s+/g, "");
+    if (secret.length < 3) continue;
+    const run = Math.min(PARTIAL_RUN, secret.length);
+    const seen = new Set<string>();
+    for (let j = 0; j + run <= secret.length; j++) {
+      const piece = secret.slice(j, j + run);
+      if (seen.has(piece)) continue;
+      seen.add(piece);
+      for (let i = flat.indexOf(piece); i >= 0; i = flat.indexOf(piece, i + 1)) mark(i, run);
+    }
+    // A cut message: its last characters (before an ellipsis) are the start of the secret.
+    const end = flat.replace(/(?:\.{2,}|\u2026|\[truncated\])$/i, "").length;
+    for (let len = Math.min(secret.length, end); len >= CUT_PREFIX; len--) {
+      if (flat.slice(end - len, end) === secret.slice(0, len)) {
+        mark(end - len, len);
+        break;
+      }
+    }
+  }
+  if (!hit.includes(1)) return out;
+  let result = "";
+  let from = 0;
+  for (let k = 0; k < units.length; k++) {
+    if (!hit[k] || (k > 0 && hit[k - 1])) continue;
+    let e = k;
+    while (e + 1 < units.length && hit[e + 1]) e++;
+    result += `${out.slice(from, units[k].start)}[redacted]`;
+    from = units[e].end;
+  }
+  return result + out.slice(from);
+}
+
+/** One character of a text and the span of the original it stands for. */
+interface Unit {
+  ch: string;
+  start: number;
+  end: number;
+}
+
+function toUnits(text: string): Unit[] {
+  const out: Unit[] = [];
+  for (let i = 0; i < text.length; i++) out.push({ ch: text[i], start: i, end: i + 1 });
+  return out;
+}
+
+const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+/** Reads XML entity references (`&amp;`, `&#38;`, `&#x26;`) as the character they stand for. */
+function decodeEntities(units: Unit[]): Unit[] {
+  const out: Unit[] = [];
+  for (let i = 0; i < units.length; i++) {
+    if (units[i].ch === "&") {
+      let j = i + 1;
+      let ref = "";
+      while (j < units.length && j - i <= 10 && units[j].ch !== ";") ref += units[j++].ch;
+      if (j < units.length && units[j].ch === ";") {
+        const code = /^#x[0-9a-f]+$/i.test(ref) ? parseInt(ref.slice(2), 16) : /^#\d+$/.test(ref) ? parseInt(ref.slice(1), 10) : NaN;
+        const ch = NAMED[ref] ?? (code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : undefined);
+        if (ch !== undefined) {
+          out.push({ ch, start: units[i].start, end: units[j].end });
+          i = j;
+          continue;
+        }
+      }
+    }
+    out.push(units[i]);
   }
   return out;
 }
@@ -224,10 +363,13 @@ export function errorFromCreateResult(method: string, code: number, message: str
   return new CdnCreateError("create_failed", code, method, zoneName, text || `${label ?? method} creation failed`);
 }
 
-/** Builds the error for a Node/network failure of one attempt. */
-export function errorFromNetwork(method: string, err: NodeJS.ErrnoException, sent: boolean, secrets: readonly (string | undefined)[]): CdnTransportError {
+/** Builds the error for a Node/network failure of one attempt; `timeoutMs` is named in a timeout's message. */
+export function errorFromNetwork(method: string, err: NodeJS.ErrnoException, sent: boolean, secrets: readonly (string | undefined)[], timeoutMs?: number): CdnTransportError {
   const code = err.code;
   const msg = redact(err.message, secrets);
-  if (code === "ETIMEDOUT_CALL") return new CdnTransportError("timeout", `${method}: no answer within the call timeout`, method, sent, undefined, code);
+  if (code === "ETIMEDOUT_CALL") {
+    const limit = timeoutMs === undefined ? "the call timeout" : `${timeoutMs} ms`;
+    return new CdnTransportError("timeout", `${method}: no answer within ${limit} (the call timeout: raise it with ${settingRef("timeoutMs")})`, method, sent, undefined, code);
+  }
   return new CdnTransportError("connection", `${method}: connection failed (${code ?? "error"}: ${msg})`, method, sent, undefined, code);
 }

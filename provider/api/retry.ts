@@ -1,15 +1,17 @@
 /**
- * Capped exponential backoff with full jitter, and the rule for which failures are worth another
- * attempt: connection errors, timeouts, 5xx and cut bodies, and only for calls safe to repeat
- * (the same rule as stripe-node's `_shouldRetry`). A create is never repeated here: a lost
+ * The whole retry rule, in one place: which failures are worth another attempt (connection errors,
+ * timeouts, 5xx, 429 and bodies cut short, and only for calls safe to repeat, as stripe-node's
+ * `_shouldRetry`), and how long to wait (capped exponential backoff with full jitter, or what the
+ * server's `Retry-After` asks for, under the same cap). A create is never repeated here: a lost
  * create answer is settled by looking the zone up (resources/recover.ts).
  */
-import { CdnAuthError, CdnError } from "./errors";
+import { CdnAuthError, CdnError, CdnTransportError } from "./errors";
 
 export interface RetryPolicy {
   /** Attempts after the first. */
   retries: number;
   baseDelayMs: number;
+  /** Cap of one delay, whether from backoff or from `Retry-After`. */
   maxDelayMs: number;
   /** Randomness for the jitter; injectable so tests are reproducible. */
   random?: () => number;
@@ -21,6 +23,27 @@ export function backoffDelay(attempt: number, policy: RetryPolicy): number {
   return Math.round((policy.random ?? Math.random)() * cap);
 }
 
+/**
+ * The delay before the next attempt after `err`: the backoff, or longer when a 429 or 503 came
+ * with `Retry-After`, never more than the policy's cap (a server asking for an hour is not waited for).
+ */
+export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): number {
+  const backoff = backoffDelay(attempt, policy);
+  const asked = err instanceof CdnTransportError && (err.status === 429 || err.status === 503) ? err.retryAfterMs : undefined;
+  if (asked === undefined) return backoff;
+  return Math.min(policy.maxDelayMs, Math.max(backoff, asked));
+}
+
+/** `Retry-After` in milliseconds: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const t = value.trim();
+  if (/^\d+$/.test(t)) return Number(t) * 1000;
+  if (!/[a-z]/i.test(t)) return undefined; // a negative or fractional number is not a date either
+  const at = Date.parse(t);
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}
+
 /** Whether a failure of a call that is safe to repeat should be tried again. */
 export function shouldRetry(err: unknown, attempt: number): boolean {
   if (!(err instanceof CdnError)) return false;
@@ -30,7 +53,12 @@ export function shouldRetry(err: unknown, attempt: number): boolean {
 }
 
 /** Runs `fn` until it succeeds, fails for good, or the policy's attempts are spent. */
-export async function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: RetryPolicy, onRetry?: (err: CdnError, attempt: number, delayMs: number) => void): Promise<T> {
+export async function withRetry<T>(
+  fn: (attempt: number) => Promise<T>,
+  policy: RetryPolicy,
+  onRetry?: (err: CdnError, attempt: number, delayMs: number) => void,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn(attempt);
@@ -39,27 +67,9 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: 
         if (err instanceof CdnError) err.attempts = attempt;
         throw err;
       }
-      const delay = backoffDelay(attempt, policy);
+      const delay = retryDelay(err, attempt, policy);
       onRetry?.(err as CdnError, attempt, delay);
-      await new Promise((r) => setTimeout(r, delay));
-    }
-  }
-}
-
-/** A counting semaphore: at most `limit` calls in flight, the rest wait in order. */
-export class Limiter {
-  private active = 0;
-  private readonly queue: (() => void)[] = [];
-  constructor(readonly limit: number) {}
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((r) => this.queue.push(r));
-    this.active++;
-    try {
-      return await fn();
-    } finally {
-      this.active--;
-      this.queue.shift()?.();
+      await sleep(delay);
     }
   }
 }

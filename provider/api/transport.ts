@@ -8,6 +8,8 @@ import * as http from "http";
 import * as https from "https";
 import { decodeMethodResponse, DecodedResponse, XmlRpcDecodeError } from "./decode";
 import { CdnProtocolError, CdnTransportError, errorFromNetwork, redact } from "./errors";
+import { parseRetryAfter } from "./retry";
+import { settingRef } from "./settings";
 
 // The xmlrpc package ships no types for its lib/ files; they are stable since 2016.
 // eslint-disable-next-line @typescript-eslint/no-var-requires
@@ -17,8 +19,11 @@ export interface TransportOptions {
   baseUrl: string;
   timeoutMs: number;
   maxResponseBytes: number;
-  /** Sockets kept per host; matches the in-flight cap so no call waits for a socket. */
-  maxSockets: number;
+  /**
+   * Idle keep-alive sockets kept per host: the client's in-flight cap, so every call finds one.
+   * The cap itself is the client's semaphore alone; the agent does not queue requests a second time.
+   */
+  idleSockets: number;
   userAgent?: string;
 }
 
@@ -33,17 +38,33 @@ export class Transport {
   constructor(private readonly opts: TransportOptions) {
     this.base = new URL(opts.baseUrl);
     const Agent = this.base.protocol === "https:" ? https.Agent : http.Agent;
-    this.agent = new Agent({ keepAlive: true, maxSockets: opts.maxSockets, keepAliveMsecs: 1000 });
+    this.agent = new Agent({ keepAlive: true, maxFreeSockets: opts.idleSockets, keepAliveMsecs: 1000 });
   }
 
   /** Sends one method call; resolves with the decoded answer, rejects with a typed transport/protocol error. */
   async send(group: string, method: string, params: unknown[], secrets: readonly (string | undefined)[]): Promise<Answer> {
     const xml = Serializer.serializeMethodCall(method, params, "utf8");
-    const { status, body, serverDate } = await this.post(group, method, xml, secrets);
-    if (status < 200 || status >= 300) {
-      throw new CdnTransportError("http_status", `${method}: HTTP ${status}${describeBody(body, secrets)}`, method, true, status);
-    }
+    const { status, body, serverDate, retryAfter } = await this.post(group, method, xml, secrets);
+    if (status < 200 || status >= 300) throw this.statusError(group, method, status, body, secrets, retryAfter);
     return decode(method, body, secrets, serverDate);
+  }
+
+  /**
+   * The error for a status other than 2xx. A 404 means nothing answers at the path, so the base URL
+   * is the likely mistake; no 4xx was processed (only a 5xx may hide a call that ran).
+   */
+  private statusError(group: string, method: string, status: number, body: Buffer, secrets: readonly (string | undefined)[], retryAfter?: string): CdnTransportError {
+    const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter) : undefined;
+    if (status === 404) {
+      const where = redact(`${this.base.origin}${this.path(group)}`, secrets);
+      const text = `${method}: HTTP 404 at ${where}: nothing answers there, so the base URL is likely wrong (check ${settingRef("baseUrl")}: it is the address the API's /xmlrpc/<group> paths hang off)`;
+      return new CdnTransportError("http_status", text, method, false, status);
+    }
+    return new CdnTransportError("http_status", `${method}: HTTP ${status}${describeBody(body, secrets)}`, method, status >= 500, status, undefined, retryAfterMs);
+  }
+
+  private path(group: string): string {
+    return `${this.base.pathname.replace(/\/+$/, "")}/xmlrpc/${group}`;
   }
 
   /** Closes idle keep-alive sockets so a process can exit. */
@@ -51,15 +72,15 @@ export class Transport {
     this.agent.destroy();
   }
 
-  private post(group: string, method: string, xml: string, secrets: readonly (string | undefined)[]): Promise<{ status: number; body: Buffer; serverDate?: string }> {
+  private post(group: string, method: string, xml: string, secrets: readonly (string | undefined)[]): Promise<Received> {
     const { timeoutMs, maxResponseBytes, userAgent } = this.opts;
     const transport = this.base.protocol === "https:" ? https : http;
-    const path = `${this.base.pathname.replace(/\/+$/, "")}/xmlrpc/${group}`;
+    const path = this.path(group);
     const payload = Buffer.from(xml, "utf8");
     return new Promise((resolve, reject) => {
       let sent = false;
       let settled = false;
-      const finish = (err: Error | null, value?: { status: number; body: Buffer; serverDate?: string }) => {
+      const finish = (err: Error | null, value?: Received) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -82,31 +103,51 @@ export class Transport {
           },
         },
         (res) => {
+          const tooLarge = () => new CdnProtocolError(`response larger than ${maxResponseBytes} bytes (the client's maxResponseBytes)`, method);
+          // Settle before destroying: destroying emits a reset that must not become the call's error
+          // (a retryable one, so the oversized answer would be downloaded again with every retry).
+          if (Number(res.headers["content-length"]) > maxResponseBytes) {
+            finish(tooLarge());
+            res.destroy();
+            return;
+          }
           const chunks: Buffer[] = [];
           let size = 0;
           res.on("data", (c: Buffer) => {
             size += c.length;
             if (size > maxResponseBytes) {
+              finish(tooLarge());
               res.destroy();
-              finish(new CdnProtocolError(`response larger than ${maxResponseBytes} bytes`, method));
               return;
             }
             chunks.push(c);
           });
-          res.on("end", () => finish(null, { status: res.statusCode ?? 0, body: Buffer.concat(chunks), serverDate: header(res.headers.date) }));
+          res.on("end", () =>
+            finish(null, { status: res.statusCode ?? 0, body: Buffer.concat(chunks), serverDate: header(res.headers.date), retryAfter: header(res.headers["retry-after"]) }),
+          );
           res.on("aborted", () => finish(errorFromNetwork(method, Object.assign(new Error("response aborted"), { code: "ECONNRESET" }), true, secrets)));
-          res.on("error", (e: NodeJS.ErrnoException) => finish(errorFromNetwork(method, e, true, secrets)));
+          res.on("error", (e: NodeJS.ErrnoException) => finish(errorFromNetwork(method, e, true, secrets, timeoutMs)));
         },
       );
       const timer = setTimeout(() => {
-        req.destroy(Object.assign(new Error("call timeout"), { code: "ETIMEDOUT_CALL" }));
+        // Settled first, so the socket's own error on destroy does not replace the timeout.
+        finish(errorFromNetwork(method, Object.assign(new Error("call timeout"), { code: "ETIMEDOUT_CALL" }), sent, secrets, timeoutMs));
+        req.destroy();
       }, timeoutMs);
-      req.on("error", (e: NodeJS.ErrnoException) => finish(errorFromNetwork(method, e, sent, secrets)));
+      req.on("error", (e: NodeJS.ErrnoException) => finish(errorFromNetwork(method, e, sent, secrets, timeoutMs)));
       req.end(payload, () => {
         sent = true;
       });
     });
   }
+}
+
+/** What came back over HTTP, before decoding. */
+interface Received {
+  status: number;
+  body: Buffer;
+  serverDate?: string;
+  retryAfter?: string;
 }
 
 function header(v: string | string[] | undefined): string | undefined {
@@ -129,12 +170,14 @@ function decode(method: string, body: Buffer, secrets: readonly (string | undefi
   } catch (e) {
     if (!(e instanceof XmlRpcDecodeError)) throw e;
     const looksXml = /^\s*(<\?xml|<methodResponse)/i.test(body.subarray(0, 200).toString("utf8"));
-    // A cut or non-XML body is a transport accident worth retrying.
-    throw new CdnProtocolError(`${redact(e.message, secrets)}${looksXml ? "" : ` (body is not XML-RPC${describeBody(body, secrets)})`}`, method, true);
+    // Only a body cut short is a transport accident worth another attempt; an HTML page, an unknown
+    // type or two params will come back the same however often the call is sent.
+    const cut = looksXml && /end of the document|unterminated/.test(e.message);
+    throw new CdnProtocolError(`${redact(e.message, secrets)}${looksXml ? "" : ` (body is not XML-RPC${describeBody(body, secrets)})`}`, method, cut);
   }
   if (decoded.kind === "value") return { kind: "value", value: decoded.value, serverDate };
   const { faultCode, faultString } = decoded;
-  if (faultCode === undefined && faultString === undefined) throw new CdnProtocolError("fault without faultCode or faultString", method, true);
+  if (faultCode === undefined && faultString === undefined) throw new CdnProtocolError("fault without faultCode or faultString", method);
   const code = Number(faultCode);
   if (!Number.isInteger(code)) throw new CdnProtocolError(`fault with a non-integer faultCode`, method);
   return { kind: "fault", faultCode: code, faultString: String(faultString ?? ""), serverDate };

@@ -4,7 +4,7 @@
  * is the one documented in docs/emulator.md; the client tolerates the other plausible shapes.
  */
 
-/** Zone structs as listZones returns them (§2.2). Live zones only carry `id` and `name`. */
+/** Zone structs as listZones returns them (§2.2), plus any field the server adds. */
 export interface PullZoneRow {
   id: number;
   name: string;
@@ -27,9 +27,14 @@ export interface VodZoneRow {
   name: string;
   storage_location: string;
 }
+/**
+ * A live zone row. The contract shows no live-zone field but `id` (§2.2), so a row may carry only
+ * `id`: `name` is then absent (not ""), and whoever needs the name keeps it from elsewhere (state).
+ */
 export interface LiveZoneRow {
   id: number;
-  name: string;
+  name?: string;
+  readonly [field: string]: unknown;
 }
 
 /** Fields each kind's listZones rows carry, exactly (never the password or the label). */
@@ -95,12 +100,7 @@ export const FAULT = {
   NOT_FOUND: 404,
 } as const;
 
-/** The company alias of the emulated account; `purgeAllCache` takes `<zone_name>.<company_alias>`. */
-export const DEFAULT_COMPANY_ALIAS = "acme";
-/** The delivery domain under which the emulator builds `cdn_url`: `<name>.<alias>.<domain>`. */
-export const DEFAULT_CDN_DOMAIN = "cdn.example.net";
-
-/** Columns of each report's rows, and so the valid `sortby` columns. See docs/emulator.md. */
+/** Columns of the emulator's report rows, and so the `sortby` columns the emulator accepts. See docs/emulator.md. */
 export const REPORT_COLUMNS = {
   getTotalTransfer: ["zone_id", "from", "to", "timezone", "transfer"],
   getTotalHits: ["zone_id", "from", "to", "timezone", "hits"],
@@ -114,65 +114,133 @@ export const REPORT_COLUMNS = {
 } as const;
 export type ReportName = keyof typeof REPORT_COLUMNS;
 
-/** Rows of the reports. Byte counts are doubles on the wire (they outgrow a 32-bit int). */
-export interface TotalTransferRow {
-  zone_id: number;
-  from: string;
-  to: string;
-  timezone: string;
-  transfer: number;
+/** Columns the client does not know are kept on every row, as sent. */
+export interface ExtraColumns {
+  readonly [column: string]: unknown;
 }
-export interface TotalHitsRow {
-  zone_id: number;
-  from: string;
-  to: string;
-  timezone: string;
-  hits: number;
+
+/**
+ * Rows of the reports, as the client returns them. Every figure is optional: a column the server
+ * did not send is absent, never 0. `total` holds a bare number sent in place of rows.
+ */
+export interface TotalTransferRow extends ExtraColumns {
+  zone_id?: number;
+  from?: string;
+  to?: string;
+  timezone?: string;
+  /** Bytes. */
+  transfer?: number;
+  total?: number;
 }
-export interface TransferStatsRow {
-  date: string;
-  zone_id: number;
-  transfer: number;
-  hits: number;
+export interface TotalHitsRow extends ExtraColumns {
+  zone_id?: number;
+  from?: string;
+  to?: string;
+  timezone?: string;
+  hits?: number;
+  total?: number;
 }
-export interface CacheHitStatsRow {
-  date: string;
-  zone_id: number;
-  hits: number;
-  cache_hits: number;
-  cache_misses: number;
-  cache_hit_ratio: number;
+export interface TransferStatsRow extends ExtraColumns {
+  date?: string;
+  zone_id?: number;
+  transfer?: number;
+  hits?: number;
 }
-export interface PopularFileRow {
-  zone_id: number;
-  url: string;
-  hits: number;
-  transfer: number;
+export interface CacheHitStatsRow extends ExtraColumns {
+  date?: string;
+  zone_id?: number;
+  hits?: number;
+  cache_hits?: number;
+  cache_misses?: number;
+  cache_hit_ratio?: number;
+  total?: number;
 }
-export interface UsagePerDayRow {
-  date: string;
-  zone_id: number;
-  transfer: number;
-  hits: number;
+export interface PopularFileRow extends ExtraColumns {
+  zone_id?: number;
+  url?: string;
+  hits?: number;
+  transfer?: number;
 }
-export interface NodeHitsRow {
-  node: string;
-  zone_id: number;
-  hits: number;
-  transfer: number;
+export interface UsagePerDayRow extends ExtraColumns {
+  date?: string;
+  zone_id?: number;
+  transfer?: number;
+  hits?: number;
+  total?: number;
 }
-export interface ConnectionStatsRow {
-  date: string;
-  zone_id: number;
-  connections: number;
-  peak_concurrent: number;
+export interface NodeHitsRow extends ExtraColumns {
+  node?: string;
+  zone_id?: number;
+  hits?: number;
+  transfer?: number;
 }
-export interface HourlyConnectionStatsRow {
-  hour: string;
-  zone_id: number;
-  connections: number;
-  peak_concurrent: number;
+export interface ConnectionStatsRow extends ExtraColumns {
+  date?: string;
+  zone_id?: number;
+  connections?: number;
+  peak_concurrent?: number;
 }
+export interface HourlyConnectionStatsRow extends ExtraColumns {
+  hour?: string;
+  zone_id?: number;
+  connections?: number;
+  peak_concurrent?: number;
+}
+
+/** The row type of each report. */
+export interface ReportRows {
+  getTotalTransfer: TotalTransferRow;
+  getTotalHits: TotalHitsRow;
+  getTotalTransferStats: TransferStatsRow;
+  getCacheHitStats: CacheHitStatsRow;
+  getPopularFiles: PopularFileRow;
+  getUsagePerDay: UsagePerDayRow;
+  getNodeHits: NodeHitsRow;
+  getConnectionStats: ConnectionStatsRow;
+  getHourlyConnectionStats: HourlyConnectionStatsRow;
+}
+
+/** How a typed report field is read: its kind and the columns it may come under, first match wins. */
+export interface FieldSource {
+  readonly kind: "id" | "number" | "text";
+  readonly columns: readonly string[];
+}
+
+/**
+ * Columns each typed field is read from. The first name is the emulator's; the others are the
+ * names the same company's later REST API used for the same figures (docs/client.md): the
+ * XML-RPC columns were never published, so both are read.
+ */
+const F = {
+  zone_id: { kind: "id", columns: ["zone_id", "bucket_id", "zoneId"] },
+  from: { kind: "text", columns: ["from", "date_from"] },
+  to: { kind: "text", columns: ["to", "date_to"] },
+  timezone: { kind: "text", columns: ["timezone"] },
+  date: { kind: "text", columns: ["date", "timestamp"] },
+  hour: { kind: "text", columns: ["hour", "timestamp"] },
+  transfer: { kind: "number", columns: ["transfer", "size"] },
+  hits: { kind: "number", columns: ["hits", "hit"] },
+  cache_hits: { kind: "number", columns: ["cache_hits", "cache_hit"] },
+  cache_misses: { kind: "number", columns: ["cache_misses", "noncache_hit", "noncache_hits"] },
+  cache_hit_ratio: { kind: "number", columns: ["cache_hit_ratio"] },
+  url: { kind: "text", columns: ["url", "uri"] },
+  node: { kind: "text", columns: ["node", "pop_name"] },
+  connections: { kind: "number", columns: ["connections", "connection_count"] },
+  peak_concurrent: { kind: "number", columns: ["peak_concurrent", "max_concurrent"] },
+} as const satisfies Record<string, FieldSource>;
+
+/** The typed fields of each report's rows and where they are read from. */
+export const REPORT_FIELDS: { readonly [R in keyof ReportRows]: Readonly<Record<string, FieldSource>> } = {
+  getTotalTransfer: { zone_id: F.zone_id, from: F.from, to: F.to, timezone: F.timezone, transfer: F.transfer },
+  getTotalHits: { zone_id: F.zone_id, from: F.from, to: F.to, timezone: F.timezone, hits: F.hits },
+  getTotalTransferStats: { date: F.date, zone_id: F.zone_id, transfer: F.transfer, hits: F.hits },
+  getCacheHitStats: { date: F.date, zone_id: F.zone_id, hits: F.hits, cache_hits: F.cache_hits, cache_misses: F.cache_misses, cache_hit_ratio: F.cache_hit_ratio },
+  getPopularFiles: { zone_id: F.zone_id, url: F.url, hits: F.hits, transfer: F.transfer },
+  getUsagePerDay: { date: F.date, zone_id: F.zone_id, transfer: F.transfer, hits: F.hits },
+  getNodeHits: { node: F.node, zone_id: F.zone_id, hits: F.hits, transfer: F.transfer },
+  getConnectionStats: { date: F.date, zone_id: F.zone_id, connections: F.connections, peak_concurrent: F.peak_concurrent },
+  getHourlyConnectionStats: { hour: F.hour, zone_id: F.zone_id, connections: F.connections, peak_concurrent: F.peak_concurrent },
+};
 
 /** `viewby` values of getTotalTransferStats. */
 export const VIEWBY = ["hourly", "daily", "monthly"] as const;
@@ -187,7 +255,7 @@ export interface UserRow {
   phone: string;
 }
 
-/** The bandwidth answer: one row for the period asked, in bytes. */
+/** The emulator's bandwidth answer: one row for the period asked, in bytes (the client reads other shapes too). */
 export interface BandwidthRow {
   from: string;
   to: string;
@@ -195,19 +263,3 @@ export interface BandwidthRow {
   used: number;
   remaining: number;
 }
-
-/** Fields of a row that hold numbers, so the client turns their string forms into numbers. */
-export const NUMERIC_FIELDS: ReadonlySet<string> = new Set([
-  "id",
-  "zone_id",
-  "transfer",
-  "hits",
-  "cache_hits",
-  "cache_misses",
-  "cache_hit_ratio",
-  "connections",
-  "peak_concurrent",
-  "prepaid",
-  "used",
-  "remaining",
-]);

@@ -1,19 +1,41 @@
-/** Flags of the `cdn-emulator` command, parsed without dependencies. */
-import { DEFAULT_API_KEY, DEFAULT_API_USER_ID, DEFAULT_HOST, type EmulatorOptions } from "./options";
+/**
+ * Flags of the `cdn-emulator` command, read with Node's `util.parseArgs` (strict: unknown
+ * flags, stray words and a flag given where a value is due are refused), then checked here.
+ */
+import { parseArgs as nodeParseArgs } from "util";
+import {
+  COMPANY_ALIAS_RE,
+  DEFAULT_API_KEY,
+  DEFAULT_API_USER_ID,
+  DEFAULT_COMPANY_ALIAS,
+  DEFAULT_COMPANY_ID,
+  DEFAULT_HOST,
+  INT32_MAX,
+  MAX_API_USER_ID,
+  type EmulatorOptions,
+} from "./options";
+import { COMPAT_PROFILES, type CompatProfile } from "./compat";
 
 export const USAGE = `Usage: cdn-emulator [options]
 
 Runs a local emulator of the CDN XML-RPC API (a development tool, not a production server).
 
 Options:
-  --port N          TCP port (default 0: a free port is picked and printed)
-  --host HOST       interface to listen on (default ${DEFAULT_HOST})
-  --api-user-id N   API user id to accept (default ${DEFAULT_API_USER_ID})
-  --api-key KEY     API key to accept (default: the built-in dev key, printed at start)
-  --no-live         withhold livezone.* (ACCESS_DENIED), as for a key without live access
-  --data FILE       keep state in FILE (JSON, written atomically); default: in memory
-  --latency MS      add MS milliseconds to every call
-  --help            print this help
+  --port N             TCP port (default 0: a free port is picked and printed)
+  --host HOST          interface to listen on (default ${DEFAULT_HOST})
+  --api-user-id N      API user id to accept (default ${DEFAULT_API_USER_ID}; at most ${MAX_API_USER_ID})
+  --api-key KEY        API key to accept (default: the built-in dev key, printed at start)
+  --company-alias A    the account's company alias, a DNS label (default ${DEFAULT_COMPANY_ALIAS})
+  --company-id N       the account's numeric company id (default ${DEFAULT_COMPANY_ID})
+  --first-zone-id N    id of the first zone of a fresh store (default 1)
+  --no-live            withhold livezone.* (ACCESS_DENIED), as for a key without live access
+  --data FILE          keep state in FILE (JSON, written atomically, locked while in use;
+                       a missing directory is created); default: in memory
+  --latency MS         add MS milliseconds to every call
+  --compat PROFILE     answer in another plausible shape of the real service: ${COMPAT_PROFILES.join(", ")} (default: default)
+  --help, -h           print this help
+
+A value that starts with '-' is given as --flag=VALUE.
 `;
 
 export type CliCommand = { kind: "help" } | { kind: "run"; options: EmulatorOptions; keyGiven: boolean };
@@ -21,58 +43,84 @@ export type CliCommand = { kind: "help" } | { kind: "run"; options: EmulatorOpti
 /** A flag value that is not usable; the message names the flag. */
 export class CliError extends Error {}
 
-function integer(flag: string, text: string | undefined, max = Number.MAX_SAFE_INTEGER): number {
-  if (text === undefined || !/^\d+$/.test(text) || Number(text) > max) throw new CliError(`${flag} needs a non-negative integer${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ""}`);
+const FLAGS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  "api-user-id": { type: "string" },
+  "api-key": { type: "string" },
+  "company-alias": { type: "string" },
+  "company-id": { type: "string" },
+  "first-zone-id": { type: "string" },
+  "no-live": { type: "boolean" },
+  data: { type: "string" },
+  latency: { type: "string" },
+  compat: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function integer(flag: string, text: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new CliError(`--${flag} needs an integer from ${min} to ${max}, got '${text.slice(0, 40)}'`);
   return Number(text);
+}
+
+function nonEmpty(flag: string, text: string, what = "a value"): string {
+  if (text === "") throw new CliError(`--${flag} needs ${what}`);
+  return text;
+}
+
+/**
+ * Node's parseArgs errors, in this command's words: the flag is quoted from Node's message
+ * (its codes are stable, its wording is not).
+ */
+function translate(error: unknown): CliError {
+  const e = error as { code?: string; message?: string };
+  const quoted = /'([^']*)'/.exec(e.message ?? "")?.[1] ?? "";
+  const flag = quoted.split(" ")[0];
+  switch (e.code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return new CliError(`unknown option '${flag}'`);
+    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
+      return new CliError(`unexpected argument '${quoted}' (every setting is a --flag)`);
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return /missing/.test(e.message ?? "")
+        ? new CliError(`${flag} needs a value${flag === "--compat" ? `: one of ${COMPAT_PROFILES.join(", ")}` : ""}`)
+        : /ambiguous/.test(e.message ?? "")
+          ? new CliError(`${flag} needs a value, but the next argument is a flag (write ${flag}=VALUE for a value that starts with '-')`)
+          : new CliError(`${flag} does not take a value`);
+    default:
+      return new CliError(e.message ?? String(error));
+  }
 }
 
 /** Parses argv (without node and the script); accepts `--flag value` and `--flag=value`. */
 export function parseArgs(argv: readonly string[]): CliCommand {
-  const options: EmulatorOptions = {};
-  let keyGiven = false;
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].startsWith("--") && argv[i].includes("=") ? [argv[i].slice(0, argv[i].indexOf("=")), argv[i].slice(argv[i].indexOf("=") + 1)] : [argv[i], undefined];
-    const value = (): string | undefined => inline ?? argv[++i];
-    switch (flag) {
-      case "--help":
-      case "-h":
-        return { kind: "help" };
-      case "--port":
-        options.port = integer(flag, value(), 65535);
-        break;
-      case "--host": {
-        const host = value();
-        if (!host) throw new CliError("--host needs a value");
-        options.host = host;
-        break;
-      }
-      case "--api-user-id":
-        options.apiUserId = integer(flag, value());
-        break;
-      case "--api-key": {
-        const key = value();
-        if (!key) throw new CliError("--api-key needs a non-empty value");
-        options.apiKey = key;
-        keyGiven = true;
-        break;
-      }
-      case "--no-live":
-        options.live = false;
-        break;
-      case "--data": {
-        const file = value();
-        if (!file) throw new CliError("--data needs a file name");
-        options.dataFile = file;
-        break;
-      }
-      case "--latency":
-        options.latencyMs = integer(flag, value());
-        break;
-      default:
-        throw new CliError(`unknown option '${argv[i]}'`);
-    }
+  let values: { [K in keyof typeof FLAGS]?: (typeof FLAGS)[K]["type"] extends "boolean" ? boolean : string };
+  try {
+    values = nodeParseArgs({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw translate(error);
   }
-  return { kind: "run", options, keyGiven };
+  if (values.help) return { kind: "help" };
+  const options: EmulatorOptions = {};
+  if (values.port !== undefined) options.port = integer("port", values.port, 0, 65535);
+  if (values.host !== undefined) options.host = nonEmpty("host", values.host);
+  if (values["api-user-id"] !== undefined) options.apiUserId = integer("api-user-id", values["api-user-id"], 0, MAX_API_USER_ID);
+  if (values["api-key"] !== undefined) options.apiKey = nonEmpty("api-key", values["api-key"], "a non-empty value");
+  if (values["company-alias"] !== undefined) {
+    const alias = values["company-alias"];
+    if (!COMPANY_ALIAS_RE.test(alias)) throw new CliError("--company-alias needs a DNS label: 1-63 letters, digits and inner hyphens");
+    options.companyAlias = alias;
+  }
+  if (values["company-id"] !== undefined) options.companyId = integer("company-id", values["company-id"], 0, INT32_MAX);
+  if (values["first-zone-id"] !== undefined) options.firstZoneId = integer("first-zone-id", values["first-zone-id"], 1, INT32_MAX);
+  if (values["no-live"]) options.live = false;
+  if (values.data !== undefined) options.dataFile = nonEmpty("data", values.data, "a file name");
+  if (values.latency !== undefined) options.latencyMs = integer("latency", values.latency, 0, INT32_MAX);
+  if (values.compat !== undefined) {
+    if (!(COMPAT_PROFILES as readonly string[]).includes(values.compat)) throw new CliError(`--compat needs one of ${COMPAT_PROFILES.join(", ")}`);
+    options.compat = values.compat as CompatProfile;
+  }
+  return { kind: "run", options, keyGiven: options.apiKey !== undefined };
 }
 
 /** A user-given key shown as its first and last two characters; short keys are fully masked. */

@@ -25,9 +25,11 @@ async function main(argv: readonly string[]): Promise<void> {
   out("cdn-emulator: local emulator of the CDN XML-RPC API (development tool, not a production server)");
   out(`  api user id: ${emulator.apiUserId}`);
   out(`  api key:     ${describeKey(options.apiKey, keyGiven)}`);
+  out(`  company:     alias ${emulator.companyAlias}, id ${emulator.companyId}`);
   out(`  live zones:  ${options.live === false ? "withheld (--no-live)" : "granted"}`);
   out(`  store:       ${options.dataFile ? `file ${options.dataFile}` : "memory"}`);
   if (options.latencyMs) out(`  latency:     ${options.latencyMs} ms`);
+  out(`  answers:     ${emulator.compat} profile`);
   out(`listening on ${emulator.url}`);
 
   let stopping = false;

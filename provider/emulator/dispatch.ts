@@ -5,6 +5,7 @@
  */
 import { GROUPS, findMethod, type Group } from "../api/methods";
 import { checkAuth, type AuthConfig } from "./auth";
+import type { Compat } from "./compat";
 import { Faults, RpcFault } from "./errors";
 import type { HandlerContext } from "./handlers/context";
 import { HANDLERS } from "./handlers";
@@ -29,6 +30,8 @@ export interface DispatchConfig {
   /** Whether livezone.* is granted to the key. */
   readonly live: boolean;
   readonly context: HandlerContext;
+  /** The compatibility profile's reshaping of requests and answers (compat.ts); none by default. */
+  readonly compat?: Compat;
   /** Receives unexpected errors (bugs), which the caller sees as INTERNAL_ERROR. */
   readonly onError?: (error: unknown) => void;
 }
@@ -53,8 +56,9 @@ export class Dispatcher {
     if (method.group !== group) throw Faults.wrongGroup(call.methodName, method.group, group);
     checkAuth(method, call.params, this.config.auth);
     if (method.liveOnly && !this.config.live) throw Faults.liveDenied();
-    const { context } = this.config;
-    const args = checkParams(method, call.params, context.account);
+    const { context, compat } = this.config;
+    const params = compat ? compat.request(call.methodName, call.params) : call.params;
+    const args = checkParams(method, params, context.account);
     const before = context.store.revision;
     const value = HANDLERS.get(call.methodName)!(context, args);
     if (context.store.revision !== before) {
@@ -64,6 +68,6 @@ export class Dispatcher {
         throw Faults.internal(`the change could not be saved to the data file (${(error as Error).message})`);
       }
     }
-    return value;
+    return compat ? compat.answer(call.methodName, value) : value;
   }
 }

@@ -51,8 +51,8 @@ function htmlPage(status: number): string {
 
 /** Kinds applied instead of processing the call (nothing changes in the store). */
 export const BEFORE_KINDS: ReadonlySet<string> = new Set(["http500", "http502", "http503", "html", "expiredAuth", "resetBefore"]);
-/** Kinds applied after processing (the store has changed). */
-export const AFTER_KINDS: ReadonlySet<string> = new Set(["dropAfter", "truncated"]);
+/** Kinds applied after processing (the store has changed) that lose or break the answer. */
+export const AFTER_KINDS: ReadonlySet<string> = new Set(["dropAfter", "truncated", "http500After", "http502After", "http503After"]);
 
 /** Abrupt close: a TCP RST where Node supports it, so the client sees ECONNRESET. */
 function reset(socket: Socket): void {
@@ -66,11 +66,9 @@ export function sendInjectedBefore(injection: Injection, req: IncomingMessage, r
   switch (injection.kind) {
     case "http500":
     case "http502":
-    case "http503": {
-      const status = Number(injection.kind.slice(4));
-      sendText(res, status, `${status} ${STATUS_TEXT[status]} (injected by cdn-emulator)\n`, status === 503 ? { "Retry-After": "1" } : {});
+    case "http503":
+      sendHttpError(res, Number(injection.kind.slice(4)));
       return;
-    }
     case "html": {
       const status = injection.status ?? 502;
       const page = htmlPage(status);
@@ -89,10 +87,19 @@ export function sendInjectedBefore(injection: Injection, req: IncomingMessage, r
   }
 }
 
-/** Renders an injected failure after processing: the answer `xml` is lost or cut in half. */
+/** An injected HTTP error status with a text body (503 adds `Retry-After: 1`, as proxies do). */
+function sendHttpError(res: ServerResponse, status: number): void {
+  sendText(res, status, `${status} ${STATUS_TEXT[status]} (injected by cdn-emulator)\n`, status === 503 ? { "Retry-After": "1" } : {});
+}
+
+/** Renders an injected failure after processing: the answer `xml` is lost, replaced by an HTTP error, or cut in half. */
 export function sendInjectedAfter(injection: Injection, req: IncomingMessage, res: ServerResponse, xml: string): void {
   if (injection.kind === "dropAfter") {
     reset(req.socket);
+    return;
+  }
+  if (injection.kind === "http500After" || injection.kind === "http502After" || injection.kind === "http503After") {
+    sendHttpError(res, Number(injection.kind.slice(4, 7)));
     return;
   }
   const bytes = Buffer.from(xml, "utf8");

@@ -7,6 +7,7 @@
 import type { UserRow } from "../api/wire";
 import { ZONE_ROW_FIELDS } from "../api/wire";
 import { PULL_CREATE_KEYS, PUSH_CREATE_KEYS, VOD_CREATE_KEYS, LIVE_CREATE_KEYS } from "../api/methods";
+import { compatFor, type CompatProfile } from "./compat";
 import { Dispatcher } from "./dispatch";
 import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
 import { changeZone, createZone, zoneCdnUrl } from "./handlers/zones";
@@ -15,19 +16,31 @@ import { FaultInjector } from "./injection";
 import { initialUsers, resolveOptions, type EmulatorOptions } from "./options";
 import { Recorder, type CallRecord, type EmulatorStats } from "./recorder";
 import { EmulatorServer } from "./server";
+import { forbiddenXmlChar } from "./xml/chars";
 import { FileStore } from "./store/file";
 import { MemoryStore } from "./store/memory";
 import type { Store, StoredZone, ZoneKind } from "./store/store";
 
 export type { EmulatorOptions } from "./options";
-export { DEFAULT_API_KEY, DEFAULT_API_USER_ID, DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_COMPANY_ID } from "./options";
+export {
+  DEFAULT_API_KEY,
+  DEFAULT_API_USER_ID,
+  DEFAULT_HOST,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_COMPANY_ID,
+  DEFAULT_COMPANY_ALIAS,
+  DEFAULT_CDN_DOMAIN,
+} from "./options";
 export type { CallRecord, EmulatorStats, MethodStats } from "./recorder";
 export type { PurgeRecord } from "./handlers/context";
 export type { FaultKind, FaultRule } from "./injection";
-export { FAULT_KINDS, FaultInjector } from "./injection";
+export { ALL_FAULT_KINDS, FAULT_KINDS, TARGETED_FAULT_KINDS, FaultInjector } from "./injection";
+export type { FailureForm, FaultMoment, OnceSpec } from "./injection";
 export type { ZoneKind } from "./store/store";
 export { DataFileError } from "./store/file";
 export { Faults, RpcFault } from "./errors";
+export { COMPAT_PROFILES } from "./compat";
+export type { CompatProfile } from "./compat";
 
 /**
  * A zone as the inspection API shows it: its listZones row plus `label`, `hasPassword`,
@@ -50,6 +63,14 @@ export interface Emulator {
   readonly port: number;
   readonly apiUserId: number;
   readonly apiKey: string;
+  /** The account's company alias, the second label of every cdn_url. */
+  readonly companyAlias: string;
+  /** The account's numeric company id (what a `mixed` companyId accepts besides the alias). */
+  readonly companyId: number;
+  /** The delivery domain under which cdn_url is built. */
+  readonly cdnDomain: string;
+  /** The compatibility profile the answers follow (`default` unless started with `compat`). */
+  readonly compat: CompatProfile;
   /** Every call, newest last (auth parameters dropped, passwords redacted). */
   readonly calls: readonly CallRecord[];
   /** Every cache.purge / cache.purgeAllCache with its argument and result. */
@@ -57,6 +78,8 @@ export interface Emulator {
   readonly faults: FaultInjector;
   /** Stored zones of a kind, by increasing id. */
   zones(kind: ZoneKind): ZoneView[];
+  /** The zone of `kind` named `name`, compared without regard to case as the API does; undefined when none. */
+  zoneByName(kind: ZoneKind, name: string): ZoneView | undefined;
   /** Whether `password` is the password of zone `id` of `kind` (false for an unknown zone). */
   passwordMatches(kind: ZoneKind, id: number, password: string): boolean;
   /** Creates a zone directly in the store, as if made outside Pulumi; throws on the errors create would return. */
@@ -97,6 +120,9 @@ function checkKeys(kind: ZoneKind, values: Record<string, string>): void {
   for (const [key, value] of Object.entries(values)) {
     if (!CREATE_KEYS[kind].includes(key)) throw new TypeError(`${kind}: unknown key '${key}' (accepted: ${CREATE_KEYS[kind].join(", ")})`);
     if (typeof value !== "string") throw new TypeError(`${kind}: ${key} must be a string`);
+    // Same rule as for requests: the emulator never holds what it could not serve as XML.
+    const bad = forbiddenXmlChar(value);
+    if (bad) throw new TypeError(`${kind}: ${key} holds ${bad}, a character XML does not allow`);
   }
 }
 
@@ -104,7 +130,7 @@ function checkKeys(kind: ZoneKind, values: Record<string, string>): void {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const opts = resolveOptions(options);
   const users = () => initialUsers(opts.apiUserId, opts.companyAlias);
-  const store: Store = opts.dataFile ? await FileStore.open(opts.dataFile, users) : new MemoryStore(users);
+  const store: Store = opts.dataFile ? await FileStore.open(opts.dataFile, users, opts.firstZoneId) : new MemoryStore(users, undefined, opts.firstZoneId);
   const account: Account = { apiUserId: opts.apiUserId, companyId: opts.companyId, companyAlias: opts.companyAlias, cdnDomain: opts.cdnDomain };
   const recorder = new Recorder();
   const injector = new FaultInjector();
@@ -113,6 +139,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     auth: { apiUserId: opts.apiUserId, apiKey: opts.apiKey, now: opts.now },
     live: opts.live,
     context,
+    compat: compatFor(opts.compat),
     onError: (error) => opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
   const deps = { dispatcher, injector, recorder, maxBodyBytes: opts.maxBodyBytes, now: opts.now, latencyMs: opts.latencyMs, log: opts.log };
@@ -132,10 +159,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     apiUserId: opts.apiUserId,
     apiKey: opts.apiKey,
+    companyAlias: opts.companyAlias,
+    companyId: opts.companyId,
+    cdnDomain: opts.cdnDomain,
+    compat: opts.compat,
     calls: recorder.calls,
     purges: recorder.purges,
     faults: injector,
     zones: (kind) => store.zones(kind).map((z) => view(z, account)),
+    zoneByName: (kind, name) => {
+      const zone = store.zoneByName(kind, name);
+      return zone && view(zone, account);
+    },
     passwordMatches: (kind, id, password) => {
       const zone = store.zone(id);
       return !!zone && zone.kind === kind && matchesHash(zone, password);

@@ -1,12 +1,43 @@
 /**
  * Fault injection for reliability tests: rules that make matching calls slow, fail at the
- * HTTP level, lose their connection before or after processing, or come back truncated.
+ * HTTP level or lose their connection before or after processing, come back truncated, or
+ * (listZones) come back with rows missing.
  * A rule with a `rate` draws from its own seeded PRNG, so a run is reproducible from the
  * seed and the order of calls. faults.ts renders what a rule decides.
  */
 
+/** The general kinds, which apply to any call; the reliability suites and the soak sample these at random. */
 export const FAULT_KINDS = ["latency", "http500", "http502", "http503", "resetBefore", "dropAfter", "truncated", "html", "expiredAuth"] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+/**
+ * Kinds meant to be aimed at one method, usually with `once()`: an HTTP error after processing,
+ * and a short listZones answer. Kept out of FAULT_KINDS so suites that sample every kind keep
+ * their fault model.
+ */
+export const TARGETED_FAULT_KINDS = ["http500After", "http502After", "http503After", "shortList"] as const;
+/** Every kind a rule may take. */
+export const ALL_FAULT_KINDS = [...FAULT_KINDS, ...TARGETED_FAULT_KINDS] as const;
+export type FaultKind = (typeof ALL_FAULT_KINDS)[number];
+
+/** Whether a failure happens before the call is carried out (nothing changes) or after (the change is made, the answer lost). */
+export type FaultMoment = "before" | "after";
+/** How the call fails: an HTTP status, a connection reset, a cut body, or (listZones only) a short list. */
+export type FailureForm = "http500" | "http502" | "http503" | "reset" | "truncated" | "short";
+
+/** One failure of one method, for `faults.once()`. */
+export interface OnceSpec {
+  /** The wire name of the method (`pullzone.create`). */
+  readonly method: string;
+  readonly when: FaultMoment;
+  readonly as: FailureForm;
+  /** For `short`: how many rows of the real list to keep, from the start (default 0: an empty list). */
+  readonly keep?: number;
+}
+
+/** The kind each (moment, form) pair stands for; a missing pair is not a failure that can happen. */
+const ONCE_KINDS: Record<FaultMoment, Partial<Record<FailureForm, Exclude<FaultKind, "latency">>>> = {
+  before: { http500: "http500", http502: "http502", http503: "http503", reset: "resetBefore" },
+  after: { http500: "http500After", http502: "http502After", http503: "http503After", reset: "dropAfter", truncated: "truncated", short: "shortList" },
+};
 
 export interface FaultRule {
   readonly kind: FaultKind;
@@ -16,12 +47,16 @@ export interface FaultRule {
   readonly rate?: number;
   /** Apply to the next N matching calls (that the rate lets through), then retire. */
   readonly count?: number;
+  /** Let the first N matching calls through untouched, then apply (e.g. a deployment's first listZones, its snapshot). */
+  readonly skip?: number;
   /** Seed of this rule's PRNG (default 1). */
   readonly seed?: number;
   /** For `latency`: the delay in ms (default 250). */
   readonly latencyMs?: number;
   /** For `html`: the HTTP status of the page, 200 or 502 (default 502). */
   readonly status?: 200 | 502;
+  /** For `shortList`: rows of the real answer kept, from the start (default 0: an empty list). */
+  readonly keep?: number;
 }
 
 /** What to do to one call. `kind` is the fault (if any) besides latency. */
@@ -29,6 +64,8 @@ export interface Injection {
   readonly latencyMs: number;
   readonly kind?: Exclude<FaultKind, "latency">;
   readonly status?: number;
+  /** For `shortList`: rows kept. */
+  readonly keep?: number;
 }
 
 export const DEFAULT_INJECTED_LATENCY_MS = 250;
@@ -50,15 +87,20 @@ interface ActiveRule {
   readonly id: number;
   readonly rule: FaultRule;
   remaining?: number;
+  toSkip: number;
   readonly random: () => number;
 }
 
 function checkRule(rule: FaultRule): void {
-  if (!FAULT_KINDS.includes(rule.kind)) throw new TypeError(`faults.add: unknown kind '${rule.kind}' (kinds: ${FAULT_KINDS.join(", ")})`);
+  if (!ALL_FAULT_KINDS.includes(rule.kind)) throw new TypeError(`faults.add: unknown kind '${rule.kind}' (kinds: ${ALL_FAULT_KINDS.join(", ")})`);
   if (rule.rate !== undefined && !(rule.rate >= 0 && rule.rate <= 1)) throw new TypeError("faults.add: rate must be between 0 and 1");
   if (rule.count !== undefined && !(Number.isSafeInteger(rule.count) && rule.count > 0)) throw new TypeError("faults.add: count must be a positive integer");
   if (rule.latencyMs !== undefined && !(Number.isFinite(rule.latencyMs) && rule.latencyMs >= 0)) throw new TypeError("faults.add: latencyMs must be >= 0");
   if (rule.status !== undefined && rule.status !== 200 && rule.status !== 502) throw new TypeError("faults.add: status must be 200 or 502");
+  if (rule.skip !== undefined && !(Number.isSafeInteger(rule.skip) && rule.skip >= 0)) throw new TypeError("faults.add: skip must be a non-negative integer");
+  if (rule.keep !== undefined && !(Number.isSafeInteger(rule.keep) && rule.keep >= 0)) throw new TypeError("faults.add: keep must be a non-negative integer");
+  // A short answer only means something for a list; other methods would silently ignore the rule.
+  if (rule.kind === "shortList" && !(rule.method && /^[a-z]+\.listZones$/.test(rule.method))) throw new TypeError("faults.add: shortList needs method '<group>.listZones'");
 }
 
 function matches(rule: FaultRule, method: string | undefined): boolean {
@@ -73,15 +115,32 @@ export class FaultInjector {
   private counts = FaultInjector.zeroCounts();
 
   private static zeroCounts(): Record<FaultKind, number> {
-    return Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+    return Object.fromEntries(ALL_FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
   }
 
   /** Adds a rule; returns its id for remove(). Rules are tried in the order they were added. */
   add(rule: FaultRule): number {
     checkRule(rule);
     const id = this.nextId++;
-    this.rules.push({ id, rule: { ...rule }, remaining: rule.count, random: prng(rule.seed ?? 1) });
+    this.rules.push({ id, rule: { ...rule }, remaining: rule.count, toSkip: rule.skip ?? 0, random: prng(rule.seed ?? 1) });
     return id;
+  }
+
+  /**
+   * Makes the next call of one method fail once, before it is carried out (nothing changes) or
+   * after (the change is made and the answer is lost): `once({ method: "pullzone.create",
+   * when: "after", as: "http503" })`. Returns the rule id; the rule retires after one call.
+   */
+  once(spec: OnceSpec): number {
+    if (!spec || typeof spec.method !== "string" || !/^[a-z]+\.[A-Za-z]+$/.test(spec.method)) throw new TypeError("faults.once: method must be a wire name such as 'pullzone.create'");
+    if (spec.when !== "before" && spec.when !== "after") throw new TypeError("faults.once: when must be 'before' or 'after'");
+    const kind = ONCE_KINDS[spec.when][spec.as];
+    if (!kind) {
+      const forms = Object.keys(ONCE_KINDS[spec.when]).join(", ");
+      throw new TypeError(`faults.once: '${String(spec.as)}' cannot happen ${spec.when} processing (${spec.when}: ${forms})`);
+    }
+    if (spec.keep !== undefined && kind !== "shortList") throw new TypeError("faults.once: keep applies only to as: 'short'");
+    return this.add({ kind, method: spec.method, count: 1, keep: spec.keep });
   }
 
   remove(id: number): boolean {
@@ -120,6 +179,10 @@ export class FaultInjector {
     for (const active of [...this.rules]) {
       const { rule } = active;
       if ((rule.kind !== "latency" && chosen) || !matches(rule, method)) continue;
+      if (active.toSkip > 0) {
+        active.toSkip--;
+        continue;
+      }
       if (rule.rate !== undefined && active.random() >= rule.rate) continue;
       if (active.remaining !== undefined && --active.remaining <= 0) this.remove(active.id);
       this.counts[rule.kind]++;
@@ -128,6 +191,7 @@ export class FaultInjector {
     }
     if (!chosen) return latencyMs ? { latencyMs } : NONE;
     const kind = chosen.rule.kind as Exclude<FaultKind, "latency">;
+    if (kind === "shortList") return { latencyMs, kind, keep: chosen.rule.keep ?? 0 };
     return { latencyMs, kind, status: kind === "html" ? (chosen.rule.status ?? 502) : undefined };
   }
 }

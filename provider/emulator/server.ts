@@ -13,6 +13,7 @@ import { Faults } from "./errors";
 import { AFTER_KINDS, BEFORE_KINDS, renderFault, sendFault, sendInjectedAfter, sendInjectedBefore, sendMethodNotAllowed, sendNotFound, sendXml } from "./faults";
 import type { FaultInjector, Injection } from "./injection";
 import { recordParams, type CallRecord, type Recorder } from "./recorder";
+import { decodeUtf8, escapeForLog } from "./xml/chars";
 import { ParseFailure, parseMethodCall, type ParsedCall } from "./xml/request";
 import { methodResponse } from "./xml/response";
 
@@ -26,7 +27,7 @@ export interface ServerDeps {
   readonly log?: (line: string) => void;
 }
 
-type Body = { kind: "ok"; text: string } | { kind: "tooLarge" } | { kind: "aborted" };
+type Body = { kind: "ok"; text: string } | { kind: "notUtf8" } | { kind: "tooLarge" } | { kind: "aborted" };
 
 /** Past maxBodyBytes the rest is read and dropped (so the client can read the fault), up to this factor. */
 const DRAIN_FACTOR = 16;
@@ -50,7 +51,12 @@ function readBody(req: http.IncomingMessage, max: number): Promise<Body> {
         finish({ kind: "aborted" });
       }
     });
-    req.on("end", () => finish(size > max ? { kind: "tooLarge" } : { kind: "ok", text: Buffer.concat(chunks, size).toString("utf8") }));
+    req.on("end", () => {
+      if (size > max) return finish({ kind: "tooLarge" });
+      // Strict: a byte that is not UTF-8 would otherwise become U+FFFD and change a stored value unseen.
+      const text = decodeUtf8(Buffer.concat(chunks, size));
+      finish(text === undefined ? { kind: "notUtf8" } : { kind: "ok", text });
+    });
     req.on("error", () => finish({ kind: "aborted" }));
     req.on("close", () => finish({ kind: "aborted" }));
   });
@@ -142,7 +148,7 @@ export class EmulatorServer {
       req.resume();
       if (!group) sendNotFound(res);
       else sendMethodNotAllowed(res);
-      this.deps.log?.(`${req.method} ${path.slice(0, 100)} ${group ? 405 : 404}`);
+      this.deps.log?.(escapeForLog(`${req.method} ${path.slice(0, 100)} ${group ? 405 : 404}`));
       return;
     }
 
@@ -163,8 +169,10 @@ export class EmulatorServer {
       return;
     }
 
-    const outcome = early ?? (await this.deps.dispatcher.execute(group, call!));
+    let outcome = early ?? (await this.deps.dispatcher.execute(group, call!));
     if (this.closed) return;
+    // A short answer: the list as a flaky backend might return it, with rows missing.
+    if (injection.kind === "shortList" && outcome.ok && Array.isArray(outcome.value)) outcome = { ok: true, value: outcome.value.slice(0, injection.keep ?? 0) };
     let xml: string;
     let final = outcome;
     try {
@@ -187,6 +195,7 @@ export class EmulatorServer {
 
   /** The parsed call, or the fault that replaces it (oversized or malformed body). */
   private parse(body: Body): { call?: ParsedCall; early?: Outcome } {
+    if (body.kind === "notUtf8") return { early: { ok: false, fault: Faults.parse("the body is not valid UTF-8") } };
     if (body.kind !== "ok") return { early: { ok: false, fault: Faults.bodyTooLarge(this.deps.maxBodyBytes) } };
     try {
       return { call: parseMethodCall(body.text) };
@@ -210,11 +219,14 @@ export class EmulatorServer {
   }
 }
 
-/** One log line per call: method, duration and outcome; never parameters. */
+/**
+ * One log line per call: method, duration and outcome; never parameters. Control characters
+ * are escaped, so a method name (or a fault string echoing one) cannot forge a line.
+ */
 export function logLine(call: CallRecord): string {
   const name = call.method || "(unparsed)";
   let outcome = call.ok ? "ok" : call.faultCode !== undefined ? `fault ${call.faultCode} ${call.faultString ?? ""}`.trim() : "failed";
   if (call.errorCode !== undefined) outcome += ` (error ${call.errorCode})`;
   if (call.fault) outcome += ` [injected ${call.fault}]`;
-  return `${name} ${Math.round(call.ms)}ms ${outcome}`;
+  return escapeForLog(`${name} ${Math.round(call.ms)}ms ${outcome}`);
 }

@@ -3,34 +3,13 @@ import * as pulumi from "@pulumi/pulumi";
 import { checkArgs, checkOrder, DateInput, dateArg } from "./args";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { lift } from "./lift";
-import { camelRow, Inputs } from "./reports";
+import type { Bandwidth, GetBandwidthArgs, GetBandwidthResult, Inputs } from "./report-types";
+import { camelRow } from "./reports";
 
-export interface Bandwidth {
-  from: string;
-  to: string;
-  /** Bytes bought for the period. */
-  prepaid: number;
-  used: number;
-  remaining: number;
-}
-
-export interface GetBandwidthArgs {
-  /** Start of the period (the API's default when omitted). */
-  from?: DateInput;
-  to?: DateInput;
-}
-
-export interface GetBandwidthResult {
-  rows: Bandwidth[];
-  /** Sums over the rows (the API answers one row per period). */
-  prepaid: number;
-  used: number;
-  remaining: number;
-}
-
-const total = (rows: Record<string, unknown>[], k: string) => rows.reduce((s, r) => s + (typeof r[k] === "number" ? (r[k] as number) : 0), 0);
-
-/** The remaining prepaid bandwidth, for a period or the API's default one. */
+/**
+ * The remaining prepaid bandwidth, for a period or the API's default one. The server may answer
+ * one number or rows (docs/client.md); a figure it does not give is undefined, never 0.
+ */
 export async function getBandwidth(args?: GetBandwidthArgs, opts?: FunctionOptions): Promise<GetBandwidthResult> {
   const fn = "getBandwidth";
   const a = checkArgs(fn, args, ["from", "to"]);
@@ -40,20 +19,28 @@ export async function getBandwidth(args?: GetBandwidthArgs, opts?: FunctionOptio
   const o: { from?: string; to?: string } = {};
   if (from !== undefined) o.from = from;
   if (to !== undefined) o.to = to;
-  const rows = (await clientFor(opts).account.getBandwidth(o)) as unknown as Record<string, unknown>[];
-  return { rows: rows.map((r) => camelRow<Bandwidth>(r)), prepaid: total(rows, "prepaid"), used: total(rows, "used"), remaining: total(rows, "remaining") };
+  const answer = await clientFor(opts).account.getBandwidth(o);
+  const out: GetBandwidthResult = { rows: answer.rows.map((r) => camelRow<Bandwidth>(r)), hasData: answer.hasData, raw: answer.raw };
+  for (const k of ["remaining", "prepaid", "used", "from", "to"] as const) if (answer[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = answer[k];
+  return out;
 }
 export function getBandwidthOutput(args?: Inputs<GetBandwidthArgs>, opts?: FunctionOutputOptions): pulumi.Output<GetBandwidthResult> {
   return lift(getBandwidth, args, opts);
 }
 
+/**
+ * A user of the account. The contract does not show the user fields: these are the emulator's;
+ * a real server may send others (the same company's later API had firstname, lastname, email,
+ * phone, timezone), which are kept under their camelCase names.
+ */
 export interface UserInfo {
   userId: number;
-  username: string;
-  email: string;
-  fullname: string;
-  timezone: string;
-  phone: string;
+  username?: string;
+  email?: string;
+  fullname?: string;
+  timezone?: string;
+  phone?: string;
+  readonly [field: string]: unknown;
 }
 
 export interface GetUsersResult {

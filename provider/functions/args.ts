@@ -1,8 +1,9 @@
 /**
  * What the function layer checks on top of the client: argument names, `Date` or `Y-m-d` dates and
  * their order, the named `type` of the totals, camelCase `sortBy` columns and paging options.
- * Everything else (formats, columns, maxReturn bounds, `type` "range" needing both dates) the
- * client refuses before sending; both happen before anything reaches the API.
+ * Everything else (formats, the form of sortby entries, maxReturn bounds, `type` "range" needing
+ * both dates) the client refuses before sending; both happen before anything reaches the API.
+ * Which report columns exist is the server's to say (the contract does not list them).
  */
 import { isYmd, toYmd } from "../api/encode";
 import { CdnValidationError } from "../api/errors";
@@ -70,7 +71,7 @@ export function camelCase(s: string): string {
 
 /**
  * `sortBy` entries with camelCase or wire column names (`cacheHitRatio DESC`, `cache_hit_ratio DESC`)
- * as the wire's `sortby`; the client then checks columns and directions.
+ * as the wire's `sortby`; the client then checks each entry's form (the server, its columns).
  */
 export function sortByArg(fn: string, v: unknown): string[] | undefined {
   if (v === undefined || v === null) return undefined;

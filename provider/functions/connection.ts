@@ -6,8 +6,9 @@
 import { createHash } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { CdnClient, CdnClientOptions } from "../api/client";
-import { ConfigLookup, resolveCredentials } from "../api/config";
+import { ConfigLookup, resolveCredentials, resolveSettings } from "../api/config";
 import { CdnConfigError, CdnValidationError } from "../api/errors";
+import type { SettingValues } from "../api/settings";
 
 /** Credentials of an account, given explicitly (a second account, a script without a stack). */
 export interface ConnectionArgs {
@@ -31,15 +32,6 @@ export interface FunctionOutputOptions {
   connection?: CdnClient | pulumi.Input<{ [K in keyof ConnectionArgs]: pulumi.Input<ConnectionArgs[K]> }>;
 }
 
-/** Stack config keys and environment variables read besides the credentials. */
-const SETTINGS = {
-  companyId: { config: "cdn:companyId", env: "CDN_COMPANY_ID" },
-  companyAlias: { config: "cdn:companyAlias", env: "CDN_COMPANY_ALIAS" },
-  timeoutMs: { config: "cdn:timeoutMs", env: "CDN_TIMEOUT_MS" },
-  retries: { config: "cdn:retries", env: "CDN_RETRIES" },
-  maxInFlight: { config: "cdn:maxInFlight", env: "CDN_MAX_IN_FLIGHT" },
-} as const;
-
 /**
  * Reads a namespaced key (`cdn:apiKey`) from the stack's config. `Config.get` returns the plain
  * value of a secret too; it is only handed to the client, which keeps it off every message.
@@ -54,19 +46,9 @@ const stackConfig: ConfigLookup = (key) => {
   }
 };
 
-/** A setting from the stack's config, else the environment. */
-export function setting(name: keyof typeof SETTINGS): string | undefined {
-  const s = SETTINGS[name];
-  const v = stackConfig(s.config) ?? process.env[s.env];
-  return v === undefined || v === "" ? undefined : v;
-}
-
-function numberSetting(name: keyof typeof SETTINGS): number | undefined {
-  const raw = setting(name);
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new CdnConfigError(`${SETTINGS[name].config} (or ${SETTINGS[name].env}) must be a non-negative number, got '${raw}'`);
-  return n;
+/** A company setting from the stack's config, else the environment, parsed by the settings table (which names a bad one). */
+export function setting<N extends "companyId" | "companyAlias">(name: N): SettingValues[N] | undefined {
+  return resolveSettings([name], { config: stackConfig, env: process.env })[name] as SettingValues[N] | undefined;
 }
 
 const clients = new Map<string, CdnClient>();
@@ -83,18 +65,14 @@ export function clientFor(opts?: FunctionOptions): CdnClient {
     throw new CdnValidationError("connection", "must be { baseUrl, apiUserId, apiKey } or a CdnClient");
   }
   const c = given
-    ? resolveCredentials({ explicit: { baseUrl: given.baseUrl, apiUserId: given.apiUserId as number, apiKey: given.apiKey }, env: {} })
+    ? resolveCredentials({ explicit: { baseUrl: given.baseUrl, apiUserId: given.apiUserId, apiKey: given.apiKey }, env: {} })
     : resolveCredentials({ config: stackConfig, env: process.env });
   const key = createHash("sha256").update(`${c.baseUrl}\n${c.apiUserId}\n${c.apiKey}`).digest("hex");
   let client = clients.get(key);
   if (!client) {
-    const options: CdnClientOptions = { baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey };
-    const timeoutMs = numberSetting("timeoutMs");
-    const retries = numberSetting("retries");
-    const maxInFlight = numberSetting("maxInFlight");
-    if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
-    if (retries !== undefined) options.retries = retries;
-    if (maxInFlight !== undefined && maxInFlight >= 1) options.maxInFlight = maxInFlight;
+    // The settings table's parsers: a malformed value is an error naming the setting and its bounds.
+    const tuning = resolveSettings(["timeoutMs", "retries", "maxInFlight"], { config: stackConfig, env: process.env });
+    const options: CdnClientOptions = { baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey, ...tuning };
     client = new CdnClient(options);
     clients.set(key, client);
   }
@@ -126,7 +104,7 @@ export function companyIdFor(opts?: FunctionOptions, explicit?: number | string)
     if (v !== undefined && v !== "") return v;
   } else if (!given) {
     const v = setting("companyId") ?? setting("companyAlias");
-    if (v !== undefined) return /^\d+$/.test(v) ? Number(v) : v;
+    if (v !== undefined) return v;
   }
   throw new CdnConfigError(
     given

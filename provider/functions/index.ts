@@ -89,6 +89,7 @@ export type {
   NodeHits,
   ConnectionStats,
   HourlyConnectionStats,
-} from "./reports";
+} from "./report-types";
 export { getBandwidth, getBandwidthOutput, getUsers, getUsersOutput } from "./account";
-export type { Bandwidth, GetBandwidthArgs, GetBandwidthResult, UserInfo, GetUsersResult } from "./account";
+export type { Bandwidth, GetBandwidthArgs, GetBandwidthResult } from "./report-types";
+export type { UserInfo, GetUsersResult } from "./account";

@@ -4,11 +4,36 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { CdnClient, ReportRangeOptions } from "../api/client";
-import { CdnValidationError } from "../api/errors";
-import { camelCase, checkArgs, checkOrder, DateInput, dateArg, intArg, reportType, ReportType, sortByArg, stringArg } from "./args";
+import { CdnProtocolError, CdnValidationError } from "../api/errors";
+import { camelCase, checkArgs, checkOrder, dateArg, intArg, reportType, sortByArg, stringArg } from "./args";
 import { clientFor, companyIdFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { lift } from "./lift";
-import { Page, pager, PAGING_ARGS, PagingArgs } from "./paging";
+import { Page, pager, PAGING_ARGS } from "./paging";
+import type {
+  CacheHitStats,
+  ConnectionStats,
+  GetCacheHitStatsArgs,
+  GetConnectionStatsArgs,
+  GetHourlyConnectionStatsArgs,
+  GetNodeHitsArgs,
+  GetPopularFilesArgs,
+  GetTotalHitsResult,
+  GetTotalsArgs,
+  GetTotalsOutputArgs,
+  GetTotalTransferResult,
+  GetTotalTransferStatsArgs,
+  GetUsagePerDayArgs,
+  HourlyConnectionStats,
+  Inputs,
+  NodeHits,
+  PopularFile,
+  RangeReportArgs,
+  ReportResult,
+  TotalHits,
+  TotalTransfer,
+  TransferStats,
+  UsagePerDay,
+} from "./report-types";
 
 /** Turns a wire row into camelCase (`zone_id` -> `zoneId`); values are already JSON-safe, numbers numbers. */
 export function camelRow<T>(row: Record<string, unknown>): T {
@@ -17,97 +42,7 @@ export function camelRow<T>(row: Record<string, unknown>): T {
   return out as T;
 }
 
-// ---- row types -------------------------------------------------------------------------------
-
-export interface TotalTransfer {
-  zoneId: number;
-  from: string;
-  to: string;
-  timezone: string;
-  /** Bytes. */
-  transfer: number;
-}
-export interface TotalHits {
-  zoneId: number;
-  from: string;
-  to: string;
-  timezone: string;
-  hits: number;
-}
-export interface TransferStats {
-  /** `Y-m-d`, or `Y-m-d HH:00` with viewBy hourly, `Y-m` with monthly. */
-  date: string;
-  zoneId: number;
-  transfer: number;
-  hits: number;
-}
-export interface CacheHitStats {
-  date: string;
-  zoneId: number;
-  hits: number;
-  cacheHits: number;
-  cacheMisses: number;
-  /** cacheHits / hits, between 0 and 1. */
-  cacheHitRatio: number;
-}
-export interface PopularFile {
-  zoneId: number;
-  url: string;
-  hits: number;
-  transfer: number;
-}
-export interface UsagePerDay {
-  date: string;
-  zoneId: number;
-  transfer: number;
-  hits: number;
-}
-export interface NodeHits {
-  node: string;
-  zoneId: number;
-  hits: number;
-  transfer: number;
-}
-export interface ConnectionStats {
-  date: string;
-  zoneId: number;
-  connections: number;
-  peakConcurrent: number;
-}
-export interface HourlyConnectionStats {
-  hour: string;
-  zoneId: number;
-  connections: number;
-  peakConcurrent: number;
-}
-
-/** Rows of a report. */
-export interface ReportResult<T> {
-  rows: T[];
-}
-
 // ---- totals ----------------------------------------------------------------------------------
-
-export interface GetTotalsArgs {
-  zoneId: number;
-  /** `today` (so far), `currentHour`, or `range` (needs from and to); default `range` when dates are given. */
-  type?: ReportType;
-  from?: DateInput;
-  to?: DateInput;
-  /** IANA time zone name or GMT (the API's default). */
-  timezone?: string;
-}
-export type GetTotalsOutputArgs = { [K in keyof GetTotalsArgs]: pulumi.Input<GetTotalsArgs[K]> };
-
-export interface GetTotalTransferResult extends ReportResult<TotalTransfer> {
-  zoneId: number;
-  /** Bytes over the window (the sum of the rows). */
-  transfer: number;
-}
-export interface GetTotalHitsResult extends ReportResult<TotalHits> {
-  zoneId: number;
-  hits: number;
-}
 
 async function totals(fn: "getTotalTransfer" | "getTotalHits", args: GetTotalsArgs, opts?: FunctionOptions): Promise<{ zoneId: number; rows: Record<string, unknown>[] }> {
   const a = checkArgs(fn, args, ["zoneId", "type", "from", "to", "timezone"]);
@@ -123,14 +58,28 @@ async function totals(fn: "getTotalTransfer" | "getTotalHits", args: GetTotalsAr
   return { zoneId, rows };
 }
 
-function sum(rows: Record<string, unknown>[], field: string): number {
-  return rows.reduce((s, r) => s + (typeof r[field] === "number" ? (r[field] as number) : 0), 0);
+/**
+ * The sum of one figure over the rows: undefined for no rows (no data is not 0); an error naming
+ * the columns that did come when a row lacks the figure, never a silent 0.
+ */
+export function sumOf(rows: readonly Record<string, unknown>[], field: string, method: string): number | undefined {
+  if (rows.length === 0) return undefined;
+  let total = 0;
+  for (const r of rows) {
+    const v = r[field];
+    if (typeof v !== "number") {
+      const columns = Object.keys(r).filter((k) => r[k] !== undefined);
+      throw new CdnProtocolError(`the rows carry no '${field}' figure (columns sent: ${columns.join(", ") || "none"}), so the total is unknown`, method);
+    }
+    total += v;
+  }
+  return total;
 }
 
 /** Bytes served by a zone today so far, in the current hour, or over a date range. */
 export async function getTotalTransfer(args: GetTotalsArgs, opts?: FunctionOptions): Promise<GetTotalTransferResult> {
   const { zoneId, rows } = await totals("getTotalTransfer", args, opts);
-  return { zoneId, transfer: sum(rows, "transfer"), rows: rows.map((r) => camelRow<TotalTransfer>(r)) };
+  return { zoneId, transfer: sumOf(rows, "transfer", "report.getTotalTransfer"), hasData: rows.length > 0, rows: rows.map((r) => camelRow<TotalTransfer>(r)) };
 }
 export function getTotalTransferOutput(args: GetTotalsOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<GetTotalTransferResult> {
   return lift(getTotalTransfer, args, opts);
@@ -139,52 +88,13 @@ export function getTotalTransferOutput(args: GetTotalsOutputArgs, opts?: Functio
 /** Requests served by a zone today so far, in the current hour, or over a date range. */
 export async function getTotalHits(args: GetTotalsArgs, opts?: FunctionOptions): Promise<GetTotalHitsResult> {
   const { zoneId, rows } = await totals("getTotalHits", args, opts);
-  return { zoneId, hits: sum(rows, "hits"), rows: rows.map((r) => camelRow<TotalHits>(r)) };
+  return { zoneId, hits: sumOf(rows, "hits", "report.getTotalHits"), hasData: rows.length > 0, rows: rows.map((r) => camelRow<TotalHits>(r)) };
 }
 export function getTotalHitsOutput(args: GetTotalsOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<GetTotalHitsResult> {
   return lift(getTotalHits, args, opts);
 }
 
 // ---- range reports ---------------------------------------------------------------------------
-
-/** Arguments of the reports over `dateFrom`..`dateTo` (inclusive). */
-export interface RangeReportArgs extends PagingArgs {
-  /** Company id or alias; default `cdn:companyId`, `CDN_COMPANY_ID`, `cdn:companyAlias`, `CDN_COMPANY_ALIAS`. */
-  companyId?: number | string;
-  dateFrom: DateInput;
-  dateTo: DateInput;
-  /** One zone; all zones of the company when omitted. */
-  zoneId?: number;
-  /** `'<column> ASC|DESC'` entries; camelCase (`cacheHitRatio DESC`) or wire (`cache_hit_ratio DESC`) column names. */
-  sortBy?: string[];
-}
-export interface GetTotalTransferStatsArgs extends RangeReportArgs {
-  viewBy?: "hourly" | "daily" | "monthly";
-  timezone?: string;
-}
-export interface GetCacheHitStatsArgs extends RangeReportArgs {
-  timezone?: string;
-}
-export type GetPopularFilesArgs = RangeReportArgs;
-export interface GetUsagePerDayArgs extends RangeReportArgs {
-  /** Required by the API for this report. */
-  zoneId: number;
-}
-export type GetNodeHitsArgs = RangeReportArgs;
-export interface GetConnectionStatsArgs extends RangeReportArgs {
-  timezone?: string;
-}
-export interface GetHourlyConnectionStatsArgs extends PagingArgs {
-  companyId?: number | string;
-  /** The day whose hours are reported. */
-  date: DateInput;
-  zoneId?: number;
-  sortBy?: string[];
-  timezone?: string;
-}
-
-/** Output-form arguments: every field an Input. */
-export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
 type RangeName = "getTotalTransferStats" | "getCacheHitStats" | "getPopularFiles" | "getUsagePerDay" | "getNodeHits" | "getConnectionStats";
 

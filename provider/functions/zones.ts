@@ -44,10 +44,15 @@ export interface VodZoneInfo {
   name: string;
   storageLocation: string;
 }
+/**
+ * A live zone. The contract shows no live-zone field but `id` (§2.2), so a server may list live
+ * zones by id only: `name` is then absent, and getZone cannot find a live zone by name.
+ */
 export interface LiveZoneInfo {
   kind: "live";
   zoneId: number;
-  name: string;
+  name?: string;
+  readonly [field: string]: unknown;
 }
 /** A zone of any kind, as the lookups return it. */
 export type ZoneInfo = PullZoneInfo | PushZoneInfo | VodZoneInfo | LiveZoneInfo;
@@ -123,9 +128,16 @@ export async function getZone(args: GetZoneArgs, opts?: FunctionOptions): Promis
   if (typeof a.name !== "string" || a.name === "") throw new CdnValidationError("name", "must be a zone name", fn);
   const name = a.name;
   const zones = await listKind(kind, opts);
-  const found = zones.find((z) => z.name === name) ?? zones.find((z) => z.name.toLowerCase() === name.toLowerCase());
+  const found = zones.find((z) => z.name === name) ?? zones.find((z) => z.name?.toLowerCase() === name.toLowerCase());
   if (found) return found;
-  const near = closeNames(name, zones.map((z) => z.name));
+  const named = zones.filter((z): z is ZoneInfo & { name: string } => typeof z.name === "string");
+  if (zones.length > 0 && named.length === 0) {
+    throw new CdnError(
+      "validation",
+      `${fn}: no ${LABEL[kind]} named '${name}' can be found: the server lists ${LABEL[kind]}s by id only (no names), so look it up by zoneId (getLiveZones)`,
+    );
+  }
+  const near = closeNames(name, named.map((z) => z.name));
   throw new CdnError(
     "validation",
     `${fn}: no ${LABEL[kind]} named '${name}' in the account` +
@@ -179,6 +191,11 @@ async function managedIds(fn: string, managed: unknown): Promise<{ ids: Set<numb
   return { ids, secret };
 }
 
+/** Whether a failure says the API key lacks live-zone access (§4.5), by its code and its text both. */
+export function liveNotGranted(e: unknown): boolean {
+  return e instanceof CdnAuthError && e.faultCode === FAULT.ACCESS_DENIED && /\blive\b/i.test(e.faultString) && !/authenticat|apiUserId|authString|currentDate/i.test(e.faultString);
+}
+
 async function unmanaged(args: GetUnmanagedZonesArgs, opts?: FunctionOptions): Promise<GetUnmanagedZonesResult & { secret: boolean }> {
   const fn = "getUnmanagedZones";
   const a = checkArgs(fn, args, ["managed", "kinds"]);
@@ -191,7 +208,9 @@ async function unmanaged(args: GetUnmanagedZonesArgs, opts?: FunctionOptions): P
   const lists = await Promise.all(
     wanted.map((kind) =>
       listKind(kind, opts).catch((e) => {
-        if (e instanceof CdnAuthError && e.faultCode === FAULT.ACCESS_DENIED) {
+        // Only a refusal that says live zones are not granted to this key skips the kind; any other
+        // auth failure (a wrong key, an expired date) is an error, never an empty list.
+        if (kind === "live" && liveNotGranted(e)) {
           skippedKinds.push(kind);
           return [] as ZoneInfo[];
         }

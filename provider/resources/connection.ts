@@ -5,41 +5,63 @@
  */
 import { createHash } from "crypto";
 import { CdnClient, CdnClientOptions } from "../api/client";
-import { ConfigLookup, resolveCredentials } from "../api/config";
+import { ConfigLookup, resolveCredentials, resolveSettings } from "../api/config";
+import { KNOWN_CONFIG_KEYS, SettingName, SettingValues, unknownConfigKeys, validateSettings } from "../api/settings";
+import { accountOf, DeploymentIdentity } from "./identity";
 import { ListCache } from "./zoneLookup";
 
 /** The part of Pulumi's ConfigureRequest we read (`req.config.get("cdn:apiKey")`, PULUMI-NOTES). */
 export interface ConfigureRequestLike {
-  config?: { get(key: string): string | undefined };
+  /** `rawConfig` is the host's whole stack config (cmd/dynamic-provider/config.js): read, when present, for misspelt keys. */
+  config?: { get(key: string): string | undefined; rawConfig?: Record<string, unknown> };
 }
 
-const CONFIG_KEYS = ["cdn:baseUrl", "cdn:apiUserId", "cdn:apiKey", "cdn:timeoutMs", "cdn:retries", "cdn:maxInFlight"];
+/** `cdn:` keys of the stack's config that are not settings (`cdn:apikey`), for check to name. */
+let unknownKeys: string[] = [];
+
 let stackConfig: Record<string, string> = {};
 
 /** Remembers the stack's `cdn:*` settings; called by the host once per provider text. */
 export function configure(req: ConfigureRequestLike | undefined): void {
   const next: Record<string, string> = {};
-  for (const key of CONFIG_KEYS) {
+  for (const key of KNOWN_CONFIG_KEYS) {
     const v = req?.config?.get(key);
     if (v !== undefined && v !== null && v !== "") next[key] = String(v);
   }
   // Every kind's provider is configured with the same stack config; keep whatever was given.
   stackConfig = { ...stackConfig, ...next };
+  const raw = req?.config?.rawConfig;
+  if (raw && typeof raw === "object") unknownKeys = Object.keys(raw).filter((k) => k.startsWith("cdn:") && !KNOWN_CONFIG_KEYS.includes(k));
 }
 
 const lookup: ConfigLookup = (key) => stackConfig[key];
 
-interface Connection {
+/** A setting as the host sees it (the stack's config, then `CDN_*`), parsed by the settings table; a bad value throws naming it. */
+export function hostSetting<N extends SettingName>(name: N): SettingValues[N] | undefined {
+  return resolveSettings([name], { config: lookup, env: process.env })[name] as SettingValues[N] | undefined;
+}
+
+/**
+ * Every problem with the host's settings (bad values, missing credentials, a `cdn:` key that is
+ * none of ours: "did you mean `cdn:apiKey`?"), for check to fail a preview on.
+ */
+export function settingProblems(): { configKey: string; message: string }[] {
+  const misspelt = unknownConfigKeys(unknownKeys).map((message, i) => ({ configKey: unknownKeys[i], message }));
+  return [...misspelt, ...validateSettings({ config: lookup, env: process.env })];
+}
+
+export interface Connection {
   client: CdnClient;
   lists: ListCache;
+  /** The account's fingerprint and this deployment's claims (identity.ts). */
+  identity: DeploymentIdentity;
 }
 const connections = new Map<string, Connection>();
 
-function numberSetting(configKey: string, envKey: string): number | undefined {
-  const raw = stackConfig[configKey] ?? process.env[envKey];
-  if (raw === undefined || raw === "") return undefined;
-  const n = Number(raw);
-  return Number.isFinite(n) && n >= 0 ? n : undefined;
+/** `<company alias>.<cdn domain>` when both are configured: the suffix of every zone's delivery host name. */
+function configuredSuffix(): string | undefined {
+  const { companyAlias, cdnDomain } = resolveSettings(["companyAlias", "cdnDomain"], { config: lookup, env: process.env });
+  return companyAlias && cdnDomain ? `${companyAlias}.${String(cdnDomain).replace(/^\.+|\.+$/g, "")}` : undefined;
 }
 
 /** The client and listZones cache for the current credentials, made once per host process. */
@@ -48,15 +70,11 @@ export function connection(): Connection {
   const key = createHash("sha256").update(`${c.baseUrl}\n${c.apiUserId}\n${c.apiKey}`).digest("hex");
   let conn = connections.get(key);
   if (!conn) {
-    const opts: CdnClientOptions = { baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey };
-    const timeoutMs = numberSetting("cdn:timeoutMs", "CDN_TIMEOUT_MS");
-    const retries = numberSetting("cdn:retries", "CDN_RETRIES");
-    const maxInFlight = numberSetting("cdn:maxInFlight", "CDN_MAX_IN_FLIGHT");
-    if (timeoutMs !== undefined) opts.timeoutMs = timeoutMs;
-    if (retries !== undefined) opts.retries = retries;
-    if (maxInFlight !== undefined && maxInFlight >= 1) opts.maxInFlight = maxInFlight;
+    // The settings table's parsers: a malformed value is an error naming the setting and its bounds.
+    const tuning = resolveSettings(["timeoutMs", "retries", "maxInFlight"], { config: lookup, env: process.env });
+    const opts: CdnClientOptions = { baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey, ...tuning };
     const client = new CdnClient(opts);
-    conn = { client, lists: new ListCache(client) };
+    conn = { client, lists: new ListCache(client), identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), configuredSuffix()) };
     connections.set(key, conn);
   }
   return conn;
@@ -67,4 +85,5 @@ export function resetConnections(): void {
   for (const c of connections.values()) c.client.close();
   connections.clear();
   stackConfig = {};
+  unknownKeys = [];
 }

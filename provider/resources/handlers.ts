@@ -6,7 +6,8 @@
 import * as lifecycle from "./lifecycle";
 import { configure as configureConnection } from "./connection";
 import { SPECS, ZoneKind } from "./specs";
-import { checkInputs } from "./validate";
+import { check } from "./check";
+import { runningSdkVersion, sdkVersionProblem } from "./sdk";
 import { handlePurge } from "../functions/purgeHandlers";
 
 /** Protocol versions of `handle` this module understands. */
@@ -19,6 +20,10 @@ export async function handle(version: number, kind: ZoneKind, op: Operation, arg
   if (!HANDLER_VERSIONS.includes(version)) {
     throw new Error(`this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`);
   }
+  if (op === "configure") {
+    const problem = sdkVersionProblem(runningSdkVersion());
+    if (problem) throw new Error(problem);
+  }
   // CachePurge shares the entry point (and its stability promise) with the zone kinds.
   if ((kind as string) === "CachePurge") return handlePurge(op, args);
   const spec = SPECS[kind];
@@ -28,7 +33,7 @@ export async function handle(version: number, kind: ZoneKind, op: Operation, arg
     case "configure":
       return configureConnection(a[0]);
     case "check":
-      return checkInputs(spec, (a[1] ?? {}) as Record<string, unknown>);
+      return check(spec, (a[0] ?? {}) as Record<string, unknown>, (a[1] ?? {}) as Record<string, unknown>);
     case "diff":
       return lifecycle.diff(spec, a[0], a[1], a[2]);
     case "create":

@@ -3,12 +3,18 @@ import { zoneRegistration } from "./zoneResource";
 
 /** Inputs of a live (streaming) zone. The API key must have been granted live-zone access. */
 export interface LiveZoneArgs {
-  /** Zone name (a DNS label); defaults to the resource's name. Renaming updates in place. */
+  /**
+   * Zone name (a DNS label, letters of either case). Without it the zone gets `<resource name>-<7 letters or digits>`,
+   * unique to the stack and kept from then on; set it for a predictable delivery host name. Renaming updates in place.
+   */
   name?: pulumi.Input<string>;
   /** Stream password; always stored as a Pulumi secret. */
   password: pulumi.Input<string>;
   label?: pulumi.Input<string>;
-  /** Take over an existing zone of this name instead of failing with "name in use". */
+  /**
+   * Take over an existing zone of this name instead of failing with "name in use". From then on this stack manages it:
+   * its values are brought to the program's, and a live zone is deleted when the stack is destroyed (docs/resources.md).
+   */
   adopt?: pulumi.Input<boolean>;
 }
 
@@ -19,6 +25,8 @@ export class LiveZone extends pulumi.dynamic.Resource {
   declare readonly label: pulumi.Output<string | undefined>;
   declare readonly adopt: pulumi.Output<boolean | undefined>;
   declare readonly zoneId: pulumi.Output<number>;
+  /** The account the zone belongs to (`<apiUserId>@<API host>`): a zone of another account is never read, changed or deleted. */
+  declare readonly account: pulumi.Output<string>;
 
   constructor(name: string, args: LiveZoneArgs, opts?: pulumi.CustomResourceOptions) {
     super(...zoneRegistration("LiveZone", name, args as unknown as Record<string, unknown>, opts));

@@ -1,20 +1,23 @@
 /**
  * A create is never repeated blindly: when its answer is lost (connection dropped, timeout, 5xx,
  * a cut body) the zone may exist. Before trying again we look for it by name through listZones
- * and take it over when it matches what was sent; a `name in use` after such a retry is settled
- * the same way. Names are unique per kind, so this can never make a duplicate.
+ * and take it over when it is ours: absent from the snapshot taken before this deployment's first
+ * create of the kind (so it did not exist before we came), not claimed by another resource of the
+ * deployment, and holding what was sent. A zone of that name that existed before is "name in use",
+ * never taken over without `adopt`. Names are unique per kind, so this can never make a duplicate.
  *
  * When the budget runs out while an attempt may have made the zone, the lookups go on (they are
  * reads, safe to repeat) so that a zone that exists is taken over rather than forgotten: the
  * engine only keeps in state what a create reports with an id.
  */
 import { CdnClient } from "../api/client";
-import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError } from "../api/errors";
+import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError, withMessage } from "../api/errors";
 import { CREATE_ERROR_CODES } from "../api/wire";
 import { backoffDelay, RetryPolicy, shouldRetry } from "../api/retry";
+import { DeploymentIdentity } from "./identity";
 import { log } from "./log";
 import { ZoneSpec } from "./specs";
-import { ListCache, ZoneRow } from "./zoneLookup";
+import { ListCache, sameName, ZoneRow } from "./zoneLookup";
 
 /** What a create settled by lookup returns in place of the create answer. */
 export type RecoveredCreate = {
@@ -26,7 +29,12 @@ export type RecoveredCreate = {
 
 /** Whether an existing zone holds what our create sent (the fields listZones can show). */
 export function matchesSent(spec: ZoneSpec, row: ZoneRow, values: Record<string, string>): boolean {
-  return spec.fields.every((f) => !f.listed || values[f.wire] === undefined || (row[f.wire] ?? "") === values[f.wire]);
+  return spec.fields.every((f) => {
+    if (!f.listed || values[f.wire] === undefined) return true;
+    // A live row may carry no name at all (§2.2 shows only `id`): nothing to compare then.
+    if (f.wire === "name") return row.name === undefined || sameName(row.name, values.name);
+    return (row[f.wire] ?? "") === values[f.wire];
+  });
 }
 
 /** Whether a failed attempt may have been carried out by the server (its answer lost). */
@@ -43,11 +51,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The create answer, or a {@link RecoveredCreate} when a lost answer was settled by lookup. */
 export async function createWithRecovery(
   spec: ZoneSpec,
-  client: CdnClient,
-  lists: ListCache,
+  conn: { client: CdnClient; lists: ListCache; identity: DeploymentIdentity },
   values: Record<string, string>,
-  attempts = client.retryPolicy.retries + 1,
+  /** The kind's zones before this deployment created any (ListCache.snapshot). */
+  before: readonly ZoneRow[],
+  attempts = conn.client.retryPolicy.retries + 1,
 ): Promise<Record<string, unknown>> {
+  const { client, lists, identity } = conn;
   const policy = { ...client.retryPolicy, retries: attempts - 1 };
   const method = `${spec.group}.create`;
   const name = values.name;
@@ -57,11 +67,15 @@ export async function createWithRecovery(
   let lookupError: CdnError | undefined;
   let attempt = 0;
 
-  /** Ends the create: a zone found takes over, a zone of that name that differs is a clash. */
+  /** Ends the create: a zone of ours found takes over; one that existed before, another resource's, or one that differs is a clash. */
   const decide = (row: ZoneRow): RecoveredCreate => {
-    if (matchesSent(spec, row, values)) return { id: row.id, recovered: true, row };
     const code = CREATE_ERROR_CODES[spec.group].nameInUse;
-    throw new CdnNameInUseError(code, method, name, `${name} is already in use (by a zone that does not match what was sent)`);
+    const clash = (why: string) => new CdnNameInUseError(code, method, name, `${name} is already in use (${why})`);
+    if (before.some((z) => z.id === row.id)) throw clash(`by zone ${row.id}, which existed before this deployment`);
+    const owner = identity.claimedBy(spec, row.id);
+    if (owner !== undefined) throw clash(`by zone ${row.id}, which another resource of this deployment manages`);
+    if (!matchesSent(spec, row, values)) throw clash(`by zone ${row.id}, which does not match what was sent`);
+    return { id: row.id, recovered: true, row };
   };
 
   while (attempt < attempts) {
@@ -97,7 +111,7 @@ export async function createWithRecovery(
   }
 
   // Out of attempts (or refused for good). If an attempt may have made the zone, find out before failing.
-  const err = last!;
+  const err = withMessage(last!, last!.message);
   err.attempts = attempt;
   if (!unsettled && attempt === 1 && !shouldRetry(err, attempt)) throw err; // refused at once: no budget involved
   let outcome = "";
@@ -112,8 +126,10 @@ export async function createWithRecovery(
         `If it was, the next \`pulumi up\` reports the name in use: set \`adopt: true\` on the resource to take it over`;
     }
   }
-  err.message = `${err.message}; gave up after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${method} (retry budget: CDN_RETRIES or cdn:retries)${outcome}`;
-  throw err;
+  // A new error of the same class (its type and retryability kept), the client's own left as it was.
+  const given = withMessage(err, `${err.message}; gave up after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${method} (retry budget: cdn:retries / CDN_RETRIES)${outcome}`);
+  given.attempts = attempt;
+  throw given;
 }
 
 interface Lookup {

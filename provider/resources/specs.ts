@@ -28,6 +28,8 @@ export interface ComputedSpec {
   readonly wire: string;
   readonly fromCreate: boolean;
   readonly fromList: boolean;
+  /** The zone's delivery host name: carried over a rename, built from the account's suffix where the API gave none (outputs.ts). */
+  readonly deliveryHost?: boolean;
 }
 
 export type ZoneKind = "PullZone" | "PushZone" | "VodZone" | "LiveZone";
@@ -48,6 +50,7 @@ const label: FieldSpec = { input: "label", wire: "label", rule: "text", listed: 
 const password: FieldSpec = { input: "password", wire: "password", rule: "password", required: true, secret: true, listed: false };
 const vanityDomain: FieldSpec = { input: "vanityDomain", wire: "vanity_domain", rule: "host", createOnly: true, listed: true };
 const computed = (output: string, wire: string, fromCreate: boolean, fromList: boolean): ComputedSpec => ({ output, wire, fromCreate, fromList });
+const cdnUrl: ComputedSpec = { ...computed("cdnUrl", "cdn_url", true, false), deliveryHost: true };
 
 export const PULL_ZONE: ZoneSpec = {
   kind: "PullZone",
@@ -62,7 +65,7 @@ export const PULL_ZONE: ZoneSpec = {
     vanityDomain,
     label,
   ],
-  computed: [computed("cdnUrl", "cdn_url", true, false), computed("vanityIp", "vanity_ip", true, true)],
+  computed: [cdnUrl, computed("vanityIp", "vanity_ip", true, true)],
   deletable: false,
 };
 
@@ -71,7 +74,7 @@ export const PUSH_ZONE: ZoneSpec = {
   group: "pushzone",
   label: "push zone",
   fields: [name, password, { input: "compress", wire: "compress", rule: "compress", createOnly: true, listed: false }, vanityDomain, label],
-  computed: [computed("cdnUrl", "cdn_url", true, false), computed("vanityIp", "vanity_ip", true, true), computed("storageLocation", "storage_location", true, true)],
+  computed: [cdnUrl, computed("vanityIp", "vanity_ip", true, true), computed("storageLocation", "storage_location", true, true)],
   deletable: false,
 };
 

@@ -14,8 +14,11 @@ export interface CheckFailure {
   reason: string;
 }
 
-/** Zone names become the first label of `<name>.<alias>.<domain>`, so they follow DNS label rules. */
-const NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/**
+ * Zone names become the first label of `<name>.<alias>.<domain>`, so they follow DNS label rules;
+ * the API takes letters of either case (`ShopAssets`) and keeps names unique without regard to case.
+ */
+const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
 export const MAX_TEXT = 255;
 export const MIN_PASSWORD = 6;
@@ -26,6 +29,13 @@ export function isHostName(s: string): boolean {
   if (s.length === 0 || s.length > 253) return false;
   const labels = s.replace(/\.$/, "").split(".");
   return labels.length >= 1 && labels.every((l) => HOST_LABEL.test(l)) && !/^\d+$/.test(labels[labels.length - 1]);
+}
+
+/** Length in characters (code points), as the API counts them: "😀😀😀" is 3, not 6 UTF-16 units. */
+export function charLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
 }
 
 function describe(v: unknown): string {
@@ -41,8 +51,8 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
   switch (field.rule) {
     case "name":
       if (value === "") return "must not be empty";
-      if (value.length > 63) return `is ${value.length} characters long; at most 63 are allowed (it becomes a DNS label)`;
-      if (!NAME.test(value)) return `'${value}' is not a valid zone name: use lowercase letters, digits and hyphens, not starting or ending with a hyphen`;
+      if (charLength(value) > 63) return `is ${charLength(value)} characters long; at most 63 are allowed (it becomes a DNS label)`;
+      if (!NAME.test(value)) return `'${value.slice(0, 63)}' is not a valid zone name: use letters, digits and hyphens, not starting or ending with a hyphen`;
       return undefined;
     case "origin":
       return originProblem(value);
@@ -53,34 +63,47 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
       if (value === "") return undefined;
       return isIP(value) ? undefined : `'${value.slice(0, 80)}' is not an IPv4 or IPv6 address`;
     case "compress":
-      return value === "" || value === "0" || value === "1" ? undefined : `must be "1" (compress) or "0" (do not), got '${value.slice(0, 20)}'`;
-    case "password":
-      if (value.length < MIN_PASSWORD || value.length > MAX_PASSWORD) return `must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters long (got ${value.length})`;
+      return value === "" || value === "0" || value === "1" ? undefined : `must be true, false, "1" (compress) or "0" (do not), got '${value.slice(0, 20)}'`;
+    case "password": {
+      const n = charLength(value);
+      if (n < MIN_PASSWORD || n > MAX_PASSWORD) return `must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters long (got ${n})`;
       if (/\s/.test(value[0]) || /\s/.test(value[value.length - 1])) return "must not start or end with white space";
       return undefined;
+    }
     case "text":
-      return value.length > MAX_TEXT ? `is ${value.length} characters long; at most ${MAX_TEXT} are allowed` : undefined;
+      return charLength(value) > MAX_TEXT ? `is ${charLength(value)} characters long; at most ${MAX_TEXT} are allowed` : undefined;
   }
 }
 
-/** An origin is a URL (http or https) or a bare host name or IP, as the pull zone fetches from it. */
+/**
+ * An origin is a URL (http or https) or a bare host name or IPv4 address, as the pull zone fetches
+ * from it. Problems describe the value without showing it where it could hold a credential
+ * (`user:pw@host`), and an IPv6 address must come as a URL (`http://[2001:db8::1]/`): bare, its
+ * colons read as a port, and the API refuses it at create.
+ */
 function originProblem(value: string): string | undefined {
   if (value === "") return "must not be empty";
-  if (value.length > MAX_TEXT) return `is ${value.length} characters long; at most ${MAX_TEXT} are allowed`;
+  if (charLength(value) > MAX_TEXT) return `is ${charLength(value)} characters long; at most ${MAX_TEXT} are allowed`;
   if (/\s/.test(value)) return "must not contain white space";
+  if (value.includes("@")) return "must not carry credentials (user:password@); give the origin's URL or host name only";
+  const shown = value.slice(0, 80);
+  if (isIP(value) === 6) return `is a bare IPv6 address; write it as a URL with brackets, e.g. http://[${value}]/`;
   let host = value;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
     let url: URL;
     try {
       url = new URL(value);
     } catch {
-      return `'${value.slice(0, 80)}' is not a valid URL`;
+      return `'${shown}' is not a valid URL`;
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") return `must use http or https, got '${url.protocol}'`;
-    if (url.username || url.password) return "must not carry credentials";
+    if (url.port === "0") return "port 0 is not a port an origin can listen on";
     host = url.hostname.replace(/^\[|\]$/g, "");
-  } else if (value.includes("/")) {
-    return `'${value.slice(0, 80)}' is neither a URL (https://host/path) nor a host name`;
+  } else {
+    const m = /^([^/:]+)(?::(\d*))?(\/.*)?$/.exec(value);
+    if (!m) return `'${shown}' is neither a URL (https://host/path) nor a host name`;
+    host = m[1];
+    if (m[2] !== undefined && !(Number(m[2]) >= 1 && Number(m[2]) <= 65535)) return `has port '${m[2].slice(0, 10)}'; a port is 1 to 65535`;
   }
   return isIP(host) || isHostName(host) ? undefined : `'${host.slice(0, 80)}' is not a host name or IP address`;
 }
@@ -102,6 +125,11 @@ export function checkInputs(spec: ZoneSpec, news: Record<string, unknown>): { in
     }
     if (value === UNKNOWN) {
       inputs[field.input] = value;
+      continue;
+    }
+    // compress is "1"/"0" on the wire; a boolean says the same thing the way a program would.
+    if (field.rule === "compress" && typeof value === "boolean") {
+      inputs[field.input] = value ? "1" : "0";
       continue;
     }
     const problem = fieldProblem(field, value);

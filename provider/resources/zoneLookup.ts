@@ -3,11 +3,19 @@
  * call, and its answer serves later reads for as long as they keep coming, so refreshing N zones
  * costs a fixed number of listZones calls, not N (nor one per 10 s of a long refresh: see
  * docs/performance.md). Any write of a kind drops that kind's answer.
+ *
+ * Two more answers are kept per kind, because a zone's identity depends on them:
+ * - the **snapshot**: the kind's zones as they were before this deployment's first create of the
+ *   kind. After a lost create answer only a zone absent from it can be ours, and a name present in
+ *   it is "name in use" before anything is sent (docs/resources.md, "Zone identity").
+ * - the **confirmation**: a zone missing from a list is looked for in one fresh call before a read
+ *   reports it deleted, so one short answer cannot drop zones from state.
  */
 import { CdnClient } from "../api/client";
 import { ZoneSpec } from "./specs";
 
-export type ZoneRow = Record<string, unknown> & { id: number; name: string };
+/** A listZones row as the resources read it. Live rows may carry no name (§2.2 shows only `id`). */
+export type ZoneRow = Record<string, unknown> & { id: number; name?: string };
 
 /**
  * How long one listZones answer keeps serving reads after the last read it served. The reads of
@@ -24,10 +32,18 @@ interface Entry {
   /** When the answer last served a read. */
   at: number;
   rows: Promise<ZoneRow[]>;
+  /** This answer came from a call made to confirm a missing zone: a zone absent from it is gone. */
+  confirming: boolean;
+}
+
+/** Names compare without regard to case: the API keeps them unique that way (docs/resources.md). */
+export function sameName(a: unknown, b: unknown): boolean {
+  return typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
 }
 
 export class ListCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly snapshots = new Map<string, { made: number; rows: Promise<ZoneRow[]> }>();
   /** listZones calls made, for figures. */
   calls = 0;
 
@@ -48,17 +64,46 @@ export class ListCache {
   }
 
   /** The kind's zones from a new call, which later reads share (used where staleness could mislead: after writes, in recovery). */
-  fresh(spec: ZoneSpec): Promise<ZoneRow[]> {
+  fresh(spec: ZoneSpec, confirming = false): Promise<ZoneRow[]> {
     this.calls++;
     const rows = (this.client[spec.group].listZones() as Promise<ZoneRow[]>).catch((e) => {
       if (this.entries.get(spec.group)?.rows === rows) this.entries.delete(spec.group);
       throw e;
     });
-    this.entries.set(spec.group, { made: Date.now(), at: Date.now(), rows });
+    this.entries.set(spec.group, { made: Date.now(), at: Date.now(), rows, confirming });
     return rows;
   }
 
-  /** Drops the kind's cached answer after a write. */
+  /**
+   * The kind's zones before this deployment created any: taken once (sharing a recent read's answer)
+   * and kept for the life of the host, which the engine starts for one deployment. A snapshot older
+   * than {@link LIST_MAX_AGE_MS} is taken again, so a long-lived process never trusts an old one.
+   */
+  snapshot(spec: ZoneSpec): Promise<ZoneRow[]> {
+    const s = this.snapshots.get(spec.group);
+    if (s && Date.now() - s.made < LIST_MAX_AGE_MS) return s.rows;
+    const rows = this.list(spec).catch((e) => {
+      if (this.snapshots.get(spec.group)?.rows === rows) this.snapshots.delete(spec.group);
+      throw e;
+    });
+    this.snapshots.set(spec.group, { made: Date.now(), rows });
+    return rows;
+  }
+
+  /**
+   * Amends the snapshot after this deployment renamed (`name`) or deleted (`undefined`) one of its
+   * zones: a live zone replaced delete-first must find its name free again, and a renamed zone's
+   * old name is free for another resource.
+   */
+  amendSnapshot(spec: ZoneSpec, id: number, name: string | undefined): void {
+    const s = this.snapshots.get(spec.group);
+    if (!s) return;
+    const rows = s.rows.then((list) => (name === undefined ? list.filter((z) => z.id !== id) : list.map((z) => (z.id === id ? { ...z, name } : z))));
+    rows.catch(() => undefined);
+    this.snapshots.set(spec.group, { made: s.made, rows });
+  }
+
+  /** Drops the kind's cached answer after a write (the snapshot stays: it is what existed before). */
   invalidate(spec: ZoneSpec): void {
     this.entries.delete(spec.group);
   }
@@ -67,7 +112,23 @@ export class ListCache {
     return (await (fresh ? this.fresh(spec) : this.list(spec))).find((z) => z.id === id);
   }
 
+  /**
+   * The zone by id for a read: a zone missing from a cached answer is looked for in one fresh call
+   * before it is reported gone. Reads of one refresh share that call, so a refresh makes at most
+   * one extra call per kind however many zones are missing.
+   */
+  async confirmedById(spec: ZoneSpec, id: number): Promise<ZoneRow | undefined> {
+    const first = this.list(spec);
+    const firstWasConfirming = this.entries.get(spec.group)?.confirming === true;
+    const row = (await first).find((z) => z.id === id);
+    if (row || firstWasConfirming) return row;
+    const now = this.entries.get(spec.group);
+    // Another read already asked again after this answer: share its call rather than make another.
+    const again = now && now.confirming && now.rows !== first ? now.rows : this.fresh(spec, true);
+    return (await again).find((z) => z.id === id);
+  }
+
   async byName(spec: ZoneSpec, name: string, fresh = true): Promise<ZoneRow | undefined> {
-    return (await (fresh ? this.fresh(spec) : this.list(spec))).find((z) => z.name === name);
+    return (await (fresh ? this.fresh(spec) : this.list(spec))).find((z) => sameName(z.name, name));
   }
 }

@@ -1,9 +1,11 @@
 /**
  * What the four zone resource classes share: turning args into the props `dynamic.Resource`
- * expects (a fresh object each time, `name` defaulting to the resource name, outputs declared as
- * `undefined`, the password always a secret) and the default resource options of a kind.
+ * expects (a fresh object each time, an auto-name candidate when `name` is not given, outputs
+ * declared as `undefined`, the password always a secret) and the default resource options of a kind.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { ACCOUNT } from "./identity";
+import { AUTO_NAME, autoName } from "./naming";
 import { PROVIDERS } from "./provider";
 import { SPECS, ZONE_ID, ZoneKind } from "./specs";
 
@@ -18,20 +20,34 @@ export function zoneRegistration(
   const props: Record<string, unknown> = {};
   const reading = opts?.id !== undefined;
   for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined) props[k] = v;
-  if (!reading && props.name === undefined) props.name = name;
+  if (!reading && props.name === undefined) props[AUTO_NAME] = autoName(name, [organization(), pulumi.getProject(), pulumi.getStack(), kind]);
   for (const f of spec.fields) {
     if (f.secret && props[f.input] !== undefined) props[f.input] = pulumi.secret(props[f.input] as pulumi.Input<string>);
     if (props[f.input] === undefined) props[f.input] = undefined;
   }
   props[ZONE_ID] = undefined;
+  props[ACCOUNT] = undefined;
   for (const c of spec.computed) props[c.output] = undefined;
   const secretOutputs = spec.fields.filter((f) => f.secret).map((f) => f.input);
   const defaults: pulumi.CustomResourceOptions = {
     // The API cannot delete these kinds: removing one from a program must not pretend it did.
     ...(spec.deletable ? {} : { retainOnDelete: true }),
+    // A live zone replaced (pulumi up --replace) keeps its name only if the old one is deleted first. The engine
+    // never calls Diff for a --replace target, so only this option, not diff's answer, makes it delete first
+    // (docs/engine-fidelity.md).
+    ...(spec.deletable ? { deleteBeforeReplace: true } : {}),
     ...(secretOutputs.length ? { additionalSecretOutputs: secretOutputs } : {}),
   };
   const merged: pulumi.CustomResourceOptions = { ...defaults, ...opts };
   if (secretOutputs.length) merged.additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])];
   return [PROVIDERS[kind], name, props, merged, "cdn", kind];
+}
+
+/** The stack's organization; outside a deployment (and in SDK versions without it) there is none. */
+function organization(): string {
+  try {
+    return pulumi.getOrganization();
+  } catch {
+    return "";
+  }
 }

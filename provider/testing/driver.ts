@@ -4,9 +4,11 @@
  */
 import * as fs from "fs";
 import * as path from "path";
+import { StackLock } from "./lock";
 import { Child, startHost, startRunner, stopChild, waitForExit } from "./processes";
 import type { FromRunner, RunnerJob } from "./protocol";
 import { Redactor } from "./secrets";
+import { typeErrors } from "./typecheck";
 import type { CheckFailure, DeployResult, DriverEvent, DriverOptions, Operation, StepResult } from "./types";
 
 /** Default maximum of resource operations in flight (the engine's `--parallel` default). */
@@ -30,6 +32,27 @@ export function findProjectDir(start: string): string {
     if (fs.existsSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"))) return dir;
     const up = path.dirname(dir);
     if (up === dir) throw new Error(`no node_modules/@pulumi/pulumi above ${start}: set projectDir`);
+    dir = up;
+  }
+}
+
+/**
+ * The project name of a program: the top-level `name` of the nearest Pulumi.yaml upwards from its directory
+ * (as the CLI reads it), else {@link DEFAULT_PROJECT}.
+ */
+export function projectNameOf(programDir: string): string {
+  let dir = path.resolve(programDir);
+  for (;;) {
+    for (const f of ["Pulumi.yaml", "Pulumi.yml"]) {
+      const file = path.join(dir, f);
+      if (!fs.existsSync(file)) continue;
+      const m = /^name:[ \t]*(?:"([^"]*)"|'([^']*)'|([^#\s][^#\r\n]*?))[ \t]*(?:#.*)?$/m.exec(fs.readFileSync(file, "utf8"));
+      const name = m ? (m[1] ?? m[2] ?? m[3]) : undefined;
+      if (!name) throw new Error(`${file} has no top-level name: set it, or pass project`);
+      return name;
+    }
+    const up = path.dirname(dir);
+    if (up === dir) return DEFAULT_PROJECT;
     dir = up;
   }
 }
@@ -150,6 +173,7 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
   c.redactor.add(Object.values(opts.secretConfig ?? {}));
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const children: Child[] = [];
+  let lock: StackLock | undefined;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${op} timed out after ${timeoutMs} ms`)), timeoutMs);
@@ -160,6 +184,13 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
     if (!fs.existsSync(program)) throw new Error(`program ${program} does not exist`);
     const projectDir = path.resolve(opts.projectDir ?? findProjectDir(path.dirname(program)));
     const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
+    const project = opts.project ?? projectNameOf(path.dirname(program));
+    if (opts.typecheck && (op === "up" || op === "preview")) {
+      const errors = typeErrors(program, projectDir);
+      if (errors.length > 0) throw new Error(`the program has type errors (typecheck: true):\n${errors.join("\n")}`);
+    }
+    // One writer per state file, refused at once (a preview writes nothing and, as in the CLI, takes no lock).
+    if (op !== "preview") lock = StackLock.acquire(opts.stateFile, op, (m) => c.warnings.push(m));
 
     // Both processes start at once: each spends most of its start-up loading the SDK.
     const host = startHost(projectDir, env, (s, l) => c.hostLine(s, l));
@@ -181,11 +212,14 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
       secretConfig: opts.secretConfig ?? {},
       parallel: opts.parallel ?? DEFAULT_PARALLEL,
       continueOnError: opts.continueOnError ?? false,
-      project: opts.project ?? DEFAULT_PROJECT,
+      project,
       stack: opts.stack ?? DEFAULT_STACK,
       passphrase: opts.passphrase,
       hostAddress: `127.0.0.1:${port}`,
       deadline: started + Math.max(timeoutMs - DEADLINE_MARGIN_MS, timeoutMs / 2),
+      refresh: opts.refresh ?? false,
+      expectNoChanges: opts.expectNoChanges ?? false,
+      replaceTargets: opts.replace ?? [],
     };
     runner.proc.send({ t: "job", job });
     await Promise.race([outcome, timeout]);
@@ -195,6 +229,7 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
   } finally {
     clearTimeout(timer);
     await Promise.all(children.map(stopChild));
+    lock?.release();
   }
   return c.result(started);
 }

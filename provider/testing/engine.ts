@@ -1,13 +1,17 @@
 /**
- * The engine's part: turns registrations into Check/Diff/Create/Update/Read/Delete calls on the host,
- * keeps the state, and reports steps. Runs in the runner process.
- * The rules follow the Pulumi engine as described in /work/shared/PULUMI-NOTES.md.
+ * The engine's part: executes the steps `plan.ts` decides as Check/Diff/Create/Update/Read/Delete calls on
+ * a {@link ProviderHost}, keeps the state, and reports steps. Runs in the runner process (or in a test, with a
+ * fake host). Each rule names the file of the Pulumi engine (pulumi/pulumi) it follows; the list is in
+ * docs/engine-fidelity.md.
  */
-import { HostCallError, ProviderHost, Target } from "./host-client";
+import { DiffResult, HostCallError, ProviderHost, Target } from "./host-client";
+import { applyIgnoreChanges, durationSeconds, effectiveDiff, initErrorMessage, isChange, planUpdate, refreshResultOp } from "./plan";
 import { markSecrets, stripTopLevel } from "./secrets";
 import { StateStore } from "./state-store";
 import type { CheckFailure, DriverEvent, StateResource, StepOp } from "./types";
 import { changedKeys, reverseDependencyOrder, Semaphore } from "./values";
+
+export { durationSeconds } from "./plan";
 
 type Props = Record<string, unknown>;
 
@@ -35,6 +39,8 @@ export interface Registration {
   id: string;
   options: RegistrationOptions;
   dependencies: string[];
+  /** URNs the resource had before (its `aliases` option, resolved): its state entry moves to `urn`. */
+  aliases?: string[];
 }
 
 /** What the mocks' `newResource` returns to the SDK. */
@@ -59,48 +65,22 @@ export interface EngineSettings {
   parallel: number;
   /** Keep starting independent steps after one failed (`pulumi up --continue-on-error`). */
   continueOnError: boolean;
+  /** URNs to replace even without a change (`pulumi up --replace`). */
+  replaceTargets?: string[];
+  /** Fail when any step changes something (`--expect-no-changes`). */
+  expectNoChanges?: boolean;
 }
 
 /** Why a registration was not deployed after an earlier failure (not an error of its own). */
 export const SKIPPED_MESSAGE = "not deployed: an earlier step failed (set continueOnError to go on)";
 
+/** The value a preview gives for what is not known yet (what the SDK sends, and the host passes on). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
 /** gRPC codes after which the provider may or may not have done the work. */
 const UNCERTAIN_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */]);
 
 const DYNAMIC_TYPE_PREFIX = "pulumi-nodejs:dynamic";
-
-/** Parses a Go duration ("90s", "5m", "1h30m") into whole seconds; 0 when absent or unparsable. */
-export function durationSeconds(d: string | undefined): number {
-  if (!d) return 0;
-  const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
-  let total = 0;
-  for (const m of d.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) total += parseFloat(m[1]) * units[m[2]];
-  return Math.ceil(total);
-}
-
-/** Copies the old values of `ignoreChanges` paths (dotted object paths) into the new inputs. */
-function applyIgnoreChanges(news: Props, olds: Props | undefined, paths: string[], warn: (m: string) => void): Props {
-  if (!olds || paths.length === 0) return news;
-  const out = JSON.parse(JSON.stringify(news)) as Props;
-  for (const p of paths) {
-    if (/[[\]*"]/.test(p)) {
-      warn(`ignoreChanges path '${p}' is not supported by the driver (only dotted object paths)`);
-      continue;
-    }
-    const segs = p.split(".");
-    let src: unknown = olds;
-    for (const s of segs) src = typeof src === "object" && src !== null ? (src as Props)[s] : undefined;
-    let dst: Props = out;
-    for (const s of segs.slice(0, -1)) {
-      if (typeof dst[s] !== "object" || dst[s] === null) dst[s] = {};
-      dst = dst[s] as Props;
-    }
-    const last = segs[segs.length - 1];
-    if (src === undefined) delete dst[last];
-    else dst[last] = src;
-  }
-  return out;
-}
 
 function union(...lists: Array<string[] | undefined>): string[] {
   return [...new Set(lists.flatMap((l) => l ?? []))];
@@ -110,15 +90,26 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+function initFailureOf(e: unknown) {
+  return e instanceof HostCallError ? e.initFailure : undefined;
+}
+
 /** An error already reported as a step failure (the program sees it, the driver does not report it twice). */
 export class StepError extends Error {}
 
 /** Plays the engine for one operation. */
 export class Engine {
   private readonly seen = new Set<string>();
+  /** Old URN -> the new URN whose `aliases` claimed its state entry (`stepGenerator.aliased`). */
+  private readonly aliased = new Map<string, string>();
+  private readonly replaceTargets: Set<string>;
   private readonly sem: Semaphore;
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
+  /** True while the refresh pass of an `up --refresh` runs: its steps are not changes of the update. */
+  private refreshPass = false;
+  /** Steps that changed something, for `expectNoChanges`. */
+  private readonly changes: string[] = [];
   /** Messages of reported errors, to recognise them when they come back through the program. */
   readonly reported: string[] = [];
   /** Registrations not deployed because an earlier step failed. */
@@ -131,6 +122,7 @@ export class Engine {
     private readonly settings: EngineSettings,
   ) {
     this.sem = new Semaphore(Math.max(1, settings.parallel));
+    this.replaceTargets = new Set(settings.replaceTargets ?? []);
     for (const r of store.resources) {
       for (const k of r.secretKeys ?? []) report.secrets([r.inputs[k], r.outputs[k]]);
     }
@@ -155,6 +147,40 @@ export class Engine {
   idle(): Promise<void> {
     if (this.inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Before the program runs: every `replace` target must be in state (`deploymentExecutor.checkTargets`,
+   * deployment_executor.go). Returns false (and reports) when one is not.
+   */
+  checkReplaceTargets(): boolean {
+    const missing = [...this.replaceTargets].filter((u) => !this.store.resources.some((r) => r.urn === u));
+    for (const u of missing) this.reportError(`replace target ${u} could not be found in the stack`);
+    return missing.length === 0;
+  }
+
+  /** At the end of an operation: with `expectNoChanges`, any change is an error (`--expect-no-changes`). */
+  checkNoChanges(): void {
+    if (!this.settings.expectNoChanges || this.changes.length === 0) return;
+    this.reportError(`no changes were expected but changes were proposed: ${this.changes.join(", ")}`);
+  }
+
+  /**
+   * An up or preview: with `refresh`, the refresh pass first, stopping when it fails (`pulumi up --refresh`,
+   * deployment_executor.go); the replace targets checked; then the program (which calls {@link register} and
+   * resolves to true when it failed); then the deletes.
+   */
+  async up(runProgram: () => Promise<boolean>, opts: { refresh: boolean }): Promise<void> {
+    if (opts.refresh) {
+      await this.refresh(true);
+      if (this.failed) {
+        this.report.warning(`${this.settings.preview ? "preview" : "up"} stopped: the refresh before it failed`);
+        return;
+      }
+    }
+    if (!this.checkReplaceTargets()) return;
+    const failed = await runProgram();
+    await this.finishUp(failed);
   }
 
   /** Handles one registration or read of the program; rejects (with a {@link StepError}) when the step failed. */
@@ -191,6 +217,7 @@ export class Engine {
 
   private end(t: Target, started: number, op: StepOp, extra: { id?: string; changedKeys?: string[]; error?: string } = {}): void {
     const step = { urn: t.urn, type: t.type, name: t.name, op, ...extra, ms: Date.now() - started };
+    if (isChange(op) && !this.refreshPass) this.changes.push(`${t.name} (${op})`);
     this.report.event({ kind: "step-end", ...step });
   }
 
@@ -203,11 +230,15 @@ export class Engine {
     this.store.endOperation(t.urn);
   }
 
+  private reportError(message: string): void {
+    this.reported.push(message);
+    this.report.error(message);
+  }
+
   /** Reports a failed step and returns the error to throw. */
   private fail(t: Target, started: number, message: string, id?: string): StepError {
     const full = `${t.type} "${t.name}": ${message}`;
-    this.reported.push(full);
-    this.report.error(full);
+    this.reportError(full);
     this.end(t, started, "failed", { ...(id ? { id } : {}), error: full });
     return new StepError(full);
   }
@@ -219,61 +250,99 @@ export class Engine {
     if (o.retainOnDelete) e.retainOnDelete = true;
     if (o.protect) e.protect = true;
     if (o.additionalSecretOutputs.length) e.additionalSecretOutputs = o.additionalSecretOutputs;
+    // Kept for the Diff a later refresh makes (RefreshStep passes the stored ignoreChanges).
+    if (o.ignoreChanges.length) e.ignoreChanges = o.ignoreChanges;
     if (reg.dependencies.length) e.dependencies = reg.dependencies;
     if (initErrors?.length) e.initErrors = initErrors;
     return e;
+  }
+
+  /**
+   * The old state entry of a registration: by its URN first, then by its aliases (`getOldResource`,
+   * step_generator.go). An alias already claimed, or naming a resource this program registers, is an error.
+   */
+  private findOld(reg: Registration): { old?: StateResource; error?: string } {
+    const own = this.store.find(reg.urn);
+    if (own) return { old: own };
+    for (const alias of reg.aliases ?? []) {
+      if (alias === reg.urn) continue;
+      // Claimed before: its entry may have moved already, the claim is what counts.
+      const claimant = this.aliased.get(alias);
+      if (claimant) return { error: `alias ${alias} is already claimed by ${claimant}` };
+      const old = this.store.find(alias);
+      if (!old) continue;
+      if (this.seen.has(alias)) return { error: `alias ${alias} names a resource this program also registers` };
+      this.aliased.set(alias, reg.urn);
+      return { old };
+    }
+    return {};
+  }
+
+  /** Check(olds, news); reports failures and throws when there are any. */
+  private async check(t: Target, started: number, olds: Props, news: Props): Promise<Props> {
+    let checked;
+    try {
+      checked = await this.host.check(t, olds, news);
+    } catch (e) {
+      throw this.fail(t, started, `check failed: ${messageOf(e)}`);
+    }
+    if (checked.failures.length > 0) {
+      for (const f of checked.failures) this.report.failure({ urn: t.urn, ...f });
+      const list = checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
+      throw this.fail(t, started, `check failed: ${list}`);
+    }
+    return checked.inputs;
   }
 
   private async registerStep(reg: Registration, t: Target): Promise<MockResult> {
     const started = this.start(t, "register");
     const { values, secretKeys: inputSecrets } = stripTopLevel(reg.props);
     for (const k of inputSecrets) this.report.secrets(values[k]);
-    const old = this.store.find(reg.urn);
-    const olds = old && !old.external ? old : undefined;
-    const news = applyIgnoreChanges(values, olds?.inputs, reg.options.ignoreChanges, (m) => this.report.warning(m));
+    const found = this.findOld(reg);
+    if (found.error) throw this.fail(t, started, found.error);
+    // An external (read) entry is not the resource's own state: registering over it creates (step_generator.go, wasExternal).
+    const olds = found.old && !found.old.external ? found.old : undefined;
     const secretKeys = union(inputSecrets, reg.options.additionalSecretOutputs);
+    const targeted = olds !== undefined && this.replaceTargets.has(reg.urn);
 
-    let inputs: Props;
-    try {
-      const checked = await this.host.check(t, olds?.inputs ?? {}, news);
-      if (checked.failures.length > 0) {
-        for (const f of checked.failures) this.report.failure({ urn: t.urn, ...f });
-        const list = checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ");
-        throw this.fail(t, started, `check failed: ${list}`);
-      }
-      inputs = checked.inputs;
-    } catch (e) {
-      if (e instanceof StepError) throw e;
-      throw this.fail(t, started, `check failed: ${messageOf(e)}`);
-    }
-
+    // ignoreChanges applies to the new inputs before Check; a targeted replace checks the program's values
+    // against no old inputs (`continueStepsFromImport`, step_generator.go).
+    const news = olds && !targeted ? applyIgnoreChanges(values, olds.inputs, reg.options.ignoreChanges, (m) => this.report.warning(m)) : values;
+    const inputs = await this.check(t, started, olds && !targeted ? olds.inputs : {}, news);
     if (!olds) return this.create(reg, t, started, inputs, secretKeys, "create");
 
-    let diff;
-    try {
-      diff = await this.host.diff(t, olds.id, olds.outputs, inputs, olds.inputs, reg.options.ignoreChanges);
-    } catch (e) {
-      throw this.fail(t, started, `diff failed: ${messageOf(e)}`, olds.id);
+    let diff: DiffResult | undefined;
+    if (!targeted) {
+      try {
+        diff = await this.host.diff(t, olds.id, olds.outputs, inputs, olds.inputs, reg.options.ignoreChanges);
+      } catch (e) {
+        throw this.fail(t, started, `diff failed: ${messageOf(e)}`, olds.id);
+      }
     }
-    const changed = changedKeys(olds.inputs, inputs);
-    // DIFF_UNKNOWN (no diff method, or `changes` left undefined): the engine compares the inputs itself.
-    const changes = diff.changes ?? changed.length > 0;
-    const roc = reg.options.replaceOnChanges;
-    const replaceKeys = diff.replaces.length > 0 ? diff.replaces : changes ? changed.filter((k) => roc.includes(k) || roc.includes("*")) : [];
-    if (replaceKeys.length > 0) {
-      const deleteFirst = diff.deleteBeforeReplace || reg.options.deleteBeforeReplace === true;
-      return this.replace(reg, t, started, olds, inputs, secretKeys, union(changed, replaceKeys).sort(), deleteFirst);
+    const plan = planUpdate({ old: olds, inputs, diff, targetedReplace: targeted, ...reg.options });
+    if ("error" in plan) throw this.fail(t, started, plan.error, olds.id);
+    const step = plan.step;
+    switch (step.op) {
+      case "same": {
+        const same = this.entry(reg, olds.id, inputs, olds.outputs, union(secretKeys, olds.secretKeys), olds.initErrors);
+        if (!this.settings.preview) {
+          this.store.put(same, olds);
+          this.store.save();
+        }
+        this.end(t, started, "same", { id: olds.id });
+        return { id: olds.id, state: markSecrets(olds.outputs, same.secretKeys ?? []) };
+      }
+      case "update":
+        return this.update(reg, t, started, olds, inputs, secretKeys, step.changedKeys);
+      case "replace": {
+        // A replacement recomputes the inputs with a Check without olds, on the program's values
+        // (ignoreChanges does not apply to a new resource): `continueStepsFromDiff`, step_generator.go.
+        const fresh = targeted ? inputs : await this.check(t, started, {}, values);
+        return this.replace(reg, t, started, olds, fresh, secretKeys, step.changedKeys, step.deleteFirst);
+      }
+      default:
+        throw this.fail(t, started, `unexpected plan ${(step as { op: string }).op}`);
     }
-    // A partially created resource (init error) is updated even when diff reports no change.
-    if (changes || (olds.initErrors?.length ?? 0) > 0) return this.update(reg, t, started, olds, inputs, secretKeys, changed);
-
-    const same = this.entry(reg, olds.id, inputs, olds.outputs, union(secretKeys, olds.secretKeys));
-    if (!this.settings.preview) {
-      this.store.put(same, olds);
-      this.store.save();
-    }
-    this.end(t, started, "same", { id: olds.id });
-    return { id: olds.id, state: markSecrets(olds.outputs, same.secretKeys ?? []) };
   }
 
   private async create(reg: Registration, t: Target, started: number, inputs: Props, secretKeys: string[], op: "create" | "create-replacement", replacing?: StateResource): Promise<MockResult> {
@@ -294,16 +363,16 @@ export class Engine {
       return { id: res.id, state: markSecrets(res.properties, secretKeys) };
     } catch (e) {
       this.endFailedOperation(t, "create", e);
-      const init = e instanceof HostCallError ? e.initFailure : undefined;
+      const init = initFailureOf(e);
       if (init) {
+        // A partial failure keeps the resource, with the reasons as its init errors (CreateStep, step.go).
         for (const k of secretKeys) this.report.secrets(init.properties[k]);
         if (replacing) this.store.markPendingDelete(replacing);
-        const reasons = init.reasons.length > 0 ? init.reasons : [messageOf(e)];
-        this.store.put(this.entry(reg, init.id, inputs, init.properties, secretKeys, reasons));
+        this.store.put(this.entry(reg, init.id, inputs, init.properties, secretKeys, init.reasons));
       }
       this.store.save();
-      const what = init ? `${op} partially failed (kept in state as id ${init.id})` : `${op} failed`;
-      throw this.fail(t, started, `${what}: ${messageOf(e)}`, init?.id);
+      if (init) throw this.fail(t, started, `${op} partially failed (kept in state as id ${init.id}): ${initErrorMessage(init.reasons)}`, init.id);
+      throw this.fail(t, started, `${op} failed: ${messageOf(e)}`);
     }
   }
 
@@ -324,21 +393,21 @@ export class Engine {
       return { id: olds.id, state: markSecrets(outs, secretKeys) };
     } catch (e) {
       this.endFailedOperation(t, "update", e);
-      const init = e instanceof HostCallError ? e.initFailure : undefined;
+      const init = initFailureOf(e);
       if (init) {
+        // A partially failed update keeps the new outputs with the OLD inputs (pkg/engine/update.go): the
+        // resource was not updated to the new ones. The id stays (UpdateStep, step.go).
         for (const k of secretKeys) this.report.secrets(init.properties[k]);
-        const reasons = init.reasons.length > 0 ? init.reasons : [messageOf(e)];
-        this.store.put(this.entry(reg, init.id || olds.id, inputs, init.properties, secretKeys, reasons), olds);
+        this.store.put(this.entry(reg, olds.id, olds.inputs, init.properties, union(secretKeys, olds.secretKeys), init.reasons), olds);
       }
       this.store.save();
+      // The same prefix as any failed update: what the engine shows of a partial one is its reasons alone.
+      if (init) throw this.fail(t, started, `update failed: ${initErrorMessage(init.reasons)}`, olds.id);
       throw this.fail(t, started, `update failed: ${messageOf(e)}`, olds.id);
     }
   }
 
   private async replace(reg: Registration, t: Target, started: number, olds: StateResource, inputs: Props, secretKeys: string[], changed: string[], deleteFirst: boolean): Promise<MockResult> {
-    if (olds.protect) {
-      throw this.fail(t, started, `cannot replace a protected resource (changes to ${changed.join(", ")} need a replacement); remove \`protect\` first`, olds.id);
-    }
     if (this.settings.preview) {
       this.end(t, started, "replace", { id: olds.id, changedKeys: changed });
       return { state: markSecrets(inputs, secretKeys) };
@@ -352,8 +421,17 @@ export class Engine {
     return this.create(reg, t, started, inputs, secretKeys, "create-replacement");
   }
 
+  /**
+   * `Resource.get` (ReadStep, step.go): skipped with unknown outputs when the id is unknown during a preview;
+   * fails only when the host answers no outputs at all. The Node.js host always adds `__provider`, so a
+   * provider that answers "not found" (empty id) makes the read succeed with no outputs: it must throw itself.
+   */
   private async readStep(reg: Registration, t: Target): Promise<MockResult> {
     const started = this.start(t, "read");
+    if (reg.id === UNKNOWN && this.settings.preview) {
+      this.end(t, started, "read");
+      return { state: {} };
+    }
     const { values: props, secretKeys: inputSecrets } = stripTopLevel(reg.props);
     for (const k of inputSecrets) this.report.secrets(props[k]);
     const secretKeys = union(inputSecrets, reg.options.additionalSecretOutputs);
@@ -361,24 +439,27 @@ export class Engine {
     try {
       res = await this.host.read(t, reg.id, props, props);
     } catch (e) {
-      throw this.fail(t, started, `read of id '${reg.id}' failed: ${messageOf(e)}`);
+      const init = initFailureOf(e);
+      throw this.fail(t, started, `read of id '${reg.id}' failed: ${init ? initErrorMessage(init.reasons) : messageOf(e)}`);
     }
-    if (!res.id) throw this.fail(t, started, `resource not found: read of id '${reg.id}' returned no resource`);
+    if (res.properties === undefined || res.properties === null) throw this.fail(t, started, `resource '${reg.id}' does not exist`);
+    const id = res.id || reg.id;
     for (const k of secretKeys) this.report.secrets(res.properties[k]);
-    const entry: StateResource = { ...this.entry(reg, res.id, res.inputs ?? props, res.properties, secretKeys), external: true };
+    const entry: StateResource = { ...this.entry(reg, id, res.inputs ?? props, res.properties, secretKeys), external: true };
     delete entry.retainOnDelete;
     delete entry.protect;
     if (!this.settings.preview) {
       this.store.put(entry);
       this.store.save();
     }
-    this.end(t, started, "read", { id: res.id });
-    return { id: res.id, state: markSecrets(res.properties, secretKeys) };
+    this.end(t, started, "read", { id });
+    return { id, state: markSecrets(res.properties, secretKeys) };
   }
 
   /**
-   * Deletes one entry (or drops it, for retained and external ones) and reports the step.
-   * Returns false when it failed or was refused (protect).
+   * Deletes one entry (or drops it, for retained and external ones) and reports the step. `protect` is
+   * refused first, before `retainOnDelete` or external are looked at (DeleteStep, step.go).
+   * Returns false when it failed or was refused.
    */
   private async deleteOne(r: StateResource, op: "delete" | "replace", changed?: string[]): Promise<boolean> {
     const t: Target = { urn: r.urn, type: r.type, name: r.name };
@@ -392,12 +473,12 @@ export class Engine {
       this.end(t, started, stepOp, extra);
       return true;
     };
-    if (r.external) return drop("discard");
-    if (r.retainOnDelete) return drop("retain");
     if (r.protect && op === "delete" && !r.pendingDelete) {
-      this.fail(t, started, "cannot delete a protected resource; remove `protect` first", r.id);
+      this.fail(t, started, "cannot delete a protected resource; remove `protect` from the program and run up first", r.id);
       return false;
     }
+    if (r.external) return drop("discard");
+    if (r.retainOnDelete) return drop("retain");
     if (this.settings.preview) return drop(op);
     this.store.beginOperation({ urn: r.urn, type: r.type, op: "delete" });
     try {
@@ -426,33 +507,57 @@ export class Engine {
     }
   }
 
-  /** After the program of an up or preview: deletes what it no longer registers and the replaced halves. */
+  /**
+   * After the program of an up or preview: deletes what it no longer registers (and no alias claimed) and the
+   * replaced halves. Deletes come after every create, so a URN renamed without `aliases` is created under the
+   * new URN first and deleted under the old one here (`GenerateDeletes`, step_generator.go).
+   */
   async finishUp(programFailed: boolean): Promise<void> {
     if (this.skipped > 0) this.report.warning(`${this.skipped} resource(s) ${SKIPPED_MESSAGE}`);
+    const leftovers = this.store.resources.filter((r) => r.pendingDelete || (!this.seen.has(r.urn) && !this.aliased.has(r.urn)));
     if (programFailed || this.failed) {
-      const pending = this.store.resources.filter((r) => r.pendingDelete || !this.seen.has(r.urn));
-      if (pending.length > 0) this.report.warning(`${pending.length} delete(s) skipped because the update had errors`);
+      if (leftovers.length > 0) this.report.warning(`${leftovers.length} delete(s) skipped because the update had errors`);
       return;
     }
-    const leftovers = this.store.resources.filter((r) => r.pendingDelete || !this.seen.has(r.urn));
     await this.deleteAll(leftovers, "replace");
   }
 
-  /** Reads every resource again, in parallel; an empty id removes it from state. */
-  async refresh(): Promise<void> {
+  /**
+   * Reads every resource again, in parallel; an empty id removes it from state. With `asPass` (the refresh
+   * of `up --refresh` / `preview --refresh`, deployment_executor.go) its steps are not changes of the update.
+   */
+  async refresh(asPass = false): Promise<void> {
     const all = [...this.store.resources];
-    await Promise.all(all.map((r) => this.sem.run(() => this.refreshOne(r))));
+    this.refreshPass = asPass;
+    try {
+      await Promise.all(all.map((r) => this.sem.run(() => this.refreshOne(r))));
+    } finally {
+      this.refreshPass = false;
+    }
   }
 
+  /**
+   * One refresh (RefreshStep.Apply, step.go): Read, then for a managed resource Diff with the refreshed
+   * inputs and outputs as the olds and the stored inputs as the news, inverted; an error from Diff fails the
+   * step (the entry stays as it was). Init errors are replaced by the Read's (none unless it partially failed).
+   */
   private async refreshOne(r: StateResource): Promise<void> {
     const t: Target = { urn: r.urn, type: r.type, name: r.name };
     const started = this.start(t, "refresh");
     let res;
+    let initErrors: string[] | undefined;
     try {
       res = await this.host.read(t, r.id, r.outputs, r.inputs);
     } catch (e) {
-      this.fail(t, started, `refresh failed: ${messageOf(e)}`, r.id);
-      return;
+      const init = initFailureOf(e);
+      if (!init) {
+        this.fail(t, started, `refresh failed: ${messageOf(e)}`, r.id);
+        return;
+      }
+      // A partial failure does not fail a refresh: a warning, and the reasons kept for the next up.
+      initErrors = init.reasons;
+      this.report.warning(`${r.urn}: refreshed resource is in an unhealthy state: ${initErrorMessage(init.reasons)}`);
+      res = { id: init.id || r.id, properties: init.properties };
     }
     if (!res.id) {
       this.store.remove(r);
@@ -462,11 +567,29 @@ export class Engine {
     }
     for (const k of r.secretKeys ?? []) this.report.secrets([res.properties[k], res.inputs?.[k]]);
     const inputs = res.inputs ?? r.inputs;
-    const changed = union(changedKeys(r.outputs, res.properties), changedKeys(r.inputs, inputs)).sort();
-    this.store.replaceInPlace(r, { ...r, id: res.id, outputs: res.properties, inputs });
+    const outputs = res.properties;
+    let diffChanges = false;
+    if (!r.external) {
+      const ignore = r.ignoreChanges ?? [];
+      let diff: DiffResult;
+      try {
+        diff = await this.host.diff(t, res.id, outputs, r.inputs, inputs, ignore);
+      } catch (e) {
+        this.fail(t, started, `refresh failed: Diff of the refreshed state threw: ${messageOf(e)}`, r.id);
+        return;
+      }
+      // DIFF_UNKNOWN: the engine compares the refreshed inputs with the stored ones (ignoreChanges applied).
+      const news = applyIgnoreChanges(r.inputs, inputs, ignore, () => undefined);
+      diffChanges = effectiveDiff(diff, inputs, news, [], false).changes;
+    }
+    const drift = union(changedKeys(r.outputs, outputs), changedKeys(r.inputs, inputs)).sort();
+    const next: StateResource = { ...r, id: res.id, outputs, inputs };
+    delete next.initErrors;
+    if (initErrors?.length) next.initErrors = initErrors;
+    this.store.replaceInPlace(r, next);
     this.store.save();
-    const changedId = res.id !== r.id;
-    this.end(t, started, changed.length > 0 || changedId ? "refresh" : "same", { id: res.id, ...(changed.length ? { changedKeys: changed } : {}) });
+    const op = refreshResultOp({ gone: false, external: r.external === true, diffChanges, outputsChanged: changedKeys(r.outputs, outputs).length > 0 });
+    this.end(t, started, op, { id: res.id, ...(drift.length ? { changedKeys: drift } : {}) });
   }
 
   /** Deletes everything (retained ones dropped, external ones discarded), dependents first. */
@@ -474,4 +597,3 @@ export class Engine {
     await this.deleteAll([...this.store.resources], "delete");
   }
 }
-

@@ -99,8 +99,8 @@ function initFailureOf(m: Modules, err: grpcTypes.ServiceError): InitFailure | u
 }
 
 /**
- * What the engine needs of a dynamic-provider host: the methods of {@link HostClient}, so a test can put an
- * in-process host (or a fake) where the gRPC client of a real host process would be.
+ * What the engine needs of a dynamic-provider host: the real one over gRPC ({@link HostClient}) or a fake
+ * in process, so the engine's rules can be tested without starting processes.
  */
 export interface ProviderHost {
   configure(config: Record<string, string>): Promise<{ acceptSecrets: boolean }>;

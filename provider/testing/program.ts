@@ -80,13 +80,32 @@ export function installTypeScriptHook(projectDir: string): void {
 }
 
 /** The engine's URN rule: children of the root stack get no parent type prefix; others `parentType$type`. */
-function newUrn(job: RunnerJob, parent: string, type: string, name: string): string {
+function newUrn(job: { stack: string; project: string }, parent: string, type: string, name: string): string {
   let qualified = type;
   if (parent) {
     const parentType = parent.split("::")[2];
     if (parentType && parentType !== STACK_TYPE) qualified = `${parentType}$${type}`;
   }
   return `urn:pulumi:${job.stack}::${job.project}::${qualified}::${name}`;
+}
+
+/**
+ * The URNs of a registration's `aliases` (`collapseAliasToUrn`, step_generator.go): a URN as given, or a spec
+ * whose empty fields default to the resource's own name, type, parent, project and stack.
+ */
+export function aliasUrns(job: { stack: string; project: string }, req: resTypes.RegisterResourceRequest): string[] {
+  const urns = [...req.getAliasurnsList()];
+  for (const a of req.getAliasesList()) {
+    const spec = a.getSpec();
+    if (!spec) {
+      if (a.getUrn()) urns.push(a.getUrn());
+      continue;
+    }
+    const parent = spec.getNoparent() ? "" : spec.getParenturn() || req.getParent();
+    const where = { stack: spec.getStack() || job.stack, project: spec.getProject() || job.project };
+    urns.push(newUrn(where, parent, spec.getType() || req.getType(), spec.getName() || req.getName()));
+  }
+  return [...new Set(urns)];
 }
 
 function registrationOf(job: RunnerJob, req: resTypes.RegisterResourceRequest): Registration {
@@ -109,6 +128,7 @@ function registrationOf(job: RunnerJob, req: resTypes.RegisterResourceRequest): 
       customTimeouts: { create: ct?.getCreate() || undefined, update: ct?.getUpdate() || undefined, delete: ct?.getDelete() || undefined },
     },
     dependencies: req.getDependenciesList(),
+    aliases: aliasUrns(job, req),
   };
 }
 

@@ -21,6 +21,12 @@ export interface RunnerJob {
   hostAddress: string;
   /** Epoch ms after which every gRPC call fails with a deadline error. */
   deadline: number;
+  /** up/preview: run the refresh pass first (`--refresh`). */
+  refresh: boolean;
+  /** Fail on any change (`--expect-no-changes`). */
+  expectNoChanges: boolean;
+  /** URNs to replace (`--replace`). */
+  replaceTargets: string[];
 }
 
 /** Parent to runner. */

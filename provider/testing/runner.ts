@@ -53,16 +53,21 @@ async function run(job: RunnerJob): Promise<void> {
       preview: job.op === "preview",
       parallel: job.parallel,
       continueOnError: job.continueOnError,
+      replaceTargets: job.replaceTargets,
+      expectNoChanges: job.expectNoChanges,
     });
     if (job.op === "up" || job.op === "preview") {
-      const ran = await runProgram(job, engine, report);
-      outputs = ran.outputs;
-      await engine.finishUp(ran.failed);
+      await engine.up(async () => {
+        const ran = await runProgram(job, engine, report);
+        outputs = ran.outputs;
+        return ran.failed;
+      }, { refresh: job.refresh });
     } else if (job.op === "refresh") {
       await engine.refresh();
     } else {
       await engine.destroy();
     }
+    engine.checkNoChanges();
   } catch (e) {
     report.error(`${job.op} failed: ${messageOf(e)}`);
   } finally {

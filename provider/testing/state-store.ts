@@ -23,6 +23,10 @@ export class StateStore {
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
   private lastWrite = 0;
+  /** The file as this store last saw it (read or written): another writer changes it. */
+  private stamp: string;
+  /** Set when a scheduled write found the file changed by another writer; every later write fails with it. */
+  private conflict: Error | undefined;
 
   /**
    * @param writable false for a preview: changes stay in memory
@@ -37,13 +41,14 @@ export class StateStore {
     const loaded = loadStateFile(file, passphrase, project, stack);
     if (loaded.exists && (loaded.state.project !== project || loaded.state.stack !== stack)) {
       throw new Error(
-        `state file ${file} belongs to ${loaded.state.project}/${loaded.state.stack}, not ${project}/${stack}`,
+        `state file ${file} belongs to ${loaded.state.project}/${loaded.state.stack}, not ${project}/${stack}: pass project: "${loaded.state.project}" and stack: "${loaded.state.stack}" to use it (the project defaults to the name in the program's Pulumi.yaml)`,
       );
     }
     this.state = loaded.state;
     this.salt = loaded.salt;
     this.existed = loaded.exists;
     this.journal = `${file}.journal`;
+    this.stamp = stampOf(file);
     this.replayJournal();
   }
 
@@ -123,23 +128,53 @@ export class StateStore {
     this.dirty = true;
     if (this.timer) return;
     const wait = Math.max(0, this.lastWrite + SAVE_INTERVAL_MS - Date.now());
-    this.timer = setTimeout(() => this.flush(), wait);
+    this.timer = setTimeout(() => {
+      try {
+        this.flush();
+      } catch (e) {
+        this.conflict ??= e as Error; // reported by the final flush
+      }
+    }, wait);
     this.timer.unref();
   }
 
-  /** Writes pending changes now (atomically: temporary file, then rename), then empties the journal. */
+  /**
+   * Writes pending changes now (atomically: temporary file, then rename), then empties the journal.
+   * Never overwrites a file another writer changed since this store read it (that would drop what the other
+   * operation recorded): this store's state then goes to a `.conflict` file beside it, and this throws.
+   */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.conflict) throw this.conflict;
     if (!this.writable || (!this.dirty && this.existedOnDisk())) return;
     this.dirty = false;
     this.lastWrite = Date.now();
+    if (stampOf(this.file) !== this.stamp) {
+      const aside = `${this.file}.conflict-${process.pid}.json`;
+      writeStateFile(aside, this.state, this.passphrase, this.salt);
+      this.conflict = new Error(
+        `state file ${this.file} was changed by another operation after this one read it; it was not overwritten, and this operation's state is in ${aside} (compare the two, keep one, then refresh)`,
+      );
+      throw this.conflict;
+    }
     writeStateFile(this.file, this.state, this.passphrase, this.salt, this.texts);
+    this.stamp = stampOf(this.file);
     // Every journaled operation still pending is in the file now.
     fs.rmSync(this.journal, { force: true });
   }
 
   private existedOnDisk(): boolean {
     return fs.existsSync(this.file);
+  }
+}
+
+/** Identity of the file's current content for change detection: inode, size and modification time. */
+function stampOf(file: string): string {
+  try {
+    const st = fs.statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return "absent";
   }
 }

@@ -20,7 +20,7 @@ export interface DriverOptions {
   parallel?: number;
   /** Keep starting independent steps after a step failed, like `pulumi up --continue-on-error`; default false. */
   continueOnError?: boolean;
-  /** Project name; default "project". */
+  /** Project name; default the `name` of the nearest Pulumi.yaml upwards from the program, else "project". */
   project?: string;
   /** Stack name; default "dev". */
   stack?: string;
@@ -30,6 +30,17 @@ export interface DriverOptions {
   passphrase?: string;
   /** Time limit of the whole operation, gRPC deadlines included; default {@link DEFAULT_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /** up and preview: refresh every resource first and stop when that fails, like `pulumi up --refresh`. */
+  refresh?: boolean;
+  /** Fail when any step would change something, like `--expect-no-changes`. */
+  expectNoChanges?: boolean;
+  /** up and preview: URNs to replace even without a change, like `pulumi up --replace <urn>`. */
+  replace?: string[];
+  /**
+   * Type-check a `.ts` program (with its nearest tsconfig.json) before running it, as the Pulumi CLI does by
+   * default; type errors fail the operation before anything runs. Default false: `.ts` files are only transpiled.
+   */
+  typecheck?: boolean;
 }
 
 /** What a step did to one resource. */
@@ -123,6 +134,8 @@ export interface StateResource {
   dependencies?: string[];
   /** The old half of a create-before-delete replacement whose delete has not succeeded yet. */
   pendingDelete?: boolean;
+  /** The `ignoreChanges` option when last registered: a refresh passes it to Diff, as the engine does. */
+  ignoreChanges?: string[];
 }
 
 /** An operation that started but did not record its end (the driver was killed mid-call). */

@@ -1,26 +1,15 @@
 /**
- * Small value helpers of the engine: deep equality, changed keys, a semaphore, reverse dependency order.
+ * Small value helpers of the engine: changed keys, a semaphore, reverse dependency order.
  */
+import { isDeepStrictEqual } from "util";
 
-/** Structural equality of JSON values (key order ignored). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((e, i) => deepEqual(e, b[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
-  for (const k of keys) if (!deepEqual(ao[k], bo[k])) return false;
-  return true;
-}
-
-/** Top-level keys whose values differ, sorted. */
+/**
+ * Top-level keys whose values differ, sorted. Values are JSON (they crossed a gRPC Struct or the state file),
+ * so Node's strict deep equality is the structural comparison the engine makes.
+ */
 export function changedKeys(olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-  return [...keys].filter((k) => !deepEqual(olds[k], news[k])).sort();
+  return [...keys].filter((k) => !isDeepStrictEqual(olds[k], news[k])).sort();
 }
 
 /** A counting semaphore: at most `limit` holders at a time, first come first served. */

@@ -177,8 +177,9 @@ describe("a program of every kind through the real host", () => {
       st.resources
         .filter((r) => (KINDS as string[]).includes(kindOf(r)))
         .map((r) => {
-          // Ids and what the API derives from them differ between the two accounts.
-          const { zoneId: _z, vanityIp: _v, storageLocation: _s, ...outputs } = r.outputs;
+          // Ids, what the API derives from them, and the account (its host) differ between the two accounts.
+          const { zoneId: _z, vanityIp: _v, storageLocation: _s, account, ...outputs } = r.outputs;
+          expect(account).toMatch(/^\d+@127\.0\.0\.1:\d+$/);
           return { urn: r.urn, inputs: r.inputs, outputs, secretKeys: r.secretKeys, retainOnDelete: r.retainOnDelete, additionalSecretOutputs: r.additionalSecretOutputs };
         })
         .sort((a, b) => a.urn.localeCompare(b.urn));

@@ -118,6 +118,60 @@ describe("cdn-emulator CLI", () => {
     expect(await second.exited).toBe(0);
   });
 
+  it("shows and sets the company, and creates the directory of --data", async () => {
+    const file = path.join(outDir, "new-dir", "deeper", "state.json");
+    const running = run(["--data", file, "--company-alias", "other-co", "--company-id", "77"]);
+    const [, url] = await waitFor(running, /listening on (\S+)\n/);
+    expect(running.stdout()).toMatch(/company:\s+alias other-co, id 77/);
+    const key = /api key:\s+(\S+)/.exec(running.stdout())![1];
+    const [, created] = await call(url, 4242, key, "pullzone.create", { name: "site", origin: "http://o.example.com" });
+    expect(created.cdn_url).toBe("site.other-co.cdn.example.net");
+    expect(await call(url, 4242, key, "report.getNodeHits", "other-co", "2024-01-01", "2024-01-01", created.id)).toHaveLength(12);
+    expect(await call(url, 4242, key, "report.getNodeHits", 77, "2024-01-01", "2024-01-01", created.id)).toHaveLength(12);
+    await expect(call(url, 4242, key, "report.getNodeHits", "acme", "2024-01-01", "2024-01-01", created.id)).rejects.toMatchObject({ faultCode: FAULT.NOT_FOUND });
+    expect((await fs.stat(file)).isFile()).toBe(true);
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+    const defaults = run([]);
+    await waitFor(defaults, /listening on/);
+    expect(defaults.stdout()).toMatch(/company:\s+alias acme, id 1/);
+  });
+
+  it("refuses a second emulator on a data file in use, naming the file and the holder, until the first stops", async () => {
+    const file = path.join(outDir, "locked.json");
+    const first = run(["--data", file]);
+    await waitFor(first, /listening on/);
+    const second = run(["--data", file]);
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toContain(`cannot use data file ${file}: it is in use by another emulator (pid ${first.child.pid} `);
+    expect(second.stderr()).not.toMatch(/cdn-emulator: cdn-emulator:/);
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    const third = run(["--data", file]);
+    await waitFor(third, /listening on/);
+  });
+
+  it("takes over the lock of an emulator that was killed", async () => {
+    const file = path.join(outDir, "killed.json");
+    const first = run(["--data", file]);
+    await waitFor(first, /listening on/);
+    first.child.kill("SIGKILL");
+    await first.exited;
+    expect(JSON.parse(await fs.readFile(`${file}.lock`, "utf8"))).toMatchObject({ pid: first.child.pid });
+    const second = run(["--data", file]);
+    await waitFor(second, /listening on/);
+    expect(JSON.parse(await fs.readFile(`${file}.lock`, "utf8"))).toMatchObject({ pid: second.child.pid });
+  });
+
+  it("refuses a flag given where a value is due", async () => {
+    const running = run(["--host", "--no-live"]);
+    expect(await running.exited).toBe(2);
+    expect(running.stderr()).toMatch(/cdn-emulator: --host needs a value, but the next argument is a flag/);
+    const big = run(["--api-user-id", "4294967296"]);
+    expect(await big.exited).toBe(2);
+    expect(big.stderr()).toMatch(/--api-user-id needs an integer from 0 to 2147483645/);
+  });
+
   it("prints help and exits 0", async () => {
     const running = run(["--help"]);
     expect(await running.exited).toBe(0);
@@ -131,11 +185,13 @@ describe("cdn-emulator CLI", () => {
     expect(unknown.stderr()).toMatch(/unknown option '--bogus'/);
     const badPort = run(["--port", "http"]);
     expect(await badPort.exited).toBe(2);
-    expect(badPort.stderr()).toMatch(/--port needs a non-negative integer/);
+    expect(badPort.stderr()).toMatch(/--port needs an integer from 0 to 65535/);
     const file = path.join(outDir, "corrupt.json");
     await fs.writeFile(file, "not json");
     const corrupt = run(["--data", file]);
     expect(await corrupt.exited).toBe(1);
     expect(corrupt.stderr()).toContain(file);
+    expect(corrupt.stderr()).toMatch(/^cdn-emulator: cannot use data file /);
+    expect(corrupt.stderr()).not.toMatch(/cdn-emulator: cdn-emulator:/);
   });
 });

@@ -5,7 +5,7 @@ import * as http from "http";
 import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
-import { FAULT_KINDS, startEmulator, type Emulator } from "../../provider/emulator";
+import { ALL_FAULT_KINDS, FAULT_KINDS, TARGETED_FAULT_KINDS, startEmulator, type Emulator } from "../../provider/emulator";
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { serializeMethodCall } = require("xmlrpc/lib/serializer");
 
@@ -184,7 +184,8 @@ describe("emulator fault injection", () => {
 
   it("counts injections per kind, and clear() removes rules", async () => {
     const before = emu.faults.injected();
-    expect(Object.keys(before).sort()).toEqual([...FAULT_KINDS].sort());
+    expect(Object.keys(before).sort()).toEqual([...ALL_FAULT_KINDS].sort());
+    expect([...FAULT_KINDS, ...TARGETED_FAULT_KINDS].sort()).toEqual([...ALL_FAULT_KINDS].sort());
     emu.faults.add({ kind: "http500", method: "user.listUsers" });
     await post(emu, "user.listUsers");
     await post(emu, "user.listUsers");
@@ -192,6 +193,73 @@ describe("emulator fault injection", () => {
     expect(emu.stats().injected.http500).toBe(before.http500 + 2);
     emu.faults.clear();
     expect((await post(emu, "user.listUsers")).status).toBe(200);
+  });
+
+  describe("once(): one failure of one method, before or after it is carried out", () => {
+    const cases = [
+      ["before", "http500", 500],
+      ["before", "http502", 502],
+      ["before", "http503", 503],
+      ["before", "reset", 0],
+      ["after", "http500", 500],
+      ["after", "http502", 502],
+      ["after", "http503", 503],
+      ["after", "reset", 0],
+      ["after", "truncated", 200],
+    ] as const;
+
+    it.each(cases)("%s / %s: the zone exists only when the failure came after processing", async (when, as, status) => {
+      const id = emu.faults.once({ method: "pullzone.create", when, as });
+      expect(emu.faults.active()).toEqual([expect.objectContaining({ id, method: "pullzone.create", count: 1, remaining: 1 })]);
+      // Another method is not touched by the rule.
+      expect((await post(emu, "pullzone.listZones")).status).toBe(200);
+      const name = fresh();
+      const reply = await post(emu, "pullzone.create", { name, origin: "http://o.example.com" }).catch((e: NodeJS.ErrnoException) => e);
+      if (status === 0) expect(reply).toMatchObject({ code: expect.stringMatching(/ECONNRESET|EPIPE|socket hang up/i) });
+      else expect(reply).toMatchObject({ status });
+      expect(emu.zoneByName("pullzone", name) !== undefined).toBe(when === "after");
+      const record = emu.calls[emu.calls.length - 1];
+      expect(record).toMatchObject({ method: "pullzone.create", ok: when === "after" });
+      expect(record.fault).toBeDefined();
+      // Once: the same call now goes through.
+      expect(emu.faults.active()).toEqual([]);
+      const again = await call(emu, "pullzone.create", { name: fresh(), origin: "http://o.example.com" });
+      expect(again[0]).toBe(0);
+    });
+
+    it("after + http503 answers the status with Retry-After, and the change is made", async () => {
+      emu.faults.once({ method: "livezone.create", when: "after", as: "http503" });
+      const name = fresh();
+      const reply = await post(emu, "livezone.create", { name, password: "pw" });
+      expect(reply).toMatchObject({ status: 503, headers: expect.objectContaining({ "retry-after": "1" }) });
+      expect(emu.zoneByName("livezone", name)).toBeDefined();
+      expect(emu.calls[emu.calls.length - 1]).toMatchObject({ ok: true, fault: "http503After" });
+      expect(emu.faults.injected().http503After).toBeGreaterThan(0);
+    });
+
+    it("short: listZones answers once with an empty list, or with the first `keep` rows", async () => {
+      const a = await emu.seedZone("vodzone", { name: fresh(), password: "pw" });
+      const b = await emu.seedZone("vodzone", { name: fresh(), password: "pw" });
+      const all = (await call(emu, "vodzone.listZones")) as { id: number }[];
+      expect(all.map((z) => z.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+      emu.faults.once({ method: "vodzone.listZones", when: "after", as: "short" });
+      expect(await call(emu, "pushzone.listZones")).toEqual(expect.any(Array));
+      expect(await call(emu, "vodzone.listZones")).toEqual([]);
+      expect(emu.calls[emu.calls.length - 1]).toMatchObject({ method: "vodzone.listZones", ok: true, fault: "shortList" });
+      expect(await call(emu, "vodzone.listZones")).toEqual(all);
+      emu.faults.once({ method: "vodzone.listZones", when: "after", as: "short", keep: 1 });
+      expect(await call(emu, "vodzone.listZones")).toEqual(all.slice(0, 1));
+      expect(emu.zones("vodzone")).toHaveLength(all.length);
+    });
+
+    it("refuses what cannot happen, naming the choices", () => {
+      expect(() => emu.faults.once({ method: "pullzone.create", when: "before", as: "truncated" })).toThrow("faults.once: 'truncated' cannot happen before processing (before: http500, http502, http503, reset)");
+      expect(() => emu.faults.once({ method: "pullzone.create", when: "after", as: "short" })).toThrow(/shortList needs method '<group>.listZones'/);
+      expect(() => emu.faults.once({ method: "pullzone.*", when: "before", as: "reset" })).toThrow(/wire name/);
+      expect(() => emu.faults.once({ method: "pullzone.create", when: "during" as never, as: "reset" })).toThrow(/'before' or 'after'/);
+      expect(() => emu.faults.once({ method: "pullzone.listZones", when: "after", as: "reset", keep: 1 })).toThrow(/keep applies only/);
+      expect(emu.faults.active()).toEqual([]);
+    });
   });
 
   it("refuses malformed rules", () => {

@@ -229,6 +229,65 @@ describe("emulator protocol", () => {
       expect(await signed(emu, "user.listUsers")).toHaveLength(3);
     });
 
+    describe("characters XML forbids", () => {
+      const MARK = "XMARKX";
+      const createBody = (vhost: string) => {
+        const date = currentDate();
+        // eslint-disable-next-line @typescript-eslint/no-var-requires
+        const { serializeMethodCall } = require("xmlrpc/lib/serializer");
+        const name = `chars-${Math.random().toString(36).slice(2, 9)}`;
+        const xml: string = serializeMethodCall("pullzone.create", [emu.apiUserId, authString(date, emu.apiKey, "create"), date, { name, origin: "http://o.example.com", vhost: MARK }]);
+        return { name, xml: xml.replace(MARK, vhost) };
+      };
+
+      it("stores a request whose characters are all allowed (the control case)", async () => {
+        const { name, xml } = createBody("tab\there é 🙂");
+        const reply = await rawRequest(emu, "/xmlrpc/pullzone", xml);
+        expect(faultOf(reply.text)).toBeUndefined();
+        expect(emu.zoneByName("pullzone", name)?.vhost).toBe("tab\there é 🙂");
+      });
+
+      it.each([
+        ["a raw U+0001", "a\u0001b", "U+0001"],
+        ["a raw U+001F", "\u001f", "U+001F"],
+        ["a raw U+FFFE", "\uFFFE", "U+FFFE"],
+        ["a raw U+FFFF", "x\uFFFF", "U+FFFF"],
+        ["&#1;", "a&#1;b", "U+0001"],
+        ["&#x1F;", "&#x1F;", "U+001F"],
+        ["&#xFFFE;", "&#xFFFE;", "U+FFFE"],
+        ["a lone surrogate reference", "&#xD800;", "U+D800"],
+      ])("refuses %s with PARSE_ERROR and stores nothing", async (_what, vhost, char) => {
+        const { name, xml } = createBody(vhost);
+        const reply = await rawRequest(emu, "/xmlrpc/pullzone", xml);
+        expect(faultOf(reply.text)).toEqual({ code: FAULT.PARSE_ERROR, message: `parse error: the document holds ${char}, a character XML 1.0 does not allow (standard clients could not read it back)` });
+        expect(emu.zoneByName("pullzone", name)).toBeUndefined();
+      });
+
+      it("refuses bytes that are not UTF-8 instead of storing U+FFFD", async () => {
+        const { name, xml } = createBody(MARK);
+        const [head, tail] = xml.split(MARK);
+        const reply = await rawRequest(emu, "/xmlrpc/pullzone", Buffer.concat([Buffer.from(head), Buffer.from([0x61, 0xe9, 0x62]), Buffer.from(tail)]));
+        expect(faultOf(reply.text)).toEqual({ code: FAULT.PARSE_ERROR, message: "parse error: the body is not valid UTF-8" });
+        expect(emu.zoneByName("pullzone", name)).toBeUndefined();
+      });
+
+      it("refuses them in seedZone and editZone too", async () => {
+        await expect(emu.seedZone("pullzone", { name: "seeded-ctrl", origin: "http://o.example.com", label: "a\u0002" })).rejects.toThrow("pullzone: label holds U+0002, a character XML does not allow");
+        expect(emu.zoneByName("pullzone", "seeded-ctrl")).toBeUndefined();
+      });
+    });
+
+    it("escapes control characters of a method name in the log, so no line can be forged", async () => {
+      const forged = "user.listUsers\nuser.listUsers 1ms ok";
+      const body = `<methodCall><methodName>${forged}</methodName><params/></methodCall>`;
+      const before = logs.length;
+      const reply = await rawRequest(emu, "/xmlrpc/user", body);
+      expect(faultOf(reply.text)?.code).toBe(FAULT.METHOD_NOT_FOUND);
+      const written = logs.slice(before).join("\n");
+      expect(written.split("\n")).toHaveLength(1);
+      expect(written).toMatch(/^user\.listUsers\\nuser\.listUsers 1ms ok \d+ms fault -32601 method not found: 'user\.listUsers\\nuser/);
+    });
+
     it("records malformed calls as faults without a method name", async () => {
       await rawRequest(emu, "/xmlrpc/cache", "<oops>");
       const last = emu.calls[emu.calls.length - 1];

@@ -55,6 +55,12 @@ try:
     out["badType"] = None
 except xmlrpc.client.Fault as fault:
     out["badType"] = {"code": fault.faultCode, "string": fault.faultString}
+try:
+    call("pullzone.update", out["pull"][1]["id"], {"vhost": "a\x01b"})
+    out["control"] = None
+except xmlrpc.client.Fault as fault:
+    out["control"] = {"code": fault.faultCode, "string": fault.faultString}
+out["pullListAfterControl"] = call("pullzone.listZones")
 print(json.dumps(out))
 `;
 
@@ -98,6 +104,9 @@ describe("emulator with Python's standard xmlrpc.client", () => {
     expect(out.types).toEqual({ transfer: "float", hits: "int", prepaid: "float", purge: "bool" });
     expect(out.expired).toEqual({ code: FAULT.AUTH_FAILED, string: expect.stringContaining("older than 10 minutes") });
     expect(out.badType).toEqual({ code: FAULT.INVALID_PARAMS, string: expect.stringContaining("(url) must be a string, got int") });
+    // Python writes U+0001 raw; the emulator refuses it, so the list stays readable by Python.
+    expect(out.control).toEqual({ code: FAULT.PARSE_ERROR, string: expect.stringContaining("U+0001, a character XML 1.0 does not allow") });
+    expect(out.pullListAfterControl).toEqual([expect.objectContaining({ name: "py-pull", vhost: "" })]);
     expect(emu.zones("pushzone")[0].label).toBe("from python");
     expect(emu.passwordMatches("pushzone", out.push[1].id, "py-secret")).toBe(true);
     const groups = new Set(emu.calls.filter((c) => c.ok).map((c) => c.method.split(".")[0]));

@@ -2,6 +2,7 @@
  * The file-backed store: persistence across restarts, atomic writes before the answer,
  * a clear error for a corrupted file, an empty start for a missing one.
  */
+import { execFileSync } from "child_process";
 import { promises as fs } from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -102,8 +103,145 @@ describe("emulator file store", () => {
     await expect(startEmulator({ dataFile: file })).rejects.toThrow(/not a JSON object/);
   });
 
-  it("refuses a file in a directory that does not exist", async () => {
-    const file = path.join(dir, "missing-dir", "state.json");
-    await expect(startEmulator({ dataFile: file })).rejects.toThrow(file);
+  it("creates a missing directory, and refuses one that cannot be made, naming the file", async () => {
+    const file = path.join(dir, "missing-dir", "deeper", "state.json");
+    const emu = await start(file);
+    expect(await call(emu, "pullzone.listZones")).toEqual([]);
+    expect((await fs.stat(file)).isFile()).toBe(true);
+    await fs.writeFile(path.join(dir, "plain"), "");
+    const blocked = path.join(dir, "plain", "state.json");
+    const error = await startEmulator({ dataFile: blocked }).catch((e) => e);
+    expect(error).toBeInstanceOf(DataFileError);
+    expect(error.message).toBe(`cannot use data file ${blocked}: its directory cannot be created (${error.message.split("(")[1]}`);
+  });
+
+  it("locks the file while in use: a second emulator is refused, naming the file and the holder, until the first closes", async () => {
+    const file = path.join(dir, "state.json");
+    const first = await start(file);
+    const lock = JSON.parse(await fs.readFile(`${file}.lock`, "utf8"));
+    expect(lock).toMatchObject({ pid: process.pid, host: os.hostname(), startedAt: expect.any(String) });
+    const error = await startEmulator({ dataFile: file }).catch((e) => e);
+    expect(error).toBeInstanceOf(DataFileError);
+    expect(error.message).toBe(
+      `cannot use data file ${file}: it is in use by another emulator (pid ${process.pid} on ${os.hostname()}, since ${lock.startedAt}); stop that emulator or use another data file (lock file ${file}.lock)`,
+    );
+    // The refused start changed nothing: the first emulator still owns the file and its lock.
+    await call(first, "livezone.create", { name: "still-mine", password: "pw" });
+    expect(JSON.parse(await fs.readFile(`${file}.lock`, "utf8")).token).toBe(lock.token);
+    await first.close();
+    await expect(fs.stat(`${file}.lock`)).rejects.toMatchObject({ code: "ENOENT" });
+    const second = await start(file);
+    expect(second.zones("livezone").map((z) => z.name)).toEqual(["still-mine"]);
+  });
+
+  it("lets exactly one of several emulators started at once have the file, also over a stale lock", async () => {
+    // The stale case five times: the take-over is where two winners could appear.
+    for (const [round, stale] of [false, true, true, true, true, true].entries()) {
+      const file = path.join(dir, `race-${round}.json`);
+      if (stale) await fs.writeFile(`${file}.lock`, JSON.stringify({ pid: 99_999_999, host: os.hostname(), startedAt: "2020-01-01T00:00:00.000Z", token: "dead" }));
+      const results = await Promise.allSettled(Array.from({ length: 6 }, () => startEmulator({ dataFile: file })));
+      const started = results.filter((r): r is PromiseFulfilledResult<Emulator> => r.status === "fulfilled").map((r) => r.value);
+      open.push(...started);
+      expect(started).toHaveLength(1);
+      for (const r of results) if (r.status === "rejected") expect(String(r.reason.message)).toContain(`cannot use data file ${file}: it is in use by another emulator (pid ${process.pid} `);
+    }
+  });
+
+  it("takes over a stale lock left by a process that no longer runs", async () => {
+    const file = path.join(dir, "state.json");
+    // A pid above the kernel's pid_max (4194304 at most on Linux) never runs.
+    await fs.writeFile(`${file}.lock`, JSON.stringify({ pid: 99_999_999, host: os.hostname(), startedAt: "2020-01-01T00:00:00.000Z", token: "dead" }));
+    await start(file);
+    expect(JSON.parse(await fs.readFile(`${file}.lock`, "utf8"))).toMatchObject({ pid: process.pid });
+  });
+
+  it("does not take over a lock of another host or an unreadable lock", async () => {
+    const file = path.join(dir, "state.json");
+    await fs.writeFile(`${file}.lock`, JSON.stringify({ pid: 99_999_999, host: "other-host", startedAt: "2020-01-01T00:00:00.000Z", token: "t" }));
+    await expect(startEmulator({ dataFile: file })).rejects.toThrow(/in use by another emulator \(pid 99999999 on other-host/);
+    await fs.writeFile(`${file}.lock`, "garbage");
+    await expect(startEmulator({ dataFile: file })).rejects.toThrow(`its lock file ${file}.lock cannot be read; remove it if no emulator uses the file`);
+  });
+
+  it("refuses a FIFO at once instead of blocking on it", async () => {
+    if (process.platform === "win32") return;
+    const fifo = path.join(dir, "state.fifo");
+    execFileSync("mkfifo", [fifo]);
+    await expect(startEmulator({ dataFile: fifo })).rejects.toThrow(`cannot use data file ${fifo}: it is a FIFO, not a regular file`);
+    await expect(startEmulator({ dataFile: dir })).rejects.toThrow(/it is a directory, not a regular file/);
+    // The refused starts released their locks.
+    expect((await fs.readdir(dir)).filter((f) => f.endsWith(".lock"))).toEqual([]);
+  });
+
+  describe("validation at load", () => {
+    const zone = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      kind: "pullzone",
+      name,
+      label: "",
+      origin: "http://o.example.com",
+      vhost: "",
+      ip: "",
+      compress: "",
+      vanity_domain: "",
+      vanity_ip: "",
+      storage_location: "",
+      passwordHash: "",
+      createdAt: 0,
+      ...extra,
+    });
+    const user = { id: 4242, username: "api", email: "a@b.c", fullname: "", timezone: "GMT", phone: "" };
+    const refusal = async (snapshot: Record<string, unknown>) => {
+      const file = path.join(dir, "bad.json");
+      const text = JSON.stringify({ version: 1, nextZoneId: 10, zones: [], users: [user], ...snapshot });
+      await fs.writeFile(file, text);
+      const error = await startEmulator({ dataFile: file }).catch((e) => e);
+      expect(error).toBeInstanceOf(DataFileError);
+      expect(await fs.readFile(file, "utf8")).toBe(text);
+      return (error.message as string).replace(`cannot use data file ${file}: `, "");
+    };
+
+    it.each([
+      ["a repeated id", { zones: [zone(1, "a"), zone(1, "b")] }, "zones[1] (pullzone 1 \"b\") repeats the id of zones[0]"],
+      ["a name repeated in another case", { zones: [zone(1, "shop"), zone(2, "SHOP")] }, "zones[1] (pullzone 2 \"SHOP\") repeats the name of zones[0] (names are unique per kind without regard to case)"],
+      ["an empty name", { zones: [zone(1, "")] }, "zones[0] (pullzone 1 \"\") has a name create would refuse: name must not be empty"],
+      ["a name create refuses", { zones: [zone(1, "has space")] }, "zones[0] (pullzone 1 \"has space\") has a name create would refuse"],
+      ["an id beyond int32", { zones: [zone(2147483648, "big")] }, "zones[0] (pullzone 2147483648 \"big\") has an id that is not an integer from 1 to 2147483647"],
+      ["id 0", { zones: [zone(0, "zero")] }, "zones[0] (pullzone 0 \"zero\") has an id that is not an integer from 1"],
+      ["a control character", { zones: [zone(1, "v", { vhost: "a\u0001b" })] }, "zones[0] (pullzone 1 \"v\").vhost holds U+0001, a character XML does not allow"],
+      ["nextZoneId beyond int32", { nextZoneId: 2147483649 }, "nextZoneId 2147483649 is not an integer from 1 to 2147483648"],
+      ["nextZoneId 0", { nextZoneId: 0 }, "nextZoneId 0 is not an integer from 1"],
+      ["a repeated user id", { users: [user, { ...user }] }, "users[1] repeats user id 4242"],
+      ["a user id beyond int32", { users: [{ ...user, id: 2 ** 31 }] }, "users[0] lacks an integer id from 0 to 2147483647"],
+      ["U+FFFE in a user", { users: [{ ...user, fullname: "\uFFFE" }] }, "users[0].fullname holds U+FFFE"],
+    ])("refuses %s, naming the entry", async (_label, snapshot, reason) => {
+      expect(await refusal(snapshot)).toContain(reason);
+    });
+
+    it("accepts the same name in two kinds, and names that differ only from other zones' names", async () => {
+      const file = path.join(dir, "ok.json");
+      await fs.writeFile(file, JSON.stringify({ version: 1, nextZoneId: 3, zones: [zone(1, "Shop"), zone(2, "shop", { kind: "livezone" })], users: [user] }));
+      const emu = await start(file);
+      expect(emu.zoneByName("pullzone", "SHOP")?.id).toBe(1);
+    });
+
+    it("refuses bytes that are not UTF-8", async () => {
+      const file = path.join(dir, "latin1.json");
+      await fs.writeFile(file, Buffer.concat([Buffer.from('{"version":1,"nextZoneId":1,"zones":[],"users":[{"fullname":"'), Buffer.from([0xe9]), Buffer.from('"}]}')]));
+      await expect(startEmulator({ dataFile: file })).rejects.toThrow(`cannot use data file ${file}: it is not valid UTF-8; fix or remove it`);
+    });
+  });
+
+  it("firstZoneId applies to a fresh file; a saved counter wins after a restart", async () => {
+    const file = path.join(dir, "state.json");
+    const first = await startEmulator({ dataFile: file, firstZoneId: 500 });
+    open.push(first);
+    const [, made] = await call(first, "livezone.create", { name: "a", password: "pw" });
+    expect(made.id).toBe(500);
+    await first.close();
+    const second = await startEmulator({ dataFile: file, firstZoneId: 7 });
+    open.push(second);
+    const [, next] = await call(second, "livezone.create", { name: "b", password: "pw" });
+    expect(next.id).toBe(501);
   });
 });

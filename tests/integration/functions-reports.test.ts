@@ -82,7 +82,7 @@ describe("what reaches the wire", () => {
     const range = await callsOf(() => getTotalHits({ zoneId: pull, from: FROM, to: FROM }));
     expect([...today.calls, ...hour.calls, ...range.calls].map((c) => c.params)).toEqual([[pull, 1], [pull, 2], [pull, 3, FROM, FROM]]);
     expect(typeof range.result.hits).toBe("number");
-    expect(today.result.hits).toBeGreaterThanOrEqual(hour.result.hits);
+    expect(today.result.hits).toBeGreaterThanOrEqual(hour.result.hits!);
   });
 
   test("getTotalTransferStats: company alias from config, camelCase sortBy, viewBy", async () => {
@@ -90,7 +90,7 @@ describe("what reaches the wire", () => {
     expect(calls).toEqual([{ method: "report.getTotalTransferStats", params: ["acme", FROM, TO, pull, ["transfer DESC"], "daily", null, null, "GMT"] }]);
     expect(result.rows).toHaveLength(30);
     const t = result.rows.map((r) => r.transfer);
-    expect(t).toEqual([...t].sort((a, b) => b - a));
+    expect(t).toEqual([...t].sort((a, b) => b! - a!));
     expect(Object.keys(result.rows[0]).sort()).toEqual(["date", "hits", "transfer", "zoneId"]);
   });
 
@@ -102,7 +102,7 @@ describe("what reaches the wire", () => {
     expect(row.cacheHitRatio).toBeGreaterThan(0);
     expect(row.cacheHitRatio).toBeLessThanOrEqual(1);
     const ratios = result.rows.map((r) => r.cacheHitRatio);
-    expect(ratios).toEqual([...ratios].sort((a, b) => b - a));
+    expect(ratios).toEqual([...ratios].sort((a, b) => b! - a!));
   });
 
   test("getPopularFiles: maxReturn and offset", async () => {
@@ -112,7 +112,7 @@ describe("what reaches the wire", () => {
     expect(next.calls[0].params).toEqual(["acme", FROM, TO, push, null, 5, 5]);
     expect(first.result.rows).toHaveLength(5);
     expect(first.result.rows[0]).toEqual({ zoneId: push, url: expect.stringMatching(/^https?:\/\/static\./), hits: expect.any(Number), transfer: expect.any(Number) });
-    expect(first.result.rows[4].hits).toBeGreaterThanOrEqual(next.result.rows[0].hits);
+    expect(first.result.rows[4].hits).toBeGreaterThanOrEqual(next.result.rows[0].hits!);
   });
 
   test("getUsagePerDay, getNodeHits, getConnectionStats, getHourlyConnectionStats", async () => {
@@ -139,7 +139,7 @@ describe("what reaches the wire", () => {
     const bw = await callsOf(() => getBandwidth({ from: FROM, to: TO }));
     expect(bw.calls[0]).toEqual({ method: "account.getBandwidth", params: [FROM, TO] });
     expect(bw.result.rows).toEqual([{ from: FROM, to: TO, prepaid: 1e13, used: expect.any(Number), remaining: expect.any(Number) }]);
-    expect(bw.result.remaining).toBe(bw.result.prepaid - bw.result.used);
+    expect(bw.result.remaining).toBe(bw.result.prepaid! - bw.result.used!);
     const none = await callsOf(() => getBandwidth());
     expect(none.calls[0].params).toEqual([]);
 
@@ -259,14 +259,13 @@ describe("bad inputs are refused before anything reaches the API", () => {
     await refusedLocally(() => getTotalHits({ zoneId: pull, type: "range", from: FROM }), "to", "range");
   });
 
-  test("maxReturn negative or zero, offset negative, bad zoneId, unknown column or argument", async () => {
+  test("maxReturn negative or zero, offset negative, bad zoneId, malformed sortBy or unknown argument", async () => {
     await refusedLocally(() => getNodeHits({ dateFrom: FROM, dateTo: TO, maxReturn: -1 }), "maxReturn");
     await refusedLocally(() => getNodeHits({ dateFrom: FROM, dateTo: TO, maxReturn: 0 }), "maxReturn");
     await refusedLocally(() => getNodeHits({ dateFrom: FROM, dateTo: TO, offset: -5 }), "offset");
     await refusedLocally(() => getNodeHits({ dateFrom: FROM, dateTo: TO, maxReturn: 1.5 }), "maxReturn");
     await refusedLocally(() => getUsagePerDay({ dateFrom: FROM, dateTo: TO } as never), "zoneId", "required");
     await refusedLocally(() => getTotalTransfer({ zoneId: -3 }), "zoneId");
-    await refusedLocally(() => getNodeHits({ dateFrom: FROM, dateTo: TO, sortBy: ["popularity DESC"] }), "sortby", "unknown column");
     await refusedLocally(() => getNodeHits({ dateFrom: FROM, dateTo: TO, sortBy: ["hits SIDEWAYS"] }), "sortby");
     await refusedLocally(() => getNodeHits({ dateFrom: FROM, dateTo: TO, timezone: "GMT" } as never), "timezone", "not an argument of getNodeHits");
     await refusedLocally(() => getTotalTransfer({ zoneId: pull, timezone: "Mars/Olympus" }), "timezone");

@@ -7,6 +7,7 @@ import { METHODS } from "../../provider/api/methods";
 import { ZONE_ROW_FIELDS } from "../../provider/api/wire";
 import { startEmulator } from "../../provider/emulator";
 import { configure, resetConnections } from "../../provider/resources/connection";
+import { check } from "../../provider/resources/check";
 import * as lifecycle from "../../provider/resources/lifecycle";
 import { FieldSpec, SPECS, ZoneSpec } from "../../provider/resources/specs";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
@@ -70,6 +71,8 @@ describe.each(specs.map((s) => [s.kind, s] as const))("%s spec", (_kind, spec) =
     const [, , props, opts] = zoneRegistration(spec.kind, "r", fullInputs(spec), undefined);
     for (const f of spec.fields.filter((x) => x.secret)) expect(opts.additionalSecretOutputs).toContain(f.input);
     expect(opts.retainOnDelete).toBe(spec.deletable ? undefined : true);
+    // pulumi up --replace never calls Diff: only the resource option makes a live zone's replacement delete first.
+    expect(opts.deleteBeforeReplace).toBe(spec.deletable ? true : undefined);
     expect(Object.keys(props)).toEqual(expect.arrayContaining(["zoneId", ...spec.computed.map((c) => c.output)]));
   });
 
@@ -86,7 +89,13 @@ describe.each(specs.map((s) => [s.kind, s] as const))("%s spec", (_kind, spec) =
     for (const f of spec.fields) {
       const news = { ...inputs, ...Object.fromEntries(spec.fields.map((g) => [g.input, olds[g.input] ?? inputs[g.input]])), [f.input]: value(f, String(inputs.name), true) };
       if (f.createOnly) {
-        await expect(lifecycle.diff(spec, id, olds, news)).rejects.toThrow(`'${f.input}' cannot be changed`);
+        // diff never throws (the engine calls it after every refresh read); check refuses, and update sends nothing.
+        expect(await lifecycle.diff(spec, id, olds, news)).toMatchObject({ changes: true, replaces: [] });
+        const checked = await check(spec, inputs, news);
+        expect(checked.failures).toEqual([expect.objectContaining({ property: f.input, reason: expect.stringContaining(`'${f.input}' cannot be changed`) })]);
+        const callsBefore = emu.calls.length;
+        await expect(lifecycle.update(spec, id, olds, news)).rejects.toThrow(`'${f.input}' cannot be changed`);
+        expect(emu.calls.length).toBe(callsBefore);
         continue;
       }
       expect(await lifecycle.diff(spec, id, olds, news)).toMatchObject({ changes: true, replaces: [] });

@@ -1,181 +1,122 @@
-/** The driver's `up`: creates, updates, replaces, check failures, errors, partial creates, deletes, parallelism. */
+/**
+ * The driver through the SDK's real dynamic-provider host and a real program runner: what only the host and
+ * the runner prove (gRPC, the program under mocks, apply chains, stack outputs, secrets across processes, the
+ * partial-failure details the host packs, Read answered with `__provider`). One lifecycle, one operation after
+ * the other, to keep the number of host processes small; the engine's rules are in driver-engine.test.ts.
+ */
 import * as fs from "fs";
-import { DriverEvent, readState, up } from "../../provider/testing";
-import { Call, db, options, run, stepOf, urnOf, workspace } from "./driverHarness";
+import { destroy, DriverEvent, preview, readState, refresh, up } from "../../provider/testing";
+import { db, options, run, stepOf, urnOf, workspace, writeDb } from "./driverHarness";
 
-jest.setTimeout(120_000);
+jest.setTimeout(180_000);
 
-describe("up", () => {
-  it("creates, then finds everything the same, then updates a changed input in place", async () => {
-    const ws = workspace();
-    const counters = [
-      { name: "a", count: 1 },
-      { name: "b", count: 2, labelFrom: "a" },
-    ];
-    const events: DriverEvent[] = [];
-    const first = await run(up, options(ws, { counters }, { onEvent: (e) => events.push(e) }));
-    expect(first.errors).toEqual([]);
-    expect(first.ok).toBe(true);
-    expect(first.summary).toEqual({ create: 2 });
-    // Progress events: both processes, a start and an end per step, the host's output lines.
-    expect(events.filter((e) => e.kind === "process")).toEqual([
-      { kind: "process", role: "host", pid: first.processes.host },
-      { kind: "process", role: "runner", pid: first.processes.runner },
-    ]);
-    expect(events.filter((e) => e.kind === "step-start").map((e) => e.urn).sort()).toEqual([urnOf("a"), urnOf("b")]);
-    const ends = events.filter((e): e is Extract<DriverEvent, { kind: "step-end" }> => e.kind === "step-end");
-    expect(ends.map((e) => `${e.name}:${e.op}`).sort()).toEqual(["a:create", "b:create"]);
-    expect(ends.every((e) => typeof e.ms === "number" && e.ms >= 0)).toBe(true);
-    expect(events).toContainEqual({ kind: "host-output", stream: "stdout", line: "create a" });
-    expect(first.log).toEqual(expect.arrayContaining(["create a", "create b"]));
-    expect(db(ws).calls.filter((c) => c.op === "create").map((c) => c.name).sort()).toEqual(["a", "b"]);
-    // Outputs are real values: b's label was computed from a's url by an apply.
-    const aUrl = (first.outputs.urls as Record<string, string>).a;
-    expect(aUrl).toMatch(/^counter:\/\/default\/c-\d+$/);
-    expect((first.outputs.labels as Record<string, string>).b).toBe(`after ${aUrl}`);
-    expect(first.outputs.plain).toBe("visible");
-    const state = readState(ws.state);
-    expect(state.resources.map((r) => r.urn).sort()).toEqual([urnOf("a"), urnOf("b")]);
-    expect(state.resources.find((r) => r.name === "b")?.dependencies).toContain(urnOf("a"));
+const secret = "s3cr3t-input-value";
+const apiKey = "topsecret-api-key-123";
+const settings = { secretConfig: { "cdn:apiKey": apiKey }, config: { "cdn:region": "eu" }, passphrase: "test passphrase" };
 
-    const callsBefore = db(ws).calls.length;
-    const second = await run(up, options(ws, { counters }));
-    expect(second.ok).toBe(true);
-    expect(second.summary).toEqual({ same: 2 });
-    expect(db(ws).calls.length).toBe(callsBefore);
+it("a program's lifecycle through the host: up, refresh, up with gets and a partial failure, preview, a failing program, destroy", async () => {
+  const ws = workspace();
+  const a = { name: "a", count: 1, secret, secretToken: true };
+  const b = { name: "b", count: 2, labelFrom: "a" };
 
-    const third = await run(up, options(ws, { counters: [{ name: "a", count: 5 }, counters[1]] }));
-    expect(third.ok).toBe(true);
-    expect(third.summary).toEqual({ update: 1, same: 1 });
-    const [aStep] = stepOf(third, "a");
-    expect(aStep).toMatchObject({ op: "update", changedKeys: ["count"] });
-    const aId = state.resources.find((r) => r.name === "a")!.id;
-    expect(aStep.id).toBe(aId);
-    expect(db(ws).records[aId].count).toBe(5);
-    expect(db(ws).calls.filter((c) => c.op === "update").map((c) => c.id)).toEqual([aId]);
-    expect(readState(ws.state).resources.find((r) => r.name === "a")?.outputs.count).toBe(5);
+  // 1. up: creates, real outputs through an apply chain, secrets kept out of everything printed or stored.
+  const events: DriverEvent[] = [];
+  const first = await run(up, options(ws, { counters: [a, b], logSecretConfig: true, exportSecret: "exported-secret-xyz" }, { ...settings, onEvent: (e) => events.push(e) }));
+  expect(first.errors).toEqual([]);
+  expect(first.summary).toEqual({ create: 2 });
+  expect(events.filter((e) => e.kind === "process")).toEqual([
+    { kind: "process", role: "host", pid: first.processes.host },
+    { kind: "process", role: "runner", pid: first.processes.runner },
+  ]);
+  expect(events.filter((e) => e.kind === "step-start").map((e) => e.urn).sort()).toEqual([urnOf("a"), urnOf("b")]);
+  const aUrl = (first.outputs.urls as Record<string, string>).a;
+  expect(aUrl).toMatch(/^counter:\/\/default\/c-\d+$/);
+  expect((first.outputs.labels as Record<string, string>).b).toBe(`after ${aUrl}`);
+  expect(first.outputs).toMatchObject({ plain: "visible", secretValue: "[secret]", tokens: "[secret]" });
+  const create = db(ws).calls.find((c) => c.op === "create" && c.name === "a");
+  expect(create).toMatchObject({ secret, region: "eu", apiKey }); // configure gave the host the config, decrypted
+  expect(first.log).toContain("create a secret=[secret]");
+  expect(first.programLog.join("\n")).toContain("api key is [secret]");
+  for (const s of [secret, apiKey, "exported-secret-xyz", "tok-c-1-a"]) {
+    expect(JSON.stringify(first)).not.toContain(s);
+    expect(JSON.stringify(events)).not.toContain(s);
+  }
+  const raw = fs.readFileSync(ws.state, "utf8");
+  expect(raw).not.toContain(secret);
+  expect(raw).toContain('"ciphertext"');
+  const state = readState(ws.state, "test passphrase");
+  const ids = Object.fromEntries(state.resources.map((r) => [r.name, r.id]));
+  expect(state.resources.find((r) => r.name === "a")).toMatchObject({ inputs: { secret }, outputs: { secret, token: "tok-c-1-a" } });
+  expect(state.resources.find((r) => r.name === "a")?.secretKeys?.sort()).toEqual(["secret", "token"]);
+  expect(state.resources.find((r) => r.name === "b")?.dependencies).toContain(urnOf("a"));
+  expect(() => readState(ws.state, "wrong passphrase")).toThrow(/passphrase/);
+
+  // 2. refresh: Read, then Diff through the host; drift taken in, a vanished resource dropped.
+  writeDb(ws, (d) => {
+    d.records[ids.a].count = 42;
+    delete d.records[ids.b];
   });
+  const refreshed = await run(refresh, options(ws, {}, settings));
+  expect(refreshed.errors).toEqual([]);
+  expect(stepOf(refreshed, "a")[0]).toMatchObject({ op: "refresh", changedKeys: ["count"] });
+  expect(stepOf(refreshed, "b")[0]).toMatchObject({ op: "delete", id: ids.b });
 
-  it("replaces create-before-delete by default and delete-before-create when asked", async () => {
-    const ws = workspace();
-    await run(up, options(ws, { counters: [{ name: "a", count: 1, zone: "eu" }] }));
-    const oldId = readState(ws.state).resources[0].id;
+  // 3. up: the drift is undone, the vanished one recreated; a get of a missing id succeeds with no outputs
+  // (the host adds __provider); a partial failure shows the reasons the host packed, not the error's message;
+  // a check failure is reported with its property.
+  const third = await run(
+    up,
+    options(ws, { counters: [a, b, { name: "c", count: 3, partial: true }, { name: "bad", count: -1 }], gets: [{ name: "seen", id: ids.a }, { name: "ghost", id: "c-999" }] }, { ...settings, continueOnError: true }),
+  );
+  expect(stepOf(third, "a")[0]).toMatchObject({ op: "update", changedKeys: ["count"] });
+  expect(stepOf(third, "b")[0].op).toBe("create");
+  expect(stepOf(third, "seen")[0]).toMatchObject({ op: "read", id: ids.a });
+  expect(stepOf(third, "ghost")[0]).toMatchObject({ op: "read", id: "c-999" });
+  expect(third.failures).toEqual([{ urn: urnOf("bad"), property: "count", reason: "count must be a non-negative number" }]);
+  const partialError = third.errors.find((e) => e.includes('"c"'));
+  expect(partialError).toContain("partially failed");
+  expect(partialError).toContain("counter not ready");
+  expect(partialError).not.toContain("counter initialization failed");
+  const afterThird = readState(ws.state, "test passphrase");
+  expect(afterThird.resources.find((r) => r.name === "c")).toMatchObject({ initErrors: ["counter not ready"], outputs: { ready: false } });
+  expect(afterThird.resources.find((r) => r.name === "ghost")).toMatchObject({ external: true, id: "c-999" });
 
-    const r = await run(up, options(ws, { counters: [{ name: "a", count: 1, zone: "us" }] }));
-    expect(r.ok).toBe(true);
-    expect(r.summary).toEqual({ "create-replacement": 1, replace: 1 });
-    const newId = stepOf(r, "a").find((s) => s.op === "create-replacement")!.id!;
-    expect(newId).not.toBe(oldId);
-    expect(stepOf(r, "a").find((s) => s.op === "replace")).toMatchObject({ id: oldId });
-    let calls = db(ws).calls.filter((c) => c.op === "create" || c.op === "delete");
-    expect(calls.slice(-2).map((c) => `${c.op}:${c.id}`)).toEqual([`create:${newId}`, `delete:${oldId}`]);
-    expect(readState(ws.state).resources.map((x) => x.id)).toEqual([newId]);
-    expect((r.outputs.urls as Record<string, string>).a).toBe(`counter://us/${newId}`);
+  // 4. preview --refresh --expect-no-changes --replace a, with b renamed "b2" (aliases: [{ name: "b" }]): the
+  // refresh pass reads everything through the host first, then Check and Diff only; new outputs unknown; the
+  // changes fail the preview; nothing is written.
+  const stateBefore = fs.readFileSync(ws.state, "utf8");
+  const recordsBefore = db(ws).records;
+  const callsBefore = db(ws).calls.length;
+  const p = await run(
+    preview,
+    options(ws, { counters: [a, { ...b, name: "b2", aliasOf: "b" }, { name: "d", count: 1 }] }, { ...settings, refresh: true, expectNoChanges: true, replace: [urnOf("a")] }),
+  );
+  expect(stepOf(p, "ghost").map((s) => s.op)).toEqual(["delete"]); // the refresh pass finds it gone
+  expect(stepOf(p, "a").map((s) => s.op)).toEqual(["same", "replace"]);
+  expect(stepOf(p, "b").map((s) => s.op)).toEqual(["same"]); // refreshed, then neither created nor deleted
+  // b's own entry (its label follows a's url, unknown while a is replaced, hence an update, not a create).
+  expect(stepOf(p, "b2")).toMatchObject([{ op: "update", id: afterThird.resources.find((r) => r.name === "b")!.id }]);
+  expect(stepOf(p, "d")[0].op).toBe("create");
+  expect(stepOf(p, "c").map((s) => s.op)).toEqual(["same", "delete"]);
+  expect(p.outputs.urls).toBe("[unknown]");
+  expect(p.errors).toEqual([expect.stringMatching(/^no changes were expected but changes were proposed: .*a \(replace\)/)]);
+  expect(fs.readFileSync(ws.state, "utf8")).toBe(stateBefore);
+  expect(db(ws).records).toEqual(recordsBefore);
+  expect(db(ws).calls.slice(callsBefore).every((c) => c.op === "read")).toBe(true);
 
-    const dbr = await run(up, options(ws, { counters: [{ name: "a", count: 1, zone: "ap", deleteBeforeReplace: true }] }));
-    expect(dbr.ok).toBe(true);
-    calls = db(ws).calls.filter((c) => c.op === "create" || c.op === "delete");
-    const last = calls.slice(-2);
-    expect(last.map((c) => c.op)).toEqual(["delete", "create"]);
-    expect(last[0].id).toBe(newId);
-    expect(readState(ws.state).resources.map((x) => x.id)).toEqual([last[1].id]);
-  });
+  // 5. a program that throws: reported, no step, nothing deleted.
+  const failed = await run(up, options(ws, { throwMessage: "program exploded" }, settings));
+  expect(failed.errors.some((e) => e.includes("program exploded"))).toBe(true);
+  expect(failed.steps).toEqual([]);
+  expect(fs.readFileSync(ws.state, "utf8")).toBe(stateBefore);
 
-  it("reports check failures with property and reason and creates nothing for them", async () => {
-    const ws = workspace();
-    const r = await run(up, options(ws, { counters: [{ name: "bad", count: -1 }] }));
-    expect(r.ok).toBe(false);
-    expect(r.failures).toEqual([{ urn: urnOf("bad"), property: "count", reason: "count must be a non-negative number" }]);
-    expect(r.errors.join("\n")).toContain("count: count must be a non-negative number");
-    expect(stepOf(r, "bad")).toMatchObject([{ op: "failed" }]);
-    expect(fs.existsSync(ws.db)).toBe(false); // the provider's create never ran
-    expect(readState(ws.state).resources).toEqual([]);
-  });
-
-  it("surfaces a provider error with its message and records nothing", async () => {
-    const ws = workspace();
-    const r = await run(up, options(ws, { counters: [{ name: "a", count: 1, failCreate: "quota exceeded for counters" }] }));
-    expect(r.ok).toBe(false);
-    expect(r.errors.some((e) => e.includes("create failed: quota exceeded for counters"))).toBe(true);
-    expect(stepOf(r, "a")[0]).toMatchObject({ op: "failed" });
-    expect(stepOf(r, "a")[0].error).toContain("quota exceeded for counters");
-    expect(db(ws).calls.map((c) => c.op)).toEqual(["create"]);
-    expect(readState(ws.state).resources).toEqual([]);
-  });
-
-  it("keeps a partially created resource and updates it on the next up even without a diff", async () => {
-    const ws = workspace();
-    const r = await run(up, options(ws, { counters: [{ name: "a", count: 1, partial: true }] }));
-    expect(r.ok).toBe(false);
-    expect(r.errors.join("\n")).toContain("counter initialization failed");
-    const [entry] = readState(ws.state).resources;
-    expect(entry).toMatchObject({ urn: urnOf("a"), id: "c-1", initErrors: ["counter not ready"] });
-    expect(entry.outputs.ready).toBe(false);
-
-    // `partial` is not among the keys the provider's diff compares: only the init error forces the update.
-    const next = await run(up, options(ws, { counters: [{ name: "a", count: 1, partial: false }] }));
-    expect(next.errors).toEqual([]);
-    expect(stepOf(next, "a")[0]).toMatchObject({ op: "update", id: "c-1" });
-    expect(db(ws).calls.filter((c) => c.op === "update")).toEqual([{ op: "update", id: "c-1", count: 1, wasReady: false }]);
-    const [after] = readState(ws.state).resources;
-    expect(after.initErrors).toBeUndefined();
-    expect(after.outputs.ready).toBe(true);
-
-    const third = await run(up, options(ws, { counters: [{ name: "a", count: 1, partial: false }] }));
-    expect(third.summary).toEqual({ same: 1 });
-  });
-
-  it("deletes resources the program dropped, but only forgets retained ones", async () => {
-    const ws = workspace();
-    await run(up, options(ws, { counters: [{ name: "a", count: 1 }, { name: "kept", count: 2, retainOnDelete: true }, { name: "c", count: 3 }] }));
-    const ids = Object.fromEntries(readState(ws.state).resources.map((r) => [r.name, r.id]));
-
-    const r = await run(up, options(ws, { counters: [{ name: "c", count: 3 }] }));
-    expect(r.ok).toBe(true);
-    expect(r.summary).toEqual({ delete: 1, retain: 1, same: 1 });
-    expect(stepOf(r, "kept")[0]).toMatchObject({ op: "retain", id: ids.kept });
-    const deletes = db(ws).calls.filter((c) => c.op === "delete").map((c) => c.id);
-    expect(deletes).toEqual([ids.a]);
-    expect(db(ws).records[ids.kept]).toBeDefined();
-    expect(readState(ws.state).resources.map((x) => x.name)).toEqual(["c"]);
-  });
-
-  it("refuses to delete a protected resource", async () => {
-    const ws = workspace();
-    await run(up, options(ws, { counters: [{ name: "p", count: 1, protect: true }] }));
-    const r = await run(up, options(ws, { counters: [] }));
-    expect(r.ok).toBe(false);
-    expect(r.errors.join("\n")).toMatch(/protected/);
-    expect(db(ws).calls.some((c) => c.op === "delete")).toBe(false);
-    expect(readState(ws.state).resources.map((x) => x.name)).toEqual(["p"]);
-  });
-
-  it("surfaces a program exception as an error, deletes nothing, and returns", async () => {
-    const ws = workspace();
-    await run(up, options(ws, { counters: [{ name: "a", count: 1 }] }));
-    const r = await run(up, options(ws, { throwMessage: "program exploded" }));
-    expect(r.ok).toBe(false);
-    expect(r.errors.some((e) => e.includes("program exploded"))).toBe(true);
-    expect(r.steps).toEqual([]);
-    expect(readState(ws.state).resources.map((x) => x.name)).toEqual(["a"]);
-  });
-
-  it("limits the resource operations in flight to `parallel`", async () => {
-    const overlap = (calls: Call[]): number => {
-      let max = 0;
-      let cur = 0;
-      for (const c of calls) {
-        if (c.op === "create-start") max = Math.max(max, ++cur);
-        if (c.op === "create") cur--;
-      }
-      return max;
-    };
-    const counters = ["x", "y", "z"].map((name) => ({ name, count: 1, sleepMs: 400 }));
-    const serial = workspace();
-    expect((await run(up, options(serial, { counters }, { parallel: 1 }))).ok).toBe(true);
-    expect(overlap(db(serial).calls)).toBe(1);
-    const wide = workspace();
-    expect((await run(up, options(wide, { counters }, { parallel: 3 }))).ok).toBe(true);
-    expect(overlap(db(wide).calls)).toBeGreaterThan(1);
-  });
+  // 6. destroy: dependents first, external ones only forgotten, state emptied.
+  const gone = await run(destroy, options(ws, {}, settings));
+  expect(gone.errors).toEqual([]);
+  expect(gone.summary).toEqual({ delete: 3, discard: 2 });
+  const deletes = db(ws).calls.filter((c) => c.op === "delete").map((c) => c.id);
+  const idsNow = Object.fromEntries(afterThird.resources.map((r) => [r.name, r.id]));
+  expect(deletes.indexOf(idsNow.b)).toBeLessThan(deletes.indexOf(idsNow.a));
+  expect(deletes).not.toContain("c-999");
+  expect(readState(ws.state, "test passphrase").resources).toEqual([]);
 });

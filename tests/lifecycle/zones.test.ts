@@ -121,7 +121,8 @@ describe("drift: refresh sees it, the next up repairs it", () => {
     const refresh = await s.refresh();
     expectOk(refresh);
     for (const k of KINDS) expect(stepOf(refresh, k).changedKeys).toContain("name");
-    expect(stepOf(refresh, "PullZone").changedKeys).toEqual(["name", "origin"]);
+    // cdnUrl follows the name: the delivery host of a renamed zone is the new name's.
+    expect(stepOf(refresh, "PullZone").changedKeys).toEqual(["cdnUrl", "name", "origin"]);
 
     const state = s.state();
     expect(state.resources.find((r) => r.name === "PullZone")!.outputs.origin).toBe("https://hand-edited.example.com");

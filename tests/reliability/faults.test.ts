@@ -9,6 +9,7 @@ import { CdnError } from "../../provider/api/errors";
 import { FAULT_KINDS, startEmulator, type Emulator, type FaultKind } from "../../provider/emulator";
 import { createWithRecovery } from "../../provider/resources/recover";
 import { PULL_ZONE } from "../../provider/resources/specs";
+import { accountOf, DeploymentIdentity } from "../../provider/resources/identity";
 import { ListCache } from "../../provider/resources/zoneLookup";
 import { writeFigures } from "./figures";
 
@@ -129,7 +130,9 @@ describe("createWithRecovery spends lookups only where an answer was lost", () =
     const client = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 2, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
     const before = emu.calls.length;
     try {
-      const out = await createWithRecovery(PULL_ZONE, client, new ListCache(client), values).catch((e: unknown) => e);
+      // Nothing of these names existed before: the snapshot is empty, as at a deployment's first create.
+      const conn = { client, lists: new ListCache(client), identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), undefined) };
+      const out = await createWithRecovery(PULL_ZONE, conn, values, []).catch((e: unknown) => e);
       return { out, methods: emu.calls.slice(before).map((c) => c.method) };
     } finally {
       client.close();

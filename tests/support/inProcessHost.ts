@@ -23,7 +23,7 @@ type Props = Record<string, unknown>;
 
 /** The methods of a deserialized dynamic provider (`exports.handler()` of its text). */
 interface DynamicProvider {
-  configure?(req: { config: { get(key: string): unknown } }): Promise<void> | void;
+  configure?(req: { config: { get(key: string): unknown; rawConfig?: Record<string, unknown> } }): Promise<void> | void;
   check?(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: Array<{ property: string; reason: string }> }>;
   diff?(id: string, olds: Props, news: Props): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
   create(inputs: Props): Promise<{ id: string; outs?: Props }>;
@@ -190,14 +190,21 @@ export class InProcessHost implements ProviderHost {
     this.modules ??= freshModules();
     const handlers = this.modules.handlers;
     const mod: { exports: { handler?: () => DynamicProvider } } = { exports: {} };
-    const requireFromText = (id: string): unknown => (id === "pulumi-cdn-zones/h" ? handlers : require(require.resolve(id, { paths: [ROOT] })));
+    const requireFromText = (id: string): unknown => {
+      if (id === "pulumi-cdn-zones/h") return handlers;
+      // An installed package's text requires its providers/<kind> module, which would load the built
+      // package outside this host's module instances: such texts belong to the real host (tests/package).
+      if (id.startsWith("pulumi-cdn-zones/")) throw new Error(`in-process host: a provider text requiring '${id}' is an installed package's; run it through the real host`);
+      return require(require.resolve(id, { paths: [ROOT] }));
+    };
     // require-from-string compiles the text as a module: `exports` and `require` are what it uses.
     new Function("exports", "require", "module", text)(mod.exports, requireFromText, mod);
     const provider = mod.exports.handler!();
     this.providers.set(text, provider);
     if (provider.configure) {
       const raw = this.config;
-      await provider.configure({ config: { get: (key: string) => raw[key.includes(":") ? key : `:${key}`] } });
+      // The host's Config: get(key), and the whole stack config as rawConfig (cmd/dynamic-provider/config.js).
+      await provider.configure({ config: { get: (key: string) => raw[key.includes(":") ? key : `:${key}`], rawConfig: raw } });
     }
     return provider;
   }

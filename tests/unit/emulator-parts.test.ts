@@ -175,7 +175,32 @@ describe("CLI flags", () => {
     });
     expect(parseArgs(["--help"])).toEqual({ kind: "help" });
     expect(() => parseArgs(["--port", "70000"])).toThrow(CliError);
-    expect(() => parseArgs(["--api-key"])).toThrow(/non-empty/);
+    expect(() => parseArgs(["--api-key"])).toThrow(/--api-key needs a value/);
+    expect(() => parseArgs(["--api-key="])).toThrow(/non-empty/);
+  });
+
+  it("refuses a flag where a value is due, instead of taking the flag as the value", () => {
+    expect(() => parseArgs(["--host", "--no-live"])).toThrow(/--host needs a value, but the next argument is a flag \(write --host=VALUE/);
+    expect(() => parseArgs(["--data", "--port", "1"])).toThrow(/--data needs a value/);
+    expect(parseArgs(["--host=--odd", "--no-live"])).toEqual({ kind: "run", keyGiven: false, options: { host: "--odd", live: false } });
+    expect(() => parseArgs(["--no-live=yes"])).toThrow(/--no-live does not take a value/);
+    expect(() => parseArgs(["8080"])).toThrow(/unexpected argument '8080'/);
+    expect(() => parseArgs(["--bogus"])).toThrow(/unknown option '--bogus'/);
+  });
+
+  it("sets the company and the first zone id, and keeps ids within an int32", () => {
+    expect(parseArgs(["--company-alias", "Other-Co", "--company-id", "77", "--first-zone-id", "1000"])).toEqual({
+      kind: "run",
+      keyGiven: false,
+      options: { companyAlias: "Other-Co", companyId: 77, firstZoneId: 1000 },
+    });
+    expect(() => parseArgs(["--company-alias=-bad"])).toThrow(/--company-alias needs a DNS label/);
+    expect(() => parseArgs(["--company-alias=a.b"])).toThrow(/DNS label/);
+    expect(parseArgs(["--api-user-id", "2147483645"])).toMatchObject({ options: { apiUserId: 2147483645 } });
+    expect(() => parseArgs(["--api-user-id", "2147483646"])).toThrow(/--api-user-id needs an integer from 0 to 2147483645/);
+    expect(() => parseArgs(["--api-user-id", "99999999999"])).toThrow(/--api-user-id/);
+    expect(() => parseArgs(["--company-id", "2147483648"])).toThrow(/--company-id needs an integer from 0 to 2147483647/);
+    expect(() => parseArgs(["--first-zone-id", "0"])).toThrow(/--first-zone-id needs an integer from 1/);
   });
 
   it("masks given keys but prints the built-in dev key", () => {

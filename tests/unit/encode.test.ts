@@ -67,11 +67,28 @@ describe("encodeParams", () => {
     refused("report.getNodeHits", [1, "2026-02-01", "2026-01-01"], "dateFrom");
   });
 
-  test("sortby entries are '<column> ASC|DESC' on a real column", () => {
+  // Issue 11: the valid columns are those of the rows, which the contract does not show, so only
+  // the form is checked and any column goes to the server (which decides).
+  test("sortby entries are checked for their form '<column> ASC|DESC' only, any column", () => {
     expect(encodeParams(m("report.getPopularFiles"), [1, "2026-01-01", "2026-01-02", undefined, ["hits desc"]])).toEqual([1, "2026-01-01", "2026-01-02", null, ["hits DESC"]]);
+    expect(encodeParams(m("report.getPopularFiles"), [1, "2026-01-01", "2026-01-02", undefined, ["nope DESC", "size asc"]])).toEqual([1, "2026-01-01", "2026-01-02", null, ["nope DESC", "size ASC"]]);
     refused("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, ["hits"]], "sortby");
-    refused("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, ["nope DESC"]], "sortby");
+    refused("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, ["hits SIDEWAYS"]], "sortby");
     refused("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, [3]], "sortby");
+  });
+
+  test("user.update takes any key with a string value (the keys public samples sent, and others)", () => {
+    const values = { firstname: "Ada", lastname: "Lovelace", email: "ada@example.com", phone: "+44 20", password: "pw-1234", nickname: "ada" };
+    expect(encodeParams(m("user.update"), [7, values])).toEqual([7, values]);
+    refused("user.update", [7, { firstname: 5 }], "values");
+    refused("user.update", [7, { "": "x" }], "values");
+  });
+
+  test("bounds come from the table: enum, min, max", () => {
+    refused("report.getTotalHits", [0], "zoneId");
+    refused("livezone.delete", [0], "id");
+    refused("report.getTotalTransferStats", [1, "2026-01-01", "2026-01-02", undefined, undefined, undefined, undefined, -1], "offset");
+    expect(encodeParams(m("report.getTotalTransferStats"), [1, "2026-01-01", "2026-01-02", undefined, undefined, "monthly", 100_000])).toEqual([1, "2026-01-01", "2026-01-02", null, null, "monthly", 100_000]);
   });
 
   test("maxReturn and offset bounds, timezone and viewby names", () => {
@@ -82,8 +99,11 @@ describe("encodeParams", () => {
     refused("report.getTotalTransferStats", [1, "2026-01-01", "2026-01-02", undefined, undefined, "weekly"], "viewby");
   });
 
-  test("too many parameters", () => {
+  test("too many parameters, unless extra ones are asked for (client.call)", () => {
     refused("pullzone.listZones", [1], "(arguments)");
+    expect(encodeParams(m("pullzone.listZones"), [1], true)).toEqual([1]);
+    expect(encodeParams(m("cache.purge"), ["https://x.example.com/a", "b", { k: [1, true] }], true)).toEqual(["https://x.example.com/a", "b", { k: [1, true] }]);
+    expect(() => encodeParams(m("cache.purge"), ["https://x.example.com/a", "bell\u0007"], true)).toThrow(/parameter 5/);
   });
 });
 

@@ -2,12 +2,17 @@
  * The file-backed store: the memory store plus a JSON file rewritten atomically (temp file in
  * the same directory, fsync, rename) after changes. Writes are serialized and coalesced: a
  * change made while a write is running joins the next write, so `flush()` resolves only once
- * a write that includes it has reached the disk.
+ * a write that includes it has reached the disk. The file is locked (store/lock.ts) while the
+ * store is open, and checked entry by entry when it is loaded.
  */
-import { promises as fs } from "fs";
+import { constants as fsConstants, promises as fs } from "fs";
 import * as path from "path";
 import { randomBytes } from "crypto";
 import type { UserRow } from "../../api/wire";
+import { nameProblem } from "../handlers/zone-rules";
+import { INT32_MAX } from "../options";
+import { decodeUtf8, forbiddenXmlChar } from "../xml/chars";
+import { DataFileLock, DataFileLockedError } from "./lock";
 import { MemoryStore } from "./memory";
 import { ZONE_KINDS, type StoreSnapshot, type StoredZone } from "./store";
 
@@ -18,7 +23,8 @@ const USER_STRING_FIELDS = ["username", "email", "fullname", "timezone", "phone"
 /** The data file cannot be used; the message names the file and says why. */
 export class DataFileError extends Error {
   constructor(file: string, reason: string) {
-    super(`cdn-emulator: cannot use data file ${file}: ${reason}`);
+    // No program prefix: the CLI adds "cdn-emulator: " once, a program sees the bare reason.
+    super(`cannot use data file ${file}: ${reason}`);
     this.name = "DataFileError";
   }
 }
@@ -27,25 +33,96 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Checks a parsed file is a snapshot this version wrote; returns a reason when it is not. */
+const isWireId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= INT32_MAX;
+
+/** How an entry is named in a message: its index, and its kind, id and name when they are usable. */
+function zoneLabel(i: number, z: Record<string, unknown>): string {
+  const what = [typeof z.kind === "string" ? z.kind.slice(0, 20) : "", Number.isSafeInteger(z.id) ? String(z.id) : "", typeof z.name === "string" ? JSON.stringify(z.name.slice(0, 70)) : ""].filter(Boolean);
+  return what.length ? `zones[${i}] (${what.join(" ")})` : `zones[${i}]`;
+}
+
+/**
+ * Checks a parsed file is a snapshot this version could have written, entry by entry: ids are
+ * positive int32s and unique, names are names create accepts and unique per kind without
+ * regard to case, strings hold no character XML forbids. Returns the first problem, naming
+ * the entry, or undefined.
+ */
 function snapshotProblem(data: unknown): string | undefined {
   if (!isRecord(data)) return "the top level is not a JSON object";
   if (data.version !== 1) return `unsupported version ${JSON.stringify(data.version)} (expected 1)`;
-  if (!Number.isSafeInteger(data.nextZoneId)) return "nextZoneId is not an integer";
-  if (!Array.isArray(data.zones) || !Array.isArray(data.users)) return "zones and users must be arrays";
-  const ids = new Set<number>();
-  for (const [i, z] of data.zones.entries()) {
-    if (!isRecord(z) || !Number.isSafeInteger(z.id) || !ZONE_KINDS.includes(z.kind as never)) return `zones[${i}] lacks an integer id or a known kind`;
-    if (ids.has(z.id as number)) return `zones[${i}] repeats id ${z.id}`;
-    ids.add(z.id as number);
-    for (const f of ZONE_STRING_FIELDS) if (typeof z[f] !== "string") return `zones[${i}].${f} is not a string`;
-    if (typeof z.createdAt !== "number") return `zones[${i}].createdAt is not a number`;
+  // INT32_MAX + 1 is the counter after the last possible id was handed out.
+  if (!Number.isSafeInteger(data.nextZoneId) || (data.nextZoneId as number) < 1 || (data.nextZoneId as number) > INT32_MAX + 1) {
+    return `nextZoneId ${JSON.stringify(data.nextZoneId)} is not an integer from 1 to ${INT32_MAX + 1}`;
   }
+  if (!Array.isArray(data.zones) || !Array.isArray(data.users)) return "zones and users must be arrays";
+  const ids = new Map<number, number>();
+  const names = new Map<string, number>();
+  for (const [i, z] of data.zones.entries()) {
+    if (!isRecord(z)) return `zones[${i}] is not an object`;
+    const label = zoneLabel(i, z);
+    if (!ZONE_KINDS.includes(z.kind as never)) return `${label} has no known kind (${ZONE_KINDS.join(", ")})`;
+    if (!isWireId(z.id)) return `${label} has an id that is not an integer from 1 to ${INT32_MAX}`;
+    if (ids.has(z.id)) return `${label} repeats the id of zones[${ids.get(z.id)}]`;
+    ids.set(z.id, i);
+    for (const f of ZONE_STRING_FIELDS) {
+      if (typeof z[f] !== "string") return `${label}.${f} is not a string`;
+      const bad = forbiddenXmlChar(z[f] as string);
+      if (bad) return `${label}.${f} holds ${bad}, a character XML does not allow`;
+    }
+    const badName = nameProblem(z.name as string);
+    if (badName) return `${label} has a name create would refuse: ${badName}`;
+    const key = `${z.kind}\n${(z.name as string).toLowerCase()}`;
+    if (names.has(key)) return `${label} repeats the name of zones[${names.get(key)}] (names are unique per kind without regard to case)`;
+    names.set(key, i);
+    if (typeof z.createdAt !== "number") return `${label}.createdAt is not a number`;
+  }
+  const userIds = new Set<number>();
   for (const [i, u] of data.users.entries()) {
-    if (!isRecord(u) || !Number.isSafeInteger(u.id)) return `users[${i}] lacks an integer id`;
-    for (const f of USER_STRING_FIELDS) if (typeof u[f] !== "string") return `users[${i}].${f} is not a string`;
+    if (!isRecord(u) || !Number.isSafeInteger(u.id) || (u.id as number) < 0 || (u.id as number) > INT32_MAX) return `users[${i}] lacks an integer id from 0 to ${INT32_MAX}`;
+    if (userIds.has(u.id as number)) return `users[${i}] repeats user id ${u.id}`;
+    userIds.add(u.id as number);
+    for (const f of USER_STRING_FIELDS) {
+      if (typeof u[f] !== "string") return `users[${i}].${f} is not a string`;
+      const bad = forbiddenXmlChar(u[f] as string);
+      if (bad) return `users[${i}].${f} holds ${bad}, a character XML does not allow`;
+    }
   }
   return undefined;
+}
+
+/** What a non-regular path is, for the message. */
+function describeStat(stat: import("fs").Stats): string {
+  if (stat.isDirectory()) return "a directory";
+  if (stat.isFIFO()) return "a FIFO";
+  if (stat.isSocket()) return "a socket";
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/**
+ * The file's text, or undefined when it does not exist. Opened non-blocking and checked with
+ * fstat before reading, so a FIFO or a device is refused at once instead of blocking the start.
+ */
+async function readSnapshotText(file: string): Promise<string | undefined> {
+  let handle: import("fs").promises.FileHandle;
+  try {
+    handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new DataFileError(file, (error as Error).message);
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new DataFileError(file, `it is ${describeStat(stat)}, not a regular file`);
+    const text = decodeUtf8(await handle.readFile());
+    if (text === undefined) throw new DataFileError(file, "it is not valid UTF-8; fix or remove it");
+    return text;
+  } catch (error) {
+    if (error instanceof DataFileError) throw error;
+    throw new DataFileError(file, (error as Error).message);
+  } finally {
+    await handle.close();
+  }
 }
 
 export class FileStore extends MemoryStore {
@@ -57,21 +134,46 @@ export class FileStore extends MemoryStore {
 
   private constructor(
     readonly file: string,
+    private readonly lock: DataFileLock,
     initialUsers: () => UserRow[],
     snapshot: StoreSnapshot | undefined,
+    firstZoneId: number,
   ) {
-    super(initialUsers, snapshot);
+    super(initialUsers, snapshot, firstZoneId);
   }
 
   /**
-   * Opens `file`: a missing file starts empty (and is created at once, so a bad directory
-   * fails now); a file that is not a snapshot is an error naming it, never a silent reset.
+   * Opens `file`: creates its directory if missing, takes its lock (a second emulator on the
+   * same file is refused, naming the holder), then loads it. A missing file starts empty (and is
+   * created at once, so an unusable directory fails now); a file that is not a valid snapshot
+   * is an error naming it and the entry, never a silent reset. `firstZoneId` applies to a
+   * fresh file only.
    */
-  static async open(file: string, initialUsers: () => UserRow[]): Promise<FileStore> {
+  static async open(file: string, initialUsers: () => UserRow[], firstZoneId = 1): Promise<FileStore> {
     const resolved = path.resolve(file);
-    let snapshot: StoreSnapshot | undefined;
     try {
-      const text = await fs.readFile(resolved, "utf8");
+      await fs.mkdir(path.dirname(resolved), { recursive: true });
+    } catch (error) {
+      throw new DataFileError(resolved, `its directory cannot be created (${(error as Error).message})`);
+    }
+    let lock: DataFileLock;
+    try {
+      lock = await DataFileLock.acquire(resolved);
+    } catch (error) {
+      throw new DataFileError(resolved, error instanceof DataFileLockedError ? error.message : `its lock file cannot be written (${(error as Error).message})`);
+    }
+    try {
+      return await FileStore.load(resolved, lock, initialUsers, firstZoneId);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  private static async load(resolved: string, lock: DataFileLock, initialUsers: () => UserRow[], firstZoneId: number): Promise<FileStore> {
+    let snapshot: StoreSnapshot | undefined;
+    const text = await readSnapshotText(resolved);
+    if (text !== undefined) {
       let data: unknown;
       try {
         data = JSON.parse(text);
@@ -81,11 +183,8 @@ export class FileStore extends MemoryStore {
       const problem = snapshotProblem(data);
       if (problem) throw new DataFileError(resolved, `${problem}; fix or remove it`);
       snapshot = data as StoreSnapshot;
-    } catch (error) {
-      if (error instanceof DataFileError) throw error;
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new DataFileError(resolved, (error as Error).message);
     }
-    const store = new FileStore(resolved, initialUsers, snapshot);
+    const store = new FileStore(resolved, lock, initialUsers, snapshot, firstZoneId);
     if (!snapshot) {
       store.dirty = true;
       try {
@@ -135,8 +234,10 @@ export class FileStore extends MemoryStore {
     }
   }
 
-  close(): Promise<void> {
-    return this.flush().catch(() => undefined);
+  /** Waits for pending writes, then releases the lock so another emulator may use the file. */
+  async close(): Promise<void> {
+    await this.flush().catch(() => undefined);
+    await this.lock.release();
   }
 }
 

@@ -1,5 +1,6 @@
 /** The in-memory store: maps indexed by id and by kind+name, nothing persisted. */
 import type { UserRow } from "../../api/wire";
+import { INT32_MAX } from "../options";
 import type { Store, StoreSnapshot, StoredZone, ZoneKind, ZonePatch } from "./store";
 
 const RESOLVED: Promise<void> = Promise.resolve();
@@ -11,13 +12,20 @@ export class MemoryStore implements Store {
   private nextZoneId = 1;
   private changes = 0;
 
-  /** `initialUsers` gives the users of a fresh account; `snapshot` restores saved state. */
+  /**
+   * `initialUsers` gives the users of a fresh account; `snapshot` restores saved state;
+   * `firstZoneId` is the first id a fresh store hands out (a snapshot keeps its own counter).
+   */
   constructor(
     private readonly initialUsers: () => UserRow[],
     snapshot?: StoreSnapshot,
+    firstZoneId = 1,
   ) {
     if (snapshot) this.load(snapshot);
-    else this.userList = initialUsers();
+    else {
+      this.userList = initialUsers();
+      this.nextZoneId = firstZoneId;
+    }
   }
 
   private static nameKey(kind: ZoneKind, name: string): string {
@@ -72,6 +80,8 @@ export class MemoryStore implements Store {
   }
 
   insertZone(kind: ZoneKind, fields: Omit<StoredZone, "id" | "kind" | "createdAt">, createdAt: number): StoredZone {
+    // Ids travel as <int>; past INT32_MAX no client could send one back (answered as INTERNAL_ERROR).
+    if (this.nextZoneId > INT32_MAX) throw new Error(`zone ids are exhausted: the next id would exceed ${INT32_MAX}`);
     const zone: StoredZone = { id: this.nextZoneId++, kind, ...fields, createdAt };
     this.index(zone);
     this.touch();

@@ -1,9 +1,11 @@
 /**
  * A small XML-RPC `methodCall` parser over `sax` that keeps each value's wire type.
- * It refuses DOCTYPE declarations (and so any custom entity), bounds nesting depth, and
- * reports every malformed document as a ParseFailure, which the dispatcher turns into a
+ * It refuses DOCTYPE declarations (and so any custom entity), characters XML forbids (raw or
+ * as character references, which sax would decode), bounds nesting depth, and reports every
+ * malformed document as a ParseFailure, which the dispatcher turns into a
  * PARSE_ERROR fault instead of a crash.
  */
+import { forbiddenXmlChar } from "./chars";
 import type { WireValue } from "./wire-value";
 
 /** A parsed call: the `<methodName>` and the positional `<params>`. */
@@ -112,8 +114,14 @@ function scalar(tag: string, raw: string): WireValue {
   }
 }
 
+function forbiddenMessage(char: string): string {
+  return `the document holds ${char}, a character XML 1.0 does not allow (standard clients could not read it back)`;
+}
+
 /** Parses an XML-RPC methodCall document; throws ParseFailure when it is not one. */
 export function parseMethodCall(xml: string): ParsedCall {
+  const raw = forbiddenXmlChar(xml);
+  if (raw) fail(forbiddenMessage(raw));
   const stack: Frame[] = [];
   let methodName: string | undefined;
   let params: WireValue[] = [];
@@ -140,6 +148,9 @@ export function parseMethodCall(xml: string): ParsedCall {
   };
 
   const onText = (text: string) => {
+    // sax decodes &#1; and &#xFFFE; without complaint; XML 1.0 forbids them as it forbids the raw characters.
+    const decoded = forbiddenXmlChar(text);
+    if (decoded) fail(forbiddenMessage(decoded));
     const top = stack[stack.length - 1];
     if (top && TEXT_TAGS.has(top.tag)) top.text += text;
     else if (text.trim() !== "") fail(top ? `unexpected text inside <${top.tag}>` : "text outside <methodCall>");

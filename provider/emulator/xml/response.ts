@@ -11,8 +11,18 @@ export class Double {
   constructor(readonly value: number) {}
 }
 
-/** What a handler may return: JS scalars, `Double`, `null` (`<nil/>`), arrays and structs. */
-export type WireOut = string | number | boolean | null | Double | readonly WireOut[] | { readonly [key: string]: WireOut };
+/** An integer that goes on the wire as `<i8>` (its decimal text), as 64-bit servers send ids and counts. */
+export class I8 {
+  constructor(readonly value: number | bigint) {}
+}
+
+/** A `<dateTime.iso8601>` value, written exactly as given (with its offset): see emulator/compat.ts. */
+export class DateTimeText {
+  constructor(readonly text: string) {}
+}
+
+/** What a handler may return: JS scalars, `Double`, `I8`, `DateTimeText`, `null` (`<nil/>`), arrays and structs. */
+export type WireOut = string | number | boolean | null | Double | I8 | DateTimeText | readonly WireOut[] | { readonly [key: string]: WireOut };
 
 const XML_HEAD = '<?xml version="1.0"?>\n';
 const ESCAPE_RE = /[&<>\r]/;
@@ -43,6 +53,10 @@ function writeValue(value: WireOut, out: string[]): void {
     out.push("<value><nil/></value>");
   } else if (value instanceof Double) {
     out.push(`<value><double>${formatDouble(value.value)}</double></value>`);
+  } else if (value instanceof I8) {
+    out.push(`<value><i8>${BigInt(value.value)}</i8></value>`);
+  } else if (value instanceof DateTimeText) {
+    out.push(`<value><dateTime.iso8601>${escapeText(value.text)}</dateTime.iso8601></value>`);
   } else if (Array.isArray(value)) {
     out.push("<value><array><data>");
     for (const item of value as readonly WireOut[]) writeValue(item, out);

@@ -1,0 +1,54 @@
+/**
+ * Types derived from the method table (methods.ts), as Octokit derives its endpoint types: the
+ * report methods' positional arguments and options come from the table's parameter specs, so a
+ * parameter added, renamed or bounded there changes the client's signatures with it.
+ */
+import type { MethodOf, WireName } from "./methods";
+import type { ReportRows } from "./wire";
+
+/** A date parameter: `Y-m-d` text, or a `Date` (sent as its UTC calendar day). */
+export type DateArg = string | Date;
+
+/** The TypeScript type a caller passes for one parameter spec. */
+export type ArgOf<P> = P extends { readonly enum: readonly (infer E)[] }
+  ? E
+  : P extends { readonly type: "int" }
+    ? number
+    : P extends { readonly type: "string"; readonly numericString: true }
+      ? number | string
+      : P extends { readonly type: "string" }
+        ? string
+        : P extends { readonly type: "date" }
+          ? DateArg
+          : P extends { readonly type: "sortby" }
+            ? string[]
+            : P extends { readonly type: "mixed" }
+              ? number | string
+              : P extends { readonly type: "struct" }
+                ? Record<string, string | undefined>
+                : never;
+
+type Params<N extends WireName> = MethodOf<N>["params"];
+
+/** The required parameters of a method, in the table's order, as a tuple of argument types. */
+export type RequiredArgs<Ps> = Ps extends readonly [infer H, ...infer T] ? (H extends { readonly required: true } ? [ArgOf<H>, ...RequiredArgs<T>] : RequiredArgs<T>) : [];
+
+/** The optional parameters of a method, by name: the options object of its typed wrapper. */
+export type OptionsOf<N extends WireName> = {
+  [P in Params<N>[number] as P extends { readonly required: false } ? P["name"] : never]?: ArgOf<P>;
+};
+
+/** The report methods' names. */
+export type ReportMethod = keyof ReportRows;
+
+/** The report group: required parameters positional in the contract's order, the optional ones by name. */
+export type ReportApi = {
+  [R in ReportMethod]: (...args: [...RequiredArgs<Params<`report.${R}`>>, options?: OptionsOf<`report.${R}`>]) => Promise<ReportRows[R][]>;
+};
+
+/** Options of getTotalTransfer and getTotalHits (`type`: 1 today, 2 current hour, 3 a range). */
+export type TotalOptions = OptionsOf<"report.getTotalTransfer">;
+/** Options of the reports over a date range (getCacheHitStats has all of them). */
+export type ReportRangeOptions = OptionsOf<"report.getCacheHitStats">;
+/** Options of account.getBandwidth. */
+export type BandwidthOptions = OptionsOf<"account.getBandwidth">;

@@ -1,0 +1,175 @@
+/**
+ * Compatibility profiles: the same emulated account, answering in another plausible shape. The
+ * contract leaves most answers open and public client code of the real service shows only a few
+ * of them (docs/emulator.md, "Compatibility profiles"), so the client must read every plausible
+ * shape; a profile lets the tests prove it against a server that answers that way.
+ *
+ * - `default`: the shapes documented in docs/emulator.md (today's answers).
+ * - `legacy`: the shapes public clients of the original service read, and the other plausible
+ *   ones: bare create structs with string ids, create errors as faults, ids as `<i8>`, bandwidth
+ *   as one number, bare-int reports, report columns under the later REST API's names with their
+ *   figures as strings and dates as `dateTime.iso8601` with an offset, booleans as 1/0, live
+ *   rows with only `id`; an extra trailing parameter is ignored.
+ *
+ * A profile changes answers only after the handler ran (and the report column names a request
+ * may sort by), so the store, the checks and the faults stay the emulator's own.
+ */
+import { DateTime } from "luxon";
+import { findMethod } from "../api/methods";
+import { RpcFault } from "./errors";
+import type { WireValue } from "./xml/wire-value";
+import { DateTimeText, Double, I8, type WireOut } from "./xml/response";
+
+/** The profiles `startEmulator({ compat })` and `cdn-emulator --compat` accept. */
+export const COMPAT_PROFILES = ["default", "legacy"] as const;
+export type CompatProfile = (typeof COMPAT_PROFILES)[number];
+
+/** How a profile reshapes one call: its request's sortby names, then its answer (which may become a fault). */
+export interface Compat {
+  readonly profile: CompatProfile;
+  /** The call's parameters with report column names translated to the emulator's. */
+  request(method: string, params: readonly WireValue[]): readonly WireValue[];
+  /** The handler's answer in the profile's shape; throws an RpcFault where the profile answers with a fault. */
+  answer(method: string, value: WireOut): WireOut;
+}
+
+const DEFAULT: Compat = { profile: "default", request: (_m, p) => p, answer: (_m, v) => v };
+
+/** The emulator's report columns under the names the same company's later REST API used (evidence: docs/emulator.md). */
+export const LEGACY_COLUMNS: Readonly<Record<string, string>> = {
+  zone_id: "bucket_id",
+  transfer: "size",
+  hits: "hit",
+  cache_hits: "cache_hit",
+  cache_misses: "noncache_hit",
+  date: "timestamp",
+  hour: "timestamp",
+  url: "uri",
+  node: "pop_name",
+  connections: "connection_count",
+  peak_concurrent: "max_concurrent",
+};
+const FROM_LEGACY: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(LEGACY_COLUMNS).filter(([k]) => k !== "hour").map(([k, v]) => [v, k]));
+
+/** Reports answered with one bare number, and the column summed into it (their signature says int, §4.9). */
+const BARE_INT_REPORTS: Readonly<Record<string, string>> = {
+  "report.getTotalHits": "hits",
+  "report.getCacheHitStats": "cache_hits",
+  "report.getUsagePerDay": "hits",
+};
+
+/** The time zone public clients wrote their dates in (§5: America/Los_Angeles, with its offset). */
+const LEGACY_ZONE = "America/Los_Angeles";
+const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2})(?::(\d{2})(?::(\d{2}))?)?)?$/;
+
+/** A report's `Y-m-d[ HH[:mm[:ss]]]` as an ISO 8601 dateTime with the Pacific offset; other text unchanged. */
+export function withOffset(text: string): WireOut {
+  const m = DATE_TEXT.exec(text);
+  if (!m) return text;
+  const t = DateTime.fromObject(
+    { year: +m[1], month: +m[2], day: +m[3], hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0) },
+    { zone: LEGACY_ZONE },
+  );
+  return t.isValid ? new DateTimeText(t.toISO({ suppressMilliseconds: true })!) : text;
+}
+
+function isStruct(v: WireOut): v is { readonly [key: string]: WireOut } {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Double) && !(v instanceof I8) && !(v instanceof DateTimeText);
+}
+
+function numberOf(v: WireOut): number {
+  if (typeof v === "number") return v;
+  if (v instanceof Double) return v.value;
+  return 0;
+}
+
+/** A figure as text, as servers that build answers from database rows send it. */
+function figureText(v: WireOut): WireOut {
+  if (typeof v === "number") return String(v);
+  if (v instanceof Double) return String(v.value);
+  return v;
+}
+
+/** An int that fits `<int>`, else `<i8>`. */
+function intOrI8(n: number): WireOut {
+  return Math.abs(n) > 2 ** 31 - 1 ? new I8(Math.round(n)) : Math.round(n);
+}
+
+function legacyRow(row: { readonly [key: string]: WireOut }): Record<string, WireOut> {
+  const out: Record<string, WireOut> = {};
+  for (const [key, value] of Object.entries(row)) {
+    const name = LEGACY_COLUMNS[key] ?? key;
+    if (key === "zone_id") out[name] = new I8(numberOf(value));
+    else if (key === "date" || key === "hour" || key === "from" || key === "to") out[name] = typeof value === "string" ? withOffset(value) : value;
+    else if (typeof value === "number" || value instanceof Double) out[name] = figureText(value);
+    else out[name] = value;
+  }
+  return out;
+}
+
+function legacyAnswer(method: string, value: WireOut): WireOut {
+  const [group, name] = method.split(".");
+  if (name === "create" && Array.isArray(value)) {
+    const [code, result] = value as readonly WireOut[];
+    // A failed create as an XML-RPC fault with the §7 code, as one public client read it.
+    if (code !== 0) throw new RpcFault(numberOf(code), String(result));
+    // A bare struct with a string id, as another public client's expected output showed.
+    return isStruct(result) ? { ...result, id: String(numberOf(result.id)) } : result;
+  }
+  if (name === "listZones" && Array.isArray(value)) {
+    return (value as readonly WireOut[]).map((row) => {
+      if (!isStruct(row)) return row;
+      // §2.2 shows no live-zone field but `id`.
+      if (group === "livezone") return { id: new I8(numberOf(row.id)) };
+      return { ...row, id: new I8(numberOf(row.id)) };
+    });
+  }
+  if (group === "cache" && typeof value === "boolean") return value ? 1 : 0;
+  if (group === "user" && name === "listUsers" && Array.isArray(value)) {
+    return (value as readonly WireOut[]).map((row) => (isStruct(row) ? { ...row, id: String(numberOf(row.id)) } : row));
+  }
+  if (method === "account.getBandwidth" && Array.isArray(value)) {
+    // One number, the bytes left, as public clients read it.
+    const row = (value as readonly WireOut[])[0];
+    return new Double(isStruct(row) ? numberOf(row.remaining) : 0);
+  }
+  if (group === "report" && Array.isArray(value)) {
+    const rows = value as readonly WireOut[];
+    const bare = BARE_INT_REPORTS[method];
+    if (bare) return intOrI8(rows.reduce<number>((sum, row) => sum + (isStruct(row) ? numberOf(row[bare]) : 0), 0));
+    return rows.map((row) => (isStruct(row) ? legacyRow(row) : row));
+  }
+  return value;
+}
+
+/**
+ * Parameters beyond the table's are ignored (two public clients sent `pullzone.listZones` a
+ * trailing `type`, so the real service accepted one); sortby columns under the legacy names are
+ * translated back to the emulator's.
+ */
+function legacyRequest(method: string, all: readonly WireValue[]): readonly WireValue[] {
+  const spec = findMethod(method);
+  const params = spec && all.length > spec.params.length + 3 ? all.slice(0, spec.params.length + 3) : all;
+  if (!method.startsWith("report.")) return params;
+  return params.map((p) => {
+    if (p.t !== "array") return p;
+    return {
+      t: "array",
+      v: p.v.map((item) => {
+        if (item.t !== "string") return item;
+        const m = /^\s*(\S+)(\s+.*)$/.exec(item.v);
+        const column = m ? FROM_LEGACY[m[1]] : undefined;
+        return column ? { t: "string", v: `${column}${m![2]}` } : item;
+      }),
+    } as WireValue;
+  });
+}
+
+const LEGACY: Compat = { profile: "legacy", request: legacyRequest, answer: legacyAnswer };
+
+/** The profile's reshaping; throws a TypeError naming the profiles for an unknown name. */
+export function compatFor(profile: string | undefined): Compat {
+  if (profile === undefined || profile === "default") return DEFAULT;
+  if (profile === "legacy") return LEGACY;
+  throw new TypeError(`startEmulator: compat must be one of ${COMPAT_PROFILES.join(", ")}, got '${String(profile).slice(0, 40)}'`);
+}

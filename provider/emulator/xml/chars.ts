@@ -1,0 +1,43 @@
+/**
+ * Characters XML 1.0 does not allow (§2.2 of the XML specification: C0 controls other than tab,
+ * LF and CR, U+FFFE, U+FFFF and lone surrogates). A string holding one cannot be written into a
+ * document that standard clients (Python's xmlrpc.client, the npm `xmlrpc` package) will parse,
+ * so the emulator refuses them in requests and in its data file instead of storing them.
+ */
+
+// A lone high surrogate, a lone low surrogate, or a forbidden BMP character.
+const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The first character of `text` that XML forbids, as `U+XXXX`, or undefined when there is none. */
+export function forbiddenXmlChar(text: string): string | undefined {
+  const match = FORBIDDEN.exec(text);
+  return match ? `U+${match[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}` : undefined;
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Decodes a request body or a data file as strict UTF-8: bytes that are not UTF-8 give
+ * undefined instead of being replaced by U+FFFD (and so silently changing a value).
+ */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Control characters of a log line written as `\n`, `\x01`...: a method name or a fault string
+ * that echoes one cannot start a forged line of the emulator's log.
+ */
+export function escapeForLog(text: string): string {
+  return text.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g, (c) => {
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    const code = c.charCodeAt(0);
+    return code > 0xff ? `\\u${code.toString(16).padStart(4, "0")}` : `\\x${code.toString(16).padStart(2, "0")}`;
+  });
+}

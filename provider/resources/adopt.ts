@@ -1,0 +1,101 @@
+/**
+ * Zones a create did not make from scratch: an existing zone taken over with `adopt: true`, and a
+ * zone whose create answer was lost and which recovery found (recover.ts). Both are brought to the
+ * declared values with one update of what listZones cannot show or compare (password, label), and
+ * both are claimed for the resource so no other resource of the deployment takes them too.
+ */
+import { log } from "./log";
+import { Connection } from "./connection";
+import { attemptsNote, nameInUseMessage, zoneRef } from "./messages";
+import { declared, toOutputs, wireValues } from "./outputs";
+import { ZoneInitError } from "./partial";
+import { RecoveredCreate } from "./recover";
+import { ZoneSpec } from "./specs";
+import { ZoneRow } from "./zoneLookup";
+
+type Props = Record<string, unknown>;
+
+/** Says so when a zone's delivery host name could not be known, and how to make it known. */
+export function warnUnknownUrl(spec: ZoneSpec, outs: Props): void {
+  if (spec.computed.some((c) => c.deliveryHost && outs[c.output] === "")) {
+    log(
+      `${zoneRef(spec, outs.name, outs.zoneId)}: cdnUrl is unknown (the API returns it only when it creates a zone). ` +
+        `Set cdn:companyAlias and cdn:cdnDomain (CDN_COMPANY_ALIAS, CDN_CDN_DOMAIN) so it can be built as <name>.<company alias>.<cdn domain>.`,
+    );
+  }
+}
+
+/** Takes over an existing zone: brings it to the declared values and returns it as created. */
+export async function adopt(spec: ZoneSpec, conn: Connection, inputs: Props, row: ZoneRow): Promise<{ id: string; outs: Props }> {
+  const { client, lists, identity } = conn;
+  const name = row.name ?? inputs.name;
+  const claimedBy = identity.claimedBy(spec, row.id);
+  if (claimedBy !== undefined) throw new Error(nameInUseMessage(spec, name, row.id, { claimedBy }));
+  const mismatched = spec.fields.filter((f) => f.createOnly && f.listed && declared(inputs[f.input]) && (row[f.wire] ?? "") !== inputs[f.input]);
+  if (mismatched.length) {
+    throw new Error(
+      `cannot adopt ${zoneRef(spec, name, row.id)}: ` +
+        mismatched.map((f) => `'${f.input}' is '${row[f.wire] ?? ""}' in the account but '${inputs[f.input]}' in the program, and ${spec.group}.update cannot change it`).join("; ") +
+        `. Declare the account's value to adopt the zone.`,
+    );
+  }
+  identity.claim(spec, row.id, String(inputs.name));
+  const previous = toOutputs(spec, { inputs: {}, id: row.id, row, identity });
+  // Unlisted fields (password, label) cannot be compared: they are always sent.
+  const toSend = spec.fields.filter((f) => !f.createOnly && declared(inputs[f.input]) && (!f.listed || row[f.wire] !== inputs[f.input]));
+  const outs = toOutputs(spec, { inputs, id: row.id, previous, identity });
+  if (toSend.length) {
+    try {
+      await client[spec.group].update(row.id, wireValues(toSend, inputs) as never);
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      throw new ZoneInitError(
+        `${zoneRef(spec, name, row.id)} was adopted, but could not be brought to the declared values (${toSend.map((f) => f.input).join(", ")}): ${reason}. ` +
+          `It is kept in state as managed by this stack; the next \`pulumi up\` sends the declared values again.`,
+        String(row.id),
+        previous,
+        inputs,
+      );
+    } finally {
+      lists.invalidate(spec);
+    }
+  }
+  log(`${zoneRef(spec, inputs.name, row.id)} adopted${toSend.length ? ` and updated (${toSend.map((f) => f.input).join(", ")})` : ""}`);
+  warnUnknownUrl(spec, outs);
+  return { id: String(row.id), outs };
+}
+
+/**
+ * Finishes a create whose answer was lost and whose zone recovery found. listZones cannot show
+ * the password or the label, so they are sent again: the zone then holds what was declared
+ * whichever attempt made it. If that fails the zone is still reported with its id (a partial
+ * create the engine keeps in state), without those fields, so the next `up` sends them.
+ */
+export async function takeOver(spec: ZoneSpec, conn: Connection, inputs: Props, found: RecoveredCreate, started: number): Promise<{ id: string; outs: Props }> {
+  const { client, lists, identity } = conn;
+  const ref = zoneRef(spec, inputs.name, found.id);
+  identity.claim(spec, found.id, String(inputs.name));
+  const unseen = spec.fields.filter((f) => !f.listed && !f.createOnly && typeof inputs[f.input] === "string" && inputs[f.input] !== "");
+  const outs = toOutputs(spec, { inputs, id: found.id, row: found.row, identity });
+  if (unseen.length) {
+    try {
+      await client[spec.group].update(found.id, wireValues(unseen, inputs) as never);
+    } catch (e) {
+      const partial = { ...outs };
+      for (const f of unseen) delete partial[f.input];
+      const reason = e instanceof Error ? `${e.message}${attemptsNote(e)}` : String(e);
+      throw new ZoneInitError(
+        `${ref} was created (its answer was lost; found by name), but ${unseen.map((f) => f.input).join(" and ")} could not be confirmed: ${reason}. ` +
+          `It is kept in state; the next \`pulumi up\` sends them again.`,
+        String(found.id),
+        partial,
+        inputs,
+      );
+    } finally {
+      lists.invalidate(spec);
+    }
+  }
+  log(`${ref} created in ${Date.now() - started} ms (its answer was lost; found by name and taken over${unseen.length ? `, ${unseen.map((f) => f.input).join(" and ")} sent again` : ""})`);
+  warnUnknownUrl(spec, outs);
+  return { id: String(found.id), outs };
+}

@@ -1,0 +1,93 @@
+/**
+ * check: everything a deployment would fail on, found at preview. It runs before every create and
+ * update, and its `olds` are the stored inputs, which a refresh rewrites to the account's values;
+ * so a change the API cannot make is refused here, never in diff (the engine calls diff after every
+ * read of a refresh and fails the refresh when diff throws: docs/engine-fidelity.md).
+ *
+ * For a new zone it also asks the account, once per kind per deployment (the snapshot shared with
+ * reads and create recovery): a refused key, an unreachable API or a name already in use fail the
+ * preview of a pull request instead of the `up` of its merge.
+ */
+import { CdnAuthError, CdnError } from "../api/errors";
+import { connection, settingProblems } from "./connection";
+import { createOnlyMessage, nameInUseMessage, zoneRef } from "./messages";
+import { AUTO_NAME } from "./naming";
+import { declared } from "./outputs";
+import { ZoneSpec } from "./specs";
+import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
+import { sameName } from "./zoneLookup";
+
+type Props = Record<string, unknown>;
+
+/** check(olds, news) of a zone kind. */
+export async function check(spec: ZoneSpec, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+  const { inputs, failures } = checkInputs(spec, withName(olds, news));
+  // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
+  for (const p of settingProblems()) failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
+  if (failures.length) return { inputs, failures };
+  const existing = declared(olds.name);
+  if (existing) failures.push(...createOnlyChanges(spec, olds, inputs));
+  else failures.push(...(await newZoneProblems(spec, inputs)));
+  return { inputs, failures };
+}
+
+/** The declared name, else the stored one, else the program's auto-name candidate; the hint itself is never stored. */
+function withName(olds: Props, news: Props): Props {
+  const out = { ...news };
+  const candidate = out[AUTO_NAME];
+  delete out[AUTO_NAME];
+  if (!declared(out.name)) {
+    if (declared(olds.name)) out.name = olds.name;
+    else if (typeof candidate === "string" && candidate !== "") out.name = candidate;
+  }
+  return out;
+}
+
+/** A create-only field declared with another value than the stored one: the API cannot change it. */
+function createOnlyChanges(spec: ZoneSpec, olds: Props, inputs: Props): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  for (const f of spec.fields) {
+    if (!f.createOnly) continue;
+    const n = inputs[f.input];
+    const o = olds[f.input];
+    if (!declared(n) || n === UNKNOWN || !declared(o) || o === n) continue;
+    failures.push({ property: f.input, reason: createOnlyMessage(spec, f, inputs.name ?? olds.name, undefined, o, n) });
+  }
+  return failures;
+}
+
+/** What the account says of a zone about to be created: settings, credentials, the name. */
+async function newZoneProblems(spec: ZoneSpec, inputs: Props): Promise<CheckFailure[]> {
+  const name = inputs.name;
+  const conn = connection();
+  if (typeof name !== "string" || name === UNKNOWN) return [];
+  let rows;
+  try {
+    rows = await conn.lists.snapshot(spec);
+  } catch (e) {
+    return [{ property: "name", reason: `${zoneRef(spec, name)}: cannot check the name against the account: ${accountProblem(e)}` }];
+  }
+  const existing = rows.find((z) => sameName(z.name, name));
+  if (!existing) return [];
+  if (inputs.adopt === UNKNOWN) return [];
+  const claimedBy = conn.identity.claimedBy(spec, existing.id);
+  if (inputs.adopt !== true || claimedBy !== undefined) {
+    return [{ property: "name", reason: nameInUseMessage(spec, name, existing.id, { claimedBy }) }];
+  }
+  const mismatched = spec.fields.filter((f) => f.createOnly && f.listed && declared(inputs[f.input]) && inputs[f.input] !== UNKNOWN && (existing[f.wire] ?? "") !== inputs[f.input]);
+  return mismatched.map((f) => ({
+    property: f.input,
+    reason:
+      `cannot adopt ${zoneRef(spec, existing.name ?? name, existing.id)}: '${f.input}' is '${existing[f.wire] ?? ""}' in the account but '${inputs[f.input]}' in the program, ` +
+      `and ${spec.group}.update cannot change it. Declare the account's value to adopt the zone.`,
+  }));
+}
+
+/** The settings to look at when the account refused or could not be reached. */
+function accountProblem(e: unknown): string {
+  if (e instanceof CdnAuthError) {
+    return `${e.message}. Check cdn:apiKey (CDN_API_KEY) and cdn:apiUserId (CDN_API_USER_ID): the key and the user id are issued together.`;
+  }
+  if (e instanceof CdnError) return e.message;
+  return e instanceof Error ? e.message : String(e);
+}

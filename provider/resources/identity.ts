@@ -1,0 +1,92 @@
+/**
+ * What makes a zone the same zone of the same account, whatever happens around it
+ * (docs/resources.md, "Zone identity"):
+ * - the **account** a zone belongs to, recorded in its outputs as `<apiUserId>@<host>`: zone ids
+ *   are small integers in every account, so an id alone could name another account's zone;
+ * - the **claims** of one deployment: a zone id created or adopted by one resource cannot be
+ *   created or adopted by another resource of the same deployment;
+ * - the **delivery domain suffix** of the account (`<company alias>.<cdn domain>`), configured or
+ *   learned from a create answer, from which `cdnUrl` is built for zones the API gave no URL for.
+ */
+import { ZoneSpec } from "./specs";
+
+/** The output recording the account of a zone. */
+export const ACCOUNT = "account";
+
+/** The non-secret fingerprint of an account: the API user id and the base URL's host (never the key). */
+export function accountOf(baseUrl: string, apiUserId: number): string {
+  let host = baseUrl;
+  try {
+    host = new URL(baseUrl).host;
+  } catch {
+    // resolveCredentials has already refused a base URL that is not a URL
+  }
+  return `${apiUserId}@${host}`;
+}
+
+/** Splits a fingerprint for messages: `user id 4242 at api.example.com`. */
+export function describeAccount(account: string): string {
+  const at = account.indexOf("@");
+  return at < 0 ? `account '${account}'` : `API user id ${account.slice(0, at)} at ${account.slice(at + 1)}`;
+}
+
+/** The claims and learned facts of one account in one deployment (one host process). */
+export class DeploymentIdentity {
+  private readonly claims = new Map<string, string>();
+  private learnedSuffix: string | undefined;
+
+  constructor(
+    readonly account: string,
+    /** `<company alias>.<cdn domain>` from configuration, when both are set. */
+    private readonly configuredSuffix: string | undefined,
+  ) {}
+
+  /** The zone name that claimed a zone id in this deployment, if any. */
+  claimedBy(spec: ZoneSpec, id: number): string | undefined {
+    return this.claims.get(`${spec.group}:${id}`);
+  }
+
+  /** Records that a resource of this deployment manages the zone. */
+  claim(spec: ZoneSpec, id: number, name: string): void {
+    this.claims.set(`${spec.group}:${id}`, name);
+  }
+
+  /** Forgets a claim when the zone is deleted (a live zone replaced delete-first is claimed again by its replacement). */
+  release(spec: ZoneSpec, id: number): void {
+    this.claims.delete(`${spec.group}:${id}`);
+  }
+
+  /** Learns the account's delivery suffix from a create answer's `cdn_url` (`<zone>.<alias>.<domain>`). */
+  learnFrom(name: string, cdnUrl: unknown): void {
+    const suffix = suffixOf(name, cdnUrl);
+    if (suffix && !this.learnedSuffix) this.learnedSuffix = suffix;
+  }
+
+  /** `<company alias>.<cdn domain>`: configured, else learned in this deployment; undefined when unknown. */
+  get suffix(): string | undefined {
+    return this.configuredSuffix ?? this.learnedSuffix;
+  }
+}
+
+/** The part of a delivery host name after the zone's own label, when the host name starts with that label. */
+export function suffixOf(name: string, cdnUrl: unknown): string | undefined {
+  if (typeof cdnUrl !== "string" || cdnUrl === "") return undefined;
+  const host = cdnUrl.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/\/.*$/, "");
+  const dot = host.indexOf(".");
+  if (dot <= 0 || host.slice(0, dot).toLowerCase() !== name.toLowerCase()) return undefined;
+  const rest = host.slice(dot + 1);
+  return rest.includes(".") ? rest : undefined;
+}
+
+/**
+ * The delivery host name of a zone after a rename: the old URL with its first label replaced, so
+ * the scheme (none, per public evidence) and the suffix stay as the API gave them.
+ */
+export function renamedUrl(oldUrl: unknown, oldName: unknown, newName: string): string | undefined {
+  if (typeof oldUrl !== "string" || oldUrl === "") return undefined;
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)?([^./]+)(\..*)$/i.exec(oldUrl);
+  if (!m) return undefined;
+  // Only a URL whose first label is the zone's name can be carried over; any other shape is not ours to guess.
+  if (typeof oldName === "string" && m[2].toLowerCase() !== oldName.toLowerCase()) return undefined;
+  return `${m[1] ?? ""}${newName}${m[3]}`;
+}

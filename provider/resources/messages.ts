@@ -1,0 +1,88 @@
+/**
+ * The words of the zone resources' errors and progress lines: which zone, what happened, what to
+ * do. Every message names the zone once (never "pull zone 'x': pullzone.create failed for zone 'x'")
+ * and never holds a secret: callers pass names, ids, field names and client errors, which the client
+ * has already redacted.
+ */
+import { CdnCreateError, CdnError } from "../api/errors";
+import { describeAccount } from "./identity";
+import { FieldSpec, ZoneSpec } from "./specs";
+
+/** The zone's words for messages: `pull zone 'assets' (id 12)`. */
+export function zoneRef(spec: ZoneSpec, name: unknown, id?: unknown): string {
+  return `${spec.label} '${typeof name === "string" ? name : "?"}'${id !== undefined && id !== "" ? ` (id ${id})` : ""}`;
+}
+
+/**
+ * A client error with the zone it concerns in front. A new error wraps the cause (kept as `cause`)
+ * instead of rewriting its message: one failed listZones answer is shared by every read of a
+ * refresh, and rewriting it made each zone's error name ten zones. The wrapper carries no `id`
+ * property: the host reads any thrown error with a truthy `id` as a partial create (PULUMI-NOTES).
+ */
+export function describeError(spec: ZoneSpec, name: unknown, e: unknown, id?: number): Error {
+  const ref = zoneRef(spec, name, id);
+  if (!(e instanceof Error)) return new Error(`${ref}: ${String(e)}`);
+  const wrapped = new Error(`${ref}: ${clientText(e)}${attemptsNote(e)}`);
+  wrapped.name = e.name;
+  Object.defineProperty(wrapped, "cause", { value: e, enumerable: false });
+  return wrapped;
+}
+
+/** A client error's text without the zone it already names (create errors name the zone themselves). */
+function clientText(e: Error): string {
+  if (e instanceof CdnCreateError) return `${e.method} answered error ${e.code}: ${e.serverMessage}`;
+  return e.message;
+}
+
+/** ` (after N attempts)` for a client error whose retry budget ran out, unless its message says so already. */
+export function attemptsNote(e: Error): string {
+  const n = e instanceof CdnError ? e.attempts : undefined;
+  if (!n || /after \d+ attempts?\b/.test(e.message)) return "";
+  // The count matters when a retry budget ran out: one attempt of a call that could be retried says the budget is 0.
+  return n > 1 || (e as CdnError).retryable ? ` (after ${n} attempt${n === 1 ? "" : "s"})` : "";
+}
+
+/** Why a create-only field cannot change, and the ways out. */
+export function createOnlyMessage(spec: ZoneSpec, f: FieldSpec, name: unknown, id: unknown, from: unknown, to: unknown): string {
+  return (
+    `${zoneRef(spec, name, id)}: '${f.input}' cannot be changed from '${from ?? ""}' to '${to}': ` +
+    `${spec.group}.update does not accept ${f.wire}, so the API can only set it when the zone is created. ` +
+    `Either declare the zone's current value '${from ?? ""}' (if it changed in the control panel, that accepts the change), ` +
+    `or declare a new zone under a new name with the new ${f.input} and remove this one from the program. ` +
+    `To stop managing the field, add "${f.input}" to the resource's ignoreChanges option.`
+  );
+}
+
+/**
+ * "Name in use": the existing zone's id, and what to do. `adopt` already set means the zone could
+ * not be adopted for another reason, so the message never asks for what the user already set.
+ */
+export function nameInUseMessage(spec: ZoneSpec, name: unknown, existingId: number | undefined, opts: { adopt?: boolean; claimedBy?: string } = {}): string {
+  const ref = `${zoneRef(spec, name)} already exists in the account${existingId !== undefined ? ` (id ${existingId})` : ""}`;
+  if (opts.claimedBy !== undefined) {
+    return (
+      `${ref} and another resource of this deployment already manages it (as '${opts.claimedBy}'). ` +
+      `One zone can be managed by one resource only: give this resource another name, or remove one of the two from the program.`
+    );
+  }
+  const moved =
+    spec.deletable
+      ? ""
+      : ` If this program renamed the resource or is replacing it (pulumi up --replace, a changed resource name), the zone is still held by the old resource, ` +
+        `because the API cannot delete ${spec.label}s: add \`aliases: [{ name: "<old resource name>" }]\` to the resource, or keep its old name.`;
+  if (opts.adopt) return `${ref}, and it could not be adopted.${moved}`;
+  return (
+    `${ref}. To manage that zone with this program, set \`adopt: true\` on the resource: it will be brought to the declared values and managed ` +
+    `by this stack from then on (docs/resources.md, "Adopting a zone"). Otherwise choose another name.${moved}`
+  );
+}
+
+/** A zone of another account than the configured one: read, update and delete refuse before any call. */
+export function accountMismatchMessage(spec: ZoneSpec, name: unknown, id: number, stored: string, configured: string, action: string): string {
+  return (
+    `${zoneRef(spec, name, id)} belongs to ${describeAccount(stored)}, but this stack is now configured for ${describeAccount(configured)}: ` +
+    `refusing to ${action} it, because zone ids repeat across accounts and id ${id} there is another zone. ` +
+    `If the settings changed by mistake (cdn:baseUrl / CDN_BASE_URL, cdn:apiUserId / CDN_API_USER_ID, cdn:apiKey / CDN_API_KEY), restore them. ` +
+    `If the stack should manage the other account from now on, remove this zone from the state (pulumi state delete <urn>) and declare it again there, with adopt: true if it exists.`
+  );
+}

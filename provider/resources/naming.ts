@@ -1,0 +1,31 @@
+/**
+ * Default zone names as Pulumi users expect them: a resource without `name` gets
+ * `<resource name>-<7 lowercase letters or digits>`, so two stacks of one program in one account
+ * never want the same zone. The candidate is computed in the program from the stack's identity
+ * (organization, project, stack, kind, resource name) and handed to check as `__autoName`; check
+ * takes it only when neither the program nor the stored inputs hold a name, so a name once chosen
+ * (or stored by a version that defaulted to the resource name) is never replaced. Deriving the
+ * suffix from the stack rather than drawing it in check lets the preview of a pull request show
+ * the very name the merge's `up` creates.
+ */
+import { createHash } from "crypto";
+
+/** The hidden input carrying the auto-name candidate from the program to check. */
+export const AUTO_NAME = "__autoName";
+
+const SUFFIX_LENGTH = 7;
+const MAX_NAME = 63;
+
+/** The auto-name of a resource: its name made a DNS label, a hyphen and a suffix unique to the stack. */
+export function autoName(resourceName: string, stackIdentity: readonly string[]): string {
+  const digest = createHash("sha256").update([...stackIdentity, resourceName].join("\0")).digest();
+  let suffix = "";
+  for (let i = 0; suffix.length < SUFFIX_LENGTH; i++) suffix += (digest[i] % 36).toString(36);
+  let base = resourceName
+    .replace(/[^A-Za-z0-9-]+/g, "-")
+    .replace(/^-+/, "")
+    .slice(0, MAX_NAME - SUFFIX_LENGTH - 1)
+    .replace(/-+$/, "");
+  if (base === "") base = "zone";
+  return `${base}-${suffix}`;
+}

@@ -1,0 +1,80 @@
+/**
+ * The output set of a zone, built from what is known of it: the declared inputs, a create answer,
+ * a listZones row and the earlier outputs. One function, so create, adopt, read and update can
+ * never disagree on what a zone's outputs hold.
+ */
+import { ACCOUNT, DeploymentIdentity, renamedUrl } from "./identity";
+import { ComputedSpec, FieldSpec, ZONE_ID, ZoneSpec } from "./specs";
+import { ZoneRow } from "./zoneLookup";
+
+type Props = Record<string, unknown>;
+
+export const declared = (v: unknown): boolean => v !== undefined && v !== null;
+
+/** What toOutputs is built from; only `inputs` and `id` are required. */
+export interface OutputSources {
+  inputs: Props;
+  id: number;
+  /** The create answer, for a zone made now. */
+  created?: Props;
+  /** The zone's listZones row, when it was just read. */
+  row?: ZoneRow;
+  /** The outputs before this operation. */
+  previous?: Props;
+  /** The account and deployment: records the account, and builds `cdnUrl` where the API gave none. */
+  identity?: DeploymentIdentity;
+}
+
+/** Builds the full output set of a zone. */
+export function toOutputs(spec: ZoneSpec, src: OutputSources): Props {
+  const { inputs, id, created, row } = src;
+  const previous = src.previous ?? {};
+  const out: Props = {};
+  for (const f of spec.fields) {
+    // A live row may carry only `id` (§2.2): a field the row lacks keeps its declared or earlier value.
+    let v = row && f.listed && declared(row[f.wire]) ? row[f.wire] : declared(inputs[f.input]) ? inputs[f.input] : previous[f.input];
+    // A new zone lists an unset field as "": say so now, or the first refresh would report it as a change.
+    if (!declared(v) && created && f.listed) v = "";
+    if (declared(v)) out[f.input] = v;
+  }
+  if (declared(inputs.adopt)) out.adopt = inputs.adopt;
+  out[ZONE_ID] = id;
+  for (const c of spec.computed) {
+    out[c.output] = c.deliveryHost ? deliveryHost(out.name, src, previous) : (computedValue(c, created, row, previous) ?? "");
+  }
+  const account = src.identity?.account ?? previous[ACCOUNT];
+  if (declared(account)) out[ACCOUNT] = account;
+  return out;
+}
+
+function computedValue(c: ComputedSpec, created?: Props, row?: ZoneRow, previous: Props = {}): unknown {
+  if (created && c.fromCreate && declared(created[c.wire])) return String(created[c.wire]);
+  if (row && c.fromList && declared(row[c.wire])) return String(row[c.wire]);
+  return previous[c.output];
+}
+
+/**
+ * `cdnUrl`: the create answer's; after a rename the old URL under the new name; for a zone the API
+ * gave no URL for (adopted, read, taken over), `<name>.<company alias>.<cdn domain>` when the
+ * account's suffix is configured or was learned from a create in this deployment; otherwise "".
+ * Never a host name that does not serve the zone.
+ */
+function deliveryHost(name: unknown, src: OutputSources, previous: Props): string {
+  const fromCreate = src.created?.cdn_url;
+  if (typeof fromCreate === "string" && fromCreate !== "") return fromCreate;
+  if (typeof name !== "string" || name === "") return "";
+  const carried = renamedUrl(previous.cdnUrl, previous.name, name);
+  if (carried) return carried;
+  const suffix = src.identity?.suffix;
+  return suffix ? `${name}.${suffix}` : "";
+}
+
+/** The `values` struct for a method: declared fields of the given list, by wire key. */
+export function wireValues(fields: readonly FieldSpec[], inputs: Props): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const f of fields) {
+    const v = inputs[f.input];
+    if (typeof v === "string" && (v !== "" || f.required)) values[f.wire] = v;
+  }
+  return values;
+}

@@ -1,0 +1,41 @@
+/**
+ * The engine runs the dynamic-provider host from the program's own `@pulumi/pulumi`, which the
+ * package takes as a peer dependency. Older hosts silently lose what the provider relies on:
+ * `configure` reaches dynamic providers from 3.139, and read's `inputs` (a refresh that leaves no
+ * false diff) from 3.216 (PULUMI-NOTES, "Which host runs"). Configure checks the version running it.
+ */
+
+/** The oldest `@pulumi/pulumi` whose host gives the provider everything it relies on. */
+export const MIN_PULUMI_SDK = "3.216.0";
+
+function parts(v: string): number[] | undefined {
+  const m = /^(\d+)\.(\d+)\.(\d+)/.exec(v);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+/** Why an SDK version cannot run the provider, or undefined when it can. */
+export function sdkVersionProblem(version: string | undefined): string | undefined {
+  const have = version === undefined ? undefined : parts(version);
+  const need = parts(MIN_PULUMI_SDK)!;
+  if (!have) return undefined; // a development build without a version: nothing to compare
+  if (have[0] > need[0]) return `@pulumi/pulumi ${version} is not supported by pulumi-cdn-zones (it needs >=${MIN_PULUMI_SDK} <4): install a 3.x version in the project`;
+  for (let i = 0; i < 3; i++) {
+    if (have[i] > need[i]) return undefined;
+    if (have[i] < need[i]) {
+      return (
+        `@pulumi/pulumi ${version} runs this program, but pulumi-cdn-zones needs ${MIN_PULUMI_SDK} or later: ` +
+        `older dynamic-provider hosts do not pass the stack's configuration or keep refreshed inputs. Run \`npm install @pulumi/pulumi@^3\` in the project.`
+      );
+    }
+  }
+  return undefined;
+}
+
+/** The version of the `@pulumi/pulumi` this process loads (the program's, in the host). */
+export function runningSdkVersion(): string | undefined {
+  try {
+    return (require("@pulumi/pulumi/version") as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * check as a preview sees it: what the API would refuse is refused first (lengths in characters,
+ * IPv6 origins, ports), nothing that could be a secret is echoed, and for a new zone the account is
+ * asked once per kind, so a wrong key, a wrong base URL or an unreachable API fail the preview of a
+ * pull request instead of the up of its merge. Reads of one refresh each name their own zone.
+ */
+import { startEmulator } from "../../provider/emulator";
+import { accountConfig, deployment } from "../support/handle";
+
+type Emu = Awaited<ReturnType<typeof startEmulator>>;
+let emu: Emu;
+let seq = 0;
+const unique = (p: string) => `${p}-${++seq}-${process.pid % 997}`;
+const ORIGIN = "https://origin.example.com";
+
+beforeAll(async () => {
+  process.env.CDN_LOG = "quiet";
+  emu = await startEmulator({ port: 0 });
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+const failuresOf = async (kind: "PullZone" | "PushZone", news: Record<string, unknown>, config = accountConfig(emu)) =>
+  (await deployment(config).check(kind, {}, news)).failures;
+
+describe("check and the API agree", () => {
+  test("lengths are counted in characters, not UTF-16 units", async () => {
+    expect(await failuresOf("PushZone", { name: unique("emoji"), password: "😀😀😀" })).toEqual([
+      expect.objectContaining({ property: "password", reason: expect.stringContaining("must be 6 to 128 characters long (got 3)") }),
+    ]);
+    expect(await failuresOf("PushZone", { name: unique("emoji"), password: "😀😀😀😀😀😀" })).toEqual([]);
+  });
+
+  test.each([
+    ["2001:db8::1", "write it as a URL with brackets, e.g. http://[2001:db8::1]/"],
+    ["http://origin.example.com:0/", "port 0"],
+    ["origin.example.com:0", "a port is 1 to 65535"],
+    ["origin.example.com:70000", "a port is 1 to 65535"],
+  ])("origin %s is refused before the API sees it", async (origin, reason) => {
+    expect(await failuresOf("PullZone", { name: unique("o"), origin })).toEqual([expect.objectContaining({ property: "origin", reason: expect.stringContaining(reason) })]);
+  });
+
+  test("a bracketed IPv6 URL and a host with a port pass, and the API takes them", async () => {
+    const d = deployment(accountConfig(emu));
+    for (const origin of ["http://[2001:db8::1]/", "origin.example.com:8080"]) {
+      const made = await d.up("PullZone", { name: unique("ok"), origin });
+      expect(emu.zones("pullzone").find((z) => String(z.id) === made.id)!.origin).toBe(origin);
+    }
+  });
+
+  test.each(["user:S3cret-pw@origin.example.com", "http://user:S3cret-pw@origin.example.com/", "http://user:S3cret-pw@origin.example.com:99999/"])(
+    "an origin carrying credentials (%s) is refused without showing them",
+    async (origin) => {
+      const failures = await failuresOf("PullZone", { name: unique("creds"), origin });
+      expect(failures).toHaveLength(1);
+      expect(failures[0].reason).toContain("must not carry credentials");
+      expect(JSON.stringify(failures)).not.toContain("S3cret-pw");
+    },
+  );
+
+  test("compress takes true and false as well as \"1\" and \"0\"", async () => {
+    const d = deployment(accountConfig(emu));
+    expect((await d.check("PullZone", {}, { name: unique("c"), origin: ORIGIN, compress: true })).inputs.compress).toBe("1");
+    expect((await d.check("PullZone", {}, { name: unique("c"), origin: ORIGIN, compress: false })).inputs.compress).toBe("0");
+  });
+});
+
+describe("the preview of a new zone asks the account", () => {
+  test("a refused key fails the preview naming the settings to check", async () => {
+    const failures = await failuresOf("PullZone", { name: unique("k"), origin: ORIGIN }, accountConfig(emu, { "cdn:apiKey": "not-the-key-0123456789" }));
+    expect(failures).toHaveLength(1);
+    expect(failures[0].reason).toContain("cdn:apiKey (CDN_API_KEY)");
+    expect(failures[0].reason).toContain("cdn:apiUserId (CDN_API_USER_ID)");
+    expect(failures[0].reason).not.toContain("not-the-key-0123456789");
+  });
+
+  test("an unreachable API fails the preview with the transport error", async () => {
+    const failures = await failuresOf("PullZone", { name: unique("u"), origin: ORIGIN }, accountConfig(emu, { "cdn:baseUrl": "http://127.0.0.1:9", "cdn:retries": "0" }));
+    expect(failures).toEqual([expect.objectContaining({ property: "name", reason: expect.stringMatching(/cannot check the name against the account: .*connection/) })]);
+  });
+
+  test.each([
+    [{ "cdn:baseUrl": "not a url" }, "cdn:baseUrl"],
+    [{ "cdn:apiUserId": "abc-not-a-number" }, "cdn:apiUserId"],
+  ])("bad settings %j fail the preview naming %s, without echoing the value", async (over, key) => {
+    const failures = await failuresOf("PullZone", { name: unique("s"), origin: ORIGIN }, accountConfig(emu, over));
+    expect(failures).toHaveLength(1);
+    expect(failures[0].property).toBe(key);
+    expect(failures[0].reason).not.toContain(Object.values(over)[0]);
+  });
+
+  test("a misspelt cdn: config key fails the preview with the key it was probably meant to be", async () => {
+    const failures = await failuresOf("PullZone", { name: unique("typo"), origin: ORIGIN }, accountConfig(emu, { "cdn:timeoutMS": "5000" }));
+    expect(failures).toEqual([expect.objectContaining({ property: "cdn:timeoutMS", reason: expect.stringContaining("did you mean `cdn:timeoutMs`?") })]);
+  });
+
+  test("existing zones are not looked up at check: a preview of a change costs no listZones", async () => {
+    const before = emu.calls.filter((c) => c.method === "pullzone.listZones").length;
+    const checked = await deployment(accountConfig(emu)).check("PullZone", { name: "kept", origin: ORIGIN }, { name: "kept", origin: "https://new.example.com" });
+    expect(checked.failures).toEqual([]);
+    expect(emu.calls.filter((c) => c.method === "pullzone.listZones").length).toBe(before);
+  });
+});
+
+describe("refresh", () => {
+  test("when listZones fails, each zone's error names that zone alone", async () => {
+    const d = deployment(accountConfig(emu, { "cdn:retries": "0" }));
+    const zones = [];
+    for (let i = 0; i < 20; i++) zones.push(await d.up("PullZone", { name: unique("r"), origin: ORIGIN }));
+    const refresh = deployment(accountConfig(emu, { "cdn:retries": "0" }));
+    emu.faults.add({ kind: "http500", method: "pullzone.listZones" });
+    const errors = await Promise.all(zones.map((z) => refresh.read("PullZone", z.id, z.outs).then(() => undefined, (e: Error) => e)));
+    emu.faults.clear();
+    for (const [i, e] of errors.entries()) {
+      expect(e).toBeInstanceOf(Error);
+      expect(e!.message.match(/pull zone '/g)).toHaveLength(1);
+      expect(e!.message).toContain(`pull zone '${zones[i].outs.name}' (id ${zones[i].id})`);
+    }
+  });
+
+  test("a zone missing from one short listZones answer is confirmed by one fresh call before it is forgotten", async () => {
+    const d = deployment(accountConfig(emu));
+    const a = await d.up("PullZone", { name: unique("short"), origin: ORIGIN });
+    const b = await d.up("PullZone", { name: unique("short"), origin: ORIGIN });
+    const refresh = deployment(accountConfig(emu));
+    const before = emu.calls.filter((c) => c.method === "pullzone.listZones").length;
+    emu.faults.once({ method: "pullzone.listZones", when: "after", as: "short" });
+    const [ra, rb] = await Promise.all([refresh.read("PullZone", a.id, a.outs), refresh.read("PullZone", b.id, b.outs)]);
+    expect([ra.id, rb.id]).toEqual([a.id, b.id]);
+    // One answer, one confirmation: at most one extra call per kind.
+    expect(emu.calls.filter((c) => c.method === "pullzone.listZones").length - before).toBe(2);
+    await emu.deleteZone("pullzone", Number(a.id));
+    expect((await deployment(accountConfig(emu)).read("PullZone", a.id, a.outs)).id).toBe("");
+  });
+});

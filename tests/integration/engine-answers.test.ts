@@ -1,0 +1,116 @@
+/**
+ * The provider answers the Pulumi engine as the engine really uses them (docs/engine-fidelity.md):
+ * refresh calls diff after read and fails when it throws; a get of a missing id must fail in the
+ * provider; partial failures are shown by their reasons only; replacements. In process, through
+ * `handle(1, kind, op, args)` against the emulator over HTTP.
+ */
+import { startEmulator } from "../../provider/emulator";
+import { sdkVersionProblem, MIN_PULUMI_SDK } from "../../provider/resources/sdk";
+import { accountConfig, deployment } from "../support/handle";
+
+type Emu = Awaited<ReturnType<typeof startEmulator>>;
+const ORIGIN = "https://origin.example.com";
+let emu: Emu;
+let seq = 0;
+const unique = (p: string) => `${p}-${++seq}-${process.pid % 997}`;
+
+beforeAll(async () => {
+  process.env.CDN_LOG = "quiet";
+  emu = await startEmulator({ port: 0 });
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+describe("a create-only field changed in the control panel", () => {
+  test("refresh succeeds and shows the drift; the next up is refused at check; ignoreChanges or the account's value let it pass", async () => {
+    const d = deployment(accountConfig(emu));
+    const name = unique("vanity");
+    const declared = { name, origin: ORIGIN, vanityDomain: `${name}.example.com` };
+    const made = await d.up("PullZone", declared);
+    await emu.editZone("pullzone", Number(made.id), { vanity_domain: `changed-${name}.example.com` });
+
+    // Refresh: Read, then Diff as RefreshStep calls it (olds: the refreshed outputs, news: the stored inputs).
+    const read = await d.read("PullZone", made.id, made.outs);
+    expect(read.props.vanityDomain).toBe(`changed-${name}.example.com`);
+    expect(read.inputs!.vanityDomain).toBe(`changed-${name}.example.com`);
+    const refreshDiff = await d.diff("PullZone", made.id, read.props, made.inputs);
+    expect(refreshDiff).toMatchObject({ changes: true, replaces: [] });
+
+    // The next up: check(olds = the refreshed inputs, news = the program) refuses, naming the zone, the field, both values and the ways out.
+    const refused = await d.check("PullZone", read.inputs!, declared);
+    expect(refused.failures).toHaveLength(1);
+    expect(refused.failures[0].property).toBe("vanityDomain");
+    expect(refused.failures[0].reason).toMatch(new RegExp(`pull zone '${name}': 'vanityDomain' cannot be changed from 'changed-${name}.example.com' to '${name}.example.com'`));
+    expect(refused.failures[0].reason).toContain("ignoreChanges");
+
+    // ignoreChanges: the engine copies the old value into news before check.
+    const ignored = await d.check("PullZone", read.inputs!, { ...declared, vanityDomain: read.inputs!.vanityDomain });
+    expect(ignored.failures).toEqual([]);
+    expect(await d.diff("PullZone", made.id, read.props, ignored.inputs)).toMatchObject({ changes: false });
+  });
+});
+
+describe("get and refresh of a zone that is not there", () => {
+  test("a get of a missing id fails naming the kind and the id; a refresh of a zone deleted outside Pulumi removes it", async () => {
+    const d = deployment(accountConfig(emu));
+    await expect(d.read("VodZone", "987654", { __provider: "p" })).rejects.toThrow("VodZone.get: no VOD zone with id 987654");
+    const made = await d.up("VodZone", { name: unique("gone"), password: "Zone-Pa55word-1" });
+    await emu.deleteZone("vodzone", Number(made.id));
+    expect((await d.read("VodZone", made.id, made.outs)).id).toBe("");
+  });
+});
+
+describe("partial failures", () => {
+  test("an adopt whose update fails is a partial create whose reasons say which zone, what was done and what the next up does", async () => {
+    const seeded = await emu.seedZone("livezone", { name: unique("half"), password: "Their-Pa55word" });
+    emu.faults.add({ kind: "http500", method: "livezone.update", count: 1 });
+    const d = deployment(accountConfig(emu, { "cdn:retries": "0" }));
+    const err = await d.up("LiveZone", { name: seeded.name, password: "Zone-Pa55word-1", adopt: true }).catch((e) => e);
+    emu.faults.clear();
+    expect(err.id).toBe(String(seeded.id));
+    expect(err.reasons).toHaveLength(1);
+    expect(err.reasons[0]).toContain(`live zone '${seeded.name}' (id ${seeded.id}) was adopted`);
+    expect(err.reasons[0]).toContain("the next `pulumi up` sends the declared values again");
+  });
+
+  test("no other error carries an id the host would read as a partial create", async () => {
+    const d = deployment(accountConfig(emu));
+    const made = await d.up("PullZone", { name: unique("upd"), origin: ORIGIN });
+    await emu.deleteZone("pullzone", Number(made.id));
+    const err = await d.update("PullZone", made.id, made.outs, { ...made.inputs, origin: "https://other.example.com" }).catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toContain(`pull zone '${made.outs.name}' (id ${made.id})`);
+    expect(err.id).toBeFalsy();
+    expect(err.cause?.id).toBeFalsy();
+  });
+});
+
+describe("replacements", () => {
+  test("live zones are replaced delete-first and keep their name; the other kinds say how a replaced or renamed resource keeps its zone", async () => {
+    const d = deployment(accountConfig(emu));
+    const name = unique("live");
+    const live = await d.up("LiveZone", { name, password: "Zone-Pa55word-1" });
+    expect((await d.diff("LiveZone", live.id, live.outs, live.inputs)).deleteBeforeReplace).toBe(true);
+    // pulumi up --replace: delete, then create under the same name in the same deployment.
+    await d.delete("LiveZone", live.id, live.outs);
+    const again = await d.create("LiveZone", live.inputs);
+    expect(again.id).not.toBe(live.id);
+    expect(emu.zones("livezone").filter((z) => z.name === name)).toHaveLength(1);
+
+    const pull = await d.up("PullZone", { name: unique("pull"), origin: ORIGIN });
+    expect((await d.diff("PullZone", pull.id, pull.outs, pull.inputs)).deleteBeforeReplace).toBe(false);
+    // A replacement (a later deployment) created first finds the name held by the old resource.
+    await expect(deployment(accountConfig(emu)).create("PullZone", pull.inputs)).rejects.toThrow(/aliases: \[\{ name: "<old resource name>" \}\]/);
+  });
+});
+
+describe("the SDK that runs the provider", () => {
+  test("configure refuses an @pulumi/pulumi older than the minimum, naming both versions", () => {
+    expect(sdkVersionProblem("3.215.9")).toContain(`3.215.9 runs this program, but pulumi-cdn-zones needs ${MIN_PULUMI_SDK}`);
+    expect(sdkVersionProblem("3.138.0")).toContain("npm install @pulumi/pulumi@^3");
+    expect(sdkVersionProblem("4.0.0")).toContain("not supported");
+    expect(sdkVersionProblem(MIN_PULUMI_SDK)).toBeUndefined();
+    expect(sdkVersionProblem("3.248.0")).toBeUndefined();
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The provider's side of the dynamic-provider host, in process: each operation goes through
+ * `handle(1, kind, op, args)` with the arguments the host passes (values round-tripped through JSON
+ * as the gRPC Struct carries them, `__provider` added to results as the host does), and
+ * `deployment()` starts what a new host process would start with: no clients, no cached lists, no
+ * snapshot, no claims. For provider behaviour; engine behaviour goes through the engine harness.
+ */
+import { handle } from "../../provider/resources/handlers";
+import { resetConnections } from "../../provider/resources/connection";
+import type { ZoneKind } from "../../provider/resources/specs";
+
+type Props = Record<string, unknown>;
+const PROVIDER = "exports.handler = __provider; /* in-process stand-in for the serialized provider text */";
+const wire = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? {}));
+
+/** One deployment against an account: configure once, then provider operations of any kind. */
+export function deployment(config: Record<string, string>) {
+  resetConnections();
+  let configured = false;
+  const call = async (kind: ZoneKind, op: string, args: unknown[]): Promise<unknown> => {
+    if (!configured) {
+      configured = true;
+      // As the host passes it: a Config whose rawConfig is the whole stack config (cmd/dynamic-provider/config.js).
+      await handle(1, kind, "configure", [{ config: { get: (k: string) => config[k], rawConfig: config } }]);
+    }
+    return handle(1, kind, op as never, args.map(wire));
+  };
+  const withProvider = (p: Props): Props => ({ ...p, __provider: PROVIDER });
+  return {
+    check: (kind: ZoneKind, olds: Props, news: Props) => call(kind, "check", [olds, withProvider(news)]) as Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>,
+    diff: (kind: ZoneKind, id: string, olds: Props, news: Props) => call(kind, "diff", [id, olds, news]) as Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>,
+    create: async (kind: ZoneKind, inputs: Props) => {
+      const r = (await call(kind, "create", [inputs])) as { id: string; outs: Props };
+      return { id: r.id, outs: withProvider(r.outs) };
+    },
+    read: async (kind: ZoneKind, id: string, props: Props) => {
+      const r = (await call(kind, "read", [id, props])) as { id: string; props: Props; inputs?: Props };
+      return { ...r, props: withProvider(r.props) };
+    },
+    update: async (kind: ZoneKind, id: string, olds: Props, news: Props) => withProvider(((await call(kind, "update", [id, olds, news])) as { outs: Props }).outs),
+    delete: (kind: ZoneKind, id: string, props: Props) => call(kind, "delete", [id, props]),
+    /** check then create, as the engine does for a new resource; throws the check failures. */
+    async up(kind: ZoneKind, news: Props) {
+      const checked = await this.check(kind, {}, news);
+      if (checked.failures.length) throw new Error(`check failed: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+      return { ...(await this.create(kind, checked.inputs)), inputs: checked.inputs };
+    },
+  };
+}
+
+/** The connection settings of an emulator, as a stack's config. */
+export function accountConfig(emu: { url: string; apiUserId: number; apiKey: string }, extra: Record<string, string> = {}): Record<string, string> {
+  return { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey, ...extra };
+}

@@ -1,0 +1,91 @@
+/**
+ * Redaction as a server may echo a secret back (escaped, re-spaced, cut, in part), and `withContext`,
+ * which adds context to an error without touching the original.
+ */
+import { authString } from "../../provider/api/auth";
+import { CdnAuthError, CdnError, CdnProtocolError, CdnTransportError, redact, withContext } from "../../provider/api/errors";
+import { FAULT } from "../../provider/api/wire";
+
+const KEY = "k3y&<secret>\"value'0123456789";
+const AUTH = authString("2026-11-23T04:00:00-08:00", KEY, "listZones");
+const PW = "zone-pw-Секрет";
+const secrets = [KEY, AUTH, PW];
+
+const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+
+describe("redact", () => {
+  const CASES: [string, string][] = [
+    ["as sent", `bad key ${KEY} for user 7`],
+    ["XML-escaped", `bad key ${escape(KEY)} for user 7`],
+    ["XML-escaped twice", `bad key ${escape(escape(KEY))} for user 7`],
+    ["as numeric character references", `bad key ${[...KEY].map((c) => `&#${c.codePointAt(0)};`).join("")} for user 7`],
+    ["with whitespace inserted (a wrapped line)", `bad key ${KEY.slice(0, 10)}\n    ${KEY.slice(10)} for user 7`],
+    ["cut at a length limit", `request was: apiKey=${KEY.slice(0, 12)}`],
+    ["cut at a length limit, with an ellipsis", `request was: apiKey=${KEY.slice(0, 9)}...`],
+    ["an authString cut in half", `authString ${AUTH.slice(0, 32)} does not match`],
+    ["the middle of an authString", `hash ...${AUTH.slice(20, 44)}... rejected`],
+    ["a password", `zone password '${PW}' is too weak`],
+  ];
+  test.each(CASES)("a secret %s", (_what, text) => {
+    const out = redact(text, secrets);
+    expect(out).toContain("[redacted]");
+    for (const s of secrets) {
+      for (let i = 0; i + 8 <= s.length; i++) expect(out).not.toContain(s.slice(i, i + 8));
+      expect(out).not.toContain(escape(s).slice(0, 10));
+    }
+  });
+
+  test("a secret holding runs of whitespace, echoed with the whitespace collapsed", () => {
+    const phrase = "correct  horse\tbattery   staple";
+    expect(redact("password 'correct horse battery staple' refused", [phrase])).toBe("password '[redacted]' refused");
+  });
+
+  test("the text around a secret is kept", () => {
+    expect(redact(`bad key ${escape(KEY)} for user 7`, secrets)).toBe("bad key [redacted] for user 7");
+    expect(redact(`authString ${AUTH.slice(0, 32)} does not match`, secrets)).toBe("authString [redacted] does not match");
+    expect(redact(`cut: ${KEY.slice(0, 10)}`, secrets)).toBe("cut: [redacted]");
+  });
+
+  test("text without a secret is left as it is", () => {
+    const text = "authentication failed: unknown user 7 &amp; stale date\n  (see docs)";
+    expect(redact(text, secrets)).toBe(text);
+    // Seven characters of the key's start at the end are too few to call it a cut key.
+    expect(redact(`x ${KEY.slice(0, 7)}`, secrets)).toBe(`x ${KEY.slice(0, 7)}`);
+  });
+
+  test("an auth error's message carries no part of the key or authString", () => {
+    const err = new CdnAuthError(FAULT.AUTH_FAILED, redact(`bad authString ${AUTH.slice(0, 40)}`, secrets), "pullzone.listZones");
+    expect(err.message).not.toContain(AUTH.slice(0, 16));
+  });
+});
+
+describe("withContext", () => {
+  test("a new error of the same class, with the context in front; the original is untouched", () => {
+    const original = new CdnTransportError("http_status", "pullzone.listZones: HTTP 503", "pullzone.listZones", true, 503, undefined, 1000);
+    original.attempts = 5;
+    const a = withContext(original, "pull zone 'a' (id 3)");
+    const b = withContext(original, "pull zone 'b' (id 4)");
+    expect(a).toBeInstanceOf(CdnTransportError);
+    expect(a).not.toBe(original);
+    expect(a.message).toBe("pull zone 'a' (id 3): pullzone.listZones: HTTP 503");
+    expect(b.message).toBe("pull zone 'b' (id 4): pullzone.listZones: HTTP 503");
+    expect(original.message).toBe("pullzone.listZones: HTTP 503");
+    expect(a).toMatchObject({ type: "http_status", status: 503, attempts: 5, retryable: true, maybeProcessed: true, retryAfterMs: 1000, method: "pullzone.listZones", name: "CdnTransportError" });
+    expect(a.cause).toBe(original);
+    expect(a.stack!.split("\n")[0]).toBe("CdnTransportError: pull zone 'a' (id 3): pullzone.listZones: HTTP 503");
+  });
+
+  test("getters that read fields keep working (retryable of a cut body, notGranted)", () => {
+    const cut = withContext(new CdnProtocolError("unexpected end of the document", "x.y", true), "zone 'z'");
+    expect(cut.retryable).toBe(true);
+    const denied = withContext(new CdnAuthError(FAULT.ACCESS_DENIED, "denied", "livezone.listZones"), "live zone 'z'");
+    expect(denied).toBeInstanceOf(CdnAuthError);
+    expect(denied.notGranted).toBe(true);
+    expect(denied.type).toBe("auth");
+  });
+
+  test("the same context twice is not repeated", () => {
+    const e = withContext(new CdnError("protocol", "boom"), "zone 'z'");
+    expect(withContext(e, "zone 'z'").message).toBe("zone 'z': boom");
+  });
+});
