@@ -19,7 +19,8 @@ const HOST = [
   "\\.host\\.test\\.ts$",
   "/tests/e2e/.*\\.test\\.ts$",
   "/tests/package/.*\\.test\\.ts$",
-  "/tests/lifecycle/driver[^/]*\\.test\\.ts$",
+  // The driver's lifecycle through real host and runner processes; its engine, options and plan tests use a fake host.
+  "/tests/lifecycle/driver(-more)?\\.test\\.ts$",
   "/tests/reliability/persistence\\.test\\.ts$",
   "/tests/integration/(emulator-cli|emulator-python|emulator-throughput|strict-server)\\.test\\.ts$",
 ];

@@ -311,3 +311,44 @@ describe("secrets and the serialized provider", () => {
     expect((up.outputs.PushZone as { password: string }).password).toBe("[secret]");
   });
 });
+
+describe("the driver's flags, in process", () => {
+  test("a resource renamed with an alias keeps its zone: no create, no delete", async () => {
+    const s = await deployed();
+    const id = listed("PullZone", s.n("PullZone"))!.id;
+    const renamed = allKinds(s.n).map((z) => (z.kind === "PullZone" ? { ...z, name: "Site", opts: { aliases: ["PullZone"] } } : z));
+    const up = await s.up(renamed);
+    expectOk(up);
+    expect(stepOf(up, "Site")).toMatchObject({ op: "same", id: String(id) });
+    expect(ops(up)).not.toContain("create");
+    expect(ops(up)).not.toContain("delete");
+    expect(s.state().resources.map((r) => r.name).sort()).toEqual(["LiveZone", "PushZone", "Site", "VodZone"]);
+  });
+
+  // Known gap, found through the engine's rule that a replacement is checked without old inputs
+  // (step_generator.go): check's name-in-use test then refuses the very zone being replaced, so
+  // `pulumi up --replace` of a live zone fails at check. test.failing keeps the expectation; it
+  // starts to fail (and must become a plain test) once check recognises the zone it replaces.
+  test.failing("--replace of a live zone deletes it first, then creates it again under the same name", async () => {
+    const s = await deployed();
+    const before = listed("LiveZone", s.n("LiveZone"))!.id;
+    const up = await s.up(allKinds(s.n), { replace: ["LiveZone"] });
+    expectOk(up);
+    expect(up.steps.filter((x) => x.name === "LiveZone").map((x) => x.op)).toEqual(["replace", "create-replacement"]);
+    const after = listed("LiveZone", s.n("LiveZone"))!;
+    expect(after.id).not.toBe(before);
+    expect(emu().zones("livezone").some((z) => z.id === before)).toBe(false);
+  });
+
+  test("up --refresh --expect-no-changes fails on drift made outside Pulumi, and passes once repaired", async () => {
+    const s = await deployed();
+    await emu().editZone("pullzone", listed("PullZone", s.n("PullZone"))!.id, { origin: "https://drifted.example.com" });
+    const pre = await s.preview(allKinds(s.n), { refresh: true, expectNoChanges: true });
+    expect(pre.ok).toBe(false);
+    expect(pre.errors.join("\n")).toMatch(/no changes were expected/);
+    expect(listed("PullZone", s.n("PullZone"))!.origin).toBe("https://drifted.example.com");
+    expectOk(await s.up(allKinds(s.n), { refresh: true }));
+    expect(listed("PullZone", s.n("PullZone"))!.origin).toBe("https://origin.example.com");
+    expectOk(await s.preview(allKinds(s.n), { refresh: true, expectNoChanges: true }));
+  });
+});

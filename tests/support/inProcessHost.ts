@@ -65,34 +65,37 @@ let stderrHooked = false;
 function hookOutput(): void {
   if (stderrHooked) return;
   stderrHooked = true;
+  const restore: Array<() => void> = [];
   for (const name of ["log", "info", "warn", "error", "debug"] as const) {
-    const original = console[name].bind(console);
+    const original = console[name];
     console[name] = (...args: unknown[]) => {
       const sink = logSink.getStore();
-      if (!sink) return original(...args);
+      if (!sink) return original.apply(console, args);
       for (const line of util.format(...args).split("\n")) sink(line);
     };
+    restore.push(() => (console[name] = original));
   }
-  const stdoutWrite = process.stdout.write.bind(process.stdout) as (...a: unknown[]) => boolean;
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-    const sink = logSink.getStore();
-    if (!sink) return stdoutWrite(chunk, ...rest);
-    const text = Buffer.isBuffer(chunk) ? chunk.toString("utf8") : String(chunk);
-    for (const line of text.replace(/\n$/, "").split("\n")) sink(line);
-    (rest.find((r) => typeof r === "function") as (() => void) | undefined)?.();
-    return true;
-  }) as typeof process.stdout.write;
-  const write = process.stderr.write.bind(process.stderr) as (...a: unknown[]) => boolean;
-  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
-    const sink = logSink.getStore();
-    if (!sink) return write(chunk, ...rest);
-    const text = Buffer.isBuffer(chunk) ? chunk.toString("utf8") : String(chunk);
-    for (const line of text.replace(/\n$/, "").split("\n")) sink(line);
-    const cb = rest.find((r) => typeof r === "function") as (() => void) | undefined;
-    cb?.();
-    return true;
-  }) as typeof process.stderr.write;
+  for (const stream of [process.stdout, process.stderr]) {
+    const original = stream.write;
+    stream.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+      const sink = logSink.getStore();
+      if (!sink) return (original as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+      const text = Buffer.isBuffer(chunk) ? chunk.toString("utf8") : String(chunk);
+      for (const line of text.replace(/\n$/, "").split("\n")) sink(line);
+      (rest.find((r) => typeof r === "function") as (() => void) | undefined)?.();
+      return true;
+    } as typeof stream.write;
+    restore.push(() => (stream.write = original));
+  }
+  // The streams outlive this test file (jest's workers run several): put them back after it.
+  afterAll(() => {
+    restore.forEach((r) => r());
+    stderrHooked = false;
+  });
 }
+
+// Installed when a test file imports this module, so the restoring afterAll belongs to that file.
+hookOutput();
 
 /** The provider's modules as one host process holds them. */
 interface HostModules {
@@ -142,9 +145,7 @@ export class InProcessHost implements ProviderHost {
   private modules: HostModules | undefined;
   private closed = false;
 
-  constructor(private readonly opts: InProcessHostOptions = {}) {
-    hookOutput();
-  }
+  constructor(private readonly opts: InProcessHostOptions = {}) {}
 
   private log(line: string): void {
     this.opts.onLog?.(line);
@@ -189,7 +190,13 @@ export class InProcessHost implements ProviderHost {
     this.modules ??= freshModules();
     const handlers = this.modules.handlers;
     const mod: { exports: { handler?: () => DynamicProvider } } = { exports: {} };
-    const requireFromText = (id: string): unknown => (id === "pulumi-cdn-zones/h" ? handlers : require(require.resolve(id, { paths: [ROOT] })));
+    const requireFromText = (id: string): unknown => {
+      if (id === "pulumi-cdn-zones/h") return handlers;
+      // An installed package's text requires its providers/<kind> module, which would load the built
+      // package outside this host's module instances: such texts belong to the real host (tests/package).
+      if (id.startsWith("pulumi-cdn-zones/")) throw new Error(`in-process host: a provider text requiring '${id}' is an installed package's; run it through the real host`);
+      return require(require.resolve(id, { paths: [ROOT] }));
+    };
     // require-from-string compiles the text as a module: `exports` and `require` are what it uses.
     new Function("exports", "require", "module", text)(mod.exports, requireFromText, mod);
     const provider = mod.exports.handler!();

@@ -47,6 +47,8 @@ export interface DeclOptions {
   additionalSecretOutputs?: string[];
   customTimeouts?: { create?: string; update?: string; delete?: string };
   dependsOn?: string[];
+  /** Earlier names of this resource (same type), or full URNs: its state entry moves to the new URN. */
+  aliases?: string[];
 }
 
 /** One resource of the "program": `new Kind(name, args, opts)`, or `Kind.get(name, get, opts)`. */
@@ -78,12 +80,22 @@ export interface StackOptions {
   passphrase?: string;
 }
 
+/** The driver's per-operation flags (`pulumi up --refresh --expect-no-changes --replace`). */
+export interface OperationFlags {
+  /** up and preview: refresh every resource first, and stop when that fails. */
+  refresh?: boolean;
+  /** Fail when any step changes something. */
+  expectNoChanges?: boolean;
+  /** up and preview: resources to replace even without a change, by declared name or URN. */
+  replace?: string[];
+}
+
 /** A stack and its four operations. */
 export interface Stack {
   readonly stateFile: string;
-  up(decls: Decl[]): Promise<DeployResult>;
-  preview(decls: Decl[]): Promise<DeployResult>;
-  refresh(): Promise<DeployResult>;
+  up(decls: Decl[], flags?: OperationFlags): Promise<DeployResult>;
+  preview(decls: Decl[], flags?: OperationFlags): Promise<DeployResult>;
+  refresh(flags?: Pick<OperationFlags, "expectNoChanges">): Promise<DeployResult>;
   destroy(): Promise<DeployResult>;
   /** The state file's content, secrets decrypted (no resources when it does not exist yet). */
   state(): StackState;
@@ -167,7 +179,7 @@ function registrationOptions(o: pulumi.CustomResourceOptions & DeclOptions): Reg
 
 /** The props and options a declaration registers with (before serialization and `__provider`). */
 function declared(d: Decl, args: Props | undefined): { props: Props; options: pulumi.CustomResourceOptions & DeclOptions } {
-  const { dependsOn: _names, ...opts } = d.opts ?? {};
+  const { dependsOn: _names, aliases: _aliases, ...opts } = d.opts ?? {};
   if (d.kind === "CachePurge") {
     // CachePurge's constructor: its three inputs and two outputs declared undefined.
     const props = { urls: args?.urls, zone: args?.zone, triggers: args?.triggers, purgedAt: undefined, purgeCount: undefined };
@@ -247,6 +259,7 @@ async function runDeclarations(engine: Engine, decls: Decl[], c: Collector, o: R
       id: d.get !== undefined ? String(d.get) : "",
       options: registrationOptions(options),
       dependencies: [...deps].map((n) => decls.find((x) => x.name === n)).filter((x): x is Decl => !!x).map(urnOf),
+      ...(d.opts?.aliases?.length ? { aliases: d.opts.aliases.map((x) => (x.startsWith("urn:") ? x : urnOf({ ...d, name: x }))) } : {}),
     };
   };
 
@@ -317,7 +330,14 @@ export function stack(options: StackOptions = {}): Stack {
   const config = { ...fromEmu.config, ...(options.config ?? {}) };
   const secretConfig = { ...fromEmu.secretConfig, ...(options.secretConfig ?? {}) };
 
-  const operation = async (op: "preview" | "up" | "refresh" | "destroy", decls: Decl[]): Promise<DeployResult> => {
+  const urnOfName = (decls: Decl[], x: string): string => {
+    if (x.startsWith("urn:")) return x;
+    const d = decls.find((y) => y.name === x);
+    if (!d) throw new Error(`stack: replace names '${x}', which is not declared`);
+    return `urn:pulumi:${stackName}::${project}::${TYPE_PREFIX}${d.kind}::${d.name}`;
+  };
+
+  const operation = async (op: "preview" | "up" | "refresh" | "destroy", decls: Decl[], flags: OperationFlags = {}): Promise<DeployResult> => {
     const started = Date.now();
     const c = new Collector();
     c.redactor.add(Object.values(secretConfig));
@@ -327,15 +347,22 @@ export function stack(options: StackOptions = {}): Stack {
     try {
       store = new StateStore(stateFile, options.passphrase, project, stackName, op !== "preview");
       await host.configure({ ...config, ...secretConfig });
-      const engine = new Engine(host, store, c, { preview: op === "preview", parallel: options.parallel ?? 10, continueOnError: options.continueOnError ?? false });
+      const engine = new Engine(host, store, c, {
+        preview: op === "preview",
+        parallel: options.parallel ?? 10,
+        continueOnError: options.continueOnError ?? false,
+        replaceTargets: (flags.replace ?? []).map((x) => urnOfName(decls, x)),
+        expectNoChanges: flags.expectNoChanges,
+      });
+      // In the order of the driver's runner: the refresh pass, the program, the deletes, the no-changes check.
       if (op === "up" || op === "preview") {
-        const failed = await runDeclarations(engine, decls, c, { project, stack: stackName }, op === "preview");
-        await engine.finishUp(failed);
+        await engine.up(() => runDeclarations(engine, decls, c, { project, stack: stackName }, op === "preview"), { refresh: flags.refresh === true });
       } else if (op === "refresh") {
         await engine.refresh();
       } else {
         await engine.destroy();
       }
+      engine.checkNoChanges();
     } catch (e) {
       c.error(`${op} failed: ${messageOf(e)}`);
     } finally {
@@ -352,9 +379,9 @@ export function stack(options: StackOptions = {}): Stack {
 
   return {
     stateFile,
-    up: (decls) => operation("up", decls),
-    preview: (decls) => operation("preview", decls),
-    refresh: () => operation("refresh", []),
+    up: (decls, flags) => operation("up", decls, flags),
+    preview: (decls, flags) => operation("preview", decls, flags),
+    refresh: (flags) => operation("refresh", [], flags),
     destroy: () => operation("destroy", []),
     state: () => (fs.existsSync(stateFile) ? readState(stateFile, options.passphrase) : { version: 1, project, stack: stackName, resources: [] }),
   };
