@@ -68,7 +68,10 @@ async function newZoneProblems(spec: ZoneSpec, inputs: Props): Promise<CheckFail
     return [{ property: "name", reason: `${zoneRef(spec, name)}: cannot check the name against the account: ${accountProblem(e)}` }];
   }
   const existing = rows.find((z) => sameName(z.name, name));
-  if (!existing) return [];
+  // The engine checks a `pulumi up --replace` target once, with no stored inputs (step_generator.go,
+  // continueStepsFromImport), while the zone it replaces still holds the name: for a live zone, replaced
+  // delete-first, that name is its own. Create still refuses a name in use, after the delete has freed it.
+  if (!existing || (spec.deletable && inputs.adopt !== true)) return [];
   if (inputs.adopt === UNKNOWN) return [];
   const claimedBy = conn.identity.claimedBy(spec, existing.id);
   if (inputs.adopt !== true || claimedBy !== undefined) {

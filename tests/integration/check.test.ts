@@ -90,6 +90,15 @@ describe("the preview of a new zone asks the account", () => {
     expect(failures[0].reason).not.toContain(Object.values(over)[0]);
   });
 
+  test("a live zone's name in use passes check (a --replace target is checked with no stored inputs) and is refused at create", async () => {
+    const name = unique("livetaken");
+    const existing = await emu.seedZone("livezone", { name, password: "Their-Pa55word" });
+    const d = deployment(accountConfig(emu));
+    expect((await d.check("LiveZone", {}, { name, password: "Zone-Pa55word-1" })).failures).toEqual([]);
+    await expect(d.create("LiveZone", { name, password: "Zone-Pa55word-1" })).rejects.toThrow(`already exists in the account (id ${existing.id})`);
+    expect(emu.passwordMatches("livezone", existing.id, "Their-Pa55word")).toBe(true);
+  });
+
   test("a misspelt cdn: config key fails the preview with the key it was probably meant to be", async () => {
     const failures = await failuresOf("PullZone", { name: unique("typo"), origin: ORIGIN }, accountConfig(emu, { "cdn:timeoutMS": "5000" }));
     expect(failures).toEqual([expect.objectContaining({ property: "cdn:timeoutMS", reason: expect.stringContaining("did you mean `cdn:timeoutMs`?") })]);

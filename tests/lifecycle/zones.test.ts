@@ -327,9 +327,9 @@ describe("the driver's flags, in process", () => {
 
   // Known gap, found through the engine's rule that a replacement is checked without old inputs
   // (step_generator.go): check's name-in-use test then refuses the very zone being replaced, so
-  // `pulumi up --replace` of a live zone fails at check. test.failing keeps the expectation; it
-  // starts to fail (and must become a plain test) once check recognises the zone it replaces.
-  test.failing("--replace of a live zone deletes it first, then creates it again under the same name", async () => {
+  // The engine checks the replacement again with no stored inputs while the old zone holds the name:
+  // check must not refuse the zone its own resource holds (LiveZone defaults to deleteBeforeReplace).
+  test("--replace of a live zone deletes it first, then creates it again under the same name", async () => {
     const s = await deployed();
     const before = listed("LiveZone", s.n("LiveZone"))!.id;
     const up = await s.up(allKinds(s.n), { replace: ["LiveZone"] });
