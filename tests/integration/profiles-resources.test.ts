@@ -1,0 +1,75 @@
+/**
+ * The zone resources' main scenarios against every compatibility profile of the emulator (issue 11):
+ * whatever plausible shape the service answers in (bare create structs with string ids, create errors
+ * as faults, booleans as 1/0, live rows carrying only `id`), create, refresh, update, "name in use",
+ * adopt and a lost answer's recovery give the same results. In process, through
+ * `handle(1, kind, op, args)`.
+ */
+import { startEmulator } from "../../provider/emulator";
+import { COMPAT_PROFILES } from "../../provider/emulator/compat";
+import { accountConfig, deployment } from "../support/handle";
+
+type Emu = Awaited<ReturnType<typeof startEmulator>>;
+const PASSWORD = "Zone-Pa55word-1";
+const ARGS = {
+  PullZone: { origin: "https://origin.example.com", vhost: "www.example.com", compress: "1", label: "web" },
+  PushZone: { password: PASSWORD, label: "uploads" },
+  VodZone: { password: PASSWORD, label: "video" },
+  LiveZone: { password: PASSWORD, label: "stream" },
+} as const;
+const KINDS = Object.keys(ARGS) as (keyof typeof ARGS)[];
+const GROUP = { PullZone: "pullzone", PushZone: "pushzone", VodZone: "vodzone", LiveZone: "livezone" } as const;
+
+describe.each(COMPAT_PROFILES.map((p) => [p]))("profile %s", (profile) => {
+  let emu: Emu;
+  beforeAll(async () => {
+    process.env.CDN_LOG = "quiet";
+    emu = await startEmulator({ port: 0, compat: profile });
+  });
+  afterAll(async () => {
+    await emu.close();
+  });
+
+  test.each(KINDS.map((k) => [k]))("%s: create, refresh with no change, rename, refresh", async (kind) => {
+    const d = deployment(accountConfig(emu));
+    const name = `${kind.toLowerCase()}-${profile}`;
+    const made = await d.up(kind, { name, ...ARGS[kind] });
+    const zone = emu.zones(GROUP[kind]).find((z) => String(z.id) === made.id)!;
+    expect(zone.name).toBe(name);
+    expect(made.outs).toMatchObject({ name, zoneId: zone.id });
+
+    const read = await deployment(accountConfig(emu)).read(kind, made.id, made.outs);
+    // Whatever the rows carry (a live row may carry only its id), the zone reads as it was: no false drift.
+    expect(read.id).toBe(made.id);
+    expect(read.props.name).toBe(name);
+    expect(await d.diff(kind, made.id, read.props, made.inputs)).toMatchObject({ changes: false });
+
+    const outs = await d.update(kind, made.id, read.props, { ...made.inputs, name: `${name}-b` });
+    expect(emu.zones(GROUP[kind]).find((z) => z.id === zone.id)!.name).toBe(`${name}-b`);
+    expect((await deployment(accountConfig(emu)).read(kind, made.id, outs)).props.name).toBe(`${name}-b`);
+  });
+
+  test.each(KINDS.filter((k) => k !== "LiveZone").map((k) => [k]))("%s: a name in use is refused with the id, and adopted with adopt: true", async (kind) => {
+    const name = `taken-${kind.toLowerCase()}-${profile}`;
+    const seeded = await emu.seedZone(GROUP[kind], kind === "PullZone" ? { name, origin: "https://o.example.com" } : { name, password: "Their-Pa55word" });
+    const d = deployment(accountConfig(emu));
+    await expect(d.up(kind, { name, ...ARGS[kind] })).rejects.toThrow(`(id ${seeded.id})`);
+    expect((await d.up(kind, { name, ...ARGS[kind], adopt: true })).id).toBe(String(seeded.id));
+  });
+
+  test("a name taken after the deployment's snapshot: the create's error (a fault in legacy) is 'name in use' with the id", async () => {
+    const name = `late-${profile}`;
+    const d = deployment(accountConfig(emu));
+    expect((await d.check("PushZone", {}, { name, ...ARGS.PushZone })).failures).toEqual([]);
+    const seeded = await emu.seedZone("pushzone", { name, password: "Their-Pa55word" });
+    await expect(d.create("PushZone", { name, ...ARGS.PushZone })).rejects.toThrow(`push zone '${name}' already exists in the account (id ${seeded.id})`);
+    expect(emu.passwordMatches("pushzone", seeded.id, "Their-Pa55word")).toBe(true);
+  });
+
+  test("a pull zone whose create answer was lost is found and taken over", async () => {
+    const name = `lost-${profile}`;
+    emu.faults.once({ method: "pullzone.create", when: "after", as: "reset" });
+    const made = await deployment(accountConfig(emu)).up("PullZone", { name, ...ARGS.PullZone });
+    expect(emu.zones("pullzone").filter((z) => z.name === name).map((z) => String(z.id))).toEqual([made.id]);
+  });
+});
