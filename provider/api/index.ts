@@ -1,8 +1,58 @@
-/** The wire layer: client, errors, configuration and shared wire shapes. Knows nothing of Pulumi. */
-export * from "./auth";
-export * from "./client";
-export * from "./config";
-export * from "./errors";
-export * from "./methods";
-export * from "./wire";
-export { isXmlSafe, isYmd, toYmd } from "./encode";
+/**
+ * The wire layer's public surface: what a program or script uses (the client, its options and
+ * results, the typed errors, the configuration defaults). The method table, the wire keys, the
+ * auth functions and redaction stay internal, so they can change without a breaking release.
+ */
+export { CdnClient } from "./client";
+export type {
+  BandwidthAnswer,
+  BandwidthOptions,
+  CallEvent,
+  CdnClientOptions,
+  DateArg,
+  PullCreateValues,
+  PullUpdateValues,
+  PushCreateValues,
+  PushUpdateValues,
+  ReportApi,
+  ReportRangeOptions,
+  TotalOptions,
+  UserUpdateValues,
+  VodCreateValues,
+  VodUpdateValues,
+  ZoneApi,
+} from "./client";
+export {
+  CdnAuthError,
+  CdnConfigError,
+  CdnCreateError,
+  CdnError,
+  CdnFaultError,
+  CdnNameInUseError,
+  CdnOperationFailedError,
+  CdnOriginUnresolvableError,
+  CdnProtocolError,
+  CdnPurgeFailedError,
+  CdnTransportError,
+  CdnValidationError,
+} from "./errors";
+export type { CdnErrorType } from "./errors";
+export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS, DEFAULT_TIMEOUT_MS, MAX_RETURN_LIMIT } from "./config";
+export type { Credentials } from "./config";
+export type {
+  BandwidthRow,
+  CacheHitStatsRow,
+  ConnectionStatsRow,
+  HourlyConnectionStatsRow,
+  LiveZoneRow,
+  NodeHitsRow,
+  PopularFileRow,
+  PullZoneRow,
+  PushZoneRow,
+  TotalHitsRow,
+  TotalTransferRow,
+  TransferStatsRow,
+  UsagePerDayRow,
+  UserRow,
+  VodZoneRow,
+} from "./wire";

@@ -1,4 +1,4 @@
-/** The zone resources. */
+/** The resources: the four zone kinds and CachePurge. Their specs and lifecycle stay internal. */
 export { PullZone } from "./pullZone";
 export type { PullZoneArgs } from "./pullZone";
 export { PushZone } from "./pushZone";
@@ -9,5 +9,4 @@ export { LiveZone } from "./liveZone";
 export { CachePurge } from "./cachePurge";
 export type { CachePurgeArgs } from "./cachePurge";
 export type { LiveZoneArgs } from "./liveZone";
-export { SPECS } from "./specs";
-export type { ZoneSpec, ZoneKind, FieldSpec } from "./specs";
+export type { ZoneKind } from "./specs";
