@@ -7,6 +7,7 @@
 import { CdnClient } from "./client";
 import { isXmlSafe } from "./encode";
 import { CdnError, CdnValidationError, withMessage } from "./errors";
+import { Semaphore } from "./semaphore";
 
 /** URLs purged at once by one `purgeUrls` / CachePurge: enough to be quick, few enough to be polite. */
 export const DEFAULT_PURGE_CONCURRENCY = 4;
@@ -111,20 +112,20 @@ export class CdnPurgeUrlsError extends CdnError {
 export async function purgeUrlList(client: CdnClient, urls: readonly string[], concurrency = DEFAULT_PURGE_CONCURRENCY): Promise<void> {
   const failures: PurgeFailure[] = [];
   const purged: string[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < urls.length) {
-      const url = urls[next++];
-      try {
-        await client.cache.purge(url);
-        purged.push(url);
-      } catch (e) {
-        const err = e as Error;
-        failures.push({ url, reason: reasonOf(err, url), type: e instanceof CdnError ? e.type : "error" });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, urls.length)) }, worker));
+  // The package's one semaphore, as for the client's in-flight cap and the driver's steps.
+  const slots = new Semaphore(Math.max(1, Math.min(concurrency, urls.length)));
+  await Promise.all(
+    urls.map((url) =>
+      slots.run(async () => {
+        try {
+          await client.cache.purge(url);
+          purged.push(url);
+        } catch (e) {
+          failures.push({ url, reason: reasonOf(e as Error, url), type: e instanceof CdnError ? e.type : "error" });
+        }
+      }),
+    ),
+  );
   if (failures.length) {
     failures.sort((a, b) => urls.indexOf(a.url) - urls.indexOf(b.url));
     throw new CdnPurgeUrlsError(failures, purged);

@@ -12,26 +12,8 @@ export function changedKeys(olds: Record<string, unknown>, news: Record<string, 
   return [...keys].filter((k) => !isDeepStrictEqual(olds[k], news[k])).sort();
 }
 
-/** A counting semaphore: at most `limit` holders at a time, first come first served. */
-export class Semaphore {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(private readonly limit: number) {}
-
-  /** Runs `f` once a slot is free. */
-  async run<T>(f: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active++;
-    try {
-      return await f();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
-}
+/** The package's one semaphore (api/semaphore.ts): a freed slot passes straight to the next waiter. */
+export { Semaphore } from "../api/semaphore";
 
 /**
  * Orders items so that each comes before everything it depends on (delete order): repeatedly takes the
