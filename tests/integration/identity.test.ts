@@ -7,6 +7,7 @@ import { startEmulator } from "../../provider/emulator";
 import { autoName } from "../../provider/resources/naming";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
 import { accountConfig, deployment } from "../support/handle";
+import { stack } from "../support/stack";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 const PASSWORD = "Zone-Pa55word-1";
@@ -197,5 +198,48 @@ describe("two stacks declaring the same names under transient failures", () => {
     const zones = emu.zones("vodzone").filter((z) => names.includes(z.name));
     expect(zones).toHaveLength(40);
     expect(zones.filter((z) => !emu.passwordMatches("vodzone", z.id, "First-Pa55word"))).toEqual([]);
+  });
+});
+
+describe("through the driver's engine (in process)", () => {
+  test("two stacks of one program in one account, no `name`: each stack creates its own zone, and destroying one leaves the other's live zone", async () => {
+    const decls = [
+      { kind: "PullZone" as const, name: "site", args: { origin: ORIGIN } },
+      { kind: "LiveZone" as const, name: "stream", args: { password: PASSWORD } },
+    ];
+    const dev = stack({ emu, stack: "dev", env: { CDN_LOG: "quiet" } });
+    const prod = stack({ emu, stack: "prod", env: { CDN_LOG: "quiet" } });
+    const a = await dev.up(decls);
+    const b = await prod.up(decls);
+    expect({ a: a.errors, b: b.errors }).toEqual({ a: [], b: [] });
+    const names = (r: typeof a) => r.steps.filter((st) => st.op === "create").map((st) => st.id);
+    expect(names(a)).toHaveLength(2);
+    expect(names(b)).toHaveLength(2);
+    expect(names(a).some((id) => names(b).includes(id))).toBe(false);
+    const prodLive = b.steps.find((st) => st.name === "stream")!.id!;
+    expect((await dev.destroy()).errors).toEqual([]);
+    expect(emu.zones("livezone").some((z) => String(z.id) === prodLive)).toBe(true);
+  });
+
+  test("a stack pointed at another account: refresh, up and destroy refuse the zone of the same id there, and change nothing", async () => {
+    const a = await startEmulator({ port: 0 });
+    const b = await startEmulator({ port: 0 });
+    try {
+      const decls = [{ kind: "LiveZone" as const, name: "stream", args: { name: "stream", password: PASSWORD } }];
+      const mine = stack({ emu: a, env: { CDN_LOG: "quiet" } });
+      expect((await mine.up(decls)).errors).toEqual([]);
+      const theirs = await b.seedZone("livezone", { name: "theirs", password: "Their-Pa55word" });
+      const moved = stack({ emu: b, stateFile: mine.stateFile, env: { CDN_LOG: "quiet" } });
+      const writes = () => b.calls.filter((c) => /\.(update|delete|create)$/.test(c.method)).length;
+      for (const r of [await moved.refresh(), await moved.up([{ ...decls[0], args: { ...decls[0].args, name: "renamed" } }]), await moved.destroy()]) {
+        expect(r.ok).toBe(false);
+        expect(r.errors.join("\n")).toMatch(/belongs to API user id \d+ at 127\.0\.0\.1:\d+, but this stack is now configured for/);
+      }
+      expect(writes()).toBe(0);
+      expect(b.zones("livezone")).toEqual([expect.objectContaining({ id: theirs.id, name: "theirs" })]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });

@@ -246,6 +246,10 @@ async function runDeclarations(engine: Engine, decls: Decl[], c: Collector, o: R
 
   /** The registration of a declaration with its args resolved; `deps` are the names it reads or depends on. */
   const build = async (d: Decl, args: Props | undefined, deps: Set<string>): Promise<Registration> => {
+    // What a program's constructors see of the stack (pulumi.getProject/getStack): zone auto-names derive from it.
+    const settings = pulumi.runtime as unknown as { _setProject(p: string): void; _setStack(s: string): void };
+    settings._setProject(o.project);
+    settings._setStack(o.stack);
     const { props, options } = declared(d, args);
     const wire = (await serialize(props, preview)) as Props;
     wire.__provider = texts[d.kind];
