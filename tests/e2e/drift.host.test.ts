@@ -4,14 +4,15 @@
  * band); `up --refresh` runs the refresh pass (Read, then Diff as the engine's RefreshStep calls
  * it), which succeeds and shows the drift, and then the program's check refuses the change the API
  * cannot make, with the reason; `ignoreChanges: ["vanityDomain"]` lets the next up pass with no
- * update. Three driver operations: the host is what is proven here (the rest is in process in
- * tests/integration/engine-answers.test.ts).
+ * update. The zone is created by the in-process stack, which writes the state file the driver reads
+ * (the same provider text, engine and store); the two steps that matter run through the real host.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as driver from "../../provider/testing";
 import { useEmulator } from "../support/emulator";
+import { stack } from "../support/stack";
 
 const ROOT = path.resolve(__dirname, "../..");
 const PROGRAM = path.join(ROOT, "tests/fixtures/zones/program.js");
@@ -29,6 +30,8 @@ const run = (op: "up", zones: unknown[], extra: Partial<driver.DriverOptions> = 
     program: PROGRAM,
     projectDir: ROOT,
     stateFile: path.join(dir, "state.json"),
+    project: "project",
+    stack: "dev",
     config: { "cdn:baseUrl": e().url, "cdn:apiUserId": String(e().apiUserId) },
     secretConfig: { "cdn:apiKey": e().apiKey },
     env: { CDN_TEST_ZONES: JSON.stringify(zones), CDN_LOG: "quiet" },
@@ -36,7 +39,9 @@ const run = (op: "up", zones: unknown[], extra: Partial<driver.DriverOptions> = 
   });
 
 test("a create-only field changed in the control panel: refresh shows it, up is refused with the reason, ignoreChanges accepts it", async () => {
-  const created = await run("up", zone());
+  const created = await stack({ emu: e(), stateFile: path.join(dir, "state.json"), env: { CDN_LOG: "quiet" } }).up([
+    { kind: "PullZone", name: "site", args: zone()[0].args },
+  ]);
   expect({ ok: created.ok, errors: created.errors }).toEqual({ ok: true, errors: [] });
   const id = Number(created.steps[0].id);
   await e().editZone("pullzone", id, { vanity_domain: `changed-${NAME}.example.com` });
