@@ -4,19 +4,44 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", "provider/docs/**", "coverage/**", "tests/bench/.tmp/**", "**/*.d.ts"] },
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/dist/**",
+      "provider/docs/**",
+      "coverage/**",
+      "tests/bench/.tmp/**",
+      "**/*.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: "commonjs",
-      globals: { require: "readonly", module: "writable", process: "readonly", console: "readonly", __dirname: "readonly", Buffer: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", setImmediate: "readonly", URL: "readonly" },
+      globals: {
+        require: "readonly",
+        module: "writable",
+        process: "readonly",
+        console: "readonly",
+        __dirname: "readonly",
+        Buffer: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        setImmediate: "readonly",
+        URL: "readonly",
+      },
     },
     linterOptions: { reportUnusedDisableDirectives: "error" },
     rules: {
       // `_`-prefixed parameters are kept for a signature's sake (provider methods, callbacks).
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
       // Off: the compile target's lib is ES2020, whose Error has no `cause` option; the typed errors
       // (provider/api/errors.ts) say what they wrap in their message instead.
       "preserve-caught-error": "off",
@@ -31,6 +56,18 @@ export default tseslint.config(
     files: ["tests/**/*.ts"],
     // Tests read untyped wire data and emulator internals; an `any` there is a shortcut, not an API.
     rules: { "@typescript-eslint/no-explicit-any": "off" },
-    languageOptions: { globals: { describe: "readonly", test: "readonly", it: "readonly", expect: "readonly", beforeAll: "readonly", afterAll: "readonly", beforeEach: "readonly", afterEach: "readonly", jest: "readonly" } },
+    languageOptions: {
+      globals: {
+        describe: "readonly",
+        test: "readonly",
+        it: "readonly",
+        expect: "readonly",
+        beforeAll: "readonly",
+        afterAll: "readonly",
+        beforeEach: "readonly",
+        afterEach: "readonly",
+        jest: "readonly",
+      },
+    },
   },
 );

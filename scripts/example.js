@@ -30,11 +30,15 @@ function show(title, result) {
   console.log(`\n${bold(title)} (${(result.durationMs / 1000).toFixed(1)} s)`);
   for (const s of result.steps) {
     const keys = s.changedKeys && s.changedKeys.length ? ` [${s.changedKeys.join(", ")}]` : "";
-    console.log(`  ${s.op.padEnd(8)} ${s.type.replace("pulumi-nodejs:dynamic/", "")} ${s.name}${s.id ? ` (id ${s.id})` : ""}${keys}  ${s.ms} ms`);
+    console.log(
+      `  ${s.op.padEnd(8)} ${s.type.replace("pulumi-nodejs:dynamic/", "")} ${s.name}${s.id ? ` (id ${s.id})` : ""}${keys}  ${s.ms} ms`,
+    );
   }
   for (const f of result.failures) console.log(`  check failed: ${f.property}: ${f.reason}`);
   for (const e of result.errors) console.log(`  error: ${e}`);
-  const summary = Object.entries(result.summary).map(([k, v]) => `${v} ${k}`).join(", ");
+  const summary = Object.entries(result.summary)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(", ");
   console.log(`  summary: ${summary || "nothing to do"}`);
   expectThat(result.ok, `${title} succeeded`);
   return result;
@@ -47,7 +51,11 @@ async function main() {
   let creds;
   const real = process.env.CDN_BASE_URL && process.env.CDN_API_USER_ID && process.env.CDN_API_KEY;
   if (real) {
-    creds = { baseUrl: process.env.CDN_BASE_URL, apiUserId: process.env.CDN_API_USER_ID, apiKey: process.env.CDN_API_KEY };
+    creds = {
+      baseUrl: process.env.CDN_BASE_URL,
+      apiUserId: process.env.CDN_API_USER_ID,
+      apiKey: process.env.CDN_API_KEY,
+    };
     console.log(`Using the API at ${creds.baseUrl} (from CDN_BASE_URL)`);
   } else {
     emulator = await startEmulator({ port: 0 });
@@ -64,7 +72,10 @@ async function main() {
     project: PROJECT,
     stateFile,
     config: { "cdn:baseUrl": creds.baseUrl, "cdn:apiUserId": String(creds.apiUserId) },
-    secretConfig: { "cdn:apiKey": creds.apiKey, [`${PROJECT}:zonePassword`]: process.env.QUICKSTART_ZONE_PASSWORD || "quickstart-Pa55" },
+    secretConfig: {
+      "cdn:apiKey": creds.apiKey,
+      [`${PROJECT}:zonePassword`]: process.env.QUICKSTART_ZONE_PASSWORD || "quickstart-Pa55",
+    },
   };
   const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
   try {
@@ -73,16 +84,36 @@ async function main() {
     const declared = pre.steps.length;
     const guard = confirmation(process.env, process.argv.slice(2));
     if (guard.real && !guard.confirmed) {
-      console.log(planText(creds.baseUrl, pre.steps.filter((s) => s.op !== "same")));
+      console.log(
+        planText(
+          creds.baseUrl,
+          pre.steps.filter((s) => s.op !== "same"),
+        ),
+      );
       process.exitCode = 1;
       return;
     }
-    if (!hadState) expectThat(declared === 5 && count(pre, "create") === declared, "preview plans 4 zones and a cache purge, and makes none");
+    if (!hadState)
+      expectThat(
+        declared === 5 && count(pre, "create") === declared,
+        "preview plans 4 zones and a cache purge, and makes none",
+      );
 
     const up1 = show("pulumi up", await driver.up(opts));
-    expectThat(count(up1, "create") + count(up1, "same") + count(up1, "update") === declared, "up brings the zones into being and purges the site once");
-    if (!hadState) expectThat(typeof up1.outputs.siteTransferToday === "number", `a report figure: ${up1.outputs.siteTransferToday} bytes served today`);
-    if (emulator) expectThat(emulator.purges.length === 1, `the site's cache was purged once (${emulator.purges.map((p) => p.argument).join(", ")})`);
+    expectThat(
+      count(up1, "create") + count(up1, "same") + count(up1, "update") === declared,
+      "up brings the zones into being and purges the site once",
+    );
+    if (!hadState)
+      expectThat(
+        typeof up1.outputs.siteTransferToday === "number",
+        `a report figure: ${up1.outputs.siteTransferToday} bytes served today`,
+      );
+    if (emulator)
+      expectThat(
+        emulator.purges.length === 1,
+        `the site's cache was purged once (${emulator.purges.map((p) => p.argument).join(", ")})`,
+      );
 
     const up2 = show("pulumi up (again)", await driver.up(opts));
     expectThat(count(up2, "same") === declared && up2.steps.length === declared, "a second up changes nothing");
@@ -97,13 +128,19 @@ async function main() {
 
     const ref = show("pulumi refresh", await driver.refresh(opts));
     const seen = ref.steps.find((s) => s.name === "site");
-    expectThat(Boolean(seen && seen.changedKeys && seen.changedKeys.includes("origin")), "refresh sees the origin that changed outside Pulumi");
+    expectThat(
+      Boolean(seen && seen.changedKeys && seen.changedKeys.includes("origin")),
+      "refresh sees the origin that changed outside Pulumi",
+    );
 
     const up3 = show("pulumi up (repair)", await driver.up(opts));
     const repaired = up3.steps.find((s) => s.name === "site");
     expectThat(Boolean(repaired && repaired.op === "update"), "up updates the drifted zone in place");
     const row = (await client.pullzone.listZones()).find((z) => z.id === zoneId);
-    expectThat(Boolean(row && row.origin === declaredOrigin), `the account holds the declared origin again (${row && row.origin})`);
+    expectThat(
+      Boolean(row && row.origin === declaredOrigin),
+      `the account holds the declared origin again (${row && row.origin})`,
+    );
 
     console.log(`\n${bold("outputs")}`);
     for (const [k, v] of Object.entries(up3.outputs)) console.log(`  ${k.padEnd(18)} ${JSON.stringify(v)}`);

@@ -20,8 +20,14 @@ const REPO = pkg.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
 function rewriteLinks(text, from, to) {
   return text.replace(/\]\((?!https?:|#|mailto:)([^)\s#]+)(#[^)]*)?\)/g, (all, target, hash = "") => {
     const inRepo = path.posix.normalize(path.posix.join(path.posix.dirname(from), target));
-    const shipped = inRepo === "README.md" ? "README.md" : inRepo === "CHANGELOG.md" ? "CHANGELOG.md" : SHIPPED_DOCS.map((d) => `docs/${d}`).find((d) => d === inRepo);
-    if (shipped && inRepo !== "README.md") return `](${path.posix.relative(path.posix.dirname(to), shipped) || shipped}${hash})`;
+    const shipped =
+      inRepo === "README.md"
+        ? "README.md"
+        : inRepo === "CHANGELOG.md"
+          ? "CHANGELOG.md"
+          : SHIPPED_DOCS.map((d) => `docs/${d}`).find((d) => d === inRepo);
+    if (shipped && inRepo !== "README.md")
+      return `](${path.posix.relative(path.posix.dirname(to), shipped) || shipped}${hash})`;
     return `](${REPO}/blob/main/${inRepo}${hash})`;
   });
 }

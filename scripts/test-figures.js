@@ -14,7 +14,10 @@ const path = require("path");
 const { parseArgs } = require("util");
 
 const ROOT = path.resolve(__dirname, "..");
-const { values, positionals } = parseArgs({ options: { json: { type: "boolean", default: false } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { json: { type: "boolean", default: false } },
+  allowPositionals: true,
+});
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-test-figures-"));
 const log = path.join(dir, "processes.log");
@@ -34,12 +37,24 @@ child.on("close", (code, signal) => {
   const lines = fs.readFileSync(log, "utf8").split("\n").filter(Boolean);
   fs.rmSync(dir, { recursive: true, force: true });
   const count = (role) => lines.filter((l) => l.startsWith(`${role} `)).length;
-  const figures = { command: `npm ${args.join(" ")}`, ok: code === 0, exitCode: code ?? signal, wallSeconds: Math.round(wallMs / 100) / 10, hostProcesses: count("host"), runnerProcesses: count("runner"), cpus: os.cpus().length };
+  const figures = {
+    command: `npm ${args.join(" ")}`,
+    ok: code === 0,
+    exitCode: code ?? signal,
+    wallSeconds: Math.round(wallMs / 100) / 10,
+    hostProcesses: count("host"),
+    runnerProcesses: count("runner"),
+    cpus: os.cpus().length,
+  };
   if (values.json) process.stdout.write(`${JSON.stringify(figures)}\n`);
   else {
     console.log("");
-    console.log(`npm test: ${figures.ok ? "passed" : `failed (${figures.exitCode})`} in ${figures.wallSeconds} s on ${figures.cpus} cores`);
-    console.log(`dynamic-provider host processes started: ${figures.hostProcesses} (driver runners: ${figures.runnerProcesses})`);
+    console.log(
+      `npm test: ${figures.ok ? "passed" : `failed (${figures.exitCode})`} in ${figures.wallSeconds} s on ${figures.cpus} cores`,
+    );
+    console.log(
+      `dynamic-provider host processes started: ${figures.hostProcesses} (driver runners: ${figures.runnerProcesses})`,
+    );
   }
   process.exit(code === 0 ? 0 : 1);
 });

@@ -35,7 +35,9 @@ const stream = new LiveZone("stream", { name: `${prefix}-stream`, password });
 const purge = new CachePurge("site-purge", { zone: site, triggers: { release: config.get("release") ?? "1" } });
 
 /** One report figure: bytes the web site served today so far. */
-export const siteTransferToday = getTotalTransferOutput({ zoneId: site.zoneId, type: "today" }).apply((r) => r.transfer);
+export const siteTransferToday = getTotalTransferOutput({ zoneId: site.zoneId, type: "today" }).apply(
+  (r) => r.transfer,
+);
 export const sitePurgedAt = purge.purgedAt;
 
 export const siteUrl = site.cdnUrl;

@@ -26,5 +26,7 @@ const written = writeTrafficReport({
 export const reportFile = pulumi.output(written.then((w) => w.file));
 export const period = `${range.from} to ${range.to}`;
 export const totalTransferBytes = pulumi.output(written.then((w) => w.report.totals.transfer));
-export const cacheHitRatio = pulumi.output(written.then((w) => Math.round(w.report.totals.cacheHitRatio * 1000) / 1000));
+export const cacheHitRatio = pulumi.output(
+  written.then((w) => Math.round(w.report.totals.cacheHitRatio * 1000) / 1000),
+);
 export const topFile = pulumi.output(written.then((w) => w.report.topFiles[0]?.url ?? ""));

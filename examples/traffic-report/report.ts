@@ -6,7 +6,16 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { getCacheHitStats, getPopularFiles, getPullZones, getPushZones, getUsagePerDay, FunctionOptions, PullZoneInfo, PushZoneInfo } from "pulumi-cdn-zones";
+import {
+  getCacheHitStats,
+  getPopularFiles,
+  getPullZones,
+  getPushZones,
+  getUsagePerDay,
+  FunctionOptions,
+  PullZoneInfo,
+  PushZoneInfo,
+} from "pulumi-cdn-zones";
 
 export interface TrafficReportOptions {
   /** First day, `Y-m-d` (inclusive). */
@@ -76,14 +85,16 @@ export function reportRange(month?: string, days = 30, now = new Date()): { from
 
 function eachDay(from: string, to: string): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS)
+    out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }
 
 /** A figure of a report row; a row without it is an error naming the columns that came, never a silent 0. */
 function figure<T>(row: Record<string, unknown>, key: string, report: string): T {
   const v = row[key];
-  if (v === undefined || v === null) throw new Error(`${report}: a row has no '${key}' (columns: ${Object.keys(row).join(", ")})`);
+  if (v === undefined || v === null)
+    throw new Error(`${report}: a row has no '${key}' (columns: ${Object.keys(row).join(", ")})`);
   return v as T;
 }
 
@@ -96,7 +107,8 @@ export async function collectTrafficReport(options: TrafficReportOptions): Promi
   let zones: (PullZoneInfo | PushZoneInfo)[] = [...pull.zones, ...push.zones];
   if (options.zones?.length) {
     const missing = options.zones.filter((n) => !zones.some((z) => z.name === n));
-    if (missing.length) throw new Error(`no pull or push zone named ${missing.map((n) => `'${n}'`).join(", ")} in the account`);
+    if (missing.length)
+      throw new Error(`no pull or push zone named ${missing.map((n) => `'${n}'`).join(", ")} in the account`);
     zones = zones.filter((z) => options.zones!.includes(z.name));
   }
 
@@ -111,7 +123,9 @@ export async function collectTrafficReport(options: TrafficReportOptions): Promi
     }),
   );
 
-  const days = new Map<string, DayFigures>(eachDay(from, to).map((d) => [d, { date: d, transfer: 0, hits: 0, cacheHits: 0, cacheHitRatio: 0 }]));
+  const days = new Map<string, DayFigures>(
+    eachDay(from, to).map((d) => [d, { date: d, transfer: 0, hits: 0, cacheHits: 0, cacheHitRatio: 0 }]),
+  );
   const zoneFigures: ZoneFigures[] = [];
   const topFiles: TopFile[] = [];
   for (const { zone, usage, cache, files } of perZone) {
@@ -120,14 +134,22 @@ export async function collectTrafficReport(options: TrafficReportOptions): Promi
     let cacheHits = 0;
     let cacheTotal = 0;
     for (const u of usage) {
-      const [date, uTransfer, uHits] = [figure<string>(u, "date", "getUsagePerDay"), figure<number>(u, "transfer", "getUsagePerDay"), figure<number>(u, "hits", "getUsagePerDay")];
+      const [date, uTransfer, uHits] = [
+        figure<string>(u, "date", "getUsagePerDay"),
+        figure<number>(u, "transfer", "getUsagePerDay"),
+        figure<number>(u, "hits", "getUsagePerDay"),
+      ];
       const d = days.get(date);
       if (d) d.transfer += uTransfer;
       transfer += uTransfer;
       hits += uHits;
     }
     for (const c of cache) {
-      const [date, cHits, cCacheHits] = [figure<string>(c, "date", "getCacheHitStats"), figure<number>(c, "hits", "getCacheHitStats"), figure<number>(c, "cacheHits", "getCacheHitStats")];
+      const [date, cHits, cCacheHits] = [
+        figure<string>(c, "date", "getCacheHitStats"),
+        figure<number>(c, "hits", "getCacheHitStats"),
+        figure<number>(c, "cacheHits", "getCacheHitStats"),
+      ];
       const d = days.get(date);
       if (d) {
         d.hits += cHits;
@@ -136,8 +158,21 @@ export async function collectTrafficReport(options: TrafficReportOptions): Promi
       cacheHits += cCacheHits;
       cacheTotal += cHits;
     }
-    zoneFigures.push({ zoneId: zone.zoneId, name: zone.name, kind: zone.kind, transfer, hits, cacheHitRatio: cacheTotal ? cacheHits / cacheTotal : 0 });
-    for (const f of files) topFiles.push({ url: figure(f, "url", "getPopularFiles"), zone: zone.name, hits: figure(f, "hits", "getPopularFiles"), transfer: figure(f, "transfer", "getPopularFiles") });
+    zoneFigures.push({
+      zoneId: zone.zoneId,
+      name: zone.name,
+      kind: zone.kind,
+      transfer,
+      hits,
+      cacheHitRatio: cacheTotal ? cacheHits / cacheTotal : 0,
+    });
+    for (const f of files)
+      topFiles.push({
+        url: figure(f, "url", "getPopularFiles"),
+        zone: zone.name,
+        hits: figure(f, "hits", "getPopularFiles"),
+        transfer: figure(f, "transfer", "getPopularFiles"),
+      });
   }
   const dayList = [...days.values()].map((d) => ({ ...d, cacheHitRatio: d.hits ? d.cacheHits / d.hits : 0 }));
   const allHits = dayList.reduce((s, d) => s + d.hits, 0);
@@ -149,13 +184,18 @@ export async function collectTrafficReport(options: TrafficReportOptions): Promi
     days: dayList,
     zones: zoneFigures.sort((a, b) => b.transfer - a.transfer),
     topFiles: topFiles.sort((a, b) => b.hits - a.hits).slice(0, top),
-    totals: { transfer: zoneFigures.reduce((s, z) => s + z.transfer, 0), hits: zoneFigures.reduce((s, z) => s + z.hits, 0), cacheHitRatio: allHits ? allCacheHits / allHits : 0 },
+    totals: {
+      transfer: zoneFigures.reduce((s, z) => s + z.transfer, 0),
+      hits: zoneFigures.reduce((s, z) => s + z.hits, 0),
+      cacheHitRatio: allHits ? allCacheHits / allHits : 0,
+    },
   };
 }
 
 // ---- rendering -------------------------------------------------------------------------------
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** Bytes in decimal units (the unit CDN bills use). */
 export function formatBytes(n: number): string {
@@ -196,7 +236,9 @@ export function renderChart(days: DayFigures[]): string {
   for (let i = 0; i <= 4; i++) {
     const y = m.top + (h * i) / 4;
     parts.push(`<line class="grid" x1="${m.left}" x2="${m.left + w}" y1="${y}" y2="${y}"/>`);
-    parts.push(`<text class="axis" x="${m.left - 8}" y="${y + 4}" text-anchor="end">${formatBytes(max * (1 - i / 4))}</text>`);
+    parts.push(
+      `<text class="axis" x="${m.left - 8}" y="${y + 4}" text-anchor="end">${formatBytes(max * (1 - i / 4))}</text>`,
+    );
     parts.push(`<text class="axis ratio" x="${m.left + w + 8}" y="${y + 4}">${100 - i * 25}%</text>`);
   }
   const labelEvery = Math.ceil(days.length / 10);
@@ -205,16 +247,25 @@ export function renderChart(days: DayFigures[]): string {
     parts.push(
       `<rect class="bar" data-date="${d.date}" x="${(x(i) - barW / 2).toFixed(1)}" y="${top.toFixed(1)}" width="${barW.toFixed(1)}" height="${(m.top + h - top).toFixed(1)}"><title>${d.date}: ${formatBytes(d.transfer)}</title></rect>`,
     );
-    if (i % labelEvery === 0 || i === days.length - 1) parts.push(`<text class="axis" x="${x(i).toFixed(1)}" y="${m.top + h + 18}" text-anchor="middle">${d.date.slice(5)}</text>`);
+    if (i % labelEvery === 0 || i === days.length - 1)
+      parts.push(
+        `<text class="axis" x="${x(i).toFixed(1)}" y="${m.top + h + 18}" text-anchor="middle">${d.date.slice(5)}</text>`,
+      );
   });
   const line = days.map((d, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${yR(d.cacheHitRatio).toFixed(1)}`).join(" ");
   parts.push(`<path class="ratio-line" d="${line}"/>`);
   days.forEach((d, i) => {
-    parts.push(`<circle class="point" data-date="${d.date}" cx="${x(i).toFixed(1)}" cy="${yR(d.cacheHitRatio).toFixed(1)}" r="3.5"><title>${d.date}: cache hits ${pct(d.cacheHitRatio)}</title></circle>`);
+    parts.push(
+      `<circle class="point" data-date="${d.date}" cx="${x(i).toFixed(1)}" cy="${yR(d.cacheHitRatio).toFixed(1)}" r="3.5"><title>${d.date}: cache hits ${pct(d.cacheHitRatio)}</title></circle>`,
+    );
   });
   parts.push(`<line class="axis-line" x1="${m.left}" x2="${m.left + w}" y1="${m.top + h}" y2="${m.top + h}"/>`);
-  parts.push(`<text class="axis-title" transform="translate(18 ${m.top + h / 2}) rotate(-90)" text-anchor="middle">Transfer per day</text>`);
-  parts.push(`<text class="axis-title ratio" transform="translate(${W - 14} ${m.top + h / 2}) rotate(90)" text-anchor="middle">Cache-hit ratio</text>`);
+  parts.push(
+    `<text class="axis-title" transform="translate(18 ${m.top + h / 2}) rotate(-90)" text-anchor="middle">Transfer per day</text>`,
+  );
+  parts.push(
+    `<text class="axis-title ratio" transform="translate(${W - 14} ${m.top + h / 2}) rotate(90)" text-anchor="middle">Cache-hit ratio</text>`,
+  );
   return `<svg id="traffic-chart" role="img" aria-label="Transfer per day and cache-hit ratio" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" xmlns="http://www.w3.org/2000/svg">${parts.join("")}</svg>`;
 }
 
@@ -241,10 +292,16 @@ footer{color:#8a94a3;font-size:12px;margin-top:28px}`;
 /** The whole page: summary, chart, zones and top files. */
 export function renderTrafficReportHtml(r: TrafficReport): string {
   const zoneRows = r.zones
-    .map((z) => `<tr><td>${escapeHtml(z.name)}</td><td>${z.kind}</td><td class="n">${formatBytes(z.transfer)}</td><td class="n">${int(z.hits)}</td><td class="n">${pct(z.cacheHitRatio)}</td></tr>`)
+    .map(
+      (z) =>
+        `<tr><td>${escapeHtml(z.name)}</td><td>${z.kind}</td><td class="n">${formatBytes(z.transfer)}</td><td class="n">${int(z.hits)}</td><td class="n">${pct(z.cacheHitRatio)}</td></tr>`,
+    )
     .join("");
   const fileRows = r.topFiles
-    .map((f, i) => `<tr><td class="n">${i + 1}</td><td class="url">${escapeHtml(f.url)}</td><td>${escapeHtml(f.zone)}</td><td class="n">${int(f.hits)}</td><td class="n">${formatBytes(f.transfer)}</td></tr>`)
+    .map(
+      (f, i) =>
+        `<tr><td class="n">${i + 1}</td><td class="url">${escapeHtml(f.url)}</td><td>${escapeHtml(f.zone)}</td><td class="n">${int(f.hits)}</td><td class="n">${formatBytes(f.transfer)}</td></tr>`,
+    )
     .join("");
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -271,12 +328,17 @@ export function renderTrafficReportHtml(r: TrafficReport): string {
 }
 
 function busiest(days: DayFigures[]): string {
-  const d = days.reduce<DayFigures | undefined>((best, x) => (!best || x.transfer > best.transfer ? x : best), undefined);
+  const d = days.reduce<DayFigures | undefined>(
+    (best, x) => (!best || x.transfer > best.transfer ? x : best),
+    undefined,
+  );
   return d && d.transfer > 0 ? d.date : "-";
 }
 
 /** Collects, renders and writes the report; returns the file's absolute path and the figures. */
-export async function writeTrafficReport(options: TrafficReportOptions & { file: string }): Promise<{ file: string; report: TrafficReport }> {
+export async function writeTrafficReport(
+  options: TrafficReportOptions & { file: string },
+): Promise<{ file: string; report: TrafficReport }> {
   const report = await collectTrafficReport(options);
   const file = path.resolve(options.file);
   fs.mkdirSync(path.dirname(file), { recursive: true });

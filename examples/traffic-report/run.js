@@ -27,7 +27,11 @@ function parseArgs(argv) {
     if (key === "--out") out.out = path.resolve(need());
     else if (key === "--month") out.month = need();
     else if (key === "--days") out.days = Number(need());
-    else if (key === "--zones") out.zones = need().split(",").map((s) => s.trim()).filter(Boolean);
+    else if (key === "--zones")
+      out.zones = need()
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (key === "--top") out.top = Number(need());
     else if (key === "--help" || key === "-h") out.help = true;
     else throw new Error(`unknown argument '${key}' (see --help)`);
@@ -43,7 +47,12 @@ function installTypeScript() {
     const source = fs.readFileSync(filename, "utf8");
     const { outputText } = ts.transpileModule(source, {
       fileName: filename,
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true, inlineSourceMap: true },
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2020,
+        esModuleInterop: true,
+        inlineSourceMap: true,
+      },
     });
     m._compile(outputText, filename);
   };
@@ -62,7 +71,12 @@ function loadEmulator() {
 
 /** Zones of the demo account: two pull zones and a push zone. */
 async function seed(emu) {
-  await emu.seedZone("pullzone", { name: "www", origin: "https://origin.example.com", vhost: "www.example.com", label: "web site" });
+  await emu.seedZone("pullzone", {
+    name: "www",
+    origin: "https://origin.example.com",
+    vhost: "www.example.com",
+    label: "web site",
+  });
   await emu.seedZone("pullzone", { name: "images", origin: "https://img-origin.example.com", label: "images" });
   await emu.seedZone("pushzone", { name: "downloads", password: "demo-Pa55word", label: "downloads" });
 }
@@ -89,7 +103,9 @@ async function main() {
   const keys = ["CDN_BASE_URL", "CDN_API_USER_ID", "CDN_API_KEY"];
   const set = keys.filter((k) => process.env[k]);
   if (set.length > 0 && set.length < keys.length) {
-    throw new Error(`${set.join(", ")} set but ${keys.filter((k) => !process.env[k]).join(", ")} not: set all three to read an account, or none to use the emulator`);
+    throw new Error(
+      `${set.join(", ")} set but ${keys.filter((k) => !process.env[k]).join(", ")} not: set all three to read an account, or none to use the emulator`,
+    );
   }
 
   let emu;
@@ -104,9 +120,17 @@ async function main() {
     connection = { baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, companyAlias: "acme" };
   }
   try {
-    const { file, report: r } = await report.writeTrafficReport({ ...range, zones: args.zones, top: args.top, connection, file: args.out });
+    const { file, report: r } = await report.writeTrafficReport({
+      ...range,
+      zones: args.zones,
+      top: args.top,
+      connection,
+      file: args.out,
+    });
     console.log(`Traffic report from ${source}`);
-    console.log(`  ${r.from} to ${r.to}, ${r.zones.length} zone(s): ${formatBytes(r.totals.transfer)} transferred, ${(r.totals.cacheHitRatio * 100).toFixed(1)}% from cache`);
+    console.log(
+      `  ${r.from} to ${r.to}, ${r.zones.length} zone(s): ${formatBytes(r.totals.transfer)} transferred, ${(r.totals.cacheHitRatio * 100).toFixed(1)}% from cache`,
+    );
     console.log(`  written to ${file}`);
   } finally {
     require("pulumi-cdn-zones").closeFunctionClients();

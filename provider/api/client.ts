@@ -4,11 +4,39 @@
  * faults and failure codes into typed errors.
  */
 import { authString, currentDate } from "./auth";
-import { configErrorOf, Credentials, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS, resolveCredentials } from "./config";
+import {
+  configErrorOf,
+  Credentials,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_RETRY_BASE_MS,
+  DEFAULT_RETRY_MAX_MS,
+  resolveCredentials,
+} from "./config";
 import { encodeParams } from "./encode";
-import { CdnError, CdnFaultError, CdnOperationFailedError, CdnPurgeFailedError, CdnValidationError, errorFromCreateResult, errorFromFault, redact, withMessage } from "./errors";
+import {
+  CdnError,
+  CdnFaultError,
+  CdnOperationFailedError,
+  CdnPurgeFailedError,
+  CdnValidationError,
+  errorFromCreateResult,
+  errorFromFault,
+  redact,
+  withMessage,
+} from "./errors";
 import { findMethod, METHOD_LIST, MethodSpec, USER_UPDATE_SAMPLE_KEYS, USER_UPDATE_KEYS, wireName } from "./methods";
-import { BandwidthAnswer, jsonSafe, normalizeBandwidth, normalizeBoolean, normalizeCreate, normalizeReport, normalizeRows, normalizeStatus, normalizeUserUpdate, normalizeZones } from "./normalize";
+import {
+  BandwidthAnswer,
+  jsonSafe,
+  normalizeBandwidth,
+  normalizeBoolean,
+  normalizeCreate,
+  normalizeReport,
+  normalizeRows,
+  normalizeStatus,
+  normalizeUserUpdate,
+  normalizeZones,
+} from "./normalize";
 import type { BandwidthOptions, ReportApi, ReportMethod } from "./types";
 import { RetryPolicy, withRetry } from "./retry";
 import { Semaphore } from "./semaphore";
@@ -51,9 +79,23 @@ export interface CallEvent {
   retryInMs?: number;
 }
 
-export type PullCreateValues = { name: string; origin: string; vhost?: string; ip?: string; compress?: string; vanity_domain?: string; label?: string };
+export type PullCreateValues = {
+  name: string;
+  origin: string;
+  vhost?: string;
+  ip?: string;
+  compress?: string;
+  vanity_domain?: string;
+  label?: string;
+};
 export type PullUpdateValues = Partial<Omit<PullCreateValues, "vanity_domain">>;
-export type PushCreateValues = { name: string; password: string; compress?: string; vanity_domain?: string; label?: string };
+export type PushCreateValues = {
+  name: string;
+  password: string;
+  compress?: string;
+  vanity_domain?: string;
+  label?: string;
+};
 export type PushUpdateValues = { name?: string; password?: string; label?: string };
 export type VodCreateValues = { name: string; password: string; label?: string };
 export type VodUpdateValues = { name?: string; password?: string; label?: string };
@@ -61,7 +103,9 @@ export type VodUpdateValues = { name?: string; password?: string; label?: string
  * user.update's values: the contract leaves the keys open, so any key with a string value is sent.
  * The named ones are those public samples sent and those the emulator knows (docs/client.md).
  */
-export type UserUpdateValues = Partial<Record<(typeof USER_UPDATE_SAMPLE_KEYS)[number] | (typeof USER_UPDATE_KEYS)[number], string>> & { [key: string]: string | undefined };
+export type UserUpdateValues = Partial<
+  Record<(typeof USER_UPDATE_SAMPLE_KEYS)[number] | (typeof USER_UPDATE_KEYS)[number], string>
+> & { [key: string]: string | undefined };
 
 /** The three zone methods every kind has. */
 export interface ZoneApi<C, U, Row, Created> {
@@ -92,16 +136,25 @@ export class CdnClient {
   readonly pullzone: ZoneApi<PullCreateValues, PullUpdateValues, W.PullZoneRow, W.PullCreateResult>;
   readonly pushzone: ZoneApi<PushCreateValues, PushUpdateValues, W.PushZoneRow, W.PushCreateResult>;
   readonly vodzone: ZoneApi<VodCreateValues, VodUpdateValues, W.VodZoneRow, W.VodCreateResult>;
-  readonly livezone: ZoneApi<VodCreateValues, VodUpdateValues, W.LiveZoneRow, W.LiveCreateResult> & { delete(id: number): Promise<void> };
+  readonly livezone: ZoneApi<VodCreateValues, VodUpdateValues, W.LiveZoneRow, W.LiveCreateResult> & {
+    delete(id: number): Promise<void>;
+  };
   readonly cache: { purge(url: string): Promise<true>; purgeAllCache(zone: string): Promise<true> };
-  readonly user: { listUsers(): Promise<W.UserRow[]>; update(id: number, values: UserUpdateValues): Promise<W.UserRow | undefined> };
+  readonly user: {
+    listUsers(): Promise<W.UserRow[]>;
+    update(id: number, values: UserUpdateValues): Promise<W.UserRow | undefined>;
+  };
   /** account.getBandwidth read into one result, whatever shape the server answers in (normalize.ts). */
   readonly account: { getBandwidth(opts?: BandwidthOptions): Promise<BandwidthAnswer> };
   readonly report: ReportApi;
 
   constructor(opts: CdnClientOptions) {
-    if (!opts || typeof opts !== "object") throw new CdnValidationError("options", "CdnClient needs { baseUrl, apiUserId, apiKey }");
-    const creds = resolveCredentials({ explicit: { baseUrl: opts.baseUrl, apiUserId: opts.apiUserId, apiKey: opts.apiKey }, env: {} });
+    if (!opts || typeof opts !== "object")
+      throw new CdnValidationError("options", "CdnClient needs { baseUrl, apiUserId, apiKey }");
+    const creds = resolveCredentials({
+      explicit: { baseUrl: opts.baseUrl, apiUserId: opts.apiUserId, apiKey: opts.apiKey },
+      env: {},
+    });
     this.baseUrl = creds.baseUrl;
     this.apiUserId = creds.apiUserId;
     SECRETS.set(this, { apiKey: creds.apiKey });
@@ -110,7 +163,13 @@ export class CdnClient {
     this.transport = new Transport({
       baseUrl: this.baseUrl,
       timeoutMs: settingOption("timeoutMs", opts.timeoutMs),
-      maxResponseBytes: intOption("maxResponseBytes", opts.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 1, Number.MAX_SAFE_INTEGER),
+      maxResponseBytes: intOption(
+        "maxResponseBytes",
+        opts.maxResponseBytes,
+        DEFAULT_MAX_RESPONSE_BYTES,
+        1,
+        Number.MAX_SAFE_INTEGER,
+      ),
       idleSockets: maxInFlight,
       userAgent: opts.userAgent,
     });
@@ -126,25 +185,37 @@ export class CdnClient {
     this.pullzone = this.zoneApi("pullzone");
     this.pushzone = this.zoneApi("pushzone");
     this.vodzone = this.zoneApi("vodzone");
-    this.livezone = { ...(this.zoneApi("livezone") as ZoneApi<VodCreateValues, VodUpdateValues, W.LiveZoneRow, W.LiveCreateResult>), delete: (id) => this.status("livezone.delete", [id], id, []) };
+    this.livezone = {
+      ...(this.zoneApi("livezone") as ZoneApi<VodCreateValues, VodUpdateValues, W.LiveZoneRow, W.LiveCreateResult>),
+      delete: (id) => this.status("livezone.delete", [id], id, []),
+    };
     this.cache = {
       purge: (url) => this.purge("cache.purge", url),
       purgeAllCache: (zone) => this.purge("cache.purgeAllCache", zone),
     };
     this.user = {
-      listUsers: async () => normalizeRows(await this.invoke(spec("user.listUsers"), []), "user.listUsers") as unknown as W.UserRow[],
+      listUsers: async () =>
+        normalizeRows(await this.invoke(spec("user.listUsers"), []), "user.listUsers") as unknown as W.UserRow[],
       update: async (id, values) => {
         const r = normalizeUserUpdate(await this.invoke(spec("user.update"), [id, values]), "user.update");
         if (!r.ok) throw new CdnOperationFailedError("user.update", id, Object.keys(values ?? {}));
         return r.user as W.UserRow | undefined;
       },
     };
-    this.account = { getBandwidth: async (o = {}) => normalizeBandwidth(await this.byOptions("account.getBandwidth", [], o), "account.getBandwidth") };
-    this.report = makeReportApi(async (name, positional, options) => normalizeReport(await this.byOptions(`report.${name}`, positional, options), `report.${name}`, name));
+    this.account = {
+      getBandwidth: async (o = {}) =>
+        normalizeBandwidth(await this.byOptions("account.getBandwidth", [], o), "account.getBandwidth"),
+    };
+    this.report = makeReportApi(async (name, positional, options) =>
+      normalizeReport(await this.byOptions(`report.${name}`, positional, options), `report.${name}`, name),
+    );
   }
 
   /** A client from `CDN_BASE_URL`, `CDN_API_USER_ID` and `CDN_API_KEY`; the error names what is missing. */
-  static fromEnv(options: Omit<CdnClientOptions, keyof Credentials> = {}, env: NodeJS.ProcessEnv = process.env): CdnClient {
+  static fromEnv(
+    options: Omit<CdnClientOptions, keyof Credentials> = {},
+    env: NodeJS.ProcessEnv = process.env,
+  ): CdnClient {
     const c = resolveCredentials({ env });
     return new CdnClient({ ...options, baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey });
   }
@@ -194,7 +265,14 @@ export class CdnClient {
     let failedMs = 0;
     const report = (attempt: number, e: unknown, retryInMs?: number) => {
       const err = e as CdnError;
-      this.onEvent?.({ method, attempt, ms: failedMs, ok: false, error: { type: err.type, message: err.message }, ...(retryInMs === undefined ? {} : { retryInMs }) });
+      this.onEvent?.({
+        method,
+        attempt,
+        ms: failedMs,
+        ok: false,
+        error: { type: err.type, message: err.message },
+        ...(retryInMs === undefined ? {} : { retryInMs }),
+      });
     };
     const attemptOnce = (attempt: number) =>
       this.inFlight.run(async () => {
@@ -206,13 +284,21 @@ export class CdnClient {
           const answer = await this.transport.send(s.group, method, [this.apiUserId, auth, date, ...params], secrets);
           if (answer.kind === "fault") {
             const skew = answer.serverDate ? Date.parse(answer.serverDate) - this.now() : undefined;
-            throw errorFromFault(method, answer.faultCode, answer.faultString, secrets, Number.isFinite(skew) ? skew : undefined);
+            throw errorFromFault(
+              method,
+              answer.faultCode,
+              answer.faultString,
+              secrets,
+              Number.isFinite(skew) ? skew : undefined,
+            );
           }
           this.onEvent?.({ method, attempt, ms: Date.now() - started, ok: true });
           return answer.value;
         } catch (e) {
           failedMs = Date.now() - started;
-          throw e instanceof CdnError ? e : new CdnError("protocol", redact(String((e as Error)?.message ?? e), secrets), method);
+          throw e instanceof CdnError
+            ? e
+            : new CdnError("protocol", redact(String((e as Error)?.message ?? e), secrets), method);
         }
       });
     try {
@@ -241,27 +327,43 @@ export class CdnClient {
           // A create error may come as an XML-RPC fault carrying the §7 code (a public client read
           // it so): the same typed error as the `(code, string)` answer, so adopt and recovery work.
           if (e instanceof CdnFaultError && isCreateCode(group, e.faultCode)) {
-            const err = errorFromCreateResult(method, e.faultCode, e.faultString, values?.name, collectPasswords([values]));
+            const err = errorFromCreateResult(
+              method,
+              e.faultCode,
+              e.faultString,
+              values?.name,
+              collectPasswords([values]),
+            );
             err.attempts = e.attempts;
             throw err;
           }
           throw e;
         }
         const out = normalizeCreate(answer, method);
-        if (!out.ok) throw errorFromCreateResult(method, out.code, out.message, values?.name, collectPasswords([values]));
+        if (!out.ok)
+          throw errorFromCreateResult(method, out.code, out.message, values?.name, collectPasswords([values]));
         return out.result;
       },
-      update: (id: number, values: object) => this.status(`${group}.update`, [id, values], id, Object.keys(values ?? {})),
-      listZones: async () => normalizeZones(await this.invoke(spec(`${group}.listZones`), []), `${group}.listZones`, W.ZONE_ROW_FIELDS[group], group === "livezone"),
+      update: (id: number, values: object) =>
+        this.status(`${group}.update`, [id, values], id, Object.keys(values ?? {})),
+      listZones: async () =>
+        normalizeZones(
+          await this.invoke(spec(`${group}.listZones`), []),
+          `${group}.listZones`,
+          W.ZONE_ROW_FIELDS[group],
+          group === "livezone",
+        ),
     } as never;
   }
 
   private async status(method: string, args: unknown[], id: number, fields: string[]): Promise<void> {
-    if (!normalizeStatus(await this.invoke(spec(method), args), method)) throw new CdnOperationFailedError(method, id, fields);
+    if (!normalizeStatus(await this.invoke(spec(method), args), method))
+      throw new CdnOperationFailedError(method, id, fields);
   }
 
   private async purge(method: string, target: string): Promise<true> {
-    if (!normalizeBoolean(await this.invoke(spec(method), [target]), method)) throw new CdnPurgeFailedError(method, target);
+    if (!normalizeBoolean(await this.invoke(spec(method), [target]), method))
+      throw new CdnPurgeFailedError(method, target);
     return true;
   }
 
@@ -270,9 +372,15 @@ export class CdnClient {
     const s = spec(method);
     const optional = s.params.filter((p) => !p.required);
     const given = (options ?? {}) as Record<string, unknown>;
-    if (typeof given !== "object" || Array.isArray(given)) throw new CdnValidationError("options", "must be an object", method);
+    if (typeof given !== "object" || Array.isArray(given))
+      throw new CdnValidationError("options", "must be an object", method);
     for (const k of Object.keys(given)) {
-      if (!optional.some((p) => p.name === k)) throw new CdnValidationError(k, `is not an option of ${method} (options: ${optional.map((p) => p.name).join(", ") || "none"})`, method);
+      if (!optional.some((p) => p.name === k))
+        throw new CdnValidationError(
+          k,
+          `is not an option of ${method} (options: ${optional.map((p) => p.name).join(", ") || "none"})`,
+          method,
+        );
     }
     let i = 0;
     const args = s.params.map((p) => (p.required ? positional[i++] : given[p.name]));
@@ -292,7 +400,8 @@ function settingOption(name: "timeoutMs" | "retries" | "maxInFlight", given: unk
 /** A numeric client option that is not a setting. */
 function intOption(name: string, given: number | undefined, fallback: number, min: number, max: number): number {
   if (given === undefined) return fallback;
-  if (!Number.isInteger(given) || given < min || given > max) throw new CdnValidationError(name, `must be an integer from ${min} to ${max}`);
+  if (!Number.isInteger(given) || given < min || given > max)
+    throw new CdnValidationError(name, `must be an integer from ${min} to ${max}`);
   return given;
 }
 
@@ -309,7 +418,8 @@ function spec(method: string): MethodSpec {
 function collectPasswords(args: readonly unknown[]): string[] {
   const out: string[] = [];
   for (const a of args) {
-    if (a && typeof a === "object" && typeof (a as { password?: unknown }).password === "string") out.push((a as { password: string }).password);
+    if (a && typeof a === "object" && typeof (a as { password?: unknown }).password === "string")
+      out.push((a as { password: string }).password);
   }
   return out;
 }
@@ -318,7 +428,9 @@ function collectPasswords(args: readonly unknown[]): string[] {
  * The report group from the method table: each method takes its required parameters positionally
  * (as many as the table has) and its optional ones in one options object.
  */
-function makeReportApi(rows: (name: ReportMethod, positional: unknown[], options?: object) => Promise<Record<string, unknown>[]>): ReportApi {
+function makeReportApi(
+  rows: (name: ReportMethod, positional: unknown[], options?: object) => Promise<Record<string, unknown>[]>,
+): ReportApi {
   const api: Record<string, (...args: unknown[]) => Promise<Record<string, unknown>[]>> = {};
   for (const m of METHOD_LIST) {
     if (m.group !== "report") continue;

@@ -5,7 +5,17 @@
  * problems into one `CdnConfigError`.
  */
 import { CdnConfigError } from "./errors";
-import { ConfigLookup, missingProblem, parseSetting, readSettings, SettingInputs, SettingName, SettingProblem, SettingSource, SettingValues } from "./settings";
+import {
+  ConfigLookup,
+  missingProblem,
+  parseSetting,
+  readSettings,
+  SettingInputs,
+  SettingName,
+  SettingProblem,
+  SettingSource,
+  SettingValues,
+} from "./settings";
 
 export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./settings";
 export type { ConfigLookup } from "./settings";
@@ -38,7 +48,8 @@ const CREDENTIALS: readonly (keyof Credentials)[] = ["baseUrl", "apiUserId", "ap
 /** One `CdnConfigError` for a list of problems: every bad or missing setting in one message. */
 export function configErrorOf(problems: readonly SettingProblem[]): CdnConfigError {
   const missing = problems.filter((p) => / is not set:/.test(p.message)).map((p) => p.setting);
-  const text = problems.length === 1 ? problems[0].message : `CDN settings: ${problems.map((p) => p.message).join("; ")}`;
+  const text =
+    problems.length === 1 ? problems[0].message : `CDN settings: ${problems.map((p) => p.message).join("; ")}`;
   return new CdnConfigError(text, missing, problems);
 }
 
@@ -47,21 +58,39 @@ export function configErrorOf(problems: readonly SettingProblem[]): CdnConfigErr
  * Throws a `CdnConfigError` naming every missing or malformed setting (config key and environment
  * variable) without showing a value.
  */
-export function resolveCredentials(opts: { explicit?: Partial<Record<keyof Credentials, unknown>>; config?: ConfigLookup; env?: NodeJS.ProcessEnv } = {}): ResolvedCredentials {
+export function resolveCredentials(
+  opts: { explicit?: Partial<Record<keyof Credentials, unknown>>; config?: ConfigLookup; env?: NodeJS.ProcessEnv } = {},
+): ResolvedCredentials {
   const inputs: SettingInputs = { explicit: opts.explicit, config: opts.config, env: opts.env ?? process.env };
   const read = readSettings(inputs, CREDENTIALS);
   const problems = [...read.problems];
-  for (const name of CREDENTIALS) if (read.values[name] === undefined && !problems.some((p) => p.setting === name)) problems.push(missingProblem(name));
-  if (problems.length) throw configErrorOf(problems.sort((a, b) => CREDENTIALS.indexOf(a.setting as keyof Credentials) - CREDENTIALS.indexOf(b.setting as keyof Credentials)));
+  for (const name of CREDENTIALS)
+    if (read.values[name] === undefined && !problems.some((p) => p.setting === name))
+      problems.push(missingProblem(name));
+  if (problems.length)
+    throw configErrorOf(
+      problems.sort(
+        (a, b) =>
+          CREDENTIALS.indexOf(a.setting as keyof Credentials) - CREDENTIALS.indexOf(b.setting as keyof Credentials),
+      ),
+    );
   const v = read.values as Pick<SettingValues, keyof Credentials>;
-  return { baseUrl: v.baseUrl, apiUserId: v.apiUserId, apiKey: v.apiKey, sources: read.sources as Record<keyof Credentials, CredentialSource> };
+  return {
+    baseUrl: v.baseUrl,
+    apiUserId: v.apiUserId,
+    apiKey: v.apiKey,
+    sources: read.sources as Record<keyof Credentials, CredentialSource>,
+  };
 }
 
 /**
  * Reads settings beyond the credentials (timeouts, retries, the company) and throws one
  * `CdnConfigError` naming every malformed one; settings not set are left out unless they have a default.
  */
-export function resolveSettings<N extends SettingName>(names: readonly N[], inputs: SettingInputs): Partial<Pick<SettingValues, N>> {
+export function resolveSettings<N extends SettingName>(
+  names: readonly N[],
+  inputs: SettingInputs,
+): Partial<Pick<SettingValues, N>> {
   const read = readSettings(inputs, names);
   if (read.problems.length) throw configErrorOf(read.problems);
   return read.values as Partial<Pick<SettingValues, N>>;

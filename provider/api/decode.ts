@@ -13,11 +13,12 @@
  */
 
 // The package's ISO 8601 parser, to check that a dateTime value is one.
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+
 const DateFormatter: { decodeIso8601(text: string): Date } = require("xmlrpc/lib/date_formatter");
 
 /** A decoded methodResponse: its one value, or the fault's code and string as sent. */
-export type DecodedResponse = { kind: "value"; value: unknown } | { kind: "fault"; faultCode: unknown; faultString: unknown };
+export type DecodedResponse =
+  { kind: "value"; value: unknown } | { kind: "fault"; faultCode: unknown; faultString: unknown };
 
 /** The document is not a well-formed XML-RPC methodResponse. */
 export class XmlRpcDecodeError extends Error {}
@@ -27,7 +28,27 @@ const CLOSE = 2;
 const EMPTY = 3; // <tag/>
 
 /** The element names of XML-RPC, in canonical form (lowercase, no namespace prefix). */
-const NAMES = ["methodresponse", "params", "param", "fault", "value", "struct", "member", "name", "array", "data", "string", "int", "i4", "i8", "double", "boolean", "base64", "datetime.iso8601", "nil"];
+const NAMES = [
+  "methodresponse",
+  "params",
+  "param",
+  "fault",
+  "value",
+  "struct",
+  "member",
+  "name",
+  "array",
+  "data",
+  "string",
+  "int",
+  "i4",
+  "i8",
+  "double",
+  "boolean",
+  "base64",
+  "datetime.iso8601",
+  "nil",
+];
 /** NAMES by length, so a name is recognised in place without slicing (slicing and hashing cost a third of decoding). */
 const BY_LENGTH: string[][] = [];
 for (const n of NAMES) (BY_LENGTH[n.length] ??= []).push(n);
@@ -54,7 +75,14 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
 
 /** Whether a code point is a `Char` of XML 1.0 (what a character reference may name). */
 function isXmlChar(c: number): boolean {
-  return c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+  return (
+    c === 0x9 ||
+    c === 0xa ||
+    c === 0xd ||
+    (c >= 0x20 && c <= 0xd7ff) ||
+    (c >= 0xe000 && c <= 0xfffd) ||
+    (c >= 0x10000 && c <= 0x10ffff)
+  );
 }
 
 function isSpace(c: number): boolean {
@@ -88,7 +116,8 @@ class Reader {
   /** The whole document: prolog, `<methodResponse>`, then nothing but whitespace, comments and PIs. */
   document(): DecodedResponse {
     this.skipMisc();
-    if (this.expectOpen("methodresponse", "the document to start with <methodResponse>") !== OPEN) this.unexpected("<methodResponse> with content");
+    if (this.expectOpen("methodresponse", "the document to start with <methodResponse>") !== OPEN)
+      this.unexpected("<methodResponse> with content");
     this.skipMisc();
     const k = this.tag();
     const n = this.name;
@@ -127,7 +156,8 @@ class Reader {
     const v = this.expectOpen("value", "<value> in <fault>") === EMPTY ? "" : this.value();
     this.skipMisc();
     this.expectClose("fault");
-    if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Date || Buffer.isBuffer(v)) this.fail("the fault is not a struct");
+    if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Date || Buffer.isBuffer(v))
+      this.fail("the fault is not a struct");
     const f = v as Record<string, unknown>;
     return { kind: "fault", faultCode: f.faultCode, faultString: f.faultString };
   }
@@ -234,7 +264,8 @@ class Reader {
         this.expectClose("member");
       }
       // A member named __proto__ is data, not the object's prototype.
-      if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      if (key === "__proto__")
+        Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
       else out[key] = v;
     }
   }
@@ -280,7 +311,8 @@ class Reader {
     }
     const name = this.leaf("name");
     // Only names whose text is their own markup (no entity, CR or CDATA) can be matched in place.
-    if (position < 64 && !/[&\r<]/.test(name) && s.startsWith(`${name}</name>`, this.i - 7 - name.length)) this.lastNames[position] = name;
+    if (position < 64 && !/[&\r<]/.test(name) && s.startsWith(`${name}</name>`, this.i - 7 - name.length))
+      this.lastNames[position] = name;
     return name;
   }
 
@@ -315,7 +347,10 @@ class Reader {
   }
 
   private unexpected(what: string): never {
-    const seen = this.kind === 0 ? "the end of the document" : `<${this.kind === CLOSE ? "/" : ""}${this.name}${this.kind === EMPTY ? "/" : ""}>`;
+    const seen =
+      this.kind === 0
+        ? "the end of the document"
+        : `<${this.kind === CLOSE ? "/" : ""}${this.name}${this.kind === EMPTY ? "/" : ""}>`;
     return this.fail(`expected ${what}, found ${seen}`);
   }
 
@@ -330,7 +365,12 @@ class Reader {
       if (c === 0x3f /* ? */) this.skipPast("?>", "processing instruction");
       else if (c === 0x21 /* ! */) {
         if (s.startsWith("<!--", this.i)) this.skipPast("-->", "comment");
-        else this.fail(s.startsWith("<!DOCTYPE", this.i) ? "a DOCTYPE is not allowed in XML-RPC" : "unexpected markup between tags");
+        else
+          this.fail(
+            s.startsWith("<!DOCTYPE", this.i)
+              ? "a DOCTYPE is not allowed in XML-RPC"
+              : "unexpected markup between tags",
+          );
       } else return;
     }
   }
@@ -447,7 +487,14 @@ function decodeCharData(raw: string, r: Reader): string {
     const ref = t.slice(amp + 1, semi);
     let ch: string | undefined;
     if (ref.charCodeAt(0) === 0x23 /* # */) {
-      const code = ref[1] === "x" ? (/^x[0-9a-fA-F]+$/.test(ref.slice(1)) ? parseInt(ref.slice(2), 16) : NaN) : /^\d+$/.test(ref.slice(1)) ? parseInt(ref.slice(1), 10) : NaN;
+      const code =
+        ref[1] === "x"
+          ? /^x[0-9a-fA-F]+$/.test(ref.slice(1))
+            ? parseInt(ref.slice(2), 16)
+            : NaN
+          : /^\d+$/.test(ref.slice(1))
+            ? parseInt(ref.slice(1), 10)
+            : NaN;
       if (!isXmlChar(code)) r.fail(`'&${ref};' is not a valid character reference`);
       ch = String.fromCodePoint(code);
     } else {

@@ -8,8 +8,9 @@ import { INT32_MAX, MethodSpec, ParamSpec, wireName } from "./methods";
 
 const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
 // XML 1.0 forbids C0 controls other than tab, LF and CR, and lone surrogates; the API requires XML-safe strings (§2.1).
-// eslint-disable-next-line no-control-regex
-const XML_UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const XML_UNSAFE =
+  // eslint-disable-next-line no-control-regex -- the control characters are what this matches
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Whether a string can travel in an XML-RPC document unchanged. */
 export function isXmlSafe(s: string): boolean {
@@ -39,7 +40,11 @@ export function toYmd(d: Date): string {
 export function encodeParams(spec: MethodSpec, args: readonly unknown[], extra = false): unknown[] {
   const method = wireName(spec);
   if (args.length > spec.params.length && !extra) {
-    throw new CdnValidationError("(arguments)", `${method} takes at most ${spec.params.length} parameters after the auth parameters, got ${args.length}`, method);
+    throw new CdnValidationError(
+      "(arguments)",
+      `${method} takes at most ${spec.params.length} parameters after the auth parameters, got ${args.length}`,
+      method,
+    );
   }
   const out: unknown[] = spec.params.map((p, i) => encodeOne(method, p, args[i]));
   for (let i = spec.params.length; i < args.length; i++) out.push(encodeExtra(method, `parameter ${i + 4}`, args[i]));
@@ -63,7 +68,8 @@ function encodeExtra(method: string, name: string, v: unknown, depth = 0): unkno
     return v;
   }
   if (typeof v === "boolean") return v;
-  if (typeof v === "string") return isXmlSafe(v) ? v : fail("contains characters that XML cannot carry (control characters)");
+  if (typeof v === "string")
+    return isXmlSafe(v) ? v : fail("contains characters that XML cannot carry (control characters)");
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? fail("is an invalid Date") : toYmd(v);
   if (Array.isArray(v)) return v.map((x) => encodeExtra(method, name, x, depth + 1));
   if (typeof v === "object") {
@@ -93,7 +99,8 @@ function encodeOne(method: string, p: ParamSpec, v: unknown): unknown {
       if (typeof v !== "string") return fail(`must be a string, got ${describe(v)}`);
       if (!isXmlSafe(v)) return fail("contains characters that XML cannot carry (control characters)");
       if (p.enum && !p.enum.includes(v)) return fail(`must be one of ${p.enum.join(", ")}, got '${v.slice(0, 40)}'`);
-      if (p.timeZone && v !== "GMT" && !IANAZone.isValidZone(v)) return fail(`'${v.slice(0, 60)}' is not a time zone name (e.g. GMT, Europe/Paris)`);
+      if (p.timeZone && v !== "GMT" && !IANAZone.isValidZone(v))
+        return fail(`'${v.slice(0, 60)}' is not a time zone name (e.g. GMT, Europe/Paris)`);
       if (p.required && v === "") return fail("must not be empty");
       return v;
     }
@@ -108,7 +115,8 @@ function encodeOne(method: string, p: ParamSpec, v: unknown): unknown {
     }
     case "mixed": {
       if (typeof v === "number") return encodeInt(p, v, fail);
-      if (typeof v !== "string" || v === "") return fail(`must be a company id (int) or company alias (string), got ${describe(v)}`);
+      if (typeof v !== "string" || v === "")
+        return fail(`must be a company id (int) or company alias (string), got ${describe(v)}`);
       if (!isXmlSafe(v)) return fail("contains characters that XML cannot carry");
       return /^\d+$/.test(v) ? Number(v) : v;
     }
@@ -125,14 +133,17 @@ function encodeInt(p: ParamSpec, v: unknown, fail: (r: string) => never): number
   if (Math.abs(n) > INT32_MAX) return fail(`${n} does not fit a 32-bit XML-RPC int`);
   if (p.enum && !p.enum.includes(n)) return fail(`must be one of ${p.enum.join(", ")}, got ${n}`);
   const { min, max } = p;
-  if (min !== undefined && max !== undefined && max < INT32_MAX && (n < min || n > max)) return fail(`must be between ${min} and ${max}, got ${n}`);
-  if (min !== undefined && n < min) return fail(min === 1 ? `must be a positive integer, got ${n}` : `must be ${min} or more, got ${n}`);
+  if (min !== undefined && max !== undefined && max < INT32_MAX && (n < min || n > max))
+    return fail(`must be between ${min} and ${max}, got ${n}`);
+  if (min !== undefined && n < min)
+    return fail(min === 1 ? `must be a positive integer, got ${n}` : `must be ${min} or more, got ${n}`);
   if (max !== undefined && n > max) return fail(`must be ${max} or less, got ${n}`);
   return n;
 }
 
 function encodeStruct(p: ParamSpec, v: unknown, fail: (r: string) => never): Record<string, string> {
-  if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Date) return fail(`must be a struct (object), got ${describe(v)}`);
+  if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof Date)
+    return fail(`must be a struct (object), got ${describe(v)}`);
   const allowed = new Set(p.keys ?? []);
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
@@ -167,7 +178,11 @@ function encodeSortby(v: unknown, fail: (r: string) => never): string[] {
 /** Rules that involve two parameters: a range's order, and `type` 3 needing `from` and `to`. */
 function checkTogether(method: string, v: Record<string, unknown>): void {
   if ("type" in v && v.type === 3 && (typeof v.from !== "string" || typeof v.to !== "string")) {
-    throw new CdnValidationError(typeof v.from !== "string" ? "from" : "to", "is required when type is 3 (a date range)", method);
+    throw new CdnValidationError(
+      typeof v.from !== "string" ? "from" : "to",
+      "is required when type is 3 (a date range)",
+      method,
+    );
   }
   for (const [a, b] of [
     ["from", "to"],

@@ -162,7 +162,10 @@ export class CdnAuthError extends CdnError {
 function authMessage(code: number, text: string, method: string, skew?: number): string {
   if (code === FAULT.ACCESS_DENIED) {
     const group = method.split(".")[0];
-    const live = group === "livezone" ? " (live zones are available only on request, granted per API key: ask the provider to enable them)" : "";
+    const live =
+      group === "livezone"
+        ? " (live zones are available only on request, granted per API key: ask the provider to enable them)"
+        : "";
     return `${method}: this API key is not granted access to ${group}.* methods${live} (fault ${code}: ${text})`;
   }
   let msg = `${method}: authentication failed (fault ${code}: ${text})`;
@@ -248,9 +251,15 @@ function copyWithMessage<E extends Error>(err: E, message: string, cause: unknow
     Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(err, key)!);
   }
   Object.defineProperty(copy, "message", { value: message, writable: true, configurable: true, enumerable: false });
-  if (cause !== undefined) Object.defineProperty(copy, "cause", { value: cause, writable: true, configurable: true, enumerable: false });
+  if (cause !== undefined)
+    Object.defineProperty(copy, "cause", { value: cause, writable: true, configurable: true, enumerable: false });
   const frames = (err.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l));
-  Object.defineProperty(copy, "stack", { value: [`${err.name}: ${message}`, ...frames].join("\n"), writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(copy, "stack", {
+    value: [`${err.name}: ${message}`, ...frames].join("\n"),
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
   return copy;
 }
 
@@ -331,7 +340,11 @@ function decodeEntities(units: Unit[]): Unit[] {
       let ref = "";
       while (j < units.length && j - i <= 10 && units[j].ch !== ";") ref += units[j++].ch;
       if (j < units.length && units[j].ch === ";") {
-        const code = /^#x[0-9a-f]+$/i.test(ref) ? parseInt(ref.slice(2), 16) : /^#\d+$/.test(ref) ? parseInt(ref.slice(1), 10) : NaN;
+        const code = /^#x[0-9a-f]+$/i.test(ref)
+          ? parseInt(ref.slice(2), 16)
+          : /^#\d+$/.test(ref)
+            ? parseInt(ref.slice(1), 10)
+            : NaN;
         const ch = NAMED[ref] ?? (code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : undefined);
         if (ch !== undefined) {
           out.push({ ch, start: units[i].start, end: units[j].end });
@@ -346,17 +359,31 @@ function decodeEntities(units: Unit[]): Unit[] {
 }
 
 /** Builds the error for an XML-RPC fault answer. */
-export function errorFromFault(method: string, faultCode: number, faultString: string, secrets: readonly (string | undefined)[], clockSkewMs?: number): CdnError {
+export function errorFromFault(
+  method: string,
+  faultCode: number,
+  faultString: string,
+  secrets: readonly (string | undefined)[],
+  clockSkewMs?: number,
+): CdnError {
   const text = redact(String(faultString ?? ""), secrets);
-  if (faultCode === FAULT.AUTH_FAILED || faultCode === FAULT.ACCESS_DENIED) return new CdnAuthError(faultCode, text, method, clockSkewMs);
+  if (faultCode === FAULT.AUTH_FAILED || faultCode === FAULT.ACCESS_DENIED)
+    return new CdnAuthError(faultCode, text, method, clockSkewMs);
   return new CdnFaultError(faultCode, text, method);
 }
 
 /** Builds the error for a create's `(errorCode, errorString)` answer. */
-export function errorFromCreateResult(method: string, code: number, message: string, zoneName: string | undefined, secrets: readonly (string | undefined)[]): CdnCreateError {
+export function errorFromCreateResult(
+  method: string,
+  code: number,
+  message: string,
+  zoneName: string | undefined,
+  secrets: readonly (string | undefined)[],
+): CdnCreateError {
   const text = redact(String(message ?? ""), secrets);
   const group = method.split(".")[0] as keyof typeof CREATE_ERROR_CODES;
-  const codes = CREATE_ERROR_CODES[group] as { failed: number; nameInUse: number; originUnresolvable?: number } | undefined;
+  const codes = CREATE_ERROR_CODES[group] as
+    { failed: number; nameInUse: number; originUnresolvable?: number } | undefined;
   if (codes && code === codes.nameInUse) return new CdnNameInUseError(code, method, zoneName, text);
   if (codes && code === codes.originUnresolvable) return new CdnOriginUnresolvableError(code, method, zoneName, text);
   const label = ZONE_KIND_LABEL[group as keyof typeof ZONE_KIND_LABEL];
@@ -364,12 +391,32 @@ export function errorFromCreateResult(method: string, code: number, message: str
 }
 
 /** Builds the error for a Node/network failure of one attempt; `timeoutMs` is named in a timeout's message. */
-export function errorFromNetwork(method: string, err: NodeJS.ErrnoException, sent: boolean, secrets: readonly (string | undefined)[], timeoutMs?: number): CdnTransportError {
+export function errorFromNetwork(
+  method: string,
+  err: NodeJS.ErrnoException,
+  sent: boolean,
+  secrets: readonly (string | undefined)[],
+  timeoutMs?: number,
+): CdnTransportError {
   const code = err.code;
   const msg = redact(err.message, secrets);
   if (code === "ETIMEDOUT_CALL") {
     const limit = timeoutMs === undefined ? "the call timeout" : `${timeoutMs} ms`;
-    return new CdnTransportError("timeout", `${method}: no answer within ${limit} (the call timeout: raise it with ${settingRef("timeoutMs")})`, method, sent, undefined, code);
+    return new CdnTransportError(
+      "timeout",
+      `${method}: no answer within ${limit} (the call timeout: raise it with ${settingRef("timeoutMs")})`,
+      method,
+      sent,
+      undefined,
+      code,
+    );
   }
-  return new CdnTransportError("connection", `${method}: connection failed (${code ?? "error"}: ${msg})`, method, sent, undefined, code);
+  return new CdnTransportError(
+    "connection",
+    `${method}: connection failed (${code ?? "error"}: ${msg})`,
+    method,
+    sent,
+    undefined,
+    code,
+  );
 }

@@ -37,7 +37,15 @@ export {
   CdnValidationError,
 } from "./errors";
 export type { CdnErrorType } from "./errors";
-export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS, DEFAULT_TIMEOUT_MS, MAX_RETURN_LIMIT } from "./config";
+export {
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_RETRIES,
+  DEFAULT_RETRY_BASE_MS,
+  DEFAULT_RETRY_MAX_MS,
+  DEFAULT_TIMEOUT_MS,
+  MAX_RETURN_LIMIT,
+} from "./config";
 export type { Credentials } from "./config";
 export type {
   BandwidthRow,

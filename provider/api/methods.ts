@@ -94,15 +94,34 @@ const to = { name: "to", type: "date", required: false } as const;
 const values = <const K extends readonly string[], const R extends readonly string[]>(keys: K, requiredKeys: R) =>
   ({ name: "values", type: "struct", required: true, keys, requiredKeys }) as const;
 
-const zone = <const G extends "pullzone" | "pushzone" | "vodzone" | "livezone", const C extends readonly string[], const R extends readonly string[], const U extends readonly string[]>(
+const zone = <
+  const G extends "pullzone" | "pushzone" | "vodzone" | "livezone",
+  const C extends readonly string[],
+  const R extends readonly string[],
+  const U extends readonly string[],
+>(
   group: G,
   createKeys: C,
   createRequired: R,
   updateKeys: U,
 ) =>
   [
-    { group, name: "create", params: [values(createKeys, createRequired)], returns: "create", idempotent: false, liveOnly: group === "livezone" },
-    { group, name: "update", params: [id, values(updateKeys, [])], returns: "status", idempotent: true, liveOnly: group === "livezone" },
+    {
+      group,
+      name: "create",
+      params: [values(createKeys, createRequired)],
+      returns: "create",
+      idempotent: false,
+      liveOnly: group === "livezone",
+    },
+    {
+      group,
+      name: "update",
+      params: [id, values(updateKeys, [])],
+      returns: "status",
+      idempotent: true,
+      liveOnly: group === "livezone",
+    },
     { group, name: "listZones", params: [], returns: "zones", idempotent: true, liveOnly: group === "livezone" },
   ] as const;
 
@@ -113,8 +132,20 @@ export const METHOD_LIST = [
   ...zone("vodzone", VOD_CREATE_KEYS, ["name", "password"], VOD_UPDATE_KEYS),
   ...zone("livezone", LIVE_CREATE_KEYS, ["name", "password"], LIVE_UPDATE_KEYS),
   { group: "livezone", name: "delete", params: [id], returns: "status", idempotent: false, liveOnly: true },
-  { group: "cache", name: "purge", params: [{ name: "url", type: "string", required: true }], returns: "boolean", idempotent: true },
-  { group: "cache", name: "purgeAllCache", params: [{ name: "zone", type: "string", required: true }], returns: "boolean", idempotent: true },
+  {
+    group: "cache",
+    name: "purge",
+    params: [{ name: "url", type: "string", required: true }],
+    returns: "boolean",
+    idempotent: true,
+  },
+  {
+    group: "cache",
+    name: "purgeAllCache",
+    params: [{ name: "zone", type: "string", required: true }],
+    returns: "boolean",
+    idempotent: true,
+  },
   { group: "user", name: "listUsers", params: [], returns: "rows", idempotent: true },
   {
     group: "user",
@@ -124,8 +155,20 @@ export const METHOD_LIST = [
     idempotent: true,
   },
   { group: "account", name: "getBandwidth", params: [from, to], returns: "bandwidth", idempotent: true },
-  { group: "report", name: "getTotalTransfer", params: [zoneIdReq, type, from, to, timezone], returns: "report", idempotent: true },
-  { group: "report", name: "getTotalHits", params: [zoneIdReq, type, from, to, timezone], returns: "report", idempotent: true },
+  {
+    group: "report",
+    name: "getTotalTransfer",
+    params: [zoneIdReq, type, from, to, timezone],
+    returns: "report",
+    idempotent: true,
+  },
+  {
+    group: "report",
+    name: "getTotalHits",
+    params: [zoneIdReq, type, from, to, timezone],
+    returns: "report",
+    idempotent: true,
+  },
   {
     group: "report",
     name: "getTotalTransferStats",
@@ -143,11 +186,41 @@ export const METHOD_LIST = [
     returns: "report",
     idempotent: true,
   },
-  { group: "report", name: "getCacheHitStats", params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset, timezone], returns: "report", idempotent: true },
-  { group: "report", name: "getPopularFiles", params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset], returns: "report", idempotent: true },
-  { group: "report", name: "getUsagePerDay", params: [companyId, dateFrom, dateTo, zoneIdReq, sortby, maxReturn, offset], returns: "report", idempotent: true },
-  { group: "report", name: "getNodeHits", params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset], returns: "report", idempotent: true },
-  { group: "report", name: "getConnectionStats", params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset, timezone], returns: "report", idempotent: true },
+  {
+    group: "report",
+    name: "getCacheHitStats",
+    params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset, timezone],
+    returns: "report",
+    idempotent: true,
+  },
+  {
+    group: "report",
+    name: "getPopularFiles",
+    params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset],
+    returns: "report",
+    idempotent: true,
+  },
+  {
+    group: "report",
+    name: "getUsagePerDay",
+    params: [companyId, dateFrom, dateTo, zoneIdReq, sortby, maxReturn, offset],
+    returns: "report",
+    idempotent: true,
+  },
+  {
+    group: "report",
+    name: "getNodeHits",
+    params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset],
+    returns: "report",
+    idempotent: true,
+  },
+  {
+    group: "report",
+    name: "getConnectionStats",
+    params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset, timezone],
+    returns: "report",
+    idempotent: true,
+  },
   {
     group: "report",
     name: "getHourlyConnectionStats",
@@ -166,7 +239,9 @@ export type WireName = keyof ByName;
 export type MethodOf<N extends WireName> = ByName[N];
 
 /** Every method, keyed by its wire name `<group>.<method>`. */
-export const METHODS: Readonly<Record<string, MethodSpec>> = Object.freeze(Object.fromEntries(METHOD_LIST.map((m) => [`${m.group}.${m.name}`, m as MethodSpec])));
+export const METHODS: Readonly<Record<string, MethodSpec>> = Object.freeze(
+  Object.fromEntries(METHOD_LIST.map((m) => [`${m.group}.${m.name}`, m as MethodSpec])),
+);
 
 /** The wire name of a method, as sent in `<methodName>`. */
 export function wireName(m: MethodSpec): string {

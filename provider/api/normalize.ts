@@ -26,7 +26,8 @@ export function jsonSafe(v: unknown): unknown {
 
 /** Sets a key as plain data, so a member named `__proto__` never changes the object's prototype. */
 function defineData(o: Row, k: string, v: unknown): void {
-  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === "__proto__")
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
 
@@ -54,7 +55,8 @@ export function toId(v: unknown, method: string, what = "id"): number {
   if (typeof n !== "number" || !Number.isInteger(n) || n < 0) {
     throw new CdnProtocolError(`${what} is ${v === undefined ? "missing" : `not an integer (${kindOf(v)})`}`, method);
   }
-  if (!Number.isSafeInteger(n)) throw new CdnProtocolError(`${what} ${String(v).trim()} is beyond 2^53 and cannot be kept exactly`, method);
+  if (!Number.isSafeInteger(n))
+    throw new CdnProtocolError(`${what} ${String(v).trim()} is beyond 2^53 and cannot be kept exactly`, method);
   return n;
 }
 
@@ -65,7 +67,8 @@ export function toFigure(v: unknown, field: string, method: string): number | un
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "string" && NUMBER_TEXT.test(v)) {
     const n = Number(v);
-    if (INT_TEXT.test(v) && !Number.isSafeInteger(n)) throw new CdnProtocolError(`field '${field}' (${v.trim()}) is beyond 2^53 and cannot be kept exactly`, method);
+    if (INT_TEXT.test(v) && !Number.isSafeInteger(n))
+      throw new CdnProtocolError(`field '${field}' (${v.trim()}) is beyond 2^53 and cannot be kept exactly`, method);
     return n;
   }
   throw new CdnProtocolError(`field '${field}' is not a number (${kindOf(v)})`, method);
@@ -150,7 +153,8 @@ export function normalizeZones(v: unknown, method: string, fields: readonly stri
     if (seen.has(id)) throw new CdnProtocolError(`zone ${id} is listed twice`, method);
     seen.add(id);
     const name = raw.name === null || raw.name === undefined ? undefined : toText(raw.name);
-    if ((name === undefined || name === "") && !nameOptional) throw new CdnProtocolError(`zone ${id} has no name`, method);
+    if ((name === undefined || name === "") && !nameOptional)
+      throw new CdnProtocolError(`zone ${id} has no name`, method);
     const row: Row = { id };
     for (const [k, x] of Object.entries(raw)) if (!fields.includes(k)) defineData(row, k, jsonSafe(x));
     for (const f of fields) {
@@ -182,7 +186,10 @@ export function normalizeRows(v: unknown, method: string): Row[] {
  * getTotalTransfer).
  */
 export function normalizeReport(v: unknown, method: string, report: ReportName): Row[] {
-  const bare = typeof v === "number" || (typeof v === "string" && NUMBER_TEXT.test(v)) ? toFigure(v, "(answer)", method) : undefined;
+  const bare =
+    typeof v === "number" || (typeof v === "string" && NUMBER_TEXT.test(v))
+      ? toFigure(v, "(answer)", method)
+      : undefined;
   if (bare !== undefined) {
     const row: Row = { total: bare };
     if (report === "getTotalHits") row.hits = bare;
@@ -201,7 +208,12 @@ export function normalizeReport(v: unknown, method: string, report: ReportName):
         continue;
       }
       const x = raw[column];
-      const value = spec.kind === "text" ? toText(x) : spec.kind === "id" ? toId(x, method, `${field} of row ${i}`) : toFigure(x, column, method);
+      const value =
+        spec.kind === "text"
+          ? toText(x)
+          : spec.kind === "id"
+            ? toId(x, method, `${field} of row ${i}`)
+            : toFigure(x, column, method);
       if (value === undefined) delete row[field];
       else row[field] = value;
     }
@@ -242,7 +254,8 @@ export function normalizeBandwidth(v: unknown, method: string): BandwidthAnswer 
     return { remaining: toFigure(single, "(answer)", method), rows: [], hasData: true, raw };
   }
   const list = isStruct(v) ? [v] : v;
-  if (!Array.isArray(list)) throw new CdnProtocolError(`expected a number, an array of rows or a struct, got ${kindOf(v)}`, method);
+  if (!Array.isArray(list))
+    throw new CdnProtocolError(`expected a number, an array of rows or a struct, got ${kindOf(v)}`, method);
   const rows = list.map((r, i) => {
     if (!isStruct(r)) throw new CdnProtocolError(`row ${i} is not a struct (${kindOf(r)})`, method);
     const row = jsonSafe(r) as Row;
@@ -276,7 +289,8 @@ export function normalizeUserUpdate(v: unknown, method: string): { ok: boolean; 
   if (Array.isArray(v)) {
     if (v.length === 0) return { ok: true };
     if (isStruct(v[0])) return { ok: true, user: normalizeRows([v[0]], method)[0] };
-    if (v[0] === 0 || v[0] === "0" || v[0] === true) return { ok: true, user: isStruct(v[1]) ? normalizeRows([v[1]], method)[0] : undefined };
+    if (v[0] === 0 || v[0] === "0" || v[0] === true)
+      return { ok: true, user: isStruct(v[1]) ? normalizeRows([v[1]], method)[0] : undefined };
     return { ok: false };
   }
   if (v === 1 || v === false || v === "1") return { ok: false };

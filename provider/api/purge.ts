@@ -26,7 +26,8 @@ export function urlProblem(url: unknown): string | undefined {
   } catch {
     return `'${url.slice(0, 80)}' is not a URL (give the file's full URL, e.g. https://assets.acme.cdn.example.net/app.js)`;
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return `'${url.slice(0, 80)}' must be an http or https URL`;
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    return `'${url.slice(0, 80)}' must be an http or https URL`;
   if (parsed.username || parsed.password) return "must not carry credentials";
   return undefined;
 }
@@ -36,7 +37,8 @@ export function checkUrls(fn: string, urls: unknown, parameter = "urls"): string
   if (!Array.isArray(urls)) throw new CdnValidationError(parameter, "must be an array of URLs", fn);
   if (urls.length === 0) throw new CdnValidationError(parameter, "must list at least one URL", fn);
   const problems = urls.map((u, i) => [i, urlProblem(u)] as const).filter(([, p]) => p !== undefined);
-  if (problems.length) throw new CdnValidationError(parameter, problems.map(([i, p]) => `entry ${i} ${p}`).join("; "), fn);
+  if (problems.length)
+    throw new CdnValidationError(parameter, problems.map(([i, p]) => `entry ${i} ${p}`).join("; "), fn);
   return [...new Set(urls as string[])];
 }
 
@@ -63,16 +65,31 @@ export function aliasFromCdnUrl(name: string, cdnUrl: string | undefined): strin
  * given with a dot is taken as already qualified; a bare name needs the alias.
  */
 export function zoneTarget(fn: string, zone: unknown, alias: string | undefined, parameter = "zone"): string {
-  if (typeof zone !== "string" || zone === "") throw new CdnValidationError(parameter, "must be a zone name, a '<zone_name>.<company_alias>' string, or a PullZone/PushZone", fn);
-  if (!isXmlSafe(zone) || /\s|\//.test(zone)) throw new CdnValidationError(parameter, `'${zone.slice(0, 80)}' is not a zone name`, fn);
+  if (typeof zone !== "string" || zone === "")
+    throw new CdnValidationError(
+      parameter,
+      "must be a zone name, a '<zone_name>.<company_alias>' string, or a PullZone/PushZone",
+      fn,
+    );
+  if (!isXmlSafe(zone) || /\s|\//.test(zone))
+    throw new CdnValidationError(parameter, `'${zone.slice(0, 80)}' is not a zone name`, fn);
   if (zone.includes(".")) {
     const [name, qualifier] = zone.split(".", 2);
     if (!LABEL.test(name) || !LABEL.test(qualifier) || zone.split(".").length !== 2) {
-      throw new CdnValidationError(parameter, `'${zone.slice(0, 80)}' is neither a zone name nor '<zone_name>.<company_alias>'`, fn);
+      throw new CdnValidationError(
+        parameter,
+        `'${zone.slice(0, 80)}' is neither a zone name nor '<zone_name>.<company_alias>'`,
+        fn,
+      );
     }
     return zone;
   }
-  if (!LABEL.test(zone)) throw new CdnValidationError(parameter, `'${zone.slice(0, 80)}' is not a zone name (letters, digits and inner hyphens)`, fn);
+  if (!LABEL.test(zone))
+    throw new CdnValidationError(
+      parameter,
+      `'${zone.slice(0, 80)}' is not a zone name (letters, digits and inner hyphens)`,
+      fn,
+    );
   if (!alias) {
     throw new CdnValidationError(
       parameter,
@@ -82,7 +99,8 @@ export function zoneTarget(fn: string, zone: unknown, alias: string | undefined,
       fn,
     );
   }
-  if (!LABEL.test(alias)) throw new CdnValidationError("companyAlias", `'${alias.slice(0, 80)}' is not a company alias (a DNS label)`, fn);
+  if (!LABEL.test(alias))
+    throw new CdnValidationError("companyAlias", `'${alias.slice(0, 80)}' is not a company alias (a DNS label)`, fn);
   return `${zone}.${alias}`;
 }
 
@@ -109,7 +127,11 @@ export class CdnPurgeUrlsError extends CdnError {
 }
 
 /** Purges every URL, at most `concurrency` at once; waits for all, then throws one error naming each failure. */
-export async function purgeUrlList(client: CdnClient, urls: readonly string[], concurrency = DEFAULT_PURGE_CONCURRENCY): Promise<void> {
+export async function purgeUrlList(
+  client: CdnClient,
+  urls: readonly string[],
+  concurrency = DEFAULT_PURGE_CONCURRENCY,
+): Promise<void> {
   const failures: PurgeFailure[] = [];
   const purged: string[] = [];
   // The package's one semaphore, as for the client's in-flight cap and the driver's steps.
@@ -133,7 +155,8 @@ export async function purgeUrlList(client: CdnClient, urls: readonly string[], c
 }
 
 function reasonOf(e: Error, url: string): string {
-  if (e instanceof CdnError && e.type === "purge_failed") return "the API answered FALSE: no zone serves this URL, or the purge was refused";
+  if (e instanceof CdnError && e.type === "purge_failed")
+    return "the API answered FALSE: no zone serves this URL, or the purge was refused";
   return e.message.replace(`'${url}'`, "it");
 }
 
@@ -144,7 +167,10 @@ export async function purgeZoneTarget(client: CdnClient, target: string): Promis
   } catch (e) {
     // A new error of the same class with the hint, the client's own left as it was.
     if (e instanceof CdnError && e.type === "purge_failed") {
-      throw withMessage(e, `${e.message} (is '${target.split(".")[0]}' a pull or push zone of company '${target.split(".")[1] ?? "?"}'?)`);
+      throw withMessage(
+        e,
+        `${e.message} (is '${target.split(".")[0]}' a pull or push zone of company '${target.split(".")[1] ?? "?"}'?)`,
+      );
     }
     throw e;
   }

@@ -29,7 +29,8 @@ export function backoffDelay(attempt: number, policy: RetryPolicy): number {
  */
 export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): number {
   const backoff = backoffDelay(attempt, policy);
-  const asked = err instanceof CdnTransportError && (err.status === 429 || err.status === 503) ? err.retryAfterMs : undefined;
+  const asked =
+    err instanceof CdnTransportError && (err.status === 429 || err.status === 503) ? err.retryAfterMs : undefined;
   if (asked === undefined) return backoff;
   return Math.min(policy.maxDelayMs, Math.max(backoff, asked));
 }

@@ -10,7 +10,8 @@ export class Semaphore {
 
   /** `limit` slots; a limit below 1 or not an integer is refused (nothing could ever run). */
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Semaphore limit must be an integer of at least 1, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`Semaphore limit must be an integer of at least 1, got ${limit}`);
   }
 
   /** Slots held right now. */

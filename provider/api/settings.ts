@@ -26,7 +26,16 @@
  */
 
 /** The names of the settings, as the client's options spell them. */
-export type SettingName = "baseUrl" | "apiUserId" | "apiKey" | "timeoutMs" | "retries" | "maxInFlight" | "companyId" | "companyAlias" | "cdnDomain";
+export type SettingName =
+  | "baseUrl"
+  | "apiUserId"
+  | "apiKey"
+  | "timeoutMs"
+  | "retries"
+  | "maxInFlight"
+  | "companyId"
+  | "companyAlias"
+  | "cdnDomain";
 
 /** The value of each setting once parsed. */
 export interface SettingValues {
@@ -117,40 +126,63 @@ function parseBaseUrl(raw: string): Parsed<string> {
   try {
     url = new URL(t);
   } catch {
-    return { ok: false, reason: `is not a URL (${describeValue(raw)}): expected the API's address, such as https://api.example.com` };
+    return {
+      ok: false,
+      reason: `is not a URL (${describeValue(raw)}): expected the API's address, such as https://api.example.com`,
+    };
   }
   // Checked before anything else is said about it: a URL with a password must not be described further.
-  if (url.username || url.password) return { ok: false, reason: "carries credentials (user:password@): give the key in cdn:apiKey / CDN_API_KEY instead" };
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, reason: `must be an http or https URL (its scheme is '${url.protocol.slice(0, 12)}')` };
-  if (url.search || url.hash) return { ok: false, reason: "must not carry a query or fragment (calls are sent to <baseUrl>/xmlrpc/<group>)" };
+  if (url.username || url.password)
+    return {
+      ok: false,
+      reason: "carries credentials (user:password@): give the key in cdn:apiKey / CDN_API_KEY instead",
+    };
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return { ok: false, reason: `must be an http or https URL (its scheme is '${url.protocol.slice(0, 12)}')` };
+  if (url.search || url.hash)
+    return { ok: false, reason: "must not carry a query or fragment (calls are sent to <baseUrl>/xmlrpc/<group>)" };
   const path = url.pathname.replace(/\/+$/, "");
   if (/\/xmlrpc\/[^/]+$/i.test(path)) {
-    return { ok: false, reason: `ends in /xmlrpc/<group> ('${path.slice(path.lastIndexOf("/xmlrpc"))}'): give the address without it (calls add /xmlrpc/<group>)` };
+    return {
+      ok: false,
+      reason: `ends in /xmlrpc/<group> ('${path.slice(path.lastIndexOf("/xmlrpc"))}'): give the address without it (calls add /xmlrpc/<group>)`,
+    };
   }
   return { ok: true, value: t.replace(/\/+$/, "").replace(/\/xmlrpc$/i, "") };
 }
 
 function parseApiKey(raw: string): Parsed<string> {
-  if (raw.trim() !== raw) return { ok: false, reason: `has leading or trailing whitespace (${describeValue(raw)}): was a newline pasted with it?` };
+  if (raw.trim() !== raw)
+    return {
+      ok: false,
+      reason: `has leading or trailing whitespace (${describeValue(raw)}): was a newline pasted with it?`,
+    };
   return { ok: true, value: raw };
 }
 
 function parseAlias(raw: string): Parsed<string> {
   const t = raw.trim();
   if (ALIAS.test(t)) return { ok: true, value: t };
-  return { ok: false, reason: `is not a company alias (${describeValue(raw)}): expected one DNS label of letters, digits and '-', at most 63 characters` };
+  return {
+    ok: false,
+    reason: `is not a company alias (${describeValue(raw)}): expected one DNS label of letters, digits and '-', at most 63 characters`,
+  };
 }
 
 function parseCompanyId(raw: string): Parsed<number | string> {
   const t = raw.trim();
   if (/^\d+$/.test(t)) return integer(1, MAX_INT32)(t);
   if (ALIAS.test(t)) return { ok: true, value: t };
-  return { ok: false, reason: `is neither a company id nor an alias (${describeValue(raw)}): expected an integer, or the company alias` };
+  return {
+    ok: false,
+    reason: `is neither a company id nor an alias (${describeValue(raw)}): expected an integer, or the company alias`,
+  };
 }
 
 function parseHost(raw: string): Parsed<string> {
   const t = raw.trim().replace(/\.$/, "");
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t)) return { ok: false, reason: "must be a host name without a scheme, such as netdna-cdn.com" };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t))
+    return { ok: false, reason: "must be a host name without a scheme, such as netdna-cdn.com" };
   if (t.length <= 253 && t.split(".").every((label) => ALIAS.test(label))) return { ok: true, value: t.toLowerCase() };
   return { ok: false, reason: `is not a host name (${describeValue(raw)}): expected a domain such as netdna-cdn.com` };
 }
@@ -167,7 +199,8 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     secret: false,
     required: true,
     readBy: CONNECTION,
-    description: "Address of the API, such as https://api.example.com (calls go to <baseUrl>/xmlrpc/<group>; a trailing /xmlrpc is dropped).",
+    description:
+      "Address of the API, such as https://api.example.com (calls go to <baseUrl>/xmlrpc/<group>; a trailing /xmlrpc is dropped).",
     parse: parseBaseUrl,
   },
   apiUserId: {
@@ -191,7 +224,8 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     secret: true,
     required: true,
     readBy: CONNECTION,
-    description: "Your API key; it signs every call and is never sent or stored as is. Set it with `pulumi config set --secret cdn:apiKey`.",
+    description:
+      "Your API key; it signs every call and is never sent or stored as is. Set it with `pulumi config set --secret cdn:apiKey`.",
     parse: parseApiKey,
   },
   timeoutMs: {
@@ -219,7 +253,8 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     min: 0,
     max: 100,
     readBy: CONNECTION,
-    description: "Attempts after the first for a call that failed on the way (connection, timeout, 5xx, 429) and is safe to repeat; 0 turns retries off. A create is never repeated blindly.",
+    description:
+      "Attempts after the first for a call that failed on the way (connection, timeout, 5xx, 429) and is safe to repeat; 0 turns retries off. A create is never repeated blindly.",
     parse: integer(0, 100),
   },
   maxInFlight: {
@@ -244,7 +279,8 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     secret: false,
     required: false,
     readBy: "the report functions",
-    description: "Your company id, which the report functions send as companyId; when unset they send cdn:companyAlias.",
+    description:
+      "Your company id, which the report functions send as companyId; when unset they send cdn:companyAlias.",
     parse: parseCompanyId,
   },
   companyAlias: {
@@ -255,7 +291,8 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     secret: false,
     required: false,
     readBy: "purgeZone, CachePurge, the report functions, the zone resources (cdnUrl)",
-    description: "Your company alias, the middle part of every delivery host name <zone>.<companyAlias>.<cdnDomain>; a whole-zone purge targets <zone>.<companyAlias>.",
+    description:
+      "Your company alias, the middle part of every delivery host name <zone>.<companyAlias>.<cdnDomain>; a whole-zone purge targets <zone>.<companyAlias>.",
     parse: parseAlias,
   },
   cdnDomain: {
@@ -266,7 +303,8 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     secret: false,
     required: false,
     readBy: "the zone resources (cdnUrl)",
-    description: "The CDN's delivery domain, such as netdna-cdn.com: the last part of the delivery host names <zone>.<companyAlias>.<cdnDomain>.",
+    description:
+      "The CDN's delivery domain, such as netdna-cdn.com: the last part of the delivery host names <zone>.<companyAlias>.<cdnDomain>.",
     parse: parseHost,
   },
 };
@@ -305,22 +343,35 @@ export interface SettingsRead {
   problems: SettingProblem[];
 }
 
-const WHERE: Record<SettingSource, string> = { explicit: "", config: " (set in the stack's config)", env: " (set in the environment)" };
+const WHERE: Record<SettingSource, string> = {
+  explicit: "",
+  config: " (set in the stack's config)",
+  env: " (set in the environment)",
+};
 
 /** The raw value of one setting and where it came from, or undefined when it is not set. */
-export function rawSetting(name: SettingName, inputs: SettingInputs): { raw: string; source: SettingSource } | undefined {
+export function rawSetting(
+  name: SettingName,
+  inputs: SettingInputs,
+): { raw: string; source: SettingSource } | undefined {
   const s = SETTINGS[name];
   const explicit = inputs.explicit?.[name];
-  if (explicit !== undefined && explicit !== null && explicit !== "") return { raw: String(explicit), source: "explicit" };
+  if (explicit !== undefined && explicit !== null && explicit !== "")
+    return { raw: String(explicit), source: "explicit" };
   const fromConfig = inputs.config?.(s.configKey);
-  if (fromConfig !== undefined && fromConfig !== null && fromConfig !== "") return { raw: String(fromConfig), source: "config" };
+  if (fromConfig !== undefined && fromConfig !== null && fromConfig !== "")
+    return { raw: String(fromConfig), source: "config" };
   const fromEnv = (inputs.env ?? {})[s.env];
   if (fromEnv !== undefined && fromEnv !== "") return { raw: fromEnv, source: "env" };
   return undefined;
 }
 
 /** Parses one raw value as the table says; the problem names the setting and its bounds. */
-export function parseSetting<N extends SettingName>(name: N, raw: string, source: SettingSource = "explicit"): { value: SettingValues[N] } | { problem: SettingProblem } {
+export function parseSetting<N extends SettingName>(
+  name: N,
+  raw: string,
+  source: SettingSource = "explicit",
+): { value: SettingValues[N] } | { problem: SettingProblem } {
   const s = SETTINGS[name] as SettingSpec<N>;
   const parsed = s.parse(raw);
   if (parsed.ok) return { value: parsed.value };
@@ -379,7 +430,8 @@ function levenshtein(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length];
@@ -409,7 +461,9 @@ export function unknownConfigKeys(keys: Iterable<string>): string[] {
   for (const key of keys) {
     if (!key.startsWith("cdn:") || KNOWN_CONFIG_KEYS.includes(key)) continue;
     const guess = suggestConfigKey(key);
-    out.push(`unknown config key ${key}${guess ? `: did you mean \`${guess}\`?` : ` (known keys: ${KNOWN_CONFIG_KEYS.join(", ")})`}`);
+    out.push(
+      `unknown config key ${key}${guess ? `: did you mean \`${guess}\`?` : ` (known keys: ${KNOWN_CONFIG_KEYS.join(", ")})`}`,
+    );
   }
   return out;
 }

@@ -12,8 +12,10 @@ import { parseRetryAfter } from "./retry";
 import { settingRef } from "./settings";
 
 // The xmlrpc package ships no types for its lib/ files; they are stable since 2016.
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const Serializer: { serializeMethodCall(method: string, params: unknown[], encoding?: string): string } = require("xmlrpc/lib/serializer");
+
+const Serializer: {
+  serializeMethodCall(method: string, params: unknown[], encoding?: string): string;
+} = require("xmlrpc/lib/serializer");
 
 export interface TransportOptions {
   baseUrl: string;
@@ -28,7 +30,9 @@ export interface TransportOptions {
 }
 
 /** A decoded answer: either a value or an XML-RPC fault, plus the server's Date header. */
-export type Answer = { kind: "value"; value: unknown; serverDate?: string } | { kind: "fault"; faultCode: number; faultString: string; serverDate?: string };
+export type Answer =
+  | { kind: "value"; value: unknown; serverDate?: string }
+  | { kind: "fault"; faultCode: number; faultString: string; serverDate?: string };
 
 /** Keep-alive HTTP transport shared by all calls of one client. */
 export class Transport {
@@ -42,7 +46,12 @@ export class Transport {
   }
 
   /** Sends one method call; resolves with the decoded answer, rejects with a typed transport/protocol error. */
-  async send(group: string, method: string, params: unknown[], secrets: readonly (string | undefined)[]): Promise<Answer> {
+  async send(
+    group: string,
+    method: string,
+    params: unknown[],
+    secrets: readonly (string | undefined)[],
+  ): Promise<Answer> {
     const xml = Serializer.serializeMethodCall(method, params, "utf8");
     const { status, body, serverDate, retryAfter } = await this.post(group, method, xml, secrets);
     if (status < 200 || status >= 300) throw this.statusError(group, method, status, body, secrets, retryAfter);
@@ -53,14 +62,29 @@ export class Transport {
    * The error for a status other than 2xx. A 404 means nothing answers at the path, so the base URL
    * is the likely mistake; no 4xx was processed (only a 5xx may hide a call that ran).
    */
-  private statusError(group: string, method: string, status: number, body: Buffer, secrets: readonly (string | undefined)[], retryAfter?: string): CdnTransportError {
+  private statusError(
+    group: string,
+    method: string,
+    status: number,
+    body: Buffer,
+    secrets: readonly (string | undefined)[],
+    retryAfter?: string,
+  ): CdnTransportError {
     const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter) : undefined;
     if (status === 404) {
       const where = redact(`${this.base.origin}${this.path(group)}`, secrets);
       const text = `${method}: HTTP 404 at ${where}: nothing answers there, so the base URL is likely wrong (check ${settingRef("baseUrl")}: it is the address the API's /xmlrpc/<group> paths hang off)`;
       return new CdnTransportError("http_status", text, method, false, status);
     }
-    return new CdnTransportError("http_status", `${method}: HTTP ${status}${describeBody(body, secrets)}`, method, status >= 500, status, undefined, retryAfterMs);
+    return new CdnTransportError(
+      "http_status",
+      `${method}: HTTP ${status}${describeBody(body, secrets)}`,
+      method,
+      status >= 500,
+      status,
+      undefined,
+      retryAfterMs,
+    );
   }
 
   private path(group: string): string {
@@ -72,7 +96,12 @@ export class Transport {
     this.agent.destroy();
   }
 
-  private post(group: string, method: string, xml: string, secrets: readonly (string | undefined)[]): Promise<Received> {
+  private post(
+    group: string,
+    method: string,
+    xml: string,
+    secrets: readonly (string | undefined)[],
+  ): Promise<Received> {
     const { timeoutMs, maxResponseBytes, userAgent } = this.opts;
     const transport = this.base.protocol === "https:" ? https : http;
     const path = this.path(group);
@@ -103,7 +132,11 @@ export class Transport {
           },
         },
         (res) => {
-          const tooLarge = () => new CdnProtocolError(`response larger than ${maxResponseBytes} bytes (the client's maxResponseBytes)`, method);
+          const tooLarge = () =>
+            new CdnProtocolError(
+              `response larger than ${maxResponseBytes} bytes (the client's maxResponseBytes)`,
+              method,
+            );
           // Settle before destroying: destroying emits a reset that must not become the call's error
           // (a retryable one, so the oversized answer would be downloaded again with every retry).
           if (Number(res.headers["content-length"]) > maxResponseBytes) {
@@ -123,15 +156,37 @@ export class Transport {
             chunks.push(c);
           });
           res.on("end", () =>
-            finish(null, { status: res.statusCode ?? 0, body: Buffer.concat(chunks), serverDate: header(res.headers.date), retryAfter: header(res.headers["retry-after"]) }),
+            finish(null, {
+              status: res.statusCode ?? 0,
+              body: Buffer.concat(chunks),
+              serverDate: header(res.headers.date),
+              retryAfter: header(res.headers["retry-after"]),
+            }),
           );
-          res.on("aborted", () => finish(errorFromNetwork(method, Object.assign(new Error("response aborted"), { code: "ECONNRESET" }), true, secrets)));
+          res.on("aborted", () =>
+            finish(
+              errorFromNetwork(
+                method,
+                Object.assign(new Error("response aborted"), { code: "ECONNRESET" }),
+                true,
+                secrets,
+              ),
+            ),
+          );
           res.on("error", (e: NodeJS.ErrnoException) => finish(errorFromNetwork(method, e, true, secrets, timeoutMs)));
         },
       );
       const timer = setTimeout(() => {
         // Settled first, so the socket's own error on destroy does not replace the timeout.
-        finish(errorFromNetwork(method, Object.assign(new Error("call timeout"), { code: "ETIMEDOUT_CALL" }), sent, secrets, timeoutMs));
+        finish(
+          errorFromNetwork(
+            method,
+            Object.assign(new Error("call timeout"), { code: "ETIMEDOUT_CALL" }),
+            sent,
+            secrets,
+            timeoutMs,
+          ),
+        );
         req.destroy();
       }, timeoutMs);
       req.on("error", (e: NodeJS.ErrnoException) => finish(errorFromNetwork(method, e, sent, secrets, timeoutMs)));
@@ -173,11 +228,16 @@ function decode(method: string, body: Buffer, secrets: readonly (string | undefi
     // Only a body cut short is a transport accident worth another attempt; an HTML page, an unknown
     // type or two params will come back the same however often the call is sent.
     const cut = looksXml && /end of the document|unterminated/.test(e.message);
-    throw new CdnProtocolError(`${redact(e.message, secrets)}${looksXml ? "" : ` (body is not XML-RPC${describeBody(body, secrets)})`}`, method, cut);
+    throw new CdnProtocolError(
+      `${redact(e.message, secrets)}${looksXml ? "" : ` (body is not XML-RPC${describeBody(body, secrets)})`}`,
+      method,
+      cut,
+    );
   }
   if (decoded.kind === "value") return { kind: "value", value: decoded.value, serverDate };
   const { faultCode, faultString } = decoded;
-  if (faultCode === undefined && faultString === undefined) throw new CdnProtocolError("fault without faultCode or faultString", method);
+  if (faultCode === undefined && faultString === undefined)
+    throw new CdnProtocolError("fault without faultCode or faultString", method);
   const code = Number(faultCode);
   if (!Number.isInteger(code)) throw new CdnProtocolError(`fault with a non-integer faultCode`, method);
   return { kind: "fault", faultCode: code, faultString: String(faultString ?? ""), serverDate };

@@ -31,7 +31,11 @@ export type ArgOf<P> = P extends { readonly enum: readonly (infer E)[] }
 type Params<N extends WireName> = MethodOf<N>["params"];
 
 /** The required parameters of a method, in the table's order, as a tuple of argument types. */
-export type RequiredArgs<Ps> = Ps extends readonly [infer H, ...infer T] ? (H extends { readonly required: true } ? [ArgOf<H>, ...RequiredArgs<T>] : RequiredArgs<T>) : [];
+export type RequiredArgs<Ps> = Ps extends readonly [infer H, ...infer T]
+  ? H extends { readonly required: true }
+    ? [ArgOf<H>, ...RequiredArgs<T>]
+    : RequiredArgs<T>
+  : [];
 
 /** The optional parameters of a method, by name: the options object of its typed wrapper. */
 export type OptionsOf<N extends WireName> = {
@@ -43,7 +47,9 @@ export type ReportMethod = keyof ReportRows;
 
 /** The report group: required parameters positional in the contract's order, the optional ones by name. */
 export type ReportApi = {
-  [R in ReportMethod]: (...args: [...RequiredArgs<Params<`report.${R}`>>, options?: OptionsOf<`report.${R}`>]) => Promise<ReportRows[R][]>;
+  [R in ReportMethod]: (
+    ...args: [...RequiredArgs<Params<`report.${R}`>>, options?: OptionsOf<`report.${R}`>]
+  ) => Promise<ReportRows[R][]>;
 };
 
 /** Options of getTotalTransfer and getTotalHits (`type`: 1 today, 2 current hour, 3 a range). */

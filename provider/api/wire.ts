@@ -234,12 +234,29 @@ export const REPORT_FIELDS: { readonly [R in keyof ReportRows]: Readonly<Record<
   getTotalTransfer: { zone_id: F.zone_id, from: F.from, to: F.to, timezone: F.timezone, transfer: F.transfer },
   getTotalHits: { zone_id: F.zone_id, from: F.from, to: F.to, timezone: F.timezone, hits: F.hits },
   getTotalTransferStats: { date: F.date, zone_id: F.zone_id, transfer: F.transfer, hits: F.hits },
-  getCacheHitStats: { date: F.date, zone_id: F.zone_id, hits: F.hits, cache_hits: F.cache_hits, cache_misses: F.cache_misses, cache_hit_ratio: F.cache_hit_ratio },
+  getCacheHitStats: {
+    date: F.date,
+    zone_id: F.zone_id,
+    hits: F.hits,
+    cache_hits: F.cache_hits,
+    cache_misses: F.cache_misses,
+    cache_hit_ratio: F.cache_hit_ratio,
+  },
   getPopularFiles: { zone_id: F.zone_id, url: F.url, hits: F.hits, transfer: F.transfer },
   getUsagePerDay: { date: F.date, zone_id: F.zone_id, transfer: F.transfer, hits: F.hits },
   getNodeHits: { node: F.node, zone_id: F.zone_id, hits: F.hits, transfer: F.transfer },
-  getConnectionStats: { date: F.date, zone_id: F.zone_id, connections: F.connections, peak_concurrent: F.peak_concurrent },
-  getHourlyConnectionStats: { hour: F.hour, zone_id: F.zone_id, connections: F.connections, peak_concurrent: F.peak_concurrent },
+  getConnectionStats: {
+    date: F.date,
+    zone_id: F.zone_id,
+    connections: F.connections,
+    peak_concurrent: F.peak_concurrent,
+  },
+  getHourlyConnectionStats: {
+    hour: F.hour,
+    zone_id: F.zone_id,
+    connections: F.connections,
+    peak_concurrent: F.peak_concurrent,
+  },
 };
 
 /** `viewby` values of getTotalTransferStats. */

@@ -45,9 +45,15 @@ export type CliCommand = { kind: "help" } | { kind: "import"; options: ImportOpt
 
 /** The kinds of `--kinds`, each checked; order and repeats do not matter. */
 function parseKinds(text: string): ZoneKindName[] {
-  const kinds = text.split(",").map((k) => k.trim().toLowerCase()).filter((k) => k !== "");
+  const kinds = text
+    .split(",")
+    .map((k) => k.trim().toLowerCase())
+    .filter((k) => k !== "");
   const bad = kinds.filter((k) => !(ZONE_KINDS as readonly string[]).includes(k));
-  if (bad.length || !kinds.length) throw new UsageError(`--kinds: ${bad.length ? `unknown kind ${bad.map((k) => `'${k}'`).join(", ")}` : "empty"}; use ${ZONE_KINDS.join(",")}`);
+  if (bad.length || !kinds.length)
+    throw new UsageError(
+      `--kinds: ${bad.length ? `unknown kind ${bad.map((k) => `'${k}'`).join(", ")}` : "empty"}; use ${ZONE_KINDS.join(",")}`,
+    );
   return ZONE_KINDS.filter((k) => kinds.includes(k));
 }
 
@@ -57,7 +63,9 @@ function readKeyFile(file: string): string {
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
-    throw new UsageError(`--api-key-file ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "cannot be read"}`);
+    throw new UsageError(
+      `--api-key-file ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "cannot be read"}`,
+    );
   }
   const key = text.split(/\r?\n/)[0].trim();
   if (!key) throw new UsageError(`--api-key-file ${file}: the first line is empty`);
@@ -67,7 +75,9 @@ function readKeyFile(file: string): string {
 /** Parses `argv` (without node and the script). */
 export function parseCommand(argv: readonly string[]): CliCommand {
   if (argv.some((a) => a === "--api-key" || a.startsWith("--api-key="))) {
-    throw new UsageError("--api-key is not accepted (it would show in the shell history and process list): set CDN_API_KEY or use --api-key-file FILE");
+    throw new UsageError(
+      "--api-key is not accepted (it would show in the shell history and process list): set CDN_API_KEY or use --api-key-file FILE",
+    );
   }
   let parsed;
   try {
@@ -90,7 +100,8 @@ export function parseCommand(argv: readonly string[]): CliCommand {
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: "help" };
-  if (positionals[0] !== "import") throw new UsageError(positionals.length ? `unknown command '${positionals[0]}'` : "a command is needed");
+  if (positionals[0] !== "import")
+    throw new UsageError(positionals.length ? `unknown command '${positionals[0]}'` : "a command is needed");
   if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
   return {
     kind: "import",

@@ -16,8 +16,15 @@ export interface ImportResult extends GeneratedProgram {
 }
 
 /** Lists, filters and renders; `env` gives what the flags do not (CDN_BASE_URL, CDN_API_USER_ID, CDN_API_KEY). */
-export async function importZones(options: ImportOptions, progress: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<ImportResult> {
-  const creds = resolveCredentials({ explicit: { baseUrl: options.baseUrl, apiUserId: options.apiUserId as unknown as number, apiKey: options.apiKey }, env });
+export async function importZones(
+  options: ImportOptions,
+  progress: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ImportResult> {
+  const creds = resolveCredentials({
+    explicit: { baseUrl: options.baseUrl, apiUserId: options.apiUserId as unknown as number, apiKey: options.apiKey },
+    env,
+  });
   const managed = noManagedZones();
   for (const file of options.excludeState) readManagedZones(file, managed);
   const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
@@ -32,12 +39,16 @@ export async function importZones(options: ImportOptions, progress: (line: strin
         rows = (await client[spec.group].listZones()) as unknown as Record<string, unknown>[];
       } catch (e) {
         const others = options.kinds.filter((k) => k !== kind);
-        throw new Error(`listing ${spec.label}s failed: ${(e as Error).message}${others.length ? ` (to import the other kinds only: --kinds ${others.join(",")})` : ""}`);
+        throw new Error(
+          `listing ${spec.label}s failed: ${(e as Error).message}${others.length ? ` (to import the other kinds only: --kinds ${others.join(",")})` : ""}`,
+        );
       }
       const kept = rows.filter((r) => !isManaged(managed, kind, Number(r.id)));
       excluded[kind] = rows.length - kept.length;
       for (const row of kept) zones.push({ kind, row });
-      progress(`${spec.label}s: ${rows.length} listed${excluded[kind] ? `, ${excluded[kind]} already in the stack's state` : ""}`);
+      progress(
+        `${spec.label}s: ${rows.length} listed${excluded[kind] ? `, ${excluded[kind]} already in the stack's state` : ""}`,
+      );
     }
   } finally {
     client.close();

@@ -39,7 +39,10 @@ async function main(argv: readonly string[]): Promise<number> {
       `\nPasswords cannot be read from the API. Set each zone's password in the stack's config before \`pulumi up\`\n` +
         `(adopting sets the zone's password to this value: give the current one to keep it). Each command prompts for the value:\n`,
     );
-    for (const p of result.passwords) process.stderr.write(`  pulumi config set --secret ${p.configKey}   # ${SPECS[KIND_CLASS[p.kind]].label} '${p.zoneName}'\n`);
+    for (const p of result.passwords)
+      process.stderr.write(
+        `  pulumi config set --secret ${p.configKey}   # ${SPECS[KIND_CLASS[p.kind]].label} '${p.zoneName}'\n`,
+      );
   }
   return 0;
 }

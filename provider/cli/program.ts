@@ -8,7 +8,12 @@ import type { ZoneKindName } from "../functions/zones";
 import { IdentifierPool, ResourceNamePool } from "./names";
 
 /** The resource class of each kind, as the package exports it. */
-export const KIND_CLASS: Record<ZoneKindName, ZoneKind> = { pull: "PullZone", push: "PushZone", vod: "VodZone", live: "LiveZone" };
+export const KIND_CLASS: Record<ZoneKindName, ZoneKind> = {
+  pull: "PullZone",
+  push: "PushZone",
+  vod: "VodZone",
+  live: "LiveZone",
+};
 
 /** A zone as listZones returned it (wire keys), with its kind. */
 export interface ListedZone {
@@ -55,7 +60,12 @@ function listedInputs(kind: ZoneKindName, row: Record<string, unknown>): [string
  */
 export function renderProgram(zones: readonly ListedZone[], header: readonly string[] = []): GeneratedProgram {
   const order: ZoneKindName[] = ["pull", "push", "vod", "live"];
-  const sorted = [...zones].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind) || byCodePoint(String(a.row.name), String(b.row.name)) || Number(a.row.id) - Number(b.row.id));
+  const sorted = [...zones].sort(
+    (a, b) =>
+      order.indexOf(a.kind) - order.indexOf(b.kind) ||
+      byCodePoint(String(a.row.name), String(b.row.name)) ||
+      Number(a.row.id) - Number(b.row.id),
+  );
   const vars = new IdentifierPool();
   const names = new ResourceNamePool();
   const passwords: PasswordSetting[] = [];
@@ -74,7 +84,9 @@ export function renderProgram(zones: readonly ListedZone[], header: readonly str
     }
     lines.push("  adopt: true,");
     counts[z.kind]++;
-    blocks.push(`// ${spec.label} '${zoneName}' (id ${String(z.row.id)})\nconst ${variable} = new ${spec.kind}(${literal(names.take(spec.kind, zoneName))}, {\n${lines.join("\n")}\n});`);
+    blocks.push(
+      `// ${spec.label} '${zoneName}' (id ${String(z.row.id)})\nconst ${variable} = new ${spec.kind}(${literal(names.take(spec.kind, zoneName))}, {\n${lines.join("\n")}\n});`,
+    );
   }
   const classes = order.filter((k) => counts[k] > 0).map((k) => KIND_CLASS[k]);
   const variables = blocks.map((b) => /const (\w+) =/.exec(b)![1]);
@@ -83,11 +95,19 @@ export function renderProgram(zones: readonly ListedZone[], header: readonly str
     ...(passwords.length ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     ...(classes.length ? [`import { ${classes.join(", ")} } from "pulumi-cdn-zones";`] : []),
     "",
-    ...(passwords.length ? ["// Passwords cannot be read from the API: each comes from the stack's secret config.", "const config = new pulumi.Config();", ""] : []),
+    ...(passwords.length
+      ? [
+          "// Passwords cannot be read from the API: each comes from the stack's secret config.",
+          "const config = new pulumi.Config();",
+          "",
+        ]
+      : []),
     blocks.join("\n\n"),
     "",
     // Exported ids keep every variable used (noUnusedLocals) and show what was adopted.
-    variables.length ? `export const zoneIds = {\n${variables.map((v) => `  ${v}: ${v}.zoneId,`).join("\n")}\n};` : "export {};",
+    variables.length
+      ? `export const zoneIds = {\n${variables.map((v) => `  ${v}: ${v}.zoneId,`).join("\n")}\n};`
+      : "export {};",
     "",
   ].join("\n");
   return { text, passwords, counts };

@@ -31,12 +31,16 @@ export function readManagedZones(file: string, into: ManagedZones = noManagedZon
   try {
     json = JSON.parse(fs.readFileSync(file, "utf8"));
   } catch (e) {
-    throw new Error(`--exclude-state ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not JSON (${(e as Error).message})`}`);
+    throw new Error(
+      `--exclude-state ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not JSON (${(e as Error).message})`}`,
+    );
   }
   const doc = json as { deployment?: { resources?: unknown }; resources?: unknown };
   const resources = doc?.deployment?.resources ?? doc?.resources;
   if (!Array.isArray(resources)) {
-    throw new Error(`--exclude-state ${file}: neither a 'pulumi stack export' (deployment.resources) nor a testing kit state file (resources)`);
+    throw new Error(
+      `--exclude-state ${file}: neither a 'pulumi stack export' (deployment.resources) nor a testing kit state file (resources)`,
+    );
   }
   for (const r of resources as { type?: unknown; outputs?: { zoneId?: unknown }; delete?: unknown }[]) {
     if (r?.delete === true) continue; // the old half of a replacement, on its way out

@@ -47,7 +47,8 @@ export function parseCurrentDate(text: string): number {
   const local = Date.UTC(year, month - 1, day, hour, minute, second, millis);
   const check = new Date(local);
   // Date.UTC rolls 2026-02-30 over to March; a real calendar date survives the round trip.
-  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) throw Faults.badDate();
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59)
+    throw Faults.badDate();
   if (m[8] === "Z") throw Faults.wrongOffset("Z", formatOffset(PACIFIC.offset(local)));
   const sign = m[8][0] === "-" ? -1 : 1;
   const offset = sign * (Number(m[8].slice(1, 3)) * 60 + Number(m[8].slice(4, 6)));
@@ -68,8 +69,14 @@ export function checkAuthShape(params: readonly WireValue[]): void {
   for (let i = 0; i < AUTH_NAMES.length; i++) {
     const p = params[i];
     const want = i === 0 ? "int" : "string";
-    if (!p) throw Faults.invalidParams(`missing parameter ${i + 1} (${AUTH_NAMES[i]}, ${want}); every call starts with apiUserId, authString, currentDate`);
-    if (p.t !== want) throw Faults.invalidParams(`parameter ${i + 1} (${AUTH_NAMES[i]}) must be ${want === "int" ? "an int" : "a string"}, got ${wireTypeName(p)}`);
+    if (!p)
+      throw Faults.invalidParams(
+        `missing parameter ${i + 1} (${AUTH_NAMES[i]}, ${want}); every call starts with apiUserId, authString, currentDate`,
+      );
+    if (p.t !== want)
+      throw Faults.invalidParams(
+        `parameter ${i + 1} (${AUTH_NAMES[i]}) must be ${want === "int" ? "an int" : "a string"}, got ${wireTypeName(p)}`,
+      );
   }
 }
 
@@ -87,9 +94,11 @@ export function checkAuth(method: MethodSpec, params: readonly WireValue[], conf
   if (-age > AUTH_WINDOW_MS) throw Faults.future();
 
   const expected = sha256Hex(`${date}:${config.apiKey}:${method.name}`);
-  if (HEX_RE.test(signature) && timingSafeEqual(Buffer.from(signature, "latin1"), Buffer.from(expected, "latin1"))) return;
+  if (HEX_RE.test(signature) && timingSafeEqual(Buffer.from(signature, "latin1"), Buffer.from(expected, "latin1")))
+    return;
   if (signature.toLowerCase() === expected) throw Faults.uppercaseSignature();
   const wireName = `${method.group}.${method.name}`;
-  if (signature === sha256Hex(`${date}:${config.apiKey}:${wireName}`)) throw Faults.groupPrefixed(wireName, method.name);
+  if (signature === sha256Hex(`${date}:${config.apiKey}:${wireName}`))
+    throw Faults.groupPrefixed(wireName, method.name);
   throw Faults.badSignature();
 }

@@ -59,7 +59,8 @@ const FLAGS = {
 } as const;
 
 function integer(flag: string, text: string, min: number, max: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new CliError(`--${flag} needs an integer from ${min} to ${max}, got '${text.slice(0, 40)}'`);
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+    throw new CliError(`--${flag} needs an integer from ${min} to ${max}, got '${text.slice(0, 40)}'`);
   return Number(text);
 }
 
@@ -85,7 +86,9 @@ function translate(error: unknown): CliError {
       return /missing/.test(e.message ?? "")
         ? new CliError(`${flag} needs a value${flag === "--compat" ? `: one of ${COMPAT_PROFILES.join(", ")}` : ""}`)
         : /ambiguous/.test(e.message ?? "")
-          ? new CliError(`${flag} needs a value, but the next argument is a flag (write ${flag}=VALUE for a value that starts with '-')`)
+          ? new CliError(
+              `${flag} needs a value, but the next argument is a flag (write ${flag}=VALUE for a value that starts with '-')`,
+            )
           : new CliError(`${flag} does not take a value`);
     default:
       return new CliError(e.message ?? String(error));
@@ -104,20 +107,24 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   const options: EmulatorOptions = {};
   if (values.port !== undefined) options.port = integer("port", values.port, 0, 65535);
   if (values.host !== undefined) options.host = nonEmpty("host", values.host);
-  if (values["api-user-id"] !== undefined) options.apiUserId = integer("api-user-id", values["api-user-id"], 0, MAX_API_USER_ID);
+  if (values["api-user-id"] !== undefined)
+    options.apiUserId = integer("api-user-id", values["api-user-id"], 0, MAX_API_USER_ID);
   if (values["api-key"] !== undefined) options.apiKey = nonEmpty("api-key", values["api-key"], "a non-empty value");
   if (values["company-alias"] !== undefined) {
     const alias = values["company-alias"];
-    if (!COMPANY_ALIAS_RE.test(alias)) throw new CliError("--company-alias needs a DNS label: 1-63 letters, digits and inner hyphens");
+    if (!COMPANY_ALIAS_RE.test(alias))
+      throw new CliError("--company-alias needs a DNS label: 1-63 letters, digits and inner hyphens");
     options.companyAlias = alias;
   }
   if (values["company-id"] !== undefined) options.companyId = integer("company-id", values["company-id"], 0, INT32_MAX);
-  if (values["first-zone-id"] !== undefined) options.firstZoneId = integer("first-zone-id", values["first-zone-id"], 1, INT32_MAX);
+  if (values["first-zone-id"] !== undefined)
+    options.firstZoneId = integer("first-zone-id", values["first-zone-id"], 1, INT32_MAX);
   if (values["no-live"]) options.live = false;
   if (values.data !== undefined) options.dataFile = nonEmpty("data", values.data, "a file name");
   if (values.latency !== undefined) options.latencyMs = integer("latency", values.latency, 0, INT32_MAX);
   if (values.compat !== undefined) {
-    if (!(COMPAT_PROFILES as readonly string[]).includes(values.compat)) throw new CliError(`--compat needs one of ${COMPAT_PROFILES.join(", ")}`);
+    if (!(COMPAT_PROFILES as readonly string[]).includes(values.compat))
+      throw new CliError(`--compat needs one of ${COMPAT_PROFILES.join(", ")}`);
     options.compat = values.compat as CompatProfile;
   }
   return { kind: "run", options, keyGiven: options.apiKey !== undefined };
@@ -130,5 +137,7 @@ export function maskKey(key: string): string {
 
 /** The key line of the start banner: the built-in dev key in full, a given key masked. */
 export function describeKey(key: string | undefined, given: boolean): string {
-  return given && key !== undefined ? `${maskKey(key)} (given with --api-key)` : `${DEFAULT_API_KEY} (built-in dev key)`;
+  return given && key !== undefined
+    ? `${maskKey(key)} (given with --api-key)`
+    : `${DEFAULT_API_KEY} (built-in dev key)`;
 }

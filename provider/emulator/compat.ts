@@ -49,7 +49,11 @@ export const LEGACY_COLUMNS: Readonly<Record<string, string>> = {
   connections: "connection_count",
   peak_concurrent: "max_concurrent",
 };
-const FROM_LEGACY: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(LEGACY_COLUMNS).filter(([k]) => k !== "hour").map(([k, v]) => [v, k]));
+const FROM_LEGACY: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(LEGACY_COLUMNS)
+    .filter(([k]) => k !== "hour")
+    .map(([k, v]) => [v, k]),
+);
 
 /** Reports answered with one bare number, and the column summed into it (their signature says int, §4.9). */
 const BARE_INT_REPORTS: Readonly<Record<string, string>> = {
@@ -74,7 +78,14 @@ export function withOffset(text: string): WireOut {
 }
 
 function isStruct(v: WireOut): v is { readonly [key: string]: WireOut } {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Double) && !(v instanceof I8) && !(v instanceof DateTimeText);
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    !(v instanceof Double) &&
+    !(v instanceof I8) &&
+    !(v instanceof DateTimeText)
+  );
 }
 
 function numberOf(v: WireOut): number {
@@ -100,7 +111,8 @@ function legacyRow(row: { readonly [key: string]: WireOut }): Record<string, Wir
   for (const [key, value] of Object.entries(row)) {
     const name = LEGACY_COLUMNS[key] ?? key;
     if (key === "zone_id") out[name] = new I8(numberOf(value));
-    else if (key === "date" || key === "hour" || key === "from" || key === "to") out[name] = typeof value === "string" ? withOffset(value) : value;
+    else if (key === "date" || key === "hour" || key === "from" || key === "to")
+      out[name] = typeof value === "string" ? withOffset(value) : value;
     else if (typeof value === "number" || value instanceof Double) out[name] = figureText(value);
     else out[name] = value;
   }
@@ -171,5 +183,7 @@ const LEGACY: Compat = { profile: "legacy", request: legacyRequest, answer: lega
 export function compatFor(profile: string | undefined): Compat {
   if (profile === undefined || profile === "default") return DEFAULT;
   if (profile === "legacy") return LEGACY;
-  throw new TypeError(`startEmulator: compat must be one of ${COMPAT_PROFILES.join(", ")}, got '${String(profile).slice(0, 40)}'`);
+  throw new TypeError(
+    `startEmulator: compat must be one of ${COMPAT_PROFILES.join(", ")}, got '${String(profile).slice(0, 40)}'`,
+  );
 }

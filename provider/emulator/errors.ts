@@ -22,16 +22,24 @@ const auth = (why: string) => new RpcFault(FAULT.AUTH_FAILED, `authentication fa
 
 export const Faults = {
   parse: (detail: string) => new RpcFault(FAULT.PARSE_ERROR, `parse error: ${detail}`),
-  bodyTooLarge: (max: number) => new RpcFault(FAULT.INVALID_REQUEST, `invalid request: the body exceeds the emulator's limit of ${max} bytes`),
+  bodyTooLarge: (max: number) =>
+    new RpcFault(FAULT.INVALID_REQUEST, `invalid request: the body exceeds the emulator's limit of ${max} bytes`),
   unknownMethod: (name: string) =>
-    new RpcFault(FAULT.METHOD_NOT_FOUND, `method not found: '${name.slice(0, 80)}' is not a method of this API (names are '<group>.<method>', e.g. 'cache.purge')`),
+    new RpcFault(
+      FAULT.METHOD_NOT_FOUND,
+      `method not found: '${name.slice(0, 80)}' is not a method of this API (names are '<group>.<method>', e.g. 'cache.purge')`,
+    ),
   wrongGroup: (name: string, methodGroup: string, pathGroup: string) =>
-    new RpcFault(FAULT.METHOD_NOT_FOUND, `method not found: '${name}' is served at /xmlrpc/${methodGroup}, not at /xmlrpc/${pathGroup}`),
+    new RpcFault(
+      FAULT.METHOD_NOT_FOUND,
+      `method not found: '${name}' is served at /xmlrpc/${methodGroup}, not at /xmlrpc/${pathGroup}`,
+    ),
   invalidParams: (detail: string) => new RpcFault(FAULT.INVALID_PARAMS, `invalid params: ${detail}`),
   internal: (detail: string) => new RpcFault(FAULT.INTERNAL_ERROR, `internal error: ${detail}`),
 
   unknownUser: (id: number) => auth(`unknown apiUserId ${id}`),
-  badSignature: () => auth("authString does not match; it must be the lowercase hex SHA-256 of '<currentDate>:<apiKey>:<method>'"),
+  badSignature: () =>
+    auth("authString does not match; it must be the lowercase hex SHA-256 of '<currentDate>:<apiKey>:<method>'"),
   uppercaseSignature: () => auth("authString must be lowercase hexadecimal"),
   groupPrefixed: (wireName: string, bare: string) =>
     auth(`authString was computed with the group prefix ('${wireName}'); hash the bare method name ('${bare}')`),
@@ -41,6 +49,7 @@ export const Faults = {
   wrongOffset: (given: string, expected: string) =>
     auth(`currentDate offset ${given} is not the ${AUTH_TIME_ZONE} offset for that instant (${expected})`),
 
-  liveDenied: () => new RpcFault(FAULT.ACCESS_DENIED, "access denied: live zone methods are not enabled for this API key"),
+  liveDenied: () =>
+    new RpcFault(FAULT.ACCESS_DENIED, "access denied: live zone methods are not enabled for this API key"),
   notFound: (what: string) => new RpcFault(FAULT.NOT_FOUND, `not found: ${what}`),
 } as const;

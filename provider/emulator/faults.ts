@@ -28,7 +28,11 @@ export function sendFault(res: ServerResponse, fault: RpcFault, close = false): 
 }
 
 function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -42,7 +46,12 @@ export function sendMethodNotAllowed(res: ServerResponse): void {
   sendText(res, 405, "method not allowed: XML-RPC calls are POST requests\n", { Allow: "POST" });
 }
 
-const STATUS_TEXT: Record<number, string> = { 200: "OK", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable" };
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+};
 
 function htmlPage(status: number): string {
   const title = status === 200 ? "Service temporarily unavailable" : `${status} ${STATUS_TEXT[status]}`;
@@ -50,9 +59,22 @@ function htmlPage(status: number): string {
 }
 
 /** Kinds applied instead of processing the call (nothing changes in the store). */
-export const BEFORE_KINDS: ReadonlySet<string> = new Set(["http500", "http502", "http503", "html", "expiredAuth", "resetBefore"]);
+export const BEFORE_KINDS: ReadonlySet<string> = new Set([
+  "http500",
+  "http502",
+  "http503",
+  "html",
+  "expiredAuth",
+  "resetBefore",
+]);
 /** Kinds applied after processing (the store has changed) that lose or break the answer. */
-export const AFTER_KINDS: ReadonlySet<string> = new Set(["dropAfter", "truncated", "http500After", "http502After", "http503After"]);
+export const AFTER_KINDS: ReadonlySet<string> = new Set([
+  "dropAfter",
+  "truncated",
+  "http500After",
+  "http502After",
+  "http503After",
+]);
 
 /** Abrupt close: a TCP RST where Node supports it, so the client sees ECONNRESET. */
 function reset(socket: Socket): void {
@@ -89,7 +111,12 @@ export function sendInjectedBefore(injection: Injection, req: IncomingMessage, r
 
 /** An injected HTTP error status with a text body (503 adds `Retry-After: 1`, as proxies do). */
 function sendHttpError(res: ServerResponse, status: number): void {
-  sendText(res, status, `${status} ${STATUS_TEXT[status]} (injected by cdn-emulator)\n`, status === 503 ? { "Retry-After": "1" } : {});
+  sendText(
+    res,
+    status,
+    `${status} ${STATUS_TEXT[status]} (injected by cdn-emulator)\n`,
+    status === 503 ? { "Retry-After": "1" } : {},
+  );
 }
 
 /** Renders an injected failure after processing: the answer `xml` is lost, replaced by an HTTP error, or cut in half. */

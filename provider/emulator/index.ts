@@ -118,7 +118,8 @@ function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
 
 function checkKeys(kind: ZoneKind, values: Record<string, string>): void {
   for (const [key, value] of Object.entries(values)) {
-    if (!CREATE_KEYS[kind].includes(key)) throw new TypeError(`${kind}: unknown key '${key}' (accepted: ${CREATE_KEYS[kind].join(", ")})`);
+    if (!CREATE_KEYS[kind].includes(key))
+      throw new TypeError(`${kind}: unknown key '${key}' (accepted: ${CREATE_KEYS[kind].join(", ")})`);
     if (typeof value !== "string") throw new TypeError(`${kind}: ${key} must be a string`);
     // Same rule as for requests: the emulator never holds what it could not serve as XML.
     const bad = forbiddenXmlChar(value);
@@ -130,8 +131,15 @@ function checkKeys(kind: ZoneKind, values: Record<string, string>): void {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const opts = resolveOptions(options);
   const users = () => initialUsers(opts.apiUserId, opts.companyAlias);
-  const store: Store = opts.dataFile ? await FileStore.open(opts.dataFile, users, opts.firstZoneId) : new MemoryStore(users, undefined, opts.firstZoneId);
-  const account: Account = { apiUserId: opts.apiUserId, companyId: opts.companyId, companyAlias: opts.companyAlias, cdnDomain: opts.cdnDomain };
+  const store: Store = opts.dataFile
+    ? await FileStore.open(opts.dataFile, users, opts.firstZoneId)
+    : new MemoryStore(users, undefined, opts.firstZoneId);
+  const account: Account = {
+    apiUserId: opts.apiUserId,
+    companyId: opts.companyId,
+    companyAlias: opts.companyAlias,
+    cdnDomain: opts.cdnDomain,
+  };
   const recorder = new Recorder();
   const injector = new FaultInjector();
   const context: HandlerContext = { store, account, now: opts.now, recordPurge: (p) => recorder.recordPurge(p) };
@@ -140,9 +148,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     live: opts.live,
     context,
     compat: compatFor(opts.compat),
-    onError: (error) => opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    onError: (error) =>
+      opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
-  const deps = { dispatcher, injector, recorder, maxBodyBytes: opts.maxBodyBytes, now: opts.now, latencyMs: opts.latencyMs, log: opts.log };
+  const deps = {
+    dispatcher,
+    injector,
+    recorder,
+    maxBodyBytes: opts.maxBodyBytes,
+    now: opts.now,
+    latencyMs: opts.latencyMs,
+    log: opts.log,
+  };
   const server = new EmulatorServer(deps);
   let port: number;
   try {

@@ -7,7 +7,17 @@
  */
 
 /** The general kinds, which apply to any call; the reliability suites and the soak sample these at random. */
-export const FAULT_KINDS = ["latency", "http500", "http502", "http503", "resetBefore", "dropAfter", "truncated", "html", "expiredAuth"] as const;
+export const FAULT_KINDS = [
+  "latency",
+  "http500",
+  "http502",
+  "http503",
+  "resetBefore",
+  "dropAfter",
+  "truncated",
+  "html",
+  "expiredAuth",
+] as const;
 /**
  * Kinds meant to be aimed at one method, usually with `once()`: an HTTP error after processing,
  * and a short listZones answer. Kept out of FAULT_KINDS so suites that sample every kind keep
@@ -36,7 +46,14 @@ export interface OnceSpec {
 /** The kind each (moment, form) pair stands for; a missing pair is not a failure that can happen. */
 const ONCE_KINDS: Record<FaultMoment, Partial<Record<FailureForm, Exclude<FaultKind, "latency">>>> = {
   before: { http500: "http500", http502: "http502", http503: "http503", reset: "resetBefore" },
-  after: { http500: "http500After", http502: "http502After", http503: "http503After", reset: "dropAfter", truncated: "truncated", short: "shortList" },
+  after: {
+    http500: "http500After",
+    http502: "http502After",
+    http503: "http503After",
+    reset: "dropAfter",
+    truncated: "truncated",
+    short: "shortList",
+  },
 };
 
 export interface FaultRule {
@@ -92,15 +109,23 @@ interface ActiveRule {
 }
 
 function checkRule(rule: FaultRule): void {
-  if (!ALL_FAULT_KINDS.includes(rule.kind)) throw new TypeError(`faults.add: unknown kind '${rule.kind}' (kinds: ${ALL_FAULT_KINDS.join(", ")})`);
-  if (rule.rate !== undefined && !(rule.rate >= 0 && rule.rate <= 1)) throw new TypeError("faults.add: rate must be between 0 and 1");
-  if (rule.count !== undefined && !(Number.isSafeInteger(rule.count) && rule.count > 0)) throw new TypeError("faults.add: count must be a positive integer");
-  if (rule.latencyMs !== undefined && !(Number.isFinite(rule.latencyMs) && rule.latencyMs >= 0)) throw new TypeError("faults.add: latencyMs must be >= 0");
-  if (rule.status !== undefined && rule.status !== 200 && rule.status !== 502) throw new TypeError("faults.add: status must be 200 or 502");
-  if (rule.skip !== undefined && !(Number.isSafeInteger(rule.skip) && rule.skip >= 0)) throw new TypeError("faults.add: skip must be a non-negative integer");
-  if (rule.keep !== undefined && !(Number.isSafeInteger(rule.keep) && rule.keep >= 0)) throw new TypeError("faults.add: keep must be a non-negative integer");
+  if (!ALL_FAULT_KINDS.includes(rule.kind))
+    throw new TypeError(`faults.add: unknown kind '${rule.kind}' (kinds: ${ALL_FAULT_KINDS.join(", ")})`);
+  if (rule.rate !== undefined && !(rule.rate >= 0 && rule.rate <= 1))
+    throw new TypeError("faults.add: rate must be between 0 and 1");
+  if (rule.count !== undefined && !(Number.isSafeInteger(rule.count) && rule.count > 0))
+    throw new TypeError("faults.add: count must be a positive integer");
+  if (rule.latencyMs !== undefined && !(Number.isFinite(rule.latencyMs) && rule.latencyMs >= 0))
+    throw new TypeError("faults.add: latencyMs must be >= 0");
+  if (rule.status !== undefined && rule.status !== 200 && rule.status !== 502)
+    throw new TypeError("faults.add: status must be 200 or 502");
+  if (rule.skip !== undefined && !(Number.isSafeInteger(rule.skip) && rule.skip >= 0))
+    throw new TypeError("faults.add: skip must be a non-negative integer");
+  if (rule.keep !== undefined && !(Number.isSafeInteger(rule.keep) && rule.keep >= 0))
+    throw new TypeError("faults.add: keep must be a non-negative integer");
   // A short answer only means something for a list; other methods would silently ignore the rule.
-  if (rule.kind === "shortList" && !(rule.method && /^[a-z]+\.listZones$/.test(rule.method))) throw new TypeError("faults.add: shortList needs method '<group>.listZones'");
+  if (rule.kind === "shortList" && !(rule.method && /^[a-z]+\.listZones$/.test(rule.method)))
+    throw new TypeError("faults.add: shortList needs method '<group>.listZones'");
 }
 
 function matches(rule: FaultRule, method: string | undefined): boolean {
@@ -122,7 +147,13 @@ export class FaultInjector {
   add(rule: FaultRule): number {
     checkRule(rule);
     const id = this.nextId++;
-    this.rules.push({ id, rule: { ...rule }, remaining: rule.count, toSkip: rule.skip ?? 0, random: prng(rule.seed ?? 1) });
+    this.rules.push({
+      id,
+      rule: { ...rule },
+      remaining: rule.count,
+      toSkip: rule.skip ?? 0,
+      random: prng(rule.seed ?? 1),
+    });
     return id;
   }
 
@@ -132,14 +163,19 @@ export class FaultInjector {
    * when: "after", as: "http503" })`. Returns the rule id; the rule retires after one call.
    */
   once(spec: OnceSpec): number {
-    if (!spec || typeof spec.method !== "string" || !/^[a-z]+\.[A-Za-z]+$/.test(spec.method)) throw new TypeError("faults.once: method must be a wire name such as 'pullzone.create'");
-    if (spec.when !== "before" && spec.when !== "after") throw new TypeError("faults.once: when must be 'before' or 'after'");
+    if (!spec || typeof spec.method !== "string" || !/^[a-z]+\.[A-Za-z]+$/.test(spec.method))
+      throw new TypeError("faults.once: method must be a wire name such as 'pullzone.create'");
+    if (spec.when !== "before" && spec.when !== "after")
+      throw new TypeError("faults.once: when must be 'before' or 'after'");
     const kind = ONCE_KINDS[spec.when][spec.as];
     if (!kind) {
       const forms = Object.keys(ONCE_KINDS[spec.when]).join(", ");
-      throw new TypeError(`faults.once: '${String(spec.as)}' cannot happen ${spec.when} processing (${spec.when}: ${forms})`);
+      throw new TypeError(
+        `faults.once: '${String(spec.as)}' cannot happen ${spec.when} processing (${spec.when}: ${forms})`,
+      );
     }
-    if (spec.keep !== undefined && kind !== "shortList") throw new TypeError("faults.once: keep applies only to as: 'short'");
+    if (spec.keep !== undefined && kind !== "shortList")
+      throw new TypeError("faults.once: keep applies only to as: 'short'");
     return this.add({ kind, method: spec.method, count: 1, keep: spec.keep });
   }
 

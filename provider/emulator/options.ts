@@ -79,14 +79,18 @@ export interface ResolvedOptions {
 
 function nonNegativeInt(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`startEmulator: ${name} must be a non-negative integer`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new TypeError(`startEmulator: ${name} must be a non-negative integer`);
   return value;
 }
 
 /** An id that travels as an XML-RPC `<int>`, so it must fit an int32 (at most `max`). */
 function wireId(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new TypeError(`startEmulator: ${name} must be an integer from ${min} to ${max} (ids travel as a 32-bit XML-RPC <int>), got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new TypeError(
+      `startEmulator: ${name} must be an integer from ${min} to ${max} (ids travel as a 32-bit XML-RPC <int>), got ${String(value)}`,
+    );
   return value;
 }
 
@@ -109,7 +113,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     firstZoneId: wireId("firstZoneId", options.firstZoneId, 1, 1, INT32_MAX),
     now: options.now ?? Date.now,
     latencyMs: nonNegativeInt("latencyMs", options.latencyMs, 0),
-    maxBodyBytes: nonNegativeInt("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES) || DEFAULT_MAX_BODY_BYTES,
+    maxBodyBytes:
+      nonNegativeInt("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES) || DEFAULT_MAX_BODY_BYTES,
     log: options.log,
     compat: compatFor(options.compat).profile,
   };
@@ -119,8 +124,29 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
 export function initialUsers(apiUserId: number, companyAlias: string): UserRow[] {
   const mail = (who: string) => `${who}@${companyAlias}.example.com`;
   return [
-    { id: apiUserId, username: "api", email: mail("api"), fullname: "API User", timezone: "America/Los_Angeles", phone: "" },
-    { id: apiUserId + 1, username: "ops", email: mail("ops"), fullname: "Operations", timezone: "GMT", phone: "+1 555 0100" },
-    { id: apiUserId + 2, username: "billing", email: mail("billing"), fullname: "Billing Contact", timezone: "America/New_York", phone: "+1 555 0101" },
+    {
+      id: apiUserId,
+      username: "api",
+      email: mail("api"),
+      fullname: "API User",
+      timezone: "America/Los_Angeles",
+      phone: "",
+    },
+    {
+      id: apiUserId + 1,
+      username: "ops",
+      email: mail("ops"),
+      fullname: "Operations",
+      timezone: "GMT",
+      phone: "+1 555 0100",
+    },
+    {
+      id: apiUserId + 2,
+      username: "billing",
+      email: mail("billing"),
+      fullname: "Billing Contact",
+      timezone: "America/New_York",
+      phone: "+1 555 0101",
+    },
   ];
 }

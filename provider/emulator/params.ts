@@ -51,13 +51,19 @@ function convertStruct(spec: ParamSpec, index: number, value: WireValue): Record
   const out: Record<string, string> = {};
   for (const [key, member] of value.v) {
     if (!keys.includes(key)) {
-      throw Faults.invalidParams(`${label(spec, index)} has unknown key '${key.slice(0, 40)}' (accepted: ${keys.join(", ")})`);
+      throw Faults.invalidParams(
+        `${label(spec, index)} has unknown key '${key.slice(0, 40)}' (accepted: ${keys.join(", ")})`,
+      );
     }
-    if (member.t !== "string") throw Faults.invalidParams(`${label(spec, index)}: ${spec.name}.${key} must be a string, got ${wireTypeName(member)}`);
+    if (member.t !== "string")
+      throw Faults.invalidParams(
+        `${label(spec, index)}: ${spec.name}.${key} must be a string, got ${wireTypeName(member)}`,
+      );
     out[key] = member.v;
   }
   for (const key of spec.requiredKeys ?? []) {
-    if (!Object.prototype.hasOwnProperty.call(out, key)) throw Faults.invalidParams(`${label(spec, index)} lacks required key '${key}'`);
+    if (!Object.prototype.hasOwnProperty.call(out, key))
+      throw Faults.invalidParams(`${label(spec, index)} lacks required key '${key}'`);
   }
   return out;
 }
@@ -66,11 +72,15 @@ function convertSortby(method: MethodSpec, spec: ParamSpec, index: number, value
   if (value.t !== "array") return expect(spec, index, value, "an array of strings");
   const columns: readonly string[] = REPORT_COLUMNS[method.name as ReportName] ?? [];
   return value.v.map((item, i) => {
-    if (item.t !== "string") throw Faults.invalidParams(`${label(spec, index)} item ${i} must be a string, got ${wireTypeName(item)}`);
+    if (item.t !== "string")
+      throw Faults.invalidParams(`${label(spec, index)} item ${i} must be a string, got ${wireTypeName(item)}`);
     const m = SORT_RE.exec(item.v.trim());
-    if (!m) throw Faults.invalidParams(`${label(spec, index)} item ${i} '${item.v.slice(0, 60)}' is not '<column> ASC|DESC'`);
+    if (!m)
+      throw Faults.invalidParams(`${label(spec, index)} item ${i} '${item.v.slice(0, 60)}' is not '<column> ASC|DESC'`);
     if (!columns.includes(m[1])) {
-      throw Faults.invalidParams(`${label(spec, index)} item ${i}: '${m[1].slice(0, 40)}' is not a column of ${method.name} (columns: ${columns.join(", ")})`);
+      throw Faults.invalidParams(
+        `${label(spec, index)} item ${i}: '${m[1].slice(0, 40)}' is not a column of ${method.name} (columns: ${columns.join(", ")})`,
+      );
     }
     return { column: m[1], desc: m[2].toUpperCase() === "DESC" };
   });
@@ -78,12 +88,18 @@ function convertSortby(method: MethodSpec, spec: ParamSpec, index: number, value
 
 function convertMixed(spec: ParamSpec, index: number, value: WireValue, company: Company): number | string {
   if (value.t === "int") {
-    if (value.v !== company.companyId) throw Faults.notFound(`company ${value.v} (this account's company is ${company.companyId}, alias '${company.companyAlias}')`);
+    if (value.v !== company.companyId)
+      throw Faults.notFound(
+        `company ${value.v} (this account's company is ${company.companyId}, alias '${company.companyAlias}')`,
+      );
     return value.v;
   }
   if (value.t === "string") {
     const ok = value.v === company.companyAlias || value.v === String(company.companyId);
-    if (!ok) throw Faults.notFound(`company '${value.v.slice(0, 40)}' (this account's company is ${company.companyId}, alias '${company.companyAlias}')`);
+    if (!ok)
+      throw Faults.notFound(
+        `company '${value.v.slice(0, 40)}' (this account's company is ${company.companyId}, alias '${company.companyAlias}')`,
+      );
     return value.v;
   }
   return expect(spec, index, value, "an int (company id) or a string (company alias)");
@@ -96,13 +112,15 @@ function convert(method: MethodSpec, spec: ParamSpec, index: number, value: Wire
     case "string":
       if (value.t !== "string") return expect(spec, index, value, "a string");
       if (spec.numericString) {
-        if (!NUMERIC_RE.test(value.v)) throw Faults.invalidParams(`${label(spec, index)} must be a string holding a non-negative integer`);
+        if (!NUMERIC_RE.test(value.v))
+          throw Faults.invalidParams(`${label(spec, index)} must be a string holding a non-negative integer`);
         return Number(value.v);
       }
       return value.v;
     case "date":
       if (value.t !== "string") return expect(spec, index, value, "a string date (Y-m-d)");
-      if (!isYmd(value.v)) throw Faults.invalidParams(`${label(spec, index)} '${value.v.slice(0, 40)}' is not a date in Y-m-d form`);
+      if (!isYmd(value.v))
+        throw Faults.invalidParams(`${label(spec, index)} '${value.v.slice(0, 40)}' is not a date in Y-m-d form`);
       return value.v;
     case "struct":
       return convertStruct(spec, index, value);
@@ -120,14 +138,20 @@ export function checkParams(method: MethodSpec, params: readonly WireValue[], co
   const wire = `${method.group}.${method.name}`;
   if (given > specs.length) {
     const names = ["apiUserId", "authString", "currentDate", ...specs.map((s) => s.name)].join(", ");
-    throw Faults.invalidParams(`too many parameters: ${wire} takes at most ${specs.length + AUTH_COUNT} (${names}), got ${params.length}`);
+    throw Faults.invalidParams(
+      `too many parameters: ${wire} takes at most ${specs.length + AUTH_COUNT} (${names}), got ${params.length}`,
+    );
   }
   const args: Record<string, unknown> = {};
   specs.forEach((spec, i) => {
     const value = params[i + AUTH_COUNT];
     if (value === undefined || value.t === "nil") {
       if (spec.required) {
-        throw Faults.invalidParams(value ? `${label(spec, i)} of ${wire} must not be nil` : `missing ${label(spec, i)} of ${wire}, type ${spec.type}`);
+        throw Faults.invalidParams(
+          value
+            ? `${label(spec, i)} of ${wire} must not be nil`
+            : `missing ${label(spec, i)} of ${wire}, type ${spec.type}`,
+        );
       }
       return;
     }

@@ -84,7 +84,14 @@ export class Recorder {
   stats(injected: Record<FaultKind, number>): EmulatorStats {
     const byMethod: Record<string, MethodStats> = {};
     for (const [key, value] of this.byMethod) byMethod[key] = { ...value };
-    return { total: this.total, ok: this.okCount, faults: this.faultCount, byMethod, injected, purges: this.purges.length };
+    return {
+      total: this.total,
+      ok: this.okCount,
+      faults: this.faultCount,
+      byMethod,
+      injected,
+      purges: this.purges.length,
+    };
   }
 
   /** Empties records and counters in place (references to `calls`/`purges` stay valid). */

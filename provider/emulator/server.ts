@@ -10,7 +10,17 @@ import { METHODS } from "../api/methods";
 import type { Dispatcher, Outcome } from "./dispatch";
 import { routeOf } from "./dispatch";
 import { Faults } from "./errors";
-import { AFTER_KINDS, BEFORE_KINDS, renderFault, sendFault, sendInjectedAfter, sendInjectedBefore, sendMethodNotAllowed, sendNotFound, sendXml } from "./faults";
+import {
+  AFTER_KINDS,
+  BEFORE_KINDS,
+  renderFault,
+  sendFault,
+  sendInjectedAfter,
+  sendInjectedBefore,
+  sendMethodNotAllowed,
+  sendNotFound,
+  sendXml,
+} from "./faults";
 import type { FaultInjector, Injection } from "./injection";
 import { recordParams, type CallRecord, type Recorder } from "./recorder";
 import { decodeUtf8, escapeForLog } from "./xml/chars";
@@ -160,19 +170,32 @@ export class EmulatorServer {
     const delay = this.deps.latencyMs + injection.latencyMs;
     if (delay > 0) await this.sleep(delay);
     if (this.closed) return;
-    const base = { method: call?.methodName.slice(0, 200) ?? "", path, params: call ? recordParams(call.params) : [], at };
+    const base = {
+      method: call?.methodName.slice(0, 200) ?? "",
+      path,
+      params: call ? recordParams(call.params) : [],
+      at,
+    };
 
     if (injection.kind && BEFORE_KINDS.has(injection.kind)) {
       sendInjectedBefore(injection, req, res);
       const expired = injection.kind === "expiredAuth" ? Faults.expired() : undefined;
-      this.finish({ ...base, ok: false, fault: injection.kind, faultCode: expired?.faultCode, faultString: expired?.faultString, ms: performance.now() - started });
+      this.finish({
+        ...base,
+        ok: false,
+        fault: injection.kind,
+        faultCode: expired?.faultCode,
+        faultString: expired?.faultString,
+        ms: performance.now() - started,
+      });
       return;
     }
 
     let outcome = early ?? (await this.deps.dispatcher.execute(group, call!));
     if (this.closed) return;
     // A short answer: the list as a flaky backend might return it, with rows missing.
-    if (injection.kind === "shortList" && outcome.ok && Array.isArray(outcome.value)) outcome = { ok: true, value: outcome.value.slice(0, injection.keep ?? 0) };
+    if (injection.kind === "shortList" && outcome.ok && Array.isArray(outcome.value))
+      outcome = { ok: true, value: outcome.value.slice(0, injection.keep ?? 0) };
     let xml: string;
     let final = outcome;
     try {
@@ -205,7 +228,13 @@ export class EmulatorServer {
     }
   }
 
-  private respond(injection: Injection, req: http.IncomingMessage, res: http.ServerResponse, xml: string, close: boolean): void {
+  private respond(
+    injection: Injection,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    xml: string,
+    close: boolean,
+  ): void {
     if (res.destroyed) return;
     if (injection.kind && AFTER_KINDS.has(injection.kind)) sendInjectedAfter(injection, req, res, xml);
     else sendXml(res, xml, close ? { Connection: "close" } : {});
@@ -213,7 +242,9 @@ export class EmulatorServer {
 
   private finish(record: CallRecord): void {
     const rounded: CallRecord = { ...record, ms: Math.round(record.ms * 100) / 100 };
-    const clean = Object.fromEntries(Object.entries(rounded).filter(([, v]) => v !== undefined)) as unknown as CallRecord;
+    const clean = Object.fromEntries(
+      Object.entries(rounded).filter(([, v]) => v !== undefined),
+    ) as unknown as CallRecord;
     this.deps.recorder.record(clean);
     if (this.deps.log) this.deps.log(logLine(clean));
   }
@@ -225,7 +256,11 @@ export class EmulatorServer {
  */
 export function logLine(call: CallRecord): string {
   const name = call.method || "(unparsed)";
-  let outcome = call.ok ? "ok" : call.faultCode !== undefined ? `fault ${call.faultCode} ${call.faultString ?? ""}`.trim() : "failed";
+  let outcome = call.ok
+    ? "ok"
+    : call.faultCode !== undefined
+      ? `fault ${call.faultCode} ${call.faultString ?? ""}`.trim()
+      : "failed";
   if (call.errorCode !== undefined) outcome += ` (error ${call.errorCode})`;
   if (call.fault) outcome += ` [injected ${call.fault}]`;
   return escapeForLog(`${name} ${Math.round(call.ms)}ms ${outcome}`);

@@ -1,6 +1,6 @@
 /** Account functions: the remaining prepaid bandwidth and the users. (`user.update` stays on the client.) */
 import * as pulumi from "@pulumi/pulumi";
-import { checkArgs, checkOrder, DateInput, dateArg } from "./args";
+import { checkArgs, checkOrder, dateArg } from "./args";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { lift } from "./lift";
 import type { Bandwidth, GetBandwidthArgs, GetBandwidthResult, Inputs } from "./report-types";
@@ -20,11 +20,19 @@ export async function getBandwidth(args?: GetBandwidthArgs, opts?: FunctionOptio
   if (from !== undefined) o.from = from;
   if (to !== undefined) o.to = to;
   const answer = await clientFor(opts).account.getBandwidth(o);
-  const out: GetBandwidthResult = { rows: answer.rows.map((r) => camelRow<Bandwidth>(r)), hasData: answer.hasData, raw: answer.raw };
-  for (const k of ["remaining", "prepaid", "used", "from", "to"] as const) if (answer[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = answer[k];
+  const out: GetBandwidthResult = {
+    rows: answer.rows.map((r) => camelRow<Bandwidth>(r)),
+    hasData: answer.hasData,
+    raw: answer.raw,
+  };
+  for (const k of ["remaining", "prepaid", "used", "from", "to"] as const)
+    if (answer[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = answer[k];
   return out;
 }
-export function getBandwidthOutput(args?: Inputs<GetBandwidthArgs>, opts?: FunctionOutputOptions): pulumi.Output<GetBandwidthResult> {
+export function getBandwidthOutput(
+  args?: Inputs<GetBandwidthArgs>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<GetBandwidthResult> {
   return lift(getBandwidth, args, opts);
 }
 
@@ -58,6 +66,9 @@ export async function getUsers(args?: Record<string, never>, opts?: FunctionOpti
     }),
   };
 }
-export function getUsersOutput(args?: Record<string, never>, opts?: FunctionOutputOptions): pulumi.Output<GetUsersResult> {
+export function getUsersOutput(
+  args?: Record<string, never>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<GetUsersResult> {
   return lift(getUsers, args, opts);
 }

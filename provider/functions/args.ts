@@ -20,9 +20,11 @@ export const REPORT_TYPES: Readonly<Record<ReportType, 1 | 2 | 3>> = { today: 1,
 /** Refuses anything but a plain object whose keys are all in `allowed`. */
 export function checkArgs(fn: string, args: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (args === undefined || args === null) return {};
-  if (typeof args !== "object" || Array.isArray(args) || args instanceof Date) throw new CdnValidationError("args", `must be an object of named arguments`, fn);
+  if (typeof args !== "object" || Array.isArray(args) || args instanceof Date)
+    throw new CdnValidationError("args", `must be an object of named arguments`, fn);
   for (const k of Object.keys(args)) {
-    if (!allowed.includes(k)) throw new CdnValidationError(k, `is not an argument of ${fn} (arguments: ${allowed.join(", ") || "none"})`, fn);
+    if (!allowed.includes(k))
+      throw new CdnValidationError(k, `is not an argument of ${fn} (arguments: ${allowed.join(", ") || "none"})`, fn);
   }
   return args as Record<string, unknown>;
 }
@@ -39,14 +41,25 @@ export function dateArg(fn: string, name: string, v: unknown, required = false):
   }
   if (typeof v !== "string" || !isYmd(v)) {
     const empty = typeof v === "object" && v !== null && Object.keys(v).length === 0;
-    const shown = typeof v === "string" ? `'${v.slice(0, 40)}'` : empty ? "{} (pulumi.output(date) copies a Date into {}: pass the Date itself, or Y-m-d text)" : `a ${typeof v}`;
+    const shown =
+      typeof v === "string"
+        ? `'${v.slice(0, 40)}'`
+        : empty
+          ? "{} (pulumi.output(date) copies a Date into {}: pass the Date itself, or Y-m-d text)"
+          : `a ${typeof v}`;
     throw new CdnValidationError(name, `must be a date in Y-m-d form (2026-11-21) or a Date, got ${shown}`, fn);
   }
   return v;
 }
 
 /** Refuses a range whose start is after its end, naming both. */
-export function checkOrder(fn: string, fromName: string, from: string | undefined, toName: string, to: string | undefined): void {
+export function checkOrder(
+  fn: string,
+  fromName: string,
+  from: string | undefined,
+  toName: string,
+  to: string | undefined,
+): void {
   if (from !== undefined && to !== undefined && from > to) {
     throw new CdnValidationError(fromName, `${fromName} ${from} is after ${toName} ${to}`, fn);
   }
@@ -55,8 +68,13 @@ export function checkOrder(fn: string, fromName: string, from: string | undefine
 /** The wire `type` for a named choice; `range` when omitted but dates are given. */
 export function reportType(fn: string, v: unknown, hasDates: boolean): 1 | 2 | 3 | undefined {
   if (v === undefined || v === null) return hasDates ? 3 : undefined;
-  if (typeof v === "string" && Object.prototype.hasOwnProperty.call(REPORT_TYPES, v)) return REPORT_TYPES[v as ReportType];
-  throw new CdnValidationError("type", `unknown type ${typeof v === "string" ? `'${v.slice(0, 40)}'` : String(v)}: use one of ${Object.keys(REPORT_TYPES).join(", ")}`, fn);
+  if (typeof v === "string" && Object.prototype.hasOwnProperty.call(REPORT_TYPES, v))
+    return REPORT_TYPES[v as ReportType];
+  throw new CdnValidationError(
+    "type",
+    `unknown type ${typeof v === "string" ? `'${v.slice(0, 40)}'` : String(v)}: use one of ${Object.keys(REPORT_TYPES).join(", ")}`,
+    fn,
+  );
 }
 
 /** `cacheHitRatio` to `cache_hit_ratio`. */
@@ -76,7 +94,8 @@ export function camelCase(s: string): string {
 export function sortByArg(fn: string, v: unknown): string[] | undefined {
   if (v === undefined || v === null) return undefined;
   const list = typeof v === "string" ? [v] : v;
-  if (!Array.isArray(list)) throw new CdnValidationError("sortBy", "must be an array of '<column> ASC|DESC' strings", fn);
+  if (!Array.isArray(list))
+    throw new CdnValidationError("sortBy", "must be an array of '<column> ASC|DESC' strings", fn);
   return list.map((entry, i) => {
     if (typeof entry !== "string") throw new CdnValidationError("sortBy", `entry ${i} must be a string`, fn);
     const m = /^\s*(\S+)(\s+.*)?$/.exec(entry);
@@ -91,7 +110,12 @@ export function intArg(fn: string, name: string, v: unknown, required = false): 
     return undefined;
   }
   const n = typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isInteger(n)) throw new CdnValidationError(name, `must be an integer, got ${typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v}`, fn);
+  if (typeof n !== "number" || !Number.isInteger(n))
+    throw new CdnValidationError(
+      name,
+      `must be an integer, got ${typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v}`,
+      fn,
+    );
   if (name === "maxReturn" && n < 1) throw new CdnValidationError(name, `must be 1 or more, got ${n}`, fn);
   if (name === "offset" && n < 0) throw new CdnValidationError(name, `must be 0 or more, got ${n}`, fn);
   if (name === "zoneId" && n <= 0) throw new CdnValidationError(name, `must be a positive zone id, got ${n}`, fn);

@@ -49,7 +49,10 @@ export function clientFor(opts?: FunctionOptions): CdnClient {
     throw new CdnValidationError("connection", "must be { baseUrl, apiUserId, apiKey } or a CdnClient");
   }
   const c = given
-    ? resolveCredentials({ explicit: { baseUrl: given.baseUrl, apiUserId: given.apiUserId, apiKey: given.apiKey }, env: {} })
+    ? resolveCredentials({
+        explicit: { baseUrl: given.baseUrl, apiUserId: given.apiUserId, apiKey: given.apiKey },
+        env: {},
+      })
     : resolveCredentials({ config: stackConfig, env: process.env });
   const key = createHash("sha256").update(`${c.baseUrl}\n${c.apiUserId}\n${c.apiKey}`).digest("hex");
   let client = clients.get(key);

@@ -19,7 +19,17 @@ export type { PagingArgs } from "./paging";
 export { CdnPurgeUrlsError, DEFAULT_PURGE_CONCURRENCY } from "../api/purge";
 export type { PurgeFailure } from "../api/purge";
 export const { purgeUrl, purgeUrlOutput, purgeUrls, purgeUrlsOutput, purgeZone, purgeZoneOutput } = mockable(purge);
-export type { PurgeResult, PurgeableZone, ZoneReference, PurgeUrlArgs, PurgeUrlOutputArgs, PurgeUrlsArgs, PurgeUrlsOutputArgs, PurgeZoneArgs, PurgeZoneOutputArgs } from "./purge";
+export type {
+  PurgeResult,
+  PurgeableZone,
+  ZoneReference,
+  PurgeUrlArgs,
+  PurgeUrlOutputArgs,
+  PurgeUrlsArgs,
+  PurgeUrlsOutputArgs,
+  PurgeZoneArgs,
+  PurgeZoneOutputArgs,
+} from "./purge";
 export { ZONE_KINDS } from "./zones";
 export const {
   getPullZones,

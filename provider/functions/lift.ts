@@ -28,12 +28,19 @@ export function datesToText<T>(args: T): T {
  * secrecy of `args`. A connection's secret key does not make results secret (they hold nothing
  * derived from it), and a `CdnClient` is passed as it is (`pulumi.output` would copy it).
  */
-export function lift<A, R>(fn: (args: A, opts?: FunctionOptions) => Promise<R>, args: unknown, opts?: FunctionOutputOptions): pulumi.Output<R> {
+export function lift<A, R>(
+  fn: (args: A, opts?: FunctionOptions) => Promise<R>,
+  args: unknown,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<R> {
   const plain = pulumi.output(datesToText(args ?? {}) as pulumi.Input<A>) as unknown as pulumi.Output<A>;
   const c = opts?.connection;
-  if (c === undefined || c instanceof CdnClient) return plain.apply((a) => fn(a, c ? { connection: c } : undefined)) as unknown as pulumi.Output<R>;
+  if (c === undefined || c instanceof CdnClient)
+    return plain.apply((a) => fn(a, c ? { connection: c } : undefined)) as unknown as pulumi.Output<R>;
   const conn = pulumi.unsecret(pulumi.output(c)) as unknown as pulumi.Output<ConnectionArgs>;
-  return pulumi.all([plain, conn]).apply(([a, resolved]) => fn(a as A, { connection: resolved as ConnectionArgs })) as unknown as pulumi.Output<R>;
+  return pulumi
+    .all([plain, conn])
+    .apply(([a, resolved]) => fn(a as A, { connection: resolved as ConnectionArgs })) as unknown as pulumi.Output<R>;
 }
 
 /** What a possibly-unknown Input holds right now. */
@@ -64,5 +71,7 @@ export async function settle<T>(v: pulumi.Input<T> | undefined): Promise<Settled
 
 /** An Output of `promise`, secret when `secret` resolves true. Used where unknowns must not hide the whole result. */
 export function outputOf<R>(promise: Promise<R>, secret: Promise<boolean>): pulumi.Output<R> {
-  return pulumi.all([pulumi.output(promise), pulumi.output(secret)]).apply(([r, s]) => (s ? pulumi.secret(r) : r)) as unknown as pulumi.Output<R>;
+  return pulumi
+    .all([pulumi.output(promise), pulumi.output(secret)])
+    .apply(([r, s]) => (s ? pulumi.secret(r) : r)) as unknown as pulumi.Output<R>;
 }

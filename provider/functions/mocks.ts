@@ -67,7 +67,8 @@ export function mockable<M extends object>(module: M): M {
   const out: Record<string, unknown> = {};
   for (const [name, v] of Object.entries(module)) {
     if (typeof v !== "function" || !/^(get|purge)[A-Z]/.test(name)) out[name] = v;
-    else out[name] = name.endsWith("Output") ? mockableOutput(name, v as OutputFn) : mockablePromise(name, v as PlainFn);
+    else
+      out[name] = name.endsWith("Output") ? mockableOutput(name, v as OutputFn) : mockablePromise(name, v as PlainFn);
   }
   return out as M;
 }

@@ -31,19 +31,30 @@ export interface Page {
 }
 
 /** Checks the paging arguments; returns a function that fetches the rows they ask for. */
-export function pager(fn: string, args: Record<string, unknown>): <T>(fetch: (page: Page) => Promise<T[]>) => Promise<T[]> {
+export function pager(
+  fn: string,
+  args: Record<string, unknown>,
+): <T>(fetch: (page: Page) => Promise<T[]>) => Promise<T[]> {
   const maxReturn = intArg(fn, "maxReturn", args.maxReturn);
   const offset = intArg(fn, "offset", args.offset);
   const all = args.allPages;
-  if (all !== undefined && all !== null && typeof all !== "boolean") throw new CdnValidationError("allPages", "must be true or false", fn);
+  if (all !== undefined && all !== null && typeof all !== "boolean")
+    throw new CdnValidationError("allPages", "must be true or false", fn);
   const pageSize = intArg(fn, "pageSize", args.pageSize);
   if (!all) {
-    if (pageSize !== undefined) throw new CdnValidationError("pageSize", "goes with allPages: true (use maxReturn for one page)", fn);
+    if (pageSize !== undefined)
+      throw new CdnValidationError("pageSize", "goes with allPages: true (use maxReturn for one page)", fn);
     return (fetch) => fetch(withoutUndefined({ maxReturn, offset }));
   }
-  if (maxReturn !== undefined) throw new CdnValidationError("maxReturn", "cannot be combined with allPages: true (use pageSize for the size of each call)", fn);
+  if (maxReturn !== undefined)
+    throw new CdnValidationError(
+      "maxReturn",
+      "cannot be combined with allPages: true (use pageSize for the size of each call)",
+      fn,
+    );
   const size = pageSize ?? DEFAULT_PAGE_SIZE;
-  if (size < 1 || size > MAX_RETURN_LIMIT) throw new CdnValidationError("pageSize", `must be between 1 and ${MAX_RETURN_LIMIT}, got ${size}`, fn);
+  if (size < 1 || size > MAX_RETURN_LIMIT)
+    throw new CdnValidationError("pageSize", `must be between 1 and ${MAX_RETURN_LIMIT}, got ${size}`, fn);
   return async <T>(fetch: (page: Page) => Promise<T[]>) => {
     const rows: T[] = [];
     let at = offset ?? 0;
@@ -53,7 +64,11 @@ export function pager(fn: string, args: Record<string, unknown>): <T>(fetch: (pa
       if (page.length < size) return rows;
       at += size;
     }
-    throw new CdnValidationError("pageSize", `${fn} still had rows after ${MAX_PAGES} pages of ${size}: use a larger pageSize or a narrower range`, fn);
+    throw new CdnValidationError(
+      "pageSize",
+      `${fn} still had rows after ${MAX_PAGES} pages of ${size}: use a larger pageSize or a narrower range`,
+      fn,
+    );
   };
 }
 

@@ -8,7 +8,15 @@ import { CdnValidationError } from "../api/errors";
 import { checkArgs, intArg } from "./args";
 import { clientFor, companyAliasFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { lift, settle } from "./lift";
-import { aliasFromCdnUrl, checkUrls, DEFAULT_PURGE_CONCURRENCY, purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "../api/purge";
+import {
+  aliasFromCdnUrl,
+  checkUrls,
+  DEFAULT_PURGE_CONCURRENCY,
+  purgeUrlList,
+  purgeZoneTarget,
+  urlProblem,
+  zoneTarget,
+} from "../api/purge";
 import { isZoneObject, type PurgeableZone } from "../common/zoneReference";
 
 /** What a purge did (or, during a preview, would do). */
@@ -96,7 +104,8 @@ export async function purgeUrls(args: PurgeUrlsArgs, opts?: FunctionOptions): Pr
   const a = checkArgs(fn, args, ["urls", "concurrency"]);
   const urls = checkUrls(fn, a.urls);
   const concurrency = intArg(fn, "concurrency", a.concurrency) ?? DEFAULT_PURGE_CONCURRENCY;
-  if (concurrency < 1 || concurrency > 64) throw new CdnValidationError("concurrency", `must be between 1 and 64, got ${concurrency}`, fn);
+  if (concurrency < 1 || concurrency > 64)
+    throw new CdnValidationError("concurrency", `must be between 1 and 64, got ${concurrency}`, fn);
   if (isDryRun()) return previewResult(urls);
   await purgeUrlList(clientFor(opts), urls, concurrency);
   return { purged: true, preview: false, targets: urls, purgedAt: new Date().toISOString() };
@@ -107,9 +116,13 @@ export function purgeUrlsOutput(args: PurgeUrlsOutputArgs, opts?: FunctionOutput
   return lift(purgeUrls, args, opts);
 }
 
-
 /** The purgeAllCache argument for a zone reference; `undefined` while a preview cannot know it yet. */
-export async function resolveZoneTarget(fn: string, zone: unknown, explicitAlias: string | undefined, opts?: FunctionOptions): Promise<{ target?: string; pending?: string }> {
+export async function resolveZoneTarget(
+  fn: string,
+  zone: unknown,
+  explicitAlias: string | undefined,
+  opts?: FunctionOptions,
+): Promise<{ target?: string; pending?: string }> {
   const configured = companyAliasFor(opts, explicitAlias);
   if (!isZoneObject(zone)) {
     const name = await settle(zone as pulumi.Input<string>);
@@ -123,7 +136,11 @@ export async function resolveZoneTarget(fn: string, zone: unknown, explicitAlias
   if (!cdnUrl.known) return { pending: `${name.value}.(company alias known once the zone is created)` };
   const derived = aliasFromCdnUrl(name.value, cdnUrl.value);
   if (!derived && cdnUrl.value) {
-    throw new CdnValidationError("zone", `the company alias cannot be read from cdnUrl '${String(cdnUrl.value).slice(0, 100)}' (expected <name>.<alias>.<domain>): set cdn:companyAlias or pass companyAlias`, fn);
+    throw new CdnValidationError(
+      "zone",
+      `the company alias cannot be read from cdnUrl '${String(cdnUrl.value).slice(0, 100)}' (expected <name>.<alias>.<domain>): set cdn:companyAlias or pass companyAlias`,
+      fn,
+    );
   }
   return { target: zoneTarget(fn, name.value, derived) };
 }
@@ -137,7 +154,8 @@ export async function purgeZone(args: PurgeZoneArgs, opts?: FunctionOptions): Pr
   const fn = "purgeZone";
   const a = checkArgs(fn, args, ["zone", "companyAlias"]);
   if (a.zone === undefined || a.zone === null) throw new CdnValidationError("zone", "is required", fn);
-  if (a.companyAlias !== undefined && typeof a.companyAlias !== "string") throw new CdnValidationError("companyAlias", "must be a string", fn);
+  if (a.companyAlias !== undefined && typeof a.companyAlias !== "string")
+    throw new CdnValidationError("companyAlias", "must be a string", fn);
   const { target, pending } = await resolveZoneTarget(fn, a.zone, a.companyAlias as string | undefined, opts);
   if (isDryRun()) return previewResult([target ?? pending!]);
   if (!target) throw new CdnValidationError("zone", "the zone's name is not known (its resource was not created)", fn);

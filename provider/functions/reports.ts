@@ -44,14 +44,23 @@ export function camelRow<T>(row: Record<string, unknown>): T {
 
 // ---- totals ----------------------------------------------------------------------------------
 
-async function totals(fn: "getTotalTransfer" | "getTotalHits", args: GetTotalsArgs, opts?: FunctionOptions): Promise<{ zoneId: number; rows: Record<string, unknown>[] }> {
+async function totals(
+  fn: "getTotalTransfer" | "getTotalHits",
+  args: GetTotalsArgs,
+  opts?: FunctionOptions,
+): Promise<{ zoneId: number; rows: Record<string, unknown>[] }> {
   const a = checkArgs(fn, args, ["zoneId", "type", "from", "to", "timezone"]);
   const zoneId = intArg(fn, "zoneId", a.zoneId, true)!;
   const from = dateArg(fn, "from", a.from);
   const to = dateArg(fn, "to", a.to);
   checkOrder(fn, "from", from, "to", to);
   const type = reportType(fn, a.type, from !== undefined || to !== undefined);
-  if (type === 3 && (from === undefined || to === undefined)) throw new CdnValidationError(from === undefined ? "from" : "to", "is required with type 'range' (give from and to)", fn);
+  if (type === 3 && (from === undefined || to === undefined))
+    throw new CdnValidationError(
+      from === undefined ? "from" : "to",
+      "is required with type 'range' (give from and to)",
+      fn,
+    );
   const timezone = stringArg(fn, "timezone", a.timezone);
   const client = clientFor(opts);
   const rows = (await client.report[fn](zoneId, { type, from, to, timezone })) as unknown as Record<string, unknown>[];
@@ -69,7 +78,10 @@ export function sumOf(rows: readonly Record<string, unknown>[], field: string, m
     const v = r[field];
     if (typeof v !== "number") {
       const columns = Object.keys(r).filter((k) => r[k] !== undefined);
-      throw new CdnProtocolError(`the rows carry no '${field}' figure (columns sent: ${columns.join(", ") || "none"}), so the total is unknown`, method);
+      throw new CdnProtocolError(
+        `the rows carry no '${field}' figure (columns sent: ${columns.join(", ") || "none"}), so the total is unknown`,
+        method,
+      );
     }
     total += v;
   }
@@ -79,24 +91,46 @@ export function sumOf(rows: readonly Record<string, unknown>[], field: string, m
 /** Bytes served by a zone today so far, in the current hour, or over a date range. */
 export async function getTotalTransfer(args: GetTotalsArgs, opts?: FunctionOptions): Promise<GetTotalTransferResult> {
   const { zoneId, rows } = await totals("getTotalTransfer", args, opts);
-  return { zoneId, transfer: sumOf(rows, "transfer", "report.getTotalTransfer"), hasData: rows.length > 0, rows: rows.map((r) => camelRow<TotalTransfer>(r)) };
+  return {
+    zoneId,
+    transfer: sumOf(rows, "transfer", "report.getTotalTransfer"),
+    hasData: rows.length > 0,
+    rows: rows.map((r) => camelRow<TotalTransfer>(r)),
+  };
 }
-export function getTotalTransferOutput(args: GetTotalsOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<GetTotalTransferResult> {
+export function getTotalTransferOutput(
+  args: GetTotalsOutputArgs,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<GetTotalTransferResult> {
   return lift(getTotalTransfer, args, opts);
 }
 
 /** Requests served by a zone today so far, in the current hour, or over a date range. */
 export async function getTotalHits(args: GetTotalsArgs, opts?: FunctionOptions): Promise<GetTotalHitsResult> {
   const { zoneId, rows } = await totals("getTotalHits", args, opts);
-  return { zoneId, hits: sumOf(rows, "hits", "report.getTotalHits"), hasData: rows.length > 0, rows: rows.map((r) => camelRow<TotalHits>(r)) };
+  return {
+    zoneId,
+    hits: sumOf(rows, "hits", "report.getTotalHits"),
+    hasData: rows.length > 0,
+    rows: rows.map((r) => camelRow<TotalHits>(r)),
+  };
 }
-export function getTotalHitsOutput(args: GetTotalsOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<GetTotalHitsResult> {
+export function getTotalHitsOutput(
+  args: GetTotalsOutputArgs,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<GetTotalHitsResult> {
   return lift(getTotalHits, args, opts);
 }
 
 // ---- range reports ---------------------------------------------------------------------------
 
-type RangeName = "getTotalTransferStats" | "getCacheHitStats" | "getPopularFiles" | "getUsagePerDay" | "getNodeHits" | "getConnectionStats";
+type RangeName =
+  | "getTotalTransferStats"
+  | "getCacheHitStats"
+  | "getPopularFiles"
+  | "getUsagePerDay"
+  | "getNodeHits"
+  | "getConnectionStats";
 
 interface RangeShape {
   timezone?: boolean;
@@ -118,7 +152,15 @@ function companyArg(fn: string, v: unknown): number | string | undefined {
   throw new CdnValidationError("companyId", "must be a company id (a positive integer) or a company alias (text)", fn);
 }
 
-function callRange(client: CdnClient, fn: RangeName, company: number | string, from: string, to: string, zoneId: number | undefined, o: ReportRangeOptions & { viewby?: string }): Promise<Record<string, unknown>[]> {
+function callRange(
+  client: CdnClient,
+  fn: RangeName,
+  company: number | string,
+  from: string,
+  to: string,
+  zoneId: number | undefined,
+  o: ReportRangeOptions & { viewby?: string },
+): Promise<Record<string, unknown>[]> {
   const r = client.report;
   switch (fn) {
     case "getUsagePerDay": {
@@ -142,9 +184,22 @@ function defined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-async function rangeReport<T>(fn: RangeName, args: RangeReportArgs & { viewBy?: string; timezone?: string }, opts?: FunctionOptions): Promise<ReportResult<T>> {
+async function rangeReport<T>(
+  fn: RangeName,
+  args: RangeReportArgs & { viewBy?: string; timezone?: string },
+  opts?: FunctionOptions,
+): Promise<ReportResult<T>> {
   const shape = SHAPES[fn];
-  const allowed = ["companyId", "dateFrom", "dateTo", "zoneId", "sortBy", ...PAGING_ARGS, ...(shape.timezone ? ["timezone"] : []), ...(shape.viewBy ? ["viewBy"] : [])];
+  const allowed = [
+    "companyId",
+    "dateFrom",
+    "dateTo",
+    "zoneId",
+    "sortBy",
+    ...PAGING_ARGS,
+    ...(shape.timezone ? ["timezone"] : []),
+    ...(shape.viewBy ? ["viewBy"] : []),
+  ];
   const a = checkArgs(fn, args, allowed);
   const dateFrom = dateArg(fn, "dateFrom", a.dateFrom, true)!;
   const dateTo = dateArg(fn, "dateTo", a.dateTo, true)!;
@@ -156,23 +211,37 @@ async function rangeReport<T>(fn: RangeName, args: RangeReportArgs & { viewBy?: 
   const fetchAll = pager(fn, a);
   const company = companyIdFor(opts, companyArg(fn, a.companyId));
   const client = clientFor(opts);
-  const rows = await fetchAll((page: Page) => callRange(client, fn, company, dateFrom, dateTo, zoneId, defined({ sortby, timezone, viewby, ...page })));
+  const rows = await fetchAll((page: Page) =>
+    callRange(client, fn, company, dateFrom, dateTo, zoneId, defined({ sortby, timezone, viewby, ...page })),
+  );
   return { rows: rows.map((r) => camelRow<T>(r)) };
 }
 
 /** Transfer and hits per day (or hour, or month with `viewBy`) for the company or one zone. */
-export function getTotalTransferStats(args: GetTotalTransferStatsArgs, opts?: FunctionOptions): Promise<ReportResult<TransferStats>> {
+export function getTotalTransferStats(
+  args: GetTotalTransferStatsArgs,
+  opts?: FunctionOptions,
+): Promise<ReportResult<TransferStats>> {
   return rangeReport("getTotalTransferStats", args, opts);
 }
-export function getTotalTransferStatsOutput(args: Inputs<GetTotalTransferStatsArgs>, opts?: FunctionOutputOptions): pulumi.Output<ReportResult<TransferStats>> {
+export function getTotalTransferStatsOutput(
+  args: Inputs<GetTotalTransferStatsArgs>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<ReportResult<TransferStats>> {
   return lift(getTotalTransferStats, args, opts);
 }
 
 /** Hits served from cache and from the origin, per day and zone. */
-export function getCacheHitStats(args: GetCacheHitStatsArgs, opts?: FunctionOptions): Promise<ReportResult<CacheHitStats>> {
+export function getCacheHitStats(
+  args: GetCacheHitStatsArgs,
+  opts?: FunctionOptions,
+): Promise<ReportResult<CacheHitStats>> {
   return rangeReport("getCacheHitStats", args, opts);
 }
-export function getCacheHitStatsOutput(args: Inputs<GetCacheHitStatsArgs>, opts?: FunctionOutputOptions): pulumi.Output<ReportResult<CacheHitStats>> {
+export function getCacheHitStatsOutput(
+  args: Inputs<GetCacheHitStatsArgs>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<ReportResult<CacheHitStats>> {
   return lift(getCacheHitStats, args, opts);
 }
 
@@ -180,7 +249,10 @@ export function getCacheHitStatsOutput(args: Inputs<GetCacheHitStatsArgs>, opts?
 export function getPopularFiles(args: GetPopularFilesArgs, opts?: FunctionOptions): Promise<ReportResult<PopularFile>> {
   return rangeReport("getPopularFiles", args, opts);
 }
-export function getPopularFilesOutput(args: Inputs<GetPopularFilesArgs>, opts?: FunctionOutputOptions): pulumi.Output<ReportResult<PopularFile>> {
+export function getPopularFilesOutput(
+  args: Inputs<GetPopularFilesArgs>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<ReportResult<PopularFile>> {
   return lift(getPopularFiles, args, opts);
 }
 
@@ -188,7 +260,10 @@ export function getPopularFilesOutput(args: Inputs<GetPopularFilesArgs>, opts?: 
 export function getUsagePerDay(args: GetUsagePerDayArgs, opts?: FunctionOptions): Promise<ReportResult<UsagePerDay>> {
   return rangeReport("getUsagePerDay", args, opts);
 }
-export function getUsagePerDayOutput(args: Inputs<GetUsagePerDayArgs>, opts?: FunctionOutputOptions): pulumi.Output<ReportResult<UsagePerDay>> {
+export function getUsagePerDayOutput(
+  args: Inputs<GetUsagePerDayArgs>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<ReportResult<UsagePerDay>> {
   return lift(getUsagePerDay, args, opts);
 }
 
@@ -196,20 +271,32 @@ export function getUsagePerDayOutput(args: Inputs<GetUsagePerDayArgs>, opts?: Fu
 export function getNodeHits(args: GetNodeHitsArgs, opts?: FunctionOptions): Promise<ReportResult<NodeHits>> {
   return rangeReport("getNodeHits", args, opts);
 }
-export function getNodeHitsOutput(args: Inputs<GetNodeHitsArgs>, opts?: FunctionOutputOptions): pulumi.Output<ReportResult<NodeHits>> {
+export function getNodeHitsOutput(
+  args: Inputs<GetNodeHitsArgs>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<ReportResult<NodeHits>> {
   return lift(getNodeHits, args, opts);
 }
 
 /** Live-zone connections per day. */
-export function getConnectionStats(args: GetConnectionStatsArgs, opts?: FunctionOptions): Promise<ReportResult<ConnectionStats>> {
+export function getConnectionStats(
+  args: GetConnectionStatsArgs,
+  opts?: FunctionOptions,
+): Promise<ReportResult<ConnectionStats>> {
   return rangeReport("getConnectionStats", args, opts);
 }
-export function getConnectionStatsOutput(args: Inputs<GetConnectionStatsArgs>, opts?: FunctionOutputOptions): pulumi.Output<ReportResult<ConnectionStats>> {
+export function getConnectionStatsOutput(
+  args: Inputs<GetConnectionStatsArgs>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<ReportResult<ConnectionStats>> {
   return lift(getConnectionStats, args, opts);
 }
 
 /** Live-zone connections per hour of one day. */
-export async function getHourlyConnectionStats(args: GetHourlyConnectionStatsArgs, opts?: FunctionOptions): Promise<ReportResult<HourlyConnectionStats>> {
+export async function getHourlyConnectionStats(
+  args: GetHourlyConnectionStatsArgs,
+  opts?: FunctionOptions,
+): Promise<ReportResult<HourlyConnectionStats>> {
   const fn = "getHourlyConnectionStats";
   const a = checkArgs(fn, args, ["companyId", "date", "zoneId", "sortBy", "timezone", ...PAGING_ARGS]);
   const date = dateArg(fn, "date", a.date, true)!;
@@ -219,9 +306,19 @@ export async function getHourlyConnectionStats(args: GetHourlyConnectionStatsArg
   const fetchAll = pager(fn, a);
   const company = companyIdFor(opts, companyArg(fn, a.companyId));
   const client = clientFor(opts);
-  const rows = await fetchAll((page: Page) => client.report.getHourlyConnectionStats(company, date, defined({ zoneId, sortby, timezone, ...page })) as unknown as Promise<Record<string, unknown>[]>);
+  const rows = await fetchAll(
+    (page: Page) =>
+      client.report.getHourlyConnectionStats(
+        company,
+        date,
+        defined({ zoneId, sortby, timezone, ...page }),
+      ) as unknown as Promise<Record<string, unknown>[]>,
+  );
   return { rows: rows.map((r) => camelRow<HourlyConnectionStats>(r)) };
 }
-export function getHourlyConnectionStatsOutput(args: Inputs<GetHourlyConnectionStatsArgs>, opts?: FunctionOutputOptions): pulumi.Output<ReportResult<HourlyConnectionStats>> {
+export function getHourlyConnectionStatsOutput(
+  args: Inputs<GetHourlyConnectionStatsArgs>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<ReportResult<HourlyConnectionStats>> {
   return lift(getHourlyConnectionStats, args, opts);
 }

@@ -17,7 +17,12 @@ export const ZONE_KINDS: readonly ZoneKindName[] = ["pull", "push", "vod", "live
 const GROUP = { pull: "pullzone", push: "pushzone", vod: "vodzone", live: "livezone" } as const;
 const LABEL = { pull: "pull zone", push: "push zone", vod: "VOD zone", live: "live zone" } as const;
 /** Resource kinds (`PullZone`) accepted wherever a kind is asked for. */
-const RESOURCE_KIND: Record<string, ZoneKindName> = { PullZone: "pull", PushZone: "push", VodZone: "vod", LiveZone: "live" };
+const RESOURCE_KIND: Record<string, ZoneKindName> = {
+  PullZone: "pull",
+  PushZone: "push",
+  VodZone: "vod",
+  LiveZone: "live",
+};
 
 export interface PullZoneInfo {
   kind: "pull";
@@ -81,24 +86,48 @@ function zonesOf<T extends ZoneInfo>(kind: ZoneKindName, fn: string) {
 }
 
 /** Every pull zone of the account. */
-export const getPullZones: (args?: Record<string, never>, opts?: FunctionOptions) => Promise<GetZonesResult<PullZoneInfo>> = zonesOf("pull", "getPullZones");
+export const getPullZones: (
+  args?: Record<string, never>,
+  opts?: FunctionOptions,
+) => Promise<GetZonesResult<PullZoneInfo>> = zonesOf("pull", "getPullZones");
 /** Every push zone of the account. */
-export const getPushZones: (args?: Record<string, never>, opts?: FunctionOptions) => Promise<GetZonesResult<PushZoneInfo>> = zonesOf("push", "getPushZones");
+export const getPushZones: (
+  args?: Record<string, never>,
+  opts?: FunctionOptions,
+) => Promise<GetZonesResult<PushZoneInfo>> = zonesOf("push", "getPushZones");
 /** Every VOD zone of the account. */
-export const getVodZones: (args?: Record<string, never>, opts?: FunctionOptions) => Promise<GetZonesResult<VodZoneInfo>> = zonesOf("vod", "getVodZones");
+export const getVodZones: (
+  args?: Record<string, never>,
+  opts?: FunctionOptions,
+) => Promise<GetZonesResult<VodZoneInfo>> = zonesOf("vod", "getVodZones");
 /** Every live zone of the account (needs live-zone access on the API key). */
-export const getLiveZones: (args?: Record<string, never>, opts?: FunctionOptions) => Promise<GetZonesResult<LiveZoneInfo>> = zonesOf("live", "getLiveZones");
+export const getLiveZones: (
+  args?: Record<string, never>,
+  opts?: FunctionOptions,
+) => Promise<GetZonesResult<LiveZoneInfo>> = zonesOf("live", "getLiveZones");
 
-export function getPullZonesOutput(args?: Record<string, never>, opts?: FunctionOutputOptions): pulumi.Output<GetZonesResult<PullZoneInfo>> {
+export function getPullZonesOutput(
+  args?: Record<string, never>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<GetZonesResult<PullZoneInfo>> {
   return lift(getPullZones, args, opts);
 }
-export function getPushZonesOutput(args?: Record<string, never>, opts?: FunctionOutputOptions): pulumi.Output<GetZonesResult<PushZoneInfo>> {
+export function getPushZonesOutput(
+  args?: Record<string, never>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<GetZonesResult<PushZoneInfo>> {
   return lift(getPushZones, args, opts);
 }
-export function getVodZonesOutput(args?: Record<string, never>, opts?: FunctionOutputOptions): pulumi.Output<GetZonesResult<VodZoneInfo>> {
+export function getVodZonesOutput(
+  args?: Record<string, never>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<GetZonesResult<VodZoneInfo>> {
   return lift(getVodZones, args, opts);
 }
-export function getLiveZonesOutput(args?: Record<string, never>, opts?: FunctionOutputOptions): pulumi.Output<GetZonesResult<LiveZoneInfo>> {
+export function getLiveZonesOutput(
+  args?: Record<string, never>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<GetZonesResult<LiveZoneInfo>> {
   return lift(getLiveZones, args, opts);
 }
 
@@ -108,7 +137,11 @@ export function zoneKindArg(fn: string, v: unknown): ZoneKindName {
     if ((ZONE_KINDS as readonly string[]).includes(v)) return v as ZoneKindName;
     if (RESOURCE_KIND[v]) return RESOURCE_KIND[v];
   }
-  throw new CdnValidationError("kind", `must be one of ${ZONE_KINDS.join(", ")} (or PullZone, PushZone, VodZone, LiveZone), got ${typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v}`, fn);
+  throw new CdnValidationError(
+    "kind",
+    `must be one of ${ZONE_KINDS.join(", ")} (or PullZone, PushZone, VodZone, LiveZone), got ${typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v}`,
+    fn,
+  );
 }
 
 export interface GetZoneArgs {
@@ -137,11 +170,18 @@ export async function getZone(args: GetZoneArgs, opts?: FunctionOptions): Promis
       `${fn}: no ${LABEL[kind]} named '${name}' can be found: the server lists ${LABEL[kind]}s by id only (no names), so look it up by zoneId (getLiveZones)`,
     );
   }
-  const near = closeNames(name, named.map((z) => z.name));
+  const near = closeNames(
+    name,
+    named.map((z) => z.name),
+  );
   throw new CdnError(
     "validation",
     `${fn}: no ${LABEL[kind]} named '${name}' in the account` +
-      (near.length ? `; close names: ${near.map((n) => `'${n}'`).join(", ")}` : zones.length ? ` (it has ${zones.length} ${LABEL[kind]}s, none with a close name)` : ` (it has no ${LABEL[kind]}s)`),
+      (near.length
+        ? `; close names: ${near.map((n) => `'${n}'`).join(", ")}`
+        : zones.length
+          ? ` (it has ${zones.length} ${LABEL[kind]}s, none with a close name)`
+          : ` (it has no ${LABEL[kind]}s)`),
   );
 }
 
@@ -172,19 +212,31 @@ export interface GetUnmanagedZonesResult {
 
 async function managedIds(fn: string, managed: unknown): Promise<{ ids: Set<number>; secret: boolean }> {
   const list = await settle(managed as pulumi.Input<ManagedZone[]>);
-  if (!list.known) throw new CdnValidationError("managed", "is not known yet; pass the list itself, not an Output of it", fn);
-  if (!Array.isArray(list.value)) throw new CdnValidationError("managed", "must be an array of zone resources or zone ids", fn);
+  if (!list.known)
+    throw new CdnValidationError("managed", "is not known yet; pass the list itself, not an Output of it", fn);
+  if (!Array.isArray(list.value))
+    throw new CdnValidationError("managed", "must be an array of zone resources or zone ids", fn);
   let secret = list.secret;
   const ids = new Set<number>();
   const settled = await Promise.all(
-    list.value.map((m) => settle(typeof m === "object" && m !== null && !pulumi.Output.isInstance(m) && "zoneId" in m ? (m as { zoneId: pulumi.Input<number | string> }).zoneId : (m as pulumi.Input<number | string>))),
+    list.value.map((m) =>
+      settle(
+        typeof m === "object" && m !== null && !pulumi.Output.isInstance(m) && "zoneId" in m
+          ? (m as { zoneId: pulumi.Input<number | string> }).zoneId
+          : (m as pulumi.Input<number | string>),
+      ),
+    ),
   );
   settled.forEach((s, i) => {
     secret = secret || s.secret;
     if (!s.known || s.value === undefined || s.value === null || s.value === "") return;
     const n = typeof s.value === "string" && /^\d+$/.test(s.value) ? Number(s.value) : s.value;
     if (typeof n !== "number" || !Number.isInteger(n) || n <= 0) {
-      throw new CdnValidationError("managed", `entry ${i} is not a zone id or a zone resource (got ${typeof s.value === "string" ? `'${s.value.slice(0, 40)}'` : typeof s.value})`, fn);
+      throw new CdnValidationError(
+        "managed",
+        `entry ${i} is not a zone id or a zone resource (got ${typeof s.value === "string" ? `'${s.value.slice(0, 40)}'` : typeof s.value})`,
+        fn,
+      );
     }
     ids.add(n);
   });
@@ -193,13 +245,26 @@ async function managedIds(fn: string, managed: unknown): Promise<{ ids: Set<numb
 
 /** Whether a failure says the API key lacks live-zone access (§4.5), by its code and its text both. */
 export function liveNotGranted(e: unknown): boolean {
-  return e instanceof CdnAuthError && e.faultCode === FAULT.ACCESS_DENIED && /\blive\b/i.test(e.faultString) && !/authenticat|apiUserId|authString|currentDate/i.test(e.faultString);
+  return (
+    e instanceof CdnAuthError &&
+    e.faultCode === FAULT.ACCESS_DENIED &&
+    /\blive\b/i.test(e.faultString) &&
+    !/authenticat|apiUserId|authString|currentDate/i.test(e.faultString)
+  );
 }
 
-async function unmanaged(args: GetUnmanagedZonesArgs, opts?: FunctionOptions): Promise<GetUnmanagedZonesResult & { secret: boolean }> {
+async function unmanaged(
+  args: GetUnmanagedZonesArgs,
+  opts?: FunctionOptions,
+): Promise<GetUnmanagedZonesResult & { secret: boolean }> {
   const fn = "getUnmanagedZones";
   const a = checkArgs(fn, args, ["managed", "kinds"]);
-  if (a.managed === undefined || a.managed === null) throw new CdnValidationError("managed", "is required (the zone resources or zone ids the stack declares; [] for none)", fn);
+  if (a.managed === undefined || a.managed === null)
+    throw new CdnValidationError(
+      "managed",
+      "is required (the zone resources or zone ids the stack declares; [] for none)",
+      fn,
+    );
   const kinds = a.kinds === undefined ? ZONE_KINDS : (a.kinds as unknown[]);
   if (!Array.isArray(kinds)) throw new CdnValidationError("kinds", "must be an array of kinds", fn);
   const wanted = [...new Set(kinds.map((k) => zoneKindArg(fn, k)))];
@@ -219,7 +284,9 @@ async function unmanaged(args: GetUnmanagedZonesArgs, opts?: FunctionOptions): P
     ),
   );
   const all = lists.flat();
-  const zones = all.filter((z) => !ids.has(z.zoneId)).sort((x, y) => ZONE_KINDS.indexOf(x.kind) - ZONE_KINDS.indexOf(y.kind) || x.zoneId - y.zoneId);
+  const zones = all
+    .filter((z) => !ids.has(z.zoneId))
+    .sort((x, y) => ZONE_KINDS.indexOf(x.kind) - ZONE_KINDS.indexOf(y.kind) || x.zoneId - y.zoneId);
   return { zones, managedCount: all.length - zones.length, skippedKinds, secret };
 }
 
@@ -227,7 +294,10 @@ async function unmanaged(args: GetUnmanagedZonesArgs, opts?: FunctionOptions): P
  * The zones of the account that are not in `managed`: give it the stack's zone resources (or
  * their ids) and it returns every other zone, e.g. one created by hand in the control panel.
  */
-export async function getUnmanagedZones(args: GetUnmanagedZonesArgs, opts?: FunctionOptions): Promise<GetUnmanagedZonesResult> {
+export async function getUnmanagedZones(
+  args: GetUnmanagedZonesArgs,
+  opts?: FunctionOptions,
+): Promise<GetUnmanagedZonesResult> {
   const { secret: _secret, ...result } = await unmanaged(args, opts);
   return result;
 }
@@ -241,7 +311,10 @@ export interface GetUnmanagedZonesOutputArgs {
  * {@link getUnmanagedZones} over Inputs. Unlike `apply`, it does not wait for zone ids a preview
  * cannot know (zones yet to be created are not in the account anyway), so a preview shows the result.
  */
-export function getUnmanagedZonesOutput(args: GetUnmanagedZonesOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<GetUnmanagedZonesResult> {
+export function getUnmanagedZonesOutput(
+  args: GetUnmanagedZonesOutputArgs,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<GetUnmanagedZonesResult> {
   const run = lift(
     async (a: { kinds?: ZoneKindName[] }, o?: FunctionOptions) => {
       const r = await unmanaged({ managed: args?.managed, kinds: a.kinds } as GetUnmanagedZonesArgs, o);

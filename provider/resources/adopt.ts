@@ -26,23 +26,37 @@ export function warnUnknownUrl(spec: ZoneSpec, outs: Props): void {
 }
 
 /** Takes over an existing zone: brings it to the declared values and returns it as created. */
-export async function adopt(spec: ZoneSpec, conn: Connection, inputs: Props, row: ZoneRow): Promise<{ id: string; outs: Props }> {
+export async function adopt(
+  spec: ZoneSpec,
+  conn: Connection,
+  inputs: Props,
+  row: ZoneRow,
+): Promise<{ id: string; outs: Props }> {
   const { client, lists, identity } = conn;
   const name = row.name ?? inputs.name;
   const claimedBy = identity.claimedBy(spec, row.id);
   if (claimedBy !== undefined) throw new Error(nameInUseMessage(spec, name, row.id, { claimedBy }));
-  const mismatched = spec.fields.filter((f) => f.createOnly && f.listed && declared(inputs[f.input]) && (row[f.wire] ?? "") !== inputs[f.input]);
+  const mismatched = spec.fields.filter(
+    (f) => f.createOnly && f.listed && declared(inputs[f.input]) && (row[f.wire] ?? "") !== inputs[f.input],
+  );
   if (mismatched.length) {
     throw new Error(
       `cannot adopt ${zoneRef(spec, name, row.id)}: ` +
-        mismatched.map((f) => `'${f.input}' is '${row[f.wire] ?? ""}' in the account but '${inputs[f.input]}' in the program, and ${spec.group}.update cannot change it`).join("; ") +
+        mismatched
+          .map(
+            (f) =>
+              `'${f.input}' is '${row[f.wire] ?? ""}' in the account but '${inputs[f.input]}' in the program, and ${spec.group}.update cannot change it`,
+          )
+          .join("; ") +
         `. Declare the account's value to adopt the zone.`,
     );
   }
   identity.claim(spec, row.id, String(inputs.name));
   const previous = toOutputs(spec, { inputs: {}, id: row.id, row, identity });
   // Unlisted fields (password, label) cannot be compared: they are always sent.
-  const toSend = spec.fields.filter((f) => !f.createOnly && declared(inputs[f.input]) && (!f.listed || row[f.wire] !== inputs[f.input]));
+  const toSend = spec.fields.filter(
+    (f) => !f.createOnly && declared(inputs[f.input]) && (!f.listed || row[f.wire] !== inputs[f.input]),
+  );
   const outs = toOutputs(spec, { inputs, id: row.id, previous, identity });
   if (toSend.length) {
     try {
@@ -60,7 +74,9 @@ export async function adopt(spec: ZoneSpec, conn: Connection, inputs: Props, row
       lists.invalidate(spec);
     }
   }
-  log(`${zoneRef(spec, inputs.name, row.id)} adopted${toSend.length ? ` and updated (${toSend.map((f) => f.input).join(", ")})` : ""}`);
+  log(
+    `${zoneRef(spec, inputs.name, row.id)} adopted${toSend.length ? ` and updated (${toSend.map((f) => f.input).join(", ")})` : ""}`,
+  );
   warnUnknownUrl(spec, outs);
   return { id: String(row.id), outs };
 }
@@ -71,11 +87,19 @@ export async function adopt(spec: ZoneSpec, conn: Connection, inputs: Props, row
  * whichever attempt made it. If that fails the zone is still reported with its id (a partial
  * create the engine keeps in state), without those fields, so the next `up` sends them.
  */
-export async function takeOver(spec: ZoneSpec, conn: Connection, inputs: Props, found: RecoveredCreate, started: number): Promise<{ id: string; outs: Props }> {
+export async function takeOver(
+  spec: ZoneSpec,
+  conn: Connection,
+  inputs: Props,
+  found: RecoveredCreate,
+  started: number,
+): Promise<{ id: string; outs: Props }> {
   const { client, lists, identity } = conn;
   const ref = zoneRef(spec, inputs.name, found.id);
   identity.claim(spec, found.id, String(inputs.name));
-  const unseen = spec.fields.filter((f) => !f.listed && !f.createOnly && typeof inputs[f.input] === "string" && inputs[f.input] !== "");
+  const unseen = spec.fields.filter(
+    (f) => !f.listed && !f.createOnly && typeof inputs[f.input] === "string" && inputs[f.input] !== "",
+  );
   const outs = toOutputs(spec, { inputs, id: found.id, row: found.row, identity });
   if (unseen.length) {
     try {
@@ -95,7 +119,9 @@ export async function takeOver(spec: ZoneSpec, conn: Connection, inputs: Props, 
       lists.invalidate(spec);
     }
   }
-  log(`${ref} created in ${Date.now() - started} ms (its answer was lost; found by name and taken over${unseen.length ? `, ${unseen.map((f) => f.input).join(" and ")} sent again` : ""})`);
+  log(
+    `${ref} created in ${Date.now() - started} ms (its answer was lost; found by name and taken over${unseen.length ? `, ${unseen.map((f) => f.input).join(" and ")} sent again` : ""})`,
+  );
   warnUnknownUrl(spec, outs);
   return { id: String(found.id), outs };
 }

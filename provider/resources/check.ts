@@ -20,10 +20,15 @@ import { sameName } from "./zoneLookup";
 type Props = Record<string, unknown>;
 
 /** check(olds, news) of a zone kind. */
-export async function check(spec: ZoneSpec, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+export async function check(
+  spec: ZoneSpec,
+  olds: Props,
+  news: Props,
+): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const { inputs, failures } = checkInputs(spec, withName(olds, news));
   // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
-  for (const p of settingProblems()) failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
+  for (const p of settingProblems())
+    failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
   if (failures.length) return { inputs, failures };
   const existing = declared(olds.name);
   if (existing) failures.push(...createOnlyChanges(spec, olds, inputs));
@@ -65,7 +70,12 @@ async function newZoneProblems(spec: ZoneSpec, inputs: Props): Promise<CheckFail
   try {
     rows = await conn.lists.snapshot(spec);
   } catch (e) {
-    return [{ property: "name", reason: `${zoneRef(spec, name)}: cannot check the name against the account: ${accountProblem(e)}` }];
+    return [
+      {
+        property: "name",
+        reason: `${zoneRef(spec, name)}: cannot check the name against the account: ${accountProblem(e)}`,
+      },
+    ];
   }
   const existing = rows.find((z) => sameName(z.name, name));
   // The engine checks a `pulumi up --replace` target once, with no stored inputs (step_generator.go,
@@ -77,7 +87,14 @@ async function newZoneProblems(spec: ZoneSpec, inputs: Props): Promise<CheckFail
   if (inputs.adopt !== true || claimedBy !== undefined) {
     return [{ property: "name", reason: nameInUseMessage(spec, name, existing.id, { claimedBy }) }];
   }
-  const mismatched = spec.fields.filter((f) => f.createOnly && f.listed && declared(inputs[f.input]) && inputs[f.input] !== UNKNOWN && (existing[f.wire] ?? "") !== inputs[f.input]);
+  const mismatched = spec.fields.filter(
+    (f) =>
+      f.createOnly &&
+      f.listed &&
+      declared(inputs[f.input]) &&
+      inputs[f.input] !== UNKNOWN &&
+      (existing[f.wire] ?? "") !== inputs[f.input],
+  );
   return mismatched.map((f) => ({
     property: f.input,
     reason:

@@ -31,7 +31,8 @@ export function configure(req: ConfigureRequestLike | undefined): void {
   // Every kind's provider is configured with the same stack config; keep whatever was given.
   stackConfig = { ...stackConfig, ...next };
   const raw = req?.config?.rawConfig;
-  if (raw && typeof raw === "object") unknownKeys = Object.keys(raw).filter((k) => k.startsWith("cdn:") && !KNOWN_CONFIG_KEYS.includes(k));
+  if (raw && typeof raw === "object")
+    unknownKeys = Object.keys(raw).filter((k) => k.startsWith("cdn:") && !KNOWN_CONFIG_KEYS.includes(k));
 }
 
 const lookup: ConfigLookup = (key) => stackConfig[key];
@@ -60,7 +61,10 @@ const connections = new Map<string, Connection>();
 
 /** `<company alias>.<cdn domain>` when both are configured: the suffix of every zone's delivery host name. */
 function configuredSuffix(): string | undefined {
-  const { companyAlias, cdnDomain } = resolveSettings(["companyAlias", "cdnDomain"], { config: lookup, env: process.env });
+  const { companyAlias, cdnDomain } = resolveSettings(["companyAlias", "cdnDomain"], {
+    config: lookup,
+    env: process.env,
+  });
   return companyAlias && cdnDomain ? `${companyAlias}.${String(cdnDomain).replace(/^\.+|\.+$/g, "")}` : undefined;
 }
 
@@ -74,7 +78,11 @@ export function connection(): Connection {
     const tuning = resolveSettings(["timeoutMs", "retries", "maxInFlight"], { config: lookup, env: process.env });
     const opts: CdnClientOptions = { baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey, ...tuning };
     const client = new CdnClient(opts);
-    conn = { client, lists: new ListCache(client), identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), configuredSuffix()) };
+    conn = {
+      client,
+      lists: new ListCache(client),
+      identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), configuredSuffix()),
+    };
     connections.set(key, conn);
   }
   return conn;

@@ -18,7 +18,9 @@ export type Operation = "configure" | "check" | "diff" | "create" | "read" | "up
 /** Runs one provider operation for a zone kind. */
 export async function handle(version: number, kind: ZoneKind, op: Operation, args: unknown[]): Promise<unknown> {
   if (!HANDLER_VERSIONS.includes(version)) {
-    throw new Error(`this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`);
+    throw new Error(
+      `this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`,
+    );
   }
   if (op === "configure") {
     const problem = sdkVersionProblem(runningSdkVersion());

@@ -47,7 +47,12 @@ function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSpec[] {
  * here it is only a change. Live zones are replaced delete-first (`pulumi up --replace` of a live
  * zone keeps its name, which a create-first replacement would find in use).
  */
-export async function diff(spec: ZoneSpec, _id: string, olds: Props, news: Props): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+export async function diff(
+  spec: ZoneSpec,
+  _id: string,
+  olds: Props,
+  news: Props,
+): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
   const changed = changedFields(spec, olds, news);
   return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: spec.deletable };
 }
@@ -105,7 +110,11 @@ export async function create(spec: ZoneSpec, inputs: Props): Promise<{ id: strin
  * zoneId: the program's, not stored outputs) a missing zone is an error: the engine fails a read
  * only on nil outputs, and the host always adds `__provider`, so an empty answer would "succeed".
  */
-export async function read(spec: ZoneSpec, id: string, props: Props): Promise<{ id: string; props: Props; inputs?: Props }> {
+export async function read(
+  spec: ZoneSpec,
+  id: string,
+  props: Props,
+): Promise<{ id: string; props: Props; inputs?: Props }> {
   const zoneId = parseId(spec, id, props);
   const conn = connection();
   const refreshing = declared(props[ZONE_ID]);
@@ -118,17 +127,28 @@ export async function read(spec: ZoneSpec, id: string, props: Props): Promise<{ 
   }
   if (!row) {
     if (!refreshing) {
-      throw new Error(`${spec.kind}.get: no ${spec.label} with id ${zoneId} in the account (${spec.group}.listZones does not list it): check the id.`);
+      throw new Error(
+        `${spec.kind}.get: no ${spec.label} with id ${zoneId} in the account (${spec.group}.listZones does not list it): check the id.`,
+      );
     }
-    log(`${zoneRef(spec, props.name, zoneId)} is no longer listed by ${spec.group}.listZones (asked twice): it was deleted outside Pulumi`);
+    log(
+      `${zoneRef(spec, props.name, zoneId)} is no longer listed by ${spec.group}.listZones (asked twice): it was deleted outside Pulumi`,
+    );
     return { id: "", props: {} };
   }
   conn.identity.claim(spec, zoneId, String(row.name ?? props.name));
-  const outs = toOutputs(spec, { inputs: declared(props.adopt) ? { adopt: props.adopt } : {}, id: zoneId, row, previous: props, identity: conn.identity });
+  const outs = toOutputs(spec, {
+    inputs: declared(props.adopt) ? { adopt: props.adopt } : {},
+    id: zoneId,
+    row,
+    previous: props,
+    identity: conn.identity,
+  });
   if (!refreshing) warnUnknownUrl(spec, outs);
   const inputs: Props = {};
   // Inputs are what the program declared: an old "" is the API's unset default (see toOutputs), not a declaration.
-  for (const f of spec.fields) if (declared(props[f.input]) && props[f.input] !== "" && declared(outs[f.input])) inputs[f.input] = outs[f.input];
+  for (const f of spec.fields)
+    if (declared(props[f.input]) && props[f.input] !== "" && declared(outs[f.input])) inputs[f.input] = outs[f.input];
   if (declared(props.adopt)) inputs.adopt = props.adopt;
   return { id: String(zoneId), props: outs, inputs };
 }
@@ -142,7 +162,12 @@ export async function update(spec: ZoneSpec, id: string, olds: Props, news: Prop
   const changedAll = changedFields(spec, olds, news);
   // check refuses these when it can see the stored value; a value it could not see is refused here, before anything is sent.
   const createOnly = changedAll.filter((f) => f.createOnly && news[f.input] !== UNKNOWN);
-  if (createOnly.length) throw new Error(createOnly.map((f) => createOnlyMessage(spec, f, olds.name ?? news.name, zoneId, olds[f.input], news[f.input])).join("\n"));
+  if (createOnly.length)
+    throw new Error(
+      createOnly
+        .map((f) => createOnlyMessage(spec, f, olds.name ?? news.name, zoneId, olds[f.input], news[f.input]))
+        .join("\n"),
+    );
   const changed = changedAll.filter((f) => !f.createOnly);
   identity.claim(spec, zoneId, String(news.name ?? olds.name));
   const outs = toOutputs(spec, { inputs: news, id: zoneId, previous: olds, identity });
@@ -151,13 +176,16 @@ export async function update(spec: ZoneSpec, id: string, olds: Props, news: Prop
   try {
     await client[spec.group].update(zoneId, wireValues(changed, news) as never);
   } catch (e) {
-    if (!(e instanceof CdnOperationFailedError)) throw await unfinishedUpdate(spec, conn, zoneId, changed, olds, news, e);
+    if (!(e instanceof CdnOperationFailedError))
+      throw await unfinishedUpdate(spec, conn, zoneId, changed, olds, news, e);
     await explainFailedUpdate(spec, conn, zoneId, changed, olds, news);
   } finally {
     lists.invalidate(spec);
   }
   if (changed.some((f) => f.input === "name")) lists.amendSnapshot(spec, zoneId, String(news.name));
-  log(`${zoneRef(spec, news.name, zoneId)} updated (${changed.map((f) => f.input).join(", ")}) in ${Date.now() - started} ms`);
+  log(
+    `${zoneRef(spec, news.name, zoneId)} updated (${changed.map((f) => f.input).join(", ")}) in ${Date.now() - started} ms`,
+  );
   return { outs };
 }
 
@@ -169,7 +197,15 @@ export async function update(spec: ZoneSpec, id: string, olds: Props, news: Prop
  * again. When the zone cannot be read either, the plain error goes out and the state keeps the
  * values from before.
  */
-async function unfinishedUpdate(spec: ZoneSpec, conn: Connection, zoneId: number, changed: FieldSpec[], olds: Props, news: Props, e: unknown): Promise<Error> {
+async function unfinishedUpdate(
+  spec: ZoneSpec,
+  conn: Connection,
+  zoneId: number,
+  changed: FieldSpec[],
+  olds: Props,
+  news: Props,
+  e: unknown,
+): Promise<Error> {
   const err = describeError(spec, news.name, e, zoneId);
   // Read back when an attempt may have been applied: a lost answer, or any attempt before the last.
   if (!(e instanceof CdnError) || (!e.retryable && (e.attempts ?? 1) <= 1)) return err;
@@ -180,7 +216,13 @@ async function unfinishedUpdate(spec: ZoneSpec, conn: Connection, zoneId: number
     return err;
   }
   if (!row) return err;
-  const outs = toOutputs(spec, { inputs: declared(olds.adopt) ? { adopt: olds.adopt } : {}, id: zoneId, row, previous: olds, identity: conn.identity });
+  const outs = toOutputs(spec, {
+    inputs: declared(olds.adopt) ? { adopt: olds.adopt } : {},
+    id: zoneId,
+    row,
+    previous: olds,
+    identity: conn.identity,
+  });
   for (const f of changed) if (!f.listed) delete outs[f.input];
   const applied = changed.filter((f) => f.listed && row![f.wire] === news[f.input]).map((f) => f.input);
   return new ZoneInitError(
@@ -193,18 +235,33 @@ async function unfinishedUpdate(spec: ZoneSpec, conn: Connection, zoneId: number
 }
 
 /** After an update answered `1`: success if the zone already holds the values, else an error that says why. */
-async function explainFailedUpdate(spec: ZoneSpec, conn: Connection, zoneId: number, changed: FieldSpec[], olds: Props, news: Props): Promise<void> {
+async function explainFailedUpdate(
+  spec: ZoneSpec,
+  conn: Connection,
+  zoneId: number,
+  changed: FieldSpec[],
+  olds: Props,
+  news: Props,
+): Promise<void> {
   const rows = await conn.lists.fresh(spec);
   const row = rows.find((z) => z.id === zoneId);
   const names = changed.map((f) => f.input).join(", ");
   const ref = zoneRef(spec, olds.name ?? news.name, zoneId);
-  if (!row) throw new Error(`${ref}: ${spec.group}.update failed: the zone is no longer in the account (deleted outside Pulumi?). Run \`pulumi refresh\` to forget it, then \`pulumi up\` to create it again.`);
+  if (!row)
+    throw new Error(
+      `${ref}: ${spec.group}.update failed: the zone is no longer in the account (deleted outside Pulumi?). Run \`pulumi refresh\` to forget it, then \`pulumi up\` to create it again.`,
+    );
   const applied = changed.every((f) => f.listed && row[f.wire] === news[f.input]);
   if (applied) return;
-  const clash = declared(news.name) && !sameName(news.name, row.name) ? rows.find((z) => sameName(z.name, news.name) && z.id !== zoneId) : undefined;
+  const clash =
+    declared(news.name) && !sameName(news.name, row.name)
+      ? rows.find((z) => sameName(z.name, news.name) && z.id !== zoneId)
+      : undefined;
   throw new Error(
     `${ref}: ${spec.group}.update returned 1 (failure); fields not applied: ${names}.` +
-      (clash ? ` The name '${news.name}' is already used by ${zoneRef(spec, clash.name, clash.id)}.` : " The API gives no reason; check the values in the control panel."),
+      (clash
+        ? ` The name '${news.name}' is already used by ${zoneRef(spec, clash.name, clash.id)}.`
+        : " The API gives no reason; check the values in the control panel."),
   );
 }
 
@@ -212,7 +269,9 @@ async function explainFailedUpdate(spec: ZoneSpec, conn: Connection, zoneId: num
 export async function remove(spec: ZoneSpec, id: string, props: Props): Promise<void> {
   const zoneId = parseId(spec, id, props);
   if (!spec.deletable) {
-    log(`${zoneRef(spec, props.name, zoneId)} was left in the account: the API cannot delete ${spec.label}s. Delete it in the control panel if it is no longer needed.`);
+    log(
+      `${zoneRef(spec, props.name, zoneId)} was left in the account: the API cannot delete ${spec.label}s. Delete it in the control panel if it is no longer needed.`,
+    );
     return;
   }
   const conn = connection();
@@ -227,7 +286,8 @@ export async function remove(spec: ZoneSpec, id: string, props: Props): Promise<
       (row) => !row,
       () => false,
     );
-    if (!gone || !(e instanceof CdnOperationFailedError || (e instanceof CdnError && e.retryable))) throw describeError(spec, props.name, e, zoneId);
+    if (!gone || !(e instanceof CdnOperationFailedError || (e instanceof CdnError && e.retryable)))
+      throw describeError(spec, props.name, e, zoneId);
   } finally {
     lists.invalidate(spec);
   }
@@ -238,6 +298,9 @@ export async function remove(spec: ZoneSpec, id: string, props: Props): Promise<
 
 function parseId(spec: ZoneSpec, id: string, props: Props): number {
   const n = Number(id);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${zoneRef(spec, props.name)}: '${id}' is not a zone id (zone ids are positive integers, e.g. from the control panel or listZones)`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(
+      `${zoneRef(spec, props.name)}: '${id}' is not a zone id (zone ids are positive integers, e.g. from the control panel or listZones)`,
+    );
   return n;
 }

@@ -43,7 +43,14 @@ export function attemptsNote(e: Error): string {
 }
 
 /** Why a create-only field cannot change, and the ways out. */
-export function createOnlyMessage(spec: ZoneSpec, f: FieldSpec, name: unknown, id: unknown, from: unknown, to: unknown): string {
+export function createOnlyMessage(
+  spec: ZoneSpec,
+  f: FieldSpec,
+  name: unknown,
+  id: unknown,
+  from: unknown,
+  to: unknown,
+): string {
   return (
     `${zoneRef(spec, name, id)}: '${f.input}' cannot be changed from '${from ?? ""}' to '${to}': ` +
     `${spec.group}.update does not accept ${f.wire}, so the API can only set it when the zone is created. ` +
@@ -57,7 +64,12 @@ export function createOnlyMessage(spec: ZoneSpec, f: FieldSpec, name: unknown, i
  * "Name in use": the existing zone's id, and what to do. `adopt` already set means the zone could
  * not be adopted for another reason, so the message never asks for what the user already set.
  */
-export function nameInUseMessage(spec: ZoneSpec, name: unknown, existingId: number | undefined, opts: { adopt?: boolean; claimedBy?: string } = {}): string {
+export function nameInUseMessage(
+  spec: ZoneSpec,
+  name: unknown,
+  existingId: number | undefined,
+  opts: { adopt?: boolean; claimedBy?: string } = {},
+): string {
   const ref = `${zoneRef(spec, name)} already exists in the account${existingId !== undefined ? ` (id ${existingId})` : ""}`;
   if (opts.claimedBy !== undefined) {
     return (
@@ -65,11 +77,10 @@ export function nameInUseMessage(spec: ZoneSpec, name: unknown, existingId: numb
       `One zone can be managed by one resource only: give this resource another name, or remove one of the two from the program.`
     );
   }
-  const moved =
-    spec.deletable
-      ? ""
-      : ` If this program renamed the resource or is replacing it (pulumi up --replace, a changed resource name), the zone is still held by the old resource, ` +
-        `because the API cannot delete ${spec.label}s: add \`aliases: [{ name: "<old resource name>" }]\` to the resource, or keep its old name.`;
+  const moved = spec.deletable
+    ? ""
+    : ` If this program renamed the resource or is replacing it (pulumi up --replace, a changed resource name), the zone is still held by the old resource, ` +
+      `because the API cannot delete ${spec.label}s: add \`aliases: [{ name: "<old resource name>" }]\` to the resource, or keep its old name.`;
   if (opts.adopt) return `${ref}, and it could not be adopted.${moved}`;
   return (
     `${ref}. To manage that zone with this program, set \`adopt: true\` on the resource: it will be brought to the declared values and managed ` +
@@ -78,7 +89,14 @@ export function nameInUseMessage(spec: ZoneSpec, name: unknown, existingId: numb
 }
 
 /** A zone of another account than the configured one: read, update and delete refuse before any call. */
-export function accountMismatchMessage(spec: ZoneSpec, name: unknown, id: number, stored: string, configured: string, action: string): string {
+export function accountMismatchMessage(
+  spec: ZoneSpec,
+  name: unknown,
+  id: number,
+  stored: string,
+  configured: string,
+  action: string,
+): string {
   return (
     `${zoneRef(spec, name, id)} belongs to ${describeAccount(stored)}, but this stack is now configured for ${describeAccount(configured)}: ` +
     `refusing to ${action} it, because zone ids repeat across accounts and id ${id} there is another zone. ` +

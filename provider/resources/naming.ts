@@ -18,7 +18,9 @@ const MAX_NAME = 63;
 
 /** The auto-name of a resource: its name made a DNS label, a hyphen and a suffix unique to the stack. */
 export function autoName(resourceName: string, stackIdentity: readonly string[]): string {
-  const digest = createHash("sha256").update([...stackIdentity, resourceName].join("\0")).digest();
+  const digest = createHash("sha256")
+    .update([...stackIdentity, resourceName].join("\0"))
+    .digest();
   let suffix = "";
   for (let i = 0; suffix.length < SUFFIX_LENGTH; i++) suffix += (digest[i] % 36).toString(36);
   let base = resourceName

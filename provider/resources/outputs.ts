@@ -32,7 +32,12 @@ export function toOutputs(spec: ZoneSpec, src: OutputSources): Props {
   const out: Props = {};
   for (const f of spec.fields) {
     // A live row may carry only `id` (§2.2): a field the row lacks keeps its declared or earlier value.
-    let v = row && f.listed && declared(row[f.wire]) ? row[f.wire] : declared(inputs[f.input]) ? inputs[f.input] : previous[f.input];
+    let v =
+      row && f.listed && declared(row[f.wire])
+        ? row[f.wire]
+        : declared(inputs[f.input])
+          ? inputs[f.input]
+          : previous[f.input];
     // A new zone lists an unset field as "": say so now, or the first refresh would report it as a change.
     if (!declared(v) && created && f.listed) v = "";
     if (declared(v)) out[f.input] = v;
@@ -40,7 +45,9 @@ export function toOutputs(spec: ZoneSpec, src: OutputSources): Props {
   if (declared(inputs.adopt)) out.adopt = inputs.adopt;
   out[ZONE_ID] = id;
   for (const c of spec.computed) {
-    out[c.output] = c.deliveryHost ? deliveryHost(out.name, src, previous) : (computedValue(c, created, row, previous) ?? "");
+    out[c.output] = c.deliveryHost
+      ? deliveryHost(out.name, src, previous)
+      : (computedValue(c, created, row, previous) ?? "");
   }
   const account = src.identity?.account ?? previous[ACCOUNT];
   if (declared(account)) out[ACCOUNT] = account;

@@ -25,6 +25,9 @@ export class ZoneInitError extends Error {
   ) {
     super(message);
     this.reasons = [message];
-    this.properties = declared(from.__provider) && !declared(properties.__provider) ? { ...properties, __provider: from.__provider } : properties;
+    this.properties =
+      declared(from.__provider) && !declared(properties.__provider)
+        ? { ...properties, __provider: from.__provider }
+        : properties;
   }
 }

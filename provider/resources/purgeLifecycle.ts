@@ -27,7 +27,14 @@ function companyAlias(): string | undefined {
 const present = (v: unknown) => v !== undefined && v !== null;
 
 function checkTriggers(v: unknown): { value?: unknown; reason?: string } {
-  const scalar = (x: unknown) => (x === UNKNOWN ? x : typeof x === "string" ? x : typeof x === "number" || typeof x === "boolean" ? String(x) : undefined);
+  const scalar = (x: unknown) =>
+    x === UNKNOWN
+      ? x
+      : typeof x === "string"
+        ? x
+        : typeof x === "number" || typeof x === "boolean"
+          ? String(x)
+          : undefined;
   if (v === UNKNOWN) return { value: v };
   if (Array.isArray(v)) {
     const out = v.map(scalar);
@@ -52,20 +59,33 @@ export function check(news: Props): { inputs: Props; failures: CheckFailure[] } 
   const inputs: Props = {};
   for (const key of Object.keys(news)) {
     if (key !== "__provider" && !(CACHE_PURGE_INPUTS as readonly string[]).includes(key)) {
-      failures.push({ property: key, reason: `CachePurge: '${key}' is not an input (inputs: ${CACHE_PURGE_INPUTS.join(", ")})` });
+      failures.push({
+        property: key,
+        reason: `CachePurge: '${key}' is not an input (inputs: ${CACHE_PURGE_INPUTS.join(", ")})`,
+      });
     }
   }
   const hasUrls = present(news.urls);
   const hasZone = present(news.zone);
   if (hasUrls === hasZone) {
-    failures.push({ property: hasUrls ? "zone" : "urls", reason: `CachePurge: give exactly one of 'urls' (files to purge) or 'zone' (a whole zone)${hasUrls ? ", not both" : ""}` });
+    failures.push({
+      property: hasUrls ? "zone" : "urls",
+      reason: `CachePurge: give exactly one of 'urls' (files to purge) or 'zone' (a whole zone)${hasUrls ? ", not both" : ""}`,
+    });
   }
   if (hasUrls) {
     if (news.urls === UNKNOWN) inputs.urls = news.urls;
-    else if (!Array.isArray(news.urls) || news.urls.length === 0) failures.push({ property: "urls", reason: "CachePurge: 'urls' must be a non-empty list of URLs" });
+    else if (!Array.isArray(news.urls) || news.urls.length === 0)
+      failures.push({ property: "urls", reason: "CachePurge: 'urls' must be a non-empty list of URLs" });
     else {
-      const problems = news.urls.map((u, i) => [i, u === UNKNOWN ? undefined : urlProblem(u)] as const).filter(([, p]) => p);
-      if (problems.length) failures.push({ property: "urls", reason: `CachePurge: 'urls' ${problems.map(([i, p]) => `entry ${i} ${p}`).join("; ")}` });
+      const problems = news.urls
+        .map((u, i) => [i, u === UNKNOWN ? undefined : urlProblem(u)] as const)
+        .filter(([, p]) => p);
+      if (problems.length)
+        failures.push({
+          property: "urls",
+          reason: `CachePurge: 'urls' ${problems.map(([i, p]) => `entry ${i} ${p}`).join("; ")}`,
+        });
       else inputs.urls = news.urls;
     }
   }
@@ -90,13 +110,19 @@ export function check(news: Props): { inputs: Props; failures: CheckFailure[] } 
 /** JSON with sorted keys, so `{a, b}` and `{b, a}` compare equal. */
 function stable(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stable).join(",")}]`;
-  if (v && typeof v === "object") return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Props)[k])}`).join(",")}}`;
+  if (v && typeof v === "object")
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stable((v as Props)[k])}`)
+      .join(",")}}`;
   return JSON.stringify(v ?? null);
 }
 
 /** diff: a change (and so a purge) when the target or a trigger changed; nothing is ever replaced. */
 export function diff(olds: Props, news: Props): { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean } {
-  const changed = CACHE_PURGE_INPUTS.some((k) => stable(olds[k]) !== stable(news[k]) || stable(news[k]).includes(UNKNOWN));
+  const changed = CACHE_PURGE_INPUTS.some(
+    (k) => stable(olds[k]) !== stable(news[k]) || stable(news[k]).includes(UNKNOWN),
+  );
   return { changes: changed, replaces: [], deleteBeforeReplace: false };
 }
 

@@ -101,7 +101,9 @@ export async function createWithRecovery(
     }
     if (attempt >= attempts) break;
     if (unsettled) {
-      log(`${spec.label} '${name}': ${method} attempt ${attempt} failed (${last.message}); looking the zone up before trying again`);
+      log(
+        `${spec.label} '${name}': ${method} attempt ${attempt} failed (${last.message}); looking the zone up before trying again`,
+      );
       const found = await lookUp(spec, lists, name);
       if (found.row) return decide(found.row);
       if (found.known) unsettled = false;
@@ -127,7 +129,10 @@ export async function createWithRecovery(
     }
   }
   // A new error of the same class (its type and retryability kept), the client's own left as it was.
-  const given = withMessage(err, `${err.message}; gave up after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${method} (retry budget: cdn:retries / CDN_RETRIES)${outcome}`);
+  const given = withMessage(
+    err,
+    `${err.message}; gave up after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${method} (retry budget: cdn:retries / CDN_RETRIES)${outcome}`,
+  );
   given.attempts = attempt;
   throw given;
 }

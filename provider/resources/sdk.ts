@@ -18,7 +18,8 @@ export function sdkVersionProblem(version: string | undefined): string | undefin
   const have = version === undefined ? undefined : parts(version);
   const need = parts(MIN_PULUMI_SDK)!;
   if (!have) return undefined; // a development build without a version: nothing to compare
-  if (have[0] > need[0]) return `@pulumi/pulumi ${version} is not supported by pulumi-cdn-zones (it needs >=${MIN_PULUMI_SDK} <4): install a 3.x version in the project`;
+  if (have[0] > need[0])
+    return `@pulumi/pulumi ${version} is not supported by pulumi-cdn-zones (it needs >=${MIN_PULUMI_SDK} <4): install a 3.x version in the project`;
   for (let i = 0; i < 3; i++) {
     if (have[i] > need[i]) return undefined;
     if (have[i] < need[i]) {

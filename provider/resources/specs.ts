@@ -47,9 +47,27 @@ export interface ZoneSpec {
 
 const name: FieldSpec = { input: "name", wire: "name", rule: "name", required: true, listed: true };
 const label: FieldSpec = { input: "label", wire: "label", rule: "text", listed: false };
-const password: FieldSpec = { input: "password", wire: "password", rule: "password", required: true, secret: true, listed: false };
-const vanityDomain: FieldSpec = { input: "vanityDomain", wire: "vanity_domain", rule: "host", createOnly: true, listed: true };
-const computed = (output: string, wire: string, fromCreate: boolean, fromList: boolean): ComputedSpec => ({ output, wire, fromCreate, fromList });
+const password: FieldSpec = {
+  input: "password",
+  wire: "password",
+  rule: "password",
+  required: true,
+  secret: true,
+  listed: false,
+};
+const vanityDomain: FieldSpec = {
+  input: "vanityDomain",
+  wire: "vanity_domain",
+  rule: "host",
+  createOnly: true,
+  listed: true,
+};
+const computed = (output: string, wire: string, fromCreate: boolean, fromList: boolean): ComputedSpec => ({
+  output,
+  wire,
+  fromCreate,
+  fromList,
+});
 const cdnUrl: ComputedSpec = { ...computed("cdnUrl", "cdn_url", true, false), deliveryHost: true };
 
 export const PULL_ZONE: ZoneSpec = {
@@ -73,8 +91,18 @@ export const PUSH_ZONE: ZoneSpec = {
   kind: "PushZone",
   group: "pushzone",
   label: "push zone",
-  fields: [name, password, { input: "compress", wire: "compress", rule: "compress", createOnly: true, listed: false }, vanityDomain, label],
-  computed: [cdnUrl, computed("vanityIp", "vanity_ip", true, true), computed("storageLocation", "storage_location", true, true)],
+  fields: [
+    name,
+    password,
+    { input: "compress", wire: "compress", rule: "compress", createOnly: true, listed: false },
+    vanityDomain,
+    label,
+  ],
+  computed: [
+    cdnUrl,
+    computed("vanityIp", "vanity_ip", true, true),
+    computed("storageLocation", "storage_location", true, true),
+  ],
   deletable: false,
 };
 
@@ -83,7 +111,10 @@ export const VOD_ZONE: ZoneSpec = {
   group: "vodzone",
   label: "VOD zone",
   fields: [name, password, label],
-  computed: [computed("vanityIp", "vanity_ip", true, false), computed("storageLocation", "storage_location", true, true)],
+  computed: [
+    computed("vanityIp", "vanity_ip", true, false),
+    computed("storageLocation", "storage_location", true, true),
+  ],
   deletable: false,
 };
 
@@ -96,7 +127,12 @@ export const LIVE_ZONE: ZoneSpec = {
   deletable: true,
 };
 
-export const SPECS: Readonly<Record<ZoneKind, ZoneSpec>> = { PullZone: PULL_ZONE, PushZone: PUSH_ZONE, VodZone: VOD_ZONE, LiveZone: LIVE_ZONE };
+export const SPECS: Readonly<Record<ZoneKind, ZoneSpec>> = {
+  PullZone: PULL_ZONE,
+  PushZone: PUSH_ZONE,
+  VodZone: VOD_ZONE,
+  LiveZone: LIVE_ZONE,
+};
 
 /** Inputs every kind takes besides its fields. */
 export const CONTROL_INPUTS = ["adopt"] as const;

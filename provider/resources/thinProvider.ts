@@ -7,7 +7,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /** A thin provider for one kind of the `handle` entry point (the zone kinds, and CachePurge). */
-export function makeProvider(kind: "PullZone" | "PushZone" | "VodZone" | "LiveZone" | "CachePurge"): pulumi.dynamic.ResourceProvider {
+export function makeProvider(
+  kind: "PullZone" | "PushZone" | "VodZone" | "LiveZone" | "CachePurge",
+): pulumi.dynamic.ResourceProvider {
   // `require` is resolved from the host's working directory, at call time. Serialized by value (a linked
   // checkout) the text stays under 2 KB; an installed package's state stores only a `require` of providers/<kind>.
   const h = (op: string, a: unknown[]) => require("pulumi-cdn-zones/h").handle(1, kind, op, a);

@@ -51,8 +51,10 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
   switch (field.rule) {
     case "name":
       if (value === "") return "must not be empty";
-      if (charLength(value) > 63) return `is ${charLength(value)} characters long; at most 63 are allowed (it becomes a DNS label)`;
-      if (!NAME.test(value)) return `'${value.slice(0, 63)}' is not a valid zone name: use letters, digits and hyphens, not starting or ending with a hyphen`;
+      if (charLength(value) > 63)
+        return `is ${charLength(value)} characters long; at most 63 are allowed (it becomes a DNS label)`;
+      if (!NAME.test(value))
+        return `'${value.slice(0, 63)}' is not a valid zone name: use letters, digits and hyphens, not starting or ending with a hyphen`;
       return undefined;
     case "origin":
       return originProblem(value);
@@ -63,15 +65,20 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
       if (value === "") return undefined;
       return isIP(value) ? undefined : `'${value.slice(0, 80)}' is not an IPv4 or IPv6 address`;
     case "compress":
-      return value === "" || value === "0" || value === "1" ? undefined : `must be true, false, "1" (compress) or "0" (do not), got '${value.slice(0, 20)}'`;
+      return value === "" || value === "0" || value === "1"
+        ? undefined
+        : `must be true, false, "1" (compress) or "0" (do not), got '${value.slice(0, 20)}'`;
     case "password": {
       const n = charLength(value);
-      if (n < MIN_PASSWORD || n > MAX_PASSWORD) return `must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters long (got ${n})`;
+      if (n < MIN_PASSWORD || n > MAX_PASSWORD)
+        return `must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters long (got ${n})`;
       if (/\s/.test(value[0]) || /\s/.test(value[value.length - 1])) return "must not start or end with white space";
       return undefined;
     }
     case "text":
-      return charLength(value) > MAX_TEXT ? `is ${charLength(value)} characters long; at most ${MAX_TEXT} are allowed` : undefined;
+      return charLength(value) > MAX_TEXT
+        ? `is ${charLength(value)} characters long; at most ${MAX_TEXT} are allowed`
+        : undefined;
   }
 }
 
@@ -85,10 +92,11 @@ function originProblem(value: string): string | undefined {
   if (value === "") return "must not be empty";
   if (charLength(value) > MAX_TEXT) return `is ${charLength(value)} characters long; at most ${MAX_TEXT} are allowed`;
   if (/\s/.test(value)) return "must not contain white space";
-  if (value.includes("@")) return "must not carry credentials (user:password@); give the origin's URL or host name only";
+  if (value.includes("@"))
+    return "must not carry credentials (user:password@); give the origin's URL or host name only";
   const shown = value.slice(0, 80);
   if (isIP(value) === 6) return `is a bare IPv6 address; write it as a URL with brackets, e.g. http://[${value}]/`;
-  let host = value;
+  let host: string;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
     let url: URL;
     try {
@@ -103,19 +111,28 @@ function originProblem(value: string): string | undefined {
     const m = /^([^/:]+)(?::(\d*))?(\/.*)?$/.exec(value);
     if (!m) return `'${shown}' is neither a URL (https://host/path) nor a host name`;
     host = m[1];
-    if (m[2] !== undefined && !(Number(m[2]) >= 1 && Number(m[2]) <= 65535)) return `has port '${m[2].slice(0, 10)}'; a port is 1 to 65535`;
+    if (m[2] !== undefined && !(Number(m[2]) >= 1 && Number(m[2]) <= 65535))
+      return `has port '${m[2].slice(0, 10)}'; a port is 1 to 65535`;
   }
   return isIP(host) || isHostName(host) ? undefined : `'${host.slice(0, 80)}' is not a host name or IP address`;
 }
 
 /** Validates the new inputs of a zone; returns the inputs to store and the failures. */
-export function checkInputs(spec: ZoneSpec, news: Record<string, unknown>): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+export function checkInputs(
+  spec: ZoneSpec,
+  news: Record<string, unknown>,
+): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
   const failures: CheckFailure[] = [];
   const inputs: Record<string, unknown> = {};
   const known = new Set<string>([...spec.fields.map((f) => f.input), ...CONTROL_INPUTS, "__provider"]);
-  const zone = typeof news.name === "string" && news.name !== UNKNOWN ? `${spec.label} '${news.name.slice(0, 63)}'` : spec.label;
+  const zone =
+    typeof news.name === "string" && news.name !== UNKNOWN ? `${spec.label} '${news.name.slice(0, 63)}'` : spec.label;
   for (const key of Object.keys(news)) {
-    if (!known.has(key)) failures.push({ property: key, reason: `${zone}: '${key}' is not an input of ${spec.kind} (inputs: ${[...known].filter((k) => k !== "__provider").join(", ")})` });
+    if (!known.has(key))
+      failures.push({
+        property: key,
+        reason: `${zone}: '${key}' is not an input of ${spec.kind} (inputs: ${[...known].filter((k) => k !== "__provider").join(", ")})`,
+      });
   }
   for (const field of spec.fields) {
     const value = news[field.input];
@@ -137,7 +154,8 @@ export function checkInputs(spec: ZoneSpec, news: Record<string, unknown>): { in
     else inputs[field.input] = value;
   }
   if (news.adopt !== undefined && news.adopt !== null) {
-    if (news.adopt !== UNKNOWN && typeof news.adopt !== "boolean") failures.push({ property: "adopt", reason: `${zone}: 'adopt' must be a boolean, got ${describe(news.adopt)}` });
+    if (news.adopt !== UNKNOWN && typeof news.adopt !== "boolean")
+      failures.push({ property: "adopt", reason: `${zone}: 'adopt' must be a boolean, got ${describe(news.adopt)}` });
     else inputs.adopt = news.adopt;
   }
   return { inputs, failures };

@@ -98,7 +98,9 @@ export class ListCache {
   amendSnapshot(spec: ZoneSpec, id: number, name: string | undefined): void {
     const s = this.snapshots.get(spec.group);
     if (!s) return;
-    const rows = s.rows.then((list) => (name === undefined ? list.filter((z) => z.id !== id) : list.map((z) => (z.id === id ? { ...z, name } : z))));
+    const rows = s.rows.then((list) =>
+      name === undefined ? list.filter((z) => z.id !== id) : list.map((z) => (z.id === id ? { ...z, name } : z)),
+    );
     rows.catch(() => undefined);
     this.snapshots.set(spec.group, { made: s.made, rows });
   }

@@ -20,9 +20,11 @@ export function zoneRegistration(
   const props: Record<string, unknown> = {};
   const reading = opts?.id !== undefined;
   for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined) props[k] = v;
-  if (!reading && props.name === undefined) props[AUTO_NAME] = autoName(name, [organization(), pulumi.getProject(), pulumi.getStack(), kind]);
+  if (!reading && props.name === undefined)
+    props[AUTO_NAME] = autoName(name, [organization(), pulumi.getProject(), pulumi.getStack(), kind]);
   for (const f of spec.fields) {
-    if (f.secret && props[f.input] !== undefined) props[f.input] = pulumi.secret(props[f.input] as pulumi.Input<string>);
+    if (f.secret && props[f.input] !== undefined)
+      props[f.input] = pulumi.secret(props[f.input] as pulumi.Input<string>);
     if (props[f.input] === undefined) props[f.input] = undefined;
   }
   props[ZONE_ID] = undefined;
@@ -39,7 +41,8 @@ export function zoneRegistration(
     ...(secretOutputs.length ? { additionalSecretOutputs: secretOutputs } : {}),
   };
   const merged: pulumi.CustomResourceOptions = { ...defaults, ...opts };
-  if (secretOutputs.length) merged.additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])];
+  if (secretOutputs.length)
+    merged.additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])];
   return [PROVIDERS[kind], name, props, merged, "cdn", kind];
 }
 

@@ -46,7 +46,9 @@ export function projectNameOf(programDir: string): string {
     for (const f of ["Pulumi.yaml", "Pulumi.yml"]) {
       const file = path.join(dir, f);
       if (!fs.existsSync(file)) continue;
-      const m = /^name:[ \t]*(?:"([^"]*)"|'([^']*)'|([^#\s][^#\r\n]*?))[ \t]*(?:#.*)?$/m.exec(fs.readFileSync(file, "utf8"));
+      const m = /^name:[ \t]*(?:"([^"]*)"|'([^']*)'|([^#\s][^#\r\n]*?))[ \t]*(?:#.*)?$/m.exec(
+        fs.readFileSync(file, "utf8"),
+      );
       const name = m ? (m[1] ?? m[2] ?? m[3]) : undefined;
       if (!name) throw new Error(`${file} has no top-level name: set it, or pass project`);
       return name;
@@ -161,7 +163,11 @@ function runnerOutcome(runner: Child, c: Collector): Promise<void> {
     runner.closed.then(() => {
       if (!done) {
         const p = runner.proc;
-        reject(new Error(`runner process ended before finishing (exit code ${p.exitCode}, signal ${p.signalCode}); see programLog`));
+        reject(
+          new Error(
+            `runner process ended before finishing (exit code ${p.exitCode}, signal ${p.signalCode}); see programLog`,
+          ),
+        );
       }
     });
   });
@@ -202,7 +208,11 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
     const outcome = runnerOutcome(runner, c);
     outcome.catch(() => undefined);
     runner.proc.send({ t: "warm", projectDir });
-    const port = await Promise.race([host.port, outcome.then(() => Promise.reject(new Error("runner ended before the host started"))), timeout]);
+    const port = await Promise.race([
+      host.port,
+      outcome.then(() => Promise.reject(new Error("runner ended before the host started"))),
+      timeout,
+    ]);
     const job: RunnerJob = {
       op,
       program,

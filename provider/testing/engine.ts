@@ -5,7 +5,15 @@
  * docs/engine-fidelity.md.
  */
 import { DiffResult, HostCallError, ProviderHost, Target } from "./host-client";
-import { applyIgnoreChanges, durationSeconds, effectiveDiff, initErrorMessage, isChange, planUpdate, refreshResultOp } from "./plan";
+import {
+  applyIgnoreChanges,
+  durationSeconds,
+  effectiveDiff,
+  initErrorMessage,
+  isChange,
+  planUpdate,
+  refreshResultOp,
+} from "./plan";
 import { markSecrets, stripTopLevel } from "./secrets";
 import { StateStore } from "./state-store";
 import type { CheckFailure, DriverEvent, StateResource, StepOp } from "./types";
@@ -129,7 +137,9 @@ export class Engine {
     const pending = store.state.pendingOperations ?? [];
     if (pending.length > 0) {
       for (const p of pending) {
-        report.warning(`an earlier operation was interrupted during ${p.op} of ${p.urn}: the provider's resource may exist without being in state (or be gone while still in state); check it, then refresh`);
+        report.warning(
+          `an earlier operation was interrupted during ${p.op} of ${p.urn}: the provider's resource may exist without being in state (or be gone while still in state); check it, then refresh`,
+        );
       }
       if (!settings.preview) {
         store.state.pendingOperations = [];
@@ -189,13 +199,22 @@ export class Engine {
     this.inFlight++;
     try {
       const t: Target = { urn: reg.urn, type: reg.type, name: reg.name };
-      if (this.seen.has(reg.urn)) throw this.fail(t, Date.now(), `duplicate resource URN ${reg.urn}; give it a unique name`);
+      if (this.seen.has(reg.urn))
+        throw this.fail(t, Date.now(), `duplicate resource URN ${reg.urn}; give it a unique name`);
       this.seen.add(reg.urn);
       if (!reg.type.startsWith(DYNAMIC_TYPE_PREFIX)) {
-        throw this.fail(t, Date.now(), `only dynamic resources (${DYNAMIC_TYPE_PREFIX}:*) can be deployed by the driver`);
+        throw this.fail(
+          t,
+          Date.now(),
+          `only dynamic resources (${DYNAMIC_TYPE_PREFIX}:*) can be deployed by the driver`,
+        );
       }
       if (reg.kind === "register" && reg.id) {
-        throw this.fail(t, Date.now(), "import is not supported: dynamic providers receive no properties on import (pulumi/pulumi#3550)");
+        throw this.fail(
+          t,
+          Date.now(),
+          "import is not supported: dynamic providers receive no properties on import (pulumi/pulumi#3550)",
+        );
       }
       return await this.sem.run(() => {
         // Like the engine without --continue-on-error: no new step starts after a failure.
@@ -215,7 +234,12 @@ export class Engine {
     return Date.now();
   }
 
-  private end(t: Target, started: number, op: StepOp, extra: { id?: string; changedKeys?: string[]; error?: string } = {}): void {
+  private end(
+    t: Target,
+    started: number,
+    op: StepOp,
+    extra: { id?: string; changedKeys?: string[]; error?: string } = {},
+  ): void {
     const step = { urn: t.urn, type: t.type, name: t.name, op, ...extra, ms: Date.now() - started };
     if (isChange(op) && !this.refreshPass) this.changes.push(`${t.name} (${op})`);
     this.report.event({ kind: "step-end", ...step });
@@ -224,7 +248,9 @@ export class Engine {
   /** Ends the pending operation of a failed call, unless its outcome is unknown (deadline, host gone). */
   private endFailedOperation(t: Target, op: string, e: unknown): void {
     if (e instanceof HostCallError && e.code !== undefined && UNCERTAIN_CODES.has(e.code)) {
-      this.report.warning(`${op} of ${t.urn} may or may not have happened (${e.message}); it stays recorded as a pending operation in the state file`);
+      this.report.warning(
+        `${op} of ${t.urn} may or may not have happened (${e.message}); it stays recorded as a pending operation in the state file`,
+      );
       return;
     }
     this.store.endOperation(t.urn);
@@ -243,7 +269,14 @@ export class Engine {
     return new StepError(full);
   }
 
-  private entry(reg: Registration, id: string, inputs: Props, outputs: Props, secretKeys: string[], initErrors?: string[]): StateResource {
+  private entry(
+    reg: Registration,
+    id: string,
+    inputs: Props,
+    outputs: Props,
+    secretKeys: string[],
+    initErrors?: string[],
+  ): StateResource {
     const o = reg.options;
     const e: StateResource = { urn: reg.urn, type: reg.type, name: reg.name, id, custom: true, inputs, outputs };
     if (secretKeys.length) e.secretKeys = secretKeys;
@@ -307,7 +340,10 @@ export class Engine {
 
     // ignoreChanges applies to the new inputs before Check; a targeted replace checks the program's values
     // against no old inputs (`continueStepsFromImport`, step_generator.go).
-    const news = olds && !targeted ? applyIgnoreChanges(values, olds.inputs, reg.options.ignoreChanges, (m) => this.report.warning(m)) : values;
+    const news =
+      olds && !targeted
+        ? applyIgnoreChanges(values, olds.inputs, reg.options.ignoreChanges, (m) => this.report.warning(m))
+        : values;
     const inputs = await this.check(t, started, olds && !targeted ? olds.inputs : {}, news);
     if (!olds) return this.create(reg, t, started, inputs, secretKeys, "create");
 
@@ -324,7 +360,14 @@ export class Engine {
     const step = plan.step;
     switch (step.op) {
       case "same": {
-        const same = this.entry(reg, olds.id, inputs, olds.outputs, union(secretKeys, olds.secretKeys), olds.initErrors);
+        const same = this.entry(
+          reg,
+          olds.id,
+          inputs,
+          olds.outputs,
+          union(secretKeys, olds.secretKeys),
+          olds.initErrors,
+        );
         if (!this.settings.preview) {
           this.store.put(same, olds);
           this.store.save();
@@ -345,7 +388,15 @@ export class Engine {
     }
   }
 
-  private async create(reg: Registration, t: Target, started: number, inputs: Props, secretKeys: string[], op: "create" | "create-replacement", replacing?: StateResource): Promise<MockResult> {
+  private async create(
+    reg: Registration,
+    t: Target,
+    started: number,
+    inputs: Props,
+    secretKeys: string[],
+    op: "create" | "create-replacement",
+    replacing?: StateResource,
+  ): Promise<MockResult> {
     if (this.settings.preview) {
       // supportsPreview is false: nothing runs; outputs are the inputs, the rest unknown.
       this.end(t, started, op);
@@ -371,12 +422,26 @@ export class Engine {
         this.store.put(this.entry(reg, init.id, inputs, init.properties, secretKeys, init.reasons));
       }
       this.store.save();
-      if (init) throw this.fail(t, started, `${op} partially failed (kept in state as id ${init.id}): ${initErrorMessage(init.reasons)}`, init.id);
+      if (init)
+        throw this.fail(
+          t,
+          started,
+          `${op} partially failed (kept in state as id ${init.id}): ${initErrorMessage(init.reasons)}`,
+          init.id,
+        );
       throw this.fail(t, started, `${op} failed: ${messageOf(e)}`);
     }
   }
 
-  private async update(reg: Registration, t: Target, started: number, olds: StateResource, inputs: Props, secretKeys: string[], changed: string[]): Promise<MockResult> {
+  private async update(
+    reg: Registration,
+    t: Target,
+    started: number,
+    olds: StateResource,
+    inputs: Props,
+    secretKeys: string[],
+    changed: string[],
+  ): Promise<MockResult> {
     if (this.settings.preview) {
       this.end(t, started, "update", { id: olds.id, changedKeys: changed });
       return { id: olds.id, state: markSecrets(inputs, secretKeys) };
@@ -384,7 +449,15 @@ export class Engine {
     this.store.beginOperation({ urn: t.urn, type: t.type, op: "update" });
     try {
       const timeout = durationSeconds(reg.options.customTimeouts.update);
-      const outs = await this.host.update(t, olds.id, olds.outputs, inputs, olds.inputs, reg.options.ignoreChanges, timeout);
+      const outs = await this.host.update(
+        t,
+        olds.id,
+        olds.outputs,
+        inputs,
+        olds.inputs,
+        reg.options.ignoreChanges,
+        timeout,
+      );
       for (const k of secretKeys) this.report.secrets(outs[k]);
       this.store.put(this.entry(reg, olds.id, inputs, outs, secretKeys), olds);
       this.store.endOperation(t.urn);
@@ -398,7 +471,10 @@ export class Engine {
         // A partially failed update keeps the new outputs with the OLD inputs (pkg/engine/update.go): the
         // resource was not updated to the new ones. The id stays (UpdateStep, step.go).
         for (const k of secretKeys) this.report.secrets(init.properties[k]);
-        this.store.put(this.entry(reg, olds.id, olds.inputs, init.properties, union(secretKeys, olds.secretKeys), init.reasons), olds);
+        this.store.put(
+          this.entry(reg, olds.id, olds.inputs, init.properties, union(secretKeys, olds.secretKeys), init.reasons),
+          olds,
+        );
       }
       this.store.save();
       // The same prefix as any failed update: what the engine shows of a partial one is its reasons alone.
@@ -407,7 +483,16 @@ export class Engine {
     }
   }
 
-  private async replace(reg: Registration, t: Target, started: number, olds: StateResource, inputs: Props, secretKeys: string[], changed: string[], deleteFirst: boolean): Promise<MockResult> {
+  private async replace(
+    reg: Registration,
+    t: Target,
+    started: number,
+    olds: StateResource,
+    inputs: Props,
+    secretKeys: string[],
+    changed: string[],
+    deleteFirst: boolean,
+  ): Promise<MockResult> {
     if (this.settings.preview) {
       this.end(t, started, "replace", { id: olds.id, changedKeys: changed });
       return { state: markSecrets(inputs, secretKeys) };
@@ -440,12 +525,20 @@ export class Engine {
       res = await this.host.read(t, reg.id, props, props);
     } catch (e) {
       const init = initFailureOf(e);
-      throw this.fail(t, started, `read of id '${reg.id}' failed: ${init ? initErrorMessage(init.reasons) : messageOf(e)}`);
+      throw this.fail(
+        t,
+        started,
+        `read of id '${reg.id}' failed: ${init ? initErrorMessage(init.reasons) : messageOf(e)}`,
+      );
     }
-    if (res.properties === undefined || res.properties === null) throw this.fail(t, started, `resource '${reg.id}' does not exist`);
+    if (res.properties === undefined || res.properties === null)
+      throw this.fail(t, started, `resource '${reg.id}' does not exist`);
     const id = res.id || reg.id;
     for (const k of secretKeys) this.report.secrets(res.properties[k]);
-    const entry: StateResource = { ...this.entry(reg, id, res.inputs ?? props, res.properties, secretKeys), external: true };
+    const entry: StateResource = {
+      ...this.entry(reg, id, res.inputs ?? props, res.properties, secretKeys),
+      external: true,
+    };
     delete entry.retainOnDelete;
     delete entry.protect;
     if (!this.settings.preview) {
@@ -474,7 +567,12 @@ export class Engine {
       return true;
     };
     if (r.protect && op === "delete" && !r.pendingDelete) {
-      this.fail(t, started, "cannot delete a protected resource; remove `protect` from the program and run up first", r.id);
+      this.fail(
+        t,
+        started,
+        "cannot delete a protected resource; remove `protect` from the program and run up first",
+        r.id,
+      );
       return false;
     }
     if (r.external) return drop("discard");
@@ -514,9 +612,12 @@ export class Engine {
    */
   async finishUp(programFailed: boolean): Promise<void> {
     if (this.skipped > 0) this.report.warning(`${this.skipped} resource(s) ${SKIPPED_MESSAGE}`);
-    const leftovers = this.store.resources.filter((r) => r.pendingDelete || (!this.seen.has(r.urn) && !this.aliased.has(r.urn)));
+    const leftovers = this.store.resources.filter(
+      (r) => r.pendingDelete || (!this.seen.has(r.urn) && !this.aliased.has(r.urn)),
+    );
     if (programFailed || this.failed) {
-      if (leftovers.length > 0) this.report.warning(`${leftovers.length} delete(s) skipped because the update had errors`);
+      if (leftovers.length > 0)
+        this.report.warning(`${leftovers.length} delete(s) skipped because the update had errors`);
       return;
     }
     await this.deleteAll(leftovers, "replace");
@@ -588,7 +689,12 @@ export class Engine {
     if (initErrors?.length) next.initErrors = initErrors;
     this.store.replaceInPlace(r, next);
     this.store.save();
-    const op = refreshResultOp({ gone: false, external: r.external === true, diffChanges, outputsChanged: changedKeys(r.outputs, outputs).length > 0 });
+    const op = refreshResultOp({
+      gone: false,
+      external: r.external === true,
+      diffChanges,
+      outputsChanged: changedKeys(r.outputs, outputs).length > 0,
+    });
     this.end(t, started, op, { id: res.id, ...(drift.length ? { changedKeys: drift } : {}) });
   }
 

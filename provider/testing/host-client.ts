@@ -108,7 +108,15 @@ export interface ProviderHost {
   diff(t: Target, id: string, olds: Props, news: Props, oldInputs: Props, ignoreChanges: string[]): Promise<DiffResult>;
   create(t: Target, properties: Props, timeoutSec: number): Promise<{ id: string; properties: Props }>;
   read(t: Target, id: string, properties: Props, inputs: Props): Promise<ReadResult>;
-  update(t: Target, id: string, olds: Props, news: Props, oldInputs: Props, ignoreChanges: string[], timeoutSec: number): Promise<Props>;
+  update(
+    t: Target,
+    id: string,
+    olds: Props,
+    news: Props,
+    oldInputs: Props,
+    ignoreChanges: string[],
+    timeoutSec: number,
+  ): Promise<Props>;
   delete(t: Target, id: string, properties: Props, oldInputs: Props, timeoutSec: number): Promise<void>;
   close(): void;
 }
@@ -123,7 +131,11 @@ export class HostClient implements ProviderHost {
    * @param address `127.0.0.1:<port>` printed by the host
    * @param deadline epoch ms after which calls fail
    */
-  constructor(projectDir: string, address: string, private readonly deadline: number) {
+  constructor(
+    projectDir: string,
+    address: string,
+    private readonly deadline: number,
+  ) {
     this.m = loadModules(projectDir);
     this.client = new this.m.provGrpc.ResourceProviderClient(address, this.m.grpc.credentials.createInsecure());
   }
@@ -134,7 +146,10 @@ export class HostClient implements ProviderHost {
   }
 
   /** Names the resource a request is about: every resource RPC carries its URN, name and type. */
-  private target(req: { setUrn(v: string): unknown; setName(v: string): unknown; setType(v: string): unknown }, t: Target): void {
+  private target(
+    req: { setUrn(v: string): unknown; setName(v: string): unknown; setType(v: string): unknown },
+    t: Target,
+  ): void {
     req.setUrn(t.urn);
     req.setName(t.name);
     req.setType(t.type);
@@ -147,16 +162,24 @@ export class HostClient implements ProviderHost {
   private call<Req, Res>(method: string, req: Req): Promise<Res> {
     const { grpc } = this.m;
     if (Date.now() >= this.deadline) {
-      return Promise.reject(new HostCallError(`${method}: the operation's time limit was reached`, method, grpc.status.DEADLINE_EXCEEDED));
+      return Promise.reject(
+        new HostCallError(`${method}: the operation's time limit was reached`, method, grpc.status.DEADLINE_EXCEEDED),
+      );
     }
-    type Fn = (r: Req, md: grpcTypes.Metadata, o: Partial<grpcTypes.CallOptions>, cb: (e: grpcTypes.ServiceError | null, res: Res) => void) => void;
+    type Fn = (
+      r: Req,
+      md: grpcTypes.Metadata,
+      o: Partial<grpcTypes.CallOptions>,
+      cb: (e: grpcTypes.ServiceError | null, res: Res) => void,
+    ) => void;
     const fn = (this.client as unknown as Record<string, Fn>)[method].bind(this.client);
     return new Promise<Res>((resolve, reject) => {
       fn(req, new grpc.Metadata(), { deadline: new Date(this.deadline) }, (err, res) => {
         if (!err) return resolve(res);
         let message = err.details || err.message;
         if (err.code === grpc.status.DEADLINE_EXCEEDED) message = `${method} timed out (deadline exceeded)`;
-        else if (err.code === grpc.status.UNAVAILABLE) message = `dynamic-provider host unavailable during ${method}: ${message}`;
+        else if (err.code === grpc.status.UNAVAILABLE)
+          message = `dynamic-provider host unavailable during ${method}: ${message}`;
         reject(new HostCallError(message, method, err.code, initFailureOf(this.m, err)));
       });
     });
@@ -188,7 +211,14 @@ export class HostClient implements ProviderHost {
   }
 
   /** Diff(id, olds = old outputs, news = checked inputs). */
-  async diff(t: Target, id: string, olds: Props, news: Props, oldInputs: Props, ignoreChanges: string[]): Promise<DiffResult> {
+  async diff(
+    t: Target,
+    id: string,
+    olds: Props,
+    news: Props,
+    oldInputs: Props,
+    ignoreChanges: string[],
+  ): Promise<DiffResult> {
     const req = new this.m.prov.DiffRequest();
     this.target(req, t);
     req.setId(id);
@@ -218,7 +248,15 @@ export class HostClient implements ProviderHost {
   }
 
   /** Update(id, olds = old outputs, news = checked inputs). */
-  async update(t: Target, id: string, olds: Props, news: Props, oldInputs: Props, ignoreChanges: string[], timeoutSec: number): Promise<Props> {
+  async update(
+    t: Target,
+    id: string,
+    olds: Props,
+    news: Props,
+    oldInputs: Props,
+    ignoreChanges: string[],
+    timeoutSec: number,
+  ): Promise<Props> {
     const req = new this.m.prov.UpdateRequest();
     this.target(req, t);
     req.setId(id);

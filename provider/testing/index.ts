@@ -2,7 +2,17 @@
  * Offline deployments of Pulumi programs' dynamic resources: a mini engine that drives the SDK's own
  * dynamic-provider host over gRPC, for tests and for machines without the Pulumi CLI.
  */
-export { preview, up, refresh, destroy, findProjectDir, DEFAULT_PARALLEL, DEFAULT_TIMEOUT_MS, DEFAULT_PROJECT, DEFAULT_STACK } from "./driver";
+export {
+  preview,
+  up,
+  refresh,
+  destroy,
+  findProjectDir,
+  DEFAULT_PARALLEL,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_PROJECT,
+  DEFAULT_STACK,
+} from "./driver";
 export { readState } from "./state";
 export { DEV_PASSPHRASE } from "./crypto";
 export type {

@@ -67,7 +67,13 @@ export class StackLock {
   static acquire(stateFile: string, operation: string, warn: (message: string) => void): StackLock {
     const file = StackLock.pathOf(stateFile);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const holder: LockHolder = { pid: process.pid, hostname: os.hostname(), operation, startedAt: new Date().toISOString(), token: randomBytes(8).toString("hex") };
+    const holder: LockHolder = {
+      pid: process.pid,
+      hostname: os.hostname(),
+      operation,
+      startedAt: new Date().toISOString(),
+      token: randomBytes(8).toString("hex"),
+    };
     // Written whole to a private file, then linked into place: link fails when the lock exists, so the lock
     // file never appears half-written.
     const tmp = `${file}.${process.pid}.${holder.token}`;
@@ -85,7 +91,9 @@ export class StackLock {
           StackLock.takeOver(file, other, warn);
           continue;
         }
-        const who = other ? `${other.operation} (pid ${other.pid} on ${other.hostname}, since ${other.startedAt})` : "another operation";
+        const who = other
+          ? `${other.operation} (pid ${other.pid} on ${other.hostname}, since ${other.startedAt})`
+          : "another operation";
         throw new StateLockedError(
           `state file ${path.resolve(stateFile)} is in use by ${who}; wait for it to end. If no such process is running, delete ${file}.`,
           other,
@@ -106,7 +114,9 @@ export class StackLock {
       return; // someone else took it over first: try again
     }
     if (readHolder(grabbed)?.token === stale.token) {
-      warn(`took over the lock of ${stale.operation} (pid ${stale.pid}, started ${stale.startedAt}), which is no longer running; if it was writing, refresh to check the state`);
+      warn(
+        `took over the lock of ${stale.operation} (pid ${stale.pid}, started ${stale.startedAt}), which is no longer running; if it was writing, refresh to check the state`,
+      );
     } else {
       try {
         fs.linkSync(grabbed, file); // a live lock taken by mistake: give it back

@@ -41,7 +41,12 @@ export interface PlanInput {
 export type PlanResult = { step: PlannedStep } | { error: string };
 
 /** Copies the old values of `ignoreChanges` paths (dotted object paths) into the new inputs (`processIgnoreChanges`, step_generator.go). */
-export function applyIgnoreChanges(news: Props, olds: Props | undefined, paths: string[], warn: (m: string) => void): Props {
+export function applyIgnoreChanges(
+  news: Props,
+  olds: Props | undefined,
+  paths: string[],
+  warn: (m: string) => void,
+): Props {
   if (!olds || paths.length === 0) return news;
   const out = structuredClone(news);
   for (const p of paths) {
@@ -113,7 +118,10 @@ function shownKeys(old: StateResource, inputs: Props): string[] {
   const keys = changedKeys(old.inputs, inputs);
   if (keys.length > 0) return keys;
   return Object.keys(inputs)
-    .filter((k) => k !== "__provider" && k in old.outputs && changedKeys({ [k]: old.outputs[k] }, { [k]: inputs[k] }).length > 0)
+    .filter(
+      (k) =>
+        k !== "__provider" && k in old.outputs && changedKeys({ [k]: old.outputs[k] }, { [k]: inputs[k] }).length > 0,
+    )
     .sort();
 }
 
@@ -127,7 +135,13 @@ export function planUpdate(p: PlanInput): PlanResult {
   const hasInitErrors = (old.initErrors?.length ?? 0) > 0;
   const d = p.targetedReplace
     ? { changes: true, replaceKeys: ["id"], engineChangedKeys: [] }
-    : effectiveDiff(p.diff ?? { changes: undefined, replaces: [], deleteBeforeReplace: false }, old.inputs, inputs, p.replaceOnChanges, hasInitErrors);
+    : effectiveDiff(
+        p.diff ?? { changes: undefined, replaces: [], deleteBeforeReplace: false },
+        old.inputs,
+        inputs,
+        p.replaceOnChanges,
+        hasInitErrors,
+      );
   if (d.changes) {
     if (d.replaceKeys.length > 0) {
       // Unprotecting and replacing in one update is allowed: both the old and the new state must be protected.
@@ -154,7 +168,12 @@ export function planUpdate(p: PlanInput): PlanResult {
  * resource "same" unless the inverted Diff has changes; for an external one (read with `get`), a comparison of
  * the outputs.
  */
-export function refreshResultOp(r: { gone: boolean; external: boolean; diffChanges: boolean; outputsChanged: boolean }): "delete" | "refresh" | "same" {
+export function refreshResultOp(r: {
+  gone: boolean;
+  external: boolean;
+  diffChanges: boolean;
+  outputsChanged: boolean;
+}): "delete" | "refresh" | "same" {
   if (r.gone) return "delete";
   if (r.external) return r.outputsChanged ? "refresh" : "same";
   return r.diffChanges ? "refresh" : "same";

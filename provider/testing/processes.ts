@@ -99,7 +99,8 @@ export function startHost(
       else reject(new Error(`dynamic-provider host printed '${line}' instead of its port`));
     });
     child.closed.then(() => {
-      if (!gotPort) reject(new Error(`dynamic-provider host exited before printing its port: ${stderrTail.join("\n")}`));
+      if (!gotPort)
+        reject(new Error(`dynamic-provider host exited before printing its port: ${stderrTail.join("\n")}`));
     });
   });
   port.catch(() => undefined); // handled by the caller; avoid an unhandled rejection if it never awaits
@@ -120,7 +121,11 @@ export function runnerScript(): string {
 }
 
 /** Forks the runner with an IPC channel, plain Node (no inherited exec arguments such as jest's). */
-export function startRunner(projectDir: string, env: NodeJS.ProcessEnv, onLine: (stream: "stdout" | "stderr", line: string) => void): Child {
+export function startRunner(
+  projectDir: string,
+  env: NodeJS.ProcessEnv,
+  onLine: (stream: "stdout" | "stderr", line: string) => void,
+): Child {
   const proc = fork(runnerScript(), [], {
     cwd: projectDir,
     env,

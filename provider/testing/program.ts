@@ -47,7 +47,10 @@ function messageOf(e: unknown): string {
 
 /** Minimal view of the `typescript` module used by the require hook. */
 interface TypeScriptLike {
-  transpileModule(source: string, options: { fileName: string; compilerOptions: Record<string, unknown> }): { outputText: string };
+  transpileModule(
+    source: string,
+    options: { fileName: string; compilerOptions: Record<string, unknown> },
+  ): { outputText: string };
   ModuleKind: { CommonJS: number };
   ScriptTarget: { ES2020: number };
 }
@@ -125,7 +128,11 @@ function registrationOf(job: RunnerJob, req: resTypes.RegisterResourceRequest): 
       ignoreChanges: req.getIgnorechangesList(),
       replaceOnChanges: req.getReplaceonchangesList(),
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-      customTimeouts: { create: ct?.getCreate() || undefined, update: ct?.getUpdate() || undefined, delete: ct?.getDelete() || undefined },
+      customTimeouts: {
+        create: ct?.getCreate() || undefined,
+        update: ct?.getUpdate() || undefined,
+        delete: ct?.getDelete() || undefined,
+      },
     },
     dependencies: req.getDependenciesList(),
     aliases: aliasUrns(job, req),
@@ -141,7 +148,12 @@ function readRegistrationOf(job: RunnerJob, req: resTypes.ReadResourceRequest): 
     custom: true,
     props: (req.getProperties()?.toJavaScript() ?? {}) as Props,
     id: req.getId(),
-    options: { ignoreChanges: [], replaceOnChanges: [], additionalSecretOutputs: req.getAdditionalsecretoutputsList(), customTimeouts: {} },
+    options: {
+      ignoreChanges: [],
+      replaceOnChanges: [],
+      additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+      customTimeouts: {},
+    },
     dependencies: req.getDependenciesList(),
   };
 }
@@ -198,7 +210,9 @@ export async function runProgram(job: RunnerJob, engine: Engine, report: Reporte
 
   const programErrors: unknown[] = [];
   const isRepeat = (e: unknown): boolean =>
-    e instanceof StepError || messageOf(e).includes(SKIPPED_MESSAGE) || engine.reported.some((m) => messageOf(e).includes(m));
+    e instanceof StepError ||
+    messageOf(e).includes(SKIPPED_MESSAGE) ||
+    engine.reported.some((m) => messageOf(e).includes(m));
   const onUnhandled = (e: unknown): void => {
     programErrors.push(e);
   };
@@ -215,7 +229,9 @@ export async function runProgram(job: RunnerJob, engine: Engine, report: Reporte
       return engine.register(reg);
     },
     call: (args: { token: string }): Promise<Props> =>
-      Promise.reject(new Error(`invoke ${args.token} is not supported by the driver (dynamic providers have no functions)`)),
+      Promise.reject(
+        new Error(`invoke ${args.token} is not supported by the driver (dynamic providers have no functions)`),
+      ),
   };
   // The program's functions call the account (the emulator), not `mocks.call`: see functions/mocks.ts.
   monitor = Object.assign(new DriverMonitor(mocks), { [Symbol.for("pulumi-cdn-zones.liveFunctions")]: true });
@@ -231,7 +247,12 @@ export async function runProgram(job: RunnerJob, engine: Engine, report: Reporte
     await pulumi.runtime.runInPulumiStack(async () => {
       let mod = require(programPath);
       // As the Node.js language host does: a lone default export is the program; a function is called.
-      if (mod && typeof mod === "object" && Object.getOwnPropertyDescriptor(mod, "default") !== undefined && Object.keys(mod).length === 1) {
+      if (
+        mod &&
+        typeof mod === "object" &&
+        Object.getOwnPropertyDescriptor(mod, "default") !== undefined &&
+        Object.keys(mod).length === 1
+      ) {
         mod = mod.default;
       }
       return await (typeof mod === "function" ? mod() : mod);

@@ -57,11 +57,14 @@ async function run(job: RunnerJob): Promise<void> {
       expectNoChanges: job.expectNoChanges,
     });
     if (job.op === "up" || job.op === "preview") {
-      await engine.up(async () => {
-        const ran = await runProgram(job, engine, report);
-        outputs = ran.outputs;
-        return ran.failed;
-      }, { refresh: job.refresh });
+      await engine.up(
+        async () => {
+          const ran = await runProgram(job, engine, report);
+          outputs = ran.outputs;
+          return ran.failed;
+        },
+        { refresh: job.refresh },
+      );
     } else if (job.op === "refresh") {
       await engine.refresh();
     } else {

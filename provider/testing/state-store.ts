@@ -64,7 +64,8 @@ export class StateStore {
     for (const line of text.split("\n")) {
       try {
         const op = JSON.parse(line) as PendingOperation;
-        if (op && typeof op.urn === "string" && !pending.some((p) => p.urn === op.urn && p.op === op.op)) pending.push(op);
+        if (op && typeof op.urn === "string" && !pending.some((p) => p.urn === op.urn && p.op === op.op))
+          pending.push(op);
       } catch {
         // a line cut by the crash
       }

@@ -29,12 +29,18 @@ function mapValues(obj: Record<string, unknown>, f: (k: string, v: unknown) => u
 function decryptDeep(key: () => Buffer, v: unknown): unknown {
   if (isEnvelope(v)) return decryptValue(key(), v);
   if (Array.isArray(v)) return v.map((e) => decryptDeep(key, e));
-  if (typeof v === "object" && v !== null) return mapValues(v as Record<string, unknown>, (_k, e) => decryptDeep(key, e));
+  if (typeof v === "object" && v !== null)
+    return mapValues(v as Record<string, unknown>, (_k, e) => decryptDeep(key, e));
   return v;
 }
 
 /** Loads a state file, or an empty state when it does not exist. */
-export function loadStateFile(file: string, passphrase: string | undefined, project: string, stack: string): LoadedState {
+export function loadStateFile(
+  file: string,
+  passphrase: string | undefined,
+  project: string,
+  stack: string,
+): LoadedState {
   if (!fs.existsSync(file)) {
     return { state: { version: 1, project, stack, resources: [] }, salt: newSalt(), exists: false };
   }
@@ -69,7 +75,13 @@ export type EntryTextCache = WeakMap<StateResource, string>;
  * written is not encrypted and serialized again: a deployment writes after every step, so without
  * it the work grows with the square of the number of resources.
  */
-export function writeStateFile(file: string, state: StackState, passphrase: string | undefined, salt: string, cache?: EntryTextCache): void {
+export function writeStateFile(
+  file: string,
+  state: StackState,
+  passphrase: string | undefined,
+  salt: string,
+  cache?: EntryTextCache,
+): void {
   let key: Buffer | undefined;
   const getKey = (): Buffer => (key ??= deriveKey(resolvePassphrase(passphrase), salt));
   const seal = (r: StateResource, props: Record<string, unknown>): Record<string, unknown> => {
@@ -85,7 +97,13 @@ export function writeStateFile(file: string, state: StackState, passphrase: stri
     return text;
   };
   // The same document JSON.stringify(json, null, 2) would give, assembled from the entries' texts.
-  const lines = ["{", `  "version": 1,`, `  "project": ${JSON.stringify(state.project)},`, `  "stack": ${JSON.stringify(state.stack)},`, `  "encryptionSalt": ${JSON.stringify(salt)},`];
+  const lines = [
+    "{",
+    `  "version": 1,`,
+    `  "project": ${JSON.stringify(state.project)},`,
+    `  "stack": ${JSON.stringify(state.stack)},`,
+    `  "encryptionSalt": ${JSON.stringify(salt)},`,
+  ];
   const pending = state.pendingOperations?.length ? state.pendingOperations : undefined;
   const resources = state.resources.length ? `[\n${state.resources.map(entryText).join(",\n")}\n  ]` : "[]";
   lines.push(`  "resources": ${resources}${pending ? "," : ""}`);

@@ -13,7 +13,10 @@ interface TypeScriptLike {
   parseJsonConfigFileContent(json: unknown, host: unknown, dir: string): { options: Record<string, unknown> };
   createProgram(files: string[], options: Record<string, unknown>): unknown;
   getPreEmitDiagnostics(program: unknown): Array<{ category: number }>;
-  formatDiagnostics(diags: unknown[], host: { getCanonicalFileName(f: string): string; getCurrentDirectory(): string; getNewLine(): string }): string;
+  formatDiagnostics(
+    diags: unknown[],
+    host: { getCanonicalFileName(f: string): string; getCurrentDirectory(): string; getNewLine(): string },
+  ): string;
   sys: { fileExists(f: string): boolean; readFile(f: string): string | undefined };
   DiagnosticCategory: { Error: number };
 }
@@ -33,7 +36,14 @@ export function typeErrors(program: string, projectDir: string): string[] {
   const ts = require(tsPath) as TypeScriptLike;
   const configFile = ts.findConfigFile(path.dirname(program), ts.sys.fileExists);
   // Without a tsconfig.json: the settings of the runner's transpilation, strict, and only the ES2020 library.
-  let options: Record<string, unknown> = { strict: true, esModuleInterop: true, skipLibCheck: true, target: 7 /* ES2020 */, lib: ["lib.es2020.d.ts"], module: 1 /* CommonJS */ };
+  let options: Record<string, unknown> = {
+    strict: true,
+    esModuleInterop: true,
+    skipLibCheck: true,
+    target: 7 /* ES2020 */,
+    lib: ["lib.es2020.d.ts"],
+    module: 1 /* CommonJS */,
+  };
   if (configFile) {
     const read = ts.readConfigFile(configFile, ts.sys.readFile);
     options = ts.parseJsonConfigFileContent(read.config ?? {}, ts.sys, path.dirname(configFile)).options;
@@ -41,7 +51,11 @@ export function typeErrors(program: string, projectDir: string): string[] {
   const prog = ts.createProgram([program], { ...options, noEmit: true });
   const errors = ts.getPreEmitDiagnostics(prog).filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length === 0) return [];
-  const host = { getCanonicalFileName: (f: string) => f, getCurrentDirectory: () => projectDir, getNewLine: () => "\n" };
+  const host = {
+    getCanonicalFileName: (f: string) => f,
+    getCurrentDirectory: () => projectDir,
+    getNewLine: () => "\n",
+  };
   return ts
     .formatDiagnostics(errors, host)
     .split("\n")

@@ -43,14 +43,31 @@ async function measure(n, fn) {
 function naiveCall(emu, group, method, params, agent) {
   return new Promise((resolve, reject) => {
     const date = currentDate();
-    const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${group}`, ...(agent === undefined ? {} : { agent }) });
-    client.methodCall(`${group}.${method}`, [emu.apiUserId, authString(date, emu.apiKey, method), date, ...params], (e, v) => (e ? reject(e) : resolve(v)));
+    const client = xmlrpc.createClient({
+      host: "127.0.0.1",
+      port: emu.port,
+      path: `/xmlrpc/${group}`,
+      ...(agent === undefined ? {} : { agent }),
+    });
+    client.methodCall(
+      `${group}.${method}`,
+      [emu.apiUserId, authString(date, emu.apiKey, method), date, ...params],
+      (e, v) => (e ? reject(e) : resolve(v)),
+    );
   });
 }
 
 function python(emu, what, calls, zoneId) {
   return new Promise((resolve, reject) => {
-    const args = [path.join(__dirname, "lib/py_client.py"), emu.url, String(emu.apiUserId), emu.apiKey, what, String(calls), String(zoneId ?? "")];
+    const args = [
+      path.join(__dirname, "lib/py_client.py"),
+      emu.url,
+      String(emu.apiUserId),
+      emu.apiKey,
+      what,
+      String(calls),
+      String(zoneId ?? ""),
+    ];
     execFile("python3", args, { timeout: 120_000 }, (err, stdout, stderr) => {
       if (err) return reject(new Error(`python3: ${err.message}\n${stderr}`));
       const r = JSON.parse(stdout.trim().split("\n").pop());
@@ -69,7 +86,11 @@ function saxDecode(buf) {
 
 /** The raw body of one report call, for the decode-only comparison. */
 function rawReport(emu, zoneId) {
-  return post(emu, "report", callBody(emu, "report.getTotalTransferStats", [1, ...REPORT, zoneId, [], "hourly", 10000]));
+  return post(
+    emu,
+    "report",
+    callBody(emu, "report.getTotalTransferStats", [1, ...REPORT, zoneId, [], "hourly", 10000]),
+  );
 }
 
 async function main() {
@@ -77,10 +98,17 @@ async function main() {
   const client = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey });
   const keepAliveGlobal = require("http").globalAgent;
   try {
-    await emu.cmd("seed", { kind: "pullzone", count: 10, prefix: "bench-", values: { origin: "https://origin.example.com", vhost: "www.example.com" } });
+    await emu.cmd("seed", {
+      kind: "pullzone",
+      count: 10,
+      prefix: "bench-",
+      values: { origin: "https://origin.example.com", vhost: "www.example.com" },
+    });
     const zoneId = (await client.pullzone.listZones())[0].id;
-    const report = () => client.report.getTotalTransferStats(1, ...REPORT, { zoneId, viewby: "hourly", maxReturn: 10000 });
-    const naiveReport = (agent) => naiveCall(emu, "report", "getTotalTransferStats", [1, ...REPORT, zoneId, [], "hourly", 10000], agent);
+    const report = () =>
+      client.report.getTotalTransferStats(1, ...REPORT, { zoneId, viewby: "hourly", maxReturn: 10000 });
+    const naiveReport = (agent) =>
+      naiveCall(emu, "report", "getTotalTransferStats", [1, ...REPORT, zoneId, [], "hourly", 10000], agent);
 
     // Warm-up: JIT, sockets, the emulator's caches.
     await measure(200, () => client.pullzone.listZones());
@@ -99,7 +127,8 @@ async function main() {
       r.pythonReport.push(await python(emu, "report", REPORT_CALLS.python, zoneId));
     }
     const rows = r.oursReport[0].last.length;
-    if (rows !== 10000 || r.pythonReport[0].last.length !== 10000) throw new Error(`the report returned ${rows} rows, not 10,000`);
+    if (rows !== 10000 || r.pythonReport[0].last.length !== 10000)
+      throw new Error(`the report returned ${rows} rows, not 10,000`);
     keepAliveGlobal.destroy();
 
     // Decoding alone, same document, same process.
@@ -120,25 +149,63 @@ async function main() {
     const ratio = (a, b, of) => ({ value: a / b, of });
     const figures = [
       figure("client.list.ours", "listZones (10 zones), our client", m("ours", "perSec"), "calls/s"),
-      figure("client.list.naive", "listZones, (a) xmlrpc package, new connection per call", m("naive", "perSec"), "calls/s"),
-      figure("client.list.naiveGlobal", "listZones, xmlrpc package, Node 20 keep-alive global agent", m("naiveGlobal", "perSec"), "calls/s"),
+      figure(
+        "client.list.naive",
+        "listZones, (a) xmlrpc package, new connection per call",
+        m("naive", "perSec"),
+        "calls/s",
+      ),
+      figure(
+        "client.list.naiveGlobal",
+        "listZones, xmlrpc package, Node 20 keep-alive global agent",
+        m("naiveGlobal", "perSec"),
+        "calls/s",
+      ),
       figure("client.list.python", "listZones, (b) Python xmlrpc.client", m("python", "perSec"), "calls/s"),
       figure("client.list.vsNaive", "listZones: ours / (a)", m("ours", "perSec") / m("naive", "perSec"), "x", {
         ratio: ratio(m("ours", "perSec"), m("naive", "perSec"), "of (a)"),
         target: { text: ">= 2x (a) on small calls", met: m("ours", "perSec") >= 2 * m("naive", "perSec") },
       }),
-      figure("client.list.vsPython", "listZones: ours / (b)", m("ours", "perSec") / m("python", "perSec"), "x", { ratio: ratio(m("ours", "perSec"), m("python", "perSec"), "of (b)") }),
+      figure("client.list.vsPython", "listZones: ours / (b)", m("ours", "perSec") / m("python", "perSec"), "x", {
+        ratio: ratio(m("ours", "perSec"), m("python", "perSec"), "of (b)"),
+      }),
       figure("client.report.ours", "10,000-row report, our client", m("oursReport", "perSec"), "calls/s"),
       figure("client.report.naive", "10,000-row report, (a) xmlrpc package", m("naiveReport", "perSec"), "calls/s"),
-      figure("client.report.python", "10,000-row report, (b) Python xmlrpc.client", m("pythonReport", "perSec"), "calls/s"),
-      figure("client.report.vsPython", "10,000-row report: ours / (b)", m("oursReport", "perSec") / m("pythonReport", "perSec"), "x", {
-        ratio: ratio(m("oursReport", "perSec"), m("pythonReport", "perSec"), "of (b)"),
-        target: { text: "no slower than (b) on large responses", met: m("oursReport", "perSec") >= m("pythonReport", "perSec") },
-      }),
-      figure("client.report.vsNaive", "10,000-row report: ours / (a)", m("oursReport", "perSec") / m("naiveReport", "perSec"), "x", { ratio: ratio(m("oursReport", "perSec"), m("naiveReport", "perSec"), "of (a)") }),
-      figure("client.cpu.list.ours", "our CPU per listZones call (client process only)", m("ours", "cpuMsPerCall") * 1000, "µs", {
-        ratio: ratio(m("ours", "cpuMsPerCall"), m("python", "cpuMsPerCall"), "of Python's"),
-      }),
+      figure(
+        "client.report.python",
+        "10,000-row report, (b) Python xmlrpc.client",
+        m("pythonReport", "perSec"),
+        "calls/s",
+      ),
+      figure(
+        "client.report.vsPython",
+        "10,000-row report: ours / (b)",
+        m("oursReport", "perSec") / m("pythonReport", "perSec"),
+        "x",
+        {
+          ratio: ratio(m("oursReport", "perSec"), m("pythonReport", "perSec"), "of (b)"),
+          target: {
+            text: "no slower than (b) on large responses",
+            met: m("oursReport", "perSec") >= m("pythonReport", "perSec"),
+          },
+        },
+      ),
+      figure(
+        "client.report.vsNaive",
+        "10,000-row report: ours / (a)",
+        m("oursReport", "perSec") / m("naiveReport", "perSec"),
+        "x",
+        { ratio: ratio(m("oursReport", "perSec"), m("naiveReport", "perSec"), "of (a)") },
+      ),
+      figure(
+        "client.cpu.list.ours",
+        "our CPU per listZones call (client process only)",
+        m("ours", "cpuMsPerCall") * 1000,
+        "µs",
+        {
+          ratio: ratio(m("ours", "cpuMsPerCall"), m("python", "cpuMsPerCall"), "of Python's"),
+        },
+      ),
       figure("client.cpu.list.naive", "(a) CPU per listZones call", m("naive", "cpuMsPerCall") * 1000, "µs"),
       figure("client.cpu.list.python", "(b) CPU per listZones call", m("python", "cpuMsPerCall") * 1000, "µs"),
       figure("client.cpu.report.ours", "our CPU per 10,000-row report", m("oursReport", "cpuMsPerCall"), "ms", {
@@ -146,14 +213,25 @@ async function main() {
       }),
       figure("client.cpu.report.naive", "(a) CPU per 10,000-row report", m("naiveReport", "cpuMsPerCall"), "ms"),
       figure("client.cpu.report.python", "(b) CPU per 10,000-row report", m("pythonReport", "cpuMsPerCall"), "ms"),
-      figure("client.decode.ours", `decode only, ${(body.length / 1024 / 1024).toFixed(1)} MiB report: decode.ts`, median(dec.ours), "ms", {
-        ratio: ratio(median(dec.ours), median(dec.sax), "of the sax Deserializer's time"),
-      }),
+      figure(
+        "client.decode.ours",
+        `decode only, ${(body.length / 1024 / 1024).toFixed(1)} MiB report: decode.ts`,
+        median(dec.ours),
+        "ms",
+        {
+          ratio: ratio(median(dec.ours), median(dec.sax), "of the sax Deserializer's time"),
+        },
+      ),
       figure("client.decode.sax", "decode only: xmlrpc package's sax Deserializer", median(dec.sax), "ms"),
     ];
-    emit("client", `1. Client overhead (emulator in its own process, no latency, one call at a time; medians of ${RUNS} runs)`, figures, [
-      `listZones answer ${LIST_CALLS} calls per run; report ${REPORT_CALLS.ours} (ours) / ${REPORT_CALLS.naive} (a) / ${REPORT_CALLS.python} (b) calls per run`,
-    ]);
+    emit(
+      "client",
+      `1. Client overhead (emulator in its own process, no latency, one call at a time; medians of ${RUNS} runs)`,
+      figures,
+      [
+        `listZones answer ${LIST_CALLS} calls per run; report ${REPORT_CALLS.ours} (ours) / ${REPORT_CALLS.naive} (a) / ${REPORT_CALLS.python} (b) calls per run`,
+      ],
+    );
   } finally {
     client.close();
     keepAliveGlobal.destroy();

@@ -61,7 +61,14 @@ async function main() {
     }
     const loads = [];
     for (let run = 0; run < Math.min(RUNS, 3); run++) {
-      loads.push(JSON.parse(execFileSync(process.execPath, [path.join(__dirname, "lib/require-child.js")], { cwd: ROOT, encoding: "utf8" }).trim()));
+      loads.push(
+        JSON.parse(
+          execFileSync(process.execPath, [path.join(__dirname, "lib/require-child.js")], {
+            cwd: ROOT,
+            encoding: "utf8",
+          }).trim(),
+        ),
+      );
     }
     const load = (k) => median(loads.map((l) => l[k]));
 
@@ -74,16 +81,32 @@ async function main() {
         ratio: { value: coldMs / startMs, of: "of the host's own start" },
         target: { text: `under ${TARGET_MS} ms`, met: coldMs < TARGET_MS },
       }),
-      figure("cold.warmRequest", "same, second kind in the same host (warm)", warmMs, "ms", { ratio: { value: warmMs / coldMs, of: "of the cold one" } }),
+      figure("cold.warmRequest", "same, second kind in the same host (warm)", warmMs, "ms", {
+        ratio: { value: warmMs / coldMs, of: "of the cold one" },
+      }),
       figure("cold.loading", "so loading our code adds", coldMs - warmMs, "ms"),
       figure("cold.firstRead", "whole first Read (cold, 0 ms latency)", median(cold.map((x) => x.total)), "ms"),
-      figure("cold.require.pulumi", "fresh process: require @pulumi/pulumi (the host's, for scale)", load("pulumi"), "ms"),
+      figure(
+        "cold.require.pulumi",
+        "fresh process: require @pulumi/pulumi (the host's, for scale)",
+        load("pulumi"),
+        "ms",
+      ),
       figure("cold.require.luxon", "then luxon", load("luxon"), "ms"),
       figure("cold.require.xmlrpc", "then xmlrpc/lib/serializer", load("xmlrpc"), "ms"),
       figure("cold.require.client", "then api/client (the CdnClient)", load("client"), "ms"),
-      figure("cold.require.handlers", `then pulumi-cdn-zones/h (the rest: ${load("modules")} files in all)`, load("handlers"), "ms", {
-        ratio: { value: (load("luxon") + load("xmlrpc") + load("client") + load("handlers")) / load("pulumi"), of: "(all four) of @pulumi/pulumi's load" },
-      }),
+      figure(
+        "cold.require.handlers",
+        `then pulumi-cdn-zones/h (the rest: ${load("modules")} files in all)`,
+        load("handlers"),
+        "ms",
+        {
+          ratio: {
+            value: (load("luxon") + load("xmlrpc") + load("client") + load("handlers")) / load("pulumi"),
+            of: "(all four) of @pulumi/pulumi's load",
+          },
+        },
+      ),
     ];
     emit("coldstart", `5. Cold start (medians of ${RUNS} fresh hosts)`, figures);
   } finally {

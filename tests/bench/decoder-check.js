@@ -12,9 +12,16 @@ const { runDecoderCheck } = require("./lib/decoder-cases");
 
 async function main() {
   const { groups, failures, compared } = await runDecoderCheck(decodeMethodResponse);
-  const figures = groups.map((g) => figure(g.id, g.label, g.ok, `of ${g.total}`, { target: { text: "all", met: g.ok === g.total } }));
-  emit("decoder", `Decoder correctness (provider/api/decode.ts vs the xmlrpc package's Deserializer, ${compared} documents)`, figures);
-  for (const f of failures) console.log(JSON.stringify(f, (k, v) => (v === undefined ? "<undefined>" : v), 1).slice(0, 1500));
+  const figures = groups.map((g) =>
+    figure(g.id, g.label, g.ok, `of ${g.total}`, { target: { text: "all", met: g.ok === g.total } }),
+  );
+  emit(
+    "decoder",
+    `Decoder correctness (provider/api/decode.ts vs the xmlrpc package's Deserializer, ${compared} documents)`,
+    figures,
+  );
+  for (const f of failures)
+    console.log(JSON.stringify(f, (k, v) => (v === undefined ? "<undefined>" : v), 1).slice(0, 1500));
   if (failures.length) process.exitCode = 1;
 }
 

@@ -45,7 +45,14 @@ function apiWindow(calls) {
 async function driverUp(emu, dir, prefix, env = {}) {
   const stateFile = path.join(dir, `${prefix}.json`);
   const mark = await emu.cmd("mark");
-  const r = check(await driver.up(driverOptions(emu, stateFile, [{ kind: "PullZone", count: ZONES, prefix, args: ARGS }], env, { parallel: PARALLEL })), `up of ${ZONES}`);
+  const r = check(
+    await driver.up(
+      driverOptions(emu, stateFile, [{ kind: "PullZone", count: ZONES, prefix, args: ARGS }], env, {
+        parallel: PARALLEL,
+      }),
+    ),
+    `up of ${ZONES}`,
+  );
   const calls = await emu.cmd("calls", { from: mark });
   if ((r.summary.create ?? 0) !== ZONES) throw new Error(`up created ${JSON.stringify(r.summary)}`);
   return { total: r.durationMs, calls: calls.length, ...apiWindow(calls), stateBytes: fs.statSync(stateFile).size };
@@ -56,7 +63,11 @@ async function hostOnlyUp(emu, provider, prefix) {
   try {
     // Warm-up: one zone, so module loading (measured in coldstart.js) is not counted here.
     const warm = { __provider: provider, name: `${prefix}warm`, ...ARGS };
-    const t = (name) => ({ urn: `urn:pulumi:dev::project::pulumi-nodejs:dynamic/cdn:PullZone::${name}`, type: "pulumi-nodejs:dynamic/cdn:PullZone", name });
+    const t = (name) => ({
+      urn: `urn:pulumi:dev::project::pulumi-nodejs:dynamic/cdn:PullZone::${name}`,
+      type: "pulumi-nodejs:dynamic/cdn:PullZone",
+      name,
+    });
     await host.client.create(t(warm.name), (await host.client.check(t(warm.name), {}, warm)).inputs, 0);
     const names = Array.from({ length: ZONES }, (_, i) => `${prefix}${i}`);
     const mark = await emu.cmd("mark");
@@ -79,14 +90,19 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-bench-deploy-"));
   try {
     const template = path.join(dir, "template.json");
-    check(await driver.up(driverOptions(emu, template, [{ kind: "PullZone", count: 1, prefix: "template-", args: ARGS }])), "template up");
+    check(
+      await driver.up(driverOptions(emu, template, [{ kind: "PullZone", count: 1, prefix: "template-", args: ARGS }])),
+      "template up",
+    );
     const provider = JSON.parse(fs.readFileSync(template, "utf8")).resources[0].inputs.__provider;
 
     const empty = [];
     const drv = [];
     const host = [];
     for (let run = 0; run < RUNS; run++) {
-      empty.push(check(await driver.up(driverOptions(emu, path.join(dir, `empty-${run}.json`), [])), "empty up").durationMs);
+      empty.push(
+        check(await driver.up(driverOptions(emu, path.join(dir, `empty-${run}.json`), [])), "empty up").durationMs,
+      );
       drv.push(await driverUp(emu, dir, `d${run}-`));
       host.push(await hostOnlyUp(emu, provider, `h${run}-`));
     }
@@ -109,27 +125,50 @@ async function main() {
         ratio: { value: m(drv, "total") / floor, of: "of the floor" },
         note: `an empty up takes ${Math.round(median(empty))} ms`,
       }),
-      figure("deploy.driver.inFlight", "driver: most calls in flight at the emulator", Math.max(...drv.map((x) => x.maxInFlight)), "calls", {
-        ratio: { value: Math.max(...drv.map((x) => x.maxInFlight)) / PARALLEL, of: "of the engine's parallelism" },
-      }),
+      figure(
+        "deploy.driver.inFlight",
+        "driver: most calls in flight at the emulator",
+        Math.max(...drv.map((x) => x.maxInFlight)),
+        "calls",
+        {
+          ratio: { value: Math.max(...drv.map((x) => x.maxInFlight)) / PARALLEL, of: "of the engine's parallelism" },
+        },
+      ),
       figure("deploy.host.api", "host only: API window, same calls, 10 in flight", m(host, "ms"), "ms", {
         ratio: { value: m(host, "ms") / floor, of: "of the floor" },
         target: { text: "within 1.5x of the floor", met: m(host, "ms") <= 1.5 * floor },
       }),
-      figure("deploy.host.total", "host only: first Check to last Create answer", m(host, "total"), "ms", { ratio: { value: m(host, "total") / floor, of: "of the floor" } }),
-      figure("deploy.host.inFlight", "host only: most calls in flight at the emulator", Math.max(...host.map((x) => x.maxInFlight)), "calls"),
+      figure("deploy.host.total", "host only: first Check to last Create answer", m(host, "total"), "ms", {
+        ratio: { value: m(host, "total") / floor, of: "of the floor" },
+      }),
+      figure(
+        "deploy.host.inFlight",
+        "host only: most calls in flight at the emulator",
+        Math.max(...host.map((x) => x.maxInFlight)),
+        "calls",
+      ),
       figure("deploy.lowcap.api", `CDN_MAX_IN_FLIGHT=${LOW_CAP}: API window`, low.ms, "ms", {
-        ratio: { value: low.ms / lowFloor, of: `of its floor (${ZONES} / ${LOW_CAP} x ${LATENCY_MS} ms = ${lowFloor} ms)` },
+        ratio: {
+          value: low.ms / lowFloor,
+          of: `of its floor (${ZONES} / ${LOW_CAP} x ${LATENCY_MS} ms = ${lowFloor} ms)`,
+        },
         target: { text: "the cap limits: near its floor", met: low.ms >= lowFloor * 0.95 && low.ms <= lowFloor * 1.5 },
       }),
       figure("deploy.lowcap.inFlight", `CDN_MAX_IN_FLIGHT=${LOW_CAP}: most calls in flight`, low.maxInFlight, "calls", {
         target: { text: `never more than ${LOW_CAP}`, met: low.maxInFlight <= LOW_CAP },
       }),
-      figure("deploy.lowcap.total", `CDN_MAX_IN_FLIGHT=${LOW_CAP}: whole \`up\``, low.total, "ms", { ratio: { value: low.total / lowFloor, of: "of its floor" } }),
+      figure("deploy.lowcap.total", `CDN_MAX_IN_FLIGHT=${LOW_CAP}: whole \`up\``, low.total, "ms", {
+        ratio: { value: low.total / lowFloor, of: "of its floor" },
+      }),
     ];
-    emit("deploy", `3. Deploy time (${ZONES} pull zones, ${LATENCY_MS} ms latency, parallelism ${PARALLEL}; medians of ${RUNS} runs, the low cap once)`, figures, [
-      `the state file of ${ZONES} zones is ${Math.round(drv[0].stateBytes / 1024)} KiB; written at most every 100 ms and at the end, with begun operations journaled at once`,
-    ]);
+    emit(
+      "deploy",
+      `3. Deploy time (${ZONES} pull zones, ${LATENCY_MS} ms latency, parallelism ${PARALLEL}; medians of ${RUNS} runs, the low cap once)`,
+      figures,
+      [
+        `the state file of ${ZONES} zones is ${Math.round(drv[0].stateBytes / 1024)} KiB; written at most every 100 ms and at the end, with begun operations journaled at once`,
+      ],
+    );
   } finally {
     await emu.close();
     fs.rmSync(dir, { recursive: true, force: true });

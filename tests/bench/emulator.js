@@ -43,7 +43,14 @@ async function load(emu, seconds) {
     const elapsed = Number(process.hrtime.bigint() - t0) / 1e9;
     const cpu1 = await emu.cmd("cpu");
     const cpuMs = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / 1000;
-    return { rate: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), wrong, cpuPerCallUs: (cpuMs * 1000) / latencies.length, calls: latencies.length };
+    return {
+      rate: latencies.length / elapsed,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      wrong,
+      cpuPerCallUs: (cpuMs * 1000) / latencies.length,
+      calls: latencies.length,
+    };
   } finally {
     agent.destroy();
   }
@@ -53,7 +60,12 @@ async function memory() {
   const emu = await startEmulatorProcess({ latencyMs: 0, exposeGc: true });
   try {
     const fresh = await emu.cmd("gc");
-    const seeded = await emu.cmd("seed", { kind: "pullzone", count: ZONES, prefix: "m-", values: { origin: "https://origin.example.com", vhost: "www.example.com" } });
+    const seeded = await emu.cmd("seed", {
+      kind: "pullzone",
+      count: ZONES,
+      prefix: "m-",
+      values: { origin: "https://origin.example.com", vhost: "www.example.com" },
+    });
     const stored = await emu.cmd("gc");
     const body = callBody(emu, "pullzone.listZones");
     const times = [];
@@ -74,7 +86,12 @@ async function main() {
   const emu = await startEmulatorProcess({ latencyMs: 0 });
   const runs = [];
   try {
-    await emu.cmd("seed", { kind: "pullzone", count: 10, prefix: "load-", values: { origin: "https://origin.example.com" } });
+    await emu.cmd("seed", {
+      kind: "pullzone",
+      count: 10,
+      prefix: "load-",
+      values: { origin: "https://origin.example.com" },
+    });
     for (let run = 0; run < RUNS; run++) runs.push(await load(emu, SECONDS));
   } finally {
     await emu.close();
@@ -90,15 +107,30 @@ async function main() {
       note: wrong ? `${wrong} wrong answers` : undefined,
     }),
     figure("emulator.p50", "latency p50 (client side)", m("p50"), "ms"),
-    figure("emulator.p99", "latency p99 (client side)", m("p99"), "ms", { ratio: { value: m("p99") / m("p50"), of: "of p50" } }),
+    figure("emulator.p99", "latency p99 (client side)", m("p99"), "ms", {
+      ratio: { value: m("p99") / m("p50"), of: "of p50" },
+    }),
     figure("emulator.cpu", "emulator CPU per call", m("cpuPerCallUs"), "µs"),
     figure("emulator.mem.fresh", "RSS of a fresh emulator", mib(mem.fresh.rss), "MiB"),
-    figure("emulator.mem.stored", `RSS with ${ZONES.toLocaleString("en")} zones stored`, mib(mem.stored.rss), "MiB", { ratio: { value: mem.stored.rss / mem.fresh.rss, of: "of fresh" } }),
-    figure("emulator.mem.peak", `peak RSS, ${ZONES.toLocaleString("en")} zones listed 3 times`, mib(mem.peak), "MiB", { ratio: { value: mem.peak / mem.fresh.rss, of: "of fresh" } }),
-    figure("emulator.list10k", `listZones of ${ZONES.toLocaleString("en")} zones (${mib(mem.bytes).toFixed(1)} MiB answer)`, mem.listMs, "ms"),
+    figure("emulator.mem.stored", `RSS with ${ZONES.toLocaleString("en")} zones stored`, mib(mem.stored.rss), "MiB", {
+      ratio: { value: mem.stored.rss / mem.fresh.rss, of: "of fresh" },
+    }),
+    figure("emulator.mem.peak", `peak RSS, ${ZONES.toLocaleString("en")} zones listed 3 times`, mib(mem.peak), "MiB", {
+      ratio: { value: mem.peak / mem.fresh.rss, of: "of fresh" },
+    }),
+    figure(
+      "emulator.list10k",
+      `listZones of ${ZONES.toLocaleString("en")} zones (${mib(mem.bytes).toFixed(1)} MiB answer)`,
+      mem.listMs,
+      "ms",
+    ),
     figure("emulator.seed10k", `seeding ${ZONES.toLocaleString("en")} zones`, mem.seedMs, "ms"),
   ];
-  emit("emulator", `6. The emulator (own process; ${CLIENTS} keep-alive clients for ${SECONDS} s; medians of ${RUNS} runs)`, figures);
+  emit(
+    "emulator",
+    `6. The emulator (own process; ${CLIENTS} keep-alive clients for ${SECONDS} s; medians of ${RUNS} runs)`,
+    figures,
+  );
 }
 
 main().catch((e) => {

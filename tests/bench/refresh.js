@@ -58,7 +58,8 @@ async function main() {
     const emptyFile = path.join(dir, "empty.json");
     cloneState(template, [], emptyFile);
     const empty = [];
-    for (let run = 0; run < Math.max(RUNS, 3); run++) empty.push(check(await driver.refresh(driverOptions(emu, emptyFile, [])), "empty refresh").durationMs);
+    for (let run = 0; run < Math.max(RUNS, 3); run++)
+      empty.push(check(await driver.refresh(driverOptions(emu, emptyFile, [])), "empty refresh").durationMs);
     const emptyMs = median(empty);
 
     let seeded = 0;
@@ -78,7 +79,8 @@ async function main() {
         const mark = await emu.cmd("mark");
         const r = check(await driver.refresh(driverOptions(emu, stateFile, [])), `refresh of ${n}`);
         const lists = (await emu.cmd("calls", { from: mark, method: "pullzone.listZones" })).length;
-        if ((r.summary.same ?? 0) !== n) throw new Error(`refresh of ${n} zones reported ${JSON.stringify(r.summary)}, not all same`);
+        if ((r.summary.same ?? 0) !== n)
+          throw new Error(`refresh of ${n} zones reported ${JSON.stringify(r.summary)}, not all same`);
         drv.push({ ms: r.durationMs, lists });
       }
       const host = [];
@@ -99,21 +101,41 @@ async function main() {
       const prev = results[i - 1];
       const few = r.driverLists <= 2 && r.hostLists <= 2;
       figures.push(
-        figure(`refresh.${r.n}.lists`, `N=${r.n}: listZones calls (driver / host only)`, r.driverLists, `calls / ${r.hostLists}`, {
-          ratio: { value: r.driverLists / r.n, of: `of N (one call per zone would be 1x)` },
-          target: { text: "a fixed small number per kind, not N", met: few },
-        }),
-        figure(`refresh.${r.n}.bytes`, `N=${r.n}: listZones answer`, r.bytes, "bytes", prev ? { ratio: { value: r.bytes / prev.bytes, of: `of N=${prev.n}` } } : {}),
+        figure(
+          `refresh.${r.n}.lists`,
+          `N=${r.n}: listZones calls (driver / host only)`,
+          r.driverLists,
+          `calls / ${r.hostLists}`,
+          {
+            ratio: { value: r.driverLists / r.n, of: `of N (one call per zone would be 1x)` },
+            target: { text: "a fixed small number per kind, not N", met: few },
+          },
+        ),
+        figure(
+          `refresh.${r.n}.bytes`,
+          `N=${r.n}: listZones answer`,
+          r.bytes,
+          "bytes",
+          prev ? { ratio: { value: r.bytes / prev.bytes, of: `of N=${prev.n}` } } : {},
+        ),
       );
       const above = r.driverMs - emptyMs;
       figures.push(
-        figure(`refresh.${r.n}.host`, `N=${r.n}: the same reads, host only`, r.hostMs, "ms", prev
-          ? {
-              ratio: { value: r.hostMs / prev.hostMs, of: `of N=${prev.n} (data: ${x10(r.bytes / prev.bytes)}x)` },
-              target: { text: "grows no faster than the data", met: r.hostMs / prev.hostMs <= r.bytes / prev.bytes },
-            }
-          : {}),
-        figure(`refresh.${r.n}.driver`, `N=${r.n}: refresh through the driver`, r.driverMs, "ms", { note: `${Math.round(above)} ms above an empty refresh` }),
+        figure(
+          `refresh.${r.n}.host`,
+          `N=${r.n}: the same reads, host only`,
+          r.hostMs,
+          "ms",
+          prev
+            ? {
+                ratio: { value: r.hostMs / prev.hostMs, of: `of N=${prev.n} (data: ${x10(r.bytes / prev.bytes)}x)` },
+                target: { text: "grows no faster than the data", met: r.hostMs / prev.hostMs <= r.bytes / prev.bytes },
+              }
+            : {},
+        ),
+        figure(`refresh.${r.n}.driver`, `N=${r.n}: refresh through the driver`, r.driverMs, "ms", {
+          note: `${Math.round(above)} ms above an empty refresh`,
+        }),
       );
       if (prev) {
         const prevAbove = prev.driverMs - emptyMs;
@@ -121,16 +143,27 @@ async function main() {
         const growth = prevAbove > 100 && above > 0 ? above / prevAbove : null;
         figures.push(
           figure(`refresh.${r.n}.driverGrowth`, `N=${r.n}: driver refresh above empty, vs N=${prev.n}`, growth, "x", {
-            note: growth === null ? `N=${prev.n} is within noise of an empty refresh` : `data grew ${x10(r.bytes / prev.bytes)}x`,
-            target: growth === null ? undefined : { text: "grows no faster than the data", met: growth <= r.bytes / prev.bytes },
+            note:
+              growth === null
+                ? `N=${prev.n} is within noise of an empty refresh`
+                : `data grew ${x10(r.bytes / prev.bytes)}x`,
+            target:
+              growth === null
+                ? undefined
+                : { text: "grows no faster than the data", met: growth <= r.bytes / prev.bytes },
           }),
         );
       }
     });
     figures.push(figure("refresh.empty", "empty refresh through the driver (fixed cost)", emptyMs, "ms"));
-    emit("refresh", `2. Refresh cost (pull zones, ${LATENCY_MS} ms latency, engine parallelism 10; medians of ${RUNS} runs, 1 for the driver at N=1000)`, figures, [
-      "host only = the same Read calls sent straight to the SDK's dynamic-provider host, without the driver's engine and state file",
-    ]);
+    emit(
+      "refresh",
+      `2. Refresh cost (pull zones, ${LATENCY_MS} ms latency, engine parallelism 10; medians of ${RUNS} runs, 1 for the driver at N=1000)`,
+      figures,
+      [
+        "host only = the same Read calls sent straight to the SDK's dynamic-provider host, without the driver's engine and state file",
+      ],
+    );
   } finally {
     await emu.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -46,7 +46,11 @@ function runOne(name, passArgs, env) {
   return new Promise((resolve) => {
     const file = path.join(__dirname, FILES[name] ?? `${name}.js`);
     const started = Date.now();
-    const child = spawn(process.execPath, [file, ...passArgs], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env, BENCH_JSON: "1" }, detached: true });
+    const child = spawn(process.execPath, [file, ...passArgs], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, ...env, BENCH_JSON: "1" },
+      detached: true,
+    });
     const results = [];
     let buf = "";
     child.stdout.setEncoding("utf8");
@@ -78,14 +82,17 @@ function runOne(name, passArgs, env) {
 }
 
 function markdown(all, meta) {
-  const out = [`Run of ${meta.date} on ${meta.machine}; load average ${meta.loadBefore} before, ${meta.loadAfter} after; \`${meta.command}\`.`, ""];
+  const out = [
+    `Run of ${meta.date} on ${meta.machine}; load average ${meta.loadBefore} before, ${meta.loadAfter} after; \`${meta.command}\`.`,
+    "",
+  ];
   for (const r of all) {
     for (const b of r.results) {
       out.push(`#### ${b.title}`, "", "| figure | value | ratio | target |", "|---|---:|---|---|");
       for (const f of b.figures) {
         const value = f.value === null ? (f.unit === "bytes" ? "fails" : "n/a") : `${f.value} ${f.unit}`;
         const ratio = f.ratio ? `${f.ratio.value}x ${f.ratio.of}` : "";
-        const target = f.target ? `${f.target.met ? "met" : "**missed**"}: ${f.target.text}` : f.note ?? "";
+        const target = f.target ? `${f.target.met ? "met" : "**missed**"}: ${f.target.text}` : (f.note ?? "");
         out.push(`| ${f.label} | ${value} | ${ratio.replace(/\|/g, "/")} | ${target.replace(/\|/g, "/")} |`);
       }
       for (const n of b.notes ?? []) out.push("", `- ${n}`);
@@ -106,7 +113,11 @@ async function main() {
     env.BENCH_PROFILE_DIR = path.resolve(arg("--profile"));
     fs.mkdirSync(env.BENCH_PROFILE_DIR, { recursive: true });
   }
-  const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
   const meta = {
     date: new Date().toISOString().slice(0, 16).replace("T", " "),
     machine: `${os.cpus().length} x ${os.cpus()[0]?.model ?? "cpu"}, node ${process.version}`,
@@ -114,7 +125,8 @@ async function main() {
     command: `node tests/bench/run.js ${process.argv.slice(2).join(" ")}`.trim(),
   };
   process.stdout.write(`pulumi-cdn-zones benchmarks: ${meta.machine}; load average ${meta.loadBefore}\n`);
-  if (os.loadavg()[0] > 1.5) process.stdout.write(`  (the machine is busy: figures will be noisy; record them in a quiet moment)\n`);
+  if (os.loadavg()[0] > 1.5)
+    process.stdout.write(`  (the machine is busy: figures will be noisy; record them in a quiet moment)\n`);
 
   const all = [];
   const started = Date.now();
@@ -128,15 +140,20 @@ async function main() {
   }
   meta.loadAfter = load();
 
-  process.stdout.write(`\nSummary (${Math.round((Date.now() - started) / 1000)} s; load average now ${meta.loadAfter})\n`);
+  process.stdout.write(
+    `\nSummary (${Math.round((Date.now() - started) / 1000)} s; load average now ${meta.loadAfter})\n`,
+  );
   let missed = 0;
   for (const r of all) {
     const targets = r.results.flatMap((b) => b.figures).filter((f) => f.target);
     const bad = targets.filter((f) => !f.target.met);
     missed += bad.length;
-    process.stdout.write(`  ${r.name.padEnd(10)} ${r.code === 0 ? "ran" : "FAILED"} in ${r.seconds.toFixed(0)} s: ${targets.length - bad.length}/${targets.length} targets met${bad.length ? ` (missed: ${bad.map((f) => f.label).join("; ")})` : ""}\n`);
+    process.stdout.write(
+      `  ${r.name.padEnd(10)} ${r.code === 0 ? "ran" : "FAILED"} in ${r.seconds.toFixed(0)} s: ${targets.length - bad.length}/${targets.length} targets met${bad.length ? ` (missed: ${bad.map((f) => f.label).join("; ")})` : ""}\n`,
+    );
   }
-  if (missed) process.stdout.write(`  Missed targets are explained, with what would close them, in docs/performance.md.\n`);
+  if (missed)
+    process.stdout.write(`  Missed targets are explained, with what would close them, in docs/performance.md.\n`);
   if (arg("--markdown")) fs.writeFileSync(arg("--markdown"), markdown(all, meta));
   if (all.some((r) => r.code !== 0)) process.exitCode = 1;
 }

@@ -28,7 +28,12 @@ const ARGS = {
 };
 
 function serialize(cwd, pkg, env = {}) {
-  const out = execFileSync(process.execPath, [path.join(__dirname, "lib/serialize-child.js"), pkg], { cwd, env: { ...process.env, ...env }, encoding: "utf8", timeout: 120_000 });
+  const out = execFileSync(process.execPath, [path.join(__dirname, "lib/serialize-child.js"), pkg], {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   return JSON.parse(out.trim().split("\n").pop());
 }
 
@@ -61,19 +66,33 @@ async function main() {
       const w = workspace[kind];
       const i = installed[kind];
       figures.push(
-        figure(`state.provider.${kind}`, `serialized provider, ${kind}, linked workspace (by value)`, w.bytes, "bytes", {
-          ratio: { value: w.bytes / LIMIT, of: "of 2 KiB" },
-          target: { text: "at most 2 KB per kind", met: w.bytes <= LIMIT },
-        }),
-        figure(`state.provider.installed.${kind}`, `serialized provider, ${kind}, installed package (a require)`, i.bytes, "bytes", {
-          ratio: { value: i.bytes / w.bytes, of: "of the by-value text (0.1.0 stored that in every state)" },
-          target: { text: `at most ${INSTALLED_LIMIT} bytes per kind`, met: i.bytes <= INSTALLED_LIMIT },
-        }),
+        figure(
+          `state.provider.${kind}`,
+          `serialized provider, ${kind}, linked workspace (by value)`,
+          w.bytes,
+          "bytes",
+          {
+            ratio: { value: w.bytes / LIMIT, of: "of 2 KiB" },
+            target: { text: "at most 2 KB per kind", met: w.bytes <= LIMIT },
+          },
+        ),
+        figure(
+          `state.provider.installed.${kind}`,
+          `serialized provider, ${kind}, installed package (a require)`,
+          i.bytes,
+          "bytes",
+          {
+            ratio: { value: i.bytes / w.bytes, of: "of the by-value text (0.1.0 stored that in every state)" },
+            target: { text: `at most ${INSTALLED_LIMIT} bytes per kind`, met: i.bytes <= INSTALLED_LIMIT },
+          },
+        ),
       );
     }
     const baseline = (label, r) =>
       r.error
-        ? figure(`state.naive.${label}`, `naive provider (${label})`, null, "bytes", { note: r.error.replace(/^.*could not be serialized because /, "cannot be serialized: ").slice(0, 140) })
+        ? figure(`state.naive.${label}`, `naive provider (${label})`, null, "bytes", {
+            note: r.error.replace(/^.*could not be serialized because /, "cannot be serialized: ").slice(0, 140),
+          })
         : figure(`state.naive.${label}`, `naive provider (${label})`, r.bytes, "bytes", {
             ratio: { value: r.bytes / workspace.PullZone.bytes, of: "of ours" },
             note: r.holdsApiKey ? "its text holds the API key in clear, in every resource's state" : undefined,
@@ -99,7 +118,14 @@ async function main() {
         }),
       );
     }
-    figures.push(figure("state.zone.all", `state file per zone (${state.resources.length} zones)`, (text.length - empty) / state.resources.length, "bytes"));
+    figures.push(
+      figure(
+        "state.zone.all",
+        `state file per zone (${state.resources.length} zones)`,
+        (text.length - empty) / state.resources.length,
+        "bytes",
+      ),
+    );
     emit("state", "4. State weight", figures, [
       "installed package = a copy of provider/ under a project's node_modules, loaded from there",
     ]);

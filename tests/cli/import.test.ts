@@ -26,7 +26,11 @@ function projectDir(): string {
 }
 
 /** Runs the bin without blocking this process (the emulator answers from it). */
-function run(emu: Emu, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  emu: Emu,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const base = { CDN_BASE_URL: emu.url, CDN_API_USER_ID: String(emu.apiUserId), CDN_API_KEY: emu.apiKey };
     const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...base, ...env } });
@@ -44,7 +48,12 @@ async function seed(emu: Emu, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     const kind = kinds[i % 4];
     const name = i % 3 === 0 ? `${i}-site` : `zone-${i}-x`;
-    if (kind === "pullzone") await emu.seedZone(kind, { name, origin: "https://origin.example.com", ...(i % 2 ? { vhost: "www.example.com", compress: "1" } : {}) });
+    if (kind === "pullzone")
+      await emu.seedZone(kind, {
+        name,
+        origin: "https://origin.example.com",
+        ...(i % 2 ? { vhost: "www.example.com", compress: "1" } : {}),
+      });
     else await emu.seedZone(kind, { name, password: PASSWORD });
   }
 }
@@ -89,7 +98,21 @@ describe("a 500-zone account", () => {
     const dir = projectDir();
     fs.writeFileSync(path.join(dir, "index.ts"), program);
     const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
-    const flags = ["--strict", "--noUnusedLocals", "--noEmit", "--target", "ES2020", "--module", "commonjs", "--moduleResolution", "node", "--esModuleInterop", "--skipLibCheck", "--types", "node"];
+    const flags = [
+      "--strict",
+      "--noUnusedLocals",
+      "--noEmit",
+      "--target",
+      "ES2020",
+      "--module",
+      "commonjs",
+      "--moduleResolution",
+      "node",
+      "--esModuleInterop",
+      "--skipLibCheck",
+      "--types",
+      "node",
+    ];
     const r = spawnSync(process.execPath, [tsc, ...flags, "index.ts"], { cwd: dir, encoding: "utf8" });
     expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);
@@ -118,11 +141,33 @@ describe("options", () => {
     const dir = projectDir();
     const pulls = emu.zones("pullzone");
     const lives = emu.zones("livezone");
-    const exported = { version: 3, deployment: { resources: [{ type: "pulumi-nodejs:dynamic/cdn:PullZone", outputs: { zoneId: pulls[0].id, password: { ciphertext: "x" } } }, { type: "pulumi:pulumi:Stack", outputs: {} }] } };
-    const kit = { version: 1, project: "p", stack: "dev", resources: [{ type: "pulumi-nodejs:dynamic/cdn:LiveZone", outputs: { zoneId: String(lives[1].id) } }] };
+    const exported = {
+      version: 3,
+      deployment: {
+        resources: [
+          {
+            type: "pulumi-nodejs:dynamic/cdn:PullZone",
+            outputs: { zoneId: pulls[0].id, password: { ciphertext: "x" } },
+          },
+          { type: "pulumi:pulumi:Stack", outputs: {} },
+        ],
+      },
+    };
+    const kit = {
+      version: 1,
+      project: "p",
+      stack: "dev",
+      resources: [{ type: "pulumi-nodejs:dynamic/cdn:LiveZone", outputs: { zoneId: String(lives[1].id) } }],
+    };
     fs.writeFileSync(path.join(dir, "export.json"), JSON.stringify(exported));
     fs.writeFileSync(path.join(dir, "state.json"), JSON.stringify(kit));
-    const r = await run(emu, ["import", "--exclude-state", path.join(dir, "export.json"), "--exclude-state", path.join(dir, "state.json")]);
+    const r = await run(emu, [
+      "import",
+      "--exclude-state",
+      path.join(dir, "export.json"),
+      "--exclude-state",
+      path.join(dir, "state.json"),
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout.match(/adopt: true,/g)).toHaveLength(6);
     expect(r.stdout).not.toContain(`(id ${pulls[0].id})`);
@@ -169,7 +214,11 @@ describe("the program, run through the testing kit", () => {
     expect(r.code).toBe(0);
     const keys = [...r.stderr.matchAll(/pulumi config set --secret (\w+)/g)].map((m) => m[1]);
     expect(keys).toHaveLength(6);
-    const before = emu.zones("pullzone").length + emu.zones("pushzone").length + emu.zones("vodzone").length + emu.zones("livezone").length;
+    const before =
+      emu.zones("pullzone").length +
+      emu.zones("pushzone").length +
+      emu.zones("vodzone").length +
+      emu.zones("livezone").length;
     const deploy = () =>
       driver.up({
         program: path.join(dir, "index.ts"),
@@ -180,12 +229,20 @@ describe("the program, run through the testing kit", () => {
         secretConfig: { "cdn:apiKey": emu.apiKey, ...Object.fromEntries(keys.map((k) => [`imported:${k}`, PASSWORD])) },
       });
     const first = await deploy();
-    expect({ ok: first.ok, errors: first.errors, failures: first.failures }).toEqual({ ok: true, errors: [], failures: [] });
+    expect({ ok: first.ok, errors: first.errors, failures: first.failures }).toEqual({
+      ok: true,
+      errors: [],
+      failures: [],
+    });
     const zoneSteps = first.steps.filter((s) => /Zone$/.test(s.type));
     expect(zoneSteps.map((s) => s.op)).toEqual(Array(8).fill("create"));
     // Adopting may try create first: each was refused as "name in use", none made a zone.
     expect(emu.calls.filter((c) => c.method.endsWith(".create") && !c.errorCode)).toEqual([]);
-    const count = emu.zones("pullzone").length + emu.zones("pushzone").length + emu.zones("vodzone").length + emu.zones("livezone").length;
+    const count =
+      emu.zones("pullzone").length +
+      emu.zones("pushzone").length +
+      emu.zones("vodzone").length +
+      emu.zones("livezone").length;
     expect(count).toBe(before);
 
     const writesBefore = emu.calls.filter((c) => /\.(create|update|delete)$/.test(c.method)).length;

@@ -23,7 +23,12 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const NAME = `drift-${process.pid % 997}`;
 const zone = (opts: Record<string, unknown> = {}) => [
-  { kind: "PullZone", name: "site", args: { name: NAME, origin: "https://origin.example.com", vanityDomain: `${NAME}.example.com` }, opts },
+  {
+    kind: "PullZone",
+    name: "site",
+    args: { name: NAME, origin: "https://origin.example.com", vanityDomain: `${NAME}.example.com` },
+    opts,
+  },
 ];
 const run = (op: "up", zones: unknown[], extra: Partial<driver.DriverOptions> = {}) =>
   driver[op]({
@@ -53,7 +58,9 @@ test("a create-only field changed in the control panel: refresh shows it, up is 
   expect(refreshed.failures).toEqual([
     expect.objectContaining({
       property: "vanityDomain",
-      reason: expect.stringContaining(`pull zone '${NAME}': 'vanityDomain' cannot be changed from 'changed-${NAME}.example.com' to '${NAME}.example.com'`),
+      reason: expect.stringContaining(
+        `pull zone '${NAME}': 'vanityDomain' cannot be changed from 'changed-${NAME}.example.com' to '${NAME}.example.com'`,
+      ),
     }),
   ]);
   expect(refreshed.failures[0].reason).toContain("ignoreChanges");
@@ -61,8 +68,16 @@ test("a create-only field changed in the control panel: refresh shows it, up is 
   const before = writes();
 
   const accepted = await run("up", zone({ ignoreChanges: ["vanityDomain"] }));
-  expect({ ok: accepted.ok, errors: accepted.errors, failures: accepted.failures }).toEqual({ ok: true, errors: [], failures: [] });
+  expect({ ok: accepted.ok, errors: accepted.errors, failures: accepted.failures }).toEqual({
+    ok: true,
+    errors: [],
+    failures: [],
+  });
   expect(accepted.steps.map((s) => s.op)).toEqual(["same"]);
   expect(writes()).toBe(before);
-  expect(e().zones("pullzone").find((z) => z.id === id)!.vanity_domain).toBe(`changed-${NAME}.example.com`);
+  expect(
+    e()
+      .zones("pullzone")
+      .find((z) => z.id === id)!.vanity_domain,
+  ).toBe(`changed-${NAME}.example.com`);
 }, 120_000);

@@ -56,8 +56,15 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const run = (op: "preview" | "up" | "refresh" | "destroy") =>
-  driver[op]({ program: PROGRAM, projectDir: ROOT, stateFile: STATE, ...stackConfig(emu()), env: { CDN_LOG: "quiet", CDN_COMPANY_ALIAS: "" } });
-const expectOk = (r: driver.DeployResult) => expect({ ok: r.ok, errors: r.errors, failures: r.failures }).toEqual({ ok: true, errors: [], failures: [] });
+  driver[op]({
+    program: PROGRAM,
+    projectDir: ROOT,
+    stateFile: STATE,
+    ...stackConfig(emu()),
+    env: { CDN_LOG: "quiet", CDN_COMPANY_ALIAS: "" },
+  });
+const expectOk = (r: driver.DeployResult) =>
+  expect({ ok: r.ok, errors: r.errors, failures: r.failures }).toEqual({ ok: true, errors: [], failures: [] });
 const kindOf = (r: driver.StateResource) => r.type.split(":").pop()!;
 
 /** What the four operations returned and left behind, taken in order before the tests look at it. */
@@ -92,18 +99,32 @@ beforeAll(async () => {
   const up = await run("up");
   const upRaw = fs.readFileSync(STATE, "utf8");
   const upState = driver.readState(STATE);
-  const zonesAfterUp = Object.fromEntries(Object.values(GROUP).map((g) => [g, emu().zones(g).map((z) => ({ id: z.id, name: z.name }))]));
+  const zonesAfterUp = Object.fromEntries(
+    Object.values(GROUP).map((g) => [
+      g,
+      emu()
+        .zones(g)
+        .map((z) => ({ id: z.id, name: z.name })),
+    ]),
+  );
   const passwordsAfterUp = Object.fromEntries(
     Object.entries(ZONES)
       .filter(([, z]) => z.kind !== "PullZone")
-      .map(([name, z]) => [name, emu().passwordMatches(GROUP[z.kind], zonesAfterUp[GROUP[z.kind]].find((x) => x.name === name)!.id, PASSWORD)]),
+      .map(([name, z]) => [
+        name,
+        emu().passwordMatches(GROUP[z.kind], zonesAfterUp[GROUP[z.kind]].find((x) => x.name === name)!.id, PASSWORD),
+      ]),
   );
   const purgesAfterUp = emu().purges.map((p) => [p.method, p.argument, p.result]);
-  const transferCalls = emu().calls.filter((c) => c.method === "report.getTotalTransfer").map((c) => c.params);
+  const transferCalls = emu()
+    .calls.filter((c) => c.method === "report.getTotalTransfer")
+    .map((c) => c.params);
 
   // The state as pulumi-cdn-zones 0.1.0 wrote it: its provider texts in every resource's inputs and outputs.
   const stored = JSON.parse(fs.readFileSync(STORED_TEXTS, "utf8")) as Record<string, string>;
-  const file = JSON.parse(upRaw) as { resources: Array<{ type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }> };
+  const file = JSON.parse(upRaw) as {
+    resources: Array<{ type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }>;
+  };
   for (const r of file.resources) r.inputs.__provider = r.outputs.__provider = stored[r.type.split(":").pop()!];
   fs.writeFileSync(STATE, JSON.stringify(file, null, 2));
   const refresh = await run("refresh");
@@ -111,10 +132,32 @@ beforeAll(async () => {
 
   const purgesBefore = emu().purges.length;
   const destroy = await run("destroy");
-  const zonesAfterDestroy = Object.fromEntries(Object.values(GROUP).map((g) => [g, emu().zones(g).map((z) => z.name)]));
+  const zonesAfterDestroy = Object.fromEntries(
+    Object.values(GROUP).map((g) => [
+      g,
+      emu()
+        .zones(g)
+        .map((z) => z.name),
+    ]),
+  );
   story = {
-    preview, stateAfterPreview, purgesAfterPreview, up, upRaw, upState, zonesAfterUp, passwordsAfterUp, purgesAfterUp, transferCalls, stored, refresh, refreshedState,
-    destroy, purgesByDestroy: emu().purges.length - purgesBefore, zonesAfterDestroy, finalState: driver.readState(STATE),
+    preview,
+    stateAfterPreview,
+    purgesAfterPreview,
+    up,
+    upRaw,
+    upState,
+    zonesAfterUp,
+    passwordsAfterUp,
+    purgesAfterUp,
+    transferCalls,
+    stored,
+    refresh,
+    refreshedState,
+    destroy,
+    purgesByDestroy: emu().purges.length - purgesBefore,
+    zonesAfterDestroy,
+    finalState: driver.readState(STATE),
   };
 }, 120_000);
 
@@ -124,7 +167,11 @@ describe("a program of every kind through the real host", () => {
     expectOk(r);
     expect(r.steps.map((s) => s.op)).toEqual(Array(5).fill("create"));
     expect(r.outputs.unmanaged).toEqual(["by-hand"]);
-    expect(r.outputs.purge).toEqual({ purged: false, preview: true, targets: ["site.(company alias known once the zone is created)"] });
+    expect(r.outputs.purge).toEqual({
+      purged: false,
+      preview: true,
+      targets: ["site.(company alias known once the zone is created)"],
+    });
     expect(r.outputs.transfer).toBe("[unknown]");
     expect(story.purgesAfterPreview).toBe(0);
     expect(story.stateAfterPreview).toBe(false);
@@ -154,7 +201,13 @@ describe("a program of every kind through the real host", () => {
     const site = story.zonesAfterUp.pullzone.find((z) => z.name === "site")!;
     expect(story.transferCalls).toEqual([[site.id, 1]]);
 
-    const everything = JSON.stringify({ log: r.log, programLog: r.programLog, outputs: r.outputs, errors: r.errors, warnings: r.warnings });
+    const everything = JSON.stringify({
+      log: r.log,
+      programLog: r.programLog,
+      outputs: r.outputs,
+      errors: r.errors,
+      warnings: r.warnings,
+    });
     for (const text of [story.upRaw, everything]) {
       expect(text).not.toContain(PASSWORD);
       expect(text).not.toContain(emu().apiKey);
@@ -180,7 +233,14 @@ describe("a program of every kind through the real host", () => {
           // Ids, what the API derives from them, and the account (its host) differ between the two accounts.
           const { zoneId: _z, vanityIp: _v, storageLocation: _s, account, ...outputs } = r.outputs;
           expect(account).toMatch(/^\d+@127\.0\.0\.1:\d+$/);
-          return { urn: r.urn, inputs: r.inputs, outputs, secretKeys: r.secretKeys, retainOnDelete: r.retainOnDelete, additionalSecretOutputs: r.additionalSecretOutputs };
+          return {
+            urn: r.urn,
+            inputs: r.inputs,
+            outputs,
+            secretKeys: r.secretKeys,
+            retainOnDelete: r.retainOnDelete,
+            additionalSecretOutputs: r.additionalSecretOutputs,
+          };
         })
         .sort((a, b) => a.urn.localeCompare(b.urn));
     expect(comparable(s.state())).toEqual(comparable(story.upState));
@@ -192,14 +252,22 @@ describe("a program of every kind through the real host", () => {
     expect(r.steps.map((s) => s.op)).toEqual(Array(5).fill("same"));
     for (const res of story.refreshedState.resources) {
       expect(res.outputs.__provider).toBe(story.stored[kindOf(res)]);
-      expect(res.outputs.__provider).not.toBe(story.upState.resources.find((u) => u.urn === res.urn)!.outputs.__provider);
+      expect(res.outputs.__provider).not.toBe(
+        story.upState.resources.find((u) => u.urn === res.urn)!.outputs.__provider,
+      );
     }
   });
 
   test("destroy: the live zone is deleted, the kinds the API cannot delete are retained, nothing purged", () => {
     const r = story.destroy;
     expectOk(r);
-    expect(r.steps.map((s) => `${s.name}:${s.op}`).sort()).toEqual(["files:retain", "purge:delete", "site:retain", "stream:delete", "video:retain"]);
+    expect(r.steps.map((s) => `${s.name}:${s.op}`).sort()).toEqual([
+      "files:retain",
+      "purge:delete",
+      "site:retain",
+      "stream:delete",
+      "video:retain",
+    ]);
     expect(story.zonesAfterDestroy.livezone).not.toContain("stream");
     expect(story.zonesAfterDestroy.pullzone).toContain("site");
     expect(story.purgesByDestroy).toBe(0);

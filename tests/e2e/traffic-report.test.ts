@@ -18,7 +18,16 @@ type Emu = Awaited<ReturnType<typeof startEmulator>>;
 
 const ROOT = path.resolve(__dirname, "../..");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-report-"));
 /** Where the screenshot is kept for a human to look at (the temp dir above is removed). */
 const SHOT = process.env.REPORT_SCREENSHOT ?? path.join(os.tmpdir(), "cdn-traffic-report.png");
@@ -59,7 +68,13 @@ async function open(file: string) {
 
 describe("the report page", () => {
   test("renders a month: one bar and one point per day, zones and top files, nothing external", async () => {
-    const { file, report } = await writeTrafficReport({ from: "2026-10-01", to: "2026-10-31", top: 12, connection: connection(), file: path.join(dir, "october.html") });
+    const { file, report } = await writeTrafficReport({
+      from: "2026-10-01",
+      to: "2026-10-31",
+      top: 12,
+      connection: connection(),
+      file: path.join(dir, "october.html"),
+    });
     expect(report.days).toHaveLength(31);
     expect(report.zones.map((z) => z.name).sort()).toEqual(["downloads", "images", "www"]);
     expect(report.totals.transfer).toBe(report.days.reduce((s, d) => s + d.transfer, 0));
@@ -69,18 +84,28 @@ describe("the report page", () => {
       expect(problems).toEqual([]);
       expect(requests).toEqual([`file://${file}`]);
       expect(await page.locator("svg#traffic-chart").count()).toBe(1);
-      const barDates = await page.$$eval("svg#traffic-chart rect.bar", (els) => els.map((e) => e.getAttribute("data-date")));
+      const barDates = await page.$$eval("svg#traffic-chart rect.bar", (els) =>
+        els.map((e) => e.getAttribute("data-date")),
+      );
       expect(barDates).toEqual(report.days.map((d) => d.date));
-      const pointDates = await page.$$eval("svg#traffic-chart circle.point", (els) => els.map((e) => e.getAttribute("data-date")));
+      const pointDates = await page.$$eval("svg#traffic-chart circle.point", (els) =>
+        els.map((e) => e.getAttribute("data-date")),
+      );
       expect(pointDates).toEqual(report.days.map((d) => d.date));
       // Bars are drawn (positive height, inside the chart) and taller for bigger days.
-      const heights = await page.$$eval("svg#traffic-chart rect.bar", (els) => els.map((e) => (e as unknown as { getBBox(): { height: number } }).getBBox().height));
+      const heights = await page.$$eval("svg#traffic-chart rect.bar", (els) =>
+        els.map((e) => (e as unknown as { getBBox(): { height: number } }).getBBox().height),
+      );
       expect(Math.min(...heights)).toBeGreaterThan(0);
       const biggest = report.days.reduce((b, d, i) => (d.transfer > report.days[b].transfer ? i : b), 0);
       expect(heights[biggest]).toBe(Math.max(...heights));
       expect(await page.locator("svg#traffic-chart path.ratio-line").count()).toBe(1);
 
-      const rows = await page.$$eval("#top-files tbody tr", (trs) => trs.map((tr) => Array.from(tr.querySelectorAll("td"), (td) => (td as { textContent: string | null }).textContent ?? "")));
+      const rows = await page.$$eval("#top-files tbody tr", (trs) =>
+        trs.map((tr) =>
+          Array.from(tr.querySelectorAll("td"), (td) => (td as { textContent: string | null }).textContent ?? ""),
+        ),
+      );
       expect(rows).toHaveLength(12);
       expect(rows[0][1]).toBe(report.topFiles[0].url);
       expect(rows[0][1]).toMatch(/^https?:\/\//);
@@ -97,7 +122,13 @@ describe("the report page", () => {
   }, 60_000);
 
   test("a report of one zone for a short range", async () => {
-    const { file, report } = await writeTrafficReport({ from: "2026-10-01", to: "2026-10-03", zones: ["downloads"], connection: connection(), file: path.join(dir, "one.html") });
+    const { file, report } = await writeTrafficReport({
+      from: "2026-10-01",
+      to: "2026-10-03",
+      zones: ["downloads"],
+      connection: connection(),
+      file: path.join(dir, "one.html"),
+    });
     expect(report.zones.map((z) => z.name)).toEqual(["downloads"]);
     const { page, problems } = await open(file);
     try {
@@ -113,7 +144,15 @@ describe("the report page", () => {
   }, 60_000);
 
   test("an unknown zone name fails, naming it", async () => {
-    await expect(writeTrafficReport({ from: "2026-10-01", to: "2026-10-03", zones: ["nope"], connection: connection(), file: path.join(dir, "x.html") })).rejects.toThrow("'nope'");
+    await expect(
+      writeTrafficReport({
+        from: "2026-10-01",
+        to: "2026-10-03",
+        zones: ["nope"],
+        connection: connection(),
+        file: path.join(dir, "x.html"),
+      }),
+    ).rejects.toThrow("'nope'");
     expect(fs.existsSync(path.join(dir, "x.html"))).toBe(false);
   });
 
@@ -134,11 +173,22 @@ describe("the Pulumi program (index.ts)", () => {
       projectDir: ROOT,
       project: "traffic-report",
       stateFile: path.join(dir, "program-state.json"),
-      config: { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:companyAlias": "acme", "traffic-report:month": "2026-10", "traffic-report:output": out, "traffic-report:top": "5" },
+      config: {
+        "cdn:baseUrl": emu.url,
+        "cdn:apiUserId": String(emu.apiUserId),
+        "cdn:companyAlias": "acme",
+        "traffic-report:month": "2026-10",
+        "traffic-report:output": out,
+        "traffic-report:top": "5",
+      },
       secretConfig: { "cdn:apiKey": emu.apiKey },
     });
     expect({ ok: r.ok, errors: r.errors }).toEqual({ ok: true, errors: [] });
-    expect(r.outputs).toMatchObject({ reportFile: out, period: "2026-10-01 to 2026-10-31", topFile: expect.stringMatching(/^https?:\/\//) });
+    expect(r.outputs).toMatchObject({
+      reportFile: out,
+      period: "2026-10-01 to 2026-10-31",
+      topFile: expect.stringMatching(/^https?:\/\//),
+    });
     expect(r.outputs.totalTransferBytes).toBeGreaterThan(0);
     expect(r.outputs.cacheHitRatio).toBeGreaterThan(0);
     const html = fs.readFileSync(out, "utf8");
@@ -151,8 +201,16 @@ describe("the runner (npm run report)", () => {
   function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CDN_")));
     return new Promise((resolve) => {
-      execFile(process.execPath, [path.join(ROOT, "examples/traffic-report/run.js"), ...args], { cwd: ROOT, env: { ...clean, ...env }, timeout: 60_000 }, (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as NodeJS.ErrnoException & { code?: number }).code as unknown as number) ?? 1 : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [path.join(ROOT, "examples/traffic-report/run.js"), ...args],
+        { cwd: ROOT, env: { ...clean, ...env }, timeout: 60_000 },
+        (err, stdout, stderr) =>
+          resolve({
+            code: err ? (((err as NodeJS.ErrnoException & { code?: number }).code as unknown as number) ?? 1) : 0,
+            stdout,
+            stderr,
+          }),
       );
     });
   }
@@ -181,7 +239,14 @@ describe("the runner (npm run report)", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(emu.url);
     expect(r.stdout).not.toContain(emu.apiKey);
-    expect(emu.calls.slice(before).map((c) => c.method)).toEqual(expect.arrayContaining(["pullzone.listZones", "report.getUsagePerDay", "report.getCacheHitStats", "report.getPopularFiles"]));
+    expect(emu.calls.slice(before).map((c) => c.method)).toEqual(
+      expect.arrayContaining([
+        "pullzone.listZones",
+        "report.getUsagePerDay",
+        "report.getCacheHitStats",
+        "report.getPopularFiles",
+      ]),
+    );
   }, 60_000);
 
   test("only some CDN_* set is an error naming the missing ones", async () => {

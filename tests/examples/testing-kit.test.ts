@@ -22,7 +22,9 @@ test("up creates the zone in the emulator; the next up changes nothing", async (
     const first = await up(options);
     expect(first.errors).toEqual([]);
     expect(first.steps.map((s) => [s.name, s.op])).toEqual([["site", "create"]]);
-    expect(emu.zones("pullzone").map((z) => [z.name, z.origin])).toEqual([["guide-site", "https://origin.example.com"]]);
+    expect(emu.zones("pullzone").map((z) => [z.name, z.origin])).toEqual([
+      ["guide-site", "https://origin.example.com"],
+    ]);
 
     const second = await up(options);
     expect(second.steps.map((s) => s.op)).toEqual(["same"]);

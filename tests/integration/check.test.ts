@@ -27,7 +27,10 @@ const failuresOf = async (kind: "PullZone" | "PushZone", news: Record<string, un
 describe("check and the API agree", () => {
   test("lengths are counted in characters, not UTF-16 units", async () => {
     expect(await failuresOf("PushZone", { name: unique("emoji"), password: "😀😀😀" })).toEqual([
-      expect.objectContaining({ property: "password", reason: expect.stringContaining("must be 6 to 128 characters long (got 3)") }),
+      expect.objectContaining({
+        property: "password",
+        reason: expect.stringContaining("must be 6 to 128 characters long (got 3)"),
+      }),
     ]);
     expect(await failuresOf("PushZone", { name: unique("emoji"), password: "😀😀😀😀😀😀" })).toEqual([]);
   });
@@ -38,7 +41,9 @@ describe("check and the API agree", () => {
     ["origin.example.com:0", "a port is 1 to 65535"],
     ["origin.example.com:70000", "a port is 1 to 65535"],
   ])("origin %s is refused before the API sees it", async (origin, reason) => {
-    expect(await failuresOf("PullZone", { name: unique("o"), origin })).toEqual([expect.objectContaining({ property: "origin", reason: expect.stringContaining(reason) })]);
+    expect(await failuresOf("PullZone", { name: unique("o"), origin })).toEqual([
+      expect.objectContaining({ property: "origin", reason: expect.stringContaining(reason) }),
+    ]);
   });
 
   test("a bracketed IPv6 URL and a host with a port pass, and the API takes them", async () => {
@@ -49,26 +54,35 @@ describe("check and the API agree", () => {
     }
   });
 
-  test.each(["user:S3cret-pw@origin.example.com", "http://user:S3cret-pw@origin.example.com/", "http://user:S3cret-pw@origin.example.com:99999/"])(
-    "an origin carrying credentials (%s) is refused without showing them",
-    async (origin) => {
-      const failures = await failuresOf("PullZone", { name: unique("creds"), origin });
-      expect(failures).toHaveLength(1);
-      expect(failures[0].reason).toContain("must not carry credentials");
-      expect(JSON.stringify(failures)).not.toContain("S3cret-pw");
-    },
-  );
+  test.each([
+    "user:S3cret-pw@origin.example.com",
+    "http://user:S3cret-pw@origin.example.com/",
+    "http://user:S3cret-pw@origin.example.com:99999/",
+  ])("an origin carrying credentials (%s) is refused without showing them", async (origin) => {
+    const failures = await failuresOf("PullZone", { name: unique("creds"), origin });
+    expect(failures).toHaveLength(1);
+    expect(failures[0].reason).toContain("must not carry credentials");
+    expect(JSON.stringify(failures)).not.toContain("S3cret-pw");
+  });
 
-  test("compress takes true and false as well as \"1\" and \"0\"", async () => {
+  test('compress takes true and false as well as "1" and "0"', async () => {
     const d = deployment(accountConfig(emu));
-    expect((await d.check("PullZone", {}, { name: unique("c"), origin: ORIGIN, compress: true })).inputs.compress).toBe("1");
-    expect((await d.check("PullZone", {}, { name: unique("c"), origin: ORIGIN, compress: false })).inputs.compress).toBe("0");
+    expect((await d.check("PullZone", {}, { name: unique("c"), origin: ORIGIN, compress: true })).inputs.compress).toBe(
+      "1",
+    );
+    expect(
+      (await d.check("PullZone", {}, { name: unique("c"), origin: ORIGIN, compress: false })).inputs.compress,
+    ).toBe("0");
   });
 });
 
 describe("the preview of a new zone asks the account", () => {
   test("a refused key fails the preview naming the settings to check", async () => {
-    const failures = await failuresOf("PullZone", { name: unique("k"), origin: ORIGIN }, accountConfig(emu, { "cdn:apiKey": "not-the-key-0123456789" }));
+    const failures = await failuresOf(
+      "PullZone",
+      { name: unique("k"), origin: ORIGIN },
+      accountConfig(emu, { "cdn:apiKey": "not-the-key-0123456789" }),
+    );
     expect(failures).toHaveLength(1);
     expect(failures[0].reason).toContain("cdn:apiKey (CDN_API_KEY)");
     expect(failures[0].reason).toContain("cdn:apiUserId (CDN_API_USER_ID)");
@@ -76,8 +90,17 @@ describe("the preview of a new zone asks the account", () => {
   });
 
   test("an unreachable API fails the preview with the transport error", async () => {
-    const failures = await failuresOf("PullZone", { name: unique("u"), origin: ORIGIN }, accountConfig(emu, { "cdn:baseUrl": "http://127.0.0.1:9", "cdn:retries": "0" }));
-    expect(failures).toEqual([expect.objectContaining({ property: "name", reason: expect.stringMatching(/cannot check the name against the account: .*connection/) })]);
+    const failures = await failuresOf(
+      "PullZone",
+      { name: unique("u"), origin: ORIGIN },
+      accountConfig(emu, { "cdn:baseUrl": "http://127.0.0.1:9", "cdn:retries": "0" }),
+    );
+    expect(failures).toEqual([
+      expect.objectContaining({
+        property: "name",
+        reason: expect.stringMatching(/cannot check the name against the account: .*connection/),
+      }),
+    ]);
   });
 
   test.each([
@@ -95,18 +118,33 @@ describe("the preview of a new zone asks the account", () => {
     const existing = await emu.seedZone("livezone", { name, password: "Their-Pa55word" });
     const d = deployment(accountConfig(emu));
     expect((await d.check("LiveZone", {}, { name, password: "Zone-Pa55word-1" })).failures).toEqual([]);
-    await expect(d.create("LiveZone", { name, password: "Zone-Pa55word-1" })).rejects.toThrow(`already exists in the account (id ${existing.id})`);
+    await expect(d.create("LiveZone", { name, password: "Zone-Pa55word-1" })).rejects.toThrow(
+      `already exists in the account (id ${existing.id})`,
+    );
     expect(emu.passwordMatches("livezone", existing.id, "Their-Pa55word")).toBe(true);
   });
 
   test("a misspelt cdn: config key fails the preview with the key it was probably meant to be", async () => {
-    const failures = await failuresOf("PullZone", { name: unique("typo"), origin: ORIGIN }, accountConfig(emu, { "cdn:timeoutMS": "5000" }));
-    expect(failures).toEqual([expect.objectContaining({ property: "cdn:timeoutMS", reason: expect.stringContaining("did you mean `cdn:timeoutMs`?") })]);
+    const failures = await failuresOf(
+      "PullZone",
+      { name: unique("typo"), origin: ORIGIN },
+      accountConfig(emu, { "cdn:timeoutMS": "5000" }),
+    );
+    expect(failures).toEqual([
+      expect.objectContaining({
+        property: "cdn:timeoutMS",
+        reason: expect.stringContaining("did you mean `cdn:timeoutMs`?"),
+      }),
+    ]);
   });
 
   test("existing zones are not looked up at check: a preview of a change costs no listZones", async () => {
     const before = emu.calls.filter((c) => c.method === "pullzone.listZones").length;
-    const checked = await deployment(accountConfig(emu)).check("PullZone", { name: "kept", origin: ORIGIN }, { name: "kept", origin: "https://new.example.com" });
+    const checked = await deployment(accountConfig(emu)).check(
+      "PullZone",
+      { name: "kept", origin: ORIGIN },
+      { name: "kept", origin: "https://new.example.com" },
+    );
     expect(checked.failures).toEqual([]);
     expect(emu.calls.filter((c) => c.method === "pullzone.listZones").length).toBe(before);
   });
@@ -119,7 +157,14 @@ describe("refresh", () => {
     for (let i = 0; i < 20; i++) zones.push(await d.up("PullZone", { name: unique("r"), origin: ORIGIN }));
     const refresh = deployment(accountConfig(emu, { "cdn:retries": "0" }));
     emu.faults.add({ kind: "http500", method: "pullzone.listZones" });
-    const errors = await Promise.all(zones.map((z) => refresh.read("PullZone", z.id, z.outs).then(() => undefined, (e: Error) => e)));
+    const errors = await Promise.all(
+      zones.map((z) =>
+        refresh.read("PullZone", z.id, z.outs).then(
+          () => undefined,
+          (e: Error) => e,
+        ),
+      ),
+    );
     emu.faults.clear();
     for (const [i, e] of errors.entries()) {
       expect(e).toBeInstanceOf(Error);
@@ -135,7 +180,10 @@ describe("refresh", () => {
     const refresh = deployment(accountConfig(emu));
     const before = emu.calls.filter((c) => c.method === "pullzone.listZones").length;
     emu.faults.once({ method: "pullzone.listZones", when: "after", as: "short" });
-    const [ra, rb] = await Promise.all([refresh.read("PullZone", a.id, a.outs), refresh.read("PullZone", b.id, b.outs)]);
+    const [ra, rb] = await Promise.all([
+      refresh.read("PullZone", a.id, a.outs),
+      refresh.read("PullZone", b.id, b.outs),
+    ]);
     expect([ra.id, rb.id]).toEqual([a.id, b.id]);
     // One answer, one confirmation: at most one extra call per kind.
     expect(emu.calls.filter((c) => c.method === "pullzone.listZones").length - before).toBe(2);

@@ -32,7 +32,12 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  client = new CdnClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiUserId: 1, apiKey: "shapes-test-key", retries: 0 });
+  client = new CdnClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiUserId: 1,
+    apiKey: "shapes-test-key",
+    retries: 0,
+  });
 });
 afterAll(async () => {
   client.close();
@@ -42,10 +47,14 @@ beforeEach(() => {
   received = [];
 });
 
-const answer = (value: string) => `<?xml version="1.0"?><methodResponse><params><param><value>${value}</value></param></params></methodResponse>`;
+const answer = (value: string) =>
+  `<?xml version="1.0"?><methodResponse><params><param><value>${value}</value></param></params></methodResponse>`;
 const fault = (code: string, text: string) =>
   `<?xml version="1.0"?><methodResponse><fault><value><struct><member><name>faultCode</name><value>${code}</value></member><member><name>faultString</name><value><string>${text}</string></value></member></struct></value></fault></methodResponse>`;
-const struct = (fields: Record<string, string>) => `<struct>${Object.entries(fields).map(([k, x]) => `<member><name>${k}</name><value>${x}</value></member>`).join("")}</struct>`;
+const struct = (fields: Record<string, string>) =>
+  `<struct>${Object.entries(fields)
+    .map(([k, x]) => `<member><name>${k}</name><value>${x}</value></member>`)
+    .join("")}</struct>`;
 const arr = (...xs: string[]) => `<array><data>${xs.map((x) => `<value>${x}</value>`).join("")}</data></array>`;
 const serve = (xml: string) => {
   body = xml;
@@ -70,7 +79,24 @@ describe("account.getBandwidth: one typed result that keeps the raw answer", () 
   });
 
   test("an array of rows: figures summed only when every row has them, rows kept", async () => {
-    serve(answer(arr(struct({ from: "<string>2026-10-01</string>", to: "<string>2026-10-15</string>", remaining: "<double>10.0</double>", used: "<string>5</string>" }), struct({ from: "<string>2026-10-16</string>", to: "<string>2026-10-31</string>", remaining: "<int>20</int>", plan: "<string>gold</string>" }))));
+    serve(
+      answer(
+        arr(
+          struct({
+            from: "<string>2026-10-01</string>",
+            to: "<string>2026-10-15</string>",
+            remaining: "<double>10.0</double>",
+            used: "<string>5</string>",
+          }),
+          struct({
+            from: "<string>2026-10-16</string>",
+            to: "<string>2026-10-31</string>",
+            remaining: "<int>20</int>",
+            plan: "<string>gold</string>",
+          }),
+        ),
+      ),
+    );
     const bw = await client.account.getBandwidth({ from: "2026-10-01", to: "2026-10-31" });
     expect(bw).toMatchObject({ remaining: 30, from: "2026-10-01", to: "2026-10-31", hasData: true });
     expect(bw.used).toBeUndefined(); // one row lacks it: unknown, not 5
@@ -81,8 +107,21 @@ describe("account.getBandwidth: one typed result that keeps the raw answer", () 
   });
 
   test("a struct is one row", async () => {
-    serve(answer(struct({ prepaid: "<double>100.0</double>", used: "<double>40.0</double>", remaining: "<double>60.0</double>" })));
-    expect(await client.account.getBandwidth()).toMatchObject({ prepaid: 100, used: 40, remaining: 60, rows: [{ prepaid: 100, used: 40, remaining: 60 }] });
+    serve(
+      answer(
+        struct({
+          prepaid: "<double>100.0</double>",
+          used: "<double>40.0</double>",
+          remaining: "<double>60.0</double>",
+        }),
+      ),
+    );
+    expect(await client.account.getBandwidth()).toMatchObject({
+      prepaid: 100,
+      used: 40,
+      remaining: 60,
+      rows: [{ prepaid: 100, used: 40, remaining: 60 }],
+    });
   });
 
   test("an empty array is no data, not 0 left", async () => {
@@ -127,14 +166,42 @@ describe("report rows never lie", () => {
       ),
     );
     const rows = await client.report.getTotalTransferStats("acme", FROM, TO);
-    expect(rows).toEqual([{ date: "2026-10-01T00:00:00-07:00", zone_id: 34995, transfer: 1234567890123, hits: 42, timestamp: "2026-10-01T00:00:00-07:00", bucket_id: "34995", size: "1234567890123", hit: "42", vhost: "cdn.example.com" }]);
+    expect(rows).toEqual([
+      {
+        date: "2026-10-01T00:00:00-07:00",
+        zone_id: 34995,
+        transfer: 1234567890123,
+        hits: 42,
+        timestamp: "2026-10-01T00:00:00-07:00",
+        bucket_id: "34995",
+        size: "1234567890123",
+        hit: "42",
+        vhost: "cdn.example.com",
+      },
+    ]);
   });
 
   test.each([
-    ["getCacheHitStats", { cache_hit: "<int>3</int>", noncache_hit: "<int>1</int>", hit: "<int>4</int>" }, { cache_hits: 3, cache_misses: 1, hits: 4 }],
-    ["getPopularFiles", { uri: "<string>/a.png</string>", hit: "<int>9</int>", size: "<double>10.0</double>" }, { url: "/a.png", hits: 9, transfer: 10 }],
-    ["getNodeHits", { pop_name: "<string>Paris</string>", pop_id: "<int>3</int>", hit: "<int>9</int>" }, { node: "Paris", hits: 9 }],
-    ["getConnectionStats", { timestamp: "<string>2026-10-01</string>", connection_count: "<int>12</int>", max_concurrent: "<int>4</int>" }, { date: "2026-10-01", connections: 12, peak_concurrent: 4 }],
+    [
+      "getCacheHitStats",
+      { cache_hit: "<int>3</int>", noncache_hit: "<int>1</int>", hit: "<int>4</int>" },
+      { cache_hits: 3, cache_misses: 1, hits: 4 },
+    ],
+    [
+      "getPopularFiles",
+      { uri: "<string>/a.png</string>", hit: "<int>9</int>", size: "<double>10.0</double>" },
+      { url: "/a.png", hits: 9, transfer: 10 },
+    ],
+    [
+      "getNodeHits",
+      { pop_name: "<string>Paris</string>", pop_id: "<int>3</int>", hit: "<int>9</int>" },
+      { node: "Paris", hits: 9 },
+    ],
+    [
+      "getConnectionStats",
+      { timestamp: "<string>2026-10-01</string>", connection_count: "<int>12</int>", max_concurrent: "<int>4</int>" },
+      { date: "2026-10-01", connections: 12, peak_concurrent: 4 },
+    ],
   ] as const)("%s: plausible column names", async (name, columns, typed) => {
     serve(answer(arr(struct(columns))));
     const call = client.report[name] as (c: string, f: string, t: string) => Promise<Record<string, unknown>[]>;
@@ -158,8 +225,20 @@ describe("report rows never lie", () => {
 
 describe("ids, numbers, booleans, nil and dates in every plausible form", () => {
   test("create: a bare struct with a string id (as a public client showed)", async () => {
-    serve(answer(struct({ cdn_url: "<string>pythonzone.companyalias.netdna-cdn.com</string>", id: "<string>34995</string>", vanity_ip: "<string>69.174.57.101</string>" })));
-    expect(await client.pullzone.create({ name: "pythonzone", origin: "https://o.example.com" })).toEqual({ id: 34995, cdn_url: "pythonzone.companyalias.netdna-cdn.com", vanity_ip: "69.174.57.101" });
+    serve(
+      answer(
+        struct({
+          cdn_url: "<string>pythonzone.companyalias.netdna-cdn.com</string>",
+          id: "<string>34995</string>",
+          vanity_ip: "<string>69.174.57.101</string>",
+        }),
+      ),
+    );
+    expect(await client.pullzone.create({ name: "pythonzone", origin: "https://o.example.com" })).toEqual({
+      id: 34995,
+      cdn_url: "pythonzone.companyalias.netdna-cdn.com",
+      vanity_ip: "69.174.57.101",
+    });
   });
 
   test.each([
@@ -168,7 +247,19 @@ describe("ids, numbers, booleans, nil and dates in every plausible form", () => 
     ["numeric string", "<string>12</string>"],
     ["untyped text", "12"],
   ])("zone ids as %s", async (_what, id) => {
-    serve(answer(arr(struct({ id, name: "<string>www</string>", origin: "<string>o.example.com</string>", vhost: "<nil/>", compress: "<boolean>1</boolean>" }))));
+    serve(
+      answer(
+        arr(
+          struct({
+            id,
+            name: "<string>www</string>",
+            origin: "<string>o.example.com</string>",
+            vhost: "<nil/>",
+            compress: "<boolean>1</boolean>",
+          }),
+        ),
+      ),
+    );
     const [row] = await client.pullzone.listZones();
     expect(row).toMatchObject({ id: 12, name: "www", origin: "o.example.com", vhost: "", compress: "1" });
   });
@@ -179,7 +270,11 @@ describe("ids, numbers, booleans, nil and dates in every plausible form", () => 
   });
 
   test("live rows may carry only id: name is then absent, not empty", async () => {
-    serve(answer(arr(struct({ id: "<int>7</int>" }), struct({ id: "<string>8</string>", name: "<string>stream</string>" }))));
+    serve(
+      answer(
+        arr(struct({ id: "<int>7</int>" }), struct({ id: "<string>8</string>", name: "<string>stream</string>" })),
+      ),
+    );
     expect(await client.livezone.listZones()).toEqual([{ id: 7 }, { id: 8, name: "stream" }]);
   });
 
@@ -209,16 +304,42 @@ describe("ids, numbers, booleans, nil and dates in every plausible form", () => 
   });
 
   test("dateTime.iso8601 values are kept as the exact text sent, whatever the machine's time zone", async () => {
-    serve(answer(arr(struct({ zone_id: "<int>5</int>", from: "<dateTime.iso8601>2026-10-01T00:00:00+05:00</dateTime.iso8601>", to: "<dateTime.iso8601>20261001T23:59:59</dateTime.iso8601>", transfer: "<int>1</int>" }))));
+    serve(
+      answer(
+        arr(
+          struct({
+            zone_id: "<int>5</int>",
+            from: "<dateTime.iso8601>2026-10-01T00:00:00+05:00</dateTime.iso8601>",
+            to: "<dateTime.iso8601>20261001T23:59:59</dateTime.iso8601>",
+            transfer: "<int>1</int>",
+          }),
+        ),
+      ),
+    );
     const [row] = await client.report.getTotalTransfer(5);
     expect(row.from).toBe("2026-10-01T00:00:00+05:00");
     expect(row.to).toBe("20261001T23:59:59");
-    expect(await client.call("report.getTotalTransfer", [5])).toEqual([{ zone_id: 5, from: "2026-10-01T00:00:00+05:00", to: "20261001T23:59:59", transfer: 1 }]);
+    expect(await client.call("report.getTotalTransfer", [5])).toEqual([
+      { zone_id: 5, from: "2026-10-01T00:00:00+05:00", to: "20261001T23:59:59", transfer: 1 },
+    ]);
   });
 
   test("user rows: ids as text become numbers, any other field is kept", async () => {
-    serve(answer(arr(struct({ id: "<string>21826</string>", firstname: "<string>Ada</string>", lastname: "<string>Lovelace</string>", date_last_login: "<nil/>" }))));
-    expect(await client.user.listUsers()).toEqual([{ id: 21826, firstname: "Ada", lastname: "Lovelace", date_last_login: null }]);
+    serve(
+      answer(
+        arr(
+          struct({
+            id: "<string>21826</string>",
+            firstname: "<string>Ada</string>",
+            lastname: "<string>Lovelace</string>",
+            date_last_login: "<nil/>",
+          }),
+        ),
+      ),
+    );
+    expect(await client.user.listUsers()).toEqual([
+      { id: 21826, firstname: "Ada", lastname: "Lovelace", date_last_login: null },
+    ]);
   });
 });
 
@@ -235,11 +356,19 @@ describe("create errors: (code, string) or a fault with the same code give the s
     ["livezone", 5002, CdnNameInUseError, "name_in_use"],
   ] as const;
   const create = (group: string) =>
-    (client as unknown as Record<string, { create(v: object): Promise<unknown> }>)[group].create(group === "pullzone" ? { name: "taken", origin: "https://o.example.com" } : { name: "taken", password: "pw-secret-1" });
+    (client as unknown as Record<string, { create(v: object): Promise<unknown> }>)[group].create(
+      group === "pullzone"
+        ? { name: "taken", origin: "https://o.example.com" }
+        : { name: "taken", password: "pw-secret-1" },
+    );
 
   test.each(cases)("%s %i", async (group, code, Class, type) => {
     const errors = [];
-    for (const xml of [answer(arr(`<int>${code}</int>`, "<string>taken is already in use</string>")), fault(`<int>${code}</int>`, "taken is already in use"), fault(`<string>${code}</string>`, "taken is already in use")]) {
+    for (const xml of [
+      answer(arr(`<int>${code}</int>`, "<string>taken is already in use</string>")),
+      fault(`<int>${code}</int>`, "taken is already in use"),
+      fault(`<string>${code}</string>`, "taken is already in use"),
+    ]) {
       serve(xml);
       errors.push(await create(group).catch((e) => e));
     }
@@ -255,7 +384,11 @@ describe("create errors: (code, string) or a fault with the same code give the s
     expect(e).toBeInstanceOf(CdnFaultError);
     expect(e).toMatchObject({ faultCode: 3002, faultString: "odd" });
     serve(fault("<int>-1</int>", "something else"));
-    expect(await client.user.listUsers().catch((x) => x)).toMatchObject({ constructor: CdnFaultError, faultCode: -1, faultString: "something else" });
+    expect(await client.user.listUsers().catch((x) => x)).toMatchObject({
+      constructor: CdnFaultError,
+      faultCode: -1,
+      faultString: "something else",
+    });
   });
 });
 
@@ -265,8 +398,15 @@ describe("nothing the contract leaves open is refused on the wire", () => {
     await client.report.getNodeHits("acme", FROM, TO, { sortby: ["pop_name ASC"] });
     expect(received[0]).toContain("<string>pop_name ASC</string>");
     serve(answer("<int>0</int>"));
-    await client.user.update(21826, { firstname: "Ada", lastname: "Lovelace", email: "ada@example.com", phone: "+44 20 7946 0000", password: "n3w-pass-word" });
-    for (const k of ["firstname", "lastname", "email", "phone", "password"]) expect(received[1]).toContain(`<name>${k}</name>`);
+    await client.user.update(21826, {
+      firstname: "Ada",
+      lastname: "Lovelace",
+      email: "ada@example.com",
+      phone: "+44 20 7946 0000",
+      password: "n3w-pass-word",
+    });
+    for (const k of ["firstname", "lastname", "email", "phone", "password"])
+      expect(received[1]).toContain(`<name>${k}</name>`);
   });
 
   test("an extra trailing parameter through client.call", async () => {

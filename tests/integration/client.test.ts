@@ -44,7 +44,8 @@ afterEach(() => emu.faults.clear());
 
 const callsTo = (method: string) => emu.calls.filter((c: { method: string }) => c.method === method).length;
 
-const refusedLocally = (fn: () => Promise<unknown>, parameter: string, text?: string) => expectRefusedLocally(emu, fn, parameter, text);
+const refusedLocally = (fn: () => Promise<unknown>, parameter: string, text?: string) =>
+  expectRefusedLocally(emu, fn, parameter, text);
 
 describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
   let emu: Emu;
@@ -61,27 +62,56 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
   describe("zones", () => {
     test("pull zone: create, update, listZones", async () => {
       const name = fresh("pull");
-      const created = await client.pullzone.create({ name, origin: "https://origin.example.com", vhost: "www.example.com", compress: "1", label: "site" });
+      const created = await client.pullzone.create({
+        name,
+        origin: "https://origin.example.com",
+        vhost: "www.example.com",
+        compress: "1",
+        label: "site",
+      });
       expect(typeof created.id).toBe("number");
       expect(created.cdn_url).toContain(name);
       expect(typeof created.vanity_ip).toBe("string");
       await client.pullzone.update(created.id, { origin: "https://origin2.example.com", label: "renamed" });
       const row = (await client.pullzone.listZones()).find((z) => z.id === created.id)!;
-      expect(row).toMatchObject({ id: created.id, name, origin: "https://origin2.example.com", vhost: "www.example.com", compress: "1" });
-      expect(Object.keys(row).sort()).toEqual(["compress", "id", "ip", "name", "origin", "vanity_domain", "vanity_ip", "vhost"]);
+      expect(row).toMatchObject({
+        id: created.id,
+        name,
+        origin: "https://origin2.example.com",
+        vhost: "www.example.com",
+        compress: "1",
+      });
+      expect(Object.keys(row).sort()).toEqual([
+        "compress",
+        "id",
+        "ip",
+        "name",
+        "origin",
+        "vanity_domain",
+        "vanity_ip",
+        "vhost",
+      ]);
     });
-  
+
     test("push zone: create, update, listZones", async () => {
       const name = fresh("push");
-      const created = await client.pushzone.create({ name, password: "s3cret-pw", vanity_domain: `${name}.example.org` });
-      expect(created).toMatchObject({ id: expect.any(Number), storage_location: expect.any(String), cdn_url: expect.any(String) });
+      const created = await client.pushzone.create({
+        name,
+        password: "s3cret-pw",
+        vanity_domain: `${name}.example.org`,
+      });
+      expect(created).toMatchObject({
+        id: expect.any(Number),
+        storage_location: expect.any(String),
+        cdn_url: expect.any(String),
+      });
       await client.pushzone.update(created.id, { name: `${name}-b`, password: "an0ther-pw" });
       const row = (await client.pushzone.listZones()).find((z) => z.id === created.id)!;
       expect(row.name).toBe(`${name}-b`);
       expect(row.vanity_domain).toBe(`${name}.example.org`);
       expect(row).not.toHaveProperty("password");
     });
-  
+
     test("vod zone: create returns vanity_ip as a string", async () => {
       const created = await client.vodzone.create({ name: fresh("vod"), password: "s3cret-pw" });
       expect(typeof created.vanity_ip).toBe("string");
@@ -89,7 +119,7 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
       await client.vodzone.update(created.id, { label: "x" });
       expect((await client.vodzone.listZones()).some((z) => z.id === created.id)).toBe(true);
     });
-  
+
     test("live zone: create, update, delete", async () => {
       const created = await client.livezone.create({ name: fresh("live"), password: "s3cret-pw" });
       await client.livezone.update(created.id, { label: "stream" });
@@ -97,7 +127,7 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
       expect((await client.livezone.listZones()).some((z) => z.id === created.id)).toBe(false);
       await expect(client.livezone.delete(created.id)).rejects.toBeInstanceOf(CdnOperationFailedError);
     });
-  
+
     test("update of an unknown id is a typed failure naming the method and id", async () => {
       const err = await client.pullzone.update(999999, { label: "x" }).catch((e) => e);
       expect(err).toBeInstanceOf(CdnOperationFailedError);
@@ -105,7 +135,7 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
       expect(err.message).toContain("999999");
     });
   });
-  
+
   describe("create error codes of §7", () => {
     test.each([
       ["pullzone", 2002, { origin: "https://o.example.com" }],
@@ -121,7 +151,7 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
       expect(err).toMatchObject({ code, method: `${group}.create`, zoneName: name, type: "name_in_use" });
       expect(err.message).toContain(name);
     });
-  
+
     test.each([
       ["pullzone", 2001, { origin: "https://o.example.com" }],
       ["pushzone", 3001, { password: "s3cret-pw" }],
@@ -133,15 +163,17 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
       expect(err).toBeInstanceOf(CdnCreateError);
       expect(err).toMatchObject({ code, type: "create_failed" });
     });
-  
+
     test("2003: an origin that does not resolve", async () => {
-      const err = await client.pullzone.create({ name: fresh("pull"), origin: "https://nowhere.invalid" }).catch((e) => e);
+      const err = await client.pullzone
+        .create({ name: fresh("pull"), origin: "https://nowhere.invalid" })
+        .catch((e) => e);
       expect(err).toBeInstanceOf(CdnOriginUnresolvableError);
       expect(err).toMatchObject({ code: 2003, type: "origin_unresolvable" });
       expect(err.message).toContain("nowhere.invalid");
     });
   });
-  
+
   describe("cache, users, account, reports", () => {
     let pull: { id: number; cdn_url: string };
     let zoneName: string;
@@ -149,37 +181,41 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
       zoneName = fresh("rep");
       pull = await client.pullzone.create({ name: zoneName, origin: "https://o.example.com" });
     });
-  
+
     test("purge and purgeAllCache", async () => {
       const url = `https://${pull.cdn_url.replace(/^https?:\/\//, "")}/img/logo.png`;
       await expect(client.cache.purge(url)).resolves.toBe(true);
       await expect(client.cache.purgeAllCache(zoneName)).resolves.toBe(true);
       expect(emu.purges.length).toBeGreaterThanOrEqual(2);
     });
-  
+
     test("a FALSE purge is a typed error naming the target", async () => {
       const err = await client.cache.purge("https://unknown.example.com/x").catch((e) => e);
       expect(err).toBeInstanceOf(CdnPurgeFailedError);
       expect(err.message).toContain("https://unknown.example.com/x");
       await expect(client.cache.purgeAllCache("no-such-zone")).rejects.toBeInstanceOf(CdnPurgeFailedError);
     });
-  
+
     test("users: list and update", async () => {
       const users = await client.user.listUsers();
       expect(users.length).toBeGreaterThan(0);
       expect(typeof users[0].id).toBe("number");
       const updated = await client.user.update(users[0].id, { fullname: "Ada Lovelace" });
-      expect(updated?.fullname ?? (await client.user.listUsers()).find((u) => u.id === users[0].id)?.fullname).toBe("Ada Lovelace");
+      expect(updated?.fullname ?? (await client.user.listUsers()).find((u) => u.id === users[0].id)?.fullname).toBe(
+        "Ada Lovelace",
+      );
     });
-  
+
     test("bandwidth: one typed result whatever the shape (rows, or one number)", async () => {
       const bw = await client.account.getBandwidth({ from: "2026-10-01", to: "2026-10-31" });
       expect(typeof bw.remaining).toBe("number");
       expect(bw.hasData).toBe(true);
       expect(bw.rows).toHaveLength(profile === "default" ? 1 : 0);
-      expect(bw.raw).toEqual(profile === "default" ? [expect.objectContaining({ remaining: bw.remaining })] : bw.remaining);
+      expect(bw.raw).toEqual(
+        profile === "default" ? [expect.objectContaining({ remaining: bw.remaining })] : bw.remaining,
+      );
     });
-  
+
     test("every report answers typed rows", async () => {
       const r = client.report;
       const c = "acme";
@@ -188,7 +224,10 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
       const checks: [string, Promise<Record<string, unknown>[]>][] = [
         ["getTotalTransfer", r.getTotalTransfer(pull.id, { type: 3, from, to }) as never],
         ["getTotalHits", r.getTotalHits(pull.id, { type: 1 }) as never],
-        ["getTotalTransferStats", r.getTotalTransferStats(c, from, to, { zoneId: pull.id, viewby: "daily", maxReturn: 3, offset: 1 }) as never],
+        [
+          "getTotalTransferStats",
+          r.getTotalTransferStats(c, from, to, { zoneId: pull.id, viewby: "daily", maxReturn: 3, offset: 1 }) as never,
+        ],
         ["getCacheHitStats", r.getCacheHitStats(c, from, to, { zoneId: pull.id }) as never],
         ["getPopularFiles", r.getPopularFiles(c, from, to, { zoneId: pull.id, maxReturn: 5 }) as never],
         ["getUsagePerDay", r.getUsagePerDay(c, from, to, pull.id) as never],
@@ -201,7 +240,8 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
         expect(Array.isArray(rows)).toBe(true);
         for (const row of rows) {
           for (const [k, v] of Object.entries(row)) {
-            if (["zone_id", "hits", "transfer", "connections"].includes(k)) expect(`${name}.${k}:${typeof v}`).toBe(`${name}.${k}:number`);
+            if (["zone_id", "hits", "transfer", "connections"].includes(k))
+              expect(`${name}.${k}:${typeof v}`).toBe(`${name}.${k}:number`);
           }
         }
       }
@@ -212,7 +252,7 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
       expect(top.map((x) => x.hits)).toEqual([...top.map((x) => x.hits)].sort((a, b) => b! - a!));
       expect(top.every((x) => typeof x.url === "string" && typeof x.zone_id === "number")).toBe(true);
     });
-  
+
     test("low-level call", async () => {
       // The raw answer, as sent: ids may be int or i8 text.
       const rows = (await client.call("pullzone.listZones")) as { id: number | string }[];
@@ -229,9 +269,18 @@ describe("bad parameters never leave the client", () => {
     await refusedLocally(() => client.pullzone.create({ name: "a", origin: 5 } as never), "values");
     await refusedLocally(() => client.report.getTotalTransfer(1, { type: 3 }), "from");
     await refusedLocally(() => client.report.getNodeHits("acme", "2026-02-01", "2026-01-01"), "dateFrom");
-    await refusedLocally(() => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { sortby: ["bogus SIDEWAYS"] }), "sortby");
-    await refusedLocally(() => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { maxReturn: -1 }), "maxReturn");
-    await refusedLocally(() => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { timezone: "GMT" } as never), "timezone");
+    await refusedLocally(
+      () => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { sortby: ["bogus SIDEWAYS"] }),
+      "sortby",
+    );
+    await refusedLocally(
+      () => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { maxReturn: -1 }),
+      "maxReturn",
+    );
+    await refusedLocally(
+      () => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { timezone: "GMT" } as never),
+      "timezone",
+    );
     await refusedLocally(() => client.cache.purge("bad\u0001url"), "url");
   });
 });
@@ -295,7 +344,13 @@ describe("transport and protocol failures", () => {
   });
 
   test("safe calls are retried through faults; creates are not repeated", async () => {
-    const retrying = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 3, retryBaseDelayMs: 5 });
+    const retrying = new CdnClient({
+      baseUrl: emu.url,
+      apiUserId: emu.apiUserId,
+      apiKey: emu.apiKey,
+      retries: 3,
+      retryBaseDelayMs: 5,
+    });
     emu.faults.add({ kind: "http502", count: 2, method: "pullzone.listZones" });
     const before = callsTo("pullzone.listZones");
     await expect(retrying.pullzone.listZones()).resolves.toBeInstanceOf(Array);
@@ -303,7 +358,9 @@ describe("transport and protocol failures", () => {
     expect(retrying.retriedCalls).toBe(2);
 
     emu.faults.add({ kind: "http502", count: 1, method: "pullzone.create" });
-    const err = await retrying.pullzone.create({ name: fresh("once"), origin: "https://o.example.com" }).catch((e) => e);
+    const err = await retrying.pullzone
+      .create({ name: fresh("once"), origin: "https://o.example.com" })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(CdnTransportError);
     expect(err.attempts).toBe(1);
     retrying.close();
@@ -329,7 +386,12 @@ describe("clock skew against the server's Date header", () => {
 describe("the wrong base URL, timeouts, access not granted, a refused key", () => {
   test("a base URL ending in /xmlrpc or /xmlrpc/ is taken without the suffix", async () => {
     for (const suffix of ["/xmlrpc", "/xmlrpc/"]) {
-      const c = new CdnClient({ baseUrl: `${emu.url}${suffix}`, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 0 });
+      const c = new CdnClient({
+        baseUrl: `${emu.url}${suffix}`,
+        apiUserId: emu.apiUserId,
+        apiKey: emu.apiKey,
+        retries: 0,
+      });
       expect(c.baseUrl).toBe(emu.url);
       await expect(c.pullzone.listZones()).resolves.toBeInstanceOf(Array);
       c.close();
@@ -337,12 +399,24 @@ describe("the wrong base URL, timeouts, access not granted, a refused key", () =
   });
 
   test("an HTTP 404 says the base URL is likely wrong, names the setting and the path, and is sent once", async () => {
-    const c = new CdnClient({ baseUrl: `${emu.url}/api/v2`, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 4, retryBaseDelayMs: 1 });
+    const c = new CdnClient({
+      baseUrl: `${emu.url}/api/v2`,
+      apiUserId: emu.apiUserId,
+      apiKey: emu.apiKey,
+      retries: 4,
+      retryBaseDelayMs: 1,
+    });
     const before = emu.calls.length;
     const err = await c.pullzone.listZones().catch((e) => e);
     c.close();
     expect(err).toBeInstanceOf(CdnTransportError);
-    expect(err).toMatchObject({ type: "http_status", status: 404, maybeProcessed: false, retryable: false, attempts: 1 });
+    expect(err).toMatchObject({
+      type: "http_status",
+      status: 404,
+      maybeProcessed: false,
+      retryable: false,
+      attempts: 1,
+    });
     expect(err.message).toContain("base URL is likely wrong");
     expect(err.message).toContain("cdn:baseUrl / CDN_BASE_URL");
     expect(err.message).toContain(`${emu.url}/api/v2/xmlrpc/pullzone`);
@@ -372,7 +446,13 @@ describe("the wrong base URL, timeouts, access not granted, a refused key", () =
 
   test("live zones not granted to the key are not an authentication failure, and are asked once", async () => {
     const noLive = await startEmulator({ port: 0, live: false });
-    const c = new CdnClient({ baseUrl: noLive.url, apiUserId: noLive.apiUserId, apiKey: noLive.apiKey, retries: 4, retryBaseDelayMs: 1 });
+    const c = new CdnClient({
+      baseUrl: noLive.url,
+      apiUserId: noLive.apiUserId,
+      apiKey: noLive.apiKey,
+      retries: 4,
+      retryBaseDelayMs: 1,
+    });
     try {
       const err = await c.livezone.listZones().catch((e) => e);
       expect(err).toBeInstanceOf(CdnAuthError);
@@ -395,7 +475,9 @@ describe("the wrong base URL, timeouts, access not granted, a refused key", () =
         c.close();
         expect(err).toBeInstanceOf(CdnTransportError);
         expect(err.type).toBe("timeout");
-        expect(err.message).toBe("pullzone.listZones: no answer within 50 ms (the call timeout: raise it with cdn:timeoutMs / CDN_TIMEOUT_MS)");
+        expect(err.message).toBe(
+          "pullzone.listZones: no answer within 50 ms (the call timeout: raise it with cdn:timeoutMs / CDN_TIMEOUT_MS)",
+        );
         expect(count()).toBe(1);
       },
     );
@@ -403,13 +485,18 @@ describe("the wrong base URL, timeouts, access not granted, a refused key", () =
 
   test("timeouts of 0 or above 2^31-1 are refused before any call", () => {
     for (const timeoutMs of [0, 2 ** 31, -5, 1.5]) {
-      expect(() => new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, timeoutMs })).toThrow(CdnConfigError);
+      expect(
+        () => new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, timeoutMs }),
+      ).toThrow(CdnConfigError);
     }
   });
 });
 
 /** A local server answering every request with `answer`; `count()` is the requests it received. */
-async function withServer(answer: (res: http.ServerResponse, n: number) => void, body: (url: string, count: () => number) => Promise<void>): Promise<void> {
+async function withServer(
+  answer: (res: http.ServerResponse, n: number) => void,
+  body: (url: string, count: () => number) => Promise<void>,
+): Promise<void> {
   let n = 0;
   const server = http.createServer((req, res) => {
     req.resume();
@@ -426,7 +513,9 @@ async function withServer(answer: (res: http.ServerResponse, n: number) => void,
 
 const xml = (inner: string) => `<?xml version="1.0"?><methodResponse>${inner}</methodResponse>`;
 const zonesXml = (count: number) =>
-  xml(`<params><param><value><array><data>${Array.from({ length: count }, (_, i) => `<value><struct><member><name>id</name><value><int>${i + 1}</int></value></member><member><name>name</name><value><string>zone-${i + 1}</string></value></member></struct></value>`).join("")}</data></array></value></param></params>`);
+  xml(
+    `<params><param><value><array><data>${Array.from({ length: count }, (_, i) => `<value><struct><member><name>id</name><value><int>${i + 1}</int></value></member><member><name>name</name><value><string>zone-${i + 1}</string></value></member></struct></value>`).join("")}</data></array></value></param></params>`,
+  );
 const send = (res: http.ServerResponse, status: number, text: string, headers: Record<string, string> = {}) => {
   res.writeHead(status, { "Content-Type": "text/xml", "Content-Length": Buffer.byteLength(text), ...headers });
   res.end(text);
@@ -434,7 +523,14 @@ const send = (res: http.ServerResponse, status: number, text: string, headers: R
 
 describe("what is sent again, and what once (default retry budget)", () => {
   const client = (url: string, over: Partial<ConstructorParameters<typeof CdnClient>[0]> = {}) =>
-    new CdnClient({ baseUrl: url, apiUserId: 1, apiKey: "local-server-key", retryBaseDelayMs: 1, retryMaxDelayMs: 2, ...over });
+    new CdnClient({
+      baseUrl: url,
+      apiUserId: 1,
+      apiKey: "local-server-key",
+      retryBaseDelayMs: 1,
+      retryMaxDelayMs: 2,
+      ...over,
+    });
 
   test("an answer over maxResponseBytes (with Content-Length) is one final protocol error, downloaded once", async () => {
     const big = zonesXml(2000);
@@ -472,10 +568,32 @@ describe("what is sent again, and what once (default retry budget)", () => {
   });
 
   const ONCE: [string, (res: http.ServerResponse) => void][] = [
-    ["an HTML page with status 200", (res) => send(res, 200, "<!DOCTYPE html><html><head><title>Maintenance</title></head><body>down</body></html>", { "Content-Type": "text/html" })],
-    ["an unknown XML-RPC type", (res) => send(res, 200, xml("<params><param><value><foo>1</foo></value></param></params>"))],
-    ["two params", (res) => send(res, 200, xml("<params><param><value><array><data/></array></value></param><param><value><int>1</int></value></param></params>"))],
-    ["a fault without faultCode or faultString", (res) => send(res, 200, xml("<fault><value><struct></struct></value></fault>"))],
+    [
+      "an HTML page with status 200",
+      (res) =>
+        send(res, 200, "<!DOCTYPE html><html><head><title>Maintenance</title></head><body>down</body></html>", {
+          "Content-Type": "text/html",
+        }),
+    ],
+    [
+      "an unknown XML-RPC type",
+      (res) => send(res, 200, xml("<params><param><value><foo>1</foo></value></param></params>")),
+    ],
+    [
+      "two params",
+      (res) =>
+        send(
+          res,
+          200,
+          xml(
+            "<params><param><value><array><data/></array></value></param><param><value><int>1</int></value></param></params>",
+          ),
+        ),
+    ],
+    [
+      "a fault without faultCode or faultString",
+      (res) => send(res, 200, xml("<fault><value><struct></struct></value></fault>")),
+    ],
     ["HTTP 400", (res) => send(res, 400, "bad request")],
   ];
   test.each(ONCE)("%s is sent once", async (_what, answer) => {
@@ -510,7 +628,16 @@ describe("what is sent again, and what once (default retry budget)", () => {
 describe("Retry-After and the in-flight cap", () => {
   test("the emulator's 503 Retry-After: 1 is waited for, up to the max delay", async () => {
     const events: CallEvent[] = [];
-    const c = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 1, retryBaseDelayMs: 5, retryMaxDelayMs: 30, random: () => 0, onEvent: (e) => events.push(e) });
+    const c = new CdnClient({
+      baseUrl: emu.url,
+      apiUserId: emu.apiUserId,
+      apiKey: emu.apiKey,
+      retries: 1,
+      retryBaseDelayMs: 5,
+      retryMaxDelayMs: 30,
+      random: () => 0,
+      onEvent: (e) => events.push(e),
+    });
     emu.faults.add({ kind: "http503", count: 1, method: "pushzone.listZones" });
     await expect(c.pushzone.listZones()).resolves.toBeInstanceOf(Array);
     c.close();
@@ -527,7 +654,15 @@ describe("Retry-After and the in-flight cap", () => {
     await withServer(
       (res, n) => (n === 1 ? send(res, 429, "slow down", { "Retry-After": later }) : send(res, 200, zonesXml(1))),
       async (url, count) => {
-        const c = new CdnClient({ baseUrl: url, apiUserId: 1, apiKey: "local-server-key", retries: 2, retryMaxDelayMs: 25, random: () => 0, onEvent: (e) => events.push(e) });
+        const c = new CdnClient({
+          baseUrl: url,
+          apiUserId: 1,
+          apiKey: "local-server-key",
+          retries: 2,
+          retryMaxDelayMs: 25,
+          random: () => 0,
+          onEvent: (e) => events.push(e),
+        });
         await expect(c.vodzone.listZones()).resolves.toHaveLength(1);
         c.close();
         expect(count()).toBe(2);

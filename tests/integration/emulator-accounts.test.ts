@@ -16,7 +16,9 @@ function callAs(emu: Emulator, apiUserId: number, apiKey: string, wire: string, 
   return new Promise((resolve, reject) => {
     const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
     const date = currentDate();
-    client.methodCall(wire, [apiUserId, authString(date, apiKey, wire), date, ...params], (err, value) => (err ? reject(err) : resolve(value)));
+    client.methodCall(wire, [apiUserId, authString(date, apiKey, wire), date, ...params], (err, value) =>
+      err ? reject(err) : resolve(value),
+    );
   });
 }
 
@@ -35,16 +37,29 @@ describe("zone names with capitals", () => {
   });
   afterAll(() => emu.close());
 
-  it.each(Object.keys(VALUES) as ZoneKind[])("%s: keeps the case given, and a name in another case is in use", async (kind) => {
-    const [code, created] = await call(emu, `${kind}.create`, VALUES[kind]("ShopAssets"));
-    expect(code).toBe(0);
-    expect((await call(emu, `${kind}.listZones`)).find((z: { id: number }) => z.id === created.id).name).toBe("ShopAssets");
-    if (kind === "pullzone") expect(created.cdn_url).toBe("shopassets.acme.cdn.example.net");
-    expect(await call(emu, `${kind}.create`, VALUES[kind]("shopassets"))).toEqual([IN_USE[kind], "shopassets is already in use"]);
-    expect(await call(emu, `${kind}.create`, VALUES[kind]("SHOPASSETS"))).toEqual([IN_USE[kind], "SHOPASSETS is already in use"]);
-    expect(emu.zoneByName(kind, "shopASSETS")?.id).toBe(created.id);
-    await expect(emu.seedZone(kind, VALUES[kind]("shopassets"))).rejects.toThrow(`seedZone ${kind}: ${IN_USE[kind]} shopassets is already in use`);
-  });
+  it.each(Object.keys(VALUES) as ZoneKind[])(
+    "%s: keeps the case given, and a name in another case is in use",
+    async (kind) => {
+      const [code, created] = await call(emu, `${kind}.create`, VALUES[kind]("ShopAssets"));
+      expect(code).toBe(0);
+      expect((await call(emu, `${kind}.listZones`)).find((z: { id: number }) => z.id === created.id).name).toBe(
+        "ShopAssets",
+      );
+      if (kind === "pullzone") expect(created.cdn_url).toBe("shopassets.acme.cdn.example.net");
+      expect(await call(emu, `${kind}.create`, VALUES[kind]("shopassets"))).toEqual([
+        IN_USE[kind],
+        "shopassets is already in use",
+      ]);
+      expect(await call(emu, `${kind}.create`, VALUES[kind]("SHOPASSETS"))).toEqual([
+        IN_USE[kind],
+        "SHOPASSETS is already in use",
+      ]);
+      expect(emu.zoneByName(kind, "shopASSETS")?.id).toBe(created.id);
+      await expect(emu.seedZone(kind, VALUES[kind]("shopassets"))).rejects.toThrow(
+        `seedZone ${kind}: ${IN_USE[kind]} shopassets is already in use`,
+      );
+    },
+  );
 
   it("refuses a rename through update onto a name in use in another case, and allows a zone to change its own case", async () => {
     const [, holder] = await call(emu, "pushzone.create", { name: "brand", password: "pw" });
@@ -57,7 +72,10 @@ describe("zone names with capitals", () => {
   });
 
   it("still refuses what is not a DNS label", async () => {
-    expect(await call(emu, "livezone.create", VALUES.livezone("Shop_Assets"))).toEqual([5001, expect.stringContaining("may contain only letters, digits and hyphens")]);
+    expect(await call(emu, "livezone.create", VALUES.livezone("Shop_Assets"))).toEqual([
+      5001,
+      expect.stringContaining("may contain only letters, digits and hyphens"),
+    ]);
     expect(await call(emu, "livezone.create", VALUES.livezone("-Shop"))).toEqual([5001, expect.any(String)]);
   });
 });
@@ -83,11 +101,18 @@ describe("two emulators as two accounts", () => {
     expect(za.cdn_url).toBe("site-a.acme.cdn.example.net");
     expect(zb.cdn_url).toBe("site-b.globex.cdn.example.net");
     // Each account knows only its own credentials.
-    await expect(callAs(b, a.apiUserId, a.apiKey, "pullzone.listZones")).rejects.toMatchObject({ faultCode: FAULT.AUTH_FAILED, faultString: expect.stringContaining(`unknown apiUserId ${a.apiUserId}`) });
-    await expect(callAs(b, b.apiUserId, a.apiKey, "pullzone.listZones")).rejects.toMatchObject({ faultCode: FAULT.AUTH_FAILED });
+    await expect(callAs(b, a.apiUserId, a.apiKey, "pullzone.listZones")).rejects.toMatchObject({
+      faultCode: FAULT.AUTH_FAILED,
+      faultString: expect.stringContaining(`unknown apiUserId ${a.apiUserId}`),
+    });
+    await expect(callAs(b, b.apiUserId, a.apiKey, "pullzone.listZones")).rejects.toMatchObject({
+      faultCode: FAULT.AUTH_FAILED,
+    });
     expect((await call(b, "user.listUsers"))[0]).toMatchObject({ id: 7100, email: "api@globex.example.com" });
     expect(await call(b, "report.getNodeHits", 9, "2024-01-01", "2024-01-01", zb.id)).toHaveLength(12);
-    await expect(call(b, "report.getNodeHits", "acme", "2024-01-01", "2024-01-01", zb.id)).rejects.toMatchObject({ faultCode: FAULT.NOT_FOUND });
+    await expect(call(b, "report.getNodeHits", "acme", "2024-01-01", "2024-01-01", zb.id)).rejects.toMatchObject({
+      faultCode: FAULT.NOT_FOUND,
+    });
   });
 
   it("firstZoneId lines the ids up when one account already has zones", async () => {
@@ -106,13 +131,20 @@ describe("two emulators as two accounts", () => {
     const emu = await start({ firstZoneId: 2147483647 });
     const [, last] = await call(emu, "livezone.create", VALUES.livezone("last"));
     expect(last.id).toBe(2147483647);
-    await expect(call(emu, "livezone.create", VALUES.livezone("beyond"))).rejects.toMatchObject({ faultCode: FAULT.INTERNAL_ERROR, faultString: expect.stringContaining("zone ids are exhausted") });
+    await expect(call(emu, "livezone.create", VALUES.livezone("beyond"))).rejects.toMatchObject({
+      faultCode: FAULT.INTERNAL_ERROR,
+      faultString: expect.stringContaining("zone ids are exhausted"),
+    });
     expect(emu.zones("livezone").map((z) => z.name)).toEqual(["last"]);
   });
 
   it("refuses ids that do not fit an int32", async () => {
-    await expect(startEmulator({ apiUserId: 2147483646 })).rejects.toThrow("startEmulator: apiUserId must be an integer from 0 to 2147483645");
-    await expect(startEmulator({ companyId: 2 ** 31 })).rejects.toThrow(/companyId must be an integer from 0 to 2147483647/);
+    await expect(startEmulator({ apiUserId: 2147483646 })).rejects.toThrow(
+      "startEmulator: apiUserId must be an integer from 0 to 2147483645",
+    );
+    await expect(startEmulator({ companyId: 2 ** 31 })).rejects.toThrow(
+      /companyId must be an integer from 0 to 2147483647/,
+    );
     await expect(startEmulator({ firstZoneId: 0 })).rejects.toThrow(/firstZoneId must be an integer from 1/);
     await expect(startEmulator({ companyAlias: "-acme" })).rejects.toThrow(/companyAlias must be a DNS label/);
   });

@@ -16,7 +16,6 @@ const CLI = path.join(ROOT, "provider", "dist", "emulator", "cli.js");
 let outDir: string;
 const children = new Set<ChildProcessWithoutNullStreams>();
 
-
 interface Running {
   child: ChildProcessWithoutNullStreams;
   stdout: () => string;
@@ -33,7 +32,9 @@ function run(args: string[]): Running {
   let err = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => (children.delete(child), resolve(code))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => (children.delete(child), resolve(code))),
+  );
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
@@ -42,7 +43,8 @@ async function waitFor(running: Running, pattern: RegExp, timeoutMs = 15_000): P
   for (;;) {
     const m = pattern.exec(running.stdout());
     if (m) return m;
-    if (Date.now() > deadline || running.child.exitCode !== null) throw new Error(`no ${pattern} in output:\n${running.stdout()}\n${running.stderr()}`);
+    if (Date.now() > deadline || running.child.exitCode !== null)
+      throw new Error(`no ${pattern} in output:\n${running.stdout()}\n${running.stderr()}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -50,9 +52,15 @@ async function waitFor(running: Running, pattern: RegExp, timeoutMs = 15_000): P
 function call(url: string, apiUserId: number, apiKey: string, wire: string, ...params: unknown[]): Promise<any> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
-    const client = xmlrpc.createClient({ host: u.hostname, port: Number(u.port), path: `/xmlrpc/${wire.split(".")[0]}` });
+    const client = xmlrpc.createClient({
+      host: u.hostname,
+      port: Number(u.port),
+      path: `/xmlrpc/${wire.split(".")[0]}`,
+    });
     const date = currentDate();
-    client.methodCall(wire, [apiUserId, authString(date, apiKey, wire), date, ...params], (err, value) => (err ? reject(err) : resolve(value)));
+    client.methodCall(wire, [apiUserId, authString(date, apiKey, wire), date, ...params], (err, value) =>
+      err ? reject(err) : resolve(value),
+    );
   });
 }
 
@@ -70,7 +78,9 @@ afterAll(async () => {
 
 describe("cdn-emulator CLI", () => {
   it("starts with a node shebang", async () => {
-    expect((await fs.readFile(path.join(ROOT, "provider", "emulator", "cli.ts"), "utf8")).split("\n")[0]).toBe("#!/usr/bin/env node");
+    expect((await fs.readFile(path.join(ROOT, "provider", "emulator", "cli.ts"), "utf8")).split("\n")[0]).toBe(
+      "#!/usr/bin/env node",
+    );
     expect((await fs.readFile(CLI, "utf8")).split("\n")[0]).toBe("#!/usr/bin/env node");
   });
 
@@ -84,7 +94,9 @@ describe("cdn-emulator CLI", () => {
     const [code] = await call(url, userId, key, "pushzone.create", { name: "cli-zone", password: "cli-password" });
     expect(code).toBe(0);
     await waitFor(running, /^pushzone\.create \d+ms ok$/m);
-    await expect(call(url, userId, "bad-key", "user.listUsers")).rejects.toMatchObject({ faultCode: FAULT.AUTH_FAILED });
+    await expect(call(url, userId, "bad-key", "user.listUsers")).rejects.toMatchObject({
+      faultCode: FAULT.AUTH_FAILED,
+    });
     await waitFor(running, /^user\.listUsers \d+ms fault 401 authentication failed/m);
     expect(running.stdout()).not.toContain("cli-password");
     running.child.kill("SIGTERM");
@@ -92,12 +104,23 @@ describe("cdn-emulator CLI", () => {
   });
 
   it("masks a given key, honours --no-live and --api-user-id, and exits 0 on SIGINT", async () => {
-    const running = run(["--port=0", "--api-key", "my-very-own-secret-key", "--api-user-id", "99", "--no-live", "--latency", "5"]);
+    const running = run([
+      "--port=0",
+      "--api-key",
+      "my-very-own-secret-key",
+      "--api-user-id",
+      "99",
+      "--no-live",
+      "--latency",
+      "5",
+    ]);
     const [, url] = await waitFor(running, /listening on (\S+)\n/);
     expect(running.stdout()).not.toContain("my-very-own-secret-key");
     expect(running.stdout()).toMatch(/api key:\s+my\*+ey \(given with --api-key\)/);
     expect(running.stdout()).toMatch(/api user id:\s+99/);
-    await expect(call(url, 99, "my-very-own-secret-key", "livezone.listZones")).rejects.toMatchObject({ faultCode: FAULT.ACCESS_DENIED });
+    await expect(call(url, 99, "my-very-own-secret-key", "livezone.listZones")).rejects.toMatchObject({
+      faultCode: FAULT.ACCESS_DENIED,
+    });
     expect(await call(url, 99, "my-very-own-secret-key", "pullzone.listZones")).toEqual([]);
     running.child.kill("SIGINT");
     expect(await running.exited).toBe(0);
@@ -126,9 +149,15 @@ describe("cdn-emulator CLI", () => {
     const key = /api key:\s+(\S+)/.exec(running.stdout())![1];
     const [, created] = await call(url, 4242, key, "pullzone.create", { name: "site", origin: "http://o.example.com" });
     expect(created.cdn_url).toBe("site.other-co.cdn.example.net");
-    expect(await call(url, 4242, key, "report.getNodeHits", "other-co", "2024-01-01", "2024-01-01", created.id)).toHaveLength(12);
-    expect(await call(url, 4242, key, "report.getNodeHits", 77, "2024-01-01", "2024-01-01", created.id)).toHaveLength(12);
-    await expect(call(url, 4242, key, "report.getNodeHits", "acme", "2024-01-01", "2024-01-01", created.id)).rejects.toMatchObject({ faultCode: FAULT.NOT_FOUND });
+    expect(
+      await call(url, 4242, key, "report.getNodeHits", "other-co", "2024-01-01", "2024-01-01", created.id),
+    ).toHaveLength(12);
+    expect(await call(url, 4242, key, "report.getNodeHits", 77, "2024-01-01", "2024-01-01", created.id)).toHaveLength(
+      12,
+    );
+    await expect(
+      call(url, 4242, key, "report.getNodeHits", "acme", "2024-01-01", "2024-01-01", created.id),
+    ).rejects.toMatchObject({ faultCode: FAULT.NOT_FOUND });
     expect((await fs.stat(file)).isFile()).toBe(true);
     running.child.kill("SIGTERM");
     expect(await running.exited).toBe(0);
@@ -143,7 +172,9 @@ describe("cdn-emulator CLI", () => {
     await waitFor(first, /listening on/);
     const second = run(["--data", file]);
     expect(await second.exited).toBe(1);
-    expect(second.stderr()).toContain(`cannot use data file ${file}: it is in use by another emulator (pid ${first.child.pid} `);
+    expect(second.stderr()).toContain(
+      `cannot use data file ${file}: it is in use by another emulator (pid ${first.child.pid} `,
+    );
     expect(second.stderr()).not.toMatch(/cdn-emulator: cdn-emulator:/);
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);

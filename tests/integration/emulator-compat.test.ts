@@ -23,7 +23,11 @@ async function raw(emu: Emulator, wire: string, ...params: unknown[]): Promise<s
   const date = currentDate();
   const all = [emu.apiUserId, authString(date, emu.apiKey, method), date, ...params];
   const body = `<?xml version="1.0"?><methodCall><methodName>${wire}</methodName><params>${all.map((p) => `<param>${param(p)}</param>`).join("")}</params></methodCall>`;
-  const res = await fetch(`${emu.url}/xmlrpc/${group}`, { method: "POST", headers: { "Content-Type": "text/xml" }, body });
+  const res = await fetch(`${emu.url}/xmlrpc/${group}`, {
+    method: "POST",
+    headers: { "Content-Type": "text/xml" },
+    body,
+  });
   return res.text();
 }
 
@@ -36,7 +40,9 @@ describe("the legacy profile", () => {
 
   test("create: a bare struct with a string id; an error as a fault with the section 7 code", async () => {
     const ok = await raw(emu, "pullzone.create", { name: "www", origin: "https://o.example.com" });
-    expect(ok).toMatch(/<params><param><value><struct><member><name>id<\/name><value><string>\d+<\/string><\/value><\/member>/);
+    expect(ok).toMatch(
+      /<params><param><value><struct><member><name>id<\/name><value><string>\d+<\/string><\/value><\/member>/,
+    );
     const taken = await raw(emu, "pullzone.create", { name: "www", origin: "https://o.example.com" });
     expect(taken).toContain("<fault>");
     expect(taken).toContain("<int>2002</int>");
@@ -54,16 +60,24 @@ describe("the legacy profile", () => {
   test("purge answers 1/0 as int, bandwidth one number, bare-int reports", async () => {
     expect(await raw(emu, "cache.purgeAllCache", "www")).toContain("<int>1</int>");
     expect(await raw(emu, "cache.purgeAllCache", "nothing")).toContain("<int>0</int>");
-    expect(await raw(emu, "account.getBandwidth", "2026-10-01", "2026-10-31")).toMatch(/<param><value><double>[\d.]+<\/double><\/value><\/param>/);
+    expect(await raw(emu, "account.getBandwidth", "2026-10-01", "2026-10-31")).toMatch(
+      /<param><value><double>[\d.]+<\/double><\/value><\/param>/,
+    );
     const id = Number(/<i8>(\d+)<\/i8>/.exec(await raw(emu, "pullzone.listZones"))![1]);
-    expect(await raw(emu, "report.getTotalHits", id, 1)).toMatch(/<param><value><(int|i8)>\d+<\/(int|i8)><\/value><\/param>/);
-    expect(await raw(emu, "report.getUsagePerDay", "acme", "2026-10-01", "2026-10-07", id)).toMatch(/<param><value><(int|i8)>\d+<\/(int|i8)><\/value><\/param>/);
+    expect(await raw(emu, "report.getTotalHits", id, 1)).toMatch(
+      /<param><value><(int|i8)>\d+<\/(int|i8)><\/value><\/param>/,
+    );
+    expect(await raw(emu, "report.getUsagePerDay", "acme", "2026-10-01", "2026-10-07", id)).toMatch(
+      /<param><value><(int|i8)>\d+<\/(int|i8)><\/value><\/param>/,
+    );
   });
 
   test("report rows: other column names, figures as strings, dates as dateTime.iso8601 with the Pacific offset", async () => {
     const id = Number(/<i8>(\d+)<\/i8>/.exec(await raw(emu, "pullzone.listZones"))![1]);
     const xml = await raw(emu, "report.getTotalTransferStats", "acme", "2026-10-01", "2026-10-01", id, ["size DESC"]);
-    expect(xml).toContain("<name>timestamp</name><value><dateTime.iso8601>2026-10-01T00:00:00-07:00</dateTime.iso8601></value>");
+    expect(xml).toContain(
+      "<name>timestamp</name><value><dateTime.iso8601>2026-10-01T00:00:00-07:00</dateTime.iso8601></value>",
+    );
     expect(xml).toMatch(/<name>bucket_id<\/name><value><i8>\d+<\/i8><\/value>/);
     expect(xml).toMatch(/<name>size<\/name><value><string>\d+<\/string><\/value>/);
     expect(xml).toMatch(/<name>hit<\/name><value><string>\d+<\/string><\/value>/);
@@ -78,7 +92,9 @@ describe("the default profile", () => {
     const emu = await startEmulator({ port: 0 });
     try {
       expect(emu.compat).toBe("default");
-      expect(await raw(emu, "pullzone.create", { name: "www", origin: "https://o.example.com" })).toMatch(/<array><data><value><int>0<\/int><\/value><value><struct><member><name>id<\/name><value><int>\d+<\/int>/);
+      expect(await raw(emu, "pullzone.create", { name: "www", origin: "https://o.example.com" })).toMatch(
+        /<array><data><value><int>0<\/int><\/value><value><struct><member><name>id<\/name><value><int>\d+<\/int>/,
+      );
       expect(await raw(emu, "cache.purgeAllCache", "www")).toContain("<boolean>1</boolean>");
       expect(await raw(emu, "pullzone.listZones", 1)).toContain("too many parameters");
     } finally {
@@ -89,7 +105,9 @@ describe("the default profile", () => {
 
 describe("choosing a profile", () => {
   test("startEmulator refuses an unknown profile, naming the known ones", async () => {
-    await expect(startEmulator({ port: 0, compat: "modern" as never })).rejects.toThrow(/compat must be one of default, legacy/);
+    await expect(startEmulator({ port: 0, compat: "modern" as never })).rejects.toThrow(
+      /compat must be one of default, legacy/,
+    );
     expect([...COMPAT_PROFILES]).toEqual(["default", "legacy"]);
   });
 

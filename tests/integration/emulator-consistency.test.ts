@@ -12,7 +12,8 @@ test("popular files of a zone stay within the zone's own hits and bytes", async 
     const days = await client.report.getUsagePerDay("acme", from, to, zone.id);
     expect(files.length).toBeGreaterThan(100);
     expect(days).toHaveLength(31);
-    const sum = (rows: { hits?: number; transfer?: number }[], k: "hits" | "transfer") => rows.reduce((a, r) => a + r[k]!, 0);
+    const sum = (rows: { hits?: number; transfer?: number }[], k: "hits" | "transfer") =>
+      rows.reduce((a, r) => a + r[k]!, 0);
     expect(sum(files, "hits")).toBeLessThanOrEqual(sum(days, "hits"));
     expect(sum(files, "transfer")).toBeLessThanOrEqual(sum(days, "transfer"));
     expect(files[0].hits).toBeGreaterThan(files[files.length - 1].hits!);

@@ -5,8 +5,14 @@ import * as http from "http";
 import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
-import { ALL_FAULT_KINDS, FAULT_KINDS, TARGETED_FAULT_KINDS, startEmulator, type Emulator } from "../../provider/emulator";
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+import {
+  ALL_FAULT_KINDS,
+  FAULT_KINDS,
+  TARGETED_FAULT_KINDS,
+  startEmulator,
+  type Emulator,
+} from "../../provider/emulator";
+
 const { serializeMethodCall } = require("xmlrpc/lib/serializer");
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; text: string };
@@ -21,7 +27,14 @@ function post(emu: Emulator, wire: string, ...params: unknown[]): Promise<Reply>
   const text = body(emu, wire, ...params);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}`, method: "POST", agent: false, headers: { "Content-Type": "text/xml", "Content-Length": Buffer.byteLength(text) } },
+      {
+        host: "127.0.0.1",
+        port: emu.port,
+        path: `/xmlrpc/${wire.split(".")[0]}`,
+        method: "POST",
+        agent: false,
+        headers: { "Content-Type": "text/xml", "Content-Length": Buffer.byteLength(text) },
+      },
       (res) => {
         let out = "";
         res.setEncoding("utf8");
@@ -39,7 +52,9 @@ function call(emu: Emulator, wire: string, ...params: unknown[]): Promise<any> {
   return new Promise((resolve, reject) => {
     const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
     const date = currentDate();
-    client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) => (err ? reject(err) : resolve(value)));
+    client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) =>
+      err ? reject(err) : resolve(value),
+    );
   });
 }
 
@@ -115,7 +130,10 @@ describe("emulator fault injection", () => {
   it("expiredAuth answers the expired-auth fault without processing", async () => {
     emu.faults.add({ kind: "expiredAuth", method: "pushzone.create", count: 1 });
     const name = fresh();
-    await expect(call(emu, "pushzone.create", { name, password: "pw" })).rejects.toMatchObject({ faultCode: FAULT.AUTH_FAILED, faultString: expect.stringContaining("older than 10 minutes") });
+    await expect(call(emu, "pushzone.create", { name, password: "pw" })).rejects.toMatchObject({
+      faultCode: FAULT.AUTH_FAILED,
+      faultString: expect.stringContaining("older than 10 minutes"),
+    });
     expect(emu.zones("pushzone").some((z) => z.name === name)).toBe(false);
     const [code] = await call(emu, "pushzone.create", { name, password: "pw" });
     expect(code).toBe(0);
@@ -124,7 +142,9 @@ describe("emulator fault injection", () => {
   it("resetBefore cuts the connection before processing: nothing changes", async () => {
     emu.faults.add({ kind: "resetBefore", method: "pullzone.create", count: 1 });
     const before = pullCount();
-    await expect(post(emu, "pullzone.create", { name: fresh(), origin: "http://o.example.com" })).rejects.toMatchObject({ code: expect.stringMatching(/ECONNRESET|EPIPE/) });
+    await expect(post(emu, "pullzone.create", { name: fresh(), origin: "http://o.example.com" })).rejects.toMatchObject(
+      { code: expect.stringMatching(/ECONNRESET|EPIPE/) },
+    );
     expect(pullCount()).toBe(before);
     expect(emu.calls[emu.calls.length - 1]).toMatchObject({ ok: false, fault: "resetBefore" });
   });
@@ -132,7 +152,9 @@ describe("emulator fault injection", () => {
   it("dropAfter processes the call, then cuts the connection without answering", async () => {
     emu.faults.add({ kind: "dropAfter", method: "pullzone.create", count: 1 });
     const name = fresh();
-    await expect(post(emu, "pullzone.create", { name, origin: "http://o.example.com" })).rejects.toMatchObject({ code: expect.stringMatching(/ECONNRESET|socket hang up/i) });
+    await expect(post(emu, "pullzone.create", { name, origin: "http://o.example.com" })).rejects.toMatchObject({
+      code: expect.stringMatching(/ECONNRESET|socket hang up/i),
+    });
     expect(emu.zones("pullzone").some((z) => z.name === name)).toBe(true);
     expect(emu.calls[emu.calls.length - 1]).toMatchObject({ ok: true, fault: "dropAfter" });
   });
@@ -178,7 +200,11 @@ describe("emulator fault injection", () => {
 
     const id = emu.faults.add({ kind: "http502", count: 2 });
     expect(emu.faults.active().find((r) => r.id === id)).toMatchObject({ remaining: 2 });
-    expect([(await post(emu, "user.listUsers")).status, (await post(emu, "user.listUsers")).status, (await post(emu, "user.listUsers")).status]).toEqual([502, 502, 200]);
+    expect([
+      (await post(emu, "user.listUsers")).status,
+      (await post(emu, "user.listUsers")).status,
+      (await post(emu, "user.listUsers")).status,
+    ]).toEqual([502, 502, 200]);
     expect(emu.faults.active()).toEqual([]);
   });
 
@@ -210,12 +236,17 @@ describe("emulator fault injection", () => {
 
     it.each(cases)("%s / %s: the zone exists only when the failure came after processing", async (when, as, status) => {
       const id = emu.faults.once({ method: "pullzone.create", when, as });
-      expect(emu.faults.active()).toEqual([expect.objectContaining({ id, method: "pullzone.create", count: 1, remaining: 1 })]);
+      expect(emu.faults.active()).toEqual([
+        expect.objectContaining({ id, method: "pullzone.create", count: 1, remaining: 1 }),
+      ]);
       // Another method is not touched by the rule.
       expect((await post(emu, "pullzone.listZones")).status).toBe(200);
       const name = fresh();
-      const reply = await post(emu, "pullzone.create", { name, origin: "http://o.example.com" }).catch((e: NodeJS.ErrnoException) => e);
-      if (status === 0) expect(reply).toMatchObject({ code: expect.stringMatching(/ECONNRESET|EPIPE|socket hang up/i) });
+      const reply = await post(emu, "pullzone.create", { name, origin: "http://o.example.com" }).catch(
+        (e: NodeJS.ErrnoException) => e,
+      );
+      if (status === 0)
+        expect(reply).toMatchObject({ code: expect.stringMatching(/ECONNRESET|EPIPE|socket hang up/i) });
       else expect(reply).toMatchObject({ status });
       expect(emu.zoneByName("pullzone", name) !== undefined).toBe(when === "after");
       const record = emu.calls[emu.calls.length - 1];
@@ -245,7 +276,11 @@ describe("emulator fault injection", () => {
       emu.faults.once({ method: "vodzone.listZones", when: "after", as: "short" });
       expect(await call(emu, "pushzone.listZones")).toEqual(expect.any(Array));
       expect(await call(emu, "vodzone.listZones")).toEqual([]);
-      expect(emu.calls[emu.calls.length - 1]).toMatchObject({ method: "vodzone.listZones", ok: true, fault: "shortList" });
+      expect(emu.calls[emu.calls.length - 1]).toMatchObject({
+        method: "vodzone.listZones",
+        ok: true,
+        fault: "shortList",
+      });
       expect(await call(emu, "vodzone.listZones")).toEqual(all);
       emu.faults.once({ method: "vodzone.listZones", when: "after", as: "short", keep: 1 });
       expect(await call(emu, "vodzone.listZones")).toEqual(all.slice(0, 1));
@@ -253,11 +288,19 @@ describe("emulator fault injection", () => {
     });
 
     it("refuses what cannot happen, naming the choices", () => {
-      expect(() => emu.faults.once({ method: "pullzone.create", when: "before", as: "truncated" })).toThrow("faults.once: 'truncated' cannot happen before processing (before: http500, http502, http503, reset)");
-      expect(() => emu.faults.once({ method: "pullzone.create", when: "after", as: "short" })).toThrow(/shortList needs method '<group>.listZones'/);
+      expect(() => emu.faults.once({ method: "pullzone.create", when: "before", as: "truncated" })).toThrow(
+        "faults.once: 'truncated' cannot happen before processing (before: http500, http502, http503, reset)",
+      );
+      expect(() => emu.faults.once({ method: "pullzone.create", when: "after", as: "short" })).toThrow(
+        /shortList needs method '<group>.listZones'/,
+      );
       expect(() => emu.faults.once({ method: "pullzone.*", when: "before", as: "reset" })).toThrow(/wire name/);
-      expect(() => emu.faults.once({ method: "pullzone.create", when: "during" as never, as: "reset" })).toThrow(/'before' or 'after'/);
-      expect(() => emu.faults.once({ method: "pullzone.listZones", when: "after", as: "reset", keep: 1 })).toThrow(/keep applies only/);
+      expect(() => emu.faults.once({ method: "pullzone.create", when: "during" as never, as: "reset" })).toThrow(
+        /'before' or 'after'/,
+      );
+      expect(() => emu.faults.once({ method: "pullzone.listZones", when: "after", as: "reset", keep: 1 })).toThrow(
+        /keep applies only/,
+      );
       expect(emu.faults.active()).toEqual([]);
     });
   });

@@ -88,9 +88,20 @@ describe("emulator with Python's standard xmlrpc.client", () => {
     expect(stderr).toBe("");
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
-    expect(out.pull).toEqual([0, { id: expect.any(Number), vanity_ip: expect.stringMatching(/^203\.0\.113\./), cdn_url: "py-pull.acme.cdn.example.net" }]);
+    expect(out.pull).toEqual([
+      0,
+      {
+        id: expect.any(Number),
+        vanity_ip: expect.stringMatching(/^203\.0\.113\./),
+        cdn_url: "py-pull.acme.cdn.example.net",
+      },
+    ]);
     expect(out.push[0]).toBe(0);
-    expect(out.vod[1]).toEqual({ id: expect.any(Number), vanity_ip: expect.any(Number), storage_location: expect.any(String) });
+    expect(out.vod[1]).toEqual({
+      id: expect.any(Number),
+      vanity_ip: expect.any(Number),
+      storage_location: expect.any(String),
+    });
     expect(out.live).toEqual([0, { id: expect.any(Number) }]);
     expect(out.pullList).toEqual([expect.objectContaining({ name: "py-pull", origin: "http://origin.example.com" })]);
     expect(out.dup).toEqual([2002, "py-pull is already in use"]);
@@ -103,13 +114,28 @@ describe("emulator with Python's standard xmlrpc.client", () => {
     expect(out.stats).toHaveLength(2);
     expect(out.types).toEqual({ transfer: "float", hits: "int", prepaid: "float", purge: "bool" });
     expect(out.expired).toEqual({ code: FAULT.AUTH_FAILED, string: expect.stringContaining("older than 10 minutes") });
-    expect(out.badType).toEqual({ code: FAULT.INVALID_PARAMS, string: expect.stringContaining("(url) must be a string, got int") });
+    expect(out.badType).toEqual({
+      code: FAULT.INVALID_PARAMS,
+      string: expect.stringContaining("(url) must be a string, got int"),
+    });
     // Python writes U+0001 raw; the emulator refuses it, so the list stays readable by Python.
-    expect(out.control).toEqual({ code: FAULT.PARSE_ERROR, string: expect.stringContaining("U+0001, a character XML 1.0 does not allow") });
+    expect(out.control).toEqual({
+      code: FAULT.PARSE_ERROR,
+      string: expect.stringContaining("U+0001, a character XML 1.0 does not allow"),
+    });
     expect(out.pullListAfterControl).toEqual([expect.objectContaining({ name: "py-pull", vhost: "" })]);
     expect(emu.zones("pushzone")[0].label).toBe("from python");
     expect(emu.passwordMatches("pushzone", out.push[1].id, "py-secret")).toBe(true);
     const groups = new Set(emu.calls.filter((c) => c.ok).map((c) => c.method.split(".")[0]));
-    expect([...groups].sort()).toEqual(["account", "cache", "livezone", "pullzone", "pushzone", "report", "user", "vodzone"]);
+    expect([...groups].sort()).toEqual([
+      "account",
+      "cache",
+      "livezone",
+      "pullzone",
+      "pushzone",
+      "report",
+      "user",
+      "vodzone",
+    ]);
   });
 });

@@ -14,7 +14,9 @@ function call(emu: Emulator, wire: string, ...params: unknown[]): Promise<any> {
   return new Promise((resolve, reject) => {
     const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
     const date = currentDate();
-    client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) => (err ? reject(err) : resolve(value)));
+    client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) =>
+      err ? reject(err) : resolve(value),
+    );
   });
 }
 
@@ -46,7 +48,11 @@ describe("emulator file store", () => {
   it("keeps zones, passwords, users and the id counter across a restart", async () => {
     const file = path.join(dir, "state.json");
     const first = await start(file);
-    const [, pull] = await call(first, "pullzone.create", { name: "kept", origin: "http://o.example.com", label: "lbl" });
+    const [, pull] = await call(first, "pullzone.create", {
+      name: "kept",
+      origin: "http://o.example.com",
+      label: "lbl",
+    });
     const [, push] = await call(first, "pushzone.create", { name: "kept-push", password: "persisted-secret" });
     const [, live] = await call(first, "livezone.create", { name: "gone", password: "pw" });
     expect(await call(first, "livezone.delete", live.id)).toBe(0);
@@ -54,7 +60,9 @@ describe("emulator file store", () => {
     await first.close();
 
     const second = await start(file);
-    expect(await call(second, "pullzone.listZones")).toEqual([expect.objectContaining({ id: pull.id, name: "kept", origin: "http://o.example.com" })]);
+    expect(await call(second, "pullzone.listZones")).toEqual([
+      expect.objectContaining({ id: pull.id, name: "kept", origin: "http://o.example.com" }),
+    ]);
     expect(second.zones("pullzone")[0].label).toBe("lbl");
     expect(second.passwordMatches("pushzone", push.id, "persisted-secret")).toBe(true);
     expect(await call(second, "livezone.listZones")).toEqual([]);
@@ -70,7 +78,9 @@ describe("emulator file store", () => {
     const text = await fs.readFile(file, "utf8");
     expect(JSON.parse(text).zones.map((z: { id: number }) => z.id)).toEqual([zone.id]);
     expect(text).not.toContain("plain-text-pw");
-    await Promise.all(Array.from({ length: 20 }, (_, i) => call(emu, "livezone.create", { name: `burst-${i}`, password: "pw" })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(emu, "livezone.create", { name: `burst-${i}`, password: "pw" })),
+    );
     expect(JSON.parse(await fs.readFile(file, "utf8")).zones).toHaveLength(21);
     expect((await fs.readdir(dir)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
@@ -98,7 +108,9 @@ describe("emulator file store", () => {
   it("refuses valid JSON that is not a snapshot", async () => {
     const file = path.join(dir, "wrong.json");
     await fs.writeFile(file, JSON.stringify({ version: 1, nextZoneId: 1, zones: [{ id: "x" }], users: [] }));
-    await expect(startEmulator({ dataFile: file })).rejects.toThrow(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*zones\\[0\\]`));
+    await expect(startEmulator({ dataFile: file })).rejects.toThrow(
+      new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*zones\\[0\\]`),
+    );
     await fs.writeFile(file, JSON.stringify([1, 2]));
     await expect(startEmulator({ dataFile: file })).rejects.toThrow(/not a JSON object/);
   });
@@ -112,7 +124,9 @@ describe("emulator file store", () => {
     const blocked = path.join(dir, "plain", "state.json");
     const error = await startEmulator({ dataFile: blocked }).catch((e) => e);
     expect(error).toBeInstanceOf(DataFileError);
-    expect(error.message).toBe(`cannot use data file ${blocked}: its directory cannot be created (${error.message.split("(")[1]}`);
+    expect(error.message).toBe(
+      `cannot use data file ${blocked}: its directory cannot be created (${error.message.split("(")[1]}`,
+    );
   });
 
   it("locks the file while in use: a second emulator is refused, naming the file and the holder, until the first closes", async () => {
@@ -138,36 +152,63 @@ describe("emulator file store", () => {
     // The stale case five times: the take-over is where two winners could appear.
     for (const [round, stale] of [false, true, true, true, true, true].entries()) {
       const file = path.join(dir, `race-${round}.json`);
-      if (stale) await fs.writeFile(`${file}.lock`, JSON.stringify({ pid: 99_999_999, host: os.hostname(), startedAt: "2020-01-01T00:00:00.000Z", token: "dead" }));
+      if (stale)
+        await fs.writeFile(
+          `${file}.lock`,
+          JSON.stringify({
+            pid: 99_999_999,
+            host: os.hostname(),
+            startedAt: "2020-01-01T00:00:00.000Z",
+            token: "dead",
+          }),
+        );
       const results = await Promise.allSettled(Array.from({ length: 6 }, () => startEmulator({ dataFile: file })));
-      const started = results.filter((r): r is PromiseFulfilledResult<Emulator> => r.status === "fulfilled").map((r) => r.value);
+      const started = results
+        .filter((r): r is PromiseFulfilledResult<Emulator> => r.status === "fulfilled")
+        .map((r) => r.value);
       open.push(...started);
       expect(started).toHaveLength(1);
-      for (const r of results) if (r.status === "rejected") expect(String(r.reason.message)).toContain(`cannot use data file ${file}: it is in use by another emulator (pid ${process.pid} `);
+      for (const r of results)
+        if (r.status === "rejected")
+          expect(String(r.reason.message)).toContain(
+            `cannot use data file ${file}: it is in use by another emulator (pid ${process.pid} `,
+          );
     }
   });
 
   it("takes over a stale lock left by a process that no longer runs", async () => {
     const file = path.join(dir, "state.json");
     // A pid above the kernel's pid_max (4194304 at most on Linux) never runs.
-    await fs.writeFile(`${file}.lock`, JSON.stringify({ pid: 99_999_999, host: os.hostname(), startedAt: "2020-01-01T00:00:00.000Z", token: "dead" }));
+    await fs.writeFile(
+      `${file}.lock`,
+      JSON.stringify({ pid: 99_999_999, host: os.hostname(), startedAt: "2020-01-01T00:00:00.000Z", token: "dead" }),
+    );
     await start(file);
     expect(JSON.parse(await fs.readFile(`${file}.lock`, "utf8"))).toMatchObject({ pid: process.pid });
   });
 
   it("does not take over a lock of another host or an unreadable lock", async () => {
     const file = path.join(dir, "state.json");
-    await fs.writeFile(`${file}.lock`, JSON.stringify({ pid: 99_999_999, host: "other-host", startedAt: "2020-01-01T00:00:00.000Z", token: "t" }));
-    await expect(startEmulator({ dataFile: file })).rejects.toThrow(/in use by another emulator \(pid 99999999 on other-host/);
+    await fs.writeFile(
+      `${file}.lock`,
+      JSON.stringify({ pid: 99_999_999, host: "other-host", startedAt: "2020-01-01T00:00:00.000Z", token: "t" }),
+    );
+    await expect(startEmulator({ dataFile: file })).rejects.toThrow(
+      /in use by another emulator \(pid 99999999 on other-host/,
+    );
     await fs.writeFile(`${file}.lock`, "garbage");
-    await expect(startEmulator({ dataFile: file })).rejects.toThrow(`its lock file ${file}.lock cannot be read; remove it if no emulator uses the file`);
+    await expect(startEmulator({ dataFile: file })).rejects.toThrow(
+      `its lock file ${file}.lock cannot be read; remove it if no emulator uses the file`,
+    );
   });
 
   it("refuses a FIFO at once instead of blocking on it", async () => {
     if (process.platform === "win32") return;
     const fifo = path.join(dir, "state.fifo");
     execFileSync("mkfifo", [fifo]);
-    await expect(startEmulator({ dataFile: fifo })).rejects.toThrow(`cannot use data file ${fifo}: it is a FIFO, not a regular file`);
+    await expect(startEmulator({ dataFile: fifo })).rejects.toThrow(
+      `cannot use data file ${fifo}: it is a FIFO, not a regular file`,
+    );
     await expect(startEmulator({ dataFile: dir })).rejects.toThrow(/it is a directory, not a regular file/);
     // The refused starts released their locks.
     expect((await fs.readdir(dir)).filter((f) => f.endsWith(".lock"))).toEqual([]);
@@ -202,17 +243,49 @@ describe("emulator file store", () => {
     };
 
     it.each([
-      ["a repeated id", { zones: [zone(1, "a"), zone(1, "b")] }, "zones[1] (pullzone 1 \"b\") repeats the id of zones[0]"],
-      ["a name repeated in another case", { zones: [zone(1, "shop"), zone(2, "SHOP")] }, "zones[1] (pullzone 2 \"SHOP\") repeats the name of zones[0] (names are unique per kind without regard to case)"],
-      ["an empty name", { zones: [zone(1, "")] }, "zones[0] (pullzone 1 \"\") has a name create would refuse: name must not be empty"],
-      ["a name create refuses", { zones: [zone(1, "has space")] }, "zones[0] (pullzone 1 \"has space\") has a name create would refuse"],
-      ["an id beyond int32", { zones: [zone(2147483648, "big")] }, "zones[0] (pullzone 2147483648 \"big\") has an id that is not an integer from 1 to 2147483647"],
-      ["id 0", { zones: [zone(0, "zero")] }, "zones[0] (pullzone 0 \"zero\") has an id that is not an integer from 1"],
-      ["a control character", { zones: [zone(1, "v", { vhost: "a\u0001b" })] }, "zones[0] (pullzone 1 \"v\").vhost holds U+0001, a character XML does not allow"],
-      ["nextZoneId beyond int32", { nextZoneId: 2147483649 }, "nextZoneId 2147483649 is not an integer from 1 to 2147483648"],
+      [
+        "a repeated id",
+        { zones: [zone(1, "a"), zone(1, "b")] },
+        'zones[1] (pullzone 1 "b") repeats the id of zones[0]',
+      ],
+      [
+        "a name repeated in another case",
+        { zones: [zone(1, "shop"), zone(2, "SHOP")] },
+        'zones[1] (pullzone 2 "SHOP") repeats the name of zones[0] (names are unique per kind without regard to case)',
+      ],
+      [
+        "an empty name",
+        { zones: [zone(1, "")] },
+        'zones[0] (pullzone 1 "") has a name create would refuse: name must not be empty',
+      ],
+      [
+        "a name create refuses",
+        { zones: [zone(1, "has space")] },
+        'zones[0] (pullzone 1 "has space") has a name create would refuse',
+      ],
+      [
+        "an id beyond int32",
+        { zones: [zone(2147483648, "big")] },
+        'zones[0] (pullzone 2147483648 "big") has an id that is not an integer from 1 to 2147483647',
+      ],
+      ["id 0", { zones: [zone(0, "zero")] }, 'zones[0] (pullzone 0 "zero") has an id that is not an integer from 1'],
+      [
+        "a control character",
+        { zones: [zone(1, "v", { vhost: "a\u0001b" })] },
+        'zones[0] (pullzone 1 "v").vhost holds U+0001, a character XML does not allow',
+      ],
+      [
+        "nextZoneId beyond int32",
+        { nextZoneId: 2147483649 },
+        "nextZoneId 2147483649 is not an integer from 1 to 2147483648",
+      ],
       ["nextZoneId 0", { nextZoneId: 0 }, "nextZoneId 0 is not an integer from 1"],
       ["a repeated user id", { users: [user, { ...user }] }, "users[1] repeats user id 4242"],
-      ["a user id beyond int32", { users: [{ ...user, id: 2 ** 31 }] }, "users[0] lacks an integer id from 0 to 2147483647"],
+      [
+        "a user id beyond int32",
+        { users: [{ ...user, id: 2 ** 31 }] },
+        "users[0] lacks an integer id from 0 to 2147483647",
+      ],
       ["U+FFFE in a user", { users: [{ ...user, fullname: "\uFFFE" }] }, "users[0].fullname holds U+FFFE"],
     ])("refuses %s, naming the entry", async (_label, snapshot, reason) => {
       expect(await refusal(snapshot)).toContain(reason);
@@ -220,15 +293,32 @@ describe("emulator file store", () => {
 
     it("accepts the same name in two kinds, and names that differ only from other zones' names", async () => {
       const file = path.join(dir, "ok.json");
-      await fs.writeFile(file, JSON.stringify({ version: 1, nextZoneId: 3, zones: [zone(1, "Shop"), zone(2, "shop", { kind: "livezone" })], users: [user] }));
+      await fs.writeFile(
+        file,
+        JSON.stringify({
+          version: 1,
+          nextZoneId: 3,
+          zones: [zone(1, "Shop"), zone(2, "shop", { kind: "livezone" })],
+          users: [user],
+        }),
+      );
       const emu = await start(file);
       expect(emu.zoneByName("pullzone", "SHOP")?.id).toBe(1);
     });
 
     it("refuses bytes that are not UTF-8", async () => {
       const file = path.join(dir, "latin1.json");
-      await fs.writeFile(file, Buffer.concat([Buffer.from('{"version":1,"nextZoneId":1,"zones":[],"users":[{"fullname":"'), Buffer.from([0xe9]), Buffer.from('"}]}')]));
-      await expect(startEmulator({ dataFile: file })).rejects.toThrow(`cannot use data file ${file}: it is not valid UTF-8; fix or remove it`);
+      await fs.writeFile(
+        file,
+        Buffer.concat([
+          Buffer.from('{"version":1,"nextZoneId":1,"zones":[],"users":[{"fullname":"'),
+          Buffer.from([0xe9]),
+          Buffer.from('"}]}'),
+        ]),
+      );
+      await expect(startEmulator({ dataFile: file })).rejects.toThrow(
+        `cannot use data file ${file}: it is not valid UTF-8; fix or remove it`,
+      );
     });
   });
 

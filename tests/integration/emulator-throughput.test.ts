@@ -67,7 +67,6 @@ function post(path, text) {
 })();
 `;
 
-
 /** Resolves with each JSON line the child prints, in order. */
 function lines(child: ChildProcess): () => Promise<any> {
   const queue: string[] = [];
@@ -84,7 +83,10 @@ function lines(child: ChildProcess): () => Promise<any> {
       else queue.push(line);
     }
   });
-  return () => new Promise((resolve) => (queue.length ? resolve(JSON.parse(queue.shift()!)) : waiting.push((l) => resolve(JSON.parse(l)))));
+  return () =>
+    new Promise((resolve) =>
+      queue.length ? resolve(JSON.parse(queue.shift()!)) : waiting.push((l) => resolve(JSON.parse(l))),
+    );
 }
 
 describe("emulator throughput", () => {
@@ -96,14 +98,22 @@ describe("emulator throughput", () => {
   });
 
   it("serves 8 concurrent keep-alive clients with little CPU per call and every answer right", async () => {
-    const server = spawn(process.execPath, ["-e", SERVER, path.join(ROOT, "provider", "dist", "emulator", "index.js")], { env: env() });
+    const server = spawn(
+      process.execPath,
+      ["-e", SERVER, path.join(ROOT, "provider", "dist", "emulator", "index.js")],
+      { env: env() },
+    );
     children.push(server);
     const next = lines(server);
     const info = await next();
     server.stdin.write("\n");
     const before = await next();
 
-    const client = spawn(process.execPath, ["-e", CLIENT, String(info.port), String(info.id), info.key, String(CALLS)], { env: env() });
+    const client = spawn(
+      process.execPath,
+      ["-e", CLIENT, String(info.port), String(info.id), info.key, String(CALLS)],
+      { env: env() },
+    );
     children.push(client);
     let out = "";
     let err = "";
@@ -120,8 +130,10 @@ describe("emulator throughput", () => {
     await new Promise((resolve) => server.on("exit", resolve));
 
     const cpuPerCall = (after.cpuMicros - before.cpuMicros) / CALLS;
-    // eslint-disable-next-line no-console
-    console.log(`emulator: ${Math.round(result.rate)} calls/s wall clock, ${Math.round(cpuPerCall)} µs server CPU per call (${Math.round(1e6 / cpuPerCall)} calls/s per core)`);
+
+    console.log(
+      `emulator: ${Math.round(result.rate)} calls/s wall clock, ${Math.round(cpuPerCall)} µs server CPU per call (${Math.round(1e6 / cpuPerCall)} calls/s per core)`,
+    );
     expect(result.wrong).toBe(0);
     expect(after.total - before.total).toBe(CALLS);
     // 2,000 calls/s on one of the two cores leaves the other to the clients: at most 500 µs a call.

@@ -16,19 +16,24 @@ function callOf(emu: Emulator) {
     new Promise((resolve, reject) => {
       const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
       const date = currentDate();
-      client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) => (err ? reject(err) : resolve(value)));
+      client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) =>
+        err ? reject(err) : resolve(value),
+      );
     });
 }
 
 /** POSTs a raw body and returns status and text. */
 function rawPost(emu: Emulator, path: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: emu.port, path, method: "POST", headers: { "Content-Type": "text/xml" } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port: emu.port, path, method: "POST", headers: { "Content-Type": "text/xml" } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -56,14 +61,24 @@ describe("emulator: zones, cache, users, account", () => {
   describe("pullzone", () => {
     it("create returns [0, {id, vanity_ip, cdn_url}] exactly", async () => {
       const name = fresh("pull");
-      const [code, result] = await call("pullzone.create", { name, origin: "http://origin.example.com", label: "my label" });
+      const [code, result] = await call("pullzone.create", {
+        name,
+        origin: "http://origin.example.com",
+        label: "my label",
+      });
       expect(code).toBe(0);
       expect(Object.keys(result).sort()).toEqual(["cdn_url", "id", "vanity_ip"]);
       expect(Number.isInteger(result.id)).toBe(true);
       expect(result.cdn_url).toBe(`${name}.acme.cdn.example.net`);
       expect(result.vanity_ip).toMatch(/^203\.0\.113\.\d{1,3}$/);
       const stored = emu.zones("pullzone").find((z) => z.id === result.id)!;
-      expect(stored).toMatchObject({ name, label: "my label", origin: "http://origin.example.com", hasPassword: false, cdn_url: result.cdn_url });
+      expect(stored).toMatchObject({
+        name,
+        label: "my label",
+        origin: "http://origin.example.com",
+        hasPassword: false,
+        cdn_url: result.cdn_url,
+      });
     });
 
     it("listZones rows carry exactly the pullzone fields, unset ones as empty strings", async () => {
@@ -72,7 +87,16 @@ describe("emulator: zones, cache, users, account", () => {
       const rows: Record<string, unknown>[] = await call("pullzone.listZones");
       const row = rows.find((r) => r.id === created.id)!;
       expect(Object.keys(row)).toEqual([...ZONE_ROW_FIELDS.pullzone]);
-      expect(row).toEqual({ id: created.id, name, origin: "origin.example.com", vhost: "", ip: "", compress: "", vanity_domain: "", vanity_ip: created.vanity_ip });
+      expect(row).toEqual({
+        id: created.id,
+        name,
+        origin: "origin.example.com",
+        vhost: "",
+        ip: "",
+        compress: "",
+        vanity_domain: "",
+        vanity_ip: created.vanity_ip,
+      });
     });
 
     it("update applies accepted keys and returns 0; 1 for an unknown id or a name in use", async () => {
@@ -80,8 +104,20 @@ describe("emulator: zones, cache, users, account", () => {
       const b = fresh("pull");
       const [, za] = await call("pullzone.create", { name: a, origin: "http://a.example.com" });
       await call("pullzone.create", { name: b, origin: "http://b.example.com" });
-      expect(await call("pullzone.update", za.id, { origin: "http://a2.example.com", vhost: "www.a.example", compress: "1", label: "new" })).toBe(0);
-      expect(emu.zones("pullzone").find((z) => z.id === za.id)).toMatchObject({ origin: "http://a2.example.com", vhost: "www.a.example", compress: "1", label: "new" });
+      expect(
+        await call("pullzone.update", za.id, {
+          origin: "http://a2.example.com",
+          vhost: "www.a.example",
+          compress: "1",
+          label: "new",
+        }),
+      ).toBe(0);
+      expect(emu.zones("pullzone").find((z) => z.id === za.id)).toMatchObject({
+        origin: "http://a2.example.com",
+        vhost: "www.a.example",
+        compress: "1",
+        label: "new",
+      });
       expect(await call("pullzone.update", 987654, { label: "x" })).toBe(1);
       expect(await call("pullzone.update", za.id, { name: b })).toBe(1);
       expect(await call("pullzone.update", za.id, { origin: "http://gone.invalid" })).toBe(1);
@@ -90,26 +126,54 @@ describe("emulator: zones, cache, users, account", () => {
 
     it("update refuses keys that only create accepts (vanity_domain) with INVALID_PARAMS", async () => {
       const [, z] = await call("pullzone.create", { name: fresh("pull"), origin: "http://a.example.com" });
-      await expect(call("pullzone.update", z.id, { vanity_domain: "cdn.example.org" })).rejects.toMatchObject({ faultCode: FAULT.INVALID_PARAMS, faultString: expect.stringContaining("vanity_domain") });
+      await expect(call("pullzone.update", z.id, { vanity_domain: "cdn.example.org" })).rejects.toMatchObject({
+        faultCode: FAULT.INVALID_PARAMS,
+        faultString: expect.stringContaining("vanity_domain"),
+      });
     });
 
     it("answers the §7 codes: 2001 for a refused name, 2002 for a name in use, 2003 for an unresolvable origin", async () => {
-      expect(await call("pullzone.create", { name: "", origin: "http://a.example.com" })).toEqual([2001, expect.stringMatching(/^Pull Zone creation failed: name must not be empty/)]);
-      expect(await call("pullzone.create", { name: "x".repeat(64), origin: "http://a.example.com" })).toEqual([2001, expect.stringContaining("at most 63")]);
-      expect(await call("pullzone.create", { name: "bad_name", origin: "http://a.example.com" })).toEqual([2001, expect.stringContaining("letters, digits and hyphens")]);
+      expect(await call("pullzone.create", { name: "", origin: "http://a.example.com" })).toEqual([
+        2001,
+        expect.stringMatching(/^Pull Zone creation failed: name must not be empty/),
+      ]);
+      expect(await call("pullzone.create", { name: "x".repeat(64), origin: "http://a.example.com" })).toEqual([
+        2001,
+        expect.stringContaining("at most 63"),
+      ]);
+      expect(await call("pullzone.create", { name: "bad_name", origin: "http://a.example.com" })).toEqual([
+        2001,
+        expect.stringContaining("letters, digits and hyphens"),
+      ]);
       const name = fresh("pull");
       await call("pullzone.create", { name, origin: "http://a.example.com" });
-      expect(await call("pullzone.create", { name, origin: "http://a.example.com" })).toEqual([2002, `${name} is already in use`]);
-      expect(await call("pullzone.create", { name: name.toUpperCase(), origin: "http://a.example.com" })).toEqual([2002, `${name.toUpperCase()} is already in use`]);
-      expect(await call("pullzone.create", { name: fresh("pull"), origin: "http://origin.invalid" })).toEqual([2003, "http://origin.invalid does not resolve"]);
-      expect(await call("pullzone.create", { name: fresh("pull"), origin: "" })).toEqual([2001, expect.stringContaining("origin must not be empty")]);
+      expect(await call("pullzone.create", { name, origin: "http://a.example.com" })).toEqual([
+        2002,
+        `${name} is already in use`,
+      ]);
+      expect(await call("pullzone.create", { name: name.toUpperCase(), origin: "http://a.example.com" })).toEqual([
+        2002,
+        `${name.toUpperCase()} is already in use`,
+      ]);
+      expect(await call("pullzone.create", { name: fresh("pull"), origin: "http://origin.invalid" })).toEqual([
+        2003,
+        "http://origin.invalid does not resolve",
+      ]);
+      expect(await call("pullzone.create", { name: fresh("pull"), origin: "" })).toEqual([
+        2001,
+        expect.stringContaining("origin must not be empty"),
+      ]);
     });
   });
 
   describe("pushzone", () => {
     it("create returns [0, {id, vanity_ip, storage_location, cdn_url}] and keeps only a password hash", async () => {
       const name = fresh("push");
-      const [code, result] = await call("pushzone.create", { name, password: "s3cret-push", vanity_domain: "static.example.org" });
+      const [code, result] = await call("pushzone.create", {
+        name,
+        password: "s3cret-push",
+        vanity_domain: "static.example.org",
+      });
       expect(code).toBe(0);
       expect(Object.keys(result).sort()).toEqual(["cdn_url", "id", "storage_location", "vanity_ip"]);
       expect(result.storage_location).toMatch(/^ftp-[a-z-]+\.cdn\.example\.net$/);
@@ -127,7 +191,13 @@ describe("emulator: zones, cache, users, account", () => {
       const rows: Record<string, unknown>[] = await call("pushzone.listZones");
       const row = rows.find((r) => r.id === created.id)!;
       expect(Object.keys(row)).toEqual([...ZONE_ROW_FIELDS.pushzone]);
-      expect(row).toEqual({ id: created.id, name, vanity_domain: "", vanity_ip: created.vanity_ip, storage_location: created.storage_location });
+      expect(row).toEqual({
+        id: created.id,
+        name,
+        vanity_domain: "",
+        vanity_ip: created.vanity_ip,
+        storage_location: created.storage_location,
+      });
     });
 
     it("update changes the password and label; 3001/3002 on create", async () => {
@@ -137,8 +207,14 @@ describe("emulator: zones, cache, users, account", () => {
       expect(emu.passwordMatches("pushzone", z.id, "new")).toBe(true);
       expect(await call("pushzone.update", z.id, { password: "" })).toBe(1);
       expect(await call("pushzone.create", { name, password: "x" })).toEqual([3002, `${name} is already in use`]);
-      expect(await call("pushzone.create", { name: fresh("push"), password: "" })).toEqual([3001, expect.stringMatching(/^Push Zone creation failed: password/)]);
-      expect(await call("pushzone.create", { name: "-bad", password: "x" })).toEqual([3001, expect.stringMatching(/^Push Zone creation failed/)]);
+      expect(await call("pushzone.create", { name: fresh("push"), password: "" })).toEqual([
+        3001,
+        expect.stringMatching(/^Push Zone creation failed: password/),
+      ]);
+      expect(await call("pushzone.create", { name: "-bad", password: "x" })).toEqual([
+        3001,
+        expect.stringMatching(/^Push Zone creation failed/),
+      ]);
     });
   });
 
@@ -150,7 +226,11 @@ describe("emulator: zones, cache, users, account", () => {
       expect(Object.keys(result).sort()).toEqual(["id", "storage_location", "vanity_ip"]);
       expect(Number.isInteger(result.vanity_ip)).toBe(true);
       const rows: Record<string, unknown>[] = await call("vodzone.listZones");
-      expect(rows.find((r) => r.id === result.id)).toEqual({ id: result.id, name, storage_location: result.storage_location });
+      expect(rows.find((r) => r.id === result.id)).toEqual({
+        id: result.id,
+        name,
+        storage_location: result.storage_location,
+      });
       expect(Object.keys(rows[0])).toEqual([...ZONE_ROW_FIELDS.vodzone]);
     });
 
@@ -161,8 +241,14 @@ describe("emulator: zones, cache, users, account", () => {
       expect(emu.zones("vodzone").find((v) => v.id === z.id)!.name).toBe(`${name}-renamed`);
       const [, pull] = await call("pullzone.create", { name: fresh("pull"), origin: "http://a.example.com" });
       expect(await call("vodzone.update", pull.id, { label: "x" })).toBe(1);
-      expect(await call("vodzone.create", { name: `${name}-renamed`, password: "x" })).toEqual([4002, `${name}-renamed is already in use`]);
-      expect(await call("vodzone.create", { name: "", password: "x" })).toEqual([4001, expect.stringMatching(/^VOD Zone creation failed/)]);
+      expect(await call("vodzone.create", { name: `${name}-renamed`, password: "x" })).toEqual([
+        4002,
+        `${name}-renamed is already in use`,
+      ]);
+      expect(await call("vodzone.create", { name: "", password: "x" })).toEqual([
+        4001,
+        expect.stringMatching(/^VOD Zone creation failed/),
+      ]);
     });
   });
 
@@ -189,14 +275,21 @@ describe("emulator: zones, cache, users, account", () => {
       await call("livezone.delete", first.id);
       const [, second] = await call("livezone.create", { name, password: "pw" });
       expect(second.id).toBeGreaterThan(first.id);
-      expect(await call("livezone.create", { name: "a".repeat(100), password: "pw" })).toEqual([5001, expect.stringMatching(/^Live Zone creation failed/)]);
+      expect(await call("livezone.create", { name: "a".repeat(100), password: "pw" })).toEqual([
+        5001,
+        expect.stringMatching(/^Live Zone creation failed/),
+      ]);
     });
   });
 
   describe("cache", () => {
     it("purge is TRUE for a file on a zone's cdn_url host or vanity_domain, FALSE otherwise, and is recorded", async () => {
       const name = fresh("cache");
-      const [, z] = await call("pullzone.create", { name, origin: "http://o.example.com", vanity_domain: "Cdn.Example.ORG" });
+      const [, z] = await call("pullzone.create", {
+        name,
+        origin: "http://o.example.com",
+        vanity_domain: "Cdn.Example.ORG",
+      });
       const before = emu.purges.length;
       expect(await call("cache.purge", `http://${z.cdn_url}/css/site.css`)).toBe(true);
       expect(await call("cache.purge", `https://cdn.example.org/img/a.png?v=2`)).toBe(true);
@@ -205,7 +298,11 @@ describe("emulator: zones, cache, users, account", () => {
       expect(await call("cache.purge", "not a url")).toBe(false);
       const records = emu.purges.slice(before);
       expect(records.map((p) => p.result)).toEqual([true, true, false, false, false]);
-      expect(records[0]).toMatchObject({ method: "cache.purge", argument: `http://${z.cdn_url}/css/site.css`, zoneIds: [z.id] });
+      expect(records[0]).toMatchObject({
+        method: "cache.purge",
+        argument: `http://${z.cdn_url}/css/site.css`,
+        zoneIds: [z.id],
+      });
     });
 
     it("purgeAllCache accepts <zone>.<alias> and the bare name of pull and push zones", async () => {
@@ -221,7 +318,12 @@ describe("emulator: zones, cache, users, account", () => {
       expect(await call("cache.purgeAllCache", `${pull}.otheralias`)).toBe(false);
       expect(await call("cache.purgeAllCache", vod)).toBe(false);
       expect(await call("cache.purgeAllCache", "no-such-zone.acme")).toBe(false);
-      expect(emu.purges[emu.purges.length - 6]).toMatchObject({ method: "cache.purgeAllCache", argument: `${pull}.acme`, result: true, zoneIds: [pz.id] });
+      expect(emu.purges[emu.purges.length - 6]).toMatchObject({
+        method: "cache.purgeAllCache",
+        argument: `${pull}.acme`,
+        result: true,
+        zoneIds: [pz.id],
+      });
     });
   });
 
@@ -234,14 +336,29 @@ describe("emulator: zones, cache, users, account", () => {
     });
 
     it("update returns [0, user] with the change; NOT_FOUND for an unknown id; INVALID_PARAMS for bad values", async () => {
-      const [code, user] = await call("user.update", emu.apiUserId + 1, { fullname: "Ops Team", timezone: "Europe/Paris" });
+      const [code, user] = await call("user.update", emu.apiUserId + 1, {
+        fullname: "Ops Team",
+        timezone: "Europe/Paris",
+      });
       expect(code).toBe(0);
       expect(user).toMatchObject({ id: emu.apiUserId + 1, fullname: "Ops Team", timezone: "Europe/Paris" });
-      expect((await call("user.listUsers")).find((u: { id: number }) => u.id === emu.apiUserId + 1).fullname).toBe("Ops Team");
-      await expect(call("user.update", 1, { fullname: "x" })).rejects.toMatchObject({ faultCode: FAULT.NOT_FOUND, faultString: "not found: user 1" });
-      await expect(call("user.update", emu.apiUserId, { email: "not-an-email" })).rejects.toMatchObject({ faultCode: FAULT.INVALID_PARAMS });
-      await expect(call("user.update", emu.apiUserId, { timezone: "Mars/Base" })).rejects.toMatchObject({ faultCode: FAULT.INVALID_PARAMS });
-      await expect(call("user.update", emu.apiUserId, { username: "root" })).rejects.toMatchObject({ faultCode: FAULT.INVALID_PARAMS, faultString: expect.stringContaining("username") });
+      expect((await call("user.listUsers")).find((u: { id: number }) => u.id === emu.apiUserId + 1).fullname).toBe(
+        "Ops Team",
+      );
+      await expect(call("user.update", 1, { fullname: "x" })).rejects.toMatchObject({
+        faultCode: FAULT.NOT_FOUND,
+        faultString: "not found: user 1",
+      });
+      await expect(call("user.update", emu.apiUserId, { email: "not-an-email" })).rejects.toMatchObject({
+        faultCode: FAULT.INVALID_PARAMS,
+      });
+      await expect(call("user.update", emu.apiUserId, { timezone: "Mars/Base" })).rejects.toMatchObject({
+        faultCode: FAULT.INVALID_PARAMS,
+      });
+      await expect(call("user.update", emu.apiUserId, { username: "root" })).rejects.toMatchObject({
+        faultCode: FAULT.INVALID_PARAMS,
+        faultString: expect.stringContaining("username"),
+      });
     });
   });
 
@@ -256,11 +373,14 @@ describe("emulator: zones, cache, users, account", () => {
       const date = currentDate();
       const xml = `<?xml version="1.0"?><methodCall><methodName>account.getBandwidth</methodName><params><param><value><int>${emu.apiUserId}</int></value></param><param><value><string>${authString(date, emu.apiKey, "getBandwidth")}</string></value></param><param><value><string>${date}</string></value></param></params></methodCall>`;
       const { text } = await rawPost(emu, "/xmlrpc/account", xml);
-      for (const field of ["prepaid", "used", "remaining"]) expect(text).toMatch(new RegExp(`<name>${field}</name><value><double>`));
+      for (const field of ["prepaid", "used", "remaining"])
+        expect(text).toMatch(new RegExp(`<name>${field}</name><value><double>`));
     });
 
     it("getBandwidth refuses a range that ends before it starts", async () => {
-      await expect(call("account.getBandwidth", "2024-02-01", "2024-01-01")).rejects.toMatchObject({ faultCode: FAULT.INVALID_PARAMS });
+      await expect(call("account.getBandwidth", "2024-02-01", "2024-01-01")).rejects.toMatchObject({
+        faultCode: FAULT.INVALID_PARAMS,
+      });
     });
   });
 
@@ -269,7 +389,10 @@ describe("emulator: zones, cache, users, account", () => {
       const name = fresh("seed");
       const seeded = await emu.seedZone("pullzone", { name, origin: "http://o.example.com", label: "seeded" });
       expect((await call("pullzone.listZones")).map((r: { id: number }) => r.id)).toContain(seeded.id);
-      await emu.editZone("pullzone", seeded.id, { origin: "http://drifted.example.com", vanity_domain: "drift.example.org" });
+      await emu.editZone("pullzone", seeded.id, {
+        origin: "http://drifted.example.com",
+        vanity_domain: "drift.example.org",
+      });
       const row = (await call("pullzone.listZones")).find((r: { id: number }) => r.id === seeded.id);
       expect(row).toMatchObject({ origin: "http://drifted.example.com", vanity_domain: "drift.example.org" });
       await expect(emu.seedZone("pullzone", { name, origin: "http://o.example.com" })).rejects.toThrow(/2002/);
@@ -284,13 +407,17 @@ describe("emulator: zones, cache, users, account", () => {
   describe("concurrency", () => {
     it("lets exactly one of many concurrent creates of one name succeed", async () => {
       const name = fresh("race");
-      const results = await Promise.all(Array.from({ length: 30 }, () => call("pushzone.create", { name, password: "pw" })));
+      const results = await Promise.all(
+        Array.from({ length: 30 }, () => call("pushzone.create", { name, password: "pw" })),
+      );
       expect(results.filter((r) => r[0] === 0)).toHaveLength(1);
       expect(results.filter((r) => r[0] === 3002)).toHaveLength(29);
     });
 
     it("gives concurrent creates distinct increasing ids", async () => {
-      const results = await Promise.all(Array.from({ length: 30 }, () => call("vodzone.create", { name: fresh("many"), password: "pw" })));
+      const results = await Promise.all(
+        Array.from({ length: 30 }, () => call("vodzone.create", { name: fresh("many"), password: "pw" })),
+      );
       const ids = results.map((r) => r[1].id);
       expect(new Set(ids).size).toBe(30);
       expect(Math.min(...ids)).toBeGreaterThan(0);
@@ -306,7 +433,12 @@ describe("emulator: zones, cache, users, account", () => {
       expect(serialized).not.toContain("very-secret-pw");
       expect(serialized).not.toContain(authString(date, emu.apiKey, "create"));
       const last = emu.calls[emu.calls.length - 1];
-      expect(last).toMatchObject({ method: "pushzone.create", path: "/xmlrpc/pushzone", ok: true, params: [{ name: expect.any(String), password: "[redacted]" }] });
+      expect(last).toMatchObject({
+        method: "pushzone.create",
+        path: "/xmlrpc/pushzone",
+        ok: true,
+        params: [{ name: expect.any(String), password: "[redacted]" }],
+      });
       expect(typeof last.at).toBe("number");
     });
 

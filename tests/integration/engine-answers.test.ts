@@ -41,7 +41,11 @@ describe("a create-only field changed in the control panel", () => {
     const refused = await d.check("PullZone", read.inputs!, declared);
     expect(refused.failures).toHaveLength(1);
     expect(refused.failures[0].property).toBe("vanityDomain");
-    expect(refused.failures[0].reason).toMatch(new RegExp(`pull zone '${name}': 'vanityDomain' cannot be changed from 'changed-${name}.example.com' to '${name}.example.com'`));
+    expect(refused.failures[0].reason).toMatch(
+      new RegExp(
+        `pull zone '${name}': 'vanityDomain' cannot be changed from 'changed-${name}.example.com' to '${name}.example.com'`,
+      ),
+    );
     expect(refused.failures[0].reason).toContain("ignoreChanges");
 
     // ignoreChanges: the engine copies the old value into news before check.
@@ -54,7 +58,9 @@ describe("a create-only field changed in the control panel", () => {
 describe("get and refresh of a zone that is not there", () => {
   test("a get of a missing id fails naming the kind and the id; a refresh of a zone deleted outside Pulumi removes it", async () => {
     const d = deployment(accountConfig(emu));
-    await expect(d.read("VodZone", "987654", { __provider: "p" })).rejects.toThrow("VodZone.get: no VOD zone with id 987654");
+    await expect(d.read("VodZone", "987654", { __provider: "p" })).rejects.toThrow(
+      "VodZone.get: no VOD zone with id 987654",
+    );
     const made = await d.up("VodZone", { name: unique("gone"), password: "Zone-Pa55word-1" });
     await emu.deleteZone("vodzone", Number(made.id));
     expect((await d.read("VodZone", made.id, made.outs)).id).toBe("");
@@ -78,7 +84,9 @@ describe("partial failures", () => {
     const d = deployment(accountConfig(emu));
     const made = await d.up("PullZone", { name: unique("upd"), origin: ORIGIN });
     await emu.deleteZone("pullzone", Number(made.id));
-    const err = await d.update("PullZone", made.id, made.outs, { ...made.inputs, origin: "https://other.example.com" }).catch((e) => e);
+    const err = await d
+      .update("PullZone", made.id, made.outs, { ...made.inputs, origin: "https://other.example.com" })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toContain(`pull zone '${made.outs.name}' (id ${made.id})`);
     expect(err.id).toBeFalsy();
@@ -101,13 +109,17 @@ describe("replacements", () => {
     const pull = await d.up("PullZone", { name: unique("pull"), origin: ORIGIN });
     expect((await d.diff("PullZone", pull.id, pull.outs, pull.inputs)).deleteBeforeReplace).toBe(false);
     // A replacement (a later deployment) created first finds the name held by the old resource.
-    await expect(deployment(accountConfig(emu)).create("PullZone", pull.inputs)).rejects.toThrow(/aliases: \[\{ name: "<old resource name>" \}\]/);
+    await expect(deployment(accountConfig(emu)).create("PullZone", pull.inputs)).rejects.toThrow(
+      /aliases: \[\{ name: "<old resource name>" \}\]/,
+    );
   });
 });
 
 describe("the SDK that runs the provider", () => {
   test("configure refuses an @pulumi/pulumi older than the minimum, naming both versions", () => {
-    expect(sdkVersionProblem("3.215.9")).toContain(`3.215.9 runs this program, but pulumi-cdn-zones needs ${MIN_PULUMI_SDK}`);
+    expect(sdkVersionProblem("3.215.9")).toContain(
+      `3.215.9 runs this program, but pulumi-cdn-zones needs ${MIN_PULUMI_SDK}`,
+    );
     expect(sdkVersionProblem("3.138.0")).toContain("npm install @pulumi/pulumi@^3");
     expect(sdkVersionProblem("4.0.0")).toContain("not supported");
     expect(sdkVersionProblem(MIN_PULUMI_SDK)).toBeUndefined();

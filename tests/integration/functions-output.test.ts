@@ -23,7 +23,9 @@ const R = { dateFrom: "2026-10-01", dateTo: "2026-10-04" };
  */
 function asInputs(args: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!args) return args;
-  return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, v instanceof Date ? pulumi.output(0).apply(() => v) : pulumi.output(v)]));
+  return Object.fromEntries(
+    Object.entries(args).map(([k, v]) => [k, v instanceof Date ? pulumi.output(0).apply(() => v) : pulumi.output(v)]),
+  );
 }
 
 /** Drops values that differ from one call to the next (purge times). */
@@ -36,7 +38,12 @@ beforeAll(async () => {
   ids.vod = (await emu.seedZone("vodzone", { name: "videos", password: "Pa55word-1" })).id;
   ids.live = (await emu.seedZone("livezone", { name: "stream", password: "Pa55word-1" })).id;
   pulumi.runtime.setAllConfig(
-    { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey, "cdn:companyAlias": "acme" },
+    {
+      "cdn:baseUrl": emu.url,
+      "cdn:apiUserId": String(emu.apiUserId),
+      "cdn:apiKey": emu.apiKey,
+      "cdn:companyAlias": "acme",
+    },
     ["cdn:apiKey"],
   );
 });
@@ -49,23 +56,83 @@ const host = "www.acme.cdn.example.net";
 /** [name, plain, Output form, arguments, is a purge] */
 const CASES: [string, AnyFn, AnyOutputFn, () => Record<string, unknown> | undefined, boolean][] = [
   ["purgeUrl", fns.purgeUrl, fns.purgeUrlOutput, () => ({ url: `https://${host}/a.js` }), true],
-  ["purgeUrls", fns.purgeUrls, fns.purgeUrlsOutput, () => ({ urls: [`https://${host}/a.js`, `https://${host}/b.js`] }), true],
+  [
+    "purgeUrls",
+    fns.purgeUrls,
+    fns.purgeUrlsOutput,
+    () => ({ urls: [`https://${host}/a.js`, `https://${host}/b.js`] }),
+    true,
+  ],
   ["purgeZone", fns.purgeZone, fns.purgeZoneOutput, () => ({ zone: "www" }), true],
   ["getPullZones", fns.getPullZones, fns.getPullZonesOutput, () => undefined, false],
   ["getPushZones", fns.getPushZones, fns.getPushZonesOutput, () => undefined, false],
   ["getVodZones", fns.getVodZones, fns.getVodZonesOutput, () => undefined, false],
   ["getLiveZones", fns.getLiveZones, fns.getLiveZonesOutput, () => undefined, false],
   ["getZone", fns.getZone, fns.getZoneOutput, () => ({ kind: "push", name: "static" }), false],
-  ["getUnmanagedZones", fns.getUnmanagedZones, fns.getUnmanagedZonesOutput, () => ({ managed: [ids.pull, ids.push] }), false],
-  ["getTotalTransfer", fns.getTotalTransfer, fns.getTotalTransferOutput, () => ({ zoneId: ids.pull, from: R.dateFrom, to: R.dateTo }), false],
-  ["getTotalHits", fns.getTotalHits, fns.getTotalHitsOutput, () => ({ zoneId: ids.push, type: "range", from: R.dateFrom, to: R.dateTo, timezone: "Asia/Tokyo" }), false],
-  ["getTotalTransferStats", fns.getTotalTransferStats, fns.getTotalTransferStatsOutput, () => ({ ...R, viewBy: "hourly", zoneId: ids.pull, maxReturn: 30, offset: 3 }), false],
-  ["getCacheHitStats", fns.getCacheHitStats, fns.getCacheHitStatsOutput, () => ({ ...R, sortBy: ["cacheHits DESC"] }), false],
-  ["getPopularFiles", fns.getPopularFiles, fns.getPopularFilesOutput, () => ({ ...R, zoneId: ids.push, maxReturn: 10 }), false],
-  ["getUsagePerDay", fns.getUsagePerDay, fns.getUsagePerDayOutput, () => ({ ...R, zoneId: ids.vod, allPages: true, pageSize: 3 }), false],
+  [
+    "getUnmanagedZones",
+    fns.getUnmanagedZones,
+    fns.getUnmanagedZonesOutput,
+    () => ({ managed: [ids.pull, ids.push] }),
+    false,
+  ],
+  [
+    "getTotalTransfer",
+    fns.getTotalTransfer,
+    fns.getTotalTransferOutput,
+    () => ({ zoneId: ids.pull, from: R.dateFrom, to: R.dateTo }),
+    false,
+  ],
+  [
+    "getTotalHits",
+    fns.getTotalHits,
+    fns.getTotalHitsOutput,
+    () => ({ zoneId: ids.push, type: "range", from: R.dateFrom, to: R.dateTo, timezone: "Asia/Tokyo" }),
+    false,
+  ],
+  [
+    "getTotalTransferStats",
+    fns.getTotalTransferStats,
+    fns.getTotalTransferStatsOutput,
+    () => ({ ...R, viewBy: "hourly", zoneId: ids.pull, maxReturn: 30, offset: 3 }),
+    false,
+  ],
+  [
+    "getCacheHitStats",
+    fns.getCacheHitStats,
+    fns.getCacheHitStatsOutput,
+    () => ({ ...R, sortBy: ["cacheHits DESC"] }),
+    false,
+  ],
+  [
+    "getPopularFiles",
+    fns.getPopularFiles,
+    fns.getPopularFilesOutput,
+    () => ({ ...R, zoneId: ids.push, maxReturn: 10 }),
+    false,
+  ],
+  [
+    "getUsagePerDay",
+    fns.getUsagePerDay,
+    fns.getUsagePerDayOutput,
+    () => ({ ...R, zoneId: ids.vod, allPages: true, pageSize: 3 }),
+    false,
+  ],
   ["getNodeHits", fns.getNodeHits, fns.getNodeHitsOutput, () => ({ ...R, companyId: 1 }), false],
-  ["getConnectionStats", fns.getConnectionStats, fns.getConnectionStatsOutput, () => ({ ...R, zoneId: ids.live }), false],
-  ["getHourlyConnectionStats", fns.getHourlyConnectionStats, fns.getHourlyConnectionStatsOutput, () => ({ date: new Date(Date.UTC(2026, 9, 2)), sortBy: ["connections DESC"] }), false],
+  [
+    "getConnectionStats",
+    fns.getConnectionStats,
+    fns.getConnectionStatsOutput,
+    () => ({ ...R, zoneId: ids.live }),
+    false,
+  ],
+  [
+    "getHourlyConnectionStats",
+    fns.getHourlyConnectionStats,
+    fns.getHourlyConnectionStatsOutput,
+    () => ({ date: new Date(Date.UTC(2026, 9, 2)), sortBy: ["connections DESC"] }),
+    false,
+  ],
   ["getBandwidth", fns.getBandwidth, fns.getBandwidthOutput, () => ({ from: R.dateFrom, to: R.dateTo }), false],
   ["getUsers", fns.getUsers, fns.getUsersOutput, () => undefined, false],
 ];

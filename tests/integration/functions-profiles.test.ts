@@ -51,7 +51,9 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
 
   test("listings and lookups", async () => {
     const pull = await getPullZones({}, opts);
-    expect(pull.zones).toEqual([expect.objectContaining({ kind: "pull", zoneId: ids.www, name: "www", origin: "https://origin.example.com" })]);
+    expect(pull.zones).toEqual([
+      expect.objectContaining({ kind: "pull", zoneId: ids.www, name: "www", origin: "https://origin.example.com" }),
+    ]);
     expect(await getZone({ kind: "PullZone", name: "www" }, opts)).toMatchObject({ zoneId: ids.www });
     const live = await getLiveZones({}, opts);
     expect(live.zones.map((z) => z.zoneId)).toEqual([ids.stream]);
@@ -91,14 +93,20 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
 
     const files = await getPopularFiles({ ...range, maxReturn: 5 }, opts);
     expect(files.rows).toHaveLength(5);
-    expect(files.rows.every((r) => typeof r.url === "string" && typeof r.hits === "number" && typeof r.transfer === "number")).toBe(true);
+    expect(
+      files.rows.every(
+        (r) => typeof r.url === "string" && typeof r.hits === "number" && typeof r.transfer === "number",
+      ),
+    ).toBe(true);
 
     const nodes = await getNodeHits({ ...range, sortBy: ["hits DESC"] }, opts);
     expect(nodes.rows.every((r) => typeof r.node === "string" && typeof r.hits === "number")).toBe(true);
 
     const live = { companyId: "acme", zoneId: ids.stream };
     const conns = await getConnectionStats({ ...live, dateFrom: FROM, dateTo: TO }, opts);
-    expect(conns.rows.every((r) => typeof r.connections === "number" && typeof r.peakConcurrent === "number")).toBe(true);
+    expect(conns.rows.every((r) => typeof r.connections === "number" && typeof r.peakConcurrent === "number")).toBe(
+      true,
+    );
     const hourly = await getHourlyConnectionStats({ ...live, date: FROM }, opts);
     expect(hourly.rows).toHaveLength(24);
 
@@ -143,9 +151,13 @@ describe("auth failures are never an answer", () => {
     const wrong = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: "not-the-key-000", retries: 0 });
     try {
       await expect(getUnmanagedZones({ managed: [] }, { connection: wrong })).rejects.toBeInstanceOf(CdnAuthError);
-      await expect(getUnmanagedZones({ managed: [], kinds: ["live"] }, { connection: wrong })).rejects.toBeInstanceOf(CdnAuthError);
+      await expect(getUnmanagedZones({ managed: [], kinds: ["live"] }, { connection: wrong })).rejects.toBeInstanceOf(
+        CdnAuthError,
+      );
       await expect(getZone({ kind: "pull", name: "www" }, { connection: wrong })).rejects.toBeInstanceOf(CdnAuthError);
-      await expect(getNodeHits({ companyId: "acme", dateFrom: FROM, dateTo: TO }, { connection: wrong })).rejects.toBeInstanceOf(CdnAuthError);
+      await expect(
+        getNodeHits({ companyId: "acme", dateFrom: FROM, dateTo: TO }, { connection: wrong }),
+      ).rejects.toBeInstanceOf(CdnAuthError);
       await expect(getBandwidth({}, { connection: wrong })).rejects.toBeInstanceOf(CdnAuthError);
     } finally {
       wrong.close();
@@ -166,21 +178,32 @@ describe("against a crafted server", () => {
       });
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    client = new CdnClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiUserId: 1, apiKey: "crafted-key-000", retries: 0 });
+    client = new CdnClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiUserId: 1,
+      apiKey: "crafted-key-000",
+      retries: 0,
+    });
   });
   afterAll(async () => {
     client.close();
     await new Promise<void>((r) => server.close(() => r()));
   });
-  const answer = (v: string) => `<?xml version="1.0"?><methodResponse><params><param><value>${v}</value></param></params></methodResponse>`;
+  const answer = (v: string) =>
+    `<?xml version="1.0"?><methodResponse><params><param><value>${v}</value></param></params></methodResponse>`;
   const fault = (code: number, text: string) =>
     `<?xml version="1.0"?><methodResponse><fault><value><struct><member><name>faultCode</name><value><int>${code}</int></value></member><member><name>faultString</name><value><string>${text}</string></value></member></struct></value></fault></methodResponse>`;
 
   test("a 403 that does not say live zones are not granted is an error, not a skipped kind", async () => {
     body = fault(403, "access denied: this API key is disabled");
-    await expect(getUnmanagedZones({ managed: [], kinds: ["live"] }, { connection: client })).rejects.toBeInstanceOf(CdnAuthError);
+    await expect(getUnmanagedZones({ managed: [], kinds: ["live"] }, { connection: client })).rejects.toBeInstanceOf(
+      CdnAuthError,
+    );
     body = fault(403, "access denied: live zone methods are not enabled for this API key");
-    expect(await getUnmanagedZones({ managed: [], kinds: ["live"] }, { connection: client })).toMatchObject({ zones: [], skippedKinds: ["live"] });
+    expect(await getUnmanagedZones({ managed: [], kinds: ["live"] }, { connection: client })).toMatchObject({
+      zones: [],
+      skippedKinds: ["live"],
+    });
   });
 
   test("no rows are no data, not 0; a row without the figure is an error naming the columns sent", async () => {
@@ -191,7 +214,9 @@ describe("against a crafted server", () => {
     expect(bw).toMatchObject({ hasData: false, rows: [] });
     expect(bw.remaining).toBeUndefined();
 
-    body = answer("<array><data><value><struct><member><name>zone_id</name><value><int>5</int></value></member><member><name>bytes_out</name><value><int>9</int></value></member></struct></value></data></array>");
+    body = answer(
+      "<array><data><value><struct><member><name>zone_id</name><value><int>5</int></value></member><member><name>bytes_out</name><value><int>9</int></value></member></struct></value></data></array>",
+    );
     const err = await getTotalTransfer({ zoneId: 5, type: "today" }, { connection: client }).catch((e) => e);
     expect(err).toBeInstanceOf(CdnProtocolError);
     expect((err as CdnError).message).toMatch(/no 'transfer' figure.*columns sent: zone_id, bytes_out/);

@@ -17,7 +17,7 @@ import {
   purgeZoneOutput,
 } from "../../provider/functions";
 import { expectRefusedLocally } from "../support/refused";
-import { echoMocks as mocks, setPreview, settled, useStackConfig as useStackConfigFor } from "../support/mocks";
+import { setPreview, settled, useStackConfig as useStackConfigFor } from "../support/mocks";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
@@ -31,7 +31,8 @@ const PUSH = `files-${process.pid % 997}`;
 
 const purgeCalls = () => emu.calls.filter((c) => c.method.startsWith("cache."));
 
-const refusedLocally = (fn: () => Promise<unknown>, parameter: string, text?: string) => expectRefusedLocally(emu, fn, parameter, text);
+const refusedLocally = (fn: () => Promise<unknown>, parameter: string, text?: string) =>
+  expectRefusedLocally(emu, fn, parameter, text);
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
@@ -125,7 +126,11 @@ describe("outside a preview", () => {
     const err = await purgeZone({ zone: "no-such-zone.acme" }).catch((e) => e);
     expect(err).toBeInstanceOf(CdnPurgeFailedError);
     expect(err.message).toContain("no-such-zone.acme");
-    expect(emu.purges.slice(-1)[0]).toMatchObject({ method: "cache.purgeAllCache", argument: "no-such-zone.acme", result: false });
+    expect(emu.purges.slice(-1)[0]).toMatchObject({
+      method: "cache.purgeAllCache",
+      argument: "no-such-zone.acme",
+      result: false,
+    });
   });
 
   test("a bare zone name with no alias anywhere is refused, saying where to set it", async () => {
@@ -170,7 +175,12 @@ describe("outside a preview", () => {
     try {
       const z = await other.seedZone("pullzone", { name: "www", origin: "https://origin.example.com" });
       pulumi.runtime.setAllConfig({}, []); // the stack has no credentials at all
-      const connection = { baseUrl: other.url, apiUserId: other.apiUserId, apiKey: other.apiKey, companyAlias: "other" };
+      const connection = {
+        baseUrl: other.url,
+        apiUserId: other.apiUserId,
+        apiKey: other.apiKey,
+        companyAlias: "other",
+      };
       await purgeZone({ zone: "www" }, { connection });
       await purgeUrl({ url: `https://${z.cdn_url}/x.js` }, { connection });
       expect(other.purges.map((p) => [p.argument, p.result])).toEqual([
@@ -178,7 +188,9 @@ describe("outside a preview", () => {
         [`https://${z.cdn_url}/x.js`, true],
       ]);
       // The Output form accepts a secret key without making the result secret.
-      const r = await settled(purgeZoneOutput({ zone: "www" }, { connection: { ...connection, apiKey: pulumi.secret(other.apiKey) } }));
+      const r = await settled(
+        purgeZoneOutput({ zone: "www" }, { connection: { ...connection, apiKey: pulumi.secret(other.apiKey) } }),
+      );
       expect(r).toMatchObject({ secret: false, value: { purged: true, targets: ["www.other"] } });
     } finally {
       closeFunctionClients();
@@ -193,7 +205,11 @@ describe("during a preview", () => {
   test("nothing is purged; the result says what would be", async () => {
     useStackConfig({ "cdn:companyAlias": "acme" });
     const before = purgeCalls().length;
-    expect(await purgeUrl({ url: `https://${host}/p.js` })).toEqual({ purged: false, preview: true, targets: [`https://${host}/p.js`] });
+    expect(await purgeUrl({ url: `https://${host}/p.js` })).toEqual({
+      purged: false,
+      preview: true,
+      targets: [`https://${host}/p.js`],
+    });
     expect(await purgeUrls({ urls: [`https://${host}/p1.js`, `https://${host}/p2.js`] })).toEqual({
       purged: false,
       preview: true,

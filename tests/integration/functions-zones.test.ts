@@ -21,7 +21,7 @@ import {
 } from "../../provider/functions";
 import { clientFor } from "../../provider/functions/connection";
 import { CdnClient } from "../../provider/api";
-import { echoMocks as mocks, setPreview, settled, useStackConfig } from "../support/mocks";
+import { setPreview, settled, useStackConfig } from "../support/mocks";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
@@ -33,7 +33,14 @@ const unknownId = () => pulumi.output(1).apply(() => pulumi.output(pulumi.unknow
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
-  ids.www = (await emu.seedZone("pullzone", { name: `www-${sfx}`, origin: "https://origin.example.com", vhost: "www.example.com", vanity_domain: "cdn.example.org" })).id;
+  ids.www = (
+    await emu.seedZone("pullzone", {
+      name: `www-${sfx}`,
+      origin: "https://origin.example.com",
+      vhost: "www.example.com",
+      vanity_domain: "cdn.example.org",
+    })
+  ).id;
   ids.assets = (await emu.seedZone("pullzone", { name: `assets-${sfx}`, origin: "https://origin.example.com" })).id;
   ids.uploads = (await emu.seedZone("pushzone", { name: `uploads-${sfx}`, password: "Pa55word-1" })).id;
   ids.videos = (await emu.seedZone("vodzone", { name: `videos-${sfx}`, password: "Pa55word-1" })).id;
@@ -75,7 +82,12 @@ describe("listings", () => {
       vanityIp: expect.any(String),
       storageLocation: expect.stringContaining("."),
     });
-    expect((await getVodZones()).zones.find((z) => z.zoneId === ids.videos)).toEqual({ kind: "vod", zoneId: ids.videos, name: `videos-${sfx}`, storageLocation: expect.any(String) });
+    expect((await getVodZones()).zones.find((z) => z.zoneId === ids.videos)).toEqual({
+      kind: "vod",
+      zoneId: ids.videos,
+      name: `videos-${sfx}`,
+      storageLocation: expect.any(String),
+    });
     expect((await getLiveZones()).zones).toEqual([{ kind: "live", zoneId: ids.stream, name: `stream-${sfx}` }]);
   });
 
@@ -95,7 +107,10 @@ describe("listings", () => {
 
 describe("getZone", () => {
   test("finds a zone by kind and name (resource kind names accepted)", async () => {
-    expect(await getZone({ kind: "push", name: `uploads-${sfx}` })).toMatchObject({ kind: "push", zoneId: ids.uploads });
+    expect(await getZone({ kind: "push", name: `uploads-${sfx}` })).toMatchObject({
+      kind: "push",
+      zoneId: ids.uploads,
+    });
     expect(await getZone({ kind: "PullZone", name: `ASSETS-${sfx}` })).toMatchObject({ zoneId: ids.assets });
   });
 
@@ -118,7 +133,9 @@ describe("getZone", () => {
   });
 
   test("getZoneOutput with Inputs; a secret name keeps the result secret", async () => {
-    const r = await settled(getZoneOutput({ kind: pulumi.output("vod" as const), name: pulumi.secret(`videos-${sfx}`) }));
+    const r = await settled(
+      getZoneOutput({ kind: pulumi.output("vod" as const), name: pulumi.secret(`videos-${sfx}`) }),
+    );
     expect(r.secret).toBe(true);
     expect(r.value).toMatchObject({ kind: "vod", zoneId: ids.videos });
   });
@@ -126,11 +143,26 @@ describe("getZone", () => {
 
 describe("getUnmanagedZones", () => {
   test("finds the zones the stack does not declare", async () => {
-    const declared = [{ zoneId: pulumi.output(ids.www) }, ids.assets, String(ids.uploads), pulumi.output(ids.videos), { zoneId: ids.stream }];
+    const declared = [
+      { zoneId: pulumi.output(ids.www) },
+      ids.assets,
+      String(ids.uploads),
+      pulumi.output(ids.videos),
+      { zoneId: ids.stream },
+    ];
     expect((await getUnmanagedZones({ managed: declared })).zones).toEqual([]);
     const byHand = await emu.seedZone("pushzone", { name: `by-hand-${sfx}`, password: "Pa55word-1" });
     const r = await getUnmanagedZones({ managed: declared });
-    expect(r.zones).toEqual([{ kind: "push", zoneId: byHand.id, name: `by-hand-${sfx}`, vanityDomain: "", vanityIp: expect.any(String), storageLocation: expect.any(String) }]);
+    expect(r.zones).toEqual([
+      {
+        kind: "push",
+        zoneId: byHand.id,
+        name: `by-hand-${sfx}`,
+        vanityDomain: "",
+        vanityIp: expect.any(String),
+        storageLocation: expect.any(String),
+      },
+    ]);
     expect(r.managedCount).toBe(5);
     expect(r.skippedKinds).toEqual([]);
     await emu.deleteZone("pushzone", byHand.id);
@@ -190,7 +222,10 @@ describe("connections", () => {
   });
 
   test("a wrong key fails as an auth error that does not show the key", async () => {
-    const err = await getPullZones({}, { connection: { baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: "wrong-key-123456" } }).catch((e) => e);
+    const err = await getPullZones(
+      {},
+      { connection: { baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: "wrong-key-123456" } },
+    ).catch((e) => e);
     expect(err.type).toBe("auth");
     expect(err.message).not.toContain("wrong-key-123456");
     expect(JSON.stringify(err)).not.toContain("wrong-key-123456");

@@ -24,7 +24,10 @@ afterAll(async () => {
   await emu.close();
 });
 
-const writes = (e: Emu, group: string) => e.calls.filter((c) => c.method === `${group}.update` || c.method === `${group}.create` || c.method === `${group}.delete`).length;
+const writes = (e: Emu, group: string) =>
+  e.calls.filter(
+    (c) => c.method === `${group}.update` || c.method === `${group}.create` || c.method === `${group}.delete`,
+  ).length;
 
 describe("default names", () => {
   test("a resource without `name` gets an auto-name unique to its stack; two stacks of one program get two zones", async () => {
@@ -46,7 +49,11 @@ describe("default names", () => {
 
   test("a stored name is never replaced, and an explicit name is used as given", async () => {
     const d = deployment(accountConfig(emu));
-    const kept = await d.check("PullZone", { name: "site", origin: ORIGIN }, { origin: ORIGIN, __autoName: "site-abcdefg" });
+    const kept = await d.check(
+      "PullZone",
+      { name: "site", origin: ORIGIN },
+      { origin: ORIGIN, __autoName: "site-abcdefg" },
+    );
     expect(kept.failures).toEqual([]);
     expect(kept.inputs.name).toBe("site");
     const explicit = await d.check("PullZone", {}, { name: "Given-Name", origin: ORIGIN, __autoName: "x-abcdefg" });
@@ -67,8 +74,14 @@ describe("the account is part of a zone's identity", () => {
 
       const elsewhere = deployment(accountConfig(b));
       const before = b.calls.length;
-      await expect(elsewhere.read("LiveZone", mine.id, mine.outs)).rejects.toThrow(new RegExp(`belongs to API user id ${a.apiUserId} at ${new URL(a.url).host}.*configured for API user id ${b.apiUserId} at ${new URL(b.url).host}`));
-      await expect(elsewhere.update("LiveZone", mine.id, mine.outs, { ...mine.inputs, name: "renamed" })).rejects.toThrow("refusing to change it");
+      await expect(elsewhere.read("LiveZone", mine.id, mine.outs)).rejects.toThrow(
+        new RegExp(
+          `belongs to API user id ${a.apiUserId} at ${new URL(a.url).host}.*configured for API user id ${b.apiUserId} at ${new URL(b.url).host}`,
+        ),
+      );
+      await expect(
+        elsewhere.update("LiveZone", mine.id, mine.outs, { ...mine.inputs, name: "renamed" }),
+      ).rejects.toThrow("refusing to change it");
       await expect(elsewhere.delete("LiveZone", mine.id, mine.outs)).rejects.toThrow("refusing to delete it");
       expect(b.calls.length).toBe(before);
       expect(b.zones("livezone").map((z) => z.name)).toEqual(["theirs"]);
@@ -96,7 +109,12 @@ describe("recovery only recognises what it made", () => {
     const d = deployment(accountConfig(emu));
     // At preview: the name is in use, with the existing id and the adopt hint.
     const checked = await d.check("VodZone", {}, { name, password: PASSWORD });
-    expect(checked.failures).toEqual([expect.objectContaining({ property: "name", reason: expect.stringMatching(new RegExp(`already exists in the account \\(id ${existing.id}\\).*adopt: true`)) })]);
+    expect(checked.failures).toEqual([
+      expect.objectContaining({
+        property: "name",
+        reason: expect.stringMatching(new RegExp(`already exists in the account \\(id ${existing.id}\\).*adopt: true`)),
+      }),
+    ]);
     // And at create, even when the first attempt fails before the server carried it out.
     emu.faults.add({ kind: "http503", method: "vodzone.create", count: 1 });
     const before = writes(emu, "vodzone");
@@ -125,7 +143,9 @@ describe("one zone, one resource", () => {
     const d = deployment(accountConfig(emu));
     const first = await d.up("LiveZone", { name, password: PASSWORD, adopt: true });
     expect(first.id).toBe(String(existing.id));
-    await expect(d.up("LiveZone", { name: name.toUpperCase(), password: "Other-Pa55word", adopt: true })).rejects.toThrow("another resource of this deployment already manages it");
+    await expect(
+      d.up("LiveZone", { name: name.toUpperCase(), password: "Other-Pa55word", adopt: true }),
+    ).rejects.toThrow("another resource of this deployment already manages it");
     expect(emu.passwordMatches("livezone", existing.id, PASSWORD)).toBe(true);
   });
 });
@@ -144,8 +164,16 @@ describe("names with capitals", () => {
 
   test("no message asks for `adopt: true` when it is already set", async () => {
     const name = unique("taken");
-    const existing = await emu.seedZone("pullzone", { name, origin: "https://other.example.com", vanity_domain: `${name}.example.net` });
-    const checked = await deployment(accountConfig(emu)).check("PullZone", {}, { name, origin: ORIGIN, vanityDomain: `other-${name}.example.net`, adopt: true });
+    const existing = await emu.seedZone("pullzone", {
+      name,
+      origin: "https://other.example.com",
+      vanity_domain: `${name}.example.net`,
+    });
+    const checked = await deployment(accountConfig(emu)).check(
+      "PullZone",
+      {},
+      { name, origin: ORIGIN, vanityDomain: `other-${name}.example.net`, adopt: true },
+    );
     expect(checked.failures).toHaveLength(1);
     expect(checked.failures[0].reason).toContain(`cannot adopt pull zone '${name}' (id ${existing.id})`);
     expect(checked.failures[0].reason).not.toContain("set `adopt: true`");
@@ -166,7 +194,9 @@ describe("cdnUrl stays true", () => {
 
   test("adopted zones get it from the configured company alias and CDN domain, or from a create of the same deployment, else it stays empty", async () => {
     const seeded = await emu.seedZone("pushzone", { name: unique("adoptme"), password: "Their-Pa55word" });
-    const configured = deployment(accountConfig(emu, { "cdn:companyAlias": "acme", "cdn:cdnDomain": "cdn.example.net" }));
+    const configured = deployment(
+      accountConfig(emu, { "cdn:companyAlias": "acme", "cdn:cdnDomain": "cdn.example.net" }),
+    );
     const a = await configured.up("PushZone", { name: seeded.name, password: PASSWORD, adopt: true });
     expect(a.outs.cdnUrl).toBe(`${seeded.name}.acme.cdn.example.net`);
 
@@ -190,7 +220,14 @@ describe("two stacks declaring the same names under transient failures", () => {
     emu.faults.add({ kind: "dropAfter", method: "vodzone.create", rate: 0.15, seed: 11 });
     const second = deployment(accountConfig(emu, { "cdn:retries": "2" }));
     const createsBefore = emu.calls.filter((c) => c.method === "vodzone.create").length;
-    const outcomes = await Promise.all(names.map((name) => second.up("VodZone", { name, password: "Second-Pa55word" }).then(() => "taken", (e: Error) => (/already exists in the account/.test(e.message) ? "refused" : e.message))));
+    const outcomes = await Promise.all(
+      names.map((name) =>
+        second.up("VodZone", { name, password: "Second-Pa55word" }).then(
+          () => "taken",
+          (e: Error) => (/already exists in the account/.test(e.message) ? "refused" : e.message),
+        ),
+      ),
+    );
     emu.faults.clear();
     expect(outcomes.filter((o) => o === "refused")).toHaveLength(40);
     // The names were in the second stack's snapshot: nothing was sent that a lost answer could "recover".
@@ -231,9 +268,15 @@ describe("through the driver's engine (in process)", () => {
       const theirs = await b.seedZone("livezone", { name: "theirs", password: "Their-Pa55word" });
       const moved = stack({ emu: b, stateFile: mine.stateFile, env: { CDN_LOG: "quiet" } });
       const writes = () => b.calls.filter((c) => /\.(update|delete|create)$/.test(c.method)).length;
-      for (const r of [await moved.refresh(), await moved.up([{ ...decls[0], args: { ...decls[0].args, name: "renamed" } }]), await moved.destroy()]) {
+      for (const r of [
+        await moved.refresh(),
+        await moved.up([{ ...decls[0], args: { ...decls[0].args, name: "renamed" } }]),
+        await moved.destroy(),
+      ]) {
         expect(r.ok).toBe(false);
-        expect(r.errors.join("\n")).toMatch(/belongs to API user id \d+ at 127\.0\.0\.1:\d+, but this stack is now configured for/);
+        expect(r.errors.join("\n")).toMatch(
+          /belongs to API user id \d+ at 127\.0\.0\.1:\d+, but this stack is now configured for/,
+        );
       }
       expect(writes()).toBe(0);
       expect(b.zones("livezone")).toEqual([expect.objectContaining({ id: theirs.id, name: "theirs" })]);

@@ -49,20 +49,28 @@ describe.each(COMPAT_PROFILES.map((p) => [p]))("profile %s", (profile) => {
     expect((await deployment(accountConfig(emu)).read(kind, made.id, outs)).props.name).toBe(`${name}-b`);
   });
 
-  test.each(KINDS.filter((k) => k !== "LiveZone").map((k) => [k]))("%s: a name in use is refused with the id, and adopted with adopt: true", async (kind) => {
-    const name = `taken-${kind.toLowerCase()}-${profile}`;
-    const seeded = await emu.seedZone(GROUP[kind], kind === "PullZone" ? { name, origin: "https://o.example.com" } : { name, password: "Their-Pa55word" });
-    const d = deployment(accountConfig(emu));
-    await expect(d.up(kind, { name, ...ARGS[kind] })).rejects.toThrow(`(id ${seeded.id})`);
-    expect((await d.up(kind, { name, ...ARGS[kind], adopt: true })).id).toBe(String(seeded.id));
-  });
+  test.each(KINDS.filter((k) => k !== "LiveZone").map((k) => [k]))(
+    "%s: a name in use is refused with the id, and adopted with adopt: true",
+    async (kind) => {
+      const name = `taken-${kind.toLowerCase()}-${profile}`;
+      const seeded = await emu.seedZone(
+        GROUP[kind],
+        kind === "PullZone" ? { name, origin: "https://o.example.com" } : { name, password: "Their-Pa55word" },
+      );
+      const d = deployment(accountConfig(emu));
+      await expect(d.up(kind, { name, ...ARGS[kind] })).rejects.toThrow(`(id ${seeded.id})`);
+      expect((await d.up(kind, { name, ...ARGS[kind], adopt: true })).id).toBe(String(seeded.id));
+    },
+  );
 
   test("a name taken after the deployment's snapshot: the create's error (a fault in legacy) is 'name in use' with the id", async () => {
     const name = `late-${profile}`;
     const d = deployment(accountConfig(emu));
     expect((await d.check("PushZone", {}, { name, ...ARGS.PushZone })).failures).toEqual([]);
     const seeded = await emu.seedZone("pushzone", { name, password: "Their-Pa55word" });
-    await expect(d.create("PushZone", { name, ...ARGS.PushZone })).rejects.toThrow(`push zone '${name}' already exists in the account (id ${seeded.id})`);
+    await expect(d.create("PushZone", { name, ...ARGS.PushZone })).rejects.toThrow(
+      `push zone '${name}' already exists in the account (id ${seeded.id})`,
+    );
     expect(emu.passwordMatches("pushzone", seeded.id, "Their-Pa55word")).toBe(true);
   });
 
@@ -70,6 +78,11 @@ describe.each(COMPAT_PROFILES.map((p) => [p]))("profile %s", (profile) => {
     const name = `lost-${profile}`;
     emu.faults.once({ method: "pullzone.create", when: "after", as: "reset" });
     const made = await deployment(accountConfig(emu)).up("PullZone", { name, ...ARGS.PullZone });
-    expect(emu.zones("pullzone").filter((z) => z.name === name).map((z) => String(z.id))).toEqual([made.id]);
+    expect(
+      emu
+        .zones("pullzone")
+        .filter((z) => z.name === name)
+        .map((z) => String(z.id)),
+    ).toEqual([made.id]);
   });
 });

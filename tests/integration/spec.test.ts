@@ -20,7 +20,11 @@ const specs = Object.values(SPECS);
 beforeAll(async () => {
   process.env.CDN_LOG = "quiet";
   emu = await startEmulator({ port: 0 });
-  const cfg: Record<string, string> = { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey };
+  const cfg: Record<string, string> = {
+    "cdn:baseUrl": emu.url,
+    "cdn:apiUserId": String(emu.apiUserId),
+    "cdn:apiKey": emu.apiKey,
+  };
   configure({ config: { get: (k) => cfg[k] } });
 });
 afterAll(async () => {
@@ -54,14 +58,20 @@ function fullInputs(spec: ZoneSpec): Record<string, unknown> {
 }
 
 const lastCall = (method: string) => [...emu.calls].reverse().find((c) => c.method === method);
-const valuesOf = (call: { params: unknown[] } | undefined) => (call?.params ?? []).find((p) => p !== null && typeof p === "object" && !Array.isArray(p)) as Record<string, unknown>;
+const valuesOf = (call: { params: unknown[] } | undefined) =>
+  (call?.params ?? []).find((p) => p !== null && typeof p === "object" && !Array.isArray(p)) as Record<string, unknown>;
 
 describe.each(specs.map((s) => [s.kind, s] as const))("%s spec", (_kind, spec) => {
   test("agrees with the method table and the listZones row", () => {
     const create = METHODS[`${spec.group}.create`].params[0].keys!;
     const update = METHODS[`${spec.group}.update`].params[1].keys!;
     expect(spec.fields.map((f) => f.wire).sort()).toEqual([...create].sort());
-    expect(spec.fields.filter((f) => !f.createOnly).map((f) => f.wire).sort()).toEqual([...update].sort());
+    expect(
+      spec.fields
+        .filter((f) => !f.createOnly)
+        .map((f) => f.wire)
+        .sort(),
+    ).toEqual([...update].sort());
     const row: readonly string[] = ZONE_ROW_FIELDS[spec.group];
     for (const f of spec.fields) expect(`${f.wire}:${row.includes(f.wire)}`).toBe(`${f.wire}:${f.listed}`);
     for (const c of spec.computed) if (c.fromList) expect(row).toContain(c.wire);
@@ -87,12 +97,21 @@ describe.each(specs.map((s) => [s.kind, s] as const))("%s spec", (_kind, spec) =
 
     let olds = outs;
     for (const f of spec.fields) {
-      const news = { ...inputs, ...Object.fromEntries(spec.fields.map((g) => [g.input, olds[g.input] ?? inputs[g.input]])), [f.input]: value(f, String(inputs.name), true) };
+      const news = {
+        ...inputs,
+        ...Object.fromEntries(spec.fields.map((g) => [g.input, olds[g.input] ?? inputs[g.input]])),
+        [f.input]: value(f, String(inputs.name), true),
+      };
       if (f.createOnly) {
         // diff never throws (the engine calls it after every refresh read); check refuses, and update sends nothing.
         expect(await lifecycle.diff(spec, id, olds, news)).toMatchObject({ changes: true, replaces: [] });
         const checked = await check(spec, inputs, news);
-        expect(checked.failures).toEqual([expect.objectContaining({ property: f.input, reason: expect.stringContaining(`'${f.input}' cannot be changed`) })]);
+        expect(checked.failures).toEqual([
+          expect.objectContaining({
+            property: f.input,
+            reason: expect.stringContaining(`'${f.input}' cannot be changed`),
+          }),
+        ]);
         const callsBefore = emu.calls.length;
         await expect(lifecycle.update(spec, id, olds, news)).rejects.toThrow(`'${f.input}' cannot be changed`);
         expect(emu.calls.length).toBe(callsBefore);

@@ -29,17 +29,48 @@ afterAll(async () => {
 /** Reads the server's record with a bare XML-RPC POST (check.* is not an API method, so our client refuses it). */
 async function serverReport(): Promise<{ violations: string[]; seen: { method: string; params: unknown[] }[] }> {
   const body = `<?xml version="1.0"?><methodCall><methodName>check.violations</methodName><params></params></methodCall>`;
-  const res = await fetch(`http://127.0.0.1:${port}/xmlrpc/check`, { method: "POST", body, headers: { "Content-Type": "text/xml" } });
+  const res = await fetch(`http://127.0.0.1:${port}/xmlrpc/check`, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "text/xml" },
+  });
   const text = /<string>([\s\S]*)<\/string>/.exec(await res.text())![1];
-  return JSON.parse(text.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&"));
+  return JSON.parse(
+    text
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&"),
+  );
 }
 
 test("all 27 methods go out with the document's types, positions and auth", async () => {
   const c = client;
-  await c.pullzone.create({ name: "a", origin: "https://o.example.com", vhost: "v.example.com", ip: "192.0.2.1", compress: "1", vanity_domain: "cdn.example.com", label: "l" });
-  await c.pullzone.update(7, { name: "b", origin: "https://o2.example.com", vhost: "v", ip: "192.0.2.2", compress: "0", label: "m" });
+  await c.pullzone.create({
+    name: "a",
+    origin: "https://o.example.com",
+    vhost: "v.example.com",
+    ip: "192.0.2.1",
+    compress: "1",
+    vanity_domain: "cdn.example.com",
+    label: "l",
+  });
+  await c.pullzone.update(7, {
+    name: "b",
+    origin: "https://o2.example.com",
+    vhost: "v",
+    ip: "192.0.2.2",
+    compress: "0",
+    label: "m",
+  });
   await c.pullzone.listZones();
-  await c.pushzone.create({ name: "a", password: "pw-123456", compress: "1", vanity_domain: "x.example.com", label: "l" });
+  await c.pushzone.create({
+    name: "a",
+    password: "pw-123456",
+    compress: "1",
+    vanity_domain: "x.example.com",
+    label: "l",
+  });
   await c.pushzone.update(7, { name: "b", password: "pw-654321", label: "m" });
   await c.pushzone.listZones();
   await c.vodzone.create({ name: "a", password: "pw-123456", label: "l" });
@@ -60,10 +91,28 @@ test("all 27 methods go out with the document's types, positions and auth", asyn
   await r.getTotalTransfer(7);
   await r.getTotalTransfer(7, { type: 3, from: "2026-01-01", to: "2026-01-31", timezone: "Europe/Paris" });
   await r.getTotalHits(7, { timezone: "GMT" });
-  await r.getTotalTransferStats("acme", "2026-01-01", "2026-01-31", { zoneId: 7, sortby: ["date ASC"], viewby: "monthly", maxReturn: 10, offset: 20, timezone: "GMT" });
+  await r.getTotalTransferStats("acme", "2026-01-01", "2026-01-31", {
+    zoneId: 7,
+    sortby: ["date ASC"],
+    viewby: "monthly",
+    maxReturn: 10,
+    offset: 20,
+    timezone: "GMT",
+  });
   await r.getTotalTransferStats(12, "2026-01-01", "2026-01-31", { offset: 5 });
-  await r.getCacheHitStats("acme", "2026-01-01", "2026-01-31", { zoneId: 7, sortby: ["hits DESC"], maxReturn: 10, offset: 0, timezone: "GMT" });
-  await r.getPopularFiles("acme", "2026-01-01", "2026-01-31", { zoneId: 7, sortby: ["hits DESC"], maxReturn: 10, offset: 3 });
+  await r.getCacheHitStats("acme", "2026-01-01", "2026-01-31", {
+    zoneId: 7,
+    sortby: ["hits DESC"],
+    maxReturn: 10,
+    offset: 0,
+    timezone: "GMT",
+  });
+  await r.getPopularFiles("acme", "2026-01-01", "2026-01-31", {
+    zoneId: 7,
+    sortby: ["hits DESC"],
+    maxReturn: 10,
+    offset: 3,
+  });
   await r.getUsagePerDay("acme", "2026-01-01", "2026-01-31", 7, { maxReturn: 5 });
   await r.getNodeHits("acme", "2026-01-01", "2026-01-31", { sortby: ["node ASC", "hits DESC"] });
   await r.getConnectionStats("acme", "2026-01-01", "2026-01-31", { zoneId: 7, timezone: "America/New_York" });
@@ -79,8 +128,27 @@ test("all 27 methods go out with the document's types, positions and auth", asyn
   expect(find("account.getBandwidth", 2)).toEqual([null, "2026-01-31"]);
   expect(find("report.getTotalTransfer", 0)).toEqual([7]);
   expect(find("report.getTotalHits")).toEqual([7, null, null, null, "GMT"]);
-  expect(find("report.getTotalTransferStats", 0)).toEqual(["acme", "2026-01-01", "2026-01-31", 7, ["date ASC"], "monthly", 10, "20", "GMT"]);
-  expect(find("report.getTotalTransferStats", 1)).toEqual([12, "2026-01-01", "2026-01-31", null, null, null, null, "5"]);
+  expect(find("report.getTotalTransferStats", 0)).toEqual([
+    "acme",
+    "2026-01-01",
+    "2026-01-31",
+    7,
+    ["date ASC"],
+    "monthly",
+    10,
+    "20",
+    "GMT",
+  ]);
+  expect(find("report.getTotalTransferStats", 1)).toEqual([
+    12,
+    "2026-01-01",
+    "2026-01-31",
+    null,
+    null,
+    null,
+    null,
+    "5",
+  ]);
   expect(find("report.getUsagePerDay")).toEqual(["acme", "2026-01-01", "2026-01-31", 7, null, 5]);
 });
 
@@ -89,7 +157,11 @@ test("the server's own checks can fail: a bad call is recorded as a violation", 
     `<?xml version="1.0"?><methodCall><methodName>cache.purge</methodName><params>` +
     `<param><value><string>4242</string></value></param><param><value><string>x</string></value></param>` +
     `<param><value><string>2026-01-01T00:00:00Z</string></value></param><param><value><int>5</int></value></param></params></methodCall>`;
-  await fetch(`http://127.0.0.1:${port}/xmlrpc/pullzone`, { method: "POST", body, headers: { "Content-Type": "text/xml" } });
+  await fetch(`http://127.0.0.1:${port}/xmlrpc/pullzone`, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "text/xml" },
+  });
   const { violations } = await serverReport();
   expect(violations.join("\n")).toMatch(/posted to \/xmlrpc\/pullzone/);
   expect(violations.join("\n")).toMatch(/apiUserId '4242' is not the int/);

@@ -8,7 +8,17 @@ import * as path from "path";
 import { readState } from "../../provider/testing";
 import { UNKNOWN } from "../../provider/testing/engine";
 import { HostCallError } from "../../provider/testing/host-client";
-import { deploy, FakeHost, getReg, operation, partialFailure, PROVIDER, reg, summaryOf, urn } from "../fixtures/driver/fake-host";
+import {
+  deploy,
+  FakeHost,
+  getReg,
+  operation,
+  partialFailure,
+  PROVIDER,
+  reg,
+  summaryOf,
+  urn,
+} from "../fixtures/driver/fake-host";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "driver-engine-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -79,9 +89,17 @@ describe("refresh calls Diff as RefreshStep does", () => {
     expect(stored(file, "a")!.ignoreChanges).toEqual(["note"]);
     host.on.diff = async () => ({ changes: undefined, replaces: [], deleteBeforeReplace: false });
     // read answers inputs: only the ignored key moved.
-    host.on.read = async () => ({ id, properties: { ...host.records.get(id) }, inputs: { ...stored(file, "a")!.inputs, note: "y" } });
+    host.on.read = async () => ({
+      id,
+      properties: { ...host.records.get(id) },
+      inputs: { ...stored(file, "a")!.inputs, note: "y" },
+    });
     expect((await refreshOp(host, file)).heard.steps).toMatchObject([{ op: "same" }]);
-    host.on.read = async () => ({ id, properties: { ...host.records.get(id) }, inputs: { ...stored(file, "a")!.inputs, size: 5 } });
+    host.on.read = async () => ({
+      id,
+      properties: { ...host.records.get(id) },
+      inputs: { ...stored(file, "a")!.inputs, size: 5 },
+    });
     expect((await refreshOp(host, file)).heard.steps).toMatchObject([{ op: "refresh", changedKeys: ["size"] }]);
   });
 
@@ -158,8 +176,16 @@ describe("up --refresh and expectNoChanges", () => {
     // Drift the program agrees with: the refresh pass shows it, the update then has nothing to do.
     const id = stored(file, "a")!.id;
     host.records.set(id, { ...host.records.get(id), size: 3 });
-    host.on.read = async (rid) => ({ id: rid, properties: { ...host.records.get(rid) }, inputs: { ...host.records.get(rid) } });
-    const drift = await deploy(host, file, [reg("a", { size: 3 })], { preview: true, refresh: true, expectNoChanges: true });
+    host.on.read = async (rid) => ({
+      id: rid,
+      properties: { ...host.records.get(rid) },
+      inputs: { ...host.records.get(rid) },
+    });
+    const drift = await deploy(host, file, [reg("a", { size: 3 })], {
+      preview: true,
+      refresh: true,
+      expectNoChanges: true,
+    });
     expect(drift.heard.steps.map((s) => s.op)).toEqual(["refresh", "same"]);
     expect(drift.heard.errors).toEqual([]);
   });
@@ -170,12 +196,17 @@ describe("partial failures (parseError, pkg/engine/update.go)", () => {
     const host = new FakeHost();
     const file = stateFile();
     host.on.create = async (p) => {
-      throw partialFailure("create", "raw client error without context", "id-9", { ...p, ready: false }, ["zone z created as id-9 but not ready; the next up finishes it"]);
+      throw partialFailure("create", "raw client error without context", "id-9", { ...p, ready: false }, [
+        "zone z created as id-9 but not ready; the next up finishes it",
+      ]);
     };
     const r = await deploy(host, file, [reg("a", { size: 1 })]);
     expect(r.heard.errors.join("\n")).toContain("zone z created as id-9 but not ready; the next up finishes it");
     expect(r.heard.errors.join("\n")).not.toContain("raw client error");
-    expect(stored(file, "a")).toMatchObject({ id: "id-9", initErrors: ["zone z created as id-9 but not ready; the next up finishes it"] });
+    expect(stored(file, "a")).toMatchObject({
+      id: "id-9",
+      initErrors: ["zone z created as id-9 but not ready; the next up finishes it"],
+    });
   });
 
   it("says 'resource init failed' when there are no reasons, and records no init errors then", async () => {
@@ -306,7 +337,12 @@ describe("aliases (getOldResource)", () => {
     const host = new FakeHost();
     const file = stateFile();
     await deploy(host, file, [reg("old", { size: 1 })]);
-    const r = await deploy(host, file, [reg("x", { size: 1 }, {}, { aliases: [urn("old")] }), reg("y", { size: 1 }, {}, { aliases: [urn("old")] })], { continueOnError: true });
+    const r = await deploy(
+      host,
+      file,
+      [reg("x", { size: 1 }, {}, { aliases: [urn("old")] }), reg("y", { size: 1 }, {}, { aliases: [urn("old")] })],
+      { continueOnError: true },
+    );
     expect(r.heard.errors.join("\n")).toContain(`alias ${urn("old")} is already claimed by ${urn("x")}`);
   });
 });
@@ -436,7 +472,9 @@ describe("deletes at the end of an up, and destroy", () => {
     };
     const r = await deploy(host, file, [reg("slow", { size: 1 })]);
     expect(r.heard.warnings.join("\n")).toMatch(/may or may not have happened/);
-    expect(readState(file, "pw").pendingOperations).toEqual([{ urn: urn("slow"), type: "pulumi-nodejs:dynamic:Resource", op: "create" }]);
+    expect(readState(file, "pw").pendingOperations).toEqual([
+      { urn: urn("slow"), type: "pulumi-nodejs:dynamic:Resource", op: "create" },
+    ]);
     const next = operation(new FakeHost(), file);
     next.store.flush();
     expect(next.heard.warnings.join("\n")).toMatch(/interrupted during create of/);

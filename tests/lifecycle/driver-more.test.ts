@@ -34,7 +34,10 @@ describe("time limits", () => {
     const ws = workspace();
     // The limit counts from the start of the operation: it leaves the two processes ample time to start on a
     // loaded machine before the create begins (otherwise the check is what times out).
-    const r = await run(up, options(ws, { counters: [{ name: "slow", count: 1, sleepMs: 120_000 }] }, { timeoutMs: 20_000 }));
+    const r = await run(
+      up,
+      options(ws, { counters: [{ name: "slow", count: 1, sleepMs: 120_000 }] }, { timeoutMs: 20_000 }),
+    );
     expect(r.ok).toBe(false);
     expect(db(ws).calls.map((c) => c.op)).toEqual(["create-start"]);
     expect(r.errors.join("\n")).toMatch(/create timed out \(deadline exceeded\)/);
@@ -51,11 +54,15 @@ describe("a runner killed during a create, and the stack lock", () => {
     let runnerPid = 0;
     const creating = (): boolean => fs.existsSync(ws.db) && db(ws).calls.some((c: Call) => c.op === "create-start");
     const first = up(
-      options(ws, { counters: [{ name: "slow", count: 1, sleepMs: 60_000 }] }, {
-        onEvent: (e) => {
-          if (e.kind === "process" && e.role === "runner") runnerPid = e.pid;
+      options(
+        ws,
+        { counters: [{ name: "slow", count: 1, sleepMs: 60_000 }] },
+        {
+          onEvent: (e) => {
+            if (e.kind === "process" && e.role === "runner") runnerPid = e.pid;
+          },
         },
-      }),
+      ),
     );
     await until(creating);
 
@@ -63,8 +70,14 @@ describe("a runner killed during a create, and the stack lock", () => {
     const second = await up(options(ws, { counters: [{ name: "other", count: 1 }] }));
     expect(second.ok).toBe(false);
     expect(second.processes).toEqual({});
-    expect(second.errors.join("\n")).toMatch(new RegExp(`state file .*state\\.json is in use by up \\(pid ${process.pid} `));
-    expect(db(ws).calls.filter((c) => c.op === "create-start").map((c) => c.name)).toEqual(["slow"]);
+    expect(second.errors.join("\n")).toMatch(
+      new RegExp(`state file .*state\\.json is in use by up \\(pid ${process.pid} `),
+    );
+    expect(
+      db(ws)
+        .calls.filter((c) => c.op === "create-start")
+        .map((c) => c.name),
+    ).toEqual(["slow"]);
 
     process.kill(runnerPid, "SIGKILL");
     const r = await first;

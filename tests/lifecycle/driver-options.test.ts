@@ -20,7 +20,10 @@ describe("the project name", () => {
     expect(projectNameOf(program)).toBe("project"); // no Pulumi.yaml above the temporary directory
     fs.writeFileSync(path.join(root, "Pulumi.yaml"), "runtime: nodejs\nname: outer # the repository\n");
     expect(projectNameOf(program)).toBe("outer");
-    fs.writeFileSync(path.join(root, "app", "Pulumi.yaml"), 'description: "x"\nname: "cdn-app"\nruntime:\n  name: nodejs\n');
+    fs.writeFileSync(
+      path.join(root, "app", "Pulumi.yaml"),
+      'description: "x"\nname: "cdn-app"\nruntime:\n  name: nodejs\n',
+    );
     expect(projectNameOf(program)).toBe("cdn-app");
     fs.writeFileSync(path.join(root, "app", "Pulumi.yaml"), "runtime: nodejs\n");
     expect(() => projectNameOf(program)).toThrow(/Pulumi.yaml has no top-level name: set it, or pass project/);
@@ -73,10 +76,18 @@ describe("typecheck: true", () => {
   it("fails an up of a program with type errors before any process starts", async () => {
     const program = path.join(dir, "typed-wrong.ts");
     fs.writeFileSync(program, 'const n: number = "text";\nexport const out = n;\n');
-    const r = await up({ program, projectDir: root, stateFile: path.join(dir, "typed.json"), project: "p", typecheck: true });
+    const r = await up({
+      program,
+      projectDir: root,
+      stateFile: path.join(dir, "typed.json"),
+      project: "p",
+      typecheck: true,
+    });
     expect(r.ok).toBe(false);
     expect(r.processes).toEqual({});
-    expect(r.errors[0]).toMatch(/the program has type errors \(typecheck: true\):\n.*typed-wrong\.ts\(1,7\): error TS2322: Type 'string' is not assignable to type 'number'/);
+    expect(r.errors[0]).toMatch(
+      /the program has type errors \(typecheck: true\):\n.*typed-wrong\.ts\(1,7\): error TS2322: Type 'string' is not assignable to type 'number'/,
+    );
     expect(fs.existsSync(path.join(dir, "typed.json"))).toBe(false);
   });
 

@@ -12,7 +12,11 @@ jest.setTimeout(180_000);
 
 const secret = "s3cr3t-input-value";
 const apiKey = "topsecret-api-key-123";
-const settings = { secretConfig: { "cdn:apiKey": apiKey }, config: { "cdn:region": "eu" }, passphrase: "test passphrase" };
+const settings = {
+  secretConfig: { "cdn:apiKey": apiKey },
+  config: { "cdn:region": "eu" },
+  passphrase: "test passphrase",
+};
 
 it("a program's lifecycle through the host: up, refresh, up with gets and a partial failure, preview, a failing program, destroy", async () => {
   const ws = workspace();
@@ -21,14 +25,26 @@ it("a program's lifecycle through the host: up, refresh, up with gets and a part
 
   // 1. up: creates, real outputs through an apply chain, secrets kept out of everything printed or stored.
   const events: DriverEvent[] = [];
-  const first = await run(up, options(ws, { counters: [a, b], logSecretConfig: true, exportSecret: "exported-secret-xyz" }, { ...settings, onEvent: (e) => events.push(e) }));
+  const first = await run(
+    up,
+    options(
+      ws,
+      { counters: [a, b], logSecretConfig: true, exportSecret: "exported-secret-xyz" },
+      { ...settings, onEvent: (e) => events.push(e) },
+    ),
+  );
   expect(first.errors).toEqual([]);
   expect(first.summary).toEqual({ create: 2 });
   expect(events.filter((e) => e.kind === "process")).toEqual([
     { kind: "process", role: "host", pid: first.processes.host },
     { kind: "process", role: "runner", pid: first.processes.runner },
   ]);
-  expect(events.filter((e) => e.kind === "step-start").map((e) => e.urn).sort()).toEqual([urnOf("a"), urnOf("b")]);
+  expect(
+    events
+      .filter((e) => e.kind === "step-start")
+      .map((e) => e.urn)
+      .sort(),
+  ).toEqual([urnOf("a"), urnOf("b")]);
   const aUrl = (first.outputs.urls as Record<string, string>).a;
   expect(aUrl).toMatch(/^counter:\/\/default\/c-\d+$/);
   expect((first.outputs.labels as Record<string, string>).b).toBe(`after ${aUrl}`);
@@ -46,7 +62,10 @@ it("a program's lifecycle through the host: up, refresh, up with gets and a part
   expect(raw).toContain('"ciphertext"');
   const state = readState(ws.state, "test passphrase");
   const ids = Object.fromEntries(state.resources.map((r) => [r.name, r.id]));
-  expect(state.resources.find((r) => r.name === "a")).toMatchObject({ inputs: { secret }, outputs: { secret, token: "tok-c-1-a" } });
+  expect(state.resources.find((r) => r.name === "a")).toMatchObject({
+    inputs: { secret },
+    outputs: { secret, token: "tok-c-1-a" },
+  });
   expect(state.resources.find((r) => r.name === "a")?.secretKeys?.sort()).toEqual(["secret", "token"]);
   expect(state.resources.find((r) => r.name === "b")?.dependencies).toContain(urnOf("a"));
   expect(() => readState(ws.state, "wrong passphrase")).toThrow(/passphrase/);
@@ -66,19 +85,34 @@ it("a program's lifecycle through the host: up, refresh, up with gets and a part
   // a check failure is reported with its property.
   const third = await run(
     up,
-    options(ws, { counters: [a, b, { name: "c", count: 3, partial: true }, { name: "bad", count: -1 }], gets: [{ name: "seen", id: ids.a }, { name: "ghost", id: "c-999" }] }, { ...settings, continueOnError: true }),
+    options(
+      ws,
+      {
+        counters: [a, b, { name: "c", count: 3, partial: true }, { name: "bad", count: -1 }],
+        gets: [
+          { name: "seen", id: ids.a },
+          { name: "ghost", id: "c-999" },
+        ],
+      },
+      { ...settings, continueOnError: true },
+    ),
   );
   expect(stepOf(third, "a")[0]).toMatchObject({ op: "update", changedKeys: ["count"] });
   expect(stepOf(third, "b")[0].op).toBe("create");
   expect(stepOf(third, "seen")[0]).toMatchObject({ op: "read", id: ids.a });
   expect(stepOf(third, "ghost")[0]).toMatchObject({ op: "read", id: "c-999" });
-  expect(third.failures).toEqual([{ urn: urnOf("bad"), property: "count", reason: "count must be a non-negative number" }]);
+  expect(third.failures).toEqual([
+    { urn: urnOf("bad"), property: "count", reason: "count must be a non-negative number" },
+  ]);
   const partialError = third.errors.find((e) => e.includes('"c"'));
   expect(partialError).toContain("partially failed");
   expect(partialError).toContain("counter not ready");
   expect(partialError).not.toContain("counter initialization failed");
   const afterThird = readState(ws.state, "test passphrase");
-  expect(afterThird.resources.find((r) => r.name === "c")).toMatchObject({ initErrors: ["counter not ready"], outputs: { ready: false } });
+  expect(afterThird.resources.find((r) => r.name === "c")).toMatchObject({
+    initErrors: ["counter not ready"],
+    outputs: { ready: false },
+  });
   expect(afterThird.resources.find((r) => r.name === "ghost")).toMatchObject({ external: true, id: "c-999" });
 
   // 4. preview --refresh --expect-no-changes --replace a, with b renamed "b2" (aliases: [{ name: "b" }]): the
@@ -89,7 +123,11 @@ it("a program's lifecycle through the host: up, refresh, up with gets and a part
   const callsBefore = db(ws).calls.length;
   const p = await run(
     preview,
-    options(ws, { counters: [a, { ...b, name: "b2", aliasOf: "b" }, { name: "d", count: 1 }] }, { ...settings, refresh: true, expectNoChanges: true, replace: [urnOf("a")] }),
+    options(
+      ws,
+      { counters: [a, { ...b, name: "b2", aliasOf: "b" }, { name: "d", count: 1 }] },
+      { ...settings, refresh: true, expectNoChanges: true, replace: [urnOf("a")] },
+    ),
   );
   expect(stepOf(p, "ghost").map((s) => s.op)).toEqual(["delete"]); // the refresh pass finds it gone
   expect(stepOf(p, "a").map((s) => s.op)).toEqual(["same", "replace"]);
@@ -99,10 +137,16 @@ it("a program's lifecycle through the host: up, refresh, up with gets and a part
   expect(stepOf(p, "d")[0].op).toBe("create");
   expect(stepOf(p, "c").map((s) => s.op)).toEqual(["same", "delete"]);
   expect(p.outputs.urls).toBe("[unknown]");
-  expect(p.errors).toEqual([expect.stringMatching(/^no changes were expected but changes were proposed: .*a \(replace\)/)]);
+  expect(p.errors).toEqual([
+    expect.stringMatching(/^no changes were expected but changes were proposed: .*a \(replace\)/),
+  ]);
   expect(fs.readFileSync(ws.state, "utf8")).toBe(stateBefore);
   expect(db(ws).records).toEqual(recordsBefore);
-  expect(db(ws).calls.slice(callsBefore).every((c) => c.op === "read")).toBe(true);
+  expect(
+    db(ws)
+      .calls.slice(callsBefore)
+      .every((c) => c.op === "read"),
+  ).toBe(true);
 
   // 5. a program that throws: reported, no step, nothing deleted.
   const failed = await run(up, options(ws, { throwMessage: "program exploded" }, settings));
@@ -114,7 +158,9 @@ it("a program's lifecycle through the host: up, refresh, up with gets and a part
   const gone = await run(destroy, options(ws, {}, settings));
   expect(gone.errors).toEqual([]);
   expect(gone.summary).toEqual({ delete: 3, discard: 2 });
-  const deletes = db(ws).calls.filter((c) => c.op === "delete").map((c) => c.id);
+  const deletes = db(ws)
+    .calls.filter((c) => c.op === "delete")
+    .map((c) => c.id);
   const idsNow = Object.fromEntries(afterThird.resources.map((r) => [r.name, r.id]));
   expect(deletes.indexOf(idsNow.b)).toBeLessThan(deletes.indexOf(idsNow.a));
   expect(deletes).not.toContain("c-999");

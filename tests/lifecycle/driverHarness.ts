@@ -10,7 +10,6 @@ import * as os from "os";
 import * as path from "path";
 import { DeployResult, DriverOptions } from "../../provider/testing";
 
-
 export const PROGRAM = path.join(__dirname, "..", "fixtures", "driver", "counter-program.ts");
 export const TYPE = "pulumi-nodejs:dynamic/counter:Counter";
 export const urnOf = (name: string): string => `urn:pulumi:dev::project::${TYPE}::${name}`;
@@ -56,7 +55,11 @@ export function workspace(): { db: string; state: string; dir: string } {
   return { dir, db: path.join(dir, "db.json"), state: path.join(dir, "state.json") };
 }
 
-export function options(ws: { db: string; state: string }, params: Params, extra: Partial<DriverOptions> = {}): DriverOptions {
+export function options(
+  ws: { db: string; state: string },
+  params: Params,
+  extra: Partial<DriverOptions> = {},
+): DriverOptions {
   return {
     program: PROGRAM,
     stateFile: ws.state,

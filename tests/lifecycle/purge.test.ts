@@ -25,23 +25,46 @@ function stack(config: Record<string, string> = {}) {
       {
         kind: "CachePurge",
         name: "files",
-        args: (r) => ({ urls: ["/app.js", "/index.html"].map((p) => r.value<string>("site", "cdnUrl", (h) => `https://${h}${p}`)), triggers: { version } }),
+        args: (r) => ({
+          urls: ["/app.js", "/index.html"].map((p) => r.value<string>("site", "cdnUrl", (h) => `https://${h}${p}`)),
+          triggers: { version },
+        }),
       },
       // `zone: site`: the CachePurge class turns the zone into <name>.<alias read from its cdnUrl>.
-      { kind: "CachePurge", name: "whole", args: (r) => ({ zone: r.value<string>("site", "cdnUrl", (h) => `${zone}.${aliasFromCdnUrl(zone, h)}`), triggers: [version] }) },
+      {
+        kind: "CachePurge",
+        name: "whole",
+        args: (r) => ({
+          zone: r.value<string>("site", "cdnUrl", (h) => `${zone}.${aliasFromCdnUrl(zone, h)}`),
+          triggers: [version],
+        }),
+      },
     ];
     if (extra.badUrl) decls.push({ kind: "CachePurge", name: "bad", args: { urls: [extra.badUrl] } });
-    if (extra.bareZone) decls.push({ kind: "CachePurge", name: "bare", args: { zone: extra.bareZone }, opts: { dependsOn: ["site"] } });
+    if (extra.bareZone)
+      decls.push({ kind: "CachePurge", name: "bare", args: { zone: extra.bareZone }, opts: { dependsOn: ["site"] } });
     return decls;
   };
   return { ...s, zone, program };
 }
 
 const purgeCalls = () => emu().calls.filter((c) => c.method.startsWith("cache.")).length;
-const expectOk = (r: DeployResult) => expect({ ok: r.ok, errors: r.errors, failures: r.failures }).toEqual({ ok: true, errors: [], failures: [] });
+const expectOk = (r: DeployResult) =>
+  expect({ ok: r.ok, errors: r.errors, failures: r.failures }).toEqual({ ok: true, errors: [], failures: [] });
 const stepOf = (r: DeployResult, name: string) => r.steps.find((s) => s.name === name);
-const purgeState = (s: { state(): { resources: Array<{ name: string; type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }> } }, name: string) =>
-  s.state().resources.find((r) => r.name === name && r.type === "pulumi-nodejs:dynamic/cdn:CachePurge");
+const purgeState = (
+  s: {
+    state(): {
+      resources: Array<{
+        name: string;
+        type: string;
+        inputs: Record<string, unknown>;
+        outputs: Record<string, unknown>;
+      }>;
+    };
+  },
+  name: string,
+) => s.state().resources.find((r) => r.name === name && r.type === "pulumi-nodejs:dynamic/cdn:CachePurge");
 
 describe("CachePurge lifecycle", () => {
   test("preview purges nothing", async () => {
@@ -61,7 +84,12 @@ describe("CachePurge lifecycle", () => {
     expectOk(r);
     const made = emu().purges.slice(before);
     const host = `${s.zone}.acme.cdn.example.net`;
-    expect(made.filter((p) => p.method === "cache.purge").map((p) => p.argument).sort()).toEqual([`https://${host}/app.js`, `https://${host}/index.html`]);
+    expect(
+      made
+        .filter((p) => p.method === "cache.purge")
+        .map((p) => p.argument)
+        .sort(),
+    ).toEqual([`https://${host}/app.js`, `https://${host}/index.html`]);
     expect(made.filter((p) => p.method === "cache.purgeAllCache").map((p) => p.argument)).toEqual([`${s.zone}.acme`]);
     expect(made.every((p) => p.result)).toBe(true);
     expect(r.outputs.files).toMatchObject({ purgeCount: 1 });
@@ -100,7 +128,12 @@ describe("CachePurge lifecycle", () => {
     expectOk(r);
     expect(stepOf(r, "files")?.op).toBe("update");
     expect(stepOf(r, "whole")?.op).toBe("update");
-    expect(emu().purges.slice(before).map((p) => p.method).sort()).toEqual(["cache.purge", "cache.purge", "cache.purgeAllCache"]);
+    expect(
+      emu()
+        .purges.slice(before)
+        .map((p) => p.method)
+        .sort(),
+    ).toEqual(["cache.purge", "cache.purge", "cache.purgeAllCache"]);
     expect(r.outputs.files).toMatchObject({ purgeCount: 2 });
     expect(r.outputs.whole).toMatchObject({ purgeCount: 2 });
     expect(purgeState(s, "files")?.outputs.triggers).toEqual({ version: "2" });
@@ -133,11 +166,19 @@ describe("CachePurge failures", () => {
     expect(String(JSON.stringify(r))).not.toContain(emu().apiKey);
 
     // Once a zone serves that host (its vanity domain), the next up creates the purge.
-    await emu().seedZone("pullzone", { name: `vanity-${seq}`, origin: "https://origin.example.com", vanity_domain: host });
+    await emu().seedZone("pullzone", {
+      name: `vanity-${seq}`,
+      origin: "https://origin.example.com",
+      vanity_domain: host,
+    });
     const again = await s.up(s.program("1", { badUrl: bad }));
     expectOk(again);
     expect(stepOf(again, "bad")?.op).toBe("create");
-    expect(emu().purges.filter((p) => p.argument === bad).map((p) => p.result)).toEqual([false, true]);
+    expect(
+      emu()
+        .purges.filter((p) => p.argument === bad)
+        .map((p) => p.result),
+    ).toEqual([false, true]);
   });
 
   test("without cdn:companyAlias, check says where to set it for a bare zone name", async () => {
@@ -153,7 +194,12 @@ describe("CachePurge failures", () => {
     const r = await s.up(s.program("1", { bareZone: s.zone }));
     expectOk(r);
     expect(purgeState(s, "bare")?.outputs).toMatchObject({ zone: `${s.zone}.acme`, purgeCount: 1 });
-    expect(emu().purges.slice(before).filter((p) => p.method === "cache.purgeAllCache").map((p) => p.argument)).toEqual([`${s.zone}.acme`, `${s.zone}.acme`]);
+    expect(
+      emu()
+        .purges.slice(before)
+        .filter((p) => p.method === "cache.purgeAllCache")
+        .map((p) => p.argument),
+    ).toEqual([`${s.zone}.acme`, `${s.zone}.acme`]);
   });
 
   test("check refuses a target that is not a URL before anything is sent", async () => {

@@ -27,7 +27,12 @@ function stack() {
 function allKinds(n: (k: Kind) => string, over: Partial<Record<Kind, Record<string, unknown>>> = {}): Decl[] {
   const base: Record<Kind, Record<string, unknown>> = {
     PullZone: { name: n("PullZone"), origin: "https://origin.example.com", vhost: "www.example.com", label: "web" },
-    PushZone: { name: n("PushZone"), password: PASSWORD, vanityDomain: `${n("PushZone")}.example.org`, label: "uploads" },
+    PushZone: {
+      name: n("PushZone"),
+      password: PASSWORD,
+      vanityDomain: `${n("PushZone")}.example.org`,
+      label: "uploads",
+    },
     VodZone: { name: n("VodZone"), password: PASSWORD, label: "video" },
     LiveZone: { name: n("LiveZone"), password: PASSWORD, label: "stream" },
   };
@@ -35,11 +40,15 @@ function allKinds(n: (k: Kind) => string, over: Partial<Record<Kind, Record<stri
 }
 
 const emu = () => emulator.get();
-const listed = (kind: Kind, name: string) => emu().zones(GROUP[kind]).find((z) => z.name === name);
+const listed = (kind: Kind, name: string) =>
+  emu()
+    .zones(GROUP[kind])
+    .find((z) => z.name === name);
 const writes = () => emu().calls.filter((c) => /\.(create|update|delete)$/.test(c.method)).length;
 const stepOf = (r: DeployResult, name: string) => r.steps.find((s) => s.name === name)!;
 const ops = (r: DeployResult) => r.steps.map((x) => x.op);
-const expectOk = (r: DeployResult) => expect({ ok: r.ok, errors: r.errors, failures: r.failures }).toEqual({ ok: true, errors: [], failures: [] });
+const expectOk = (r: DeployResult) =>
+  expect({ ok: r.ok, errors: r.errors, failures: r.failures }).toEqual({ ok: true, errors: [], failures: [] });
 
 /** A stack where one zone of each kind was created. */
 async function deployed(over: Partial<Record<Kind, Record<string, unknown>>> = {}) {
@@ -68,7 +77,10 @@ describe("create, no-op, update in place", () => {
       expect(zone.label).toBe((zones.find((z) => z.kind === k)!.args as { label: string }).label);
       if (k !== "PullZone") expect(emu().passwordMatches(GROUP[k], zone.id, PASSWORD)).toBe(true);
     }
-    expect(listed("PullZone", s.n("PullZone"))).toMatchObject({ origin: "https://origin.example.com", vhost: "www.example.com" });
+    expect(listed("PullZone", s.n("PullZone"))).toMatchObject({
+      origin: "https://origin.example.com",
+      vhost: "www.example.com",
+    });
     const pull = up.outputs.PullZone as { cdnUrl: string; vanityIp: string };
     expect(pull.cdnUrl).toContain(s.n("PullZone"));
     expect(pull.vanityIp).not.toBe("");
@@ -87,7 +99,12 @@ describe("create, no-op, update in place", () => {
   test("a changed input updates in place, sending only that field", async () => {
     const s = await deployed();
     const up = await s.up(
-      allKinds(s.n, { PullZone: { origin: "https://new-origin.example.com" }, PushZone: { label: "uploads-2" }, VodZone: { password: "New-Pa55word-2" }, LiveZone: { label: "stream-2" } }),
+      allKinds(s.n, {
+        PullZone: { origin: "https://new-origin.example.com" },
+        PushZone: { label: "uploads-2" },
+        VodZone: { password: "New-Pa55word-2" },
+        LiveZone: { label: "stream-2" },
+      }),
     );
     expectOk(up);
     for (const k of KINDS) expect(stepOf(up, k).op).toBe("update");
@@ -127,7 +144,10 @@ describe("drift: refresh sees it, the next up repairs it", () => {
     const state = s.state();
     expect(state.resources.find((r) => r.name === "PullZone")!.outputs.origin).toBe("https://hand-edited.example.com");
     // What listZones does not carry is kept from state: a refresh must not lose the password or label.
-    expect(state.resources.find((r) => r.name === "PushZone")!.outputs).toMatchObject({ password: PASSWORD, label: "uploads" });
+    expect(state.resources.find((r) => r.name === "PushZone")!.outputs).toMatchObject({
+      password: PASSWORD,
+      label: "uploads",
+    });
 
     const up = await s.up(allKinds(s.n));
     expectOk(up);
@@ -162,12 +182,21 @@ describe("adopt, name in use, Resource.get", () => {
     const ids: Record<string, number> = {};
     for (const z of allKinds(n)) {
       const a = z.args as Record<string, string>;
-      const values: Record<string, string> = z.kind === "PullZone" ? { name: a.name, origin: "https://other.example.com" } : { name: a.name, password: "Old-Pa55word" };
+      const values: Record<string, string> =
+        z.kind === "PullZone"
+          ? { name: a.name, origin: "https://other.example.com" }
+          : { name: a.name, password: "Old-Pa55word" };
       ids[z.kind] = (await emu().seedZone(GROUP[z.kind as Kind], values)).id;
     }
     return ids;
   }
-  const adopting = (n: (k: Kind) => string) => allKinds(n, { PullZone: { adopt: true }, PushZone: { adopt: true, vanityDomain: undefined }, VodZone: { adopt: true }, LiveZone: { adopt: true } });
+  const adopting = (n: (k: Kind) => string) =>
+    allKinds(n, {
+      PullZone: { adopt: true },
+      PushZone: { adopt: true, vanityDomain: undefined },
+      VodZone: { adopt: true },
+      LiveZone: { adopt: true },
+    });
 
   test("a name in use fails without adopt, naming the zone, its id and the adopt input", async () => {
     const s = stack();
@@ -190,20 +219,37 @@ describe("adopt, name in use, Resource.get", () => {
     expectOk(adopted);
     for (const k of KINDS) {
       expect(stepOf(adopted, k)).toMatchObject({ op: "create", id: String(ids[k]) });
-      expect(emu().zones(GROUP[k]).filter((z) => z.name === s.n(k))).toHaveLength(1);
+      expect(
+        emu()
+          .zones(GROUP[k])
+          .filter((z) => z.name === s.n(k)),
+      ).toHaveLength(1);
       if (k !== "PullZone") expect(emu().passwordMatches(GROUP[k], ids[k], PASSWORD)).toBe(true);
     }
     expect(listed("PullZone", s.n("PullZone"))!.origin).toBe("https://origin.example.com");
     const again = await s.up(adopting(s.n));
     expect(ops(again)).toEqual(["same", "same", "same", "same"]);
     const refreshed = await s.refresh();
-    expect(refreshed.steps.map((x) => `${x.op}${x.changedKeys ? `:${x.changedKeys}` : ""}`)).toEqual(["same", "same", "same", "same"]);
+    expect(refreshed.steps.map((x) => `${x.op}${x.changedKeys ? `:${x.changedKeys}` : ""}`)).toEqual([
+      "same",
+      "same",
+      "same",
+      "same",
+    ]);
   });
 
   test("Resource.get reads an existing zone of each kind without managing it", async () => {
     const s = stack();
     const ids: Record<string, number> = {};
-    for (const k of KINDS) ids[k] = (await emu().seedZone(GROUP[k], k === "PullZone" ? { name: s.n(k), origin: "https://o.example.com" } : { name: s.n(k), password: "Seed-Pa55word" })).id;
+    for (const k of KINDS)
+      ids[k] = (
+        await emu().seedZone(
+          GROUP[k],
+          k === "PullZone"
+            ? { name: s.n(k), origin: "https://o.example.com" }
+            : { name: s.n(k), password: "Seed-Pa55word" },
+        )
+      ).id;
     const up = await s.up(KINDS.map((k) => ({ kind: k, name: k, get: ids[k] })));
     expectOk(up);
     for (const k of KINDS) {
@@ -223,16 +269,39 @@ describe("check and diff refuse what the API cannot do", () => {
     const s = stack();
     const before = emu().calls.length;
     const zones: Decl[] = [
-      { kind: "PullZone", name: "PullZone", args: { name: "Bad Name", origin: "not a url", compress: "yes", bogus: "x" } },
-      { kind: "PushZone", name: "PushZone", args: { name: s.n("PushZone"), password: "short", vanityDomain: "-bad-.example" } },
+      {
+        kind: "PullZone",
+        name: "PullZone",
+        args: { name: "Bad Name", origin: "not a url", compress: "yes", bogus: "x" },
+      },
+      {
+        kind: "PushZone",
+        name: "PushZone",
+        args: { name: s.n("PushZone"), password: "short", vanityDomain: "-bad-.example" },
+      },
       { kind: "VodZone", name: "VodZone", args: { name: "a<b", password: 12345678 } },
-      { kind: "LiveZone", name: "LiveZone", args: { name: "x".repeat(10_000), password: PASSWORD, label: "bell\u0007" } },
+      {
+        kind: "LiveZone",
+        name: "LiveZone",
+        args: { name: "x".repeat(10_000), password: PASSWORD, label: "bell\u0007" },
+      },
     ];
     const up = await s.up(zones);
     expect(up.ok).toBe(false);
     const props = up.failures.map((f) => `${f.urn.split("::").pop()}.${f.property}`).sort();
     expect(props).toEqual(
-      ["LiveZone.label", "LiveZone.name", "PullZone.bogus", "PullZone.compress", "PullZone.name", "PullZone.origin", "PushZone.password", "PushZone.vanityDomain", "VodZone.name", "VodZone.password"].sort(),
+      [
+        "LiveZone.label",
+        "LiveZone.name",
+        "PullZone.bogus",
+        "PullZone.compress",
+        "PullZone.name",
+        "PullZone.origin",
+        "PushZone.password",
+        "PushZone.vanityDomain",
+        "VodZone.name",
+        "VodZone.password",
+      ].sort(),
     );
     for (const f of up.failures) expect(f.reason).toContain(`'${f.property}'`);
     expect(JSON.stringify(up)).not.toContain('short"');
@@ -241,13 +310,22 @@ describe("check and diff refuse what the API cannot do", () => {
 
   test("a create-only change fails the preview and says what to do", async () => {
     const s = await deployed({ PullZone: { vanityDomain: "cdn.example.com" } });
-    const pre = await s.preview(allKinds(s.n, { PullZone: { vanityDomain: "cdn2.example.com" }, PushZone: { vanityDomain: "other.example.org" } }));
+    const pre = await s.preview(
+      allKinds(s.n, {
+        PullZone: { vanityDomain: "cdn2.example.com" },
+        PushZone: { vanityDomain: "other.example.org" },
+      }),
+    );
     expect(pre.ok).toBe(false);
     const pullErr = pre.errors.find((e) => e.includes(s.n("PullZone")))!;
     expect(pullErr).toContain("'vanityDomain' cannot be changed");
     expect(pullErr).toContain("pullzone.update does not accept vanity_domain");
     expect(pullErr).toMatch(/new name/);
-    expect(pre.errors.some((e) => e.includes(s.n("PushZone")) && e.includes("pushzone.update does not accept vanity_domain"))).toBe(true);
+    expect(
+      pre.errors.some(
+        (e) => e.includes(s.n("PushZone")) && e.includes("pushzone.update does not accept vanity_domain"),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -262,7 +340,11 @@ describe("deletes", () => {
       expect(listed(k, s.n(k))).toBeDefined();
     }
     expect(stepOf(removed, "LiveZone").op).toBe("delete");
-    expect(emu().zones("livezone").some((z) => z.id === live.id)).toBe(false);
+    expect(
+      emu()
+        .zones("livezone")
+        .some((z) => z.id === live.id),
+    ).toBe(false);
     expect(s.state().resources).toHaveLength(0);
   });
 
@@ -272,12 +354,19 @@ describe("deletes", () => {
     expectOk(destroyed);
     for (const k of RETAINED_KINDS) expect(listed(k, s.n(k))).toBeDefined();
     expect(listed("LiveZone", s.n("LiveZone"))).toBeUndefined();
-    expect(destroyed.steps.map((x) => `${x.name}:${x.op}`).sort()).toEqual(["LiveZone:delete", "PullZone:retain", "PushZone:retain", "VodZone:retain"]);
+    expect(destroyed.steps.map((x) => `${x.name}:${x.op}`).sort()).toEqual([
+      "LiveZone:delete",
+      "PullZone:retain",
+      "PushZone:retain",
+      "VodZone:retain",
+    ]);
   });
 
   test("with retainOnDelete turned off, deleting a pull zone leaves it in the account and says so", async () => {
     const s = stack();
-    const zones = allKinds(s.n).filter((z) => z.kind === "PullZone").map((z) => ({ ...z, opts: { retainOnDelete: false } }));
+    const zones = allKinds(s.n)
+      .filter((z) => z.kind === "PullZone")
+      .map((z) => ({ ...z, opts: { retainOnDelete: false } }));
     expectOk(await s.up(zones));
     const destroyed = await s.destroy();
     expectOk(destroyed);
@@ -316,13 +405,20 @@ describe("the driver's flags, in process", () => {
   test("a resource renamed with an alias keeps its zone: no create, no delete", async () => {
     const s = await deployed();
     const id = listed("PullZone", s.n("PullZone"))!.id;
-    const renamed = allKinds(s.n).map((z) => (z.kind === "PullZone" ? { ...z, name: "Site", opts: { aliases: ["PullZone"] } } : z));
+    const renamed = allKinds(s.n).map((z) =>
+      z.kind === "PullZone" ? { ...z, name: "Site", opts: { aliases: ["PullZone"] } } : z,
+    );
     const up = await s.up(renamed);
     expectOk(up);
     expect(stepOf(up, "Site")).toMatchObject({ op: "same", id: String(id) });
     expect(ops(up)).not.toContain("create");
     expect(ops(up)).not.toContain("delete");
-    expect(s.state().resources.map((r) => r.name).sort()).toEqual(["LiveZone", "PushZone", "Site", "VodZone"]);
+    expect(
+      s
+        .state()
+        .resources.map((r) => r.name)
+        .sort(),
+    ).toEqual(["LiveZone", "PushZone", "Site", "VodZone"]);
   });
 
   // Known gap, found through the engine's rule that a replacement is checked without old inputs
@@ -337,12 +433,18 @@ describe("the driver's flags, in process", () => {
     expect(up.steps.filter((x) => x.name === "LiveZone").map((x) => x.op)).toEqual(["replace", "create-replacement"]);
     const after = listed("LiveZone", s.n("LiveZone"))!;
     expect(after.id).not.toBe(before);
-    expect(emu().zones("livezone").some((z) => z.id === before)).toBe(false);
+    expect(
+      emu()
+        .zones("livezone")
+        .some((z) => z.id === before),
+    ).toBe(false);
   });
 
   test("up --refresh --expect-no-changes fails on drift made outside Pulumi, and passes once repaired", async () => {
     const s = await deployed();
-    await emu().editZone("pullzone", listed("PullZone", s.n("PullZone"))!.id, { origin: "https://drifted.example.com" });
+    await emu().editZone("pullzone", listed("PullZone", s.n("PullZone"))!.id, {
+      origin: "https://drifted.example.com",
+    });
     const pre = await s.preview(allKinds(s.n), { refresh: true, expectNoChanges: true });
     expect(pre.ok).toBe(false);
     expect(pre.errors.join("\n")).toMatch(/no changes were expected/);

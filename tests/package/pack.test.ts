@@ -10,7 +10,12 @@ import { startEmulator } from "../../provider/emulator";
 import * as driver from "../../provider/testing";
 
 const ROOT = path.resolve(__dirname, "../..");
-const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, stdio: "pipe", env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false" } }).toString();
+const npm = (args: string[], cwd: string) =>
+  execFileSync("npm", args, {
+    cwd,
+    stdio: "pipe",
+    env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false" },
+  }).toString();
 
 test("npm pack, install in a fresh project, compile and deploy", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-pack-"));
@@ -23,26 +28,49 @@ test("npm pack, install in a fresh project, compile and deploy", async () => {
     expect(listing).toContain("package/h.js");
     for (const sub of ["emulator", "testing"]) expect(listing).toContain(`package/${sub}.js`);
     expect(listing).not.toMatch(/package\/(api|resources)\/.*\.ts\n/);
-    for (const f of ["LICENSE", "CHANGELOG.md", "README.md", "docs/configuration.md", "docs/testing.md", "docs/migration.md", "dist/cli/main.js", "bin/cdn-zones.js", "bin/cdn-emulator.js"]) {
+    for (const f of [
+      "LICENSE",
+      "CHANGELOG.md",
+      "README.md",
+      "docs/configuration.md",
+      "docs/testing.md",
+      "docs/migration.md",
+      "dist/cli/main.js",
+      "bin/cdn-zones.js",
+      "bin/cdn-emulator.js",
+    ]) {
       expect(listing).toContain(`package/${f}\n`);
     }
     // Source maps ship with their sources or not at all: no sources are shipped.
     expect(listing).not.toMatch(/\.map\n/);
-    expect(execFileSync("tar", ["-xzOf", tarball, "package/dist/index.js"]).toString()).not.toContain("sourceMappingURL");
+    expect(execFileSync("tar", ["-xzOf", tarball, "package/dist/index.js"]).toString()).not.toContain(
+      "sourceMappingURL",
+    );
     // Every relative link of the shipped Markdown resolves inside the package.
     const shipped = new Set(listing.split("\n").map((l) => l.replace(/^package\//, "")));
     for (const md of [...shipped].filter((f) => f.endsWith(".md"))) {
       const text = execFileSync("tar", ["-xzOf", tarball, `package/${md}`]).toString();
       for (const [, target] of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
         if (/^(https?|mailto):/.test(target)) continue;
-        expect(`${md} -> ${target}: ${shipped.has(path.posix.normalize(path.posix.join(path.posix.dirname(md), target)))}`).toBe(`${md} -> ${target}: true`);
+        expect(
+          `${md} -> ${target}: ${shipped.has(path.posix.normalize(path.posix.join(path.posix.dirname(md), target)))}`,
+        ).toBe(`${md} -> ${target}: true`);
       }
     }
 
     const project = path.join(dir, "project");
     fs.mkdirSync(project);
-    const pulumiVersion = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
-    fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "fresh", private: true, dependencies: { "@pulumi/pulumi": pulumiVersion, "pulumi-cdn-zones": `file:${tarball}` } }));
+    const pulumiVersion = JSON.parse(
+      fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
+    ).version;
+    fs.writeFileSync(
+      path.join(project, "package.json"),
+      JSON.stringify({
+        name: "fresh",
+        private: true,
+        dependencies: { "@pulumi/pulumi": pulumiVersion, "pulumi-cdn-zones": `file:${tarball}` },
+      }),
+    );
     fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: fresh\nruntime: nodejs\n");
     fs.writeFileSync(
       path.join(project, "index.ts"),
@@ -62,12 +90,20 @@ test("npm pack, install in a fresh project, compile and deploy", async () => {
       'for (const id of ["pulumi-cdn-zones", "pulumi-cdn-zones/emulator", "pulumi-cdn-zones/testing", "pulumi-cdn-zones/h", "pulumi-cdn-zones/package.json"]) require(id);',
       'try { require("pulumi-cdn-zones/dist/index.js"); } catch (e) { console.log(e.code); }',
     ].join("\n");
-    expect(execFileSync(process.execPath, ["-e", probe], { cwd: project }).toString().trim()).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
+    expect(execFileSync(process.execPath, ["-e", probe], { cwd: project }).toString().trim()).toBe(
+      "ERR_PACKAGE_PATH_NOT_EXPORTED",
+    );
     // Both bins run from the project (npm links them at install).
     for (const bin of ["cdn-zones", "cdn-emulator"]) {
-      expect(execFileSync(path.join(project, "node_modules/.bin", bin), ["--help"], { cwd: project }).toString()).toContain(`Usage: ${bin}`);
+      expect(
+        execFileSync(path.join(project, "node_modules/.bin", bin), ["--help"], { cwd: project }).toString(),
+      ).toContain(`Usage: ${bin}`);
     }
-    execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["--strict", "--target", "ES2020", "--module", "commonjs", "--esModuleInterop", "--skipLibCheck", "index.ts"], { cwd: project });
+    execFileSync(
+      path.join(ROOT, "node_modules/.bin/tsc"),
+      ["--strict", "--target", "ES2020", "--module", "commonjs", "--esModuleInterop", "--skipLibCheck", "index.ts"],
+      { cwd: project },
+    );
 
     const result = await driver.up({
       program: path.join(project, "index.js"),

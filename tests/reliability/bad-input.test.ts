@@ -98,7 +98,11 @@ const BAD_RESOURCES: BadResource[] = [
 
 describe("resource inputs through the provider's check", () => {
   let up: DeployResult;
-  const zones: Decl[] = BAD_RESOURCES.map(([kind, , , args], i) => ({ kind, name: `bad-${String(i).padStart(2, "0")}`, args: { ...valid[kind], ...args } }));
+  const zones: Decl[] = BAD_RESOURCES.map(([kind, , , args], i) => ({
+    kind,
+    name: `bad-${String(i).padStart(2, "0")}`,
+    args: { ...valid[kind], ...args },
+  }));
   // One valid zone in the same deployment: the host survived every bad one and still creates it.
   zones.push({ kind: "PullZone", name: "good", args: { name: "good-zone", origin: ORIGIN } });
 
@@ -112,12 +116,16 @@ describe("resource inputs through the provider's check", () => {
     BAD_RESOURCES.forEach(([kind, what, field], i) => {
       const name = `bad-${String(i).padStart(2, "0")}`;
       const mine = up.failures.filter((f) => f.urn.endsWith(`::${name}`));
-      if (!mine.some((f) => f.property === field && f.reason.includes(`'${field}'`))) missing.push(`${kind} ${what}: ${JSON.stringify(mine)}`);
+      if (!mine.some((f) => f.property === field && f.reason.includes(`'${field}'`)))
+        missing.push(`${kind} ${what}: ${JSON.stringify(mine)}`);
       // Only the field at fault fails: a bad value never spills into a wrong diagnosis.
       expect(mine.map((f) => f.property)).toEqual([field]);
     });
     expect(missing).toEqual([]);
-    writeFigures("bad-input-resources", { malformedResources: BAD_RESOURCES.length, checkFailuresNamingTheField: BAD_RESOURCES.length - missing.length });
+    writeFigures("bad-input-resources", {
+      malformedResources: BAD_RESOURCES.length,
+      checkFailuresNamingTheField: BAD_RESOURCES.length - missing.length,
+    });
   });
 
   test("none reaches the API, the provider does not crash, and the valid zone beside them is created", () => {
@@ -133,50 +141,124 @@ describe("resource inputs through the provider's check", () => {
 });
 
 describe("function and client arguments", () => {
-  const conn = () => ({ connection: { baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, companyAlias: "acme" } });
+  const conn = () => ({
+    connection: { baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, companyAlias: "acme" },
+  });
   const client = () => new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 0 });
   const range = { dateFrom: "2026-01-01", dateTo: "2026-01-31" };
   const bad = (v: unknown) => v as never;
 
   /** [what, the parameter the error must name, the call] */
   const CALLS: [string, string, () => Promise<unknown>][] = [
-    ["transfer stats: date in d/m/Y", "dateFrom", () => fns.getTotalTransferStats({ ...range, dateFrom: "01/01/2026" }, conn())],
-    ["transfer stats: date with a time", "dateTo", () => fns.getTotalTransferStats({ ...range, dateTo: "2026-01-31T00:00:00" }, conn())],
-    ["transfer stats: 30 February", "dateFrom", () => fns.getTotalTransferStats({ ...range, dateFrom: "2026-02-30" }, conn())],
+    [
+      "transfer stats: date in d/m/Y",
+      "dateFrom",
+      () => fns.getTotalTransferStats({ ...range, dateFrom: "01/01/2026" }, conn()),
+    ],
+    [
+      "transfer stats: date with a time",
+      "dateTo",
+      () => fns.getTotalTransferStats({ ...range, dateTo: "2026-01-31T00:00:00" }, conn()),
+    ],
+    [
+      "transfer stats: 30 February",
+      "dateFrom",
+      () => fns.getTotalTransferStats({ ...range, dateFrom: "2026-02-30" }, conn()),
+    ],
     ["transfer stats: month 13", "dateTo", () => fns.getTotalTransferStats({ ...range, dateTo: "2026-13-01" }, conn())],
-    ["transfer stats: dates in the wrong order", "dateFrom", () => fns.getTotalTransferStats({ dateFrom: "2026-02-01", dateTo: "2026-01-01" }, conn())],
-    ["transfer stats: date a number", "dateFrom", () => fns.getTotalTransferStats({ ...range, dateFrom: bad(20260101) }, conn())],
-    ["transfer stats: unknown viewBy", "viewby", () => fns.getTotalTransferStats({ ...range, viewBy: bad("weekly") }, conn())],
-    ["cache hit stats: unknown time zone", "timezone", () => fns.getCacheHitStats({ ...range, timezone: "Mars/Olympus" }, conn())],
+    [
+      "transfer stats: dates in the wrong order",
+      "dateFrom",
+      () => fns.getTotalTransferStats({ dateFrom: "2026-02-01", dateTo: "2026-01-01" }, conn()),
+    ],
+    [
+      "transfer stats: date a number",
+      "dateFrom",
+      () => fns.getTotalTransferStats({ ...range, dateFrom: bad(20260101) }, conn()),
+    ],
+    [
+      "transfer stats: unknown viewBy",
+      "viewby",
+      () => fns.getTotalTransferStats({ ...range, viewBy: bad("weekly") }, conn()),
+    ],
+    [
+      "cache hit stats: unknown time zone",
+      "timezone",
+      () => fns.getCacheHitStats({ ...range, timezone: "Mars/Olympus" }, conn()),
+    ],
     ["popular files: maxReturn negative", "maxReturn", () => fns.getPopularFiles({ ...range, maxReturn: -1 }, conn())],
     ["popular files: maxReturn zero", "maxReturn", () => fns.getPopularFiles({ ...range, maxReturn: 0 }, conn())],
     ["popular files: maxReturn huge", "maxReturn", () => fns.getPopularFiles({ ...range, maxReturn: 1e12 }, conn())],
-    ["popular files: maxReturn a fraction", "maxReturn", () => fns.getPopularFiles({ ...range, maxReturn: 1.5 }, conn())],
-    ["popular files: maxReturn a word", "maxReturn", () => fns.getPopularFiles({ ...range, maxReturn: bad("many") }, conn())],
+    [
+      "popular files: maxReturn a fraction",
+      "maxReturn",
+      () => fns.getPopularFiles({ ...range, maxReturn: 1.5 }, conn()),
+    ],
+    [
+      "popular files: maxReturn a word",
+      "maxReturn",
+      () => fns.getPopularFiles({ ...range, maxReturn: bad("many") }, conn()),
+    ],
     ["popular files: offset negative", "offset", () => fns.getPopularFiles({ ...range, offset: -5 }, conn())],
     // Issue 11: an unknown column is the server's to refuse (the contract does not list columns); a malformed entry is ours.
     ["node hits: sortBy without a direction", "sortby", () => fns.getNodeHits({ ...range, sortBy: ["bogus"] }, conn())],
-    ["node hits: sortBy with a bad direction", "sortby", () => fns.getNodeHits({ ...range, sortBy: ["hits SIDEWAYS"] }, conn())],
-    ["node hits: sortBy an object", "sortBy", () => fns.getNodeHits({ ...range, sortBy: bad({ hits: "DESC" }) }, conn())],
+    [
+      "node hits: sortBy with a bad direction",
+      "sortby",
+      () => fns.getNodeHits({ ...range, sortBy: ["hits SIDEWAYS"] }, conn()),
+    ],
+    [
+      "node hits: sortBy an object",
+      "sortBy",
+      () => fns.getNodeHits({ ...range, sortBy: bad({ hits: "DESC" }) }, conn()),
+    ],
     ["usage per day: zoneId missing", "zoneId", () => fns.getUsagePerDay({ ...range, zoneId: bad(undefined) }, conn())],
     ["usage per day: zoneId negative", "zoneId", () => fns.getUsagePerDay({ ...range, zoneId: -3 }, conn())],
     ["usage per day: zoneId a word", "zoneId", () => fns.getUsagePerDay({ ...range, zoneId: bad("abc") }, conn())],
-    ["connection stats: an unknown argument", "colour", () => fns.getConnectionStats({ ...range, ...({ colour: "red" } as object) }, conn())],
-    ["connection stats: companyId an object", "companyId", () => fns.getConnectionStats({ ...range, companyId: bad({ id: 1 }) }, conn())],
+    [
+      "connection stats: an unknown argument",
+      "colour",
+      () => fns.getConnectionStats({ ...range, ...({ colour: "red" } as object) }, conn()),
+    ],
+    [
+      "connection stats: companyId an object",
+      "companyId",
+      () => fns.getConnectionStats({ ...range, companyId: bad({ id: 1 }) }, conn()),
+    ],
     ["hourly stats: date missing", "date", () => fns.getHourlyConnectionStats({ date: bad(undefined) }, conn())],
     ["total transfer: unknown type", "type", () => fns.getTotalTransfer({ zoneId: 1, type: bad("week") }, conn())],
-    ["total hits: range without to", "to", () => fns.getTotalHits({ zoneId: 1, type: "range", from: "2026-01-01" }, conn())],
+    [
+      "total hits: range without to",
+      "to",
+      () => fns.getTotalHits({ zoneId: 1, type: "range", from: "2026-01-01" }, conn()),
+    ],
     ["bandwidth: from after to", "from", () => fns.getBandwidth({ from: "2026-03-01", to: "2026-02-01" }, conn())],
     ["purgeUrl: not a URL", "url", () => fns.purgeUrl({ url: "not a url" }, conn())],
     ["purgeUrl: a number", "url", () => fns.purgeUrl({ url: bad(42) }, conn())],
     ["purgeZone: empty zone", "zone", () => fns.purgeZone({ zone: "" }, conn())],
-    ["client report: sortby entry not '<column> ASC|DESC'", "sortby", () => client().report.getPopularFiles("acme", "2026-01-01", "2026-01-02", { sortby: ["colour; DROP ASC"] })],
-    ["client report: maxReturn huge", "maxReturn", () => client().report.getNodeHits("acme", "2026-01-01", "2026-01-02", { maxReturn: 10_000_000 })],
-    ["client report: an unknown option", "colour", () => client().report.getNodeHits("acme", "2026-01-01", "2026-01-02", bad({ colour: 1 }))],
+    [
+      "client report: sortby entry not '<column> ASC|DESC'",
+      "sortby",
+      () => client().report.getPopularFiles("acme", "2026-01-01", "2026-01-02", { sortby: ["colour; DROP ASC"] }),
+    ],
+    [
+      "client report: maxReturn huge",
+      "maxReturn",
+      () => client().report.getNodeHits("acme", "2026-01-01", "2026-01-02", { maxReturn: 10_000_000 }),
+    ],
+    [
+      "client report: an unknown option",
+      "colour",
+      () => client().report.getNodeHits("acme", "2026-01-01", "2026-01-02", bad({ colour: 1 })),
+    ],
     ["client report: type out of range", "type", () => client().report.getTotalTransfer(1, { type: bad(9) })],
     ["client purge: a control character", "url", () => client().cache.purge("https://a.acme.cdn.example.net/\u0001")],
     ["client purgeAllCache: an array", "zone", () => client().cache.purgeAllCache(bad(["a"]))],
-    ["client create: an unknown key", "values", () => client().pullzone.create(bad({ name: "x", origin: ORIGIN, colour: "red" }))],
+    [
+      "client create: an unknown key",
+      "values",
+      () => client().pullzone.create(bad({ name: "x", origin: ORIGIN, colour: "red" })),
+    ],
     ["client create: name missing", "values", () => client().pushzone.create(bad({ password: PW }))],
     ["client update: id not a number", "id", () => client().vodzone.update(bad("seven"), { label: "x" })],
     ["client update: values an array", "values", () => client().livezone.update(1, bad(["x"]))],
@@ -194,13 +276,23 @@ describe("function and client arguments", () => {
         (err: unknown) => err,
       );
       // The function layer names its camelCase argument (sortBy), the client the wire parameter (sortby): either names the field.
-      if (!(e instanceof CdnValidationError) || e.parameter.toLowerCase() !== param.toLowerCase() || !e.message.toLowerCase().includes(param.toLowerCase())) {
-        wrong.push(`${what}: ${e instanceof Error ? `${e.constructor.name} ${(e as CdnValidationError).parameter}: ${e.message}` : String(e)}`);
+      if (
+        !(e instanceof CdnValidationError) ||
+        e.parameter.toLowerCase() !== param.toLowerCase() ||
+        !e.message.toLowerCase().includes(param.toLowerCase())
+      ) {
+        wrong.push(
+          `${what}: ${e instanceof Error ? `${e.constructor.name} ${(e as CdnValidationError).parameter}: ${e.message}` : String(e)}`,
+        );
       }
     }
     expect(wrong).toEqual([]);
     expect(emu.calls.length).toBe(before);
-    writeFigures("bad-input-calls", { malformedCalls: CALLS.length, validationErrorsNamingTheParameter: CALLS.length - wrong.length, callsReachingTheApi: emu.calls.length - before });
+    writeFigures("bad-input-calls", {
+      malformedCalls: CALLS.length,
+      validationErrorsNamingTheParameter: CALLS.length - wrong.length,
+      callsReachingTheApi: emu.calls.length - before,
+    });
   });
 });
 
@@ -222,41 +314,126 @@ describe("answers that break the contract", () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const v = (x: string) => `<?xml version="1.0"?><methodResponse><params><param><value>${x}</value></param></params></methodResponse>`;
-  const struct = (fields: Record<string, string>) => `<struct>${Object.entries(fields).map(([k, x]) => `<member><name>${k}</name><value>${x}</value></member>`).join("")}</struct>`;
+  const v = (x: string) =>
+    `<?xml version="1.0"?><methodResponse><params><param><value>${x}</value></param></params></methodResponse>`;
+  const struct = (fields: Record<string, string>) =>
+    `<struct>${Object.entries(fields)
+      .map(([k, x]) => `<member><name>${k}</name><value>${x}</value></member>`)
+      .join("")}</struct>`;
   const arr = (...xs: string[]) => `<array><data>${xs.map((x) => `<value>${x}</value>`).join("")}</data></array>`;
-  const zone = (id: string, name: string) => struct({ id, name: `<string>${name}</string>`, origin: "<string>o.example.com</string>" });
+  const zone = (id: string, name: string) =>
+    struct({ id, name: `<string>${name}</string>`, origin: "<string>o.example.com</string>" });
 
   type Call = (c: CdnClient) => Promise<unknown>;
   const listPull: Call = (c) => c.pullzone.listZones();
   const CASES: [string, string, string, Call][] = [
     ["a struct where the zone array belongs", "pullzone.listZones", v(zone("<int>1</int>", "a")), listPull],
-    ["a zone listed twice", "pullzone.listZones", v(arr(zone("<int>1</int>", "a"), zone("<int>1</int>", "a"))), listPull],
+    [
+      "a zone listed twice",
+      "pullzone.listZones",
+      v(arr(zone("<int>1</int>", "a"), zone("<int>1</int>", "a"))),
+      listPull,
+    ],
     ["a zone without an id", "pullzone.listZones", v(arr(struct({ name: "<string>a</string>" }))), listPull],
     ["a zone id that is text", "pullzone.listZones", v(arr(zone("<string>abc</string>", "a"))), listPull],
-    ["a zone id that is a date", "pushzone.listZones", v(arr(zone("<dateTime.iso8601>20260101T00:00:00</dateTime.iso8601>", "a"))), (c) => c.pushzone.listZones()],
-    ["a zone without a name", "vodzone.listZones", v(arr(struct({ id: "<int>3</int>" }))), (c) => c.vodzone.listZones()],
+    [
+      "a zone id that is a date",
+      "pushzone.listZones",
+      v(arr(zone("<dateTime.iso8601>20260101T00:00:00</dateTime.iso8601>", "a"))),
+      (c) => c.pushzone.listZones(),
+    ],
+    [
+      "a zone without a name",
+      "vodzone.listZones",
+      v(arr(struct({ id: "<int>3</int>" }))),
+      (c) => c.vodzone.listZones(),
+    ],
     ["a number where rows belong", "livezone.listZones", v("<int>5</int>"), (c) => c.livezone.listZones()],
-    ["a create answer with a text code", "pullzone.create", v(arr("<string>ok</string>", struct({ id: "<int>1</int>" }))), (c) => c.pullzone.create({ name: "a", origin: ORIGIN })],
-    ["a create answer without a struct", "pushzone.create", v(arr("<int>0</int>", "<string>done</string>")), (c) => c.pushzone.create({ name: "a", password: PW })],
-    ["a create answer without an id", "vodzone.create", v(arr("<int>0</int>", struct({ storage_location: "<string>x</string>" }))), (c) => c.vodzone.create({ name: "a", password: PW })],
+    [
+      "a create answer with a text code",
+      "pullzone.create",
+      v(arr("<string>ok</string>", struct({ id: "<int>1</int>" }))),
+      (c) => c.pullzone.create({ name: "a", origin: ORIGIN }),
+    ],
+    [
+      "a create answer without a struct",
+      "pushzone.create",
+      v(arr("<int>0</int>", "<string>done</string>")),
+      (c) => c.pushzone.create({ name: "a", password: PW }),
+    ],
+    [
+      "a create answer without an id",
+      "vodzone.create",
+      v(arr("<int>0</int>", struct({ storage_location: "<string>x</string>" }))),
+      (c) => c.vodzone.create({ name: "a", password: PW }),
+    ],
     ["an empty create answer", "livezone.create", v(arr()), (c) => c.livezone.create({ name: "a", password: PW })],
-    ["a struct where an update status belongs", "pullzone.update", v(struct({ ok: "<boolean>1</boolean>" })), (c) => c.pullzone.update(1, { label: "x" })],
-    ["text where a purge boolean belongs", "cache.purge", v("<string>maybe</string>"), (c) => c.cache.purge("https://a.acme.cdn.example.net/x")],
-    ["an array where a purge boolean belongs", "cache.purgeAllCache", v(arr("<boolean>1</boolean>")), (c) => c.cache.purgeAllCache("a.acme")],
-    ["a struct where report rows belong", "report.getNodeHits", v(struct({ node: "<string>x</string>" })), (c) => c.report.getNodeHits("acme", "2026-01-01", "2026-01-02")],
-    ["a report row that is not a struct", "report.getPopularFiles", v(arr("<string>row</string>")), (c) => c.report.getPopularFiles("acme", "2026-01-01", "2026-01-02")],
-    ["a numeric report field that is text", "report.getCacheHitStats", v(arr(struct({ hits: "<string>many</string>" }))), (c) => c.report.getCacheHitStats("acme", "2026-01-01", "2026-01-02")],
-    ["a fault with a text faultCode", "user.listUsers", `<?xml version="1.0"?><methodResponse><fault><value>${struct({ faultCode: "<string>x</string>", faultString: "<string>no</string>" })}</value></fault></methodResponse>`, (c) => c.user.listUsers()],
-    ["an HTML page with status 200", "account.getBandwidth", "<!DOCTYPE html><html><head><title>Maintenance</title></head><body>down</body></html>", (c) => c.account.getBandwidth()],
-    ["XML that is not XML-RPC", "user.listUsers", `<?xml version="1.0"?><answer>ok</answer>`, (c) => c.user.listUsers()],
+    [
+      "a struct where an update status belongs",
+      "pullzone.update",
+      v(struct({ ok: "<boolean>1</boolean>" })),
+      (c) => c.pullzone.update(1, { label: "x" }),
+    ],
+    [
+      "text where a purge boolean belongs",
+      "cache.purge",
+      v("<string>maybe</string>"),
+      (c) => c.cache.purge("https://a.acme.cdn.example.net/x"),
+    ],
+    [
+      "an array where a purge boolean belongs",
+      "cache.purgeAllCache",
+      v(arr("<boolean>1</boolean>")),
+      (c) => c.cache.purgeAllCache("a.acme"),
+    ],
+    [
+      "a struct where report rows belong",
+      "report.getNodeHits",
+      v(struct({ node: "<string>x</string>" })),
+      (c) => c.report.getNodeHits("acme", "2026-01-01", "2026-01-02"),
+    ],
+    [
+      "a report row that is not a struct",
+      "report.getPopularFiles",
+      v(arr("<string>row</string>")),
+      (c) => c.report.getPopularFiles("acme", "2026-01-01", "2026-01-02"),
+    ],
+    [
+      "a numeric report field that is text",
+      "report.getCacheHitStats",
+      v(arr(struct({ hits: "<string>many</string>" }))),
+      (c) => c.report.getCacheHitStats("acme", "2026-01-01", "2026-01-02"),
+    ],
+    [
+      "a fault with a text faultCode",
+      "user.listUsers",
+      `<?xml version="1.0"?><methodResponse><fault><value>${struct({ faultCode: "<string>x</string>", faultString: "<string>no</string>" })}</value></fault></methodResponse>`,
+      (c) => c.user.listUsers(),
+    ],
+    [
+      "an HTML page with status 200",
+      "account.getBandwidth",
+      "<!DOCTYPE html><html><head><title>Maintenance</title></head><body>down</body></html>",
+      (c) => c.account.getBandwidth(),
+    ],
+    [
+      "XML that is not XML-RPC",
+      "user.listUsers",
+      `<?xml version="1.0"?><answer>ok</answer>`,
+      (c) => c.user.listUsers(),
+    ],
     ["a body cut in the middle", "pullzone.listZones", v(arr(zone("<int>1</int>", "a"))).slice(0, 90), listPull],
   ];
 
   test.each(CASES)("%s: a protocol error naming %s", async (_what, method, answer, call) => {
     body = answer;
     requests = 0;
-    const c = new CdnClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiUserId: 1, apiKey: "crafted-server-key", retries: 0 });
+    const c = new CdnClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiUserId: 1,
+      apiKey: "crafted-server-key",
+      retries: 0,
+    });
     try {
       const e = await call(c).then(
         () => undefined,

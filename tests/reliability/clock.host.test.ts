@@ -15,15 +15,26 @@ const emulator = useEmulator();
 
 test("the host's error says the clock is off and by how much; nothing is created", async () => {
   const emu = emulator.get();
-  const live: Zone[] = [{ kind: "LiveZone", name: "LiveZone", args: { name: "clock-livezone", password: "Reliab1e-Pa55", label: "stream" } }];
-  const up = await deploy(emu, "up", live, { stateFile: path.join(dir, "clock.json"), env: { CDN_RETRIES: "1", CDN_TEST_CLOCK_OFFSET_MS: String(-3_600_000) } });
+  const live: Zone[] = [
+    {
+      kind: "LiveZone",
+      name: "LiveZone",
+      args: { name: "clock-livezone", password: "Reliab1e-Pa55", label: "stream" },
+    },
+  ];
+  const up = await deploy(emu, "up", live, {
+    stateFile: path.join(dir, "clock.json"),
+    env: { CDN_RETRIES: "1", CDN_TEST_CLOCK_OFFSET_MS: String(-3_600_000) },
+  });
   expect(up.ok).toBe(false);
   expect(up.errors).toHaveLength(1);
   const m = /the local clock is off by about (\d+) s \(behind the server\)/.exec(up.errors[0]);
   expect(m).not.toBeNull();
   expect(Math.abs(Number(m![1]) - 3600)).toBeLessThanOrEqual(5);
   // Found at check, before anything is created: the zone's name is checked against the account, which refuses the date.
-  expect(up.errors[0]).toMatch(/live zone 'clock-livezone': cannot check the name against the account: livezone\.listZones: authentication failed/);
+  expect(up.errors[0]).toMatch(
+    /live zone 'clock-livezone': cannot check the name against the account: livezone\.listZones: authentication failed/,
+  );
   expect(emu.zones("livezone")).toEqual([]);
   expect(emu.calls.every((c) => c.faultCode === 401)).toBe(true);
   writeFigures("host-clock", { offsetS: -3600, reportedS: Number(m![1]) });

@@ -53,7 +53,13 @@ describe("fault injection is reproducible from a seed", () => {
     const faulted = a.faults.filter((f) => f !== "-").length;
     // Every kind turns up in 200 calls at these rates with this seed.
     for (const k of FAULT_KINDS) expect(a.injected[k]).toBeGreaterThan(0);
-    writeFigures("seed", { calls: 200, faulted, sameSeedIdentical: true, otherSeedDiffers: true, injected: a.injected });
+    writeFigures("seed", {
+      calls: 200,
+      faulted,
+      sameSeedIdentical: true,
+      otherSeedDiffers: true,
+      injected: a.injected,
+    });
   });
 });
 
@@ -61,7 +67,16 @@ describe("the client retries what is safe to repeat, within its budget", () => {
   let emu: Emulator;
   let zoneId: number;
   const events: CallEvent[] = [];
-  const client = () => new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 2, retryBaseDelayMs: 1, retryMaxDelayMs: 5, onEvent: (e) => events.push(e) });
+  const client = () =>
+    new CdnClient({
+      baseUrl: emu.url,
+      apiUserId: emu.apiUserId,
+      apiKey: emu.apiKey,
+      retries: 2,
+      retryBaseDelayMs: 1,
+      retryMaxDelayMs: 5,
+      onEvent: (e) => events.push(e),
+    });
   beforeAll(async () => {
     emu = await emulator();
     zoneId = (await emu.seedZone("pushzone", { name: "retry", password: "Seed-Pa55word" })).id;
@@ -76,30 +91,33 @@ describe("the client retries what is safe to repeat, within its budget", () => {
   let retried = 0;
   let exhausted = 0;
 
-  test.each(FAILING.flatMap((kind) => CALLS.map(([method, call]) => [kind, method, call] as const)))("%s on %s", async (kind, method, call) => {
-    const c = client();
-    try {
-      // expiredAuth is retried once (a fresh currentDate), whatever the budget; the others up to `retries` times.
-      const budget = kind === "expiredAuth" ? 1 : 2;
-      emu.faults.add({ kind, method, count: budget });
-      events.length = 0;
-      await call(c); // resolves: the faults fit in the budget
-      expect(events.map((e) => e.ok)).toEqual([...Array(budget).fill(false), true]);
-      expect(c.retriedCalls).toBe(budget);
-      retried += budget;
+  test.each(FAILING.flatMap((kind) => CALLS.map(([method, call]) => [kind, method, call] as const)))(
+    "%s on %s",
+    async (kind, method, call) => {
+      const c = client();
+      try {
+        // expiredAuth is retried once (a fresh currentDate), whatever the budget; the others up to `retries` times.
+        const budget = kind === "expiredAuth" ? 1 : 2;
+        emu.faults.add({ kind, method, count: budget });
+        events.length = 0;
+        await call(c); // resolves: the faults fit in the budget
+        expect(events.map((e) => e.ok)).toEqual([...Array(budget).fill(false), true]);
+        expect(c.retriedCalls).toBe(budget);
+        retried += budget;
 
-      emu.faults.add({ kind, method, count: budget + 1 });
-      const e = await call(c).catch((err: unknown) => err);
-      expect(e).toBeInstanceOf(CdnError);
-      expect((e as CdnError).method).toBe(method);
-      expect((e as CdnError).attempts).toBe(budget + 1);
-      expect((e as CdnError).message.startsWith(`${method}: `)).toBe(true);
-      exhausted++;
-      emu.faults.clear();
-    } finally {
-      c.close();
-    }
-  });
+        emu.faults.add({ kind, method, count: budget + 1 });
+        const e = await call(c).catch((err: unknown) => err);
+        expect(e).toBeInstanceOf(CdnError);
+        expect((e as CdnError).method).toBe(method);
+        expect((e as CdnError).attempts).toBe(budget + 1);
+        expect((e as CdnError).message.startsWith(`${method}: `)).toBe(true);
+        exhausted++;
+        emu.faults.clear();
+      } finally {
+        c.close();
+      }
+    },
+  );
 
   test("a create is never repeated by the client: a lost answer is left to the resources' lookup", async () => {
     const c = client();
@@ -109,7 +127,11 @@ describe("the client retries what is safe to repeat, within its budget", () => {
     expect(e).toMatchObject({ type: "connection", attempts: 1, maybeProcessed: true });
     expect(emu.calls.filter((x) => x.method === "vodzone.create")).toHaveLength(1);
     expect(emu.zones("vodzone").map((z) => z.name)).toEqual(["once"]);
-    writeFigures("client-retries", { cases: FAILING.length * CALLS.length, retriesThatSucceeded: retried, budgetsRunOut: exhausted });
+    writeFigures("client-retries", {
+      cases: FAILING.length * CALLS.length,
+      retriesThatSucceeded: retried,
+      budgetsRunOut: exhausted,
+    });
   });
 });
 
@@ -127,11 +149,22 @@ describe("createWithRecovery spends lookups only where an answer was lost", () =
     else process.env.CDN_LOG = quiet;
   });
   const run = async (values: Record<string, string>) => {
-    const client = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 2, retryBaseDelayMs: 1, retryMaxDelayMs: 5 });
+    const client = new CdnClient({
+      baseUrl: emu.url,
+      apiUserId: emu.apiUserId,
+      apiKey: emu.apiKey,
+      retries: 2,
+      retryBaseDelayMs: 1,
+      retryMaxDelayMs: 5,
+    });
     const before = emu.calls.length;
     try {
       // Nothing of these names existed before: the snapshot is empty, as at a deployment's first create.
-      const conn = { client, lists: new ListCache(client), identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), undefined) };
+      const conn = {
+        client,
+        lists: new ListCache(client),
+        identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), undefined),
+      };
       const out = await createWithRecovery(PULL_ZONE, conn, values, []).catch((e: unknown) => e);
       return { out, methods: emu.calls.slice(before).map((c) => c.method) };
     } finally {

@@ -11,5 +11,8 @@ export const FIGURES_DIR = process.env.CDN_FIGURES_DIR || path.join(os.tmpdir(),
 
 export function writeFigures(name: string, figures: Record<string, unknown>): void {
   fs.mkdirSync(FIGURES_DIR, { recursive: true });
-  fs.writeFileSync(path.join(FIGURES_DIR, `${name}.json`), JSON.stringify({ at: new Date().toISOString(), ...figures }, null, 1) + "\n");
+  fs.writeFileSync(
+    path.join(FIGURES_DIR, `${name}.json`),
+    JSON.stringify({ at: new Date().toISOString(), ...figures }, null, 1) + "\n",
+  );
 }

@@ -40,9 +40,15 @@ export interface DeployOptions {
 }
 
 /** One driver operation of the fixture program against `emu`, with the API key as a secret config value. */
-export function deploy(emu: Emulator, op: "preview" | "up" | "refresh" | "destroy", zones: Zone[], o: DeployOptions): Promise<driver.DeployResult> {
+export function deploy(
+  emu: Emulator,
+  op: "preview" | "up" | "refresh" | "destroy",
+  zones: Zone[],
+  o: DeployOptions,
+): Promise<driver.DeployResult> {
   const env: Record<string, string> = { CDN_TEST_ZONES: JSON.stringify(zones), ...(o.env ?? {}) };
-  if (o.captureDir || env.CDN_TEST_CLOCK_OFFSET_MS) env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --require ${PRELOAD}`.trim();
+  if (o.captureDir || env.CDN_TEST_CLOCK_OFFSET_MS)
+    env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --require ${PRELOAD}`.trim();
   if (o.captureDir) env.CDN_TEST_CAPTURE_DIR = o.captureDir;
   return driver[op]({
     program: PROGRAM,
@@ -82,7 +88,10 @@ export function authCandidates(apiKey: string, fromMs: number, toMs: number): Se
 }
 
 /** Where each secret occurs in each text, byte for byte: `[{ where, secret }]`, empty when clean. */
-export function findSecrets(texts: Record<string, string>, secrets: Iterable<string>): { where: string; secret: string }[] {
+export function findSecrets(
+  texts: Record<string, string>,
+  secrets: Iterable<string>,
+): { where: string; secret: string }[] {
   const list = [...new Set(secrets)].filter((s) => s.length >= 6);
   const found: { where: string; secret: string }[] = [];
   for (const [where, text] of Object.entries(texts)) {
@@ -100,7 +109,15 @@ export function findSecrets(texts: Record<string, string>, secrets: Iterable<str
 
 /** Everything one deployment result shows, as text. */
 export function resultText(r: driver.DeployResult): string {
-  return JSON.stringify({ steps: r.steps, errors: r.errors, warnings: r.warnings, failures: r.failures, outputs: r.outputs, log: r.log, programLog: r.programLog });
+  return JSON.stringify({
+    steps: r.steps,
+    errors: r.errors,
+    warnings: r.warnings,
+    failures: r.failures,
+    outputs: r.outputs,
+    log: r.log,
+    programLog: r.programLog,
+  });
 }
 
 /** Every property of an error reachable by reflection: own (enumerable or not), prototype getters, cause, inspect output. */

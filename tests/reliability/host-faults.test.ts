@@ -24,7 +24,11 @@ function zones(prefix: string, over: Partial<Record<Kind, Record<string, unknown
     VodZone: { password: PASSWORD, label: "video" },
     LiveZone: { password: PASSWORD, label: "stream" },
   };
-  return KINDS.map((k) => ({ kind: k, name: k, args: { name: `${prefix}-${k.toLowerCase()}`, ...base[k], ...(over[k] ?? {}) } }));
+  return KINDS.map((k) => ({
+    kind: k,
+    name: k,
+    args: { name: `${prefix}-${k.toLowerCase()}`, ...base[k], ...(over[k] ?? {}) },
+  }));
 }
 
 /** A fresh emulator and a stack on it that deploys like `pulumi up --continue-on-error`. */
@@ -80,7 +84,12 @@ describe("lost answers", () => {
     expect(up.steps.map((x) => x.op)).toEqual(["create", "create", "create", "create"]);
     expect(emu.faults.injected()).toMatchObject({ dropAfter: 2, truncated: 1, http502: 1, http503: 2 });
     // pull: lost, retried, `name in use`, settled by lookup; live: refused before processing, created by the retry.
-    expect([creates(emu, "pullzone"), creates(emu, "pushzone"), creates(emu, "vodzone"), creates(emu, "livezone")]).toEqual([2, 1, 1, 2]);
+    expect([
+      creates(emu, "pullzone"),
+      creates(emu, "pushzone"),
+      creates(emu, "vodzone"),
+      creates(emu, "livezone"),
+    ]).toEqual([2, 1, 1, 2]);
     const figures = audit(emu, s.state(), zones("lost"));
     expect(figures).toEqual({ declared: 4, duplicates: 0, lost: 0, disagree: 0 });
     for (const k of KINDS) expect(up.steps.find((x) => x.name === k)!.id).toBe(String(emu.zones(GROUP[k])[0].id));
@@ -91,7 +100,12 @@ describe("lost answers", () => {
   test("updates and refreshes are retried within their budget, and state keeps agreeing with the account", async () => {
     const { emu, s } = await fresh();
     expectOk(await s.up(zones("lost")));
-    const relabelled = zones("lost", { PullZone: { label: "web-2" }, PushZone: { label: "uploads-2" }, VodZone: { label: "video-2" }, LiveZone: { label: "stream-2" } });
+    const relabelled = zones("lost", {
+      PullZone: { label: "web-2" },
+      PushZone: { label: "uploads-2" },
+      VodZone: { label: "video-2" },
+      LiveZone: { label: "stream-2" },
+    });
     emu.faults.add({ kind: "truncated", method: "pullzone.update", count: 1 });
     emu.faults.add({ kind: "http500", method: "pushzone.update", count: 1 });
     emu.faults.add({ kind: "resetBefore", method: "vodzone.update", count: 1 });
@@ -99,7 +113,10 @@ describe("lost answers", () => {
     const up2 = await s.up(relabelled);
     expectOk(up2);
     expect(up2.steps.map((x) => x.op)).toEqual(["update", "update", "update", "update"]);
-    for (const k of KINDS) expect(emu.zones(GROUP[k])[0].label).toBe((relabelled.find((z) => z.kind === k)!.args as Record<string, unknown>).label);
+    for (const k of KINDS)
+      expect(emu.zones(GROUP[k])[0].label).toBe(
+        (relabelled.find((z) => z.kind === k)!.args as Record<string, unknown>).label,
+      );
     expect(emu.faults.injected()).toMatchObject({ truncated: 1, http500: 1, resetBefore: 1, dropAfter: 1 });
 
     for (const g of Object.values(GROUP)) emu.faults.add({ kind: "http503", method: `${g}.listZones`, count: 1 });
@@ -154,24 +171,44 @@ describe("when the budget runs out", () => {
     const up2 = await s.up(BUDGET_AGAIN);
     const state2 = s.state();
     const push = state2.resources.find((r) => r.name === "PushZone");
-    budget = { up, state, names, pushId, up2, state2, pushPasswordAfter: !!push && emu.passwordMatches("pushzone", Number(push.id), PASSWORD), audit2: audit(emu, state2, BUDGET_AGAIN) };
+    budget = {
+      up,
+      state,
+      names,
+      pushId,
+      up2,
+      state2,
+      pushPasswordAfter: !!push && emu.passwordMatches("pushzone", Number(push.id), PASSWORD),
+      audit2: audit(emu, state2, BUDGET_AGAIN),
+    };
   });
 
   test("the error names the zone, the method, the last fault and the attempts", () => {
     const { up } = budget;
     expect(up.ok).toBe(false);
     expect(up.errors).toHaveLength(4);
-    expect(errorOf(up, "PullZone")).toMatch(/pull zone 'budget-pullzone'.*pullzone\.create: HTTP 503.*gave up after 2 attempts.*listZones shows no zone 'budget-pullzone', so none was made/);
-    expect(errorOf(up, "LiveZone")).toMatch(/live zone 'budget-livezone'.*livezone\.create: authentication failed .*older than 10 minutes.*gave up after 2 attempts/);
-    expect(errorOf(up, "VodZone")).toMatch(/VOD zone 'budget-vodzone'.*vodzone\.create: connection failed \(ECONNRESET.*gave up after 2 attempts.*whether the zone was made is unknown: vodzone\.listZones failed too \(vodzone\.listZones: HTTP 503.*adopt: true/);
-    expect(errorOf(up, "PushZone")).toMatch(/push zone 'budget-pushzone' \(id \d+\) was created .*password and label could not be confirmed.*pushzone\.update: HTTP 503.*after 2 attempts/);
+    expect(errorOf(up, "PullZone")).toMatch(
+      /pull zone 'budget-pullzone'.*pullzone\.create: HTTP 503.*gave up after 2 attempts.*listZones shows no zone 'budget-pullzone', so none was made/,
+    );
+    expect(errorOf(up, "LiveZone")).toMatch(
+      /live zone 'budget-livezone'.*livezone\.create: authentication failed .*older than 10 minutes.*gave up after 2 attempts/,
+    );
+    expect(errorOf(up, "VodZone")).toMatch(
+      /VOD zone 'budget-vodzone'.*vodzone\.create: connection failed \(ECONNRESET.*gave up after 2 attempts.*whether the zone was made is unknown: vodzone\.listZones failed too \(vodzone\.listZones: HTTP 503.*adopt: true/,
+    );
+    expect(errorOf(up, "PushZone")).toMatch(
+      /push zone 'budget-pushzone' \(id \d+\) was created .*password and label could not be confirmed.*pushzone\.update: HTTP 503.*after 2 attempts/,
+    );
   });
 
   test("a create that succeeded is kept in state with its id (partial create), without the fields it could not confirm", () => {
     const { up, state, names, pushId } = budget;
     expect(errorOf(up, "PushZone")).toContain(`partially failed (kept in state as id ${pushId})`);
     expect(state.resources.map((r) => r.name)).toEqual(["PushZone"]);
-    expect(state.resources[0]).toMatchObject({ id: String(pushId), initErrors: [expect.stringContaining("pushzone.update")] });
+    expect(state.resources[0]).toMatchObject({
+      id: String(pushId),
+      initErrors: [expect.stringContaining("pushzone.update")],
+    });
     expect(state.resources[0].outputs.password).toBeUndefined();
     // A refresh finds the provider through the stored outputs: the partial create keeps `__provider` there.
     expect(state.resources[0].outputs.__provider).toBe(state.resources[0].inputs.__provider);
@@ -182,11 +219,22 @@ describe("when the budget runs out", () => {
   test("the next up converges: the partial create is finished, the rest created, the unknown one adopted as the error said", () => {
     const { up, up2, state2, pushPasswordAfter, audit2 } = budget;
     expectOk(up2);
-    expect(up2.steps.map((x) => `${x.name}:${x.op}`).sort()).toEqual(["LiveZone:create", "PullZone:create", "PushZone:update", "VodZone:create"]);
+    expect(up2.steps.map((x) => `${x.name}:${x.op}`).sort()).toEqual([
+      "LiveZone:create",
+      "PullZone:create",
+      "PushZone:update",
+      "VodZone:create",
+    ]);
     expect(state2.resources.find((r) => r.name === "PushZone")!.initErrors).toBeUndefined();
     expect(pushPasswordAfter).toBe(true);
     expect(audit2).toEqual({ declared: 4, duplicates: 0, lost: 0, disagree: 0 });
-    writeFigures("host-budget", { errorsFirstUp: up.errors.length, partialCreatesKept: 1, unknownOutcomes: 1, ...audit2, upsToConverge: 2 });
+    writeFigures("host-budget", {
+      errorsFirstUp: up.errors.length,
+      partialCreatesKept: 1,
+      unknownOutcomes: 1,
+      ...audit2,
+      upsToConverge: 2,
+    });
   });
 });
 
@@ -195,14 +243,19 @@ describe("an update applied but whose answers were all lost", () => {
     // The budget story's converged zones, made without its faults.
     const { emu, s } = await fresh();
     expectOk(await s.up(BUDGET_AGAIN));
-    const moved = zones("budget", { VodZone: { adopt: true }, PullZone: { origin: "https://moved.example.com", label: "web-moved" } });
+    const moved = zones("budget", {
+      VodZone: { adopt: true },
+      PullZone: { origin: "https://moved.example.com", label: "web-moved" },
+    });
     // Every pullzone.update runs and loses its answer: the budget runs out on an update that was applied.
     emu.faults.add({ kind: "dropAfter", method: "pullzone.update", rate: 1 });
     const up = await s.up(moved);
     expect(up.ok).toBe(false);
     expect(up.errors).toHaveLength(1);
     // A partial failure: the engine keeps the 'update failed:' prefix and shows the reasons, which hold the whole explanation.
-    expect(up.errors[0]).toMatch(/PullZone.*update failed: pull zone 'budget-pullzone' \(id \d+\): pullzone\.update: connection failed .*after 2 attempts.*read back \(already holding the new origin\)/);
+    expect(up.errors[0]).toMatch(
+      /PullZone.*update failed: pull zone 'budget-pullzone' \(id \d+\): pullzone\.update: connection failed .*after 2 attempts.*read back \(already holding the new origin\)/,
+    );
     const pull = s.state().resources.find((r) => r.name === "PullZone")!;
     // The origin was applied and is in state; the label (not listed) is left out, so the next up sends it.
     expect(pull.outputs.origin).toBe("https://moved.example.com");
@@ -215,7 +268,10 @@ describe("an update applied but whose answers were all lost", () => {
     const again = await s.up(moved);
     expectOk(again);
     expect(again.steps.find((x) => x.name === "PullZone")!.op).toBe("update");
-    expect(s.state().resources.find((r) => r.name === "PullZone")!.outputs).toMatchObject({ origin: "https://moved.example.com", label: "web-moved" });
+    expect(s.state().resources.find((r) => r.name === "PullZone")!.outputs).toMatchObject({
+      origin: "https://moved.example.com",
+      label: "web-moved",
+    });
     expect(audit(emu, s.state(), moved)).toEqual({ declared: 4, duplicates: 0, lost: 0, disagree: 0 });
   });
 });

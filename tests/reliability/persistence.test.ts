@@ -22,7 +22,11 @@ const live = new Set<Cli>();
 
 afterAll(async () => {
   for (const c of live) c.kill("SIGKILL");
-  await Promise.all([...live].map((c) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.on("close", r)))));
+  await Promise.all(
+    [...live].map(
+      (c) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.on("close", r))),
+    ),
+  );
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -45,7 +49,9 @@ interface Running {
 
 /** Starts the CLI on `file`; resolves once it listens, rejects with its output when it exits first. */
 function startCli(file: string): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, "--port", "0", "--data", file, "--api-key", KEY], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "--port", "0", "--data", file, "--api-key", KEY], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   live.add(child);
   let output = "";
   child.stdout.on("data", (d) => (output += d));
@@ -61,7 +67,9 @@ function startCli(file: string): Promise<Running> {
       const m = /listening on (http:\/\/\S+)/.exec(output);
       if (m) resolve({ child, url: m[1], closed });
     });
-    closed.then((c) => reject(Object.assign(new Error(`cli exited (${c.code ?? c.signal}) before listening: ${c.output}`), c)));
+    closed.then((c) =>
+      reject(Object.assign(new Error(`cli exited (${c.code ?? c.signal}) before listening: ${c.output}`), c)),
+    );
   });
 }
 
@@ -96,7 +104,8 @@ describe("--data under SIGKILL", () => {
       for (const [name, label] of answered) {
         const z = held.get(name);
         if (!z) problems.push(`${when}: answered create of ${name} missing`);
-        else if (z.label !== label && z.label !== pending.get(name)) problems.push(`${when}: ${name} has label '${z.label}', answered '${label}'`);
+        else if (z.label !== label && z.label !== pending.get(name))
+          problems.push(`${when}: ${name} has label '${z.label}', answered '${label}'`);
       }
     };
 
@@ -160,7 +169,13 @@ describe("--data under SIGKILL", () => {
     expect(missing).toEqual([]);
     expect(kills).toBeGreaterThanOrEqual(3);
     expect(answered.size).toBeGreaterThan(WRITES * 0.7);
-    writeFigures("persistence", { writes: WRITES, kills, answeredZones: answered.size, cutInFlight: lostInFlight, answeredMissing: missing.length + problems.length });
+    writeFigures("persistence", {
+      writes: WRITES,
+      kills,
+      answeredZones: answered.size,
+      cutInFlight: lostInFlight,
+      answeredMissing: missing.length + problems.length,
+    });
   });
 });
 

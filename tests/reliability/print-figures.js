@@ -9,6 +9,9 @@ if (!fs.existsSync(dir)) {
   console.log(`no figures in ${dir}: run npm test (and npm run soak) first`);
   process.exit(0);
 }
-for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+for (const f of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .sort()) {
   console.log(`${f.replace(/\.json$/, "")}: ${JSON.stringify(JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")))}`);
 }

@@ -84,7 +84,9 @@ describe("a deployment with faults, at every log level", () => {
     const hostPid = results.map((r) => r.processes.host);
     const outFiles = fs.readdirSync(captureDir).filter((f) => f.endsWith(".out"));
     const texts: Record<string, string> = {
-      "serialized provider": state.resources.map((r) => String(r.inputs.__provider) + String(r.outputs.__provider)).join("\n"),
+      "serialized provider": state.resources
+        .map((r) => String(r.inputs.__provider) + String(r.outputs.__provider))
+        .join("\n"),
       "state file": outsideEnvelopes,
       "driver result": results.map(resultText).join("\n"),
       "emulator log": emuLog.join("\n"),
@@ -92,7 +94,10 @@ describe("a deployment with faults, at every log level", () => {
     };
     for (const f of outFiles) {
       const pid = Number(f.replace(/\.out$/, ""));
-      texts[`raw output of the ${hostPid.includes(pid) ? "host" : "runner"} (pid ${pid})`] = fs.readFileSync(path.join(captureDir, f), "utf8");
+      texts[`raw output of the ${hostPid.includes(pid) ? "host" : "runner"} (pid ${pid})`] = fs.readFileSync(
+        path.join(captureDir, f),
+        "utf8",
+      );
     }
     expect(Object.keys(texts).filter((k) => k.startsWith("raw output of the host"))).toHaveLength(1);
     // Secrets are in state, but only inside envelopes.
@@ -110,7 +115,11 @@ describe("a deployment with faults, at every log level", () => {
 describe("the emulator CLI", () => {
   test("prints a given key masked, and no password or authString at any point", async () => {
     const key = `cli-key-${randomBytes(10).toString("hex")}`;
-    const child = spawn(process.execPath, [path.join(ROOT, "provider/dist/emulator/cli.js"), "--port", "0", "--api-key", key], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, "provider/dist/emulator/cli.js"), "--port", "0", "--api-key", key],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
@@ -137,7 +146,11 @@ describe("the emulator CLI", () => {
       await closed;
       expect(out).toMatch(/pushzone\.update/);
       expect(out).toMatch(/development tool, not a production server/);
-      const hits = findSecrets({ "CLI output": out }, [key, PW3, ...authCandidates(key, started - 2000, Date.now() + 2000)]);
+      const hits = findSecrets({ "CLI output": out }, [
+        key,
+        PW3,
+        ...authCandidates(key, started - 2000, Date.now() + 2000),
+      ]);
       found["emulator CLI"] = hits.length;
       expect(hits).toEqual([]);
     } finally {

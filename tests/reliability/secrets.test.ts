@@ -32,13 +32,35 @@ afterAll(async () => {
 describe("the client", () => {
   test("no secret in any error (every reachable property), any onEvent event, or the emulator's records", async () => {
     const events: CallEvent[] = [];
-    const client = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: API_KEY, retries: 1, retryBaseDelayMs: 1, onEvent: (e) => events.push(e) });
-    const wrongKey = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: `${API_KEY}-wrong`, retries: 0, onEvent: (e) => events.push(e) });
-    const skewed = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: API_KEY, retries: 0, now: () => Date.now() - 3_600_000, onEvent: (e) => events.push(e) });
+    const client = new CdnClient({
+      baseUrl: emu.url,
+      apiUserId: emu.apiUserId,
+      apiKey: API_KEY,
+      retries: 1,
+      retryBaseDelayMs: 1,
+      onEvent: (e) => events.push(e),
+    });
+    const wrongKey = new CdnClient({
+      baseUrl: emu.url,
+      apiUserId: emu.apiUserId,
+      apiKey: `${API_KEY}-wrong`,
+      retries: 0,
+      onEvent: (e) => events.push(e),
+    });
+    const skewed = new CdnClient({
+      baseUrl: emu.url,
+      apiUserId: emu.apiUserId,
+      apiKey: API_KEY,
+      retries: 0,
+      now: () => Date.now() - 3_600_000,
+      onEvent: (e) => events.push(e),
+    });
     // "Wrapping the client transport": every authString sent, as the request leaves.
     const sent: string[] = [];
     for (const c of [client, wrongKey, skewed]) {
-      const transport = (c as unknown as { transport: { send: (g: string, m: string, p: unknown[], s: unknown) => Promise<unknown> } }).transport;
+      const transport = (
+        c as unknown as { transport: { send: (g: string, m: string, p: unknown[], s: unknown) => Promise<unknown> } }
+      ).transport;
       const send = transport.send.bind(transport);
       transport.send = (g, m, p, s) => {
         sent.push(String(p[1]));
@@ -54,7 +76,16 @@ describe("the client", () => {
       }
     };
     const started = Date.now();
-    const kinds = ["http500", "http502", "http503", "resetBefore", "dropAfter", "truncated", "html", "expiredAuth"] as const;
+    const kinds = [
+      "http500",
+      "http502",
+      "http503",
+      "resetBefore",
+      "dropAfter",
+      "truncated",
+      "html",
+      "expiredAuth",
+    ] as const;
     for (const kind of kinds) {
       emu.faults.add({ kind, rate: 1 });
       await attempt(() => client.pushzone.create({ name: `c-${kind.toLowerCase()}`, password: PW3, label: "x" }));
@@ -66,7 +97,9 @@ describe("the client", () => {
     await attempt(() => client.pushzone.create({ name: "c-twice", password: PW3 })); // name in use
     await attempt(() => client.vodzone.update(999999, { password: PW3 })); // operation failed
     await attempt(() => client.livezone.create({ name: "c-bad", password: `${PW3}\u0001` })); // refused before sending
-    await attempt(() => client.pushzone.create({ name: "c-extra", password: PW3, ...({ secret: PW3 } as object) } as never));
+    await attempt(() =>
+      client.pushzone.create({ name: "c-extra", password: PW3, ...({ secret: PW3 } as object) } as never),
+    );
     await attempt(() => wrongKey.pullzone.listZones());
     await attempt(() => wrongKey.livezone.create({ name: "c-wrong", password: PW3 }));
     await attempt(() => skewed.vodzone.create({ name: "c-skew", password: PW3 }));
@@ -105,10 +138,13 @@ describe("where the emulator listens", () => {
       ["127.0.0.1", ...others].map(
         (host) =>
           new Promise<string>((resolve) => {
-            const req = http.request({ host, port: emu.port, path: "/xmlrpc/user", method: "GET", timeout: 3000 }, (res) => {
-              res.resume();
-              resolve(`${host}:answered`);
-            });
+            const req = http.request(
+              { host, port: emu.port, path: "/xmlrpc/user", method: "GET", timeout: 3000 },
+              (res) => {
+                res.resume();
+                resolve(`${host}:answered`);
+              },
+            );
             req.on("error", (e: NodeJS.ErrnoException) => resolve(`${host}:${e.code}`));
             req.on("timeout", () => req.destroy(Object.assign(new Error("timeout"), { code: "TIMEOUT" })));
             req.end();

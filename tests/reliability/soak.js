@@ -36,7 +36,11 @@ function declare(gen) {
     const kind = kinds[i % 4];
     const name = `soak-${String(i).padStart(3, "0")}`;
     const args = { name, label: `gen-${gen}` };
-    if (kind === "PullZone") Object.assign(args, { origin: `https://origin-${gen}.example.com`, vhost: i % 8 === 0 ? "www.example.com" : undefined });
+    if (kind === "PullZone")
+      Object.assign(args, {
+        origin: `https://origin-${gen}.example.com`,
+        vhost: i % 8 === 0 ? "www.example.com" : undefined,
+      });
     else args.password = i % 3 === 0 ? `Soak-${gen}-rotated` : "Soak-kept-pw";
     return { kind, name, args: JSON.parse(JSON.stringify(args)) };
   });
@@ -72,8 +76,15 @@ function audit(emu, stateFile, declared) {
       if (zone.name !== o.name) wrong.push(`name ${zone.name} vs ${o.name}`);
       if (o.zoneId !== zone.id) wrong.push("zoneId");
       if (o.label !== undefined && o.label !== zone.label) wrong.push(`label ${zone.label} vs ${o.label}`);
-      if (group === "pullzone") for (const [f, w] of [["origin", "origin"], ["vhost", "vhost"], ["vanityIp", "vanity_ip"]]) if (o[f] !== undefined && o[f] !== zone[w]) wrong.push(`${f} ${zone[w]} vs ${o[f]}`);
-      if (group === "pushzone" || group === "vodzone") if (o.storageLocation !== zone.storage_location) wrong.push("storageLocation");
+      if (group === "pullzone")
+        for (const [f, w] of [
+          ["origin", "origin"],
+          ["vhost", "vhost"],
+          ["vanityIp", "vanity_ip"],
+        ])
+          if (o[f] !== undefined && o[f] !== zone[w]) wrong.push(`${f} ${zone[w]} vs ${o[f]}`);
+      if (group === "pushzone" || group === "vodzone")
+        if (o.storageLocation !== zone.storage_location) wrong.push("storageLocation");
       if (o.password !== undefined && !emu.passwordMatches(group, zone.id, o.password)) wrong.push("password");
     }
     if (wrong.length) {
@@ -162,11 +173,20 @@ async function main() {
     }
     const converged = runs[runs.length - 1].ok;
     if (!converged) failed = true;
-    phases.push({ title, op, runs: runs.length, converged, seconds: Number(((Date.now() - t) / 1000).toFixed(1)), details: runs });
+    phases.push({
+      title,
+      op,
+      runs: runs.length,
+      converged,
+      seconds: Number(((Date.now() - t) / 1000).toFixed(1)),
+      details: runs,
+    });
   };
 
   try {
-    console.log(`soak: ${ZONES} zones, ${RATE * 100}% of calls faulted (seed ${SEED}), CDN_RETRIES=${RETRIES}, parallel ${PARALLEL}`);
+    console.log(
+      `soak: ${ZONES} zones, ${RATE * 100}% of calls faulted (seed ${SEED}), CDN_RETRIES=${RETRIES}, parallel ${PARALLEL}`,
+    );
     await phase("bring up", "up", declare(1));
     await phase("update every zone (labels, origins, a third of the passwords)", "up", declare(2));
     await phase("refresh", "refresh", declare(2));
@@ -198,7 +218,10 @@ async function main() {
     }
     console.log(`\nfigures: ${JSON.stringify(figures, null, 1)}`);
     fs.mkdirSync(FIGURES_DIR, { recursive: true });
-    fs.writeFileSync(path.join(FIGURES_DIR, "soak.json"), JSON.stringify({ at: new Date().toISOString(), ...figures, phases }, null, 1) + "\n");
+    fs.writeFileSync(
+      path.join(FIGURES_DIR, "soak.json"),
+      JSON.stringify({ at: new Date().toISOString(), ...figures, phases }, null, 1) + "\n",
+    );
     console.log(failed ? "soak: FAILED" : "soak: passed (0 duplicates, 0 lost zones, 0 state entries disagreeing)");
   } finally {
     await emu.close();

@@ -7,7 +7,11 @@
 "use strict";
 const file = process.env.CDN_TEST_PROCESS_LOG;
 const script = (process.argv[1] || "").replace(/\\/g, "/");
-const role = /\/cmd\/dynamic-provider(\/index\.js)?$/.test(script) ? "host" : /\/testing\/runner\.js$/.test(script) ? "runner" : undefined;
+const role = /\/cmd\/dynamic-provider(\/index\.js)?$/.test(script)
+  ? "host"
+  : /\/testing\/runner\.js$/.test(script)
+    ? "runner"
+    : undefined;
 if (file && role) {
   try {
     require("fs").appendFileSync(file, `${role} ${process.pid}\n`);

@@ -15,7 +15,10 @@ export function emulator(options: EmulatorOptions = {}): Promise<Emulator> {
  * Starts an emulator before the file's tests and closes it after them; `get()` returns it (inside a
  * test or hook). Emulators started with `another()` are closed with it.
  */
-export function useEmulator(options: EmulatorOptions = {}): { get(): Emulator; another(o?: EmulatorOptions): Promise<Emulator> } {
+export function useEmulator(options: EmulatorOptions = {}): {
+  get(): Emulator;
+  another(o?: EmulatorOptions): Promise<Emulator>;
+} {
   let current: Emulator | undefined;
   const started: Emulator[] = [];
   beforeAll(async () => {

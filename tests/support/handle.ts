@@ -27,8 +27,17 @@ export function deployment(config: Record<string, string>) {
   };
   const withProvider = (p: Props): Props => ({ ...p, __provider: PROVIDER });
   return {
-    check: (kind: ZoneKind, olds: Props, news: Props) => call(kind, "check", [olds, withProvider(news)]) as Promise<{ inputs: Props; failures: { property: string; reason: string }[] }>,
-    diff: (kind: ZoneKind, id: string, olds: Props, news: Props) => call(kind, "diff", [id, olds, news]) as Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>,
+    check: (kind: ZoneKind, olds: Props, news: Props) =>
+      call(kind, "check", [olds, withProvider(news)]) as Promise<{
+        inputs: Props;
+        failures: { property: string; reason: string }[];
+      }>,
+    diff: (kind: ZoneKind, id: string, olds: Props, news: Props) =>
+      call(kind, "diff", [id, olds, news]) as Promise<{
+        changes: boolean;
+        replaces: string[];
+        deleteBeforeReplace: boolean;
+      }>,
     create: async (kind: ZoneKind, inputs: Props) => {
       const r = (await call(kind, "create", [inputs])) as { id: string; outs: Props };
       return { id: r.id, outs: withProvider(r.outs) };
@@ -37,18 +46,23 @@ export function deployment(config: Record<string, string>) {
       const r = (await call(kind, "read", [id, props])) as { id: string; props: Props; inputs?: Props };
       return { ...r, props: withProvider(r.props) };
     },
-    update: async (kind: ZoneKind, id: string, olds: Props, news: Props) => withProvider(((await call(kind, "update", [id, olds, news])) as { outs: Props }).outs),
+    update: async (kind: ZoneKind, id: string, olds: Props, news: Props) =>
+      withProvider(((await call(kind, "update", [id, olds, news])) as { outs: Props }).outs),
     delete: (kind: ZoneKind, id: string, props: Props) => call(kind, "delete", [id, props]),
     /** check then create, as the engine does for a new resource; throws the check failures. */
     async up(kind: ZoneKind, news: Props) {
       const checked = await this.check(kind, {}, news);
-      if (checked.failures.length) throw new Error(`check failed: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+      if (checked.failures.length)
+        throw new Error(`check failed: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
       return { ...(await this.create(kind, checked.inputs)), inputs: checked.inputs };
     },
   };
 }
 
 /** The connection settings of an emulator, as a stack's config. */
-export function accountConfig(emu: { url: string; apiUserId: number; apiKey: string }, extra: Record<string, string> = {}): Record<string, string> {
+export function accountConfig(
+  emu: { url: string; apiUserId: number; apiKey: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey, ...extra };
 }

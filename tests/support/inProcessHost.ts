@@ -17,7 +17,14 @@
 import * as path from "path";
 import * as util from "util";
 import { AsyncLocalStorage } from "async_hooks";
-import { HostCallError, type CheckResult, type DiffResult, type ProviderHost, type ReadResult, type Target } from "../../provider/testing/host-client";
+import {
+  HostCallError,
+  type CheckResult,
+  type DiffResult,
+  type ProviderHost,
+  type ReadResult,
+  type Target,
+} from "../../provider/testing/host-client";
 
 type Props = Record<string, unknown>;
 
@@ -25,7 +32,11 @@ type Props = Record<string, unknown>;
 interface DynamicProvider {
   configure?(req: { config: { get(key: string): unknown; rawConfig?: Record<string, unknown> } }): Promise<void> | void;
   check?(olds: Props, news: Props): Promise<{ inputs?: Props; failures?: Array<{ property: string; reason: string }> }>;
-  diff?(id: string, olds: Props, news: Props): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
+  diff?(
+    id: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }>;
   create(inputs: Props): Promise<{ id: string; outs?: Props }>;
   read?(id: string, props: Props): Promise<{ id: string; props?: Props; inputs?: Props }>;
   update?(id: string, olds: Props, news: Props): Promise<{ outs?: Props } | undefined>;
@@ -40,13 +51,33 @@ const HANDLERS = path.join(ROOT, "provider/resources/handlers");
 const CONNECTION = path.join(ROOT, "provider/resources/connection");
 /** gRPC status UNKNOWN: what the server sends for an error without an integer `code`. */
 const STATUS_UNKNOWN = 2;
-const STATUS_NAMES = ["OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"];
+const STATUS_NAMES = [
+  "OK",
+  "CANCELLED",
+  "UNKNOWN",
+  "INVALID_ARGUMENT",
+  "DEADLINE_EXCEEDED",
+  "NOT_FOUND",
+  "ALREADY_EXISTS",
+  "PERMISSION_DENIED",
+  "RESOURCE_EXHAUSTED",
+  "FAILED_PRECONDITION",
+  "ABORTED",
+  "OUT_OF_RANGE",
+  "UNIMPLEMENTED",
+  "INTERNAL",
+  "UNAVAILABLE",
+  "DATA_LOSS",
+  "UNAUTHENTICATED",
+];
 
 interface StructModule {
   Struct: { fromJavaScript(v: Props): { toJavaScript(): Props } };
 }
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [ROOT] }));
-const structPb = require(require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [pulumiDir] })) as StructModule;
+const structPb = require(
+  require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [pulumiDir] }),
+) as StructModule;
 const rpc = require(path.join(pulumiDir, "runtime", "rpc")) as { unwrapRpcSecret(v: unknown): unknown };
 
 /** A property map as it comes out of the other end of a gRPC call (throws "Unexpected struct type." as the SDK does). */
@@ -114,7 +145,11 @@ function freshModules(): HostModules {
     mods = { handlers: require(HANDLERS), connection: require(CONNECTION) };
     // xmlbuilder (under xmlrpc's serializer) requires its node classes on first use: use it once here,
     // so those land in this instance's registry too and its `instanceof` checks hold.
-    (require(require.resolve("xmlrpc/lib/serializer", { paths: [ROOT] })) as { serializeMethodCall(m: string, p: unknown[]): string }).serializeMethodCall("warm", [{ a: [1, "b", true] }]);
+    (
+      require(require.resolve("xmlrpc/lib/serializer", { paths: [ROOT] })) as {
+        serializeMethodCall(m: string, p: unknown[]): string;
+      }
+    ).serializeMethodCall("warm", [{ a: [1, "b", true] }]);
   });
   return mods!;
 }
@@ -153,7 +188,8 @@ export class InProcessHost implements ProviderHost {
 
   /** Runs one RPC: inside the log sink, after the host was configured, turning throws into HostCallError. */
   private async call<T>(method: string, fn: () => Promise<T>, initFailures = false): Promise<T> {
-    if (this.closed) throw new HostCallError(`dynamic-provider host unavailable during ${method}: channel closed`, method, 14);
+    if (this.closed)
+      throw new HostCallError(`dynamic-provider host unavailable during ${method}: channel closed`, method, 14);
     return logSink.run(
       (l) => this.log(l),
       async () => {
@@ -165,7 +201,9 @@ export class InProcessHost implements ProviderHost {
           if (initFailures) {
             // grpcResponseFromError: code UNKNOWN, the message kept; a truthy id packs ErrorResourceInitFailed.
             const message = String(err.message ?? "");
-            const init = err.id ? { id: String(err.id), properties: overTheWire(err.properties || {}), reasons: [...(err.reasons || [])] } : undefined;
+            const init = err.id
+              ? { id: String(err.id), properties: overTheWire(err.properties || {}), reasons: [...(err.reasons || [])] }
+              : undefined;
             throw new HostCallError(message || `${STATUS_UNKNOWN} UNKNOWN: ${message}`, method, STATUS_UNKNOWN, init);
           }
           // The host prints these errors (console.error(`${e}: ${e.stack}`)) before answering.
@@ -194,7 +232,10 @@ export class InProcessHost implements ProviderHost {
       if (id === "pulumi-cdn-zones/h") return handlers;
       // An installed package's text requires its providers/<kind> module, which would load the built
       // package outside this host's module instances: such texts belong to the real host (tests/package).
-      if (id.startsWith("pulumi-cdn-zones/")) throw new Error(`in-process host: a provider text requiring '${id}' is an installed package's; run it through the real host`);
+      if (id.startsWith("pulumi-cdn-zones/"))
+        throw new Error(
+          `in-process host: a provider text requiring '${id}' is an installed package's; run it through the real host`,
+        );
       return require(require.resolve(id, { paths: [ROOT] }));
     };
     // require-from-string compiles the text as a module: `exports` and `require` are what it uses.
@@ -204,7 +245,9 @@ export class InProcessHost implements ProviderHost {
     if (provider.configure) {
       const raw = this.config;
       // The host's Config: get(key), and the whole stack config as rawConfig (cmd/dynamic-provider/config.js).
-      await provider.configure({ config: { get: (key: string) => raw[key.includes(":") ? key : `:${key}`], rawConfig: raw } });
+      await provider.configure({
+        config: { get: (key: string) => raw[key.includes(":") ? key : `:${key}`], rawConfig: raw },
+      });
     }
     return provider;
   }
@@ -232,11 +275,21 @@ export class InProcessHost implements ProviderHost {
         if (result.failures) failures = result.failures;
       }
       inputs[PROVIDER_KEY] = news[PROVIDER_KEY];
-      return { inputs: overTheWire(inputs), failures: failures.map((f) => ({ property: String(f.property ?? ""), reason: String(f.reason ?? "") })) };
+      return {
+        inputs: overTheWire(inputs),
+        failures: failures.map((f) => ({ property: String(f.property ?? ""), reason: String(f.reason ?? "") })),
+      };
     });
   }
 
-  async diff(_t: Target, id: string, oldsIn: Props, newsIn: Props, _oldInputs: Props, _ignoreChanges: string[]): Promise<DiffResult> {
+  async diff(
+    _t: Target,
+    id: string,
+    oldsIn: Props,
+    newsIn: Props,
+    _oldInputs: Props,
+    _ignoreChanges: string[],
+  ): Promise<DiffResult> {
     return this.call("diff", async () => {
       const olds = overTheWire(oldsIn);
       const news = overTheWire(newsIn);
@@ -271,13 +324,25 @@ export class InProcessHost implements ProviderHost {
       const provider = await this.provider(props);
       if (!provider.read) return { id, properties: props };
       const result = await provider.read(id, props);
-      const out: ReadResult = { id: String(result.id ?? ""), properties: overTheWire(Object.assign(result.props || {}, { [PROVIDER_KEY]: props[PROVIDER_KEY] })) };
-      if (result.inputs) out.inputs = overTheWire(Object.assign(result.inputs, { [PROVIDER_KEY]: props[PROVIDER_KEY] }));
+      const out: ReadResult = {
+        id: String(result.id ?? ""),
+        properties: overTheWire(Object.assign(result.props || {}, { [PROVIDER_KEY]: props[PROVIDER_KEY] })),
+      };
+      if (result.inputs)
+        out.inputs = overTheWire(Object.assign(result.inputs, { [PROVIDER_KEY]: props[PROVIDER_KEY] }));
       return out;
     });
   }
 
-  async update(_t: Target, id: string, oldsIn: Props, newsIn: Props, _oldInputs: Props, _ignoreChanges: string[], _timeoutSec: number): Promise<Props> {
+  async update(
+    _t: Target,
+    id: string,
+    oldsIn: Props,
+    newsIn: Props,
+    _oldInputs: Props,
+    _ignoreChanges: string[],
+    _timeoutSec: number,
+  ): Promise<Props> {
     return this.call(
       "update",
       async () => {

@@ -11,6 +11,11 @@ export type Group = "pullzone" | "pushzone" | "vodzone" | "livezone";
 /** Every zone kind, in the order the tests declare them. */
 export const KINDS: Kind[] = ["PullZone", "PushZone", "VodZone", "LiveZone"];
 /** The API group of each kind. */
-export const GROUP: Record<Kind, Group> = { PullZone: "pullzone", PushZone: "pushzone", VodZone: "vodzone", LiveZone: "livezone" };
+export const GROUP: Record<Kind, Group> = {
+  PullZone: "pullzone",
+  PushZone: "pushzone",
+  VodZone: "vodzone",
+  LiveZone: "livezone",
+};
 /** Kinds whose zones the API cannot delete (retained on delete by default). */
 export const RETAINED_KINDS: Kind[] = ["PullZone", "PushZone", "VodZone"];

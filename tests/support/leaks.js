@@ -40,9 +40,13 @@ async function teardown() {
     for (const p of left) {
       try {
         process.kill(p.pid, "SIGKILL");
-      } catch {}
+      } catch {
+        // gone meanwhile
+      }
     }
-    throw new Error(`tests left ${left.length} process(es) running:\n${left.map((p) => `  ${p.pid} ${p.args.slice(0, 160)}`).join("\n")}`);
+    throw new Error(
+      `tests left ${left.length} process(es) running:\n${left.map((p) => `  ${p.pid} ${p.args.slice(0, 160)}`).join("\n")}`,
+    );
   }
 }
 

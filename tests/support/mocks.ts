@@ -24,7 +24,10 @@ export function setPreview(preview: boolean, mocks: pulumi.runtime.Mocks = echoM
 
 /** The stack's config as a program sees it: `cdn:*` pointing at `emu`, `cdn:apiKey` secret, plus `extra`. */
 export function useStackConfig(emu: Emulator, extra: Record<string, string> = {}): void {
-  pulumi.runtime.setAllConfig({ "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey, ...extra }, ["cdn:apiKey"]);
+  pulumi.runtime.setAllConfig(
+    { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey, ...extra },
+    ["cdn:apiKey"],
+  );
 }
 
 /** Value, secrecy and knownness of an Output; rejects with the apply's error (all its promises are awaited). */
@@ -32,5 +35,9 @@ export async function settled<T>(o: pulumi.Output<T>): Promise<{ value: T; secre
   const x = o as unknown as { promise(): Promise<T>; isSecret: Promise<boolean>; isKnown: Promise<boolean> };
   const [value, secret, known] = await Promise.allSettled([x.promise(), x.isSecret, x.isKnown]);
   if (value.status === "rejected") throw value.reason;
-  return { value: value.value as T, secret: (secret as PromiseFulfilledResult<boolean>).value, known: (known as PromiseFulfilledResult<boolean>).value };
+  return {
+    value: value.value as T,
+    secret: (secret as PromiseFulfilledResult<boolean>).value,
+    known: (known as PromiseFulfilledResult<boolean>).value,
+  };
 }

@@ -22,7 +22,10 @@ let cached: Record<ProviderKind, string> | undefined;
 export function providerTexts(): Record<ProviderKind, string> {
   if (cached) return cached;
   const file = process.env[TEXTS_ENV];
-  const json = file && fs.existsSync(file) ? fs.readFileSync(file, "utf8") : execFileSync(process.execPath, [SCRIPT], { encoding: "utf8" });
+  const json =
+    file && fs.existsSync(file)
+      ? fs.readFileSync(file, "utf8")
+      : execFileSync(process.execPath, [SCRIPT], { encoding: "utf8" });
   cached = JSON.parse(json) as Record<ProviderKind, string>;
   return cached;
 }

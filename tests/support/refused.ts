@@ -2,7 +2,12 @@
 import { CdnValidationError } from "../../provider/api";
 
 /** Runs `fn` and expects a validation error naming `parameter` (and `text`), with no call recorded by the emulator. */
-export async function expectRefusedLocally(emu: { calls: readonly unknown[] }, fn: () => Promise<unknown>, parameter: string, text?: string): Promise<void> {
+export async function expectRefusedLocally(
+  emu: { calls: readonly unknown[] },
+  fn: () => Promise<unknown>,
+  parameter: string,
+  text?: string,
+): Promise<void> {
   const before = emu.calls.length;
   const err = await fn().then(
     () => undefined,

@@ -12,6 +12,8 @@ module.exports = async function setup() {
   await leaks.setup();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-provider-texts-"));
   const file = path.join(dir, "texts.json");
-  execFileSync(process.execPath, [path.join(__dirname, "provider-texts.js"), file], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, [path.join(__dirname, "provider-texts.js"), file], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   process.env.CDN_TEST_PROVIDER_TEXTS = file;
 };

@@ -16,7 +16,13 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
 import type { ZoneKind } from "../../provider/resources/specs";
-import { Engine, StepError, type Registration, type RegistrationOptions, type Reporter } from "../../provider/testing/engine";
+import {
+  Engine,
+  StepError,
+  type Registration,
+  type RegistrationOptions,
+  type Reporter,
+} from "../../provider/testing/engine";
 import { maskForDisplay, Redactor, SECRET_SIG, SIG_KEY, UNKNOWN } from "../../provider/testing/secrets";
 import { StateStore } from "../../provider/testing/state-store";
 import { readState } from "../../provider/testing/state";
@@ -125,7 +131,10 @@ const heldEnv = new Map<string, { value: string; count: number; original: string
 function enterEnv(env: Record<string, string>): () => void {
   for (const [k, v] of Object.entries(env)) {
     const h = heldEnv.get(k);
-    if (h && h.value !== v) throw new Error(`stack: concurrent operations set ${k} differently ('${h.value}' and '${v}'); run them one after the other`);
+    if (h && h.value !== v)
+      throw new Error(
+        `stack: concurrent operations set ${k} differently ('${h.value}' and '${v}'); run them one after the other`,
+      );
   }
   for (const [k, v] of Object.entries(env)) {
     const h = heldEnv.get(k);
@@ -178,15 +187,29 @@ function registrationOptions(o: pulumi.CustomResourceOptions & DeclOptions): Reg
 }
 
 /** The props and options a declaration registers with (before serialization and `__provider`). */
-function declared(d: Decl, args: Props | undefined): { props: Props; options: pulumi.CustomResourceOptions & DeclOptions } {
+function declared(
+  d: Decl,
+  args: Props | undefined,
+): { props: Props; options: pulumi.CustomResourceOptions & DeclOptions } {
   const { dependsOn: _names, aliases: _aliases, ...opts } = d.opts ?? {};
   if (d.kind === "CachePurge") {
     // CachePurge's constructor: its three inputs and two outputs declared undefined.
-    const props = { urls: args?.urls, zone: args?.zone, triggers: args?.triggers, purgedAt: undefined, purgeCount: undefined };
+    const props = {
+      urls: args?.urls,
+      zone: args?.zone,
+      triggers: args?.triggers,
+      purgedAt: undefined,
+      purgeCount: undefined,
+    };
     return { props, options: { ...opts, ...(d.get !== undefined ? { id: String(d.get) } : {}) } };
   }
   const ropts = d.get !== undefined ? { ...opts, id: String(d.get) } : opts;
-  const [, , props, options] = zoneRegistration(d.kind as ZoneKind, d.name, args, ropts as pulumi.CustomResourceOptions);
+  const [, , props, options] = zoneRegistration(
+    d.kind as ZoneKind,
+    d.name,
+    args,
+    ropts as pulumi.CustomResourceOptions,
+  );
   return { props: props as Props, options: options as pulumi.CustomResourceOptions & DeclOptions };
 }
 
@@ -238,7 +261,13 @@ class Collector implements Reporter {
 }
 
 /** Registers the declarations as a program would, each once the resources it reads are registered. */
-async function runDeclarations(engine: Engine, decls: Decl[], c: Collector, o: Required<Pick<StackOptions, "project" | "stack">>, preview: boolean): Promise<boolean> {
+async function runDeclarations(
+  engine: Engine,
+  decls: Decl[],
+  c: Collector,
+  o: Required<Pick<StackOptions, "project" | "stack">>,
+  preview: boolean,
+): Promise<boolean> {
   const texts = providerTexts();
   const results = new Map<string, Promise<Props | undefined>>();
   const urnOf = (d: Decl) => `urn:pulumi:${o.stack}::${o.project}::${TYPE_PREFIX}${d.kind}::${d.name}`;
@@ -262,8 +291,13 @@ async function runDeclarations(engine: Engine, decls: Decl[], c: Collector, o: R
       props: wire,
       id: d.get !== undefined ? String(d.get) : "",
       options: registrationOptions(options),
-      dependencies: [...deps].map((n) => decls.find((x) => x.name === n)).filter((x): x is Decl => !!x).map(urnOf),
-      ...(d.opts?.aliases?.length ? { aliases: d.opts.aliases.map((x) => (x.startsWith("urn:") ? x : urnOf({ ...d, name: x }))) } : {}),
+      dependencies: [...deps]
+        .map((n) => decls.find((x) => x.name === n))
+        .filter((x): x is Decl => !!x)
+        .map(urnOf),
+      ...(d.opts?.aliases?.length
+        ? { aliases: d.opts.aliases.map((x) => (x.startsWith("urn:") ? x : urnOf({ ...d, name: x }))) }
+        : {}),
     };
   };
 
@@ -341,7 +375,11 @@ export function stack(options: StackOptions = {}): Stack {
     return `urn:pulumi:${stackName}::${project}::${TYPE_PREFIX}${d.kind}::${d.name}`;
   };
 
-  const operation = async (op: "preview" | "up" | "refresh" | "destroy", decls: Decl[], flags: OperationFlags = {}): Promise<DeployResult> => {
+  const operation = async (
+    op: "preview" | "up" | "refresh" | "destroy",
+    decls: Decl[],
+    flags: OperationFlags = {},
+  ): Promise<DeployResult> => {
     const started = Date.now();
     const c = new Collector();
     c.redactor.add(Object.values(secretConfig));
@@ -360,7 +398,9 @@ export function stack(options: StackOptions = {}): Stack {
       });
       // In the order of the driver's runner: the refresh pass, the program, the deletes, the no-changes check.
       if (op === "up" || op === "preview") {
-        await engine.up(() => runDeclarations(engine, decls, c, { project, stack: stackName }, op === "preview"), { refresh: flags.refresh === true });
+        await engine.up(() => runDeclarations(engine, decls, c, { project, stack: stackName }, op === "preview"), {
+          refresh: flags.refresh === true,
+        });
       } else if (op === "refresh") {
         await engine.refresh();
       } else {
@@ -387,6 +427,9 @@ export function stack(options: StackOptions = {}): Stack {
     preview: (decls, flags) => operation("preview", decls, flags),
     refresh: (flags) => operation("refresh", [], flags),
     destroy: () => operation("destroy", []),
-    state: () => (fs.existsSync(stateFile) ? readState(stateFile, options.passphrase) : { version: 1, project, stack: stackName, resources: [] }),
+    state: () =>
+      fs.existsSync(stateFile)
+        ? readState(stateFile, options.passphrase)
+        : { version: 1, project, stack: stackName, resources: [] },
   };
 }

@@ -8,9 +8,12 @@
 import { decodeMethodResponse } from "../../provider/api/decode";
 
 type Group = { id: string; label: string; ok: number; total: number };
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+
 const { runDecoderCheck } = require("../bench/lib/decoder-cases") as {
-  runDecoderCheck(decode: typeof decodeMethodResponse, randomDocs?: number): Promise<{ groups: Group[]; failures: unknown[]; compared: number }>;
+  runDecoderCheck(
+    decode: typeof decodeMethodResponse,
+    randomDocs?: number,
+  ): Promise<{ groups: Group[]; failures: unknown[]; compared: number }>;
 };
 
 test("the decoder agrees with the xmlrpc package, and with the expected values where the package does not go", async () => {
@@ -23,7 +26,11 @@ test("the decoder agrees with the xmlrpc package, and with the expected values w
 });
 
 test("a dateTime with an offset is the exact text sent, whatever the machine's time zone", () => {
-  const xml = (t: string) => `<methodResponse><params><param><value><dateTime.iso8601>${t}</dateTime.iso8601></value></param></params></methodResponse>`;
-  expect(decodeMethodResponse(xml("2026-01-21T10:34:09+05:00"))).toEqual({ kind: "value", value: "2026-01-21T10:34:09+05:00" });
+  const xml = (t: string) =>
+    `<methodResponse><params><param><value><dateTime.iso8601>${t}</dateTime.iso8601></value></param></params></methodResponse>`;
+  expect(decodeMethodResponse(xml("2026-01-21T10:34:09+05:00"))).toEqual({
+    kind: "value",
+    value: "2026-01-21T10:34:09+05:00",
+  });
   expect(() => decodeMethodResponse(xml("not a date"))).toThrow(/ISO 8601/);
 });

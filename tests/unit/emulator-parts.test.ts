@@ -55,24 +55,41 @@ describe("parseCurrentDate", () => {
 
 describe("checkParams", () => {
   it("converts by the method table and leaves nil optionals out", () => {
-    const args = checkParams(METHODS["report.getTotalTransferStats"], [
-      ...auth,
-      { t: "string", v: "acme" },
-      { t: "string", v: "2024-01-01" },
-      { t: "string", v: "2024-01-02" },
-      { t: "nil" },
-      { t: "array", v: [{ t: "string", v: "hits desc" }] },
-      { t: "string", v: "hourly" },
-      { t: "int", v: 10 },
-      { t: "string", v: "20" },
-    ], company);
-    expect(args).toEqual({ companyId: "acme", dateFrom: "2024-01-01", dateTo: "2024-01-02", sortby: [{ column: "hits", desc: true }], viewby: "hourly", maxReturn: 10, offset: 20 });
+    const args = checkParams(
+      METHODS["report.getTotalTransferStats"],
+      [
+        ...auth,
+        { t: "string", v: "acme" },
+        { t: "string", v: "2024-01-01" },
+        { t: "string", v: "2024-01-02" },
+        { t: "nil" },
+        { t: "array", v: [{ t: "string", v: "hits desc" }] },
+        { t: "string", v: "hourly" },
+        { t: "int", v: 10 },
+        { t: "string", v: "20" },
+      ],
+      company,
+    );
+    expect(args).toEqual({
+      companyId: "acme",
+      dateFrom: "2024-01-01",
+      dateTo: "2024-01-02",
+      sortby: [{ column: "hits", desc: true }],
+      viewby: "hourly",
+      maxReturn: 10,
+      offset: 20,
+    });
   });
 
   it("names the parameter and its position in every refusal", () => {
     const m = METHODS["pullzone.update"];
-    expect(faultOf(() => checkParams(m, [...auth, { t: "double", v: 1 }, { t: "struct", v: new Map() }], company)).faultString).toBe("invalid params: parameter 4 (id) must be an int, got double");
-    expect(faultOf(() => checkParams(m, [...auth, { t: "int", v: 1 }], company)).faultString).toBe("invalid params: missing parameter 5 (values) of pullzone.update, type struct");
+    expect(
+      faultOf(() => checkParams(m, [...auth, { t: "double", v: 1 }, { t: "struct", v: new Map() }], company))
+        .faultString,
+    ).toBe("invalid params: parameter 4 (id) must be an int, got double");
+    expect(faultOf(() => checkParams(m, [...auth, { t: "int", v: 1 }], company)).faultString).toBe(
+      "invalid params: missing parameter 5 (values) of pullzone.update, type struct",
+    );
   });
 
   it("validates Y-m-d calendar dates", () => {
@@ -92,7 +109,11 @@ describe("calendar", () => {
     const la = timeZone("America/Los_Angeles")!;
     expect(localDays("2024-03-09", "2024-03-11", la).map((d) => d.hours)).toEqual([24, 23, 24]);
     expect(localDays("2024-11-03", "2024-11-03", la)[0].hours).toBe(25);
-    expect(localDays("2024-03-10", "2024-03-10", timeZone("GMT")!)[0]).toEqual({ date: "2024-03-10", startMs: Date.UTC(2024, 2, 10), hours: 24 });
+    expect(localDays("2024-03-10", "2024-03-10", timeZone("GMT")!)[0]).toEqual({
+      date: "2024-03-10",
+      startMs: Date.UTC(2024, 2, 10),
+      hours: 24,
+    });
     expect(timeZone("Not/AZone")).toBeUndefined();
   });
 });
@@ -116,7 +137,15 @@ describe("series and rows", () => {
       { a: 2, b: "x" },
       { a: 1, b: "x" },
     ];
-    expect(sortRows([...rows], [{ column: "a", desc: true }, { column: "b", desc: false }])).toEqual([rows[1], rows[2], rows[0]]);
+    expect(
+      sortRows(
+        [...rows],
+        [
+          { column: "a", desc: true },
+          { column: "b", desc: false },
+        ],
+      ),
+    ).toEqual([rows[1], rows[2], rows[0]]);
     expect(page([1, 2, 3, 4], 1, 2)).toEqual([2, 3]);
     expect(page([1, 2, 3, 4], undefined, undefined)).toEqual([1, 2, 3, 4]);
     expect(toWire({ transfer: 5, hits: 5 })).toEqual({ transfer: new Double(5), hits: 5 });
@@ -168,10 +197,33 @@ describe("FaultInjector", () => {
 
 describe("CLI flags", () => {
   it("parses every flag", () => {
-    expect(parseArgs(["--port", "8080", "--host=0.0.0.0", "--api-user-id", "5", "--api-key", "k", "--no-live", "--data", "s.json", "--latency", "20"])).toEqual({
+    expect(
+      parseArgs([
+        "--port",
+        "8080",
+        "--host=0.0.0.0",
+        "--api-user-id",
+        "5",
+        "--api-key",
+        "k",
+        "--no-live",
+        "--data",
+        "s.json",
+        "--latency",
+        "20",
+      ]),
+    ).toEqual({
       kind: "run",
       keyGiven: true,
-      options: { port: 8080, host: "0.0.0.0", apiUserId: 5, apiKey: "k", live: false, dataFile: "s.json", latencyMs: 20 },
+      options: {
+        port: 8080,
+        host: "0.0.0.0",
+        apiUserId: 5,
+        apiKey: "k",
+        live: false,
+        dataFile: "s.json",
+        latencyMs: 20,
+      },
     });
     expect(parseArgs(["--help"])).toEqual({ kind: "help" });
     expect(() => parseArgs(["--port", "70000"])).toThrow(CliError);
@@ -180,9 +232,15 @@ describe("CLI flags", () => {
   });
 
   it("refuses a flag where a value is due, instead of taking the flag as the value", () => {
-    expect(() => parseArgs(["--host", "--no-live"])).toThrow(/--host needs a value, but the next argument is a flag \(write --host=VALUE/);
+    expect(() => parseArgs(["--host", "--no-live"])).toThrow(
+      /--host needs a value, but the next argument is a flag \(write --host=VALUE/,
+    );
     expect(() => parseArgs(["--data", "--port", "1"])).toThrow(/--data needs a value/);
-    expect(parseArgs(["--host=--odd", "--no-live"])).toEqual({ kind: "run", keyGiven: false, options: { host: "--odd", live: false } });
+    expect(parseArgs(["--host=--odd", "--no-live"])).toEqual({
+      kind: "run",
+      keyGiven: false,
+      options: { host: "--odd", live: false },
+    });
     expect(() => parseArgs(["--no-live=yes"])).toThrow(/--no-live does not take a value/);
     expect(() => parseArgs(["8080"])).toThrow(/unexpected argument '8080'/);
     expect(() => parseArgs(["--bogus"])).toThrow(/unknown option '--bogus'/);
@@ -197,9 +255,13 @@ describe("CLI flags", () => {
     expect(() => parseArgs(["--company-alias=-bad"])).toThrow(/--company-alias needs a DNS label/);
     expect(() => parseArgs(["--company-alias=a.b"])).toThrow(/DNS label/);
     expect(parseArgs(["--api-user-id", "2147483645"])).toMatchObject({ options: { apiUserId: 2147483645 } });
-    expect(() => parseArgs(["--api-user-id", "2147483646"])).toThrow(/--api-user-id needs an integer from 0 to 2147483645/);
+    expect(() => parseArgs(["--api-user-id", "2147483646"])).toThrow(
+      /--api-user-id needs an integer from 0 to 2147483645/,
+    );
     expect(() => parseArgs(["--api-user-id", "99999999999"])).toThrow(/--api-user-id/);
-    expect(() => parseArgs(["--company-id", "2147483648"])).toThrow(/--company-id needs an integer from 0 to 2147483647/);
+    expect(() => parseArgs(["--company-id", "2147483648"])).toThrow(
+      /--company-id needs an integer from 0 to 2147483647/,
+    );
     expect(() => parseArgs(["--first-zone-id", "0"])).toThrow(/--first-zone-id needs an integer from 1/);
   });
 

@@ -3,21 +3,24 @@ import { decodeUtf8, escapeForLog, forbiddenXmlChar } from "../../provider/emula
 import { parseMethodCall, ParseFailure } from "../../provider/emulator/xml/request";
 import { Double, faultResponse, formatDouble, methodResponse } from "../../provider/emulator/xml/response";
 import { toRecordValue } from "../../provider/emulator/xml/wire-value";
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+
 const Deserializer = require("xmlrpc/lib/deserializer");
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+
 const Serializer = require("xmlrpc/lib/serializer");
 
 /** Decodes a methodResponse with the xmlrpc package's own Deserializer. */
 function decode(xml: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const stream = new PassThrough();
-    new Deserializer().deserializeMethodResponse(stream, (err: Error | null, value: unknown) => (err ? reject(err) : resolve(value)));
+    new Deserializer().deserializeMethodResponse(stream, (err: Error | null, value: unknown) =>
+      err ? reject(err) : resolve(value),
+    );
     stream.end(xml);
   });
 }
 
-const call = (params: string) => `<?xml version="1.0"?><methodCall><methodName>cache.purge</methodName><params>${params}</params></methodCall>`;
+const call = (params: string) =>
+  `<?xml version="1.0"?><methodCall><methodName>cache.purge</methodName><params>${params}</params></methodCall>`;
 const param = (value: string) => `<param><value>${value}</value></param>`;
 
 describe("emulator XML-RPC request parser", () => {
@@ -38,7 +41,17 @@ describe("emulator XML-RPC request parser", () => {
       ),
     );
     expect(parsed.methodName).toBe("cache.purge");
-    expect(parsed.params.map((p) => p.t)).toEqual(["int", "int", "double", "string", "string", "boolean", "nil", "datetime", "base64"]);
+    expect(parsed.params.map((p) => p.t)).toEqual([
+      "int",
+      "int",
+      "double",
+      "string",
+      "string",
+      "boolean",
+      "nil",
+      "datetime",
+      "base64",
+    ]);
     expect(parsed.params[0]).toEqual({ t: "int", v: 5 });
     expect(parsed.params[1]).toEqual({ t: "int", v: -7 });
     expect(parsed.params[2]).toEqual({ t: "double", v: 5 });
@@ -48,16 +61,31 @@ describe("emulator XML-RPC request parser", () => {
 
   it("parses arrays and structs, with entities and CDATA decoded", () => {
     const parsed = parseMethodCall(
-      call(param("<array><data><value><string>a &amp; b</string></value><value><int>2</int></value></data></array>") + param("<struct><member><name>name</name><value><string><![CDATA[<x>]]></string></value></member></struct>")),
+      call(
+        param("<array><data><value><string>a &amp; b</string></value><value><int>2</int></value></data></array>") +
+          param("<struct><member><name>name</name><value><string><![CDATA[<x>]]></string></value></member></struct>"),
+      ),
     );
     const [arr, struct] = parsed.params;
-    expect(arr).toEqual({ t: "array", v: [{ t: "string", v: "a & b" }, { t: "int", v: 2 }] });
+    expect(arr).toEqual({
+      t: "array",
+      v: [
+        { t: "string", v: "a & b" },
+        { t: "int", v: 2 },
+      ],
+    });
     expect(struct.t).toBe("struct");
     expect(toRecordValue(struct)).toEqual({ name: "<x>" });
   });
 
   it("keeps a __proto__ member as plain data without touching Object.prototype", () => {
-    const parsed = parseMethodCall(call(param("<struct><member><name>__proto__</name><value><struct><member><name>polluted</name><value>yes</value></member></struct></value></member></struct>")));
+    const parsed = parseMethodCall(
+      call(
+        param(
+          "<struct><member><name>__proto__</name><value><struct><member><name>polluted</name><value>yes</value></member></struct></value></member></struct>",
+        ),
+      ),
+    );
     const record = toRecordValue(parsed.params[0]) as Record<string, unknown>;
     expect(Object.prototype.hasOwnProperty.call(record, "__proto__")).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -65,12 +93,22 @@ describe("emulator XML-RPC request parser", () => {
   });
 
   it("redacts password members in record copies", () => {
-    const parsed = parseMethodCall(call(param("<struct><member><name>password</name><value>hunter2</value></member><member><name>name</name><value>z</value></member></struct>")));
+    const parsed = parseMethodCall(
+      call(
+        param(
+          "<struct><member><name>password</name><value>hunter2</value></member><member><name>name</name><value>z</value></member></struct>",
+        ),
+      ),
+    );
     expect(toRecordValue(parsed.params[0])).toEqual({ password: "[redacted]", name: "z" });
   });
 
   it.each([
-    ["a DOCTYPE", `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "boom">]><methodCall><methodName>a.b</methodName></methodCall>`, /DOCTYPE/],
+    [
+      "a DOCTYPE",
+      `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "boom">]><methodCall><methodName>a.b</methodName></methodCall>`,
+      /DOCTYPE/,
+    ],
     ["an undeclared entity", call(param("<string>&xxe;</string>")), /entity/i],
     ["unclosed tags", "<methodCall><methodName>a.b</methodName>", /./],
     ["not XML", "hello", /./],
@@ -80,12 +118,28 @@ describe("emulator XML-RPC request parser", () => {
     ["an int out of i4 range", call(param("<int>4294967296</int>")), /not an integer in range/],
     ["a bad boolean", call(param("<boolean>yes</boolean>")), /boolean/],
     ["a value with two types", call(param("<int>1</int><string>x</string>")), /more than one/],
-    ["a duplicate member", call(param("<struct><member><name>a</name><value>1</value></member><member><name>a</name><value>2</value></member></struct>")), /duplicate/],
+    [
+      "a duplicate member",
+      call(
+        param(
+          "<struct><member><name>a</name><value>1</value></member><member><name>a</name><value>2</value></member></struct>",
+        ),
+      ),
+      /duplicate/,
+    ],
     ["a member without a value", call(param("<struct><member><name>a</name></member></struct>")), /member/],
     ["an unknown element", call(param("<float>1</float>")), /unexpected element/],
-    ["a misplaced element", "<methodCall><methodName>a.b</methodName><value>1</value></methodCall>", /not allowed inside/],
+    [
+      "a misplaced element",
+      "<methodCall><methodName>a.b</methodName><value>1</value></methodCall>",
+      /not allowed inside/,
+    ],
     ["no methodName", "<methodCall><params/></methodCall>", /methodName/],
-    ["deep nesting", call(param("<array><data><value>".repeat(20) + "x" + "</value></data></array>".repeat(20))), /nesting/],
+    [
+      "deep nesting",
+      call(param("<array><data><value>".repeat(20) + "x" + "</value></data></array>".repeat(20))),
+      /nesting/,
+    ],
   ])("refuses %s with a ParseFailure", (_what, xml, message) => {
     expect(() => parseMethodCall(xml)).toThrow(ParseFailure);
     expect(() => parseMethodCall(xml)).toThrow(message);
@@ -116,13 +170,21 @@ describe("emulator XML-RPC response writer", () => {
   });
 
   it("writes faults the xmlrpc client reports with code and string", async () => {
-    await expect(decode(faultResponse(-32602, "bad <param> & more"))).rejects.toMatchObject({ faultCode: -32602, faultString: "bad <param> & more" });
+    await expect(decode(faultResponse(-32602, "bad <param> & more"))).rejects.toMatchObject({
+      faultCode: -32602,
+      faultString: "bad <param> & more",
+    });
   });
 
   // Its speed is measured by `npm run bench` (tests/bench/client.js), not bounded here: a
   // wall-clock bound failed under the load of colleagues' runs on the shared machine.
   it("writes a 10,000-row report the xmlrpc package reads back row for row", async () => {
-    const rows = Array.from({ length: 10_000 }, (_, i) => ({ date: "2024-01-01 00:00", zone_id: i, transfer: new Double(i * 1000), hits: i }));
+    const rows = Array.from({ length: 10_000 }, (_, i) => ({
+      date: "2024-01-01 00:00",
+      zone_id: i,
+      transfer: new Double(i * 1000),
+      hits: i,
+    }));
     const xml = methodResponse(rows);
     expect(xml.length).toBeGreaterThan(1_000_000);
     const decoded = (await decode(xml)) as Record<string, unknown>[];
@@ -154,8 +216,12 @@ describe("characters XML forbids", () => {
   });
 
   it("makes the parser refuse them raw and as character references", () => {
-    expect(() => parseMethodCall(call(param("<string>a&#11;</string>")))).toThrow(/U\+000B, a character XML 1\.0 does not allow/);
-    expect(() => parseMethodCall("<methodCall><methodName>cache.purge\u0001</methodName></methodCall>")).toThrow(/U\+0001/);
+    expect(() => parseMethodCall(call(param("<string>a&#11;</string>")))).toThrow(
+      /U\+000B, a character XML 1\.0 does not allow/,
+    );
+    expect(() => parseMethodCall("<methodCall><methodName>cache.purge\u0001</methodName></methodCall>")).toThrow(
+      /U\+0001/,
+    );
     expect(parseMethodCall(call(param("<string>a&#9;&#xA;b</string>"))).params).toEqual([{ t: "string", v: "a\t\nb" }]);
   });
 });

@@ -23,12 +23,32 @@ describe("encodeParams", () => {
 
   test("an omitted optional parameter in the middle is nil, trailing ones are left off", () => {
     expect(encodeParams(m("report.getTotalTransfer"), [5])).toEqual([5]);
-    expect(encodeParams(m("report.getTotalTransfer"), [5, undefined, undefined, undefined, "Europe/Paris"])).toEqual([5, null, null, null, "Europe/Paris"]);
-    expect(encodeParams(m("report.getTotalTransfer"), [5, 3, "2026-01-01", "2026-01-31"])).toEqual([5, 3, "2026-01-01", "2026-01-31"]);
+    expect(encodeParams(m("report.getTotalTransfer"), [5, undefined, undefined, undefined, "Europe/Paris"])).toEqual([
+      5,
+      null,
+      null,
+      null,
+      "Europe/Paris",
+    ]);
+    expect(encodeParams(m("report.getTotalTransfer"), [5, 3, "2026-01-01", "2026-01-31"])).toEqual([
+      5,
+      3,
+      "2026-01-01",
+      "2026-01-31",
+    ]);
   });
 
   test("getTotalTransferStats sends offset as the document's string", () => {
-    const out = encodeParams(m("report.getTotalTransferStats"), ["acme", "2026-01-01", "2026-01-02", undefined, undefined, undefined, 10, 20]);
+    const out = encodeParams(m("report.getTotalTransferStats"), [
+      "acme",
+      "2026-01-01",
+      "2026-01-02",
+      undefined,
+      undefined,
+      undefined,
+      10,
+      20,
+    ]);
     expect(out).toEqual(["acme", "2026-01-01", "2026-01-02", null, null, null, 10, "20"]);
   });
 
@@ -39,7 +59,10 @@ describe("encodeParams", () => {
   test("values carry only the keys the method accepts", () => {
     refused("pullzone.update", [1, { vanity_domain: "x.example.com" }], "values");
     refused("pushzone.update", [1, { compress: "1" }], "values");
-    expect(encodeParams(m("pullzone.update"), [1, { origin: "o.example.com", label: undefined }])).toEqual([1, { origin: "o.example.com" }]);
+    expect(encodeParams(m("pullzone.update"), [1, { origin: "o.example.com", label: undefined }])).toEqual([
+      1,
+      { origin: "o.example.com" },
+    ]);
   });
 
   test("required keys of create", () => {
@@ -70,15 +93,26 @@ describe("encodeParams", () => {
   // Issue 11: the valid columns are those of the rows, which the contract does not show, so only
   // the form is checked and any column goes to the server (which decides).
   test("sortby entries are checked for their form '<column> ASC|DESC' only, any column", () => {
-    expect(encodeParams(m("report.getPopularFiles"), [1, "2026-01-01", "2026-01-02", undefined, ["hits desc"]])).toEqual([1, "2026-01-01", "2026-01-02", null, ["hits DESC"]]);
-    expect(encodeParams(m("report.getPopularFiles"), [1, "2026-01-01", "2026-01-02", undefined, ["nope DESC", "size asc"]])).toEqual([1, "2026-01-01", "2026-01-02", null, ["nope DESC", "size ASC"]]);
+    expect(
+      encodeParams(m("report.getPopularFiles"), [1, "2026-01-01", "2026-01-02", undefined, ["hits desc"]]),
+    ).toEqual([1, "2026-01-01", "2026-01-02", null, ["hits DESC"]]);
+    expect(
+      encodeParams(m("report.getPopularFiles"), [1, "2026-01-01", "2026-01-02", undefined, ["nope DESC", "size asc"]]),
+    ).toEqual([1, "2026-01-01", "2026-01-02", null, ["nope DESC", "size ASC"]]);
     refused("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, ["hits"]], "sortby");
     refused("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, ["hits SIDEWAYS"]], "sortby");
     refused("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, [3]], "sortby");
   });
 
   test("user.update takes any key with a string value (the keys public samples sent, and others)", () => {
-    const values = { firstname: "Ada", lastname: "Lovelace", email: "ada@example.com", phone: "+44 20", password: "pw-1234", nickname: "ada" };
+    const values = {
+      firstname: "Ada",
+      lastname: "Lovelace",
+      email: "ada@example.com",
+      phone: "+44 20",
+      password: "pw-1234",
+      nickname: "ada",
+    };
     expect(encodeParams(m("user.update"), [7, values])).toEqual([7, values]);
     refused("user.update", [7, { firstname: 5 }], "values");
     refused("user.update", [7, { "": "x" }], "values");
@@ -87,23 +121,47 @@ describe("encodeParams", () => {
   test("bounds come from the table: enum, min, max", () => {
     refused("report.getTotalHits", [0], "zoneId");
     refused("livezone.delete", [0], "id");
-    refused("report.getTotalTransferStats", [1, "2026-01-01", "2026-01-02", undefined, undefined, undefined, undefined, -1], "offset");
-    expect(encodeParams(m("report.getTotalTransferStats"), [1, "2026-01-01", "2026-01-02", undefined, undefined, "monthly", 100_000])).toEqual([1, "2026-01-01", "2026-01-02", null, null, "monthly", 100_000]);
+    refused(
+      "report.getTotalTransferStats",
+      [1, "2026-01-01", "2026-01-02", undefined, undefined, undefined, undefined, -1],
+      "offset",
+    );
+    expect(
+      encodeParams(m("report.getTotalTransferStats"), [
+        1,
+        "2026-01-01",
+        "2026-01-02",
+        undefined,
+        undefined,
+        "monthly",
+        100_000,
+      ]),
+    ).toEqual([1, "2026-01-01", "2026-01-02", null, null, "monthly", 100_000]);
   });
 
   test("maxReturn and offset bounds, timezone and viewby names", () => {
     refused("report.getNodeHits", [1, "2026-01-01", "2026-01-02", undefined, undefined, -1], "maxReturn");
     refused("report.getNodeHits", [1, "2026-01-01", "2026-01-02", undefined, undefined, 10_000_000], "maxReturn");
     refused("report.getNodeHits", [1, "2026-01-01", "2026-01-02", undefined, undefined, 10, -5], "offset");
-    refused("report.getConnectionStats", [1, "2026-01-01", "2026-01-02", undefined, undefined, 10, 0, "Mars/Olympus"], "timezone");
+    refused(
+      "report.getConnectionStats",
+      [1, "2026-01-01", "2026-01-02", undefined, undefined, 10, 0, "Mars/Olympus"],
+      "timezone",
+    );
     refused("report.getTotalTransferStats", [1, "2026-01-01", "2026-01-02", undefined, undefined, "weekly"], "viewby");
   });
 
   test("too many parameters, unless extra ones are asked for (client.call)", () => {
     refused("pullzone.listZones", [1], "(arguments)");
     expect(encodeParams(m("pullzone.listZones"), [1], true)).toEqual([1]);
-    expect(encodeParams(m("cache.purge"), ["https://x.example.com/a", "b", { k: [1, true] }], true)).toEqual(["https://x.example.com/a", "b", { k: [1, true] }]);
-    expect(() => encodeParams(m("cache.purge"), ["https://x.example.com/a", "bell\u0007"], true)).toThrow(/parameter 5/);
+    expect(encodeParams(m("cache.purge"), ["https://x.example.com/a", "b", { k: [1, true] }], true)).toEqual([
+      "https://x.example.com/a",
+      "b",
+      { k: [1, true] },
+    ]);
+    expect(() => encodeParams(m("cache.purge"), ["https://x.example.com/a", "bell\u0007"], true)).toThrow(
+      /parameter 5/,
+    );
   });
 });
 

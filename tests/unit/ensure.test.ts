@@ -6,7 +6,11 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 
-const ensure = require("../../scripts/ensure.js") as { needsInstall(root: string): boolean; needsBuild(root: string): boolean; markBuilt(root: string): void };
+const ensure = require("../../scripts/ensure.js") as {
+  needsInstall(root: string): boolean;
+  needsBuild(root: string): boolean;
+  markBuilt(root: string): void;
+};
 
 let root: string;
 const at = (file: string, seconds: number) => {

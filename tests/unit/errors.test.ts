@@ -3,7 +3,14 @@
  * which adds context to an error without touching the original.
  */
 import { authString } from "../../provider/api/auth";
-import { CdnAuthError, CdnError, CdnProtocolError, CdnTransportError, redact, withContext } from "../../provider/api/errors";
+import {
+  CdnAuthError,
+  CdnError,
+  CdnProtocolError,
+  CdnTransportError,
+  redact,
+  withContext,
+} from "../../provider/api/errors";
 import { FAULT } from "../../provider/api/wire";
 
 const KEY = "k3y&<secret>\"value'0123456789";
@@ -11,7 +18,8 @@ const AUTH = authString("2026-11-23T04:00:00-08:00", KEY, "listZones");
 const PW = "zone-pw-Секрет";
 const secrets = [KEY, AUTH, PW];
 
-const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+const escape = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
 describe("redact", () => {
   const CASES: [string, string][] = [
@@ -42,7 +50,9 @@ describe("redact", () => {
 
   test("the text around a secret is kept", () => {
     expect(redact(`bad key ${escape(KEY)} for user 7`, secrets)).toBe("bad key [redacted] for user 7");
-    expect(redact(`authString ${AUTH.slice(0, 32)} does not match`, secrets)).toBe("authString [redacted] does not match");
+    expect(redact(`authString ${AUTH.slice(0, 32)} does not match`, secrets)).toBe(
+      "authString [redacted] does not match",
+    );
     expect(redact(`cut: ${KEY.slice(0, 10)}`, secrets)).toBe("cut: [redacted]");
   });
 
@@ -54,14 +64,26 @@ describe("redact", () => {
   });
 
   test("an auth error's message carries no part of the key or authString", () => {
-    const err = new CdnAuthError(FAULT.AUTH_FAILED, redact(`bad authString ${AUTH.slice(0, 40)}`, secrets), "pullzone.listZones");
+    const err = new CdnAuthError(
+      FAULT.AUTH_FAILED,
+      redact(`bad authString ${AUTH.slice(0, 40)}`, secrets),
+      "pullzone.listZones",
+    );
     expect(err.message).not.toContain(AUTH.slice(0, 16));
   });
 });
 
 describe("withContext", () => {
   test("a new error of the same class, with the context in front; the original is untouched", () => {
-    const original = new CdnTransportError("http_status", "pullzone.listZones: HTTP 503", "pullzone.listZones", true, 503, undefined, 1000);
+    const original = new CdnTransportError(
+      "http_status",
+      "pullzone.listZones: HTTP 503",
+      "pullzone.listZones",
+      true,
+      503,
+      undefined,
+      1000,
+    );
     original.attempts = 5;
     const a = withContext(original, "pull zone 'a' (id 3)");
     const b = withContext(original, "pull zone 'b' (id 4)");
@@ -70,7 +92,16 @@ describe("withContext", () => {
     expect(a.message).toBe("pull zone 'a' (id 3): pullzone.listZones: HTTP 503");
     expect(b.message).toBe("pull zone 'b' (id 4): pullzone.listZones: HTTP 503");
     expect(original.message).toBe("pullzone.listZones: HTTP 503");
-    expect(a).toMatchObject({ type: "http_status", status: 503, attempts: 5, retryable: true, maybeProcessed: true, retryAfterMs: 1000, method: "pullzone.listZones", name: "CdnTransportError" });
+    expect(a).toMatchObject({
+      type: "http_status",
+      status: 503,
+      attempts: 5,
+      retryable: true,
+      maybeProcessed: true,
+      retryAfterMs: 1000,
+      method: "pullzone.listZones",
+      name: "CdnTransportError",
+    });
     expect(a.cause).toBe(original);
     expect(a.stack!.split("\n")[0]).toBe("CdnTransportError: pull zone 'a' (id 3): pullzone.listZones: HTTP 503");
   });

@@ -22,7 +22,9 @@ const mocks: pulumi.runtime.Mocks = {
 };
 
 /** Every function the package exports: `getX`, `getXOutput`, `purgeX`, `purgeXOutput`. */
-const NAMES = Object.keys(fns).filter((n) => /^(get|purge)[A-Z]/.test(n) && typeof (fns as Record<string, unknown>)[n] === "function");
+const NAMES = Object.keys(fns).filter(
+  (n) => /^(get|purge)[A-Z]/.test(n) && typeof (fns as Record<string, unknown>)[n] === "function",
+);
 const PLAIN = NAMES.filter((n) => !n.endsWith("Output"));
 
 /** Arguments each function would take (validation is the mocks' business, not ours, under mocks). */
@@ -39,7 +41,10 @@ const ARGS: Record<string, Record<string, unknown>> = {
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
   await pulumi.runtime.setMocks(mocks, "project", "stack", false);
-  pulumi.runtime.setAllConfig({ "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey }, ["cdn:apiKey"]);
+  pulumi.runtime.setAllConfig(
+    { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey },
+    ["cdn:apiKey"],
+  );
 });
 afterAll(async () => {
   fns.closeFunctionClients();
@@ -62,15 +67,18 @@ test.each(PLAIN)("%s answers from mocks.call with its token and arguments", asyn
   expect(emu.calls.length).toBe(0);
 });
 
-test.each(PLAIN)("%sOutput answers from mocks.call with the plain function's token and the resolved arguments", async (name) => {
-  const args = ARGS[name] ?? {};
-  const asInputs = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, pulumi.output(v)]));
-  const out = (fns as unknown as Record<string, AnyFn>)[`${name}Output`](asInputs) as pulumi.Output<unknown>;
-  const result = await (out as unknown as { promise(): Promise<unknown> }).promise();
-  expect(result).toEqual({ answeredBy: "mocks", token: `cdn:index:${name}` });
-  expect(seen).toEqual([expect.objectContaining({ token: `cdn:index:${name}`, inputs: args })]);
-  expect(emu.calls.length).toBe(0);
-});
+test.each(PLAIN)(
+  "%sOutput answers from mocks.call with the plain function's token and the resolved arguments",
+  async (name) => {
+    const args = ARGS[name] ?? {};
+    const asInputs = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, pulumi.output(v)]));
+    const out = (fns as unknown as Record<string, AnyFn>)[`${name}Output`](asInputs) as pulumi.Output<unknown>;
+    const result = await (out as unknown as { promise(): Promise<unknown> }).promise();
+    expect(result).toEqual({ answeredBy: "mocks", token: `cdn:index:${name}` });
+    expect(seen).toEqual([expect.objectContaining({ token: `cdn:index:${name}`, inputs: args })]);
+    expect(emu.calls.length).toBe(0);
+  },
+);
 
 test("a Date argument reaches the mocks as Y-m-d text, not as the {} the SDK's serialization would make", async () => {
   await fns.getPopularFiles({ dateFrom: new Date(Date.UTC(2026, 9, 1)), dateTo: "2026-10-04" });

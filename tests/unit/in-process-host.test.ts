@@ -7,7 +7,11 @@
 import { HostCallError } from "../../provider/testing/host-client";
 import { InProcessHost } from "../support/inProcessHost";
 
-const T = { urn: "urn:pulumi:dev::project::pulumi-nodejs:dynamic/t:T::t", type: "pulumi-nodejs:dynamic/t:T", name: "t" };
+const T = {
+  urn: "urn:pulumi:dev::project::pulumi-nodejs:dynamic/t:T::t",
+  type: "pulumi-nodejs:dynamic/t:T",
+  name: "t",
+};
 type Calls = { calls: unknown[][] };
 const g = globalThis as unknown as { __hostTest: Calls };
 
@@ -54,17 +58,28 @@ test("each provider text is configured once, before its first call, with the sta
 });
 
 test("a configure that throws fails the call that triggered it; the provider stays cached, as in the host", async () => {
-  const failing = text(`{ configure: async () => { throw new Error("bad config"); }, check: async (olds, news) => ({ inputs: news }) }`);
+  const failing = text(
+    `{ configure: async () => { throw new Error("bad config"); }, check: async (olds, news) => ({ inputs: news }) }`,
+  );
   const h = await host();
-  await expect(h.check(T, {}, { __provider: failing })).rejects.toMatchObject({ message: "bad config", method: "check" });
-  await expect(h.check(T, {}, { __provider: failing, a: 1 })).resolves.toEqual({ inputs: { __provider: failing, a: 1 }, failures: [] });
+  await expect(h.check(T, {}, { __provider: failing })).rejects.toMatchObject({
+    message: "bad config",
+    method: "check",
+  });
+  await expect(h.check(T, {}, { __provider: failing, a: 1 })).resolves.toEqual({
+    inputs: { __provider: failing, a: 1 },
+    failures: [],
+  });
   h.close();
 });
 
 test("check returns the provider's inputs with __provider, and its failures", async () => {
   const h = await host();
   const r = await h.check(T, { old: 1 }, { __provider: PROVIDER, fail: true });
-  expect(r).toEqual({ inputs: { fail: true, checked: true, __provider: PROVIDER }, failures: [{ property: "fail", reason: "no" }] });
+  expect(r).toEqual({
+    inputs: { fail: true, checked: true, __provider: PROVIDER },
+    failures: [{ property: "fail", reason: "no" }],
+  });
   expect(g.__hostTest.calls[1]).toEqual(["check", { old: 1 }, { __provider: PROVIDER, fail: true }]);
   h.close();
 });
@@ -84,31 +99,58 @@ test("values cross as the Struct carries them: a Date becomes {}, undefined and 
 test("diff maps changes to true, false or unknown, with replaces and deleteBeforeReplace", async () => {
   const h = await host();
   const p = { __provider: PROVIDER };
-  expect(await h.diff(T, "1", p, { ...p, changes: true, replace: true, dbr: true }, {}, [])).toEqual({ changes: true, replaces: ["replace"], deleteBeforeReplace: true });
-  expect(await h.diff(T, "1", p, { ...p, changes: false }, {}, [])).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  expect(await h.diff(T, "1", p, { ...p, changes: true, replace: true, dbr: true }, {}, [])).toEqual({
+    changes: true,
+    replaces: ["replace"],
+    deleteBeforeReplace: true,
+  });
+  expect(await h.diff(T, "1", p, { ...p, changes: false }, {}, [])).toEqual({
+    changes: false,
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
   expect((await h.diff(T, "1", p, p, {}, [])).changes).toBeUndefined();
   h.close();
 });
 
 test("a create error with an id is a partial failure; other errors keep their message and gRPC code", async () => {
   const h = await host();
-  const partial = (await h.create(T, { __provider: PROVIDER, partial: true }, 0).catch((e: unknown) => e)) as HostCallError;
-  expect(partial).toMatchObject({ message: "half done", code: 2, initFailure: { id: "7", properties: { made: true }, reasons: ["update failed"] } });
+  const partial = (await h
+    .create(T, { __provider: PROVIDER, partial: true }, 0)
+    .catch((e: unknown) => e)) as HostCallError;
+  expect(partial).toMatchObject({
+    message: "half done",
+    code: 2,
+    initFailure: { id: "7", properties: { made: true }, reasons: ["update failed"] },
+  });
   // create and update answer UNKNOWN (grpcResponseFromError); elsewhere grpc-js sends an integer `code` of the error as the status.
   const coded = (await h.create(T, { __provider: PROVIDER, coded: true }, 0).catch((e: unknown) => e)) as HostCallError;
   expect(coded).toMatchObject({ message: "auth failed", code: 2, initFailure: undefined });
-  const codedCheck = (await h.check(T, {}, { __provider: PROVIDER, coded: true }).catch((e: unknown) => e)) as HostCallError;
+  const codedCheck = (await h
+    .check(T, {}, { __provider: PROVIDER, coded: true })
+    .catch((e: unknown) => e)) as HostCallError;
   expect(codedCheck).toMatchObject({ message: "auth failed", code: 401, method: "check" });
-  expect((h as unknown as { lines: string[] }).lines.some((l) => l.startsWith("Error: auth failed: Error: auth failed"))).toBe(true);
-  const upd = (await h.update(T, "1", { __provider: PROVIDER }, { __provider: PROVIDER }, {}, [], 0).catch((e: unknown) => e)) as HostCallError;
+  expect(
+    (h as unknown as { lines: string[] }).lines.some((l) => l.startsWith("Error: auth failed: Error: auth failed")),
+  ).toBe(true);
+  const upd = (await h
+    .update(T, "1", { __provider: PROVIDER }, { __provider: PROVIDER }, {}, [], 0)
+    .catch((e: unknown) => e)) as HostCallError;
   expect(upd).toMatchObject({ message: "no update", method: "update", initFailure: undefined });
   h.close();
 });
 
 test("read adds __provider to props and to the inputs it returns; delete's stderr is the host's log", async () => {
   const h = await host();
-  expect(await h.read(T, "5", { __provider: PROVIDER, x: 1 }, {})).toEqual({ id: "5", properties: { seen: 1, __provider: PROVIDER } });
-  expect(await h.read(T, "5", { __provider: PROVIDER, x: 1, withInputs: true }, {})).toEqual({ id: "5", properties: { seen: 1, __provider: PROVIDER }, inputs: { x: 1, __provider: PROVIDER } });
+  expect(await h.read(T, "5", { __provider: PROVIDER, x: 1 }, {})).toEqual({
+    id: "5",
+    properties: { seen: 1, __provider: PROVIDER },
+  });
+  expect(await h.read(T, "5", { __provider: PROVIDER, x: 1, withInputs: true }, {})).toEqual({
+    id: "5",
+    properties: { seen: 1, __provider: PROVIDER },
+    inputs: { x: 1, __provider: PROVIDER },
+  });
   await h.delete(T, "5", { __provider: PROVIDER }, {}, 0);
   expect((h as unknown as { lines: string[] }).lines).toContain("deleted 5");
   h.close();

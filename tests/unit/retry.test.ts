@@ -2,18 +2,43 @@
  * The retry policy on its own, in the manner of stripe-node's RequestSender.spec: the backoff cap,
  * the jitter bounds, `Retry-After`, and which failures are tried again.
  */
-import { CdnAuthError, CdnConfigError, CdnError, CdnFaultError, CdnProtocolError, CdnTransportError, CdnValidationError } from "../../provider/api/errors";
-import { backoffDelay, parseRetryAfter, retryDelay, RetryPolicy, shouldRetry, withRetry } from "../../provider/api/retry";
+import {
+  CdnAuthError,
+  CdnConfigError,
+  CdnError,
+  CdnFaultError,
+  CdnProtocolError,
+  CdnTransportError,
+  CdnValidationError,
+} from "../../provider/api/errors";
+import {
+  backoffDelay,
+  parseRetryAfter,
+  retryDelay,
+  RetryPolicy,
+  shouldRetry,
+  withRetry,
+} from "../../provider/api/retry";
 import { FAULT } from "../../provider/api/wire";
 
-const policy = (over: Partial<RetryPolicy> = {}): RetryPolicy => ({ retries: 4, baseDelayMs: 200, maxDelayMs: 5_000, random: () => 1, ...over });
-const status = (s: number, retryAfterMs?: number) => new CdnTransportError("http_status", `HTTP ${s}`, "pullzone.listZones", s >= 500, s, undefined, retryAfterMs);
-const connection = () => new CdnTransportError("connection", "reset", "pullzone.listZones", true, undefined, "ECONNRESET");
+const policy = (over: Partial<RetryPolicy> = {}): RetryPolicy => ({
+  retries: 4,
+  baseDelayMs: 200,
+  maxDelayMs: 5_000,
+  random: () => 1,
+  ...over,
+});
+const status = (s: number, retryAfterMs?: number) =>
+  new CdnTransportError("http_status", `HTTP ${s}`, "pullzone.listZones", s >= 500, s, undefined, retryAfterMs);
+const connection = () =>
+  new CdnTransportError("connection", "reset", "pullzone.listZones", true, undefined, "ECONNRESET");
 const timeout = () => new CdnTransportError("timeout", "slow", "pullzone.listZones", true, undefined, "ETIMEDOUT_CALL");
 
 describe("backoff", () => {
   test("doubles from the base delay and stops at the cap", () => {
-    expect([1, 2, 3, 4, 5, 6, 12, 40].map((a) => backoffDelay(a, policy()))).toEqual([200, 400, 800, 1600, 3200, 5000, 5000, 5000]);
+    expect([1, 2, 3, 4, 5, 6, 12, 40].map((a) => backoffDelay(a, policy()))).toEqual([
+      200, 400, 800, 1600, 3200, 5000, 5000, 5000,
+    ]);
   });
 
   test("full jitter: every delay lies between 0 and the attempt's cap", () => {
@@ -63,7 +88,11 @@ describe("what is retried", () => {
     ["HTTP 404 (a wrong base URL)", status(404), false],
     ["HTTP 400", status(400), false],
     ["a body cut mid-way", new CdnProtocolError("unexpected end of the document", "pullzone.listZones", true), true],
-    ["a whole answer that breaks the contract", new CdnProtocolError("unknown XML-RPC type <foo>", "pullzone.listZones"), false],
+    [
+      "a whole answer that breaks the contract",
+      new CdnProtocolError("unknown XML-RPC type <foo>", "pullzone.listZones"),
+      false,
+    ],
     ["a refused key", auth(FAULT.AUTH_FAILED, "authentication failed"), false],
     ["a method not granted to the key", auth(FAULT.ACCESS_DENIED, "access denied"), false],
     ["a fault", new CdnFaultError(-32602, "bad params", "pullzone.listZones"), false],
@@ -71,9 +100,12 @@ describe("what is retried", () => {
     ["a config error", new CdnConfigError("bad"), false],
     ["a plain Error", new Error("boom"), false],
   ];
-  test.each(CASES.map(([what, err, expected]) => [what, expected, err] as const))("%s: retried %s", (_what, expected, err) => {
-    expect(shouldRetry(err, 1)).toBe(expected);
-  });
+  test.each(CASES.map(([what, err, expected]) => [what, expected, err] as const))(
+    "%s: retried %s",
+    (_what, expected, err) => {
+      expect(shouldRetry(err, 1)).toBe(expected);
+    },
+  );
 
   test("an expired currentDate gets one fresh attempt, not more", () => {
     const expired = new CdnAuthError(FAULT.AUTH_FAILED, "currentDate expired", "pullzone.listZones");
@@ -102,7 +134,10 @@ describe("withRetry", () => {
   };
 
   test("retries up to the budget, waiting the capped backoff, and records the attempts", async () => {
-    const { result, calls, slept } = await run([connection(), connection(), connection(), connection(), connection(), connection()], policy({ retries: 4, maxDelayMs: 500 }));
+    const { result, calls, slept } = await run(
+      [connection(), connection(), connection(), connection(), connection(), connection()],
+      policy({ retries: 4, maxDelayMs: 500 }),
+    );
     expect(calls).toBe(5);
     expect(slept).toEqual([200, 400, 500, 500]);
     expect(result).toBeInstanceOf(CdnTransportError);

@@ -6,7 +6,15 @@
 import { CdnClient } from "../../provider/api/client";
 import { normalizeBaseUrl, resolveCredentials } from "../../provider/api/config";
 import { CdnConfigError } from "../../provider/api/errors";
-import { KNOWN_CONFIG_KEYS, readSettings, SETTINGS, SETTING_NAMES, suggestConfigKey, unknownConfigKeys, validateSettings } from "../../provider/api/settings";
+import {
+  KNOWN_CONFIG_KEYS,
+  readSettings,
+  SETTINGS,
+  SETTING_NAMES,
+  suggestConfigKey,
+  unknownConfigKeys,
+  validateSettings,
+} from "../../provider/api/settings";
 import { clientFor, closeFunctionClients } from "../../provider/functions/connection";
 import { configure, connection, resetConnections } from "../../provider/resources/connection";
 
@@ -17,7 +25,17 @@ const problemsOf = (e: Record<string, string>) => validateSettings({ env: e });
 
 describe("the table", () => {
   test("every setting has a config key, a variable and a description; the keys are the documented ones", () => {
-    expect(KNOWN_CONFIG_KEYS).toEqual(["cdn:baseUrl", "cdn:apiUserId", "cdn:apiKey", "cdn:timeoutMs", "cdn:retries", "cdn:maxInFlight", "cdn:companyId", "cdn:companyAlias", "cdn:cdnDomain"]);
+    expect(KNOWN_CONFIG_KEYS).toEqual([
+      "cdn:baseUrl",
+      "cdn:apiUserId",
+      "cdn:apiKey",
+      "cdn:timeoutMs",
+      "cdn:retries",
+      "cdn:maxInFlight",
+      "cdn:companyId",
+      "cdn:companyAlias",
+      "cdn:cdnDomain",
+    ]);
     for (const n of SETTING_NAMES) {
       const s = SETTINGS[n];
       expect(s.configKey).toBe(`cdn:${n}`);
@@ -31,13 +49,23 @@ describe("the table", () => {
   test("good settings have no problem, and defaults fill what is not set", () => {
     expect(problemsOf(env())).toEqual([]);
     const { values, sources } = readSettings({ env: env({ CDN_RETRIES: "0", CDN_CDN_DOMAIN: "NetDNA-CDN.com." }) });
-    expect(values).toMatchObject({ baseUrl: "http://127.0.0.1:9", apiUserId: 7, timeoutMs: 30_000, retries: 0, maxInFlight: 16, cdnDomain: "netdna-cdn.com" });
+    expect(values).toMatchObject({
+      baseUrl: "http://127.0.0.1:9",
+      apiUserId: 7,
+      timeoutMs: 30_000,
+      retries: 0,
+      maxInFlight: 16,
+      cdnDomain: "netdna-cdn.com",
+    });
     expect(sources).toMatchObject({ retries: "env", baseUrl: "env" });
     expect(sources.timeoutMs).toBeUndefined();
   });
 
   test("the stack's config comes before the environment", () => {
-    const { values, sources } = readSettings({ config: (k) => (k === "cdn:timeoutMs" ? "1500" : undefined), env: env({ CDN_TIMEOUT_MS: "abc" }) });
+    const { values, sources } = readSettings({
+      config: (k) => (k === "cdn:timeoutMs" ? "1500" : undefined),
+      env: env({ CDN_TIMEOUT_MS: "abc" }),
+    });
     expect(values.timeoutMs).toBe(1500);
     expect(sources.timeoutMs).toBe("config");
   });
@@ -71,12 +99,32 @@ describe("numeric settings: not a number, 0 or out of range is an error naming t
 
 describe("a value that could be the key is described, never shown", () => {
   const CASES: [string, Record<string, string>, RegExp][] = [
-    ["the key in CDN_API_USER_ID", { CDN_API_USER_ID: KEY }, /cdn:apiUserId \/ CDN_API_USER_ID .*is not an integer \(a 40-character value that looks like an API key\)/],
-    ["the key in CDN_BASE_URL", { CDN_BASE_URL: KEY }, /cdn:baseUrl \/ CDN_BASE_URL .*is not a URL \(a 40-character value/],
-    ["the key in CDN_TIMEOUT_MS", { CDN_TIMEOUT_MS: KEY }, /cdn:timeoutMs \/ CDN_TIMEOUT_MS .*is not an integer \(a 40-character value/],
-    ["the key in CDN_COMPANY_ALIAS", { CDN_COMPANY_ALIAS: `${KEY}!` }, /cdn:companyAlias \/ CDN_COMPANY_ALIAS .*is not a company alias \(a 41-character value/],
+    [
+      "the key in CDN_API_USER_ID",
+      { CDN_API_USER_ID: KEY },
+      /cdn:apiUserId \/ CDN_API_USER_ID .*is not an integer \(a 40-character value that looks like an API key\)/,
+    ],
+    [
+      "the key in CDN_BASE_URL",
+      { CDN_BASE_URL: KEY },
+      /cdn:baseUrl \/ CDN_BASE_URL .*is not a URL \(a 40-character value/,
+    ],
+    [
+      "the key in CDN_TIMEOUT_MS",
+      { CDN_TIMEOUT_MS: KEY },
+      /cdn:timeoutMs \/ CDN_TIMEOUT_MS .*is not an integer \(a 40-character value/,
+    ],
+    [
+      "the key in CDN_COMPANY_ALIAS",
+      { CDN_COMPANY_ALIAS: `${KEY}!` },
+      /cdn:companyAlias \/ CDN_COMPANY_ALIAS .*is not a company alias \(a 41-character value/,
+    ],
     ["a URL with the key as password", { CDN_BASE_URL: `https://user:${KEY}@api.example.com` }, /carries credentials/],
-    ["a key with a newline pasted with it", { CDN_API_KEY: `${KEY}\n` }, /cdn:apiKey \/ CDN_API_KEY .*leading or trailing whitespace \(a 41-character value/],
+    [
+      "a key with a newline pasted with it",
+      { CDN_API_KEY: `${KEY}\n` },
+      /cdn:apiKey \/ CDN_API_KEY .*leading or trailing whitespace \(a 41-character value/,
+    ],
   ];
   test.each(CASES)("%s", (_what, over, message) => {
     const problems = problemsOf(env(over));
@@ -98,11 +146,18 @@ describe("a value that could be the key is described, never shown", () => {
   test("missing credentials are each named with how to set them", () => {
     const problems = problemsOf({});
     expect(problems.map((p) => p.setting)).toEqual(["baseUrl", "apiUserId", "apiKey"]);
-    expect(problems[2].message).toBe("cdn:apiKey / CDN_API_KEY is not set: pulumi config set --secret cdn:apiKey <value>, or set CDN_API_KEY");
+    expect(problems[2].message).toBe(
+      "cdn:apiKey / CDN_API_KEY is not set: pulumi config set --secret cdn:apiKey <value>, or set CDN_API_KEY",
+    );
   });
 
   test("all problems come at once", () => {
-    const problems = problemsOf({ CDN_BASE_URL: "ftp://x", CDN_API_USER_ID: "x", CDN_TIMEOUT_MS: "0", CDN_RETRIES: "many" });
+    const problems = problemsOf({
+      CDN_BASE_URL: "ftp://x",
+      CDN_API_USER_ID: "x",
+      CDN_TIMEOUT_MS: "0",
+      CDN_RETRIES: "many",
+    });
     expect(problems.map((p) => p.setting)).toEqual(["baseUrl", "apiUserId", "apiKey", "timeoutMs", "retries"]);
   });
 });
@@ -175,11 +230,31 @@ describe("one answer everywhere: the client, the host side and the functions", (
 
   test("client options take the same bounds", () => {
     const base = { baseUrl: "http://127.0.0.1:9", apiUserId: 7, apiKey: KEY };
-    expectSettingError(() => new CdnClient({ ...base, timeoutMs: 0 }), "timeoutMs", "CDN_TIMEOUT_MS", "from 1 to 2147483647");
-    expectSettingError(() => new CdnClient({ ...base, timeoutMs: 2 ** 31 }), "timeoutMs", "CDN_TIMEOUT_MS", "from 1 to 2147483647");
+    expectSettingError(
+      () => new CdnClient({ ...base, timeoutMs: 0 }),
+      "timeoutMs",
+      "CDN_TIMEOUT_MS",
+      "from 1 to 2147483647",
+    );
+    expectSettingError(
+      () => new CdnClient({ ...base, timeoutMs: 2 ** 31 }),
+      "timeoutMs",
+      "CDN_TIMEOUT_MS",
+      "from 1 to 2147483647",
+    );
     expectSettingError(() => new CdnClient({ ...base, retries: -1 }), "retries", "CDN_RETRIES", "from 0 to 100");
-    expectSettingError(() => new CdnClient({ ...base, maxInFlight: 0 }), "maxInFlight", "CDN_MAX_IN_FLIGHT", "from 1 to 1024");
-    expectSettingError(() => new CdnClient({ ...base, apiUserId: KEY }), "apiUserId", "CDN_API_USER_ID", "from 1 to 2147483647");
+    expectSettingError(
+      () => new CdnClient({ ...base, maxInFlight: 0 }),
+      "maxInFlight",
+      "CDN_MAX_IN_FLIGHT",
+      "from 1 to 1024",
+    );
+    expectSettingError(
+      () => new CdnClient({ ...base, apiUserId: KEY }),
+      "apiUserId",
+      "CDN_API_USER_ID",
+      "from 1 to 2147483647",
+    );
     new CdnClient({ ...base, timeoutMs: 2 ** 31 - 1, baseUrl: "http://127.0.0.1:9/xmlrpc/" }).close();
   });
 });

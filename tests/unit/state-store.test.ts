@@ -10,7 +10,15 @@ import { StateStore } from "../../provider/testing/state-store";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "state-store-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-const entry = (n: number) => ({ urn: `urn:pulumi:dev::p::t::r${n}`, type: "t", name: `r${n}`, id: String(n), custom: true as const, inputs: { n }, outputs: { n } });
+const entry = (n: number) => ({
+  urn: `urn:pulumi:dev::p::t::r${n}`,
+  type: "t",
+  name: `r${n}`,
+  id: String(n),
+  custom: true as const,
+  inputs: { n },
+  outputs: { n },
+});
 
 test("many saves in a burst make one write, and flush writes what is left", () => {
   jest.useFakeTimers();
@@ -74,7 +82,9 @@ test("a write never drops what another writer stored meanwhile: it goes aside an
   second.flush();
   first.put(entry(1));
   first.save();
-  expect(() => first.flush()).toThrow(/was changed by another operation after this one read it; it was not overwritten/);
+  expect(() => first.flush()).toThrow(
+    /was changed by another operation after this one read it; it was not overwritten/,
+  );
   expect(readState(file, "pw").resources.map((r) => r.name)).toEqual(["r2"]);
   expect(readState(`${file}.conflict-${process.pid}.json`, "pw").resources.map((r) => r.name)).toEqual(["r1"]);
   // Its own writes in a row are not conflicts.
@@ -95,7 +105,9 @@ describe("stack lock", () => {
       refused = e;
     }
     expect(refused).toBeInstanceOf(StateLockedError);
-    expect((refused as Error).message).toMatch(new RegExp(`is in use by up \\(pid ${process.pid} on .*, since .*\\); wait for it to end`));
+    expect((refused as Error).message).toMatch(
+      new RegExp(`is in use by up \\(pid ${process.pid} on .*, since .*\\); wait for it to end`),
+    );
     lock.release();
     expect(fs.existsSync(StackLock.pathOf(file))).toBe(false);
     StackLock.acquire(file, "destroy", () => undefined).release();
@@ -106,12 +118,25 @@ describe("stack lock", () => {
     const deadPid = spawnSync(process.execPath, ["-e", ""]).pid;
     fs.writeFileSync(
       StackLock.pathOf(file),
-      JSON.stringify({ pid: deadPid, hostname: os.hostname(), operation: "up", startedAt: "2026-01-01T00:00:00.000Z", token: "old" }),
+      JSON.stringify({
+        pid: deadPid,
+        hostname: os.hostname(),
+        operation: "up",
+        startedAt: "2026-01-01T00:00:00.000Z",
+        token: "old",
+      }),
     );
     const warnings: string[] = [];
     const lock = StackLock.acquire(file, "refresh", (m) => warnings.push(m));
-    expect(warnings).toEqual([expect.stringContaining(`took over the lock of up (pid ${deadPid}, started 2026-01-01T00:00:00.000Z), which is no longer running`)]);
-    expect(JSON.parse(fs.readFileSync(StackLock.pathOf(file), "utf8"))).toMatchObject({ pid: process.pid, operation: "refresh" });
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        `took over the lock of up (pid ${deadPid}, started 2026-01-01T00:00:00.000Z), which is no longer running`,
+      ),
+    ]);
+    expect(JSON.parse(fs.readFileSync(StackLock.pathOf(file), "utf8"))).toMatchObject({
+      pid: process.pid,
+      operation: "refresh",
+    });
     lock.release();
   });
 });

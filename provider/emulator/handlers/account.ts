@@ -18,9 +18,11 @@ export const accountHandlers: Record<string, Handler> = {
     const from = (args.from as string | undefined) ?? `${to.slice(0, 7)}-01`;
     const days = dayNumber(to) - dayNumber(from) + 1;
     if (days < 1) throw Faults.invalidParams(`to ${to} is before from ${from}`);
-    if (days > MAX_RANGE_DAYS) throw Faults.invalidParams(`the range ${from}..${to} is longer than the emulator's limit of ${MAX_RANGE_DAYS} days`);
+    if (days > MAX_RANGE_DAYS)
+      throw Faults.invalidParams(
+        `the range ${from}..${to} is longer than the emulator's limit of ${MAX_RANGE_DAYS} days`,
+      );
     const used = totalTransfer(ctx.store.allZones(), localDays(from, to, gmt));
     return [toWire({ from, to, prepaid: PREPAID_BYTES, used, remaining: Math.max(0, PREPAID_BYTES - used) })];
   },
 };
-

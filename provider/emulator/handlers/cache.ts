@@ -21,7 +21,10 @@ export function zonesForUrl(ctx: HandlerContext, url: string): number[] {
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return [];
   const host = parsed.hostname.toLowerCase();
   return purgeableZones(ctx)
-    .filter((z) => cdnHost(z.name, ctx.account) === host || (z.vanity_domain !== "" && z.vanity_domain.toLowerCase() === host))
+    .filter(
+      (z) =>
+        cdnHost(z.name, ctx.account) === host || (z.vanity_domain !== "" && z.vanity_domain.toLowerCase() === host),
+    )
     .map((z) => z.id);
 }
 

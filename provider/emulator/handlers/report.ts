@@ -28,7 +28,10 @@ function tzOf(args: Args): { name: string; zone: Zone } {
 function checkRange(from: string, to: string, fromName: string, toName: string): number {
   const days = dayNumber(to) - dayNumber(from) + 1;
   if (days < 1) throw Faults.invalidParams(`${toName} ${to} is before ${fromName} ${from}`);
-  if (days > MAX_RANGE_DAYS) throw Faults.invalidParams(`the range ${from}..${to} is longer than the emulator's limit of ${MAX_RANGE_DAYS} days`);
+  if (days > MAX_RANGE_DAYS)
+    throw Faults.invalidParams(
+      `the range ${from}..${to} is longer than the emulator's limit of ${MAX_RANGE_DAYS} days`,
+    );
   return days;
 }
 
@@ -37,13 +40,16 @@ function reportZones(ctx: HandlerContext, zoneId: number | undefined, liveOnly: 
   if (zoneId === undefined) return liveOnly ? [...ctx.store.zones("livezone")] : [...ctx.store.allZones()];
   const zone = ctx.store.zone(zoneId);
   if (!zone) throw Faults.notFound(`zone ${zoneId}`);
-  if (liveOnly && zone.kind !== "livezone") throw Faults.notFound(`live zone ${zoneId} (zone ${zoneId} is a ${zone.kind})`);
+  if (liveOnly && zone.kind !== "livezone")
+    throw Faults.notFound(`live zone ${zoneId} (zone ${zoneId} is a ${zone.kind})`);
   return [zone];
 }
 
 function guardSize(rows: number): void {
   if (rows > MAX_REPORT_ROWS) {
-    throw Faults.invalidParams(`the report would have ${rows} rows, above the emulator's limit of ${MAX_REPORT_ROWS}; narrow the range or name a zone`);
+    throw Faults.invalidParams(
+      `the report would have ${rows} rows, above the emulator's limit of ${MAX_REPORT_ROWS}; narrow the range or name a zone`,
+    );
   }
 }
 
@@ -51,7 +57,8 @@ function guardSize(rows: number): void {
 function finish(rows: Row[], args: Args, fallback: readonly SortKey[] = []): WireOut {
   const maxReturn = args.maxReturn as number | undefined;
   const offset = args.offset as number | undefined;
-  if (maxReturn !== undefined && maxReturn < 1) throw Faults.invalidParams("maxReturn must be at least 1 (omit it or send nil for no limit)");
+  if (maxReturn !== undefined && maxReturn < 1)
+    throw Faults.invalidParams("maxReturn must be at least 1 (omit it or send nil for no limit)");
   if (offset !== undefined && offset < 0) throw Faults.invalidParams("offset must not be negative");
   const sortby = args.sortby as SortKey[] | undefined;
   const keys = sortby && sortby.length > 0 ? sortby : fallback;
@@ -59,12 +66,18 @@ function finish(rows: Row[], args: Args, fallback: readonly SortKey[] = []): Wir
 }
 
 /** The window of getTotalTransfer / getTotalHits: `type` 1 today so far, 2 this hour, 3 a range. */
-function totalWindow(ctx: HandlerContext, args: Args, zone: Zone): { from: string; to: string; spans: { startMs: number; hours: number }[] } {
+function totalWindow(
+  ctx: HandlerContext,
+  args: Args,
+  zone: Zone,
+): { from: string; to: string; spans: { startMs: number; hours: number }[] } {
   const from = args.from as string | undefined;
   const to = args.to as string | undefined;
   const given = args.type as number | undefined;
-  if (given !== undefined && ![1, 2, 3].includes(given)) throw Faults.invalidParams("type must be 1 (today), 2 (this hour) or 3 (date range)");
-  if (given === undefined && (from === undefined) !== (to === undefined)) throw Faults.invalidParams("from and to go together (or send type 1 or 2)");
+  if (given !== undefined && ![1, 2, 3].includes(given))
+    throw Faults.invalidParams("type must be 1 (today), 2 (this hour) or 3 (date range)");
+  if (given === undefined && (from === undefined) !== (to === undefined))
+    throw Faults.invalidParams("from and to go together (or send type 1 or 2)");
   const type = given ?? (from !== undefined ? 3 : 1);
   if (type === 3) {
     if (from === undefined || to === undefined) throw Faults.invalidParams("type 3 (date range) needs from and to");
@@ -77,8 +90,17 @@ function totalWindow(ctx: HandlerContext, args: Args, zone: Zone): { from: strin
   const [day] = localDays(today.date, today.date, zone);
   const index = Math.min(day.hours - 1, Math.floor((now - day.startMs) / HOUR_MS));
   const hh = String(today.hour).padStart(2, "0");
-  if (type === 2) return { from: `${today.date} ${hh}:00:00`, to: `${today.date} ${hh}:59:59`, spans: [{ startMs: day.startMs + index * HOUR_MS, hours: 1 }] };
-  return { from: `${today.date} 00:00:00`, to: `${today.date} ${hh}:59:59`, spans: [{ startMs: day.startMs, hours: index + 1 }] };
+  if (type === 2)
+    return {
+      from: `${today.date} ${hh}:00:00`,
+      to: `${today.date} ${hh}:59:59`,
+      spans: [{ startMs: day.startMs + index * HOUR_MS, hours: 1 }],
+    };
+  return {
+    from: `${today.date} 00:00:00`,
+    to: `${today.date} ${hh}:59:59`,
+    spans: [{ startMs: day.startMs, hours: index + 1 }],
+  };
 }
 
 function totals(ctx: HandlerContext, args: Args, field: "transfer" | "hits"): WireOut {
@@ -110,7 +132,8 @@ export const reportHandlers: Record<string, Handler> = {
 
   "report.getTotalTransferStats": (ctx, args) => {
     const viewby = (args.viewby as string | undefined) ?? "daily";
-    if (!(VIEWBY as readonly string[]).includes(viewby)) throw Faults.invalidParams(`viewby must be one of ${VIEWBY.join(", ")}`);
+    if (!(VIEWBY as readonly string[]).includes(viewby))
+      throw Faults.invalidParams(`viewby must be one of ${VIEWBY.join(", ")}`);
     const tz = tzOf(args);
     const zones = reportZones(ctx, args.zoneId as number | undefined, false);
     const days = rangeDays(args, tz.zone);

@@ -9,15 +9,26 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE_RE = /^[0-9+() .-]{0,32}$/;
 
 function userStruct(user: Readonly<UserRow>): Record<string, WireOut> {
-  return { id: user.id, username: user.username, email: user.email, fullname: user.fullname, timezone: user.timezone, phone: user.phone };
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    fullname: user.fullname,
+    timezone: user.timezone,
+    phone: user.phone,
+  };
 }
 
 /** Refuses values a control panel would refuse, with INVALID_PARAMS naming the key. */
 function checkUserValues(values: Readonly<Record<string, string>>): void {
-  if (values.email !== undefined && !EMAIL_RE.test(values.email)) throw Faults.invalidParams("values.email is not an email address");
-  if (values.timezone !== undefined && !isTimeZone(values.timezone)) throw Faults.invalidParams("values.timezone is not an IANA time zone name or GMT");
-  if (values.phone !== undefined && !PHONE_RE.test(values.phone)) throw Faults.invalidParams("values.phone may hold up to 32 digits, spaces and + ( ) . -");
-  if (values.fullname !== undefined && values.fullname.length > 255) throw Faults.invalidParams("values.fullname must be at most 255 characters");
+  if (values.email !== undefined && !EMAIL_RE.test(values.email))
+    throw Faults.invalidParams("values.email is not an email address");
+  if (values.timezone !== undefined && !isTimeZone(values.timezone))
+    throw Faults.invalidParams("values.timezone is not an IANA time zone name or GMT");
+  if (values.phone !== undefined && !PHONE_RE.test(values.phone))
+    throw Faults.invalidParams("values.phone may hold up to 32 digits, spaces and + ( ) . -");
+  if (values.fullname !== undefined && values.fullname.length > 255)
+    throw Faults.invalidParams("values.fullname must be at most 255 characters");
 }
 
 export const userHandlers: Record<string, Handler> = {
@@ -27,7 +38,8 @@ export const userHandlers: Record<string, Handler> = {
     const values = args.values as Record<string, string>;
     if (!ctx.store.users().some((u) => u.id === id)) throw Faults.notFound(`user ${id}`);
     checkUserValues(values);
-    const user = Object.keys(values).length > 0 ? ctx.store.updateUser(id, values) : ctx.store.users().find((u) => u.id === id);
+    const user =
+      Object.keys(values).length > 0 ? ctx.store.updateUser(id, values) : ctx.store.users().find((u) => u.id === id);
     return [0, userStruct(user!)];
   },
 };

@@ -17,14 +17,16 @@ const STORAGE_REGIONS = ["us-west", "us-east", "eu-central"] as const;
 export function nameProblem(name: string): string | undefined {
   if (name === "") return "name must not be empty";
   if (name.length > MAX_NAME_LENGTH) return `name must be at most ${MAX_NAME_LENGTH} characters`;
-  if (!NAME_RE.test(name)) return "name may contain only letters, digits and hyphens, and must start and end with a letter or digit";
+  if (!NAME_RE.test(name))
+    return "name may contain only letters, digits and hyphens, and must start and end with a letter or digit";
   return undefined;
 }
 
 /** Why string fields are refused (too long), or undefined. */
 export function fieldsProblem(values: Readonly<Record<string, string>>): string | undefined {
   for (const [key, value] of Object.entries(values)) {
-    if (key !== "name" && value.length > MAX_FIELD_LENGTH) return `${key} must be at most ${MAX_FIELD_LENGTH} characters`;
+    if (key !== "name" && value.length > MAX_FIELD_LENGTH)
+      return `${key} must be at most ${MAX_FIELD_LENGTH} characters`;
   }
   return undefined;
 }
@@ -42,7 +44,9 @@ export function originHost(origin: string): string | undefined {
 }
 
 /** An origin problem: 'failed' (malformed) or 'unresolvable' (host under `.invalid`, RFC 2606). */
-export function originProblem(origin: string): { kind: "failed"; reason: string } | { kind: "unresolvable" } | undefined {
+export function originProblem(
+  origin: string,
+): { kind: "failed"; reason: string } | { kind: "unresolvable" } | undefined {
   if (origin.trim() === "") return { kind: "failed", reason: "origin must not be empty" };
   const host = originHost(origin.trim());
   if (!host) return { kind: "failed", reason: "origin must be an http(s) URL or a host name" };

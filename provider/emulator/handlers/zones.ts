@@ -7,7 +7,16 @@ import { CREATE_ERROR_CODES, ZONE_KIND_LABEL, ZONE_ROW_FIELDS } from "../../api/
 import type { WireOut } from "../xml/response";
 import type { Account, Handler, HandlerContext } from "./context";
 import type { StoredZone, ZoneKind, ZonePatch } from "../store/store";
-import { cdnHost, fieldsProblem, hashPassword, ipToInt, nameProblem, originProblem, storageLocation, vanityIp } from "./zone-rules";
+import {
+  cdnHost,
+  fieldsProblem,
+  hashPassword,
+  ipToInt,
+  nameProblem,
+  originProblem,
+  storageLocation,
+  vanityIp,
+} from "./zone-rules";
 
 /** The outcome of a create: the new zone, or the §7 `(errorCode, errorString)` pair. */
 export type CreateOutcome = { ok: true; zone: Readonly<StoredZone> } | { ok: false; code: number; message: string };
@@ -16,21 +25,31 @@ const STRING_FIELDS = ["label", "origin", "vhost", "ip", "compress", "vanity_dom
 const HAS_PASSWORD: ReadonlySet<ZoneKind> = new Set(["pushzone", "vodzone", "livezone"]);
 
 function failed(kind: ZoneKind, reason: string): CreateOutcome {
-  return { ok: false, code: CREATE_ERROR_CODES[kind].failed, message: `${ZONE_KIND_LABEL[kind]} creation failed: ${reason}` };
+  return {
+    ok: false,
+    code: CREATE_ERROR_CODES[kind].failed,
+    message: `${ZONE_KIND_LABEL[kind]} creation failed: ${reason}`,
+  };
 }
 
 /** Creates a zone after the checks a real service would make; never throws for bad values. */
-export function createZone(ctx: HandlerContext, kind: ZoneKind, values: Readonly<Record<string, string>>): CreateOutcome {
+export function createZone(
+  ctx: HandlerContext,
+  kind: ZoneKind,
+  values: Readonly<Record<string, string>>,
+): CreateOutcome {
   const name = values.name ?? "";
   const problem = nameProblem(name) ?? fieldsProblem(values);
   if (problem) return failed(kind, problem);
   if (HAS_PASSWORD.has(kind) && !values.password) return failed(kind, "password must not be empty");
-  if (ctx.store.zoneByName(kind, name)) return { ok: false, code: CREATE_ERROR_CODES[kind].nameInUse, message: `${name} is already in use` };
+  if (ctx.store.zoneByName(kind, name))
+    return { ok: false, code: CREATE_ERROR_CODES[kind].nameInUse, message: `${name} is already in use` };
   if (kind === "pullzone") {
     const origin = values.origin ?? "";
     const bad = originProblem(origin);
     if (bad?.kind === "failed") return failed(kind, bad.reason);
-    if (bad) return { ok: false, code: CREATE_ERROR_CODES.pullzone.originUnresolvable, message: `${origin} does not resolve` };
+    if (bad)
+      return { ok: false, code: CREATE_ERROR_CODES.pullzone.originUnresolvable, message: `${origin} does not resolve` };
   }
   const fields = {
     name,
@@ -57,7 +76,12 @@ export function createZone(ctx: HandlerContext, kind: ZoneKind, values: Readonly
  * Applies `values` (keys already checked by the caller) to a zone of `kind`; returns why it was
  * refused, or undefined once applied. A refused change leaves the zone untouched.
  */
-export function changeZone(ctx: HandlerContext, kind: ZoneKind, id: number, values: Readonly<Record<string, string>>): string | undefined {
+export function changeZone(
+  ctx: HandlerContext,
+  kind: ZoneKind,
+  id: number,
+  values: Readonly<Record<string, string>>,
+): string | undefined {
   const zone = ctx.store.zone(id);
   if (!zone || zone.kind !== kind) return `no ${kind} with id ${id}`;
   const patch: ZonePatch = {};
@@ -99,7 +123,12 @@ export function createResult(zone: Readonly<StoredZone>, account: Account): Reco
     case "pullzone":
       return { id: zone.id, vanity_ip: zone.vanity_ip, cdn_url: zoneCdnUrl(zone, account) };
     case "pushzone":
-      return { id: zone.id, vanity_ip: zone.vanity_ip, storage_location: zone.storage_location, cdn_url: zoneCdnUrl(zone, account) };
+      return {
+        id: zone.id,
+        vanity_ip: zone.vanity_ip,
+        storage_location: zone.storage_location,
+        cdn_url: zoneCdnUrl(zone, account),
+      };
     case "vodzone":
       // §4.4 types vanity_ip as int here: the address as PHP's ip2long would give it.
       return { id: zone.id, vanity_ip: ipToInt(vanityIp(zone.id)), storage_location: zone.storage_location };
@@ -115,7 +144,8 @@ export function zoneHandlers(kind: ZoneKind): Record<string, Handler> {
       const outcome = createZone(ctx, kind, args.values as Record<string, string>);
       return outcome.ok ? [0, createResult(outcome.zone, ctx.account)] : [outcome.code, outcome.message];
     },
-    [`${kind}.update`]: (ctx, args) => (changeZone(ctx, kind, args.id as number, args.values as Record<string, string>) === undefined ? 0 : 1),
+    [`${kind}.update`]: (ctx, args) =>
+      changeZone(ctx, kind, args.id as number, args.values as Record<string, string>) === undefined ? 0 : 1,
     [`${kind}.listZones`]: (ctx) => ctx.store.zones(kind).map(zoneRow),
   };
   if (kind === "livezone") {

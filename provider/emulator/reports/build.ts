@@ -6,7 +6,16 @@ import type { Zone } from "luxon";
 import type { StoredZone } from "../store/store";
 import { HOUR_MS, hourLabel, type LocalDay } from "./calendar";
 import type { Row } from "./rows";
-import { FILES_PER_ZONE, addHours, emptyMetrics, fileTraffic, filePath, hitRatio, hoursMetrics, nodeShares } from "./series";
+import {
+  FILES_PER_ZONE,
+  addHours,
+  emptyMetrics,
+  fileTraffic,
+  filePath,
+  hitRatio,
+  hoursMetrics,
+  nodeShares,
+} from "./series";
 
 type ZoneRef = Pick<StoredZone, "id">;
 
@@ -56,14 +65,25 @@ export function cacheHitStats(zones: readonly ZoneRef[], days: readonly LocalDay
   for (const day of days) {
     for (const z of zones) {
       const m = hoursMetrics(z.id, day.startMs, day.hours);
-      rows.push({ date: day.date, zone_id: z.id, hits: m.hits, cache_hits: m.cacheHits, cache_misses: m.hits - m.cacheHits, cache_hit_ratio: hitRatio(m) });
+      rows.push({
+        date: day.date,
+        zone_id: z.id,
+        hits: m.hits,
+        cache_hits: m.cacheHits,
+        cache_misses: m.hits - m.cacheHits,
+        cache_hit_ratio: hitRatio(m),
+      });
     }
   }
   return rows;
 }
 
 /** getPopularFiles rows: FILES_PER_ZONE files per zone, at `http://<host><path>`. */
-export function popularFiles(zones: readonly { id: number; host: string }[], firstDay: number, dayCount: number): Row[] {
+export function popularFiles(
+  zones: readonly { id: number; host: string }[],
+  firstDay: number,
+  dayCount: number,
+): Row[] {
   const rows: Row[] = [];
   for (const z of zones) {
     const base = `http://${z.host}`;
@@ -81,7 +101,8 @@ export function nodeHits(zones: readonly ZoneRef[], days: readonly LocalDay[]): 
   for (const z of zones) {
     const total = emptyMetrics();
     for (const day of days) addHours(total, z.id, day.startMs, day.hours);
-    for (const share of nodeShares(z.id, total)) rows.push({ node: share.node, zone_id: z.id, hits: share.hits, transfer: share.transfer });
+    for (const share of nodeShares(z.id, total))
+      rows.push({ node: share.node, zone_id: z.id, hits: share.hits, transfer: share.transfer });
   }
   return rows;
 }

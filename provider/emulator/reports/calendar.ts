@@ -16,7 +16,12 @@ const zones = new Map<string, Zone | null>();
 export function timeZone(name: string): Zone | undefined {
   let zone = zones.get(name);
   if (zone === undefined) {
-    zone = name === "GMT" || name === "UTC" ? FixedOffsetZone.utcInstance : IANAZone.isValidZone(name) ? IANAZone.create(name) : null;
+    zone =
+      name === "GMT" || name === "UTC"
+        ? FixedOffsetZone.utcInstance
+        : IANAZone.isValidZone(name)
+          ? IANAZone.create(name)
+          : null;
     if (zones.size < 1000) zones.set(name, zone);
   }
   return zone ?? undefined;
@@ -53,7 +58,10 @@ export interface LocalDay {
 function localStart(day: number, zone: Zone): number {
   if (zone === FixedOffsetZone.utcInstance) return day * DAY_MS;
   const date = dayDate(day);
-  return DateTime.fromObject({ year: Number(date.slice(0, 4)), month: Number(date.slice(5, 7)), day: Number(date.slice(8, 10)) }, { zone }).toMillis();
+  return DateTime.fromObject(
+    { year: Number(date.slice(0, 4)), month: Number(date.slice(5, 7)), day: Number(date.slice(8, 10)) },
+    { zone },
+  ).toMillis();
 }
 
 /** The local days from `from` to `to` inclusive (both `Y-m-d`). */

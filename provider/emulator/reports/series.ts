@@ -7,7 +7,8 @@ import { HOUR_MS } from "./calendar";
 
 /** A 32-bit unsigned hash of three integers (murmur3-style finalizer). */
 export function mix(a: number, b: number, c: number): number {
-  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul((b + 0x7f4a7c15) | 0, 0xc2b2ae35) ^ Math.imul(c | 0, 0x27d4eb2f);
+  let h =
+    Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul((b + 0x7f4a7c15) | 0, 0xc2b2ae35) ^ Math.imul(c | 0, 0x27d4eb2f);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -39,7 +40,10 @@ export function addHours(into: Metrics, zoneId: number, startMs: number, count: 
     into.cacheHits += Math.floor((hits * (700 + (mix(zoneId, hour, 3) % 300))) / 1000);
     const connections = 5 + (mix(zoneId, hour, 4) % 200);
     into.connections += connections;
-    into.peakConcurrent = Math.max(into.peakConcurrent, 1 + Math.floor((connections * (10 + (mix(zoneId, hour, 5) % 40))) / 100));
+    into.peakConcurrent = Math.max(
+      into.peakConcurrent,
+      1 + Math.floor((connections * (10 + (mix(zoneId, hour, 5) % 40))) / 100),
+    );
   }
   return into;
 }
@@ -68,7 +72,12 @@ export function filePath(zoneId: number, k: number): string {
  * scaled so that a zone's files together stay below its own traffic (about 12,500 hits and
  * 850 MB a day, see addHours): a report page must not show a file larger than its zone.
  */
-export function fileTraffic(zoneId: number, k: number, firstDay: number, days: number): { hits: number; transfer: number } {
+export function fileTraffic(
+  zoneId: number,
+  k: number,
+  firstDay: number,
+  days: number,
+): { hits: number; transfer: number } {
   const daily = Math.floor(900 / (k + 1)) + (mix(zoneId, k, 7) % 2);
   const hits = daily * days + (mix(zoneId, k, firstDay * 4099 + days) % (days + 1));
   const size = 2_000 + (mix(zoneId, k, 9) % 100_000);
@@ -76,7 +85,20 @@ export function fileTraffic(zoneId: number, k: number, firstDay: number, days: n
 }
 
 /** Edge nodes of getNodeHits. */
-export const NODES = ["lax01", "sjc01", "sea01", "dfw01", "ord01", "iad01", "jfk01", "lhr01", "fra01", "ams01", "nrt01", "sin01"] as const;
+export const NODES = [
+  "lax01",
+  "sjc01",
+  "sea01",
+  "dfw01",
+  "ord01",
+  "iad01",
+  "jfk01",
+  "lhr01",
+  "fra01",
+  "ams01",
+  "nrt01",
+  "sin01",
+] as const;
 
 /** Splits a zone's traffic over NODES by fixed per-zone weights; the parts add up to the whole. */
 export function nodeShares(zoneId: number, total: Metrics): { node: string; hits: number; transfer: number }[] {

@@ -17,7 +17,18 @@ import { MemoryStore } from "./memory";
 import { ZONE_KINDS, type StoreSnapshot, type StoredZone } from "./store";
 
 const RESOLVED: Promise<void> = Promise.resolve();
-const ZONE_STRING_FIELDS = ["name", "label", "origin", "vhost", "ip", "compress", "vanity_domain", "vanity_ip", "storage_location", "passwordHash"] as const;
+const ZONE_STRING_FIELDS = [
+  "name",
+  "label",
+  "origin",
+  "vhost",
+  "ip",
+  "compress",
+  "vanity_domain",
+  "vanity_ip",
+  "storage_location",
+  "passwordHash",
+] as const;
 const USER_STRING_FIELDS = ["username", "email", "fullname", "timezone", "phone"] as const;
 
 /** The data file cannot be used; the message names the file and says why. */
@@ -33,11 +44,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const isWireId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= INT32_MAX;
+const isWireId = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= INT32_MAX;
 
 /** How an entry is named in a message: its index, and its kind, id and name when they are usable. */
 function zoneLabel(i: number, z: Record<string, unknown>): string {
-  const what = [typeof z.kind === "string" ? z.kind.slice(0, 20) : "", Number.isSafeInteger(z.id) ? String(z.id) : "", typeof z.name === "string" ? JSON.stringify(z.name.slice(0, 70)) : ""].filter(Boolean);
+  const what = [
+    typeof z.kind === "string" ? z.kind.slice(0, 20) : "",
+    Number.isSafeInteger(z.id) ? String(z.id) : "",
+    typeof z.name === "string" ? JSON.stringify(z.name.slice(0, 70)) : "",
+  ].filter(Boolean);
   return what.length ? `zones[${i}] (${what.join(" ")})` : `zones[${i}]`;
 }
 
@@ -51,7 +67,11 @@ function snapshotProblem(data: unknown): string | undefined {
   if (!isRecord(data)) return "the top level is not a JSON object";
   if (data.version !== 1) return `unsupported version ${JSON.stringify(data.version)} (expected 1)`;
   // INT32_MAX + 1 is the counter after the last possible id was handed out.
-  if (!Number.isSafeInteger(data.nextZoneId) || (data.nextZoneId as number) < 1 || (data.nextZoneId as number) > INT32_MAX + 1) {
+  if (
+    !Number.isSafeInteger(data.nextZoneId) ||
+    (data.nextZoneId as number) < 1 ||
+    (data.nextZoneId as number) > INT32_MAX + 1
+  ) {
     return `nextZoneId ${JSON.stringify(data.nextZoneId)} is not an integer from 1 to ${INT32_MAX + 1}`;
   }
   if (!Array.isArray(data.zones) || !Array.isArray(data.users)) return "zones and users must be arrays";
@@ -72,13 +92,15 @@ function snapshotProblem(data: unknown): string | undefined {
     const badName = nameProblem(z.name as string);
     if (badName) return `${label} has a name create would refuse: ${badName}`;
     const key = `${z.kind}\n${(z.name as string).toLowerCase()}`;
-    if (names.has(key)) return `${label} repeats the name of zones[${names.get(key)}] (names are unique per kind without regard to case)`;
+    if (names.has(key))
+      return `${label} repeats the name of zones[${names.get(key)}] (names are unique per kind without regard to case)`;
     names.set(key, i);
     if (typeof z.createdAt !== "number") return `${label}.createdAt is not a number`;
   }
   const userIds = new Set<number>();
   for (const [i, u] of data.users.entries()) {
-    if (!isRecord(u) || !Number.isSafeInteger(u.id) || (u.id as number) < 0 || (u.id as number) > INT32_MAX) return `users[${i}] lacks an integer id from 0 to ${INT32_MAX}`;
+    if (!isRecord(u) || !Number.isSafeInteger(u.id) || (u.id as number) < 0 || (u.id as number) > INT32_MAX)
+      return `users[${i}] lacks an integer id from 0 to ${INT32_MAX}`;
     if (userIds.has(u.id as number)) return `users[${i}] repeats user id ${u.id}`;
     userIds.add(u.id as number);
     for (const f of USER_STRING_FIELDS) {
@@ -160,7 +182,12 @@ export class FileStore extends MemoryStore {
     try {
       lock = await DataFileLock.acquire(resolved);
     } catch (error) {
-      throw new DataFileError(resolved, error instanceof DataFileLockedError ? error.message : `its lock file cannot be written (${(error as Error).message})`);
+      throw new DataFileError(
+        resolved,
+        error instanceof DataFileLockedError
+          ? error.message
+          : `its lock file cannot be written (${(error as Error).message})`,
+      );
     }
     try {
       return await FileStore.load(resolved, lock, initialUsers, firstZoneId);
@@ -170,7 +197,12 @@ export class FileStore extends MemoryStore {
     }
   }
 
-  private static async load(resolved: string, lock: DataFileLock, initialUsers: () => UserRow[], firstZoneId: number): Promise<FileStore> {
+  private static async load(
+    resolved: string,
+    lock: DataFileLock,
+    initialUsers: () => UserRow[],
+    firstZoneId: number,
+  ): Promise<FileStore> {
     let snapshot: StoreSnapshot | undefined;
     const text = await readSnapshotText(resolved);
     if (text !== undefined) {

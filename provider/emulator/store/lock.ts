@@ -36,7 +36,13 @@ export class DataFileLockedError extends Error {
 function parseHolder(text: string): LockHolder | undefined {
   try {
     const data = JSON.parse(text) as Partial<LockHolder>;
-    if (Number.isSafeInteger(data.pid) && typeof data.host === "string" && typeof data.startedAt === "string" && typeof data.token === "string") return data as LockHolder;
+    if (
+      Number.isSafeInteger(data.pid) &&
+      typeof data.host === "string" &&
+      typeof data.startedAt === "string" &&
+      typeof data.token === "string"
+    )
+      return data as LockHolder;
   } catch {
     // not JSON: unreadable lock
   }
@@ -97,7 +103,12 @@ export class DataFileLock {
    */
   static async acquire(file: string): Promise<DataFileLock> {
     const lockFile = `${file}.lock`;
-    const holder: LockHolder = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), token: randomBytes(8).toString("hex") };
+    const holder: LockHolder = {
+      pid: process.pid,
+      host: os.hostname(),
+      startedAt: new Date().toISOString(),
+      token: randomBytes(8).toString("hex"),
+    };
     const temp = `${lockFile}.${process.pid}.${holder.token}.tmp`;
     await fs.writeFile(temp, `${JSON.stringify(holder)}\n`, { mode: 0o600 });
     try {
@@ -125,7 +136,12 @@ export class DataFileLock {
    * "changed": the lock is no longer that stale one (the next round reads it); "busy": another
    * emulator holds the guard.
    */
-  private static async takeOver(lockFile: string, stale: LockHolder, temp: string, holder: LockHolder): Promise<"taken" | "changed" | "busy"> {
+  private static async takeOver(
+    lockFile: string,
+    stale: LockHolder,
+    temp: string,
+    holder: LockHolder,
+  ): Promise<"taken" | "changed" | "busy"> {
     const guard = `${lockFile}.takeover`;
     if (!(await linked(temp, guard))) {
       // A guard left by a process that died in those few operations would block every start.
@@ -148,6 +164,7 @@ export class DataFileLock {
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
-    if ((await readHolder(this.lockFile))?.token === this.holder.token) await fs.unlink(this.lockFile).catch(() => undefined);
+    if ((await readHolder(this.lockFile))?.token === this.holder.token)
+      await fs.unlink(this.lockFile).catch(() => undefined);
   }
 }

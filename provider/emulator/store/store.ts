@@ -50,7 +50,11 @@ export interface Store {
   /** A zone of one kind by name, compared case-insensitively (names become DNS labels). */
   zoneByName(kind: ZoneKind, name: string): Readonly<StoredZone> | undefined;
   /** Adds a zone with the next id; ids increase and are never reused, even after reset(). */
-  insertZone(kind: ZoneKind, fields: Omit<StoredZone, "id" | "kind" | "createdAt">, createdAt: number): Readonly<StoredZone>;
+  insertZone(
+    kind: ZoneKind,
+    fields: Omit<StoredZone, "id" | "kind" | "createdAt">,
+    createdAt: number,
+  ): Readonly<StoredZone>;
   updateZone(id: number, patch: ZonePatch): Readonly<StoredZone> | undefined;
   deleteZone(id: number): boolean;
   users(): readonly Readonly<UserRow>[];

@@ -6,7 +6,9 @@
  */
 
 // A lone high surrogate, a lone low surrogate, or a forbidden BMP character.
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const FORBIDDEN =
+  // eslint-disable-next-line no-control-regex -- the control characters are what this matches
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The first character of `text` that XML forbids, as `U+XXXX`, or undefined when there is none. */
 export function forbiddenXmlChar(text: string): string | undefined {
@@ -33,6 +35,7 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
  * that echoes one cannot start a forged line of the emulator's log.
  */
 export function escapeForLog(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the control characters are what this escapes
   return text.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g, (c) => {
     if (c === "\n") return "\\n";
     if (c === "\r") return "\\r";

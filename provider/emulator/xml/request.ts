@@ -31,7 +31,7 @@ interface SaxParser {
   write(chunk: string): SaxParser;
   close(): SaxParser;
 }
-// eslint-disable-next-line @typescript-eslint/no-var-requires
+
 const sax: { parser(strict: boolean, options: Record<string, unknown>): SaxParser } = require("sax");
 
 /** Deep enough for any call of this API (structs hold strings, sortby holds strings). */

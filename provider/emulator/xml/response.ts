@@ -22,7 +22,16 @@ export class DateTimeText {
 }
 
 /** What a handler may return: JS scalars, `Double`, `I8`, `DateTimeText`, `null` (`<nil/>`), arrays and structs. */
-export type WireOut = string | number | boolean | null | Double | I8 | DateTimeText | readonly WireOut[] | { readonly [key: string]: WireOut };
+export type WireOut =
+  | string
+  | number
+  | boolean
+  | null
+  | Double
+  | I8
+  | DateTimeText
+  | readonly WireOut[]
+  | { readonly [key: string]: WireOut };
 
 const XML_HEAD = '<?xml version="1.0"?>\n';
 const ESCAPE_RE = /[&<>\r]/;
@@ -43,10 +52,16 @@ export function formatDouble(n: number): string {
 
 function writeValue(value: WireOut, out: string[]): void {
   if (typeof value === "string") {
-    out.push(value === "" ? "<value><string></string></value>" : `<value><string>${escapeText(value)}</string></value>`);
+    out.push(
+      value === "" ? "<value><string></string></value>" : `<value><string>${escapeText(value)}</string></value>`,
+    );
   } else if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new RangeError(`cannot send ${value} on the wire`);
-    out.push(Number.isInteger(value) ? `<value><int>${value}</int></value>` : `<value><double>${formatDouble(value)}</double></value>`);
+    out.push(
+      Number.isInteger(value)
+        ? `<value><int>${value}</int></value>`
+        : `<value><double>${formatDouble(value)}</double></value>`,
+    );
   } else if (typeof value === "boolean") {
     out.push(`<value><boolean>${value ? 1 : 0}</boolean></value>`);
   } else if (value === null) {

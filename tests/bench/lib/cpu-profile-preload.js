@@ -16,7 +16,9 @@ if (dir) {
   session.post("Profiler.enable");
   session.post("Profiler.setSamplingInterval", { interval: 500 });
   session.post("Profiler.start");
-  const role = /dynamic-provider/.test(process.argv[1] || "") ? "host" : path.basename(process.argv[1] || "node", ".js");
+  const role = /dynamic-provider/.test(process.argv[1] || "")
+    ? "host"
+    : path.basename(process.argv[1] || "node", ".js");
   let written = false;
   const write = () => {
     if (written) return;

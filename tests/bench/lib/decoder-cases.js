@@ -27,7 +27,8 @@ function reference(xml) {
       if (done) return;
       done = true;
       if (!err) return resolve({ kind: "value", value });
-      if (err.faultCode !== undefined || err.faultString !== undefined) return resolve({ kind: "fault", faultCode: err.faultCode, faultString: err.faultString });
+      if (err.faultCode !== undefined || err.faultString !== undefined)
+        return resolve({ kind: "fault", faultCode: err.faultCode, faultString: err.faultString });
       resolve({ error: err.message });
     });
     stream.end(Buffer.from(xml, "utf8"));
@@ -48,9 +49,15 @@ function oursWith(decodeMethodResponse) {
 function same(a, b) {
   // Ours keeps a dateTime's text; the package's Date must be the same instant.
   if (a instanceof Date && typeof b === "string") return sameInstant(a, b);
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && (a.getTime() === b.getTime() || (Number.isNaN(a.getTime()) && Number.isNaN(b.getTime())));
+  if (a instanceof Date || b instanceof Date)
+    return (
+      a instanceof Date &&
+      b instanceof Date &&
+      (a.getTime() === b.getTime() || (Number.isNaN(a.getTime()) && Number.isNaN(b.getTime())))
+    );
   if (Buffer.isBuffer(a) || Buffer.isBuffer(b)) return Buffer.isBuffer(a) && Buffer.isBuffer(b) && a.equals(b);
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
   if (a && b && typeof a === "object" && typeof b === "object") {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
@@ -77,7 +84,21 @@ function rnd() {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
-const STRINGS = ["", " ", "plain", "a < b & c > d", "quotes \" and '", "tab\there", "line\nbreak", "]]>", "&amp; literally", "日本語", "emoji 😀", "  padded  ", "x".repeat(300)];
+const STRINGS = [
+  "",
+  " ",
+  "plain",
+  "a < b & c > d",
+  "quotes \" and '",
+  "tab\there",
+  "line\nbreak",
+  "]]>",
+  "&amp; literally",
+  "日本語",
+  "emoji 😀",
+  "  padded  ",
+  "x".repeat(300),
+];
 function randomValue(depth) {
   const r = rnd();
   if (depth > 3 || r < 0.5) {
@@ -93,7 +114,7 @@ function randomValue(depth) {
       case 4:
         return null;
       case 5:
-        return new Date(Math.floor(rnd() * 2e12 / 1000) * 1000);
+        return new Date(Math.floor((rnd() * 2e12) / 1000) * 1000);
       case 6:
         return Buffer.from(pick(STRINGS) + "\u0000\u00ff", "utf8");
       default:
@@ -102,35 +123,69 @@ function randomValue(depth) {
   }
   if (r < 0.75) return Array.from({ length: Math.floor(rnd() * 5) }, () => randomValue(depth + 1));
   const o = {};
-  for (let i = Math.floor(rnd() * 5); i > 0; i--) o[pick(["id", "name", "a b", "x&y", "日本", "k" + i])] = randomValue(depth + 1);
+  for (let i = Math.floor(rnd() * 5); i > 0; i--)
+    o[pick(["id", "name", "a b", "x&y", "日本", "k" + i])] = randomValue(depth + 1);
   return o;
 }
 
 /** Rewrites a document the ways other servers write XML-RPC, without changing its meaning. */
 const VARIANTS = {
-  "CDATA strings": (x) => x.replace(/<string>([^<]*)<\/string>/g, (_, t) => `<string><![CDATA[${unescape(t).replace(/]]>/g, "]]]]><![CDATA[>")}]]></string>`),
-  "character references": (x) => x.replace(/<string>([^<]*)<\/string>/g, (_, t) => `<string>${[...unescape(t)].map((c) => `&#${c.codePointAt(0)};`).join("")}</string>`),
-  "hex references, `&quot;` and `&apos;`": (x) => x.replace(/<string>([^<]*)<\/string>/g, (_, t) => `<string>${[...unescape(t)].map((c) => (c === '"' ? "&quot;" : c === "'" ? "&apos;" : `&#x${c.codePointAt(0).toString(16)};`)).join("")}</string>`),
+  "CDATA strings": (x) =>
+    x.replace(
+      /<string>([^<]*)<\/string>/g,
+      (_, t) => `<string><![CDATA[${xmlUnescape(t).replace(/]]>/g, "]]]]><![CDATA[>")}]]></string>`,
+    ),
+  "character references": (x) =>
+    x.replace(
+      /<string>([^<]*)<\/string>/g,
+      (_, t) => `<string>${[...xmlUnescape(t)].map((c) => `&#${c.codePointAt(0)};`).join("")}</string>`,
+    ),
+  "hex references, `&quot;` and `&apos;`": (x) =>
+    x.replace(
+      /<string>([^<]*)<\/string>/g,
+      (_, t) =>
+        `<string>${[...xmlUnescape(t)].map((c) => (c === '"' ? "&quot;" : c === "'" ? "&apos;" : `&#x${c.codePointAt(0).toString(16)};`)).join("")}</string>`,
+    ),
   "whitespace and comments between tags": (x) => {
     let n = 0;
     // Only after structural tags (never inside a string, a name or a CDATA section).
-    return x.replace(/(<\/?(?:methodResponse|params|param|value|struct|member|array|data|fault)>|<\/(?:string|name|int|i4|double|boolean|base64|dateTime\.iso8601)>)(?=<)/g, (tag) => tag + ["\n  <!-- c -->\n", "\r\n\t", " ", "<?pi x?>"][n++ % 4])
+    return x
+      .replace(
+        /(<\/?(?:methodResponse|params|param|value|struct|member|array|data|fault)>|<\/(?:string|name|int|i4|double|boolean|base64|dateTime\.iso8601)>)(?=<)/g,
+        (tag) => tag + ["\n  <!-- c -->\n", "\r\n\t", " ", "<?pi x?>"][n++ % 4],
+      )
       .replace(/<value>(\s|<!--[^>]*-->|<\?pi x\?>)+<\/value>/g, "<value></value>");
   },
   "upper-case tags": (x) => x.replace(/<(\/?)([A-Za-z.0-9]+)(\/?)>/g, (_, a, n, b) => `<${a}${n.toUpperCase()}${b}>`),
   "untyped strings": (x) => x.replace(/<value><string>([^<]*)<\/string><\/value>/g, "<value>$1</value>"),
-  "self-closing empties": (x) => x.replace(/<string><\/string>/g, "<string/>").replace(/<data><\/data>/g, "<data/>").replace(/<struct><\/struct>/g, "<struct/>"),
+  "self-closing empties": (x) =>
+    x
+      .replace(/<string><\/string>/g, "<string/>")
+      .replace(/<data><\/data>/g, "<data/>")
+      .replace(/<struct><\/struct>/g, "<struct/>"),
   "i4 for int": (x) => x.replace(/<int>([^<]*)<\/int>/g, "<i4>$1</i4>"),
-  "comment inside text": (x) => x.replace(/<string>([^<]{2,})<\/string>/g, (_, t) => `<string>${t.slice(0, 1)}<!-- split -->${t.slice(1)}</string>`),
+  "comment inside text": (x) =>
+    x.replace(
+      /<string>([^<]{2,})<\/string>/g,
+      (_, t) => `<string>${t.slice(0, 1)}<!-- split -->${t.slice(1)}</string>`,
+    ),
   "no XML declaration, BOM": (x) => "\ufeff" + x.replace(/^<\?xml[^>]*\?>\s*/, ""),
 };
-function unescape(t) {
-  return t.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi, (_, e) => ({ lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" })[e] ?? String.fromCodePoint(e[1] === "x" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)));
+function xmlUnescape(t) {
+  return t.replace(
+    /&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi,
+    (_, e) =>
+      ({ lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" })[e] ??
+      String.fromCodePoint(e[1] === "x" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
+  );
 }
 
 /** Documents the package does not write but servers do; compared with the expected value. */
 const EXPECTED = [
-  ["<methodResponse><params><param><value><i8>9007199254740993</i8></value></param></params></methodResponse>", "9007199254740993"],
+  [
+    "<methodResponse><params><param><value><i8>9007199254740993</i8></value></param></params></methodResponse>",
+    "9007199254740993",
+  ],
   ["<methodResponse><params><param><value><ex:i8>-5</ex:i8></value></param></params></methodResponse>", "-5"],
   ["<methodResponse><params><param><value><nil/></value></param></params></methodResponse>", null],
   ["<methodResponse><params><param><value><ex:nil/></value></param></params></methodResponse>", null],
@@ -139,21 +194,51 @@ const EXPECTED = [
   ["<methodResponse><params><param><value><int> 42 </int></value></param></params></methodResponse>", 42],
   ["<methodResponse><params><param><value/></param></params></methodResponse>", ""],
   ["<methodResponse><params><param><value>  spaced  </value></param></params></methodResponse>", "  spaced  "],
-  ["<methodResponse><params><param><value><string>a\r\nb\rc</string></value></param></params></methodResponse>", "a\nb\nc"],
+  [
+    "<methodResponse><params><param><value><string>a\r\nb\rc</string></value></param></params></methodResponse>",
+    "a\nb\nc",
+  ],
   ["<methodResponse><params><param><value><string>a&#13;b</string></value></param></params></methodResponse>", "a\rb"],
-  ['<methodResponse><params><param><value><string attr="a>b">x</string></value></param></params></methodResponse>', "x"],
-  ["<methodResponse><params><param><value><base64>aGVs\n bG8=</base64></value></param></params></methodResponse>", Buffer.from("hello")],
-  ["<methodResponse><params><param><value><dateTime.iso8601>20260121T10:34:09</dateTime.iso8601></value></param></params></methodResponse>", "20260121T10:34:09"],
+  [
+    '<methodResponse><params><param><value><string attr="a>b">x</string></value></param></params></methodResponse>',
+    "x",
+  ],
+  [
+    "<methodResponse><params><param><value><base64>aGVs\n bG8=</base64></value></param></params></methodResponse>",
+    Buffer.from("hello"),
+  ],
+  [
+    "<methodResponse><params><param><value><dateTime.iso8601>20260121T10:34:09</dateTime.iso8601></value></param></params></methodResponse>",
+    "20260121T10:34:09",
+  ],
   // dateTime values with an offset are kept as sent: the package read +05:00 as .050Z.
-  ["<methodResponse><params><param><value><dateTime.iso8601>2026-01-21T10:34:09+05:00</dateTime.iso8601></value></param></params></methodResponse>", "2026-01-21T10:34:09+05:00"],
-  ["<methodResponse><params><param><value><dateTime.iso8601> 2026-10-01T00:00:00-07:00 </dateTime.iso8601></value></param></params></methodResponse>", "2026-10-01T00:00:00-07:00"],
-  ["<methodResponse><params><param><value><dateTime.iso8601>2026-01-21T10:34:09.123Z</dateTime.iso8601></value></param></params></methodResponse>", "2026-01-21T10:34:09.123Z"],
+  [
+    "<methodResponse><params><param><value><dateTime.iso8601>2026-01-21T10:34:09+05:00</dateTime.iso8601></value></param></params></methodResponse>",
+    "2026-01-21T10:34:09+05:00",
+  ],
+  [
+    "<methodResponse><params><param><value><dateTime.iso8601> 2026-10-01T00:00:00-07:00 </dateTime.iso8601></value></param></params></methodResponse>",
+    "2026-10-01T00:00:00-07:00",
+  ],
+  [
+    "<methodResponse><params><param><value><dateTime.iso8601>2026-01-21T10:34:09.123Z</dateTime.iso8601></value></param></params></methodResponse>",
+    "2026-01-21T10:34:09.123Z",
+  ],
   // i8 as its decimal text (ids and counts of 64-bit servers), and nil where a value is missing.
   ["<methodResponse><params><param><value><i8>34995</i8></value></param></params></methodResponse>", "34995"],
-  ["<methodResponse><params><param><value><struct><member><name>id</name><value><i8>12</i8></value></member><member><name>name</name><value><nil/></value></member></struct></value></param></params></methodResponse>", { id: "12", name: null }],
-  ["<methodResponse><params><param><value><array><data><value><nil/></value><value><ex:nil></ex:nil></value><value><i8>-9223372036854775808</i8></value></data></array></value></param></params></methodResponse>", [null, null, "-9223372036854775808"]],
+  [
+    "<methodResponse><params><param><value><struct><member><name>id</name><value><i8>12</i8></value></member><member><name>name</name><value><nil/></value></member></struct></value></param></params></methodResponse>",
+    { id: "12", name: null },
+  ],
+  [
+    "<methodResponse><params><param><value><array><data><value><nil/></value><value><ex:nil></ex:nil></value><value><i8>-9223372036854775808</i8></value></data></array></value></param></params></methodResponse>",
+    [null, null, "-9223372036854775808"],
+  ],
   ["<methodResponse><params><param><value><array></array></value></param></params></methodResponse>", []],
-  ["<methodResponse><params><param><value><struct><member><name>__proto__</name><value><int>1</int></value></member></struct></value></param></params></methodResponse>", JSON.parse('{"__proto__":1}')],
+  [
+    "<methodResponse><params><param><value><struct><member><name>__proto__</name><value><int>1</int></value></member></struct></value></param></params></methodResponse>",
+    JSON.parse('{"__proto__":1}'),
+  ],
   ["<methodResponse><params></params></methodResponse>", undefined],
 ];
 
@@ -210,7 +295,12 @@ async function runDecoderCheck(decodeMethodResponse, randomDocs = 400) {
         if (failures.length < 5) failures.push({ group: name, xml: x.slice(0, 400), want, got });
       }
     }
-    groups.push({ id: `decode.${name}`, label: `${name}: documents decoded as the package does`, ok: docs.length - bad, total: docs.length });
+    groups.push({
+      id: `decode.${name}`,
+      label: `${name}: documents decoded as the package does`,
+      ok: docs.length - bad,
+      total: docs.length,
+    });
   }
 
   // 2. Shapes the package does not write (its Deserializer is wrong or absent for some).
@@ -223,10 +313,17 @@ async function runDecoderCheck(decodeMethodResponse, randomDocs = 400) {
       failures.push({ group: "expected", xml: x, want, got });
     }
   }
-  groups.push({ id: "decode.expected", label: "i8, nil, offset dateTimes, inf, CRLF, attributes, __proto__ ...: expected values", ok: EXPECTED.length - badExpected, total: EXPECTED.length });
+  groups.push({
+    id: "decode.expected",
+    label: "i8, nil, offset dateTimes, inf, CRLF, attributes, __proto__ ...: expected values",
+    ok: EXPECTED.length - badExpected,
+    total: EXPECTED.length,
+  });
 
   // 3. Cut bodies and malformed documents are errors, never values.
-  const sample = Serializer.serializeMethodResponse([{ id: 1, name: "a&b", when: new Date(0), blob: Buffer.from("x"), n: null, ok: true, d: 1.5 }]);
+  const sample = Serializer.serializeMethodResponse([
+    { id: 1, name: "a&b", when: new Date(0), blob: Buffer.from("x"), n: null, ok: true, d: 1.5 },
+  ]);
   let accepted = 0;
   const cut = [];
   for (let n = 0; n < sample.trimEnd().length; n++) cut.push(sample.slice(0, n));
@@ -237,7 +334,12 @@ async function runDecoderCheck(decodeMethodResponse, randomDocs = 400) {
       failures.push({ group: "malformed", xml: x, got: ours(x) });
     }
   }
-  groups.push({ id: "decode.malformed", label: "cut bodies (every prefix) and malformed documents rejected", ok: cut.length + MALFORMED.length - accepted, total: cut.length + MALFORMED.length });
+  groups.push({
+    id: "decode.malformed",
+    label: "cut bodies (every prefix) and malformed documents rejected",
+    ok: cut.length + MALFORMED.length - accepted,
+    total: cut.length + MALFORMED.length,
+  });
   return { groups, failures, compared };
 }
 

@@ -68,7 +68,14 @@ async function main() {
     }
   });
   process.on("disconnect", () => emu.close().then(() => process.exit(0)));
-  process.send({ ready: true, url: emu.url, port: emu.port, apiUserId: emu.apiUserId, apiKey: emu.apiKey, pid: process.pid });
+  process.send({
+    ready: true,
+    url: emu.url,
+    port: emu.port,
+    apiUserId: emu.apiUserId,
+    apiKey: emu.apiKey,
+    pid: process.pid,
+  });
 }
 
 main().catch((e) => {

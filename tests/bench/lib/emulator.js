@@ -16,7 +16,10 @@ const CHILD = path.join(__dirname, "emulator-child.js");
  */
 function startEmulatorProcess(opts = {}) {
   const child = fork(CHILD, [String(opts.latencyMs ?? 0)], {
-    execArgv: [...(opts.exposeGc ? ["--expose-gc"] : []), ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])],
+    execArgv: [
+      ...(opts.exposeGc ? ["--expose-gc"] : []),
+      ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+    ],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     serialization: "advanced",
   });

@@ -18,7 +18,9 @@ const { startHost, stopChild } = require(`${TESTING}/processes`);
 async function startConfiguredHost(emu, env = {}) {
   const t0 = Date.now();
   const lines = [];
-  const child = startHost(ROOT, { ...process.env, CDN_LOG: "quiet", ...profileEnv(), ...env }, (_s, line) => lines.push(line));
+  const child = startHost(ROOT, { ...process.env, CDN_LOG: "quiet", ...profileEnv(), ...env }, (_s, line) =>
+    lines.push(line),
+  );
   const port = await child.port;
   const startedMs = Date.now() - t0;
   const client = new HostClient(ROOT, `127.0.0.1:${port}`, Date.now() + 10 * 60_000);

@@ -50,11 +50,25 @@ function fmtBytes(b) {
  * `ratio.of` says what the value is compared with ("vs xmlrpc naive", "of the floor").
  */
 function figure(id, label, value, unit, extra = {}) {
-  return { id, label, value: round(value), unit, ...extra, ratio: extra.ratio ? { ...extra.ratio, value: round(extra.ratio.value) } : undefined };
+  return {
+    id,
+    label,
+    value: round(value),
+    unit,
+    ...extra,
+    ratio: extra.ratio ? { ...extra.ratio, value: round(extra.ratio.value) } : undefined,
+  };
 }
 
 function line(f) {
-  const value = f.value === null ? (f.unit === "bytes" ? "fails" : "n/a") : f.unit === "bytes" ? fmtBytes(f.value) : `${f.value} ${f.unit}`;
+  const value =
+    f.value === null
+      ? f.unit === "bytes"
+        ? "fails"
+        : "n/a"
+      : f.unit === "bytes"
+        ? fmtBytes(f.value)
+        : `${f.value} ${f.unit}`;
   let s = `  ${f.label.padEnd(58)} ${value.padStart(14)}`;
   if (f.ratio) s += `   ${(f.ratio.value + "x").padStart(8)} ${f.ratio.of}`;
   if (f.target) s += `   [${f.target.met ? "MET" : "MISSED"}: ${f.target.text}]`;
@@ -67,7 +81,8 @@ function emit(bench, title, figures, notes = []) {
   process.stdout.write(`\n${title}\n`);
   for (const f of figures) process.stdout.write(`${line(f)}\n`);
   for (const n of notes) process.stdout.write(`  - ${n}\n`);
-  if (process.env.BENCH_JSON === "1") process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench, title, figures, notes })}\n`);
+  if (process.env.BENCH_JSON === "1")
+    process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench, title, figures, notes })}\n`);
 }
 
 /** Seconds of CPU (user + system) this process used since `since` (from process.cpuUsage()). */

@@ -45,17 +45,29 @@ const capturesClass = {
 function reason(message) {
   const lines = message.split("\n").map((l) => l.trim());
   const i = lines.findIndex((l) => / because$|because /.test(l));
-  return (i >= 0 ? `${lines[i - 1] ?? ""} ${lines[i]} ${lines[i + 1] ?? ""}` : lines.find(Boolean) ?? message).replace(/\s+/g, " ").trim();
+  return (i >= 0 ? `${lines[i - 1] ?? ""} ${lines[i]} ${lines[i + 1] ?? ""}` : (lines.find(Boolean) ?? message))
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 async function main() {
   const out = {};
-  const all = { ...PROVIDERS, CachePurge: CACHE_PURGE_PROVIDER, naiveClient: capturesClient, naiveClass: capturesClass };
+  const all = {
+    ...PROVIDERS,
+    CachePurge: CACHE_PURGE_PROVIDER,
+    naiveClient: capturesClient,
+    naiveClass: capturesClass,
+  };
   for (const [name, provider] of Object.entries(all)) {
     const t0 = Date.now();
     try {
       const r = await serializeFunction(() => provider, { allowSecrets: true });
-      out[name] = { bytes: Buffer.byteLength(r.text), ms: Date.now() - t0, secrets: r.containsSecrets, holdsApiKey: r.text.includes(settings.apiKey) };
+      out[name] = {
+        bytes: Buffer.byteLength(r.text),
+        ms: Date.now() - t0,
+        secrets: r.containsSecrets,
+        holdsApiKey: r.text.includes(settings.apiKey),
+      };
     } catch (e) {
       out[name] = { error: reason(String(e.message)), ms: Date.now() - t0 };
     }

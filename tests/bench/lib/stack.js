@@ -13,7 +13,9 @@ const path = require("path");
 const ROOT = path.resolve(__dirname, "../../..");
 const PROGRAM = path.join(ROOT, "tests/bench/fixtures/program.js");
 // BENCH_DRIVER_DIR runs the benchmarks against a candidate build of the driver (pulumi-cdn-zones/testing by default).
-const driver = require(process.env.BENCH_DRIVER_DIR ? path.resolve(process.env.BENCH_DRIVER_DIR) : "pulumi-cdn-zones/testing");
+const driver = require(
+  process.env.BENCH_DRIVER_DIR ? path.resolve(process.env.BENCH_DRIVER_DIR) : "pulumi-cdn-zones/testing",
+);
 
 /** Options of driver.up/refresh for the bench program declaring `zones` ([{ kind, count, prefix, args }]). */
 function driverOptions(emu, stateFile, zones, env = {}, extra = {}) {
@@ -31,12 +33,17 @@ function driverOptions(emu, stateFile, zones, env = {}, extra = {}) {
 /** With BENCH_PROFILE_DIR set, the host and runner processes write CPU profiles there. */
 function profileEnv() {
   const dir = process.env.BENCH_PROFILE_DIR;
-  return dir ? { NODE_OPTIONS: `--require ${path.join(__dirname, "cpu-profile-preload.js")}`, BENCH_PROFILE_DIR: dir } : {};
+  return dir
+    ? { NODE_OPTIONS: `--require ${path.join(__dirname, "cpu-profile-preload.js")}`, BENCH_PROFILE_DIR: dir }
+    : {};
 }
 
 /** Throws with the driver's errors when a deployment failed. */
 function check(result, what) {
-  if (!result.ok) throw new Error(`${what} failed: ${[...result.errors, ...result.failures.map((f) => f.reason)].slice(0, 3).join("; ")}`);
+  if (!result.ok)
+    throw new Error(
+      `${what} failed: ${[...result.errors, ...result.failures.map((f) => f.reason)].slice(0, 3).join("; ")}`,
+    );
   return result;
 }
 
