@@ -94,6 +94,21 @@ describe("partial failures", () => {
   });
 });
 
+describe("messages", () => {
+  test("a create error names the zone once, with the method, the code and the API's words", async () => {
+    const name = unique("unresolvable");
+    const err = await deployment(accountConfig(emu))
+      .up("PullZone", { name, origin: "https://origin.invalid" })
+      .catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message.split(name)).toHaveLength(2); // named once: the create error does not repeat it
+    expect(err.message).toMatch(
+      new RegExp(`^pull zone '${name}': pullzone\\.create answered error 2003: .*does not resolve`),
+    );
+    expect(err.message).not.toContain("failed for zone");
+  });
+});
+
 describe("replacements", () => {
   test("live zones are replaced delete-first and keep their name; the other kinds say how a replaced or renamed resource keeps its zone", async () => {
     const d = deployment(accountConfig(emu));
