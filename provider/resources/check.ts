@@ -9,7 +9,7 @@
  * preview of a pull request instead of the `up` of its merge.
  */
 import { CdnAuthError, CdnError } from "../api/errors";
-import { connection, settingProblems } from "./connection";
+import { Connection, settingProblems } from "./connection";
 import { createOnlyMessage, nameInUseMessage, zoneRef } from "./messages";
 import { AUTO_NAME } from "./naming";
 import { declared } from "./outputs";
@@ -24,6 +24,8 @@ export async function check(
   spec: ZoneSpec,
   olds: Props,
   news: Props,
+  /** The deployment's connection (handlers.ts passes it in); resolved only once the settings are known to be good. */
+  connect: () => Connection,
 ): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const { inputs, failures } = checkInputs(spec, withName(olds, news));
   // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
@@ -32,7 +34,7 @@ export async function check(
   if (failures.length) return { inputs, failures };
   const existing = declared(olds.name);
   if (existing) failures.push(...createOnlyChanges(spec, olds, inputs));
-  else failures.push(...(await newZoneProblems(spec, inputs)));
+  else failures.push(...(await newZoneProblems(spec, inputs, connect)));
   return { inputs, failures };
 }
 
@@ -62,9 +64,9 @@ function createOnlyChanges(spec: ZoneSpec, olds: Props, inputs: Props): CheckFai
 }
 
 /** What the account says of a zone about to be created: settings, credentials, the name. */
-async function newZoneProblems(spec: ZoneSpec, inputs: Props): Promise<CheckFailure[]> {
+async function newZoneProblems(spec: ZoneSpec, inputs: Props, connect: () => Connection): Promise<CheckFailure[]> {
   const name = inputs.name;
-  const conn = connection();
+  const conn = connect();
   if (typeof name !== "string" || name === UNKNOWN) return [];
   let rows;
   try {

@@ -4,7 +4,7 @@
  * against whatever version of this package is installed, so `handle(1, ...)` must keep working.
  */
 import * as lifecycle from "./lifecycle";
-import { configure as configureConnection } from "./connection";
+import { configure as configureConnection, connection } from "./connection";
 import { SPECS, ZoneKind } from "./specs";
 import { check } from "./check";
 import { runningSdkVersion, sdkVersionProblem } from "./sdk";
@@ -35,17 +35,17 @@ export async function handle(version: number, kind: ZoneKind, op: Operation, arg
     case "configure":
       return configureConnection(a[0]);
     case "check":
-      return check(spec, (a[0] ?? {}) as Record<string, unknown>, (a[1] ?? {}) as Record<string, unknown>);
+      return check(spec, (a[0] ?? {}) as Record<string, unknown>, (a[1] ?? {}) as Record<string, unknown>, connection);
     case "diff":
       return lifecycle.diff(spec, a[0], a[1], a[2]);
     case "create":
-      return lifecycle.create(spec, a[0]);
+      return lifecycle.create(spec, connection(), a[0]);
     case "read":
-      return lifecycle.read(spec, a[0], a[1]);
+      return lifecycle.read(spec, connection(), a[0], a[1]);
     case "update":
-      return lifecycle.update(spec, a[0], a[1], a[2]);
+      return lifecycle.update(spec, connection(), a[0], a[1], a[2]);
     case "delete":
-      return lifecycle.remove(spec, a[0], a[1]);
+      return lifecycle.remove(spec, connection(), a[0], a[1]);
   }
   throw new Error(`unknown operation '${op}'`);
 }

@@ -6,11 +6,11 @@
  * Identity rules (docs/resources.md, "Zone identity"): a zone's outputs record its account, and
  * read, update and delete refuse a zone of another account before any call; a create or adopt
  * never takes a zone that existed before without `adopt`, nor one another resource of the
- * deployment manages.
+ * deployment manages. The connection (client, lists, identity) is passed in by handlers.ts.
  */
 import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../api/errors";
 import { adopt, takeOver, warnUnknownUrl } from "./adopt";
-import { connection, Connection } from "./connection";
+import type { Connection } from "./connection";
 import { ACCOUNT } from "./identity";
 import { log } from "./log";
 import { accountMismatchMessage, createOnlyMessage, describeError, nameInUseMessage, zoneRef } from "./messages";
@@ -66,8 +66,7 @@ function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number,
 }
 
 /** create: the create method (settling lost answers), or with `adopt` the existing zone of that name. */
-export async function create(spec: ZoneSpec, inputs: Props): Promise<{ id: string; outs: Props }> {
-  const conn = connection();
+export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
   const { lists, identity } = conn;
   const name = String(inputs.name);
   let before: ZoneRow[];
@@ -112,11 +111,11 @@ export async function create(spec: ZoneSpec, inputs: Props): Promise<{ id: strin
  */
 export async function read(
   spec: ZoneSpec,
+  conn: Connection,
   id: string,
   props: Props,
 ): Promise<{ id: string; props: Props; inputs?: Props }> {
   const zoneId = parseId(spec, id, props);
-  const conn = connection();
   const refreshing = declared(props[ZONE_ID]);
   sameAccount(spec, conn, props, zoneId, "read");
   let row: ZoneRow | undefined;
@@ -154,9 +153,14 @@ export async function read(
 }
 
 /** update: sends only the changed fields the update method accepts; a `1` is re-checked through listZones. */
-export async function update(spec: ZoneSpec, id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
+export async function update(
+  spec: ZoneSpec,
+  conn: Connection,
+  id: string,
+  olds: Props,
+  news: Props,
+): Promise<{ outs: Props }> {
   const zoneId = parseId(spec, id, olds);
-  const conn = connection();
   const { client, lists, identity } = conn;
   sameAccount(spec, conn, olds, zoneId, "change");
   const changedAll = changedFields(spec, olds, news);
@@ -266,7 +270,7 @@ async function explainFailedUpdate(
 }
 
 /** delete: live zones are deleted; the other kinds cannot be, and are left in the account. */
-export async function remove(spec: ZoneSpec, id: string, props: Props): Promise<void> {
+export async function remove(spec: ZoneSpec, conn: Connection, id: string, props: Props): Promise<void> {
   const zoneId = parseId(spec, id, props);
   if (!spec.deletable) {
     log(
@@ -274,7 +278,6 @@ export async function remove(spec: ZoneSpec, id: string, props: Props): Promise<
     );
     return;
   }
-  const conn = connection();
   const { client, lists } = conn;
   sameAccount(spec, conn, props, zoneId, "delete");
   try {

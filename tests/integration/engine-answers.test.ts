@@ -97,9 +97,12 @@ describe("partial failures", () => {
 describe("messages", () => {
   test("a create error names the zone once, with the method, the code and the API's words", async () => {
     const name = unique("unresolvable");
-    const err = await deployment(accountConfig(emu))
+    const err = (await deployment(accountConfig(emu))
       .up("PullZone", { name, origin: "https://origin.invalid" })
-      .catch((e: Error) => e);
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      )) as Error;
     expect(err).toBeInstanceOf(Error);
     expect(err.message.split(name)).toHaveLength(2); // named once: the create error does not repeat it
     expect(err.message).toMatch(

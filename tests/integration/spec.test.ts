@@ -6,7 +6,7 @@
 import { METHODS } from "../../provider/api/methods";
 import { ZONE_ROW_FIELDS } from "../../provider/api/wire";
 import { startEmulator } from "../../provider/emulator";
-import { configure, resetConnections } from "../../provider/resources/connection";
+import { configure, connection, resetConnections } from "../../provider/resources/connection";
 import { check } from "../../provider/resources/check";
 import * as lifecycle from "../../provider/resources/lifecycle";
 import { FieldSpec, SPECS, ZoneSpec } from "../../provider/resources/specs";
@@ -88,7 +88,7 @@ describe.each(specs.map((s) => [s.kind, s] as const))("%s spec", (_kind, spec) =
 
   test("every create field reaches create, and diff and update agree on every field", async () => {
     const inputs = fullInputs(spec);
-    const { id, outs } = await lifecycle.create(spec, inputs);
+    const { id, outs } = await lifecycle.create(spec, connection(), inputs);
     const sent = valuesOf(lastCall(`${spec.group}.create`));
     expect(Object.keys(sent).sort()).toEqual(spec.fields.map((f) => f.wire).sort());
     for (const f of spec.fields.filter((x) => !x.secret)) expect(sent[f.wire]).toBe(inputs[f.input]);
@@ -105,7 +105,7 @@ describe.each(specs.map((s) => [s.kind, s] as const))("%s spec", (_kind, spec) =
       if (f.createOnly) {
         // diff never throws (the engine calls it after every refresh read); check refuses, and update sends nothing.
         expect(await lifecycle.diff(spec, id, olds, news)).toMatchObject({ changes: true, replaces: [] });
-        const checked = await check(spec, inputs, news);
+        const checked = await check(spec, inputs, news, connection);
         expect(checked.failures).toEqual([
           expect.objectContaining({
             property: f.input,
@@ -113,23 +113,25 @@ describe.each(specs.map((s) => [s.kind, s] as const))("%s spec", (_kind, spec) =
           }),
         ]);
         const callsBefore = emu.calls.length;
-        await expect(lifecycle.update(spec, id, olds, news)).rejects.toThrow(`'${f.input}' cannot be changed`);
+        await expect(lifecycle.update(spec, connection(), id, olds, news)).rejects.toThrow(
+          `'${f.input}' cannot be changed`,
+        );
         expect(emu.calls.length).toBe(callsBefore);
         continue;
       }
       expect(await lifecycle.diff(spec, id, olds, news)).toMatchObject({ changes: true, replaces: [] });
       const before = emu.calls.length;
-      const { outs: after } = await lifecycle.update(spec, id, olds, news);
+      const { outs: after } = await lifecycle.update(spec, connection(), id, olds, news);
       const call = emu.calls.slice(before).find((c) => c.method === `${spec.group}.update`);
       expect(Object.keys(valuesOf(call))).toEqual([f.wire]);
       expect(after[f.input]).toBe(news[f.input]);
       expect(await lifecycle.diff(spec, id, after, news)).toMatchObject({ changes: false });
       const callsBefore = emu.calls.length;
-      await lifecycle.update(spec, id, after, news);
+      await lifecycle.update(spec, connection(), id, after, news);
       expect(emu.calls.length).toBe(callsBefore);
       olds = after;
     }
-    const read = await lifecycle.read(spec, id, olds);
+    const read = await lifecycle.read(spec, connection(), id, olds);
     for (const f of spec.fields.filter((x) => x.listed)) expect(read.props[f.input]).toBe(olds[f.input]);
   });
 });
