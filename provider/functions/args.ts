@@ -14,7 +14,7 @@ export type DateInput = string | Date;
 /** The window of getTotalTransfer / getTotalHits: today so far, the current hour, or `from`..`to`. */
 export type ReportType = "today" | "currentHour" | "range";
 
-/** `type` on the wire (api-reference §4.9: 1 today, 2 current hour, 3 a date range). */
+/** `type` on the wire (§4.9 of docs/api-contract.md: 1 today, 2 current hour, 3 a date range). */
 export const REPORT_TYPES: Readonly<Record<ReportType, 1 | 2 | 3>> = { today: 1, currentHour: 2, range: 3 };
 
 /** Refuses anything but a plain object whose keys are all in `allowed`. */

@@ -10,7 +10,7 @@ import { KNOWN_CONFIG_KEYS, SettingName, SettingValues, unknownConfigKeys, valid
 import { accountOf, DeploymentIdentity } from "./identity";
 import { ListCache } from "./zoneLookup";
 
-/** The part of Pulumi's ConfigureRequest we read (`req.config.get("cdn:apiKey")`, PULUMI-NOTES). */
+/** The part of Pulumi's ConfigureRequest we read (`req.config.get("cdn:apiKey")`, docs/engine-fidelity.md). */
 export interface ConfigureRequestLike {
   /** `rawConfig` is the host's whole stack config (cmd/dynamic-provider/config.js): read, when present, for misspelt keys. */
   config?: { get(key: string): string | undefined; rawConfig?: Record<string, unknown> };

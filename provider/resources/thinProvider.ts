@@ -1,8 +1,9 @@
 /**
  * The serialized providers: thin objects, one per kind, whose methods `require` the real
  * implementation at call time. They capture only the kind's name, so the text stored in every
- * resource's state stays small and holds no client, credential or library (PULUMI-NOTES). This
- * module imports nothing of the package, so providers/<kind>.ts can load it without a cycle.
+ * resource's state stays small and holds no client, credential or library (docs/engine-fidelity.md, "Facts
+ * about dynamic providers"). This module imports nothing of the package, so providers/<kind>.ts can load it
+ * without a cycle.
  */
 import type * as pulumi from "@pulumi/pulumi";
 

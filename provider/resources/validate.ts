@@ -6,7 +6,7 @@ import { isIP } from "net";
 import { isXmlSafe } from "../api/encode";
 import { CONTROL_INPUTS, FieldSpec, ZoneSpec } from "./specs";
 
-/** The engine's placeholder for a value not known until apply (PULUMI-NOTES: check and diff see it). */
+/** The engine's placeholder for a value not known until apply (check and diff see it: docs/engine-fidelity.md). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export interface CheckFailure {

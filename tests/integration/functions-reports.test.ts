@@ -306,7 +306,7 @@ describe("paging", () => {
     expect(result.rows.map((r) => r.date)).toEqual(
       Array.from({ length: 10 }, (_, i) => `2026-10-${String(i + 1).padStart(2, "0")}`),
     );
-    // getTotalTransferStats types offset as a string on the wire (api-reference §4.9).
+    // getTotalTransferStats types offset as a string on the wire (§4.9 of the API contract, docs/api-contract.md).
     expect(calls.map((c) => [c.params[6], c.params[7]])).toEqual([
       [5, "0"],
       [5, "5"],
