@@ -34,18 +34,35 @@ beforeEach(() => {
   requests = 0;
 });
 
-const client = (over: Partial<ConstructorParameters<typeof CdnClient>[0]> = {}) => new CdnClient({ baseUrl: url, apiUserId: 1, apiKey: "decode-test-key", retries: 2, retryBaseDelayMs: 1, retryMaxDelayMs: 2, ...over });
-const xml = (value: string) => `<?xml version="1.0"?><methodResponse><params><param><value>${value}</value></param></params></methodResponse>`;
+const client = (over: Partial<ConstructorParameters<typeof CdnClient>[0]> = {}) =>
+  new CdnClient({
+    baseUrl: url,
+    apiUserId: 1,
+    apiKey: "decode-test-key",
+    retries: 2,
+    retryBaseDelayMs: 1,
+    retryMaxDelayMs: 2,
+    ...over,
+  });
+const xml = (value: string) =>
+  `<?xml version="1.0"?><methodResponse><params><param><value>${value}</value></param></params></methodResponse>`;
 const fault = (code: string) =>
   `<?xml version="1.0"?><methodResponse><fault><value><struct><member><name>faultCode</name><value>${code}</value></member><member><name>faultString</name><value><string>odd</string></value></member></struct></value></fault></methodResponse>`;
 const zones = (count: number) =>
-  xml(`<array><data>${Array.from({ length: count }, (_, i) => `<value><struct><member><name>id</name><value><int>${i + 1}</int></value></member><member><name>name</name><value><string>zone-${i + 1}</string></value></member></struct></value>`).join("")}</data></array>`);
-const send = (body: Buffer | string, headers: Record<string, string> = {}): Answer => (res) => {
-  const b = Buffer.isBuffer(body) ? body : Buffer.from(body, "utf8");
-  res.writeHead(200, { "Content-Type": "text/xml", "Content-Length": String(b.length), ...headers });
-  res.end(b);
-};
-async function run<T>(fn: (c: CdnClient) => Promise<T>, over: Partial<ConstructorParameters<typeof CdnClient>[0]> = {}): Promise<T> {
+  xml(
+    `<array><data>${Array.from({ length: count }, (_, i) => `<value><struct><member><name>id</name><value><int>${i + 1}</int></value></member><member><name>name</name><value><string>zone-${i + 1}</string></value></member></struct></value>`).join("")}</data></array>`,
+  );
+const send =
+  (body: Buffer | string, headers: Record<string, string> = {}): Answer =>
+  (res) => {
+    const b = Buffer.isBuffer(body) ? body : Buffer.from(body, "utf8");
+    res.writeHead(200, { "Content-Type": "text/xml", "Content-Length": String(b.length), ...headers });
+    res.end(b);
+  };
+async function run<T>(
+  fn: (c: CdnClient) => Promise<T>,
+  over: Partial<ConstructorParameters<typeof CdnClient>[0]> = {},
+): Promise<T> {
   const c = client(over);
   try {
     return await fn(c);
@@ -53,7 +70,18 @@ async function run<T>(fn: (c: CdnClient) => Promise<T>, over: Partial<Constructo
     c.close();
   }
 }
-const failure = (fn: (c: CdnClient) => Promise<unknown>, over: Partial<ConstructorParameters<typeof CdnClient>[0]> = {}) => run((c) => fn(c).then(() => undefined, (e: Error) => e), over);
+const failure = (
+  fn: (c: CdnClient) => Promise<unknown>,
+  over: Partial<ConstructorParameters<typeof CdnClient>[0]> = {},
+) =>
+  run(
+    (c) =>
+      fn(c).then(
+        () => undefined,
+        (e: Error) => e,
+      ),
+    over,
+  );
 
 describe("a compressed answer is inflated, the size cap counting the inflated bytes", () => {
   test.each([
@@ -159,7 +187,9 @@ describe("a fault's code must be an integer", () => {
     answer = send(fault(code));
     const err = await failure((c) => c.user.listUsers());
     expect(err).toBeInstanceOf(CdnProtocolError);
-    expect(err!.message).toBe(`user.listUsers: malformed response: fault with a faultCode that is not an integer (${what})`);
+    expect(err!.message).toBe(
+      `user.listUsers: malformed response: fault with a faultCode that is not an integer (${what})`,
+    );
     expect(err).toMatchObject({ attempts: 1 });
   });
 });
@@ -173,7 +203,11 @@ describe("an integer beyond 2^53", () => {
   });
 
   test("is kept as its exact text where it is any other value", async () => {
-    answer = send(xml(`<array><data><value><struct><member><name>id</name><value><int>5</int></value></member><member><name>quota</name><value><int>18446744073709551615</int></value></member></struct></value></data></array>`));
+    answer = send(
+      xml(
+        `<array><data><value><struct><member><name>id</name><value><int>5</int></value></member><member><name>quota</name><value><int>18446744073709551615</int></value></member></struct></value></data></array>`,
+      ),
+    );
     const [row] = await run((c) => c.user.listUsers());
     expect(row).toMatchObject({ id: 5, quota: "18446744073709551615" });
   });

@@ -4,14 +4,17 @@
  */
 import { decodeMethodResponse, MAX_NESTING, XmlRpcDecodeError } from "../../provider/api/decode";
 
-const doc = (value: string) => `<?xml version="1.0"?><methodResponse><params><param><value>${value}</value></param></params></methodResponse>`;
+const doc = (value: string) =>
+  `<?xml version="1.0"?><methodResponse><params><param><value>${value}</value></param></params></methodResponse>`;
 const valueOf = (value: string) => {
   const d = decodeMethodResponse(doc(value));
   if (d.kind !== "value") throw new Error("expected a value");
   return d.value;
 };
-const arrays = (levels: number) => `${"<array><data><value>".repeat(levels - 1)}<array><data/></array>${"</value></data></array>".repeat(levels - 1)}`;
-const structs = (levels: number) => `${"<struct><member><name>a</name><value>".repeat(levels)}<int>1</int>${"</value></member></struct>".repeat(levels)}`;
+const arrays = (levels: number) =>
+  `${"<array><data><value>".repeat(levels - 1)}<array><data/></array>${"</value></data></array>".repeat(levels - 1)}`;
+const structs = (levels: number) =>
+  `${"<struct><member><name>a</name><value>".repeat(levels)}<int>1</int>${"</value></member></struct>".repeat(levels)}`;
 
 describe("an integer beyond 2^53 is kept as its exact text", () => {
   test.each([
@@ -77,7 +80,13 @@ describe("base64 is its base64 text, never decoded bytes", () => {
     expect(valueOf(xml)).toBe(text);
   });
 
-  test.each(["<base64>not base64!</base64>", "<base64>aGVsbG8=x</base64>", "<base64>a</base64>", "<base64>aG=</base64>", "<base64>aG===</base64>"])("%s is refused", (xml) => {
+  test.each([
+    "<base64>not base64!</base64>",
+    "<base64>aGVsbG8=x</base64>",
+    "<base64>a</base64>",
+    "<base64>aG=</base64>",
+    "<base64>aG===</base64>",
+  ])("%s is refused", (xml) => {
     expect(() => valueOf(xml)).toThrow(/expected base64 text in <base64>/);
   });
 });
