@@ -2,11 +2,15 @@
  * Decodes XML-RPC methodResponse documents in one pass over the text. It replaces the `xmlrpc`
  * package's sax-based Deserializer, which spent about 75% of a 10,000-row report's client time
  * in sax events (tests/bench/client.js, docs/performance.md). Values come out as that
- * Deserializer gave them, so callers see no difference: int, i4 and double as numbers, i8 as
- * its decimal text (64 bits do not fit a JS number), boolean, string, untyped `<value>` text,
- * `nil` as null, base64 as a Buffer, arrays and structs. One difference: dateTime.iso8601 is
- * returned as the exact text sent (checked with the package's parser), never as a Date: the
- * package read `2026-01-21T10:00:00+05:00` in the machine's time zone and lost the offset. Unlike sax's lenient mode it is strict where XML is: unknown entities, a
+ * Deserializer gave them where they were exact: int, i4 and double as numbers, i8 as its decimal
+ * text (64 bits do not fit a JS number), boolean, string, untyped `<value>` text, `nil` as null,
+ * arrays and structs. Where the package was not exact this decoder keeps the text or refuses
+ * (docs/client.md, "What the decoder refuses"): an int beyond 2^53 is its decimal text, as i8
+ * is; base64 is its base64 text (the package decoded any text to bytes, garbage included);
+ * dateTime.iso8601 is the exact text sent, never a Date (the package read
+ * `2026-01-21T10:00:00+05:00` in the machine's time zone and lost the offset); a member named
+ * `__proto__` is data; arrays and structs nested deeper than MAX_NESTING are an error, not a
+ * stack overflow. Unlike sax's lenient mode it is strict where XML is: unknown entities, a
  * stray `&`, text between structural tags, unknown tags and DOCTYPEs are errors. CDATA,
  * comments, processing instructions, the five XML entities, character references and
  * namespace prefixes (`ex:nil`, `ex:i8`, as Apache XML-RPC writes them) are understood.
@@ -95,6 +99,15 @@ function isBlank(s: string): boolean {
 }
 
 const INT = /^[+-]?\d+$/;
+/** Base64 text once whitespace is removed: the alphabet, then at most two `=`. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * How deep arrays and structs may nest in an answer. The API's answers nest three levels at
+ * most (a list of rows of fields); the limit keeps a hostile or broken answer from overflowing
+ * the stack (about 2,300 levels did) and is documented in docs/client.md.
+ */
+export const MAX_NESTING = 64;
 const DOUBLE = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 class Reader {
@@ -104,6 +117,8 @@ class Reader {
   private name = "";
   /** Member names by position in the last struct read (see memberName). */
   private readonly lastNames: (string | undefined)[] = [];
+  /** Arrays and structs open around the current position. */
+  private depth = 0;
 
   constructor(private readonly s: string) {
     if (s.charCodeAt(0) === 0xfeff) this.i = 1;
@@ -186,7 +201,9 @@ class Reader {
       case "i4": {
         const t = empty ? "" : this.leaf(type).trim();
         if (!INT.test(t)) this.fail(`expected an integer in <${type}>, got '${t.slice(0, 40)}'`);
-        return Number(t);
+        const n = Number(t);
+        // Beyond 2^53 a number would round: the exact text instead, as for i8 (ids and counts refuse it in normalize.ts).
+        return Number.isSafeInteger(n) ? n : t;
       }
       case "i8": {
         const t = empty ? "" : this.leaf(type).trim();
@@ -204,8 +221,14 @@ class Reader {
       case "nil":
         if (!empty && !isBlank(this.leaf(type))) this.fail("text in <nil>");
         return null;
-      case "base64":
-        return Buffer.from(empty ? "" : this.leaf(type), "base64");
+      case "base64": {
+        // The text itself (whitespace is not part of base64): decoding is the caller's choice, and
+        // text that is not base64 is refused rather than decoded to bytes it does not hold.
+        const t = empty ? "" : this.leaf(type).replace(/[ \t\r\n]+/g, "");
+        if (!BASE64.test(t) || t.length % 4 === 1 || (t.endsWith("=") && t.length % 4 !== 0))
+          this.fail(`expected base64 text in <base64>, got '${t.slice(0, 40)}'`);
+        return t;
+      }
       case "datetime.iso8601": {
         const t = empty ? "" : this.leaf(type).trim();
         let ok: boolean;
@@ -218,9 +241,13 @@ class Reader {
         return ok ? t : this.fail(`expected an ISO 8601 date in <dateTime.iso8601>, got '${t.slice(0, 40)}'`);
       }
       case "struct":
-        return empty ? {} : this.struct();
-      case "array":
-        return empty ? [] : this.array();
+      case "array": {
+        if (empty) return type === "struct" ? {} : [];
+        if (++this.depth > MAX_NESTING) this.fail(`arrays and structs nested deeper than ${MAX_NESTING} levels`);
+        const v = type === "struct" ? this.struct() : this.array();
+        this.depth--;
+        return v;
+      }
       default:
         return this.fail(`unknown XML-RPC type <${type}>`);
     }

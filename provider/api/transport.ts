@@ -3,9 +3,12 @@
  * with a whole-call timeout, a response size cap and a status check. The `xmlrpc` package's
  * own client has none of these (it only checks 404), so only its serializer is used; answers are
  * read by decode.ts, which is several times faster than the package's sax-based Deserializer.
+ * A gzip or deflate answer is inflated as it arrives, the size cap counting the inflated bytes;
+ * a body that is not valid UTF-8 is refused, never read with U+FFFD in place of its bytes.
  */
 import * as http from "http";
 import * as https from "https";
+import * as zlib from "zlib";
 import { decodeMethodResponse, DecodedResponse, XmlRpcDecodeError } from "./decode";
 import { CdnProtocolError, CdnTransportError, errorFromNetwork, redact } from "./errors";
 import { parseRetryAfter } from "./retry";
@@ -28,6 +31,17 @@ export interface TransportOptions {
   idleSockets: number;
   userAgent?: string;
 }
+
+/** Inflaters for the Content-Encodings a server may send; any other encoding is a protocol error. */
+const INFLATERS = new Map<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress>([
+  ["gzip", () => zlib.createGunzip()],
+  ["x-gzip", () => zlib.createGunzip()],
+  ["deflate", () => zlib.createInflate()],
+  ["br", () => zlib.createBrotliDecompress()],
+]);
+
+/** Strict UTF-8: a byte sequence that is not UTF-8 throws instead of becoming U+FFFD. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A decoded answer: either a value or an XML-RPC fault, plus the server's Date header. */
 export type Answer =
@@ -144,18 +158,55 @@ export class Transport {
             res.destroy();
             return;
           }
+          const encoding = (header(res.headers["content-encoding"]) ?? "identity").trim().toLowerCase();
+          const identity = encoding === "identity" || encoding === "";
+          const inflater = identity ? undefined : INFLATERS.get(encoding);
+          if (!identity && inflater === undefined) {
+            finish(
+              new CdnProtocolError(`unsupported Content-Encoding '${redact(encoding.slice(0, 40), secrets)}'`, method),
+            );
+            res.destroy();
+            return;
+          }
+          // The cap holds for the bytes received and, for a compressed answer, for the inflated
+          // bytes as they come out: a small gzip bomb is refused once it has inflated past the cap.
+          const inflate = inflater?.();
+          const stop = () => {
+            finish(tooLarge());
+            res.destroy();
+            inflate?.destroy();
+          };
           const chunks: Buffer[] = [];
           let size = 0;
-          res.on("data", (c: Buffer) => {
+          let received = 0;
+          if (inflate) {
+            res.on("data", (c: Buffer) => {
+              received += c.length;
+              if (received > maxResponseBytes) stop();
+            });
+            res.pipe(inflate);
+            inflate.on("error", (e: Error) =>
+              // A compressed body cut short is a transport accident like any cut body; corrupt data is not.
+              finish(
+                new CdnProtocolError(
+                  `the ${encoding} body could not be inflated: ${e.message}`,
+                  method,
+                  /unexpected end/i.test(e.message),
+                ),
+              ),
+            );
+          }
+          const body = inflate ?? res;
+          body.on("data", (c: Buffer) => {
+            if (settled) return;
             size += c.length;
             if (size > maxResponseBytes) {
-              finish(tooLarge());
-              res.destroy();
+              stop();
               return;
             }
             chunks.push(c);
           });
-          res.on("end", () =>
+          body.on("end", () =>
             finish(null, {
               status: res.statusCode ?? 0,
               body: Buffer.concat(chunks),
@@ -219,9 +270,16 @@ function describeBody(body: Buffer, secrets: readonly (string | undefined)[]): s
 }
 
 function decode(method: string, body: Buffer, secrets: readonly (string | undefined)[], serverDate?: string): Answer {
+  let text: string;
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    // Read leniently, the bytes would become U+FFFD in names and values, silently changed.
+    throw new CdnProtocolError(`body is not valid UTF-8${describeBody(body, secrets)}`, method);
+  }
   let decoded: DecodedResponse;
   try {
-    decoded = decodeMethodResponse(body.toString("utf8"));
+    decoded = decodeMethodResponse(text);
   } catch (e) {
     if (!(e instanceof XmlRpcDecodeError)) throw e;
     const looksXml = /^\s*(<\?xml|<methodResponse)/i.test(body.subarray(0, 200).toString("utf8"));
@@ -238,7 +296,33 @@ function decode(method: string, body: Buffer, secrets: readonly (string | undefi
   const { faultCode, faultString } = decoded;
   if (faultCode === undefined && faultString === undefined)
     throw new CdnProtocolError("fault without faultCode or faultString", method);
-  const code = Number(faultCode);
-  if (!Number.isInteger(code)) throw new CdnProtocolError(`fault with a non-integer faultCode`, method);
-  return { kind: "fault", faultCode: code, faultString: String(faultString ?? ""), serverDate };
+  return {
+    kind: "fault",
+    faultCode: faultCodeOf(method, faultCode, secrets),
+    faultString: String(faultString ?? ""),
+    serverDate,
+  };
+}
+
+/**
+ * A fault's code as a number: an int, or text that is an integer (some servers send it as a
+ * string). Anything else (a boolean, empty text, a double, a struct, a number beyond 2^53) is a
+ * protocol error: `Number()` would read true as 1 and "" as 0, a code the server never sent.
+ */
+function faultCodeOf(method: string, v: unknown, secrets: readonly (string | undefined)[]): number {
+  const n = typeof v === "number" ? v : typeof v === "string" && /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : NaN;
+  if (Number.isSafeInteger(n)) return n;
+  const what =
+    typeof v === "string"
+      ? `'${redact(v.slice(0, 40), secrets)}'`
+      : v === null
+        ? "nil"
+        : v === undefined
+          ? "missing"
+          : Array.isArray(v)
+            ? "an array"
+            : typeof v === "object"
+              ? "a struct"
+              : `${typeof v} ${String(v)}`;
+  throw new CdnProtocolError(`fault with a faultCode that is not an integer (${what})`, method);
 }

@@ -9,8 +9,9 @@
  *    character references, comments, whitespace and newlines between tags, upper-case tags,
  *    `ex:` prefixes, untyped values, self-closing empty elements;
  *  - every strict prefix of a real document (a cut body) and a list of malformed ones must fail.
- * One difference by design: dateTime.iso8601 is decoded to the exact text sent (the package gives
- * a Date in the machine's time zone), so a date compares equal when its text means the same instant.
+ * Differences by design: dateTime.iso8601 is decoded to the exact text sent (the package gives
+ * a Date in the machine's time zone), so a date compares equal when its text means the same instant;
+ * base64 is decoded to its base64 text (the package gives bytes), equal when it names the same bytes.
  */
 "use strict";
 const { PassThrough } = require("stream");
@@ -49,6 +50,8 @@ function oursWith(decodeMethodResponse) {
 function same(a, b) {
   // Ours keeps a dateTime's text; the package's Date must be the same instant.
   if (a instanceof Date && typeof b === "string") return sameInstant(a, b);
+  // Ours keeps base64 as its text; the package's Buffer must hold the bytes that text names.
+  if (Buffer.isBuffer(a) && typeof b === "string") return a.toString("base64") === b;
   if (a instanceof Date || b instanceof Date)
     return (
       a instanceof Date &&
@@ -205,7 +208,22 @@ const EXPECTED = [
   ],
   [
     "<methodResponse><params><param><value><base64>aGVs\n bG8=</base64></value></param></params></methodResponse>",
-    Buffer.from("hello"),
+    "aGVsbG8=",
+  ],
+  ["<methodResponse><params><param><value><base64></base64></value></param></params></methodResponse>", ""],
+  // An int beyond 2^53 is its exact text (the package rounded it to the nearest double).
+  [
+    "<methodResponse><params><param><value><int>9007199254740993</int></value></param></params></methodResponse>",
+    "9007199254740993",
+  ],
+  [
+    "<methodResponse><params><param><value><i4>-9007199254740991</i4></value></param></params></methodResponse>",
+    -9007199254740991,
+  ],
+  // 64 levels of arrays, the documented limit (MAX_NESTING), still decode.
+  [
+    `<methodResponse><params><param><value>${"<array><data><value>".repeat(63)}<array><data/></array>${"</value></data></array>".repeat(63)}</value></param></params></methodResponse>`,
+    JSON.parse("[".repeat(64) + "]".repeat(64)),
   ],
   [
     "<methodResponse><params><param><value><dateTime.iso8601>20260121T10:34:09</dateTime.iso8601></value></param></params></methodResponse>",
@@ -264,6 +282,12 @@ const MALFORMED = [
   "<methodResponse><fault><value><string>not a struct</string></value></fault></methodResponse>",
   "<methodResponse><params><param><value><dateTime.iso8601>tomorrow</dateTime.iso8601></value></param></params></methodResponse>",
   "<methodResponse><params><param><value><i8>12.5</i8></value></param></params></methodResponse>",
+  // base64 that is not base64 (the package decoded it to bytes it does not hold).
+  "<methodResponse><params><param><value><base64>not base64!</base64></value></param></params></methodResponse>",
+  "<methodResponse><params><param><value><base64>aGVsbG8=x</base64></value></param></params></methodResponse>",
+  // Nesting past MAX_NESTING (64): a protocol error, not a stack overflow.
+  `<methodResponse><params><param><value>${"<array><data><value>".repeat(64)}<array><data/></array>${"</value></data></array>".repeat(64)}</value></param></params></methodResponse>`,
+  `<methodResponse><params><param><value>${"<struct><member><name>a</name><value>".repeat(5000)}<int>1</int>${"</value></member></struct>".repeat(5000)}</value></param></params></methodResponse>`,
 ];
 
 /**
