@@ -57,6 +57,12 @@ export async function diff(
   return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: spec.deletable };
 }
 
+/** A zone's outputs as its listZones row shows it, over its earlier outputs (what the row cannot show is kept). */
+function listedOutputs(spec: ZoneSpec, conn: Connection, zoneId: number, row: ZoneRow, previous: Props): Props {
+  const inputs = declared(previous.adopt) ? { adopt: previous.adopt } : {};
+  return toOutputs(spec, { inputs, id: zoneId, row, previous, identity: conn.identity });
+}
+
 /** Refuses a zone recorded under another account than the configured one, before any call. */
 function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number, action: string): void {
   const stored = props[ACCOUNT];
@@ -136,13 +142,7 @@ export async function read(
     return { id: "", props: {} };
   }
   conn.identity.claim(spec, zoneId, String(row.name ?? props.name));
-  const outs = toOutputs(spec, {
-    inputs: declared(props.adopt) ? { adopt: props.adopt } : {},
-    id: zoneId,
-    row,
-    previous: props,
-    identity: conn.identity,
-  });
+  const outs = listedOutputs(spec, conn, zoneId, row, props);
   if (!refreshing) warnUnknownUrl(spec, outs);
   const inputs: Props = {};
   // Inputs are what the program declared: an old "" is the API's unset default (see toOutputs), not a declaration.
@@ -220,13 +220,7 @@ async function unfinishedUpdate(
     return err;
   }
   if (!row) return err;
-  const outs = toOutputs(spec, {
-    inputs: declared(olds.adopt) ? { adopt: olds.adopt } : {},
-    id: zoneId,
-    row,
-    previous: olds,
-    identity: conn.identity,
-  });
+  const outs = listedOutputs(spec, conn, zoneId, row, olds);
   for (const f of changed) if (!f.listed) delete outs[f.input];
   const applied = changed.filter((f) => f.listed && row![f.wire] === news[f.input]).map((f) => f.input);
   return new ZoneInitError(
