@@ -10,7 +10,8 @@ import { attemptsNote, nameInUseMessage, zoneRef } from "./messages";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
 import { RecoveredCreate } from "./recover";
-import { ZoneSpec } from "./specs";
+import { FieldSpec, ZoneSpec } from "./specs";
+import { UNKNOWN } from "./validate";
 import { ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
@@ -25,6 +26,36 @@ export function warnUnknownUrl(spec: ZoneSpec, outs: Props): void {
   }
 }
 
+/**
+ * Create-only fields declared with another value than the account's zone holds: an adopt cannot
+ * bring them to the program's values. Check uses it at preview, adopt at create.
+ */
+export function adoptMismatches(spec: ZoneSpec, inputs: Props, row: ZoneRow): FieldSpec[] {
+  return spec.fields.filter(
+    (f) =>
+      f.createOnly &&
+      f.listed &&
+      declared(inputs[f.input]) &&
+      inputs[f.input] !== UNKNOWN &&
+      (row[f.wire] ?? "") !== inputs[f.input],
+  );
+}
+
+/** Why those fields stop an adopt, and the way out. */
+export function adoptMismatchMessage(
+  spec: ZoneSpec,
+  name: unknown,
+  row: ZoneRow,
+  fields: FieldSpec[],
+  inputs: Props,
+): string {
+  const what = fields.map(
+    (f) =>
+      `'${f.input}' is '${row[f.wire] ?? ""}' in the account but '${inputs[f.input]}' in the program, and ${spec.group}.update cannot change it`,
+  );
+  return `cannot adopt ${zoneRef(spec, name, row.id)}: ${what.join("; ")}. Declare the account's value to adopt the zone.`;
+}
+
 /** Takes over an existing zone: brings it to the declared values and returns it as created. */
 export async function adopt(
   spec: ZoneSpec,
@@ -36,21 +67,8 @@ export async function adopt(
   const name = row.name ?? inputs.name;
   const claimedBy = identity.claimedBy(spec, row.id);
   if (claimedBy !== undefined) throw new Error(nameInUseMessage(spec, name, row.id, { claimedBy }));
-  const mismatched = spec.fields.filter(
-    (f) => f.createOnly && f.listed && declared(inputs[f.input]) && (row[f.wire] ?? "") !== inputs[f.input],
-  );
-  if (mismatched.length) {
-    throw new Error(
-      `cannot adopt ${zoneRef(spec, name, row.id)}: ` +
-        mismatched
-          .map(
-            (f) =>
-              `'${f.input}' is '${row[f.wire] ?? ""}' in the account but '${inputs[f.input]}' in the program, and ${spec.group}.update cannot change it`,
-          )
-          .join("; ") +
-        `. Declare the account's value to adopt the zone.`,
-    );
-  }
+  const mismatched = adoptMismatches(spec, inputs, row);
+  if (mismatched.length) throw new Error(adoptMismatchMessage(spec, name, row, mismatched, inputs));
   identity.claim(spec, row.id, String(inputs.name));
   const previous = toOutputs(spec, { inputs: {}, id: row.id, row, identity });
   // Unlisted fields (password, label) cannot be compared: they are always sent.

@@ -10,6 +10,7 @@
  */
 import { CdnAuthError, CdnError } from "../api/errors";
 import { Connection, settingProblems } from "./connection";
+import { adoptMismatches, adoptMismatchMessage } from "./adopt";
 import { createOnlyMessage, nameInUseMessage, zoneRef } from "./messages";
 import { AUTO_NAME } from "./naming";
 import { declared } from "./outputs";
@@ -89,19 +90,9 @@ async function newZoneProblems(spec: ZoneSpec, inputs: Props, connect: () => Con
   if (inputs.adopt !== true || claimedBy !== undefined) {
     return [{ property: "name", reason: nameInUseMessage(spec, name, existing.id, { claimedBy }) }];
   }
-  const mismatched = spec.fields.filter(
-    (f) =>
-      f.createOnly &&
-      f.listed &&
-      declared(inputs[f.input]) &&
-      inputs[f.input] !== UNKNOWN &&
-      (existing[f.wire] ?? "") !== inputs[f.input],
-  );
-  return mismatched.map((f) => ({
+  return adoptMismatches(spec, inputs, existing).map((f) => ({
     property: f.input,
-    reason:
-      `cannot adopt ${zoneRef(spec, existing.name ?? name, existing.id)}: '${f.input}' is '${existing[f.wire] ?? ""}' in the account but '${inputs[f.input]}' in the program, ` +
-      `and ${spec.group}.update cannot change it. Declare the account's value to adopt the zone.`,
+    reason: adoptMismatchMessage(spec, existing.name ?? name, existing, [f], inputs),
   }));
 }
 
