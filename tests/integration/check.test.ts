@@ -5,20 +5,18 @@
  * pull request instead of the up of its merge. Reads of one refresh each name their own zone.
  */
 import { startEmulator } from "../../provider/emulator";
-import { accountConfig, deployment } from "../support/handle";
+import { useEmulator } from "../support/emulator";
+import { accountConfig, deployment, uniqueName as unique } from "../support/handle";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
-let seq = 0;
-const unique = (p: string) => `${p}-${++seq}-${process.pid % 997}`;
 const ORIGIN = "https://origin.example.com";
 
-beforeAll(async () => {
+// One emulator for the file (tests/support/emulator.ts), closed after it.
+const shared = useEmulator();
+beforeAll(() => {
   process.env.CDN_LOG = "quiet";
-  emu = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
-  await emu.close();
+  emu = shared.get();
 });
 
 const failuresOf = async (kind: "PullZone" | "PushZone", news: Record<string, unknown>, config = accountConfig(emu)) =>

@@ -6,20 +6,18 @@
  */
 import { startEmulator } from "../../provider/emulator";
 import { sdkVersionProblem, MIN_PULUMI_SDK } from "../../provider/resources/sdk";
-import { accountConfig, deployment } from "../support/handle";
+import { useEmulator } from "../support/emulator";
+import { accountConfig, deployment, uniqueName as unique } from "../support/handle";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 const ORIGIN = "https://origin.example.com";
 let emu: Emu;
-let seq = 0;
-const unique = (p: string) => `${p}-${++seq}-${process.pid % 997}`;
 
-beforeAll(async () => {
+// One emulator for the file (tests/support/emulator.ts), closed after it.
+const shared = useEmulator();
+beforeAll(() => {
   process.env.CDN_LOG = "quiet";
-  emu = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
-  await emu.close();
+  emu = shared.get();
 });
 
 describe("a create-only field changed in the control panel", () => {

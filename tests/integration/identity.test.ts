@@ -6,22 +6,20 @@
 import { startEmulator } from "../../provider/emulator";
 import { autoName } from "../../provider/resources/naming";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
-import { accountConfig, deployment } from "../support/handle";
+import { useEmulator } from "../support/emulator";
+import { accountConfig, deployment, uniqueName as unique } from "../support/handle";
 import { stack } from "../support/stack";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 const PASSWORD = "Zone-Pa55word-1";
 const ORIGIN = "https://origin.example.com";
 let emu: Emu;
-let seq = 0;
-const unique = (p: string) => `${p}-${++seq}-${process.pid % 997}`;
 
-beforeAll(async () => {
+// One emulator for the file (tests/support/emulator.ts), closed after it.
+const shared = useEmulator();
+beforeAll(() => {
   process.env.CDN_LOG = "quiet";
-  emu = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
-  await emu.close();
+  emu = shared.get();
 });
 
 const writes = (e: Emu, group: string) =>
@@ -152,7 +150,7 @@ describe("one zone, one resource", () => {
 
 describe("names with capitals", () => {
   test("check takes what the API takes, and adopt finds a zone whatever the case", async () => {
-    const name = `ShopAssets${++seq}`;
+    const name = unique("ShopAssets");
     const d = deployment(accountConfig(emu));
     const checked = await d.check("PullZone", {}, { name, origin: ORIGIN });
     expect(checked.failures).toEqual([]);

@@ -66,3 +66,9 @@ export function accountConfig(
 ): Record<string, string> {
   return { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), "cdn:apiKey": emu.apiKey, ...extra };
 }
+
+let seq = 0;
+/** A zone name no other test of the run uses: `<prefix>-<n>-<pid>`. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${++seq}-${process.pid % 997}`;
+}
