@@ -1,6 +1,7 @@
 /**
- * The driver: plays the Pulumi CLI for one operation. It starts the SDK's dynamic-provider host and a
- * runner process (program under mocks + engine), collects what they report, and always stops both.
+ * The driver: plays the Pulumi CLI for one operation. It starts a runner process (program under mocks +
+ * engine) and the SDK's dynamic-provider host (at once when the state holds resources, else when the engine
+ * first needs the provider, as the engine loads a plugin), collects what they report, and always stops both.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -59,6 +60,39 @@ export function projectNameOf(programDir: string): string {
   }
 }
 
+/**
+ * What an operation gathered, as its result: `ok` and the per-step summary are derived the same way for the
+ * driver and for any other runner of the engine (the tests' in-process stack).
+ */
+export function deployResult(
+  gathered: Omit<DeployResult, "ok" | "summary" | "durationMs">,
+  started: number,
+): DeployResult {
+  const summary: Record<string, number> = {};
+  for (const s of gathered.steps) summary[s.op] = (summary[s.op] ?? 0) + 1;
+  return {
+    ok: gathered.errors.length === 0 && gathered.failures.length === 0,
+    summary,
+    ...gathered,
+    durationMs: Date.now() - started,
+  };
+}
+
+/**
+ * Whether the state file (or its journal of unfinished operations) holds resources: then the operation
+ * calls the provider for certain. Unreadable counts as yes; the runner reports what is wrong with it.
+ */
+function stateHasResources(stateFile: string): boolean {
+  if (fs.existsSync(`${stateFile}.journal`)) return true;
+  if (!fs.existsSync(stateFile)) return false;
+  try {
+    const json = JSON.parse(fs.readFileSync(stateFile, "utf8")) as { resources?: unknown };
+    return !Array.isArray(json.resources) || json.resources.length > 0;
+  } catch {
+    return true;
+  }
+}
+
 /** Gathers the reports of one operation into a {@link DeployResult}. */
 class Collector {
   readonly redactor = new Redactor();
@@ -103,7 +137,7 @@ class Collector {
   }
 
   /** Handles a runner message; returns true for "done". */
-  fromRunner(m: FromRunner): boolean {
+  fromRunner(m: Exclude<FromRunner, { t: "host-needed" }>): boolean {
     switch (m.t) {
       case "event":
         if (m.event.kind === "step-end") {
@@ -131,31 +165,30 @@ class Collector {
   }
 
   result(started: number): DeployResult {
-    const summary: Record<string, number> = {};
-    for (const s of this.steps) summary[s.op] = (summary[s.op] ?? 0) + 1;
     const redact = (l: string): string => this.redactor.redact(l);
-    return {
-      ok: this.errors.length === 0 && this.failures.length === 0,
-      steps: this.steps,
-      summary,
-      outputs: this.outputs,
-      failures: this.failures,
-      errors: this.errors,
-      warnings: this.warnings,
-      log: this.hostLines.map(redact),
-      programLog: this.programLines.map(redact),
-      processes: this.processes,
-      durationMs: Date.now() - started,
-    };
+    return deployResult(
+      {
+        steps: this.steps,
+        outputs: this.outputs,
+        failures: this.failures,
+        errors: this.errors,
+        warnings: this.warnings,
+        log: this.hostLines.map(redact),
+        programLog: this.programLines.map(redact),
+        processes: this.processes,
+      },
+      started,
+    );
   }
 }
 
-/** Resolves on the runner's "done"; rejects when it exits before. */
-function runnerOutcome(runner: Child, c: Collector): Promise<void> {
+/** Resolves on the runner's "done"; rejects when it exits before. `needHost` answers its `host-needed`. */
+function runnerOutcome(runner: Child, c: Collector, needHost: () => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let done = false;
     runner.proc.on("message", (m: FromRunner) => {
-      if (c.fromRunner(m)) {
+      if (m.t === "host-needed") needHost();
+      else if (c.fromRunner(m)) {
         done = true;
         resolve();
       }
@@ -198,21 +231,38 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
     // One writer per state file, refused at once (a preview writes nothing and, as in the CLI, takes no lock).
     if (op !== "preview") lock = StackLock.acquire(opts.stateFile, op, (m) => c.warnings.push(m));
 
-    // Both processes start at once: each spends most of its start-up loading the SDK.
-    const host = startHost(projectDir, env, (s, l) => c.hostLine(s, l));
-    children.push(host);
-    c.process("host", host.proc.pid);
+    // The host starts with the runner when the state holds resources (every operation then calls the
+    // provider, and the two start-ups overlap); otherwise only when the runner's engine first needs it.
+    let hostStarted: Promise<number> | undefined;
+    const startHostOnce = (): Promise<number> => {
+      if (!hostStarted) {
+        const host = startHost(projectDir, env, (s, l) => c.hostLine(s, l));
+        children.push(host);
+        c.process("host", host.proc.pid);
+        hostStarted = host.port;
+      }
+      return hostStarted;
+    };
+    const eager = stateHasResources(opts.stateFile);
+    if (eager) void startHostOnce().catch(() => undefined);
     const runner = startRunner(projectDir, env, (s, l) => c.programLine(s, l));
     children.push(runner);
     c.process("runner", runner.proc.pid);
-    const outcome = runnerOutcome(runner, c);
+    const outcome = runnerOutcome(runner, c, () =>
+      startHostOnce().then(
+        (port) => runner.proc.send({ t: "host", address: `127.0.0.1:${port}` }),
+        (e: Error) => runner.proc.send({ t: "host-failed", message: e.message }),
+      ),
+    );
     outcome.catch(() => undefined);
     runner.proc.send({ t: "warm", projectDir });
-    const port = await Promise.race([
-      host.port,
-      outcome.then(() => Promise.reject(new Error("runner ended before the host started"))),
-      timeout,
-    ]);
+    const port = eager
+      ? await Promise.race([
+          startHostOnce(),
+          outcome.then(() => Promise.reject(new Error("runner ended before the host started"))),
+          timeout,
+        ])
+      : undefined;
     const job: RunnerJob = {
       op,
       program,
@@ -225,7 +275,7 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
       project,
       stack: opts.stack ?? DEFAULT_STACK,
       passphrase: opts.passphrase,
-      hostAddress: `127.0.0.1:${port}`,
+      hostAddress: port === undefined ? undefined : `127.0.0.1:${port}`,
       deadline: started + Math.max(timeoutMs - DEADLINE_MARGIN_MS, timeoutMs / 2),
       refresh: opts.refresh ?? false,
       expectNoChanges: opts.expectNoChanges ?? false,

@@ -17,8 +17,12 @@ export interface RunnerJob {
   project: string;
   stack: string;
   passphrase?: string;
-  /** `127.0.0.1:<port>` of the dynamic-provider host. */
-  hostAddress: string;
+  /**
+   * `127.0.0.1:<port>` of the dynamic-provider host, when the driver started it before the job (the state
+   * holds resources, so the host is needed at once). Absent: the runner asks for it (`host-needed`) the
+   * first time the engine calls the provider, as the engine loads a provider plugin on first use.
+   */
+  hostAddress?: string;
   /** Epoch ms after which every gRPC call fails with a deadline error. */
   deadline: number;
   /** up/preview: run the refresh pass first (`--refresh`). */
@@ -33,7 +37,10 @@ export interface RunnerJob {
 export type ToRunner =
   | { t: "job"; job: RunnerJob }
   /** Sent at fork: load the SDK while the host starts, so the two start-ups overlap. */
-  | { t: "warm"; projectDir: string };
+  | { t: "warm"; projectDir: string }
+  /** The answer to `host-needed`: the host's address, or why it could not start. */
+  | { t: "host"; address: string }
+  | { t: "host-failed"; message: string };
 
 /** Runner to parent. */
 export type FromRunner =
@@ -42,4 +49,6 @@ export type FromRunner =
   | { t: "error"; message: string }
   | { t: "warning"; message: string }
   | { t: "failure"; failure: CheckFailure }
-  | { t: "done"; outputs: Record<string, unknown> };
+  | { t: "done"; outputs: Record<string, unknown> }
+  /** The engine is about to call the provider and the job came without a host address. */
+  | { t: "host-needed" };

@@ -5,6 +5,7 @@
  */
 import { Engine, Reporter } from "./engine";
 import { HostClient } from "./host-client";
+import { LazyHost } from "./lazy-host";
 import { runProgram } from "./program";
 import type { FromRunner, RunnerJob, ToRunner } from "./protocol";
 import { Redactor } from "./secrets";
@@ -37,18 +38,39 @@ function reporter(redactor: Redactor): Reporter {
   };
 }
 
+/** Answers of the driver to `host-needed`. */
+let hostAnswer: ((m: ToRunner) => void) | undefined;
+
+/** The host's address: the job's, or the driver's answer once it has started one. */
+async function hostAddress(job: RunnerJob): Promise<string> {
+  if (job.hostAddress) return job.hostAddress;
+  const answer = new Promise<ToRunner>((resolve) => (hostAnswer = resolve));
+  await send({ t: "host-needed" });
+  const m = await answer;
+  if (m.t === "host") return m.address;
+  throw new Error(m.t === "host-failed" ? m.message : "the driver did not start the dynamic-provider host");
+}
+
+/** The host, opened when the engine first calls the provider; Configure comes first, once, with the whole config. */
+function lazyHost(job: RunnerJob): LazyHost {
+  return new LazyHost(async () => new HostClient(job.projectDir, await hostAddress(job), job.deadline), {
+    ...job.config,
+    ...job.secretConfig,
+  });
+}
+
 async function run(job: RunnerJob): Promise<void> {
   const redactor = new Redactor();
   redactor.add(Object.values(job.secretConfig));
   const report = reporter(redactor);
-  let host: HostClient | undefined;
+  let host: LazyHost | undefined;
   let store: StateStore | undefined;
   let outputs: Record<string, unknown> = {};
   try {
-    host = new HostClient(job.projectDir, job.hostAddress, job.deadline);
+    host = lazyHost(job);
     store = new StateStore(job.stateFile, job.passphrase, job.project, job.stack, job.op !== "preview");
-    // Configure comes first, once per host: the whole stack config, secrets decrypted.
-    await host.configure({ ...job.config, ...job.secretConfig });
+    // A host the driver started already is configured now, before the program runs, as the engine does.
+    if (job.hostAddress) await host.configure();
     const engine = new Engine(host, store, report, {
       preview: job.op === "preview",
       parallel: job.parallel,
@@ -102,4 +124,5 @@ function warm(projectDir: string): void {
 process.on("message", (m: ToRunner) => {
   if (m && m.t === "warm") warm(m.projectDir);
   if (m && m.t === "job") void run(m.job);
+  if (m && (m.t === "host" || m.t === "host-failed")) hostAnswer?.(m);
 });

@@ -96,7 +96,10 @@ export interface DeployResult {
   log: string[];
   /** What the program printed in the runner process (secrets redacted). */
   programLog: string[];
-  /** Process ids of the children this operation started (both are gone when the promise resolves). */
+  /**
+   * Process ids of the children this operation started (all gone when the promise resolves); no `host` when
+   * nothing called the provider (a program that declares no resource on an empty state).
+   */
   processes: { runner?: number; host?: number };
   durationMs: number;
 }

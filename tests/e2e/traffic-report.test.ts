@@ -166,7 +166,7 @@ describe("the report page", () => {
 });
 
 describe("the Pulumi program (index.ts)", () => {
-  test("runs through the dynamic-provider host driver: writes the page and exports figures", async () => {
+  test("runs through the testing kit's driver: writes the page and exports figures, and starts no provider host", async () => {
     const out = path.join(dir, "program.html");
     const r = await driver.up({
       program: path.join(ROOT, "examples/traffic-report/index.ts"),
@@ -184,6 +184,8 @@ describe("the Pulumi program (index.ts)", () => {
       secretConfig: { "cdn:apiKey": emu.apiKey },
     });
     expect({ ok: r.ok, errors: r.errors }).toEqual({ ok: true, errors: [] });
+    // It declares nothing: like the engine, which loads a provider plugin when a resource first needs it.
+    expect(r.processes).toEqual({ runner: expect.any(Number) });
     expect(r.outputs).toMatchObject({
       reportFile: out,
       period: "2026-10-01 to 2026-10-31",

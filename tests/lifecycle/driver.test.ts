@@ -35,9 +35,10 @@ it("a program's lifecycle through the host: up, refresh, up with gets and a part
   );
   expect(first.errors).toEqual([]);
   expect(first.summary).toEqual({ create: 2 });
+  // An empty state: the host starts when the engine first calls the provider, after the runner.
   expect(events.filter((e) => e.kind === "process")).toEqual([
-    { kind: "process", role: "host", pid: first.processes.host },
     { kind: "process", role: "runner", pid: first.processes.runner },
+    { kind: "process", role: "host", pid: first.processes.host },
   ]);
   expect(
     events
@@ -75,8 +76,14 @@ it("a program's lifecycle through the host: up, refresh, up with gets and a part
     d.records[ids.a].count = 42;
     delete d.records[ids.b];
   });
-  const refreshed = await run(refresh, options(ws, {}, settings));
+  const refreshEvents: DriverEvent[] = [];
+  const refreshed = await run(refresh, options(ws, {}, { ...settings, onEvent: (e) => refreshEvents.push(e) }));
   expect(refreshed.errors).toEqual([]);
+  // A state with resources: the host starts with the runner (before it), as every operation will call it.
+  expect(refreshEvents.filter((e) => e.kind === "process").map((e) => e.kind === "process" && e.role)).toEqual([
+    "host",
+    "runner",
+  ]);
   expect(stepOf(refreshed, "a")[0]).toMatchObject({ op: "refresh", changedKeys: ["count"] });
   expect(stepOf(refreshed, "b")[0]).toMatchObject({ op: "delete", id: ids.b });
 
