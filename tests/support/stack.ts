@@ -24,6 +24,7 @@ import {
   type Reporter,
 } from "../../provider/testing/engine";
 import { maskForDisplay, Redactor, SECRET_SIG, SIG_KEY, UNKNOWN } from "../../provider/testing/secrets";
+import { deployResult } from "../../provider/testing/driver";
 import { StateStore } from "../../provider/testing/state-store";
 import { readState } from "../../provider/testing/state";
 import type { CheckFailure, DeployResult, StackState, StepResult } from "../../provider/testing/types";
@@ -242,21 +243,19 @@ class Collector implements Reporter {
   }
 
   result(started: number): DeployResult {
-    const summary: Record<string, number> = {};
-    for (const s of this.steps) summary[s.op] = (summary[s.op] ?? 0) + 1;
-    return {
-      ok: this.errors.length === 0 && this.failures.length === 0,
-      steps: this.steps,
-      summary,
-      outputs: this.outputs,
-      failures: this.failures,
-      errors: this.errors,
-      warnings: this.warnings,
-      log: this.log.map((l) => this.redactor.redact(l)),
-      programLog: [],
-      processes: {},
-      durationMs: Date.now() - started,
-    };
+    return deployResult(
+      {
+        steps: this.steps,
+        outputs: this.outputs,
+        failures: this.failures,
+        errors: this.errors,
+        warnings: this.warnings,
+        log: this.log.map((l) => this.redactor.redact(l)),
+        programLog: [],
+        processes: {},
+      },
+      started,
+    );
   }
 }
 
