@@ -1,6 +1,6 @@
 /**
  * What the reliability tests share: deployments of the lifecycle fixture program through the host
- * driver against an emulator (for what only a host process shows: its raw output, a shifted clock),
+ * driver against an emulator (for what only a host process shows: its raw output),
  * raw captures of the host's output, and a byte-for-byte secret search.
  */
 import * as fs from "fs";
@@ -47,8 +47,7 @@ export function deploy(
   o: DeployOptions,
 ): Promise<driver.DeployResult> {
   const env: Record<string, string> = { CDN_TEST_ZONES: JSON.stringify(zones), ...(o.env ?? {}) };
-  if (o.captureDir || env.CDN_TEST_CLOCK_OFFSET_MS)
-    env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --require ${PRELOAD}`.trim();
+  if (o.captureDir) env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --require ${PRELOAD}`.trim();
   if (o.captureDir) env.CDN_TEST_CAPTURE_DIR = o.captureDir;
   return driver[op]({
     program: PROGRAM,
