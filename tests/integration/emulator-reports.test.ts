@@ -244,11 +244,10 @@ describe("emulator reports", () => {
       );
     });
 
-    it("produces a 10,000-row report (hourly over 417 days) quickly", async () => {
-      const started = Date.now();
+    // Its time is a benchmark figure (tests/bench/client.js), not a bound here.
+    it("produces a 10,000-row report (hourly over 417 days)", async () => {
       const rows = await call("report.getTotalTransferStats", 1, "2024-01-01", "2025-02-20", pull, [], "hourly");
       expect(rows.length).toBeGreaterThanOrEqual(10_000);
-      expect(Date.now() - started).toBeLessThan(5_000);
     });
   });
 
@@ -271,10 +270,8 @@ describe("emulator reports", () => {
         const call2 = callOf(emu2, () => NOW);
         for (const name of ["a", "b", "c", "d"])
           await call2("pullzone.create", { name, origin: "http://o.example.com" });
-        const started = Date.now();
         const rows = await call2("report.getPopularFiles", 1, "2024-01-01", "2024-12-31");
         expect(rows).toHaveLength(10_000);
-        expect(Date.now() - started).toBeLessThan(5_000);
       } finally {
         await emu2.close();
       }
