@@ -37,6 +37,7 @@ import {
   normalizeUserUpdate,
   normalizeZones,
 } from "./normalize";
+import type { ZoneGroup } from "./kinds";
 import type { BandwidthOptions, ReportApi, ReportMethod } from "./types";
 import { RetryPolicy, withRetry } from "./retry";
 import { Semaphore } from "./semaphore";
@@ -316,7 +317,7 @@ export class CdnClient {
     }
   }
 
-  private zoneApi<G extends "pullzone" | "pushzone" | "vodzone" | "livezone">(group: G) {
+  private zoneApi<G extends ZoneGroup>(group: G) {
     return {
       create: async (values: { name: string }) => {
         const method = `${group}.create`;

@@ -4,7 +4,8 @@
  * passed through `redact` with the call's secrets before an error is built.
  */
 import { settingRef, type SettingProblem } from "./settings";
-import { CREATE_ERROR_CODES, FAULT, ZONE_KIND_LABEL } from "./wire";
+import { kindInfo, kindOfGroup } from "./kinds";
+import { CREATE_ERROR_CODES, FAULT } from "./wire";
 
 export type CdnErrorType =
   | "validation"
@@ -386,8 +387,9 @@ export function errorFromCreateResult(
     { failed: number; nameInUse: number; originUnresolvable?: number } | undefined;
   if (codes && code === codes.nameInUse) return new CdnNameInUseError(code, method, zoneName, text);
   if (codes && code === codes.originUnresolvable) return new CdnOriginUnresolvableError(code, method, zoneName, text);
-  const label = ZONE_KIND_LABEL[group as keyof typeof ZONE_KIND_LABEL];
-  return new CdnCreateError("create_failed", code, method, zoneName, text || `${label ?? method} creation failed`);
+  const kind = kindOfGroup(group);
+  const label = kind ? kindInfo(kind).apiLabel : method;
+  return new CdnCreateError("create_failed", code, method, zoneName, text || `${label} creation failed`);
 }
 
 /** Builds the error for a Node/network failure of one attempt; `timeoutMs` is named in a timeout's message. */

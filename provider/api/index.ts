@@ -4,6 +4,8 @@
  * auth functions and redaction stay internal, so they can change without a breaking release.
  */
 export { CdnClient } from "./client";
+export { ZONE_KINDS } from "./kinds";
+export type { ZoneGroup, ZoneKind, ZoneSpelling, ZoneType } from "./kinds";
 export type {
   BandwidthAnswer,
   BandwidthOptions,

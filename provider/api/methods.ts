@@ -5,11 +5,13 @@
  * it (api/types.ts) and a parameter's bounds live here, not in code that switches on its name.
  */
 import { MAX_RETURN_LIMIT } from "./config";
+import { ZONE_GROUPS, type ZoneGroup } from "./kinds";
 import { VIEWBY } from "./wire";
 
-/** The XML-RPC groups; each is served at `{baseUrl}/xmlrpc/<group>`. */
-export const GROUPS = ["pullzone", "pushzone", "vodzone", "livezone", "cache", "user", "account", "report"] as const;
-export type Group = (typeof GROUPS)[number];
+const OTHER_GROUPS = ["cache", "user", "account", "report"] as const;
+/** The XML-RPC groups, each served at `{baseUrl}/xmlrpc/<group>`: the zone kinds' (from api/kinds.ts), then the others. */
+export type Group = ZoneGroup | (typeof OTHER_GROUPS)[number];
+export const GROUPS: readonly Group[] = [...ZONE_GROUPS, ...OTHER_GROUPS];
 
 /** Wire types of parameters after the three auth parameters (§2.1). `date` is a `Y-m-d` string. */
 export type ParamType = "int" | "string" | "date" | "struct" | "sortby" | "mixed";
@@ -69,6 +71,13 @@ export const VOD_CREATE_KEYS = ["name", "password", "label"] as const;
 export const VOD_UPDATE_KEYS = ["name", "password", "label"] as const;
 export const LIVE_CREATE_KEYS = VOD_CREATE_KEYS;
 export const LIVE_UPDATE_KEYS = VOD_UPDATE_KEYS;
+/** The create keys of each zone group, for code that serves any kind (the emulator's seedZone, its password rule). */
+export const ZONE_CREATE_KEYS: Readonly<Record<ZoneGroup, readonly string[]>> = {
+  pullzone: PULL_CREATE_KEYS,
+  pushzone: PUSH_CREATE_KEYS,
+  vodzone: VOD_CREATE_KEYS,
+  livezone: LIVE_CREATE_KEYS,
+};
 /**
  * Keys of user.update's `values` the emulator accepts. The contract does not list them, so the
  * client sends any key with a string value (see docs/client.md for the keys public samples sent).
@@ -95,7 +104,7 @@ const values = <const K extends readonly string[], const R extends readonly stri
   ({ name: "values", type: "struct", required: true, keys, requiredKeys }) as const;
 
 const zone = <
-  const G extends "pullzone" | "pushzone" | "vodzone" | "livezone",
+  const G extends ZoneGroup,
   const C extends readonly string[],
   const R extends readonly string[],
   const U extends readonly string[],

@@ -74,14 +74,6 @@ export const CREATE_ERROR_CODES = {
   livezone: { failed: 5001, nameInUse: 5002 },
 } as const;
 
-/** Labels of §7's create errors, for messages. */
-export const ZONE_KIND_LABEL = {
-  pullzone: "Pull Zone",
-  pushzone: "Push Zone",
-  vodzone: "VOD Zone",
-  livezone: "Live Zone",
-} as const;
-
 /**
  * XML-RPC fault codes. The document does not show them (§5.6, §7); the emulator uses the
  * interoperability codes of the XML-RPC spec for protocol faults and HTTP-like codes for auth.

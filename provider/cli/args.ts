@@ -4,10 +4,7 @@
  */
 import * as fs from "fs";
 import { parseArgs } from "util";
-import type { ZoneKindName } from "../functions/zones";
-
-/** The kinds, in the order they are listed and declared. */
-const ZONE_KINDS: readonly ZoneKindName[] = ["pull", "push", "vod", "live"];
+import { isZoneKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 
 export const USAGE = `Usage: cdn-zones import [options]
 
@@ -36,7 +33,7 @@ export interface ImportOptions {
   baseUrl?: string;
   apiUserId?: string;
   apiKey?: string;
-  kinds: ZoneKindName[];
+  kinds: ZoneKind[];
   excludeState: string[];
   out?: string;
 }
@@ -44,12 +41,12 @@ export interface ImportOptions {
 export type CliCommand = { kind: "help" } | { kind: "import"; options: ImportOptions };
 
 /** The kinds of `--kinds`, each checked; order and repeats do not matter. */
-function parseKinds(text: string): ZoneKindName[] {
+function parseKinds(text: string): ZoneKind[] {
   const kinds = text
     .split(",")
     .map((k) => k.trim().toLowerCase())
     .filter((k) => k !== "");
-  const bad = kinds.filter((k) => !(ZONE_KINDS as readonly string[]).includes(k));
+  const bad = kinds.filter((k) => !isZoneKind(k));
   if (bad.length || !kinds.length)
     throw new UsageError(
       `--kinds: ${bad.length ? `unknown kind ${bad.map((k) => `'${k}'`).join(", ")}` : "empty"}; use ${ZONE_KINDS.join(",")}`,

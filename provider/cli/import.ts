@@ -4,15 +4,15 @@
  */
 import { CdnClient } from "../api/client";
 import { resolveCredentials } from "../api/config";
-import type { ZoneKindName } from "../functions/zones";
+import { perKind, type ZoneKind } from "../api/kinds";
 import type { ImportOptions } from "./args";
-import { GeneratedProgram, KIND_CLASS, ListedZone, renderProgram } from "./program";
-import { SPECS } from "../resources/specs";
+import { GeneratedProgram, ListedZone, renderProgram } from "./program";
+import { specOf } from "../resources/specs";
 import { isManaged, noManagedZones, readManagedZones } from "./state";
 
 export interface ImportResult extends GeneratedProgram {
   /** Zones left out because a state file names them, by kind. */
-  excluded: Record<ZoneKindName, number>;
+  excluded: Record<ZoneKind, number>;
 }
 
 /** Lists, filters and renders; `env` gives what the flags do not (CDN_BASE_URL, CDN_API_USER_ID, CDN_API_KEY). */
@@ -29,10 +29,10 @@ export async function importZones(
   for (const file of options.excludeState) readManagedZones(file, managed);
   const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
   const zones: ListedZone[] = [];
-  const excluded: Record<ZoneKindName, number> = { pull: 0, push: 0, vod: 0, live: 0 };
+  const excluded = perKind(() => 0);
   try {
     for (const kind of options.kinds) {
-      const spec = SPECS[KIND_CLASS[kind]];
+      const spec = specOf(kind);
       let rows: Record<string, unknown>[];
       progress(`listing ${spec.label}s...`);
       try {

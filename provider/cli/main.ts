@@ -7,8 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { CliCommand, parseCommand, USAGE, UsageError } from "./args";
 import { importZones } from "./import";
-import { SPECS } from "../resources/specs";
-import { KIND_CLASS } from "./program";
+import { kindInfo } from "../api/kinds";
 
 async function main(argv: readonly string[]): Promise<number> {
   let command: CliCommand;
@@ -41,7 +40,7 @@ async function main(argv: readonly string[]): Promise<number> {
     );
     for (const p of result.passwords)
       process.stderr.write(
-        `  pulumi config set --secret ${p.configKey}   # ${SPECS[KIND_CLASS[p.kind]].label} '${p.zoneName}'\n`,
+        `  pulumi config set --secret ${p.configKey}   # ${kindInfo(p.kind).label} '${p.zoneName}'\n`,
       );
   }
   return 0;

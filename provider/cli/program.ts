@@ -3,28 +3,20 @@
  * `name` and `adopt: true`, passwords from the stack's secret config. Pure text from rows, so it is
  * tested without an account; the output compiles under `tsc --strict`.
  */
-import { SPECS, ZoneKind } from "../resources/specs";
-import type { ZoneKindName } from "../functions/zones";
+import { kindInfo, perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
+import { specOf } from "../resources/specs";
 import { IdentifierPool, ResourceNamePool } from "./names";
-
-/** The resource class of each kind, as the package exports it. */
-export const KIND_CLASS: Record<ZoneKindName, ZoneKind> = {
-  pull: "PullZone",
-  push: "PushZone",
-  vod: "VodZone",
-  live: "LiveZone",
-};
 
 /** A zone as listZones returned it (wire keys), with its kind. */
 export interface ListedZone {
-  kind: ZoneKindName;
+  kind: ZoneKind;
   row: Record<string, unknown>;
 }
 
 /** A password the program reads from config, and the zone it belongs to (for the `pulumi config set` hint). */
 export interface PasswordSetting {
   configKey: string;
-  kind: ZoneKindName;
+  kind: ZoneKind;
   zoneName: string;
 }
 
@@ -32,7 +24,7 @@ export interface GeneratedProgram {
   text: string;
   passwords: PasswordSetting[];
   /** Zones declared, by kind. */
-  counts: Record<ZoneKindName, number>;
+  counts: Record<ZoneKind, number>;
 }
 
 /** Code-point order: the same on every machine, unlike `localeCompare`. */
@@ -42,9 +34,9 @@ const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
 const literal = (s: string): string => JSON.stringify(s);
 
 /** The inputs a listed row can give: listed, not secret, with a non-empty value. */
-function listedInputs(kind: ZoneKindName, row: Record<string, unknown>): [string, string][] {
+function listedInputs(kind: ZoneKind, row: Record<string, unknown>): [string, string][] {
   const out: [string, string][] = [];
-  for (const f of SPECS[KIND_CLASS[kind]].fields) {
+  for (const f of specOf(kind).fields) {
     if (!f.listed || f.secret || f.input === "name") continue;
     const v = row[f.wire];
     // An empty value is the API's "not set": declaring "" would fail the field's check.
@@ -59,20 +51,19 @@ function listedInputs(kind: ZoneKindName, row: Record<string, unknown>): [string
  * (where the zones came from); the order is kind, then name, so a re-import diffs cleanly.
  */
 export function renderProgram(zones: readonly ListedZone[], header: readonly string[] = []): GeneratedProgram {
-  const order: ZoneKindName[] = ["pull", "push", "vod", "live"];
   const sorted = [...zones].sort(
     (a, b) =>
-      order.indexOf(a.kind) - order.indexOf(b.kind) ||
+      ZONE_KINDS.indexOf(a.kind) - ZONE_KINDS.indexOf(b.kind) ||
       byCodePoint(String(a.row.name), String(b.row.name)) ||
       Number(a.row.id) - Number(b.row.id),
   );
   const vars = new IdentifierPool();
   const names = new ResourceNamePool();
   const passwords: PasswordSetting[] = [];
-  const counts: Record<ZoneKindName, number> = { pull: 0, push: 0, vod: 0, live: 0 };
+  const counts = perKind(() => 0);
   const blocks: string[] = [];
   for (const z of sorted) {
-    const spec = SPECS[KIND_CLASS[z.kind]];
+    const spec = specOf(z.kind);
     const zoneName = String(z.row.name);
     const variable = vars.take(z.kind, zoneName);
     const lines = [`  name: ${literal(zoneName)},`];
@@ -85,10 +76,10 @@ export function renderProgram(zones: readonly ListedZone[], header: readonly str
     lines.push("  adopt: true,");
     counts[z.kind]++;
     blocks.push(
-      `// ${spec.label} '${zoneName}' (id ${String(z.row.id)})\nconst ${variable} = new ${spec.kind}(${literal(names.take(spec.kind, zoneName))}, {\n${lines.join("\n")}\n});`,
+      `// ${spec.label} '${zoneName}' (id ${String(z.row.id)})\nconst ${variable} = new ${spec.type}(${literal(names.take(spec.type, zoneName))}, {\n${lines.join("\n")}\n});`,
     );
   }
-  const classes = order.filter((k) => counts[k] > 0).map((k) => KIND_CLASS[k]);
+  const classes = ZONE_KINDS.filter((k) => counts[k] > 0).map((k) => kindInfo(k).type);
   const variables = blocks.map((b) => /const (\w+) =/.exec(b)![1]);
   const text = [
     ...header.map((l) => `// ${l}`),

@@ -5,24 +5,22 @@
  * so encrypted values elsewhere in the file do not matter.
  */
 import * as fs from "fs";
-import type { ZoneKindName } from "../functions/zones";
+import { kindInfo, perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 
 /** Zones a stack manages: ids by kind, and ids whose kind the type did not say (matched for every kind). */
 export interface ManagedZones {
-  byKind: Record<ZoneKindName, Set<number>>;
+  byKind: Record<ZoneKind, Set<number>>;
   anyKind: Set<number>;
 }
 
-const KIND_OF_TYPE: [RegExp, ZoneKindName][] = [
-  [/PullZone$/, "pull"],
-  [/PushZone$/, "push"],
-  [/VodZone$/, "vod"],
-  [/LiveZone$/, "live"],
-];
+/** The kind a state's resource type names at its end (`...PullZone`), whatever the type's prefix. */
+function kindAtEndOf(type: unknown): ZoneKind | undefined {
+  return typeof type === "string" ? ZONE_KINDS.find((k) => type.endsWith(kindInfo(k).type)) : undefined;
+}
 
 /** An empty set of managed zones. */
 export function noManagedZones(): ManagedZones {
-  return { byKind: { pull: new Set(), push: new Set(), vod: new Set(), live: new Set() }, anyKind: new Set() };
+  return { byKind: perKind(() => new Set<number>()), anyKind: new Set() };
 }
 
 /** Adds the zones of the state file `file` to `into`; throws naming the file when it is neither format. */
@@ -46,7 +44,7 @@ export function readManagedZones(file: string, into: ManagedZones = noManagedZon
     if (r?.delete === true) continue; // the old half of a replacement, on its way out
     const id = Number(r?.outputs?.zoneId);
     if (!Number.isInteger(id) || id <= 0) continue;
-    const kind = KIND_OF_TYPE.find(([re]) => typeof r.type === "string" && re.test(r.type))?.[1];
+    const kind = kindAtEndOf(r.type);
     if (kind) into.byKind[kind].add(id);
     else into.anyKind.add(id);
   }
@@ -54,6 +52,6 @@ export function readManagedZones(file: string, into: ManagedZones = noManagedZon
 }
 
 /** Whether the zone `id` of `kind` is managed by one of the stacks read. */
-export function isManaged(managed: ManagedZones, kind: ZoneKindName, id: number): boolean {
+export function isManaged(managed: ManagedZones, kind: ZoneKind, id: number): boolean {
   return managed.byKind[kind].has(id) || managed.anyKind.has(id);
 }

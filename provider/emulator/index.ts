@@ -6,7 +6,8 @@
  */
 import type { UserRow } from "../api/wire";
 import { ZONE_ROW_FIELDS } from "../api/wire";
-import { PULL_CREATE_KEYS, PUSH_CREATE_KEYS, VOD_CREATE_KEYS, LIVE_CREATE_KEYS } from "../api/methods";
+import { kindInfo, zoneKindOf, type ZoneGroup, type ZoneSpelling } from "../api/kinds";
+import { ZONE_CREATE_KEYS } from "../api/methods";
 import { compatFor, type CompatProfile } from "./compat";
 import { Dispatcher } from "./dispatch";
 import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
@@ -19,7 +20,7 @@ import { EmulatorServer } from "./server";
 import { forbiddenXmlChar } from "./xml/chars";
 import { FileStore } from "./store/file";
 import { MemoryStore } from "./store/memory";
-import type { Store, StoredZone, ZoneKind } from "./store/store";
+import type { Store, StoredZone } from "./store/store";
 
 export type { EmulatorOptions } from "./options";
 export {
@@ -36,7 +37,12 @@ export type { PurgeRecord } from "./handlers/context";
 export type { FaultKind, FaultRule } from "./injection";
 export { ALL_FAULT_KINDS, FAULT_KINDS, TARGETED_FAULT_KINDS, FaultInjector } from "./injection";
 export type { FailureForm, FaultMoment, OnceSpec } from "./injection";
-export type { ZoneKind } from "./store/store";
+export type { ZoneGroup, ZoneSpelling } from "../api/kinds";
+/**
+ * @deprecated Use `ZoneGroup`: this was the emulator's name for a zone's group (`pullzone`...), while the
+ * package root's `ZoneKind` is the kind's short name (`pull`). Kept so code written against 0.1.0 compiles.
+ */
+export type ZoneKind = ZoneGroup;
 export { DataFileError } from "./store/file";
 export { Faults, RpcFault } from "./errors";
 export { COMPAT_PROFILES } from "./compat";
@@ -47,7 +53,8 @@ export type { CompatProfile } from "./compat";
  * `cdn_url` (pull and push zones) and `createdAt`. The password itself is not exposed.
  */
 export interface ZoneView {
-  readonly kind: ZoneKind;
+  /** The zone's group (`pullzone`), as listZones serves it and the data file stores it. */
+  readonly kind: ZoneGroup;
   readonly id: number;
   readonly name: string;
   readonly label: string;
@@ -76,18 +83,18 @@ export interface Emulator {
   /** Every cache.purge / cache.purgeAllCache with its argument and result. */
   readonly purges: readonly PurgeRecord[];
   readonly faults: FaultInjector;
-  /** Stored zones of a kind, by increasing id. */
-  zones(kind: ZoneKind): ZoneView[];
+  /** Stored zones of a kind (spelled `pull`, `pullzone` or `PullZone`, as in every method here), by increasing id. */
+  zones(kind: ZoneSpelling): ZoneView[];
   /** The zone of `kind` named `name`, compared without regard to case as the API does; undefined when none. */
-  zoneByName(kind: ZoneKind, name: string): ZoneView | undefined;
+  zoneByName(kind: ZoneSpelling, name: string): ZoneView | undefined;
   /** Whether `password` is the password of zone `id` of `kind` (false for an unknown zone). */
-  passwordMatches(kind: ZoneKind, id: number, password: string): boolean;
+  passwordMatches(kind: ZoneSpelling, id: number, password: string): boolean;
   /** Creates a zone directly in the store, as if made outside Pulumi; throws on the errors create would return. */
-  seedZone(kind: ZoneKind, values: Record<string, string>): Promise<ZoneView>;
+  seedZone(kind: ZoneSpelling, values: Record<string, string>): Promise<ZoneView>;
   /** Changes any create field of a zone directly in the store (drift); throws when refused. */
-  editZone(kind: ZoneKind, id: number, values: Record<string, string>): Promise<ZoneView>;
+  editZone(kind: ZoneSpelling, id: number, values: Record<string, string>): Promise<ZoneView>;
   /** Deletes a zone of any kind directly in the store; false when there is none. */
-  deleteZone(kind: ZoneKind, id: number): Promise<boolean>;
+  deleteZone(kind: ZoneSpelling, id: number): Promise<boolean>;
   /** Users as user.listUsers returns them. */
   users(): UserRow[];
   /** Back to a fresh account: no zones, initial users, no records, no fault rules. Ids keep increasing. */
@@ -99,12 +106,13 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-const CREATE_KEYS: Record<ZoneKind, readonly string[]> = {
-  pullzone: PULL_CREATE_KEYS,
-  pushzone: PUSH_CREATE_KEYS,
-  vodzone: VOD_CREATE_KEYS,
-  livezone: LIVE_CREATE_KEYS,
-};
+/** The group of a kind spelled any way; a TypeError naming the method for anything else (JavaScript callers). */
+function groupOf(method: string, spelling: ZoneSpelling): ZoneGroup {
+  const kind = typeof spelling === "string" ? zoneKindOf(spelling) : undefined;
+  if (!kind)
+    throw new TypeError(`${method}: unknown zone kind '${String(spelling)}' (e.g. pull, pullzone or PullZone)`);
+  return kindInfo(kind).group;
+}
 
 function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
   const out: Record<string, string | number | boolean> = { kind: zone.kind };
@@ -116,10 +124,10 @@ function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
   return out as unknown as ZoneView;
 }
 
-function checkKeys(kind: ZoneKind, values: Record<string, string>): void {
+function checkKeys(kind: ZoneGroup, values: Record<string, string>): void {
   for (const [key, value] of Object.entries(values)) {
-    if (!CREATE_KEYS[kind].includes(key))
-      throw new TypeError(`${kind}: unknown key '${key}' (accepted: ${CREATE_KEYS[kind].join(", ")})`);
+    if (!ZONE_CREATE_KEYS[kind].includes(key))
+      throw new TypeError(`${kind}: unknown key '${key}' (accepted: ${ZONE_CREATE_KEYS[kind].join(", ")})`);
     if (typeof value !== "string") throw new TypeError(`${kind}: ${key} must be a string`);
     // Same rule as for requests: the emulator never holds what it could not serve as XML.
     const bad = forbiddenXmlChar(value);
@@ -183,30 +191,34 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     calls: recorder.calls,
     purges: recorder.purges,
     faults: injector,
-    zones: (kind) => store.zones(kind).map((z) => view(z, account)),
-    zoneByName: (kind, name) => {
-      const zone = store.zoneByName(kind, name);
+    zones: (spelling) => store.zones(groupOf("zones", spelling)).map((z) => view(z, account)),
+    zoneByName: (spelling, name) => {
+      const zone = store.zoneByName(groupOf("zoneByName", spelling), name);
       return zone && view(zone, account);
     },
-    passwordMatches: (kind, id, password) => {
+    passwordMatches: (spelling, id, password) => {
+      const kind = groupOf("passwordMatches", spelling);
       const zone = store.zone(id);
       return !!zone && zone.kind === kind && matchesHash(zone, password);
     },
-    async seedZone(kind, values) {
+    async seedZone(spelling, values) {
+      const kind = groupOf("seedZone", spelling);
       checkKeys(kind, values);
       const outcome = createZone(context, kind, values);
       if (!outcome.ok) throw new Error(`seedZone ${kind}: ${outcome.code} ${outcome.message}`);
       await store.flush();
       return view(outcome.zone, account);
     },
-    async editZone(kind, id, values) {
+    async editZone(spelling, id, values) {
+      const kind = groupOf("editZone", spelling);
       checkKeys(kind, values);
       const problem = changeZone(context, kind, id, values);
       if (problem) throw new Error(`editZone ${kind} ${id}: ${problem}`);
       await store.flush();
       return view(store.zone(id)!, account);
     },
-    async deleteZone(kind, id) {
+    async deleteZone(spelling, id) {
+      const kind = groupOf("deleteZone", spelling);
       const zone = store.zone(id);
       if (!zone || zone.kind !== kind) return false;
       store.deleteZone(id);

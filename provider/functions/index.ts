@@ -30,7 +30,6 @@ export type {
   PurgeZoneArgs,
   PurgeZoneOutputArgs,
 } from "./purge";
-export { ZONE_KINDS } from "./zones";
 export const {
   getPullZones,
   getPullZonesOutput,

@@ -4,25 +4,15 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { CdnAuthError, CdnError, CdnValidationError } from "../api/errors";
+import { isZoneKind, kindInfo, kindOfType, ZONE_KINDS, type ZoneKind, type ZoneType } from "../api/kinds";
 import { FAULT } from "../api/wire";
 import { camelCase, checkArgs } from "./args";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { lift, outputOf, settle } from "./lift";
 import { closeNames } from "./names";
 
-/** The four kinds, as functions name them. */
-export type ZoneKindName = "pull" | "push" | "vod" | "live";
-export const ZONE_KINDS: readonly ZoneKindName[] = ["pull", "push", "vod", "live"];
-
-const GROUP = { pull: "pullzone", push: "pushzone", vod: "vodzone", live: "livezone" } as const;
-const LABEL = { pull: "pull zone", push: "push zone", vod: "VOD zone", live: "live zone" } as const;
-/** Resource kinds (`PullZone`) accepted wherever a kind is asked for. */
-const RESOURCE_KIND: Record<string, ZoneKindName> = {
-  PullZone: "pull",
-  PushZone: "push",
-  VodZone: "vod",
-  LiveZone: "live",
-};
+/** @deprecated Use `ZoneKind`: the four kinds as functions name them, which is now their name everywhere. */
+export type ZoneKindName = ZoneKind;
 
 export interface PullZoneInfo {
   kind: "pull";
@@ -67,18 +57,18 @@ export interface GetZonesResult<T extends ZoneInfo> {
 }
 
 /** A listZones row as camelCase, `id` as `zoneId`. */
-function toInfo(kind: ZoneKindName, row: Record<string, unknown>): ZoneInfo {
+function toInfo(kind: ZoneKind, row: Record<string, unknown>): ZoneInfo {
   const out: Record<string, unknown> = { kind, zoneId: row.id };
   for (const [k, v] of Object.entries(row)) if (k !== "id") out[camelCase(k)] = v;
   return out as unknown as ZoneInfo;
 }
 
-async function listKind(kind: ZoneKindName, opts?: FunctionOptions): Promise<ZoneInfo[]> {
-  const rows = (await clientFor(opts)[GROUP[kind]].listZones()) as unknown as Record<string, unknown>[];
+async function listKind(kind: ZoneKind, opts?: FunctionOptions): Promise<ZoneInfo[]> {
+  const rows = (await clientFor(opts)[kindInfo(kind).group].listZones()) as unknown as Record<string, unknown>[];
   return rows.map((r) => toInfo(kind, r));
 }
 
-function zonesOf<T extends ZoneInfo>(kind: ZoneKindName, fn: string) {
+function zonesOf<T extends ZoneInfo>(kind: ZoneKind, fn: string) {
   return async (args?: Record<string, never>, opts?: FunctionOptions): Promise<GetZonesResult<T>> => {
     checkArgs(fn, args, []);
     return { zones: (await listKind(kind, opts)) as T[] };
@@ -132,20 +122,19 @@ export function getLiveZonesOutput(
 }
 
 /** A kind as functions take it: `pull`, `push`, `vod`, `live`, or the resource name `PullZone`... */
-export function zoneKindArg(fn: string, v: unknown): ZoneKindName {
-  if (typeof v === "string") {
-    if ((ZONE_KINDS as readonly string[]).includes(v)) return v as ZoneKindName;
-    if (RESOURCE_KIND[v]) return RESOURCE_KIND[v];
-  }
+export function zoneKindArg(fn: string, v: unknown): ZoneKind {
+  if (isZoneKind(v)) return v;
+  const kind = typeof v === "string" ? kindOfType(v) : undefined;
+  if (kind) return kind;
   throw new CdnValidationError(
     "kind",
-    `must be one of ${ZONE_KINDS.join(", ")} (or PullZone, PushZone, VodZone, LiveZone), got ${typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v}`,
+    `must be one of ${ZONE_KINDS.join(", ")} (or ${ZONE_KINDS.map((k) => kindInfo(k).type).join(", ")}), got ${typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v}`,
     fn,
   );
 }
 
 export interface GetZoneArgs {
-  kind: ZoneKindName | "PullZone" | "PushZone" | "VodZone" | "LiveZone";
+  kind: ZoneKind | ZoneType;
   name: string;
 }
 export interface GetZoneOutputArgs {
@@ -167,7 +156,7 @@ export async function getZone(args: GetZoneArgs, opts?: FunctionOptions): Promis
   if (zones.length > 0 && named.length === 0) {
     throw new CdnError(
       "validation",
-      `${fn}: no ${LABEL[kind]} named '${name}' can be found: the server lists ${LABEL[kind]}s by id only (no names), so look it up by zoneId (getLiveZones)`,
+      `${fn}: no ${kindInfo(kind).label} named '${name}' can be found: the server lists ${kindInfo(kind).label}s by id only (no names), so look it up by zoneId (getLiveZones)`,
     );
   }
   const near = closeNames(
@@ -176,12 +165,12 @@ export async function getZone(args: GetZoneArgs, opts?: FunctionOptions): Promis
   );
   throw new CdnError(
     "validation",
-    `${fn}: no ${LABEL[kind]} named '${name}' in the account` +
+    `${fn}: no ${kindInfo(kind).label} named '${name}' in the account` +
       (near.length
         ? `; close names: ${near.map((n) => `'${n}'`).join(", ")}`
         : zones.length
-          ? ` (it has ${zones.length} ${LABEL[kind]}s, none with a close name)`
-          : ` (it has no ${LABEL[kind]}s)`),
+          ? ` (it has ${zones.length} ${kindInfo(kind).label}s, none with a close name)`
+          : ` (it has no ${kindInfo(kind).label}s)`),
   );
 }
 
@@ -198,7 +187,7 @@ export type ManagedZone = number | string | pulumi.Output<number | string> | { z
 export interface GetUnmanagedZonesArgs {
   managed: ManagedZone[] | pulumi.Output<ManagedZone[]>;
   /** Kinds to look at (default: all four). */
-  kinds?: ZoneKindName[];
+  kinds?: ZoneKind[];
 }
 
 export interface GetUnmanagedZonesResult {
@@ -207,7 +196,7 @@ export interface GetUnmanagedZonesResult {
   /** How many zones of the account are declared. */
   managedCount: number;
   /** Kinds that could not be listed because the API key lacks access to them (live zones). */
-  skippedKinds: ZoneKindName[];
+  skippedKinds: ZoneKind[];
 }
 
 async function managedIds(fn: string, managed: unknown): Promise<{ ids: Set<number>; secret: boolean }> {
@@ -269,7 +258,7 @@ async function unmanaged(
   if (!Array.isArray(kinds)) throw new CdnValidationError("kinds", "must be an array of kinds", fn);
   const wanted = [...new Set(kinds.map((k) => zoneKindArg(fn, k)))];
   const { ids, secret } = await managedIds(fn, a.managed);
-  const skippedKinds: ZoneKindName[] = [];
+  const skippedKinds: ZoneKind[] = [];
   const lists = await Promise.all(
     wanted.map((kind) =>
       listKind(kind, opts).catch((e) => {
@@ -304,7 +293,7 @@ export async function getUnmanagedZones(
 
 export interface GetUnmanagedZonesOutputArgs {
   managed: ManagedZone[] | pulumi.Output<ManagedZone[]>;
-  kinds?: pulumi.Input<ZoneKindName[]>;
+  kinds?: pulumi.Input<ZoneKind[]>;
 }
 
 /**
@@ -316,7 +305,7 @@ export function getUnmanagedZonesOutput(
   opts?: FunctionOutputOptions,
 ): pulumi.Output<GetUnmanagedZonesResult> {
   const run = lift(
-    async (a: { kinds?: ZoneKindName[] }, o?: FunctionOptions) => {
+    async (a: { kinds?: ZoneKind[] }, o?: FunctionOptions) => {
       const r = await unmanaged({ managed: args?.managed, kinds: a.kinds } as GetUnmanagedZonesArgs, o);
       return r;
     },

@@ -5,7 +5,8 @@
  */
 import * as lifecycle from "./lifecycle";
 import { configure as configureConnection, connection } from "./connection";
-import { SPECS, ZoneKind } from "./specs";
+import type { ZoneType } from "../api/kinds";
+import { SPECS } from "./specs";
 import { check } from "./check";
 import { runningSdkVersion, sdkVersionProblem } from "./sdk";
 import { handlePurge } from "./purgeLifecycle";
@@ -16,7 +17,7 @@ export const HANDLER_VERSIONS = [1];
 export type Operation = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
 
 /** Runs one provider operation for a zone kind. */
-export async function handle(version: number, kind: ZoneKind, op: Operation, args: unknown[]): Promise<unknown> {
+export async function handle(version: number, kind: ZoneType, op: Operation, args: unknown[]): Promise<unknown> {
   if (!HANDLER_VERSIONS.includes(version)) {
     throw new Error(
       `this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`,

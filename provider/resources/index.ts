@@ -9,4 +9,3 @@ export { LiveZone } from "./liveZone";
 export { CachePurge } from "./cachePurge";
 export type { CachePurgeArgs } from "./cachePurge";
 export type { LiveZoneArgs } from "./liveZone";
-export type { ZoneKind } from "./specs";

@@ -133,7 +133,7 @@ export async function read(
   if (!row) {
     if (!refreshing) {
       throw new Error(
-        `${spec.kind}.get: no ${spec.label} with id ${zoneId} in the account (${spec.group}.listZones does not list it): check the id.`,
+        `${spec.type}.get: no ${spec.label} with id ${zoneId} in the account (${spec.group}.listZones does not list it): check the id.`,
       );
     }
     log(

@@ -4,11 +4,11 @@
  * file in providers/, which an installed package's state stores as a one-line `require`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ZoneKind } from "./specs";
+import type { ZoneType } from "../api/kinds";
 
 export { makeProvider } from "./thinProvider";
 
-export const PROVIDERS: Readonly<Record<ZoneKind, pulumi.dynamic.ResourceProvider>> = {
+export const PROVIDERS: Readonly<Record<ZoneType, pulumi.dynamic.ResourceProvider>> = {
   PullZone: require("./providers/pull"),
   PushZone: require("./providers/push"),
   VodZone: require("./providers/vod"),

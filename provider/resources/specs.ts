@@ -2,7 +2,7 @@
  * One declarative spec per zone kind. check, diff, create, read and update all read these
  * tables, so what diff calls an in-place change is exactly what update can send.
  */
-import { Group } from "../api/methods";
+import { kindInfo, type ZoneKind, type ZoneKindInfo, type ZoneType } from "../api/kinds";
 
 /** How check validates a field's value (see validate.ts). */
 export type FieldRule = "name" | "origin" | "host" | "ip" | "compress" | "text" | "password";
@@ -32,13 +32,11 @@ export interface ComputedSpec {
   readonly deliveryHost?: boolean;
 }
 
-export type ZoneKind = "PullZone" | "PushZone" | "VodZone" | "LiveZone";
-
-export interface ZoneSpec {
-  readonly kind: ZoneKind;
-  readonly group: Exclude<Group, "cache" | "user" | "account" | "report">;
-  /** Words used in messages: "pull zone 'assets'". */
-  readonly label: string;
+/**
+ * A kind's spec: its names from api/kinds.ts (`kind`, `type` as the resource class and host type token,
+ * `group`, and `label`, the words used in messages: "pull zone 'assets'"), then what the lifecycle reads.
+ */
+export interface ZoneSpec extends ZoneKindInfo {
   readonly fields: readonly FieldSpec[];
   readonly computed: readonly ComputedSpec[];
   /** The API can delete zones of this kind (only live zones). */
@@ -71,9 +69,7 @@ const computed = (output: string, wire: string, fromCreate: boolean, fromList: b
 const cdnUrl: ComputedSpec = { ...computed("cdnUrl", "cdn_url", true, false), deliveryHost: true };
 
 export const PULL_ZONE: ZoneSpec = {
-  kind: "PullZone",
-  group: "pullzone",
-  label: "pull zone",
+  ...kindInfo("pull"),
   fields: [
     name,
     { input: "origin", wire: "origin", rule: "origin", required: true, listed: true },
@@ -88,9 +84,7 @@ export const PULL_ZONE: ZoneSpec = {
 };
 
 export const PUSH_ZONE: ZoneSpec = {
-  kind: "PushZone",
-  group: "pushzone",
-  label: "push zone",
+  ...kindInfo("push"),
   fields: [
     name,
     password,
@@ -107,9 +101,7 @@ export const PUSH_ZONE: ZoneSpec = {
 };
 
 export const VOD_ZONE: ZoneSpec = {
-  kind: "VodZone",
-  group: "vodzone",
-  label: "VOD zone",
+  ...kindInfo("vod"),
   fields: [name, password, label],
   computed: [
     computed("vanityIp", "vanity_ip", true, false),
@@ -119,20 +111,27 @@ export const VOD_ZONE: ZoneSpec = {
 };
 
 export const LIVE_ZONE: ZoneSpec = {
-  kind: "LiveZone",
-  group: "livezone",
-  label: "live zone",
+  ...kindInfo("live"),
   fields: [name, password, label],
   computed: [],
   deletable: true,
 };
 
-export const SPECS: Readonly<Record<ZoneKind, ZoneSpec>> = {
+/**
+ * The specs by resource type, the key the serialized provider passes (`handle(1, "PullZone", ...)`):
+ * states written by 0.1.0 call it so, so the key never changes.
+ */
+export const SPECS: Readonly<Record<ZoneType, ZoneSpec>> = {
   PullZone: PULL_ZONE,
   PushZone: PUSH_ZONE,
   VodZone: VOD_ZONE,
   LiveZone: LIVE_ZONE,
 };
+
+/** The spec of a kind by its short name (`pull`). */
+export function specOf(kind: ZoneKind): ZoneSpec {
+  return SPECS[kindInfo(kind).type];
+}
 
 /** Inputs every kind takes besides its fields. */
 export const CONTROL_INPUTS = ["adopt"] as const;

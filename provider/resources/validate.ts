@@ -131,7 +131,7 @@ export function checkInputs(
     if (!known.has(key))
       failures.push({
         property: key,
-        reason: `${zone}: '${key}' is not an input of ${spec.kind} (inputs: ${[...known].filter((k) => k !== "__provider").join(", ")})`,
+        reason: `${zone}: '${key}' is not an input of ${spec.type} (inputs: ${[...known].filter((k) => k !== "__provider").join(", ")})`,
       });
   }
   for (const field of spec.fields) {

@@ -7,11 +7,12 @@ import * as pulumi from "@pulumi/pulumi";
 import { ACCOUNT } from "./identity";
 import { AUTO_NAME, autoName } from "./naming";
 import { PROVIDERS } from "./provider";
-import { SPECS, ZONE_ID, ZoneKind } from "./specs";
+import type { ZoneType } from "../api/kinds";
+import { SPECS, ZONE_ID } from "./specs";
 
 /** Everything `super(...)` of a zone class needs. */
 export function zoneRegistration(
-  kind: ZoneKind,
+  kind: ZoneType,
   name: string,
   args: Record<string, unknown> | undefined,
   opts: pulumi.CustomResourceOptions | undefined,

@@ -6,7 +6,7 @@
 import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
-import { startEmulator, type Emulator, type ZoneKind } from "../../provider/emulator";
+import { startEmulator, type Emulator, type ZoneGroup } from "../../provider/emulator";
 
 function call(emu: Emulator, wire: string, ...params: unknown[]): Promise<any> {
   return callAs(emu, emu.apiUserId, emu.apiKey, wire, ...params);
@@ -22,13 +22,13 @@ function callAs(emu: Emulator, apiUserId: number, apiKey: string, wire: string, 
   });
 }
 
-const VALUES: Record<ZoneKind, (name: string) => Record<string, string>> = {
+const VALUES: Record<ZoneGroup, (name: string) => Record<string, string>> = {
   pullzone: (name) => ({ name, origin: "http://o.example.com" }),
   pushzone: (name) => ({ name, password: "pw" }),
   vodzone: (name) => ({ name, password: "pw" }),
   livezone: (name) => ({ name, password: "pw" }),
 };
-const IN_USE: Record<ZoneKind, number> = { pullzone: 2002, pushzone: 3002, vodzone: 4002, livezone: 5002 };
+const IN_USE: Record<ZoneGroup, number> = { pullzone: 2002, pushzone: 3002, vodzone: 4002, livezone: 5002 };
 
 describe("zone names with capitals", () => {
   let emu: Emulator;
@@ -37,7 +37,7 @@ describe("zone names with capitals", () => {
   });
   afterAll(() => emu.close());
 
-  it.each(Object.keys(VALUES) as ZoneKind[])(
+  it.each(Object.keys(VALUES) as ZoneGroup[])(
     "%s: keeps the case given, and a name in another case is in use",
     async (kind) => {
       const [code, created] = await call(emu, `${kind}.create`, VALUES[kind]("ShopAssets"));

@@ -402,6 +402,25 @@ describe("emulator: zones, cache, users, account", () => {
       expect(await emu.deleteZone("pullzone", seeded.id)).toBe(false);
       expect((await call("pullzone.listZones")).map((r: { id: number }) => r.id)).not.toContain(seeded.id);
     });
+
+    it("take a kind spelled as its short name, its group or its resource type, and refuse any other", async () => {
+      const name = fresh("spelt");
+      const seeded = await emu.seedZone("push", { name, password: "Pa55-word" });
+      expect(seeded.kind).toBe("pushzone");
+      for (const kind of ["push", "pushzone", "PushZone"] as const) {
+        expect(emu.zones(kind).map((z) => z.id)).toContain(seeded.id);
+        expect(emu.zoneByName(kind, name)?.id).toBe(seeded.id);
+        expect(emu.passwordMatches(kind, seeded.id, "Pa55-word")).toBe(true);
+      }
+      // Each spelling names that kind only: the zone is not found as another kind.
+      expect(emu.zones("pull").map((z) => z.id)).not.toContain(seeded.id);
+      expect(emu.passwordMatches("vod", seeded.id, "Pa55-word")).toBe(false);
+      expect((await emu.editZone("PushZone", seeded.id, { label: "renamed" })).label).toBe("renamed");
+      expect(() => emu.zones("Push" as never)).toThrow(/zones: unknown zone kind 'Push'/);
+      await expect(emu.seedZone("zone" as never, { name })).rejects.toThrow(TypeError);
+      expect(await emu.deleteZone("vodzone", seeded.id)).toBe(false);
+      expect(await emu.deleteZone("PushZone", seeded.id)).toBe(true);
+    });
   });
 
   describe("concurrency", () => {

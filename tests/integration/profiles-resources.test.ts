@@ -8,6 +8,7 @@
 import { startEmulator } from "../../provider/emulator";
 import { COMPAT_PROFILES } from "../../provider/emulator/compat";
 import { accountConfig, deployment } from "../support/handle";
+import { GROUP } from "../support/kinds";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 const PASSWORD = "Zone-Pa55word-1";
@@ -18,7 +19,6 @@ const ARGS = {
   LiveZone: { password: PASSWORD, label: "stream" },
 } as const;
 const KINDS = Object.keys(ARGS) as (keyof typeof ARGS)[];
-const GROUP = { PullZone: "pullzone", PushZone: "pushzone", VodZone: "vodzone", LiveZone: "livezone" } as const;
 
 describe.each(COMPAT_PROFILES.map((p) => [p]))("profile %s", (profile) => {
   let emu: Emu;

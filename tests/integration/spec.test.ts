@@ -61,7 +61,7 @@ const lastCall = (method: string) => [...emu.calls].reverse().find((c) => c.meth
 const valuesOf = (call: { params: unknown[] } | undefined) =>
   (call?.params ?? []).find((p) => p !== null && typeof p === "object" && !Array.isArray(p)) as Record<string, unknown>;
 
-describe.each(specs.map((s) => [s.kind, s] as const))("%s spec", (_kind, spec) => {
+describe.each(specs.map((s) => [s.type, s] as const))("%s spec", (_kind, spec) => {
   test("agrees with the method table and the listZones row", () => {
     const create = METHODS[`${spec.group}.create`].params[0].keys!;
     const update = METHODS[`${spec.group}.update`].params[1].keys!;
@@ -78,7 +78,7 @@ describe.each(specs.map((s) => [s.kind, s] as const))("%s spec", (_kind, spec) =
   });
 
   test("secret fields are registered as secret outputs; undeletable kinds are retained", () => {
-    const [, , props, opts] = zoneRegistration(spec.kind, "r", fullInputs(spec), undefined);
+    const [, , props, opts] = zoneRegistration(spec.type, "r", fullInputs(spec), undefined);
     for (const f of spec.fields.filter((x) => x.secret)) expect(opts.additionalSecretOutputs).toContain(f.input);
     expect(opts.retainOnDelete).toBe(spec.deletable ? undefined : true);
     // pulumi up --replace never calls Diff: only the resource option makes a live zone's replacement delete first.

@@ -25,7 +25,6 @@ const SEED = Number(process.env.SOAK_SEED || 1);
 const RETRIES = String(process.env.SOAK_RETRIES || 2);
 const PARALLEL = Number(process.env.SOAK_PARALLEL || 10);
 const MAX_RUNS = 4;
-const GROUP = { PullZone: "pullzone", PushZone: "pushzone", VodZone: "vodzone", LiveZone: "livezone" };
 const FAILING = FAULT_KINDS.filter((k) => k !== "latency");
 const FIGURES_DIR = process.env.CDN_FIGURES_DIR || path.join(os.tmpdir(), "pulumi-cdn-zones-figures");
 
@@ -57,8 +56,8 @@ function audit(emu, stateFile, declared) {
   let partial = 0;
   const notes = [];
   for (const z of declared) {
-    const group = GROUP[z.kind];
-    const zones = emu.zones(group).filter((x) => x.name === z.args.name);
+    // The emulator takes a kind spelled as its resource type (`PullZone`) as well as its group.
+    const zones = emu.zones(z.kind).filter((x) => x.name === z.args.name);
     inAccount += zones.length ? 1 : 0;
     duplicates += Math.max(0, zones.length - 1);
     const entry = byUrnName.get(z.name);
@@ -68,7 +67,7 @@ function audit(emu, stateFile, declared) {
     }
     if (!entry) continue;
     if (entry.initErrors) partial++;
-    const zone = emu.zones(group).find((x) => String(x.id) === entry.id);
+    const zone = emu.zones(z.kind).find((x) => String(x.id) === entry.id);
     const o = entry.outputs;
     const wrong = [];
     if (!zone) wrong.push("no zone with the state's id");
@@ -76,16 +75,16 @@ function audit(emu, stateFile, declared) {
       if (zone.name !== o.name) wrong.push(`name ${zone.name} vs ${o.name}`);
       if (o.zoneId !== zone.id) wrong.push("zoneId");
       if (o.label !== undefined && o.label !== zone.label) wrong.push(`label ${zone.label} vs ${o.label}`);
-      if (group === "pullzone")
+      if (zone.kind === "pullzone")
         for (const [f, w] of [
           ["origin", "origin"],
           ["vhost", "vhost"],
           ["vanityIp", "vanity_ip"],
         ])
           if (o[f] !== undefined && o[f] !== zone[w]) wrong.push(`${f} ${zone[w]} vs ${o[f]}`);
-      if (group === "pushzone" || group === "vodzone")
+      if (zone.kind === "pushzone" || zone.kind === "vodzone")
         if (o.storageLocation !== zone.storage_location) wrong.push("storageLocation");
-      if (o.password !== undefined && !emu.passwordMatches(group, zone.id, o.password)) wrong.push("password");
+      if (o.password !== undefined && !emu.passwordMatches(z.kind, zone.id, o.password)) wrong.push("password");
     }
     if (wrong.length) {
       disagree++;

@@ -7,7 +7,7 @@
  */
 import { handle } from "../../provider/resources/handlers";
 import { resetConnections } from "../../provider/resources/connection";
-import type { ZoneKind } from "../../provider/resources/specs";
+import type { ZoneType } from "../../provider/api/kinds";
 
 type Props = Record<string, unknown>;
 const PROVIDER = "exports.handler = __provider; /* in-process stand-in for the serialized provider text */";
@@ -17,7 +17,7 @@ const wire = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? {}));
 export function deployment(config: Record<string, string>) {
   resetConnections();
   let configured = false;
-  const call = async (kind: ZoneKind, op: string, args: unknown[]): Promise<unknown> => {
+  const call = async (kind: ZoneType, op: string, args: unknown[]): Promise<unknown> => {
     if (!configured) {
       configured = true;
       // As the host passes it: a Config whose rawConfig is the whole stack config (cmd/dynamic-provider/config.js).
@@ -27,30 +27,30 @@ export function deployment(config: Record<string, string>) {
   };
   const withProvider = (p: Props): Props => ({ ...p, __provider: PROVIDER });
   return {
-    check: (kind: ZoneKind, olds: Props, news: Props) =>
+    check: (kind: ZoneType, olds: Props, news: Props) =>
       call(kind, "check", [olds, withProvider(news)]) as Promise<{
         inputs: Props;
         failures: { property: string; reason: string }[];
       }>,
-    diff: (kind: ZoneKind, id: string, olds: Props, news: Props) =>
+    diff: (kind: ZoneType, id: string, olds: Props, news: Props) =>
       call(kind, "diff", [id, olds, news]) as Promise<{
         changes: boolean;
         replaces: string[];
         deleteBeforeReplace: boolean;
       }>,
-    create: async (kind: ZoneKind, inputs: Props) => {
+    create: async (kind: ZoneType, inputs: Props) => {
       const r = (await call(kind, "create", [inputs])) as { id: string; outs: Props };
       return { id: r.id, outs: withProvider(r.outs) };
     },
-    read: async (kind: ZoneKind, id: string, props: Props) => {
+    read: async (kind: ZoneType, id: string, props: Props) => {
       const r = (await call(kind, "read", [id, props])) as { id: string; props: Props; inputs?: Props };
       return { ...r, props: withProvider(r.props) };
     },
-    update: async (kind: ZoneKind, id: string, olds: Props, news: Props) =>
+    update: async (kind: ZoneType, id: string, olds: Props, news: Props) =>
       withProvider(((await call(kind, "update", [id, olds, news])) as { outs: Props }).outs),
-    delete: (kind: ZoneKind, id: string, props: Props) => call(kind, "delete", [id, props]),
+    delete: (kind: ZoneType, id: string, props: Props) => call(kind, "delete", [id, props]),
     /** check then create, as the engine does for a new resource; throws the check failures. */
-    async up(kind: ZoneKind, news: Props) {
+    async up(kind: ZoneType, news: Props) {
       const checked = await this.check(kind, {}, news);
       if (checked.failures.length)
         throw new Error(`check failed: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);

@@ -15,7 +15,7 @@ import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
-import type { ZoneKind } from "../../provider/resources/specs";
+import type { ZoneType } from "../../provider/api/kinds";
 import {
   Engine,
   StepError,
@@ -206,7 +206,7 @@ function declared(
   }
   const ropts = d.get !== undefined ? { ...opts, id: String(d.get) } : opts;
   const [, , props, options] = zoneRegistration(
-    d.kind as ZoneKind,
+    d.kind as ZoneType,
     d.name,
     args,
     ropts as pulumi.CustomResourceOptions,

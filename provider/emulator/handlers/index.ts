@@ -2,6 +2,7 @@
  * The handler table: one handler per wire name of the method table. Checked at load, so a
  * method added to api/methods.ts without a handler fails the emulator's start, not a call.
  */
+import { ZONE_GROUPS } from "../../api/kinds";
 import { METHODS } from "../../api/methods";
 import { accountHandlers } from "./account";
 import { cacheHandlers } from "./cache";
@@ -12,10 +13,7 @@ import { zoneHandlers } from "./zones";
 
 export const HANDLERS: ReadonlyMap<string, Handler> = new Map(
   Object.entries({
-    ...zoneHandlers("pullzone"),
-    ...zoneHandlers("pushzone"),
-    ...zoneHandlers("vodzone"),
-    ...zoneHandlers("livezone"),
+    ...Object.fromEntries(ZONE_GROUPS.flatMap((group) => Object.entries(zoneHandlers(group)))),
     ...cacheHandlers,
     ...userHandlers,
     ...accountHandlers,

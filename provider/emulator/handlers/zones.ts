@@ -3,10 +3,12 @@
  * livezone.delete). One set of functions serves the four kinds; the kind decides the
  * fields, the §7 error codes and the shape of the create result.
  */
-import { CREATE_ERROR_CODES, ZONE_KIND_LABEL, ZONE_ROW_FIELDS } from "../../api/wire";
+import { kindInfo, kindOfGroup, type ZoneGroup } from "../../api/kinds";
+import { ZONE_CREATE_KEYS } from "../../api/methods";
+import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS } from "../../api/wire";
 import type { WireOut } from "../xml/response";
 import type { Account, Handler, HandlerContext } from "./context";
-import type { StoredZone, ZoneKind, ZonePatch } from "../store/store";
+import type { StoredZone, ZonePatch } from "../store/store";
 import {
   cdnHost,
   fieldsProblem,
@@ -22,26 +24,27 @@ import {
 export type CreateOutcome = { ok: true; zone: Readonly<StoredZone> } | { ok: false; code: number; message: string };
 
 const STRING_FIELDS = ["label", "origin", "vhost", "ip", "compress", "vanity_domain"] as const;
-const HAS_PASSWORD: ReadonlySet<ZoneKind> = new Set(["pushzone", "vodzone", "livezone"]);
+/** The kinds whose create takes a password require one. */
+const hasPassword = (kind: ZoneGroup): boolean => ZONE_CREATE_KEYS[kind].includes("password");
 
-function failed(kind: ZoneKind, reason: string): CreateOutcome {
+function failed(kind: ZoneGroup, reason: string): CreateOutcome {
   return {
     ok: false,
     code: CREATE_ERROR_CODES[kind].failed,
-    message: `${ZONE_KIND_LABEL[kind]} creation failed: ${reason}`,
+    message: `${kindInfo(kindOfGroup(kind)).apiLabel} creation failed: ${reason}`,
   };
 }
 
 /** Creates a zone after the checks a real service would make; never throws for bad values. */
 export function createZone(
   ctx: HandlerContext,
-  kind: ZoneKind,
+  kind: ZoneGroup,
   values: Readonly<Record<string, string>>,
 ): CreateOutcome {
   const name = values.name ?? "";
   const problem = nameProblem(name) ?? fieldsProblem(values);
   if (problem) return failed(kind, problem);
-  if (HAS_PASSWORD.has(kind) && !values.password) return failed(kind, "password must not be empty");
+  if (hasPassword(kind) && !values.password) return failed(kind, "password must not be empty");
   if (ctx.store.zoneByName(kind, name))
     return { ok: false, code: CREATE_ERROR_CODES[kind].nameInUse, message: `${name} is already in use` };
   if (kind === "pullzone") {
@@ -61,7 +64,7 @@ export function createZone(
     vanity_domain: "",
     vanity_ip: "",
     storage_location: "",
-    passwordHash: HAS_PASSWORD.has(kind) ? hashPassword(values.password) : "",
+    passwordHash: hasPassword(kind) ? hashPassword(values.password) : "",
   };
   for (const key of STRING_FIELDS) if (values[key] !== undefined) fields[key] = values[key];
   const zone = ctx.store.insertZone(kind, fields, ctx.now());
@@ -78,7 +81,7 @@ export function createZone(
  */
 export function changeZone(
   ctx: HandlerContext,
-  kind: ZoneKind,
+  kind: ZoneGroup,
   id: number,
   values: Readonly<Record<string, string>>,
 ): string | undefined {
@@ -95,7 +98,7 @@ export function changeZone(
   const tooLong = fieldsProblem(values);
   if (tooLong) return tooLong;
   if (values.password !== undefined) {
-    if (!HAS_PASSWORD.has(kind)) return `${kind} has no password`;
+    if (!hasPassword(kind)) return `${kind} has no password`;
     if (values.password === "") return "password must not be empty";
     patch.passwordHash = hashPassword(values.password);
   }
@@ -138,7 +141,7 @@ export function createResult(zone: Readonly<StoredZone>, account: Account): Reco
 }
 
 /** The handlers of one zone group, keyed by wire name. */
-export function zoneHandlers(kind: ZoneKind): Record<string, Handler> {
+export function zoneHandlers(kind: ZoneGroup): Record<string, Handler> {
   const handlers: Record<string, Handler> = {
     [`${kind}.create`]: (ctx, args) => {
       const outcome = createZone(ctx, kind, args.values as Record<string, string>);

@@ -14,7 +14,8 @@ import { INT32_MAX } from "../options";
 import { decodeUtf8, forbiddenXmlChar } from "../xml/chars";
 import { DataFileLock, DataFileLockedError } from "./lock";
 import { MemoryStore } from "./memory";
-import { ZONE_KINDS, type StoreSnapshot, type StoredZone } from "./store";
+import { ZONE_GROUPS } from "../../api/kinds";
+import type { StoreSnapshot, StoredZone } from "./store";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 const ZONE_STRING_FIELDS = [
@@ -80,7 +81,7 @@ function snapshotProblem(data: unknown): string | undefined {
   for (const [i, z] of data.zones.entries()) {
     if (!isRecord(z)) return `zones[${i}] is not an object`;
     const label = zoneLabel(i, z);
-    if (!ZONE_KINDS.includes(z.kind as never)) return `${label} has no known kind (${ZONE_KINDS.join(", ")})`;
+    if (!ZONE_GROUPS.includes(z.kind as never)) return `${label} has no known kind (${ZONE_GROUPS.join(", ")})`;
     if (!isWireId(z.id)) return `${label} has an id that is not an integer from 1 to ${INT32_MAX}`;
     if (ids.has(z.id)) return `${label} repeats the id of zones[${ids.get(z.id)}]`;
     ids.set(z.id, i);

@@ -1,7 +1,8 @@
 /** The in-memory store: maps indexed by id and by kind+name, nothing persisted. */
 import type { UserRow } from "../../api/wire";
 import { INT32_MAX } from "../options";
-import type { Store, StoreSnapshot, StoredZone, ZoneKind, ZonePatch } from "./store";
+import type { ZoneGroup } from "../../api/kinds";
+import type { Store, StoreSnapshot, StoredZone, ZonePatch } from "./store";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -28,7 +29,7 @@ export class MemoryStore implements Store {
     }
   }
 
-  private static nameKey(kind: ZoneKind, name: string): string {
+  private static nameKey(kind: ZoneGroup, name: string): string {
     return `${kind}\n${name.toLowerCase()}`;
   }
 
@@ -61,7 +62,7 @@ export class MemoryStore implements Store {
     return { version: 1, nextZoneId: this.nextZoneId, zones: Array.from(this.byId.values()), users: this.userList };
   }
 
-  zones(kind: ZoneKind): readonly StoredZone[] {
+  zones(kind: ZoneGroup): readonly StoredZone[] {
     const out: StoredZone[] = [];
     for (const zone of this.byId.values()) if (zone.kind === kind) out.push(zone);
     return out;
@@ -75,11 +76,11 @@ export class MemoryStore implements Store {
     return this.byId.get(id);
   }
 
-  zoneByName(kind: ZoneKind, name: string): StoredZone | undefined {
+  zoneByName(kind: ZoneGroup, name: string): StoredZone | undefined {
     return this.byName.get(MemoryStore.nameKey(kind, name));
   }
 
-  insertZone(kind: ZoneKind, fields: Omit<StoredZone, "id" | "kind" | "createdAt">, createdAt: number): StoredZone {
+  insertZone(kind: ZoneGroup, fields: Omit<StoredZone, "id" | "kind" | "createdAt">, createdAt: number): StoredZone {
     // Ids travel as <int>; past INT32_MAX no client could send one back (answered as INTERNAL_ERROR).
     if (this.nextZoneId > INT32_MAX) throw new Error(`zone ids are exhausted: the next id would exceed ${INT32_MAX}`);
     const zone: StoredZone = { id: this.nextZoneId++, kind, ...fields, createdAt };

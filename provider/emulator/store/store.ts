@@ -4,15 +4,13 @@
  * Handlers change state synchronously (so check-then-insert is atomic under concurrent
  * calls); the dispatcher then awaits `flush()` before it answers.
  */
+import type { ZoneGroup } from "../../api/kinds";
 import type { UserRow } from "../../api/wire";
 
-export type ZoneKind = "pullzone" | "pushzone" | "vodzone" | "livezone";
-export const ZONE_KINDS: readonly ZoneKind[] = ["pullzone", "pushzone", "vodzone", "livezone"];
-
-/** A zone as stored. String fields a kind does not use stay "". */
+/** A zone as stored; `kind` holds the group (`pullzone`), as data files do. String fields a kind does not use stay "". */
 export interface StoredZone {
   readonly id: number;
-  readonly kind: ZoneKind;
+  readonly kind: ZoneGroup;
   name: string;
   label: string;
   origin: string;
@@ -42,16 +40,16 @@ export interface Store {
   /** Grows on every change, so a caller can tell whether its call changed anything. */
   readonly revision: number;
   /** Zones of one kind, by increasing id. */
-  zones(kind: ZoneKind): readonly Readonly<StoredZone>[];
+  zones(kind: ZoneGroup): readonly Readonly<StoredZone>[];
   /** Every zone, by increasing id. */
   allZones(): readonly Readonly<StoredZone>[];
   /** A zone of any kind by id (ids are unique across kinds). */
   zone(id: number): Readonly<StoredZone> | undefined;
   /** A zone of one kind by name, compared case-insensitively (names become DNS labels). */
-  zoneByName(kind: ZoneKind, name: string): Readonly<StoredZone> | undefined;
+  zoneByName(kind: ZoneGroup, name: string): Readonly<StoredZone> | undefined;
   /** Adds a zone with the next id; ids increase and are never reused, even after reset(). */
   insertZone(
-    kind: ZoneKind,
+    kind: ZoneGroup,
     fields: Omit<StoredZone, "id" | "kind" | "createdAt">,
     createdAt: number,
   ): Readonly<StoredZone>;

@@ -1,0 +1,79 @@
+/**
+ * The four zone kinds, named once. A kind has one name everywhere (`pull`), and three spellings the
+ * outside world fixes: its XML-RPC group (`pullzone`, on the wire and in the emulator's data file),
+ * its resource type (`PullZone`, the exported class and the type the serialized provider passes to
+ * `handle(1, "PullZone", ...)`, so it is in every state written since 0.1.0) and its labels. Every
+ * layer derives its maps from this table, so adding or renaming one spelling cannot leave a copy behind.
+ */
+
+const TABLE = {
+  pull: { group: "pullzone", type: "PullZone", label: "pull zone", apiLabel: "Pull Zone" },
+  push: { group: "pushzone", type: "PushZone", label: "push zone", apiLabel: "Push Zone" },
+  vod: { group: "vodzone", type: "VodZone", label: "VOD zone", apiLabel: "VOD Zone" },
+  live: { group: "livezone", type: "LiveZone", label: "live zone", apiLabel: "Live Zone" },
+} as const;
+
+/** A zone kind: `pull`, `push`, `vod` or `live`. The one name of a kind in code, functions and the CLI. */
+export type ZoneKind = keyof typeof TABLE;
+/** A kind's XML-RPC group (`pullzone`): where its methods are served and what the emulator stores. */
+export type ZoneGroup = (typeof TABLE)[ZoneKind]["group"];
+/** A kind's resource type (`PullZone`): the exported class, and the type token the provider host passes. */
+export type ZoneType = (typeof TABLE)[ZoneKind]["type"];
+/** Any of a kind's three spellings, where a caller may use whichever it has at hand. */
+export type ZoneSpelling = ZoneKind | ZoneGroup | ZoneType;
+
+/** Everything known of one kind. */
+export interface ZoneKindInfo<K extends ZoneKind = ZoneKind> {
+  readonly kind: K;
+  readonly group: (typeof TABLE)[K]["group"];
+  readonly type: (typeof TABLE)[K]["type"];
+  /** Words for our messages: "pull zone 'assets'". */
+  readonly label: (typeof TABLE)[K]["label"];
+  /** The API's own words in its create errors (§7): "Pull Zone creation failed". */
+  readonly apiLabel: (typeof TABLE)[K]["apiLabel"];
+}
+
+/** Every kind, in the order kinds are listed, declared and imported. */
+export const ZONE_KINDS: readonly ZoneKind[] = Object.keys(TABLE) as ZoneKind[];
+/** Every kind's group, in ZONE_KINDS order. */
+export const ZONE_GROUPS: readonly ZoneGroup[] = ZONE_KINDS.map((k) => TABLE[k].group);
+
+/** A record with one entry per kind, made by `make`: for counts and sets kept by kind. */
+export function perKind<T>(make: (kind: ZoneKind) => T): Record<ZoneKind, T> {
+  return Object.fromEntries(ZONE_KINDS.map((k) => [k, make(k)])) as Record<ZoneKind, T>;
+}
+
+/** The row of `kind`. */
+export function kindInfo<K extends ZoneKind>(kind: K): ZoneKindInfo<K> {
+  return { kind, ...TABLE[kind] } as ZoneKindInfo<K>;
+}
+
+const BY_GROUP = new Map<string, ZoneKind>(ZONE_KINDS.map((k) => [TABLE[k].group, k]));
+const BY_TYPE = new Map<string, ZoneKind>(ZONE_KINDS.map((k) => [TABLE[k].type, k]));
+
+/** The kind served by XML-RPC group `group`; undefined for a group that is not a zone kind (`cache`). */
+export function kindOfGroup(group: ZoneGroup): ZoneKind;
+export function kindOfGroup(group: string): ZoneKind | undefined;
+export function kindOfGroup(group: string): ZoneKind | undefined {
+  return BY_GROUP.get(group);
+}
+
+/** The kind of resource type `type` (`PullZone`); undefined for any other string. */
+export function kindOfType(type: ZoneType): ZoneKind;
+export function kindOfType(type: string): ZoneKind | undefined;
+export function kindOfType(type: string): ZoneKind | undefined {
+  return BY_TYPE.get(type);
+}
+
+/** Whether `s` is a kind's canonical name. */
+export function isZoneKind(s: unknown): s is ZoneKind {
+  return typeof s === "string" && Object.prototype.hasOwnProperty.call(TABLE, s);
+}
+
+/**
+ * The kind spelled `spelling` in any of the three ways (`pull`, `pullzone`, `PullZone`), exactly as
+ * written; undefined otherwise. For entry points that accept what older code or other layers pass.
+ */
+export function zoneKindOf(spelling: string): ZoneKind | undefined {
+  return isZoneKind(spelling) ? spelling : (BY_GROUP.get(spelling) ?? BY_TYPE.get(spelling));
+}
