@@ -7,7 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { StackLock } from "./lock";
 import { Child, startHost, startRunner, stopChild, waitForExit } from "./processes";
-import type { FromRunner, RunnerJob } from "./protocol";
+import type { FromRunner, RunnerJob, ToRunner } from "./protocol";
 import { Redactor } from "./secrets";
 import { typeErrors } from "./typecheck";
 import type { CheckFailure, DeployResult, DriverEvent, DriverOptions, Operation, StepResult } from "./types";
@@ -214,6 +214,7 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
   const children: Child[] = [];
   let lock: StackLock | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let stopping = false;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${op} timed out after ${timeoutMs} ms`)), timeoutMs);
   });
@@ -235,6 +236,8 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
     // provider, and the two start-ups overlap); otherwise only when the runner's engine first needs it.
     let hostStarted: Promise<number> | undefined;
     const startHostOnce = (): Promise<number> => {
+      // A host-needed read while the operation ends would start a host nothing stops.
+      if (stopping) return Promise.reject(new Error(`${op} is ending: the dynamic-provider host was not started`));
       if (!hostStarted) {
         const host = startHost(projectDir, env, (s, l) => c.hostLine(s, l));
         children.push(host);
@@ -248,10 +251,14 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
     const runner = startRunner(projectDir, env, (s, l) => c.programLine(s, l));
     children.push(runner);
     c.process("runner", runner.proc.pid);
+    // The answer may come after the runner is gone: then it is dropped, never an unhandled error.
+    const tell = (m: ToRunner): void => {
+      if (runner.proc.connected) runner.proc.send(m, undefined, {}, () => undefined);
+    };
     const outcome = runnerOutcome(runner, c, () =>
       startHostOnce().then(
-        (port) => runner.proc.send({ t: "host", address: `127.0.0.1:${port}` }),
-        (e: Error) => runner.proc.send({ t: "host-failed", message: e.message }),
+        (port) => tell({ t: "host", address: `127.0.0.1:${port}` }),
+        (e: Error) => tell({ t: "host-failed", message: e.message }),
       ),
     );
     outcome.catch(() => undefined);
@@ -288,6 +295,7 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
     c.error(e instanceof Error ? e.message : String(e));
   } finally {
     clearTimeout(timer);
+    stopping = true;
     await Promise.all(children.map(stopChild));
     lock?.release();
   }
