@@ -256,10 +256,13 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
       if (runner.proc.connected) runner.proc.send(m, undefined, {}, () => undefined);
     };
     const outcome = runnerOutcome(runner, c, () =>
-      startHostOnce().then(
-        (port) => tell({ t: "host", address: `127.0.0.1:${port}` }),
-        (e: Error) => tell({ t: "host-failed", message: e.message }),
-      ),
+      // Started from a promise: a start that throws (no host script) answers host-failed, never crashes this process.
+      Promise.resolve()
+        .then(startHostOnce)
+        .then(
+          (port) => tell({ t: "host", address: `127.0.0.1:${port}` }),
+          (e: Error) => tell({ t: "host-failed", message: e.message }),
+        ),
     );
     outcome.catch(() => undefined);
     runner.proc.send({ t: "warm", projectDir });

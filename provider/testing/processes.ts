@@ -1,6 +1,6 @@
 /**
- * The two child processes of an operation: the SDK's dynamic-provider host and the runner. Both are
- * always stopped (and their pipes closed) before an operation returns.
+ * The child processes of an operation: the runner and, when anything calls the provider, the SDK's
+ * dynamic-provider host. All are always stopped (and their pipes closed) before an operation returns.
  */
 import { ChildProcess, fork, spawn } from "child_process";
 import * as fs from "fs";

@@ -46,7 +46,16 @@ async function hostAddress(job: RunnerJob): Promise<string> {
   if (job.hostAddress) return job.hostAddress;
   const answer = new Promise<ToRunner>((resolve) => (hostAnswer = resolve));
   await send({ t: "host-needed" });
-  const m = await answer;
+  // Bounded by the operation's deadline like every host call, so a host that never starts fails the steps
+  // with a reason, and the runner still writes the state and reports.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error("the dynamic-provider host did not start before the operation's deadline")),
+      Math.max(0, job.deadline - Date.now()),
+    );
+  });
+  const m = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
   if (m.t === "host") return m.address;
   throw new Error(m.t === "host-failed" ? m.message : "the driver did not start the dynamic-provider host");
 }

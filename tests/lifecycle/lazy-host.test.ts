@@ -65,3 +65,25 @@ test("a host that cannot start fails each resource's step with the reason, and i
     ]),
   );
 });
+
+test("calls made while the host is still starting share the one start and the one Configure", async () => {
+  const fake = new FakeHost();
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let connects = 0;
+  const host = new LazyHost(
+    async () => {
+      connects++;
+      await gate; // still starting when the other calls arrive
+      return fake;
+    },
+    { "cdn:apiUserId": "1" },
+  );
+  const t = (name: string) => ({ urn: urn(name), type: TYPE, name });
+  const calls = ["a", "b", "c"].map((name) => host.check(t(name), {}, { v: name }));
+  expect(connects).toBe(1);
+  release();
+  await Promise.all(calls);
+  expect(connects).toBe(1);
+  expect(fake.calls.map((c) => c.method)).toEqual(["configure", "check", "check", "check"]);
+});
