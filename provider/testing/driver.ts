@@ -60,20 +60,30 @@ export function projectNameOf(programDir: string): string {
   }
 }
 
+/** What every runner of the engine gathers from its reports. */
+export type Gathered = Pick<DeployResult, "steps" | "outputs" | "failures" | "errors" | "warnings">;
+
 /**
  * What an operation gathered, as its result: `ok` and the per-step summary are derived the same way for the
  * driver and for any other runner of the engine (the tests' in-process stack).
  */
 export function deployResult(
-  gathered: Omit<DeployResult, "ok" | "summary" | "durationMs">,
+  gathered: Gathered,
+  output: Pick<DeployResult, "log" | "programLog" | "processes">,
   started: number,
 ): DeployResult {
+  const { steps, outputs, failures, errors, warnings } = gathered;
   const summary: Record<string, number> = {};
-  for (const s of gathered.steps) summary[s.op] = (summary[s.op] ?? 0) + 1;
+  for (const s of steps) summary[s.op] = (summary[s.op] ?? 0) + 1;
   return {
-    ok: gathered.errors.length === 0 && gathered.failures.length === 0,
+    ok: errors.length === 0 && failures.length === 0,
+    steps,
     summary,
-    ...gathered,
+    outputs,
+    failures,
+    errors,
+    warnings,
+    ...output,
     durationMs: Date.now() - started,
   };
 }
@@ -166,19 +176,8 @@ class Collector {
 
   result(started: number): DeployResult {
     const redact = (l: string): string => this.redactor.redact(l);
-    return deployResult(
-      {
-        steps: this.steps,
-        outputs: this.outputs,
-        failures: this.failures,
-        errors: this.errors,
-        warnings: this.warnings,
-        log: this.hostLines.map(redact),
-        programLog: this.programLines.map(redact),
-        processes: this.processes,
-      },
-      started,
-    );
+    const output = { log: this.hostLines.map(redact), programLog: this.programLines.map(redact) };
+    return deployResult(this, { ...output, processes: this.processes }, started);
   }
 }
 

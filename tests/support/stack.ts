@@ -243,19 +243,8 @@ class Collector implements Reporter {
   }
 
   result(started: number): DeployResult {
-    return deployResult(
-      {
-        steps: this.steps,
-        outputs: this.outputs,
-        failures: this.failures,
-        errors: this.errors,
-        warnings: this.warnings,
-        log: this.log.map((l) => this.redactor.redact(l)),
-        programLog: [],
-        processes: {},
-      },
-      started,
-    );
+    const log = this.log.map((l) => this.redactor.redact(l));
+    return deployResult(this, { log, programLog: [], processes: {} }, started);
   }
 }
 
