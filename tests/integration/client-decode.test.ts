@@ -2,48 +2,22 @@
  * The decoder is exact or it refuses (issue 11), where the wire matters: a compressed answer is
  * inflated with the size cap on the inflated bytes, a body that is not UTF-8 is refused, a fault's
  * code must be an integer, and a number beyond 2^53 is refused as an id but kept exactly elsewhere.
- * Each answer comes from a tiny local server on port 0 that counts the requests it received.
+ * Each answer comes from a scripted local server (tests/support) that keeps the requests it received.
  */
 import * as http from "http";
-import type { AddressInfo } from "net";
 import * as zlib from "zlib";
 import { CdnClient, CdnFaultError, CdnProtocolError } from "../../provider/api";
+import { useScriptedServer } from "../support/scriptedServer";
 
 type Answer = (res: http.ServerResponse) => void;
-let server: http.Server;
+const server = useScriptedServer();
 let answer: Answer = (res) => res.end();
-let requests = 0;
-let url = "";
-
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      requests++;
-      answer(res);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
-beforeEach(() => {
-  requests = 0;
-});
+beforeAll(() => server.get().answer((res) => answer(res)));
+beforeEach(() => server.get().reset());
+const requests = () => server.get().received.length;
 
 const client = (over: Partial<ConstructorParameters<typeof CdnClient>[0]> = {}) =>
-  new CdnClient({
-    baseUrl: url,
-    apiUserId: 1,
-    apiKey: "decode-test-key",
-    retries: 2,
-    retryBaseDelayMs: 1,
-    retryMaxDelayMs: 2,
-    ...over,
-  });
+  server.get().client({ apiKey: "decode-test-key", retries: 2, retryBaseDelayMs: 1, retryMaxDelayMs: 2, ...over });
 const xml = (value: string) =>
   `<?xml version="1.0"?><methodResponse><params><param><value>${value}</value></param></params></methodResponse>`;
 const fault = (code: string) =>
@@ -110,7 +84,7 @@ describe("a compressed answer is inflated, the size cap counting the inflated by
     expect(err!.message).toContain("vodzone.listZones");
     expect(err!.message).toContain("response larger than 50000 bytes");
     expect(err).toMatchObject({ retryable: false, attempts: 1 });
-    expect(requests).toBe(1);
+    expect(requests()).toBe(1);
   });
 
   test("a gzip bomb is refused as it inflates, before the server has even finished sending it", async () => {
@@ -130,7 +104,7 @@ describe("a compressed answer is inflated, the size cap counting the inflated by
     expect(err!.message).toContain("response larger than 1000000 bytes");
     expect(err).toMatchObject({ retryable: false, attempts: 1 });
     await closed;
-    expect(requests).toBe(1);
+    expect(requests()).toBe(1);
   });
 
   test("a corrupt gzip body and an unknown Content-Encoding are protocol errors naming the method", async () => {
@@ -154,7 +128,7 @@ test("a body that is not valid UTF-8 is a protocol error, sent once, never U+FFF
   expect(err).toBeInstanceOf(CdnProtocolError);
   expect(err!.message).toContain("vodzone.listZones: malformed response: body is not valid UTF-8");
   expect(err).toMatchObject({ retryable: false, attempts: 1 });
-  expect(requests).toBe(1);
+  expect(requests()).toBe(1);
   // A well-formed multi-byte name still comes through.
   answer = send(zones(1).replace("zone-1", "zöne-日本-😀"));
   expect((await run((c) => c.vodzone.listZones()))[0].name).toBe("zöne-日本-😀");

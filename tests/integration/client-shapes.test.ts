@@ -4,8 +4,6 @@
  * from docs/client.md (what public client code of the original service read, and the other
  * plausible ones).
  */
-import * as http from "http";
-import type { AddressInfo } from "net";
 import {
   CdnAuthError,
   CdnClient,
@@ -15,50 +13,18 @@ import {
   CdnOriginUnresolvableError,
   CdnProtocolError,
 } from "../../provider/api";
+import { rpc, useScriptedServer } from "../support/scriptedServer";
 
-let server: http.Server;
-let body = "";
-let received: string[] = [];
+const server = useScriptedServer();
 let client: CdnClient;
+beforeAll(() => {
+  client = server.get().client();
+});
+afterAll(() => client.close());
+beforeEach(() => server.get().reset());
 
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push(Buffer.concat(chunks).toString("utf8"));
-      res.writeHead(200, { "Content-Type": "text/xml" });
-      res.end(body);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  client = new CdnClient({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    apiUserId: 1,
-    apiKey: "shapes-test-key",
-    retries: 0,
-  });
-});
-afterAll(async () => {
-  client.close();
-  await new Promise<void>((r) => server.close(() => r()));
-});
-beforeEach(() => {
-  received = [];
-});
-
-const answer = (value: string) =>
-  `<?xml version="1.0"?><methodResponse><params><param><value>${value}</value></param></params></methodResponse>`;
-const fault = (code: string, text: string) =>
-  `<?xml version="1.0"?><methodResponse><fault><value><struct><member><name>faultCode</name><value>${code}</value></member><member><name>faultString</name><value><string>${text}</string></value></member></struct></value></fault></methodResponse>`;
-const struct = (fields: Record<string, string>) =>
-  `<struct>${Object.entries(fields)
-    .map(([k, x]) => `<member><name>${k}</name><value>${x}</value></member>`)
-    .join("")}</struct>`;
-const arr = (...xs: string[]) => `<array><data>${xs.map((x) => `<value>${x}</value>`).join("")}</data></array>`;
-const serve = (xml: string) => {
-  body = xml;
-};
+const { answer, fault, struct, array: arr } = rpc;
+const serve = (xml: string) => server.get().body(xml);
 const FROM = "2026-10-01";
 const TO = "2026-10-07";
 
@@ -396,7 +362,7 @@ describe("nothing the contract leaves open is refused on the wire", () => {
   test("any sortby column and any user.update key reach the server", async () => {
     serve(answer(arr()));
     await client.report.getNodeHits("acme", FROM, TO, { sortby: ["pop_name ASC"] });
-    expect(received[0]).toContain("<string>pop_name ASC</string>");
+    expect(server.get().received[0]).toContain("<string>pop_name ASC</string>");
     serve(answer("<int>0</int>"));
     await client.user.update(21826, {
       firstname: "Ada",
@@ -406,13 +372,13 @@ describe("nothing the contract leaves open is refused on the wire", () => {
       password: "n3w-pass-word",
     });
     for (const k of ["firstname", "lastname", "email", "phone", "password"])
-      expect(received[1]).toContain(`<name>${k}</name>`);
+      expect(server.get().received[1]).toContain(`<name>${k}</name>`);
   });
 
   test("an extra trailing parameter through client.call", async () => {
     serve(answer(arr()));
     await client.call("pullzone.listZones", [1]);
-    expect(received[0]).toMatch(/<param><value><int>1<\/int><\/value><\/param><\/params>/);
+    expect(server.get().received[0]).toMatch(/<param><value><int>1<\/int><\/value><\/param><\/params>/);
   });
 });
 

@@ -7,7 +7,6 @@
  * plausible shape the server answers in.
  */
 import * as http from "http";
-import type { AddressInfo } from "net";
 import {
   type CallEvent,
   CdnAuthError,
@@ -25,6 +24,7 @@ import {
 } from "../../provider/api";
 import { COMPAT_PROFILES, startEmulator } from "../../provider/emulator";
 import { expectRefusedLocally } from "../support/refused";
+import { scriptedServer } from "../support/scriptedServer";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
@@ -497,17 +497,12 @@ async function withServer(
   answer: (res: http.ServerResponse, n: number) => void,
   body: (url: string, count: () => number) => Promise<void>,
 ): Promise<void> {
-  let n = 0;
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => answer(res, ++n));
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const server = await scriptedServer();
+  server.answer(answer);
   try {
-    await body(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, () => n);
+    await body(server.url, () => server.received.length);
   } finally {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await server.close();
   }
 }
 

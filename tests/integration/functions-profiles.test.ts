@@ -4,10 +4,9 @@
  * the same typed results whatever plausible shape the server answers in. Then what is never an
  * answer: an auth failure, and "no rows" as 0.
  */
-import * as http from "http";
-import type { AddressInfo } from "net";
 import { CdnAuthError, CdnClient, CdnError, CdnProtocolError } from "../../provider/api";
 import { COMPAT_PROFILES, startEmulator } from "../../provider/emulator";
+import { rpc, useScriptedServer, xmlAnswer } from "../support/scriptedServer";
 import {
   getBandwidth,
   getCacheHitStats,
@@ -166,33 +165,15 @@ describe("auth failures are never an answer", () => {
 });
 
 describe("against a crafted server", () => {
-  let server: http.Server;
-  let body = "";
+  const server = useScriptedServer();
   let client: CdnClient;
-  beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      req.resume();
-      req.on("end", () => {
-        res.writeHead(200, { "Content-Type": "text/xml" });
-        res.end(body);
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    client = new CdnClient({
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      apiUserId: 1,
-      apiKey: "crafted-key-000",
-      retries: 0,
-    });
+  let body = "";
+  beforeAll(() => {
+    server.get().answer((res) => xmlAnswer(body)(res));
+    client = server.get().client({ apiKey: "crafted-key-000" });
   });
-  afterAll(async () => {
-    client.close();
-    await new Promise<void>((r) => server.close(() => r()));
-  });
-  const answer = (v: string) =>
-    `<?xml version="1.0"?><methodResponse><params><param><value>${v}</value></param></params></methodResponse>`;
-  const fault = (code: number, text: string) =>
-    `<?xml version="1.0"?><methodResponse><fault><value><struct><member><name>faultCode</name><value><int>${code}</int></value></member><member><name>faultString</name><value><string>${text}</string></value></member></struct></value></fault></methodResponse>`;
+  afterAll(() => client.close());
+  const { answer, fault } = rpc;
 
   test("a 403 that does not say live zones are not granted is an error, not a skipped kind", async () => {
     body = fault(403, "access denied: this API key is disabled");

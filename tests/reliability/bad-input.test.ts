@@ -6,8 +6,6 @@
  * Answers that break the contract, served by a tiny crafted server, give a CdnProtocolError that
  * names the method.
  */
-import * as http from "http";
-import type { AddressInfo } from "net";
 import { CdnClient } from "../../provider/api/client";
 import { CdnError, CdnProtocolError, CdnValidationError } from "../../provider/api/errors";
 import { startEmulator, type Emulator } from "../../provider/emulator";
@@ -15,6 +13,7 @@ import * as fns from "../../provider/functions";
 import { closeFunctionClients } from "../../provider/functions";
 import type { DeployResult } from "../../provider/testing";
 import type { Kind } from "../support/kinds";
+import { rpc, useScriptedServer } from "../support/scriptedServer";
 import { stack, type Decl } from "../support/stack";
 import { writeFigures } from "./figures";
 
@@ -297,30 +296,8 @@ describe("function and client arguments", () => {
 });
 
 describe("answers that break the contract", () => {
-  /** A server answering every POST with a fixed body; counts requests. */
-  let server: http.Server;
-  let body = "";
-  let requests = 0;
-  beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      requests++;
-      req.resume();
-      req.on("end", () => {
-        res.writeHead(200, { "Content-Type": "text/xml" });
-        res.end(body);
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
-
-  const v = (x: string) =>
-    `<?xml version="1.0"?><methodResponse><params><param><value>${x}</value></param></params></methodResponse>`;
-  const struct = (fields: Record<string, string>) =>
-    `<struct>${Object.entries(fields)
-      .map(([k, x]) => `<member><name>${k}</name><value>${x}</value></member>`)
-      .join("")}</struct>`;
-  const arr = (...xs: string[]) => `<array><data>${xs.map((x) => `<value>${x}</value>`).join("")}</data></array>`;
+  const server = useScriptedServer();
+  const { answer: v, struct, array: arr } = rpc;
   const zone = (id: string, name: string) =>
     struct({ id, name: `<string>${name}</string>`, origin: "<string>o.example.com</string>" });
 
@@ -426,14 +403,9 @@ describe("answers that break the contract", () => {
   ];
 
   test.each(CASES)("%s: a protocol error naming %s", async (_what, method, answer, call) => {
-    body = answer;
-    requests = 0;
-    const c = new CdnClient({
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      apiUserId: 1,
-      apiKey: "crafted-server-key",
-      retries: 0,
-    });
+    server.get().body(answer);
+    server.get().reset();
+    const c = server.get().client({ apiKey: "crafted-server-key" });
     try {
       const e = await call(c).then(
         () => undefined,
@@ -446,7 +418,7 @@ describe("answers that break the contract", () => {
       // One clear line, not a library's stack or internals.
       expect(err.message).not.toMatch(/\n|node_modules|at \w+ \(|TypeError|Cannot read/);
       expect(err.message.length).toBeLessThan(300);
-      expect(requests).toBe(1);
+      expect(server.get().received).toHaveLength(1);
     } finally {
       c.close();
     }
