@@ -24,6 +24,8 @@ const HOST = [
   "/tests/reliability/persistence\\.test\\.ts$",
   "/tests/integration/(emulator-cli|emulator-python|emulator-throughput|strict-server)\\.test\\.ts$",
 ];
+/** The real-engine suite: real Pulumi projects run with the `pulumi` CLI (scripts/pulumi-cli.js gets it). */
+const ENGINE = ["/tests/engine/.*\\.test\\.ts$"];
 const IGNORED = ["/node_modules/", "/tests/bench/"];
 
 module.exports = {
@@ -34,7 +36,13 @@ module.exports = {
   globalSetup: "<rootDir>/tests/support/setup.js",
   globalTeardown: "<rootDir>/tests/support/teardown.js",
   projects: [
-    { ...shared, displayName: "fast", testMatch: ["**/*.test.ts"], testPathIgnorePatterns: [...IGNORED, ...HOST] },
-    { ...shared, displayName: "host", testRegex: HOST, testPathIgnorePatterns: IGNORED },
+    {
+      ...shared,
+      displayName: "fast",
+      testMatch: ["**/*.test.ts"],
+      testPathIgnorePatterns: [...IGNORED, ...HOST, ...ENGINE],
+    },
+    { ...shared, displayName: "host", testRegex: HOST, testPathIgnorePatterns: [...IGNORED, ...ENGINE] },
+    { ...shared, displayName: "engine", testRegex: ENGINE, testPathIgnorePatterns: IGNORED },
   ],
 };

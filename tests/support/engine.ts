@@ -1,0 +1,310 @@
+/**
+ * The real Pulumi engine for tests: a Pulumi project in a temporary folder, run with `pulumi` commands
+ * as a user types them, against a local file backend and an emulator, reaching nothing else. The CLI
+ * comes from scripts/pulumi-cli.js (a supported `pulumi` on PATH, or the one built from its Go module).
+ * The default program is tests/fixtures/zones/program.js: the zones of CDN_TEST_ZONES.
+ */
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import type { Emulator } from "./emulator";
+
+// A plain script (it runs before anything is built): typed here by hand.
+const cliScript = require("../../scripts/pulumi-cli.js") as {
+  ensurePulumiCli(o?: { progress?: (l: string) => void }): Promise<Cli>;
+  pulumiEnv(cli: Cli, o: { home: string; backendDir: string; passphrase?: string }): NodeJS.ProcessEnv;
+};
+
+export interface Cli {
+  dir: string;
+  pulumi: string;
+  version: string;
+  source: string;
+}
+
+// A pulumi command takes seconds; a file of them, minutes.
+jest.setTimeout(180_000);
+
+const ROOT = path.resolve(__dirname, "../..");
+export const ZONES_PROGRAM = path.join(ROOT, "tests/fixtures/zones/program.js");
+export const PASSPHRASE = "cdn-zones-engine-tests";
+
+let cli: Promise<Cli> | undefined;
+/** The CLI, got once per test file (the first run of the suite builds it: `npm test`'s pretest did already). */
+export function pulumiCli(): Promise<Cli> {
+  cli ??= cliScript.ensurePulumiCli({ progress: () => undefined });
+  return cli;
+}
+
+/** A zone of the fixture program: `{ kind, name, args, opts, get }`. */
+export interface ZoneDecl {
+  kind: "PullZone" | "PushZone" | "VodZone" | "LiveZone";
+  name: string;
+  args?: Record<string, unknown>;
+  opts?: Record<string, unknown>;
+  get?: number | string;
+}
+
+export interface CommandResult {
+  args: string[];
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** stdout then stderr, for assertions on what a user sees. */
+  output: string;
+  /** One entry per resource step of the operation, from the engine's event log. */
+  steps: EngineStep[];
+}
+
+/** A step the engine reported (`--event-log`): its op as the engine names it, and the resource. */
+export interface EngineStep {
+  op: string;
+  urn: string;
+  type: string;
+  name: string;
+  /** Outputs after the step (secrets as the engine's event shows them), when the event carries them. */
+  outputs?: Record<string, unknown>;
+}
+
+export interface ProjectOptions {
+  /** Project name (also the Pulumi.yaml `name`); default "cdnzones". */
+  project?: string;
+  stack?: string;
+  /** Program file, relative paths from the repository root; default the zones fixture. */
+  program?: string;
+  /** Extra environment of every command (the program and the provider host inherit it). */
+  env?: Record<string, string>;
+  /** Set `cdn:apiKey` with `--secret` (default true). */
+  secretKey?: boolean;
+  /** Pulumi.yaml `runtime.options` beyond `typescript: false`. */
+  runtimeOptions?: Record<string, unknown>;
+}
+
+interface RunOptions {
+  env?: Record<string, string>;
+  /** Called on every chunk of output with all output so far and the child (to send it signals). */
+  onOutput?: (output: string, child: import("child_process").ChildProcess) => void;
+}
+
+/** Parses the engine's event log: a JSON object a line, the step events carrying `metadata.op`. */
+function readSteps(file: string): EngineStep[] {
+  if (!fs.existsSync(file)) return [];
+  const steps: EngineStep[] = [];
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    const event = JSON.parse(line) as Record<string, { metadata?: Record<string, unknown> } | undefined>;
+    const outputs = event.resOutputsEvent?.metadata;
+    if (!outputs) continue;
+    const urn = String(outputs.urn);
+    const parts = urn.split("::");
+    const nw = outputs.new as { outputs?: Record<string, unknown> } | undefined;
+    steps.push({ op: String(outputs.op), urn, type: parts[2] ?? "", name: parts[3] ?? "", outputs: nw?.outputs });
+  }
+  return steps;
+}
+
+/** One project and stack in a temporary folder, with its own PULUMI_HOME and file backend. */
+export class EngineProject {
+  private runs = 0;
+
+  private constructor(
+    readonly dir: string,
+    readonly project: string,
+    readonly stack: string,
+    readonly cli: Cli,
+    private readonly baseEnv: NodeJS.ProcessEnv,
+    private readonly programFile: string,
+  ) {}
+
+  /** Makes the project, inits the stack and points it at `emu` (baseUrl, apiUserId, apiKey). */
+  static async create(emu: Emulator | undefined, options: ProjectOptions = {}): Promise<EngineProject> {
+    const c = await pulumiCli();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-engine-"));
+    const project = options.project ?? "cdnzones";
+    const stack = options.stack ?? "dev";
+    fs.mkdirSync(path.join(dir, "home"));
+    fs.mkdirSync(path.join(dir, "state"));
+    const programDir = path.join(dir, "program");
+    fs.mkdirSync(programDir);
+    // The program's folder sees the workspace's modules, as a user's project sees its own node_modules.
+    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(programDir, "node_modules"), "dir");
+    const programFile = path.resolve(ROOT, options.program ?? ZONES_PROGRAM);
+    const runtime = { typescript: false, ...options.runtimeOptions };
+    fs.writeFileSync(
+      path.join(programDir, "Pulumi.yaml"),
+      [
+        `name: ${project}`,
+        "runtime:",
+        "  name: nodejs",
+        "  options:",
+        ...Object.entries(runtime).map(([k, v]) => `    ${k}: ${JSON.stringify(v)}`),
+        `main: ${JSON.stringify(path.relative(programDir, programFile))}`,
+        "",
+      ].join("\n"),
+    );
+    const env = {
+      ...cliScript.pulumiEnv(c, {
+        home: path.join(dir, "home"),
+        backendDir: path.join(dir, "state"),
+        passphrase: PASSPHRASE,
+      }),
+      // Makes `--event-log` available, as the Automation API does: the steps are read from it.
+      PULUMI_DEBUG_COMMANDS: "true",
+      CDN_LOG: "quiet",
+      ...options.env,
+    };
+    const p = new EngineProject(programDir, project, stack, c, env, programFile);
+    await p.must(["stack", "init", stack]);
+    if (emu) await p.pointAt(emu, { secretKey: options.secretKey ?? true });
+    return p;
+  }
+
+  /** The folder that holds the state (`file://` backend) and PULUMI_HOME. */
+  get root(): string {
+    return path.dirname(this.dir);
+  }
+
+  /** Sets the stack's `cdn:*` configuration for `emu`. */
+  async pointAt(emu: Emulator, { secretKey = true } = {}): Promise<void> {
+    await this.must(["config", "set", "cdn:baseUrl", emu.url]);
+    await this.must(["config", "set", "cdn:apiUserId", String(emu.apiUserId)]);
+    await this.must(["config", "set", ...(secretKey ? ["--secret"] : ["--plaintext"]), "cdn:apiKey", emu.apiKey]);
+  }
+
+  /** Runs `pulumi <args>` (non-interactive, no colour) in the project folder. */
+  run(args: string[], options: RunOptions = {}): Promise<CommandResult> {
+    const log = path.join(this.root, `events-${++this.runs}.jsonl`);
+    const stepping = ["up", "preview", "refresh", "destroy", "import"].includes(args[0]);
+    const full = [...args, "--non-interactive", "--color", "never", ...(stepping ? ["--event-log", log] : [])];
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.cli.pulumi, full, {
+        cwd: this.dir,
+        env: { ...this.baseEnv, ...options.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      const seen = () => options.onOutput?.(stdout + stderr, child);
+      child.stdout.on("data", (d: Buffer) => {
+        stdout += d.toString();
+        seen();
+      });
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        seen();
+      });
+      child.on("error", reject);
+      child.on("close", (code, signal) =>
+        resolve({ args: full, code, signal, stdout, stderr, output: stdout + stderr, steps: readSteps(log) }),
+      );
+    });
+  }
+
+  /** Runs a command that must succeed; its output is in the error otherwise. */
+  async must(args: string[], options: RunOptions = {}): Promise<CommandResult> {
+    const r = await this.run(args, options);
+    if (r.code !== 0) throw new Error(`pulumi ${r.args.join(" ")} exited ${r.code}:\n${r.output}`);
+    return r;
+  }
+
+  private zonesEnv(zones: readonly ZoneDecl[] | undefined, env?: Record<string, string>): Record<string, string> {
+    return { ...(zones ? { CDN_TEST_ZONES: JSON.stringify(zones) } : {}), ...env };
+  }
+
+  /** `pulumi up --yes --skip-preview` of `zones` (the fixture program), plus `extra` flags. */
+  up(zones?: readonly ZoneDecl[], extra: string[] = [], options: RunOptions = {}): Promise<CommandResult> {
+    return this.run(["up", "--yes", "--skip-preview", ...extra], {
+      ...options,
+      env: this.zonesEnv(zones, options.env),
+    });
+  }
+
+  preview(zones?: readonly ZoneDecl[], extra: string[] = [], options: RunOptions = {}): Promise<CommandResult> {
+    return this.run(["preview", ...extra], { ...options, env: this.zonesEnv(zones, options.env) });
+  }
+
+  refresh(zones?: readonly ZoneDecl[], extra: string[] = []): Promise<CommandResult> {
+    return this.run(["refresh", "--yes", "--skip-preview", ...extra], { env: this.zonesEnv(zones) });
+  }
+
+  destroy(extra: string[] = []): Promise<CommandResult> {
+    return this.run(["destroy", "--yes", "--skip-preview", ...extra]);
+  }
+
+  /** `pulumi stack export` as JSON (secrets stay encrypted unless `showSecrets`). */
+  async exported(showSecrets = false): Promise<{ text: string; deployment: Record<string, unknown> }> {
+    const r = await this.must(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])]);
+    return { text: r.stdout, deployment: JSON.parse(r.stdout) as Record<string, unknown> };
+  }
+
+  /** The raw checkpoint file of the local backend, as it lies on disk. */
+  stateFileText(): string {
+    const file = path.join(this.root, "state/.pulumi/stacks", this.project, `${this.stack}.json`);
+    return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+  }
+
+  /** Every file under the backend folder, concatenated (history and backups too). */
+  allStateText(): string {
+    const out: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else out.push(fs.readFileSync(p, "utf8"));
+      }
+    };
+    walk(path.join(this.root, "state"));
+    return out.join("\n");
+  }
+
+  /** The stack's outputs (`pulumi stack output --json`), secrets shown when asked. */
+  async outputs(showSecrets = false): Promise<Record<string, Record<string, unknown>>> {
+    const r = await this.must(["stack", "output", "--json", ...(showSecrets ? ["--show-secrets"] : [])]);
+    return JSON.parse(r.stdout) as Record<string, Record<string, unknown>>;
+  }
+
+  /** The resources in the checkpoint: type, name, id, outputs, options that matter here. */
+  async resources(): Promise<StateResource[]> {
+    const { deployment } = await this.exported();
+    const d = deployment.deployment as { resources?: StateResource[] } | undefined;
+    return (d?.resources ?? []).map((r) => ({ ...r, name: String(r.urn).split("::").pop() ?? "" }));
+  }
+
+  /** Pending operations the checkpoint holds (an interrupted `up` leaves them). */
+  async pendingOperations(): Promise<{ type: string; resource: StateResource }[]> {
+    const { deployment } = await this.exported();
+    const d = deployment.deployment as { pending_operations?: { type: string; resource: StateResource }[] } | undefined;
+    return d?.pending_operations ?? [];
+  }
+
+  /** Removes the temporary folder. */
+  dispose(): void {
+    fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** One resource of a checkpoint (`pulumi stack export`). */
+export interface StateResource {
+  urn: string;
+  name: string;
+  type: string;
+  id?: string;
+  custom?: boolean;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  parent?: string;
+}
+
+/** Asserts that a command succeeded, showing its output when it did not. */
+export function expectOk(r: CommandResult): CommandResult {
+  if (r.code !== 0) throw new Error(`pulumi ${r.args.join(" ")} exited ${r.code ?? r.signal}:\n${r.output}`);
+  return r;
+}
+
+/** The zone resources (not the stack, not providers) of a checkpoint. */
+export const zoneResources = (resources: StateResource[]): StateResource[] =>
+  resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/cdn:"));
