@@ -1,0 +1,43 @@
+/**
+ * Every Pulumi project in the repository loads in the real CLI: the repository's own Pulumi.yaml (the
+ * quickstart, which `npm run example` runs) and each example's. The CLI refuses, for instance, a
+ * Pulumi.yaml that declares another package's config keys (`cdn:apiKey`) with a type and no value.
+ */
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { pulumiCli } from "../support/engine";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pulumiEnv } = require("../../scripts/pulumi-cli.js") as {
+  pulumiEnv(cli: unknown, o: { home: string; backendDir: string }): NodeJS.ProcessEnv;
+};
+
+const ROOT = path.resolve(__dirname, "../..");
+const projects = [".", ...fs.readdirSync(path.join(ROOT, "examples")).map((d) => `examples/${d}`)].filter((d) =>
+  fs.existsSync(path.join(ROOT, d, "Pulumi.yaml")),
+);
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-projects-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+test.each(projects)("the CLI loads the project in %s", async (dir) => {
+  const cli = await pulumiCli();
+  const home = fs.mkdtempSync(path.join(tmp, "home-"));
+  const backendDir = fs.mkdtempSync(path.join(tmp, "state-"));
+  // `pulumi stack ls` reads and validates Pulumi.yaml, and writes nothing into the project.
+  const r = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(cli.pulumi, ["stack", "ls", "--non-interactive"], {
+      cwd: path.join(ROOT, dir),
+      env: pulumiEnv(cli, { home, backendDir }),
+    });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, output }));
+  });
+  expect(r.output).not.toContain("error");
+  expect(r.code).toBe(0);
+});
