@@ -9,7 +9,6 @@ import * as os from "os";
 import * as path from "path";
 import { pulumiCli } from "../support/engine";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { pulumiEnv } = require("../../scripts/pulumi-cli.js") as {
   pulumiEnv(cli: unknown, o: { home: string; backendDir: string }): NodeJS.ProcessEnv;
 };
