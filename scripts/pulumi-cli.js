@@ -213,7 +213,44 @@ function pulumiEnv(cli, { home, backendDir, passphrase = "cdn-zones-test-passphr
   };
 }
 
-module.exports = { ensurePulumiCli, pulumiEnv, pinnedVersion, cacheRoot, SUPPORTED };
+/**
+ * Runs `pulumi <args>`; resolves with `{ code, signal, stdout, stderr }`. `onOutput(text, stream, child)` sees
+ * each chunk as it comes (to print it, or to send the child a signal). Never rejects for a non-zero exit.
+ */
+function runPulumi(cli, args, { cwd, env, onOutput, detached = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cli.pulumi, args, { cwd, env, detached, stdio: ["ignore", "pipe", "pipe"] });
+    const out = { stdout: "", stderr: "" };
+    for (const stream of ["stdout", "stderr"]) {
+      child[stream].setEncoding("utf8");
+      child[stream].on("data", (text) => {
+        out[stream] += text;
+        if (onOutput) onOutput(text, stream, child);
+      });
+    }
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, ...out }));
+  });
+}
+
+/**
+ * The resource steps of an engine event log (`--event-log FILE`, offered when PULUMI_DEBUG_COMMANDS=true, as the
+ * Automation API sets it): `{ op, urn, type, name, outputs }`, in the order the steps finished.
+ */
+function readEngineSteps(file) {
+  if (!fs.existsSync(file)) return [];
+  const steps = [];
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    const meta = (JSON.parse(line).resOutputsEvent || {}).metadata;
+    if (!meta) continue;
+    const [, , type = "", name = ""] = String(meta.urn).split("::");
+    steps.push({ op: String(meta.op), urn: String(meta.urn), type, name, outputs: (meta.new || {}).outputs });
+  }
+  return steps;
+}
+
+module.exports = { ensurePulumiCli, pulumiEnv, runPulumi, readEngineSteps, pinnedVersion, cacheRoot, SUPPORTED };
 
 if (require.main === module) {
   ensurePulumiCli().then(

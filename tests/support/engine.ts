@@ -4,7 +4,7 @@
  * comes from scripts/pulumi-cli.js (a supported `pulumi` on PATH, or the one built from its Go module).
  * The default program is tests/fixtures/zones/program.js: the zones of CDN_TEST_ZONES.
  */
-import { spawn } from "child_process";
+import type { ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -14,6 +14,17 @@ import type { Emulator } from "./emulator";
 const cliScript = require("../../scripts/pulumi-cli.js") as {
   ensurePulumiCli(o?: { progress?: (l: string) => void }): Promise<Cli>;
   pulumiEnv(cli: Cli, o: { home: string; backendDir: string; passphrase?: string }): NodeJS.ProcessEnv;
+  runPulumi(
+    cli: Cli,
+    args: string[],
+    o: {
+      cwd: string;
+      env: NodeJS.ProcessEnv;
+      detached?: boolean;
+      onOutput?: (text: string, stream: string, child: ChildProcess) => void;
+    },
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+  readEngineSteps(file: string): EngineStep[];
 };
 
 export interface Cli {
@@ -85,24 +96,9 @@ export interface ProjectOptions {
 interface RunOptions {
   env?: Record<string, string>;
   /** Called on every chunk of output with all output so far and the child (to send it signals). */
-  onOutput?: (output: string, child: import("child_process").ChildProcess) => void;
-}
-
-/** Parses the engine's event log: a JSON object a line, the step events carrying `metadata.op`. */
-function readSteps(file: string): EngineStep[] {
-  if (!fs.existsSync(file)) return [];
-  const steps: EngineStep[] = [];
-  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    const event = JSON.parse(line) as Record<string, { metadata?: Record<string, unknown> } | undefined>;
-    const outputs = event.resOutputsEvent?.metadata;
-    if (!outputs) continue;
-    const urn = String(outputs.urn);
-    const parts = urn.split("::");
-    const nw = outputs.new as { outputs?: Record<string, unknown> } | undefined;
-    steps.push({ op: String(outputs.op), urn, type: parts[2] ?? "", name: parts[3] ?? "", outputs: nw?.outputs });
-  }
-  return steps;
+  onOutput?: (output: string, child: ChildProcess) => void;
+  /** Start the CLI in its own process group, so `process.kill(-child.pid, "SIGINT")` reaches it as a terminal's Ctrl-C does. */
+  detached?: boolean;
 }
 
 /** One project and stack in a temporary folder, with its own PULUMI_HOME and file backend. */
@@ -174,32 +170,21 @@ export class EngineProject {
   }
 
   /** Runs `pulumi <args>` (non-interactive, no colour) in the project folder. */
-  run(args: string[], options: RunOptions = {}): Promise<CommandResult> {
+  async run(args: string[], options: RunOptions = {}): Promise<CommandResult> {
     const log = path.join(this.root, `events-${++this.runs}.jsonl`);
     const stepping = ["up", "preview", "refresh", "destroy", "import"].includes(args[0]);
     const full = [...args, "--non-interactive", "--color", "never", ...(stepping ? ["--event-log", log] : [])];
-    return new Promise((resolve, reject) => {
-      const child = spawn(this.cli.pulumi, full, {
-        cwd: this.dir,
-        env: { ...this.baseEnv, ...options.env },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      const seen = () => options.onOutput?.(stdout + stderr, child);
-      child.stdout.on("data", (d: Buffer) => {
-        stdout += d.toString();
-        seen();
-      });
-      child.stderr.on("data", (d: Buffer) => {
-        stderr += d.toString();
-        seen();
-      });
-      child.on("error", reject);
-      child.on("close", (code, signal) =>
-        resolve({ args: full, code, signal, stdout, stderr, output: stdout + stderr, steps: readSteps(log) }),
-      );
+    let output = "";
+    const r = await cliScript.runPulumi(this.cli, full, {
+      cwd: this.dir,
+      env: { ...this.baseEnv, ...options.env },
+      detached: options.detached,
+      onOutput: (text, _stream, child) => {
+        output += text;
+        options.onOutput?.(output, child);
+      },
     });
+    return { args: full, ...r, output: r.stdout + r.stderr, steps: cliScript.readEngineSteps(log) };
   }
 
   /** Runs a command that must succeed; its output is in the error otherwise. */
