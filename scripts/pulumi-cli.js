@@ -14,6 +14,7 @@ const { spawn, spawnSync } = require("child_process");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
+const { isDeepStrictEqual } = require("util");
 
 const ROOT = path.resolve(__dirname, "..");
 const MODULE_DIR = path.join(ROOT, "tools/pulumi-cli");
@@ -233,9 +234,17 @@ function runPulumi(cli, args, { cwd, env, onOutput, detached = false } = {}) {
   });
 }
 
+/** Top-level output keys whose value differs between two step states (`{ outputs }`). */
+function movedKeys(before, after) {
+  const a = (before && before.outputs) || {};
+  const b = (after && after.outputs) || {};
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !isDeepStrictEqual(a[k], b[k])).sort();
+}
+
 /**
  * The resource steps of an engine event log (`--event-log FILE`, offered when PULUMI_DEBUG_COMMANDS=true, as the
- * Automation API sets it): `{ op, urn, type, name, outputs }`, in the order the steps finished.
+ * Automation API sets it): `{ op, urn, type, name, diffs, outputs }` (diffs: the changed keys), in the order
+ * the steps finished.
  */
 function readEngineSteps(file) {
   if (!fs.existsSync(file)) return [];
@@ -245,7 +254,9 @@ function readEngineSteps(file) {
     const meta = (JSON.parse(line).resOutputsEvent || {}).metadata;
     if (!meta) continue;
     const [, , type = "", name = ""] = String(meta.urn).split("::");
-    steps.push({ op: String(meta.op), urn: String(meta.urn), type, name, outputs: (meta.new || {}).outputs });
+    // An update names its changed keys; a refresh's event names none, so they are the outputs that moved.
+    const diffs = meta.diffs && meta.diffs.length ? meta.diffs : movedKeys(meta.old, meta.new);
+    steps.push({ op: String(meta.op), urn: String(meta.urn), type, name, diffs, outputs: (meta.new || {}).outputs });
   }
   return steps;
 }
