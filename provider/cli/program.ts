@@ -1,10 +1,12 @@
 /**
  * The program `cdn-zones import` writes: one resource per zone with its listed fields, an explicit
  * `name` and `adopt: true`, passwords from the stack's secret config. Pure text from rows, so it is
- * tested without an account; the output compiles under `tsc --strict`.
+ * tested without an account; the output compiles under `tsc --strict`. Server values enter the text
+ * only through codeText.ts.
  */
 import { kindInfo, perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 import { specOf } from "../resources/specs";
+import { comment, literal } from "./codeText";
 import { IdentifierPool, ResourceNamePool } from "./names";
 
 /** A zone as listZones returned it (wire keys), with its kind. */
@@ -29,9 +31,6 @@ export interface GeneratedProgram {
 
 /** Code-point order: the same on every machine, unlike `localeCompare`. */
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** A string as a TypeScript literal: JSON's escaping is valid TypeScript. */
-const literal = (s: string): string => JSON.stringify(s);
 
 /** The inputs a listed row can give: listed, not secret, with a non-empty value. */
 function listedInputs(kind: ZoneKind, row: Record<string, unknown>): [string, string][] {
@@ -62,6 +61,7 @@ export function renderProgram(zones: readonly ListedZone[], header: readonly str
   const passwords: PasswordSetting[] = [];
   const counts = perKind(() => 0);
   const blocks: string[] = [];
+  const variables: string[] = [];
   for (const z of sorted) {
     const spec = specOf(z.kind);
     const zoneName = String(z.row.name);
@@ -75,14 +75,14 @@ export function renderProgram(zones: readonly ListedZone[], header: readonly str
     }
     lines.push("  adopt: true,");
     counts[z.kind]++;
+    variables.push(variable);
     blocks.push(
-      `// ${spec.label} '${zoneName}' (id ${String(z.row.id)})\nconst ${variable} = new ${spec.type}(${literal(names.take(spec.type, zoneName))}, {\n${lines.join("\n")}\n});`,
+      `${comment(`${spec.label} '${zoneName}' (id ${String(z.row.id)})`)}\nconst ${variable} = new ${spec.type}(${literal(names.take(spec.type, zoneName))}, {\n${lines.join("\n")}\n});`,
     );
   }
   const classes = ZONE_KINDS.filter((k) => counts[k] > 0).map((k) => kindInfo(k).type);
-  const variables = blocks.map((b) => /const (\w+) =/.exec(b)![1]);
   const text = [
-    ...header.map((l) => `// ${l}`),
+    ...header.map(comment),
     ...(passwords.length ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     ...(classes.length ? [`import { ${classes.join(", ")} } from "pulumi-cdn-zones";`] : []),
     "",
