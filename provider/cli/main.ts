@@ -7,7 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { CliCommand, parseCommand, USAGE, UsageError } from "./args";
 import { importZones } from "./import";
-import { passwordHints } from "./report";
+import { passwordHints, skippedLine, summaryLine } from "./report";
 import { printable } from "./terminal";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -26,15 +26,15 @@ async function main(argv: readonly string[]): Promise<number> {
   // Every line is made printable: progress carries server text (error messages, names).
   const progress = (line: string) => process.stderr.write(`cdn-zones: ${printable(line)}\n`);
   const result = await importZones(command.options, progress);
+  for (const z of result.skipped) progress(skippedLine(z));
   const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
   if (command.options.out) {
     fs.mkdirSync(path.dirname(path.resolve(command.options.out)), { recursive: true });
     fs.writeFileSync(command.options.out, result.text);
-    progress(`${total} zones written to ${command.options.out}`);
   } else {
     process.stdout.write(result.text);
-    progress(`${total} zones written to stdout`);
   }
+  progress(summaryLine(total, result.skipped.length, command.options.out ?? "stdout"));
   if (result.passwords.length) {
     process.stderr.write(
       `\nPasswords cannot be read from the API. Set each zone's password in the stack's config before \`pulumi up\`\n` +

@@ -2,10 +2,11 @@
  * The program `cdn-zones import` writes: one resource per zone with its listed fields, an explicit
  * `name` and `adopt: true`, passwords from the stack's secret config. Pure text from rows, so it is
  * tested without an account; the output compiles under `tsc --strict`. Server values enter the text
- * only through codeText.ts.
+ * only through codeText.ts, and a zone whose name the resources' check refuses is left out.
  */
 import { kindInfo, perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 import { specOf } from "../resources/specs";
+import { fieldProblem } from "../resources/validate";
 import { comment, literal } from "./codeText";
 import { IdentifierPool, ResourceNamePool } from "./names";
 
@@ -22,15 +23,38 @@ export interface PasswordSetting {
   zoneName: string;
 }
 
+/** A listed zone left out of the program: the resource's check would refuse its name. */
+export interface SkippedZone {
+  kind: ZoneKind;
+  /** The listed id, as the server sent it. */
+  id: unknown;
+  /** The listed name, as the server sent it (possibly not a string, possibly huge). */
+  name: unknown;
+  /** Why the check refuses the name, in its own words. */
+  reason: string;
+}
+
 export interface GeneratedProgram {
   text: string;
   passwords: PasswordSetting[];
   /** Zones declared, by kind. */
   counts: Record<ZoneKind, number>;
+  /** Zones not declared, in the order listed. */
+  skipped: SkippedZone[];
 }
 
 /** Code-point order: the same on every machine, unlike `localeCompare`. */
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Why `kind`'s check would refuse the listed `name`, or undefined. Declaring such a zone could only fail
+ * its first preview, and the name becomes identifiers, a resource name and a comment: only names the
+ * resources accept reach the program.
+ */
+function nameProblem(kind: ZoneKind, name: unknown): string | undefined {
+  const field = specOf(kind).fields.find((f) => f.input === "name")!;
+  return fieldProblem(field, name);
+}
 
 /** The inputs a listed row can give: listed, not secret, with a non-empty value. */
 function listedInputs(kind: ZoneKind, row: Record<string, unknown>): [string, string][] {
@@ -50,7 +74,13 @@ function listedInputs(kind: ZoneKind, row: Record<string, unknown>): [string, st
  * (where the zones came from); the order is kind, then name, so a re-import diffs cleanly.
  */
 export function renderProgram(zones: readonly ListedZone[], header: readonly string[] = []): GeneratedProgram {
-  const sorted = [...zones].sort(
+  const skipped: SkippedZone[] = [];
+  const valid = zones.filter((z) => {
+    const reason = nameProblem(z.kind, z.row.name);
+    if (reason) skipped.push({ kind: z.kind, id: z.row.id, name: z.row.name, reason });
+    return !reason;
+  });
+  const sorted = [...valid].sort(
     (a, b) =>
       ZONE_KINDS.indexOf(a.kind) - ZONE_KINDS.indexOf(b.kind) ||
       byCodePoint(String(a.row.name), String(b.row.name)) ||
@@ -101,5 +131,5 @@ export function renderProgram(zones: readonly ListedZone[], header: readonly str
       : "export {};",
     "",
   ].join("\n");
-  return { text, passwords, counts };
+  return { text, passwords, counts, skipped };
 }

@@ -16,3 +16,15 @@ const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u
 export function printable(s: string): string {
   return s.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/**
+ * The start of a value that may be huge or hostile, for a message: at most `max` UTF-16 units
+ * (never half a surrogate pair), printable, double-quoted, with its length when it was cut.
+ * Only the start is read, so a 20 MB name costs no more than a short one.
+ */
+export function preview(s: string, max = 40): string {
+  if (s.length <= max) return `"${printable(s)}"`;
+  let head = s.slice(0, max);
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  return `"${printable(head)}"... (${s.length} UTF-16 units)`;
+}

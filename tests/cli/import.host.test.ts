@@ -3,7 +3,7 @@
  * that compiles under `tsc --strict`; state files leave out managed zones; the key never shows;
  * and a smaller account's program, run through the testing kit, adopts every zone with no change
  * on the next up. Against a scripted server, names the emulator would refuse never reach the
- * terminal raw.
+ * program or the terminal raw.
  */
 import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
@@ -261,7 +261,7 @@ describe("the program, run through the testing kit", () => {
   });
 });
 
-describe("a listing with names holding control characters", () => {
+describe("a listing with names the resources' check refuses", () => {
   const server = useScriptedServer();
   const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/\r/g, "&#13;");
   const pushZone = (id: number, name: string) =>
@@ -287,15 +287,24 @@ describe("a listing with names holding control characters", () => {
   test("the terminal gets no control character of a name: nothing moves the cursor, sets the title or plants a command", () => {
     // Line feeds only where the CLI puts them.
     expect(r.stderr).not.toMatch(RAW_CONTROL);
-    // One command line per zone: the planted command shows, escaped, inside the comment of the second.
+    // The planted command shows, escaped, inside the skipped zone's line; the only command line is the valid zone's.
     expect(r.stderr.split("\n").filter((l) => l.includes("pulumi config set"))).toEqual([
+      expect.stringMatching(
+        /^cdn-zones: skipped push zone id 2 named "www\\u001b\[2K\\u000d\\u001b]0;title\\u0007\\u000a {2}pulumi/,
+      ),
       "  pulumi config set --secret pushWwwPassword   # push zone 'www'",
-      expect.stringMatching(
-        /^ {2}pulumi config set --secret pushWww2K0Title\w+Password {3}# push zone 'www\\u001b\[2K\\u000d\\u001b]0;title\\u0007\\u000a {2}pulumi/,
-      ),
-      expect.stringMatching(
-        /^ {2}pulumi config set --secret pushXRequire\w+Password {3}# push zone 'x\\u000arequire\("fs"\)/,
-      ),
     ]);
+  });
+
+  test("they are left out of the program, reported with kind and id, and counted in the summary", () => {
+    expect(r.code).toBe(0);
+    expect(r.stdout.match(/adopt: true,/g)).toHaveLength(1);
+    expect(r.stdout).not.toContain("cdn-zones-pwned");
+    expect(r.stderr).toContain(
+      'cdn-zones: skipped push zone id 3 named "x\\u000arequire("fs").writeFileSync("/tmp/cdn-"... (60 UTF-16 units)',
+    );
+    expect(r.stderr).toContain(
+      "cdn-zones: 1 zones written to stdout; 2 skipped: the resources' check refuses their names (a zone name is 1 to 63",
+    );
   });
 });

@@ -79,26 +79,76 @@ const PLANTED = 'require("fs").writeFileSync("/tmp/cdn-zones-pwned", "1")//';
 const ODD = "0--Zz";
 
 describe.each([
-  ["LF", "\n", "\\n"],
-  ["CR", "\r", "\\r"],
-  ["U+2028", "\u2028", "\\u2028"],
-  ["U+2029", "\u2029", "\\u2029"],
-])("a %s in listed values", (_label, terminator, escaped) => {
-  test("a name or field holding it runs nothing: each round-trips as one literal on one line", () => {
+  ["LF", "\n"],
+  ["CR", "\r"],
+  ["U+2028", "\u2028"],
+  ["U+2029", "\u2029"],
+])("a %s in listed values", (_label, terminator) => {
+  test("a name holding it runs nothing and is left out; a field holding it round-trips as one literal on one line", () => {
     const hostile = `x${terminator}${PLANTED}`;
     const origin = `https://o.example.com/a${terminator}${PLANTED}`;
     const program = renderProgram([pull(1, ODD, { origin }), pull(2, hostile)]);
     const r = run(program.text);
     expect(r.required).toEqual(["pulumi-cdn-zones"]);
     expect(r.foreign).toEqual([]);
-    expect(r.declared.map((d) => [d.resourceName, d.args.name, d.args.origin])).toEqual([
-      [ODD, ODD, origin],
-      [hostile, hostile, "https://o.example.com"],
+    expect(r.declared).toEqual([{ type: "PullZone", resourceName: ODD, args: { name: ODD, origin, adopt: true } }]);
+    expect(program.skipped).toEqual([
+      { kind: "pull", id: 2, name: hostile, reason: expect.stringMatching(/not a valid zone name|control characters/) },
     ]);
-    // No raw terminator but the program's own line feeds: comments and literals stay on their lines.
+    // No raw terminator but the program's own line feeds: the origin's literal stays on its line.
     expect(program.text).not.toMatch(/[\r\u2028\u2029]/);
-    expect(program.text).toContain(`// pull zone 'x${escaped}${PLANTED.replace(/"/g, '\\"')}' (id 2)\n`);
+    expect(program.text.split("\n").filter((l) => l.includes("cdn-zones-pwned"))).toEqual([
+      expect.stringMatching(/^ {2}origin: ".*",$/),
+    ]);
   });
+});
+
+describe.each([
+  ["a single quote", `a'b`],
+  ["a double quote", `a"); require("fs").rmSync("/"); ("`],
+  ["a backtick", "a`+require(`fs`)+`b"],
+  ["${", "a${require('fs').rmSync('/')}b"],
+  ["*/", "a*/ require('fs').rmSync('/') /*b"],
+])("a name with %s", (_label, hostile) => {
+  test("is left out and reported; the same text in a field round-trips exactly", () => {
+    const origin = `https://o.example.com/${hostile}`;
+    const program = renderProgram([pull(1, hostile), pull(2, ODD, { origin })]);
+    const r = run(program.text);
+    expect(r.required).toEqual(["pulumi-cdn-zones"]);
+    expect(r.foreign).toEqual([]);
+    expect(r.declared.map((d) => [d.resourceName, d.args.name, d.args.origin])).toEqual([[ODD, ODD, origin]]);
+    expect(program.skipped.map((s) => [s.kind, s.id, s.name])).toEqual([["pull", 1, hostile]]);
+    expect(program.counts.pull).toBe(1);
+  });
+});
+
+test("a 20 MB name is not written: the program stays small and the zone is reported with the check's reason", () => {
+  const huge = "a".repeat(20 * 1024 * 1024);
+  const program = renderProgram([
+    pull(1, huge),
+    { kind: "push", row: { id: 2, name: huge, vanity_domain: "", storage_location: "s" } },
+    pull(3, ODD),
+  ]);
+  expect(program.text.length).toBeLessThan(2000);
+  expect(program.passwords).toEqual([]);
+  expect(program.skipped.map((s) => [s.kind, s.id, s.reason])).toEqual([
+    ["pull", 1, "is 20971520 characters long; at most 63 are allowed (it becomes a DNS label)"],
+    ["push", 2, "is 20971520 characters long; at most 63 are allowed (it becomes a DNS label)"],
+  ]);
+  expect(run(program.text).declared.map((d) => d.args.name)).toEqual([ODD]);
+});
+
+test("a name that is not a string, or is missing, is left out rather than declared as 'undefined'", () => {
+  const program = renderProgram([
+    { kind: "live", row: { id: 1 } },
+    { kind: "live", row: { id: 2, name: { toString: () => "x\nrequire('fs')" } } },
+  ]);
+  expect(program.skipped.map((s) => s.reason)).toEqual([
+    "must be a string, got a undefined",
+    "must be a string, got an object",
+  ]);
+  expect(program.text).not.toContain("require('fs')");
+  expect(program.text).toContain("export {};");
 });
 
 test("a listed id is escaped like any value: it cannot end the comment it is written in", () => {

@@ -2,8 +2,8 @@
  * What `cdn-zones import` prints on stderr about zones: a server value holding control characters is
  * shown escaped, so it can neither drive the terminal nor start a line of its own.
  */
-import { passwordHints } from "../../provider/cli/report";
-import { printable } from "../../provider/cli/terminal";
+import { passwordHints, skippedLine, summaryLine } from "../../provider/cli/report";
+import { preview, printable } from "../../provider/cli/terminal";
 
 /** Anything a terminal acts on or breaks a line at: C0, DEL, C1, U+2028/9, bidirectional controls. */
 // eslint-disable-next-line no-control-regex -- the control characters are what this matches
@@ -27,7 +27,35 @@ test("a password hint shows every control character of the zone name escaped, on
   expect(lines[1]).toBe("  pulumi config set --secret vodVPassword   # VOD zone 'v'");
 });
 
-test("printable changes control characters only", () => {
+test("a skipped zone's line is short and printable even for a 20 MB name, and names kind, id and reason", () => {
+  const name = `\u001b[31m${"a".repeat(20 * 1024 * 1024)}`;
+  const line = skippedLine({
+    kind: "pull",
+    id: 7,
+    name,
+    reason: "is 20971523 characters long; at most 63 are allowed",
+  });
+  expect(line.length).toBeLessThan(200);
+  expect(line).not.toMatch(RAW_CONTROL);
+  expect(line).toBe(
+    `skipped pull zone id 7 named "\\u001b[31m${"a".repeat(35)}"... (20971525 UTF-16 units): its name is 20971523 characters long; at most 63 are allowed`,
+  );
+  expect(skippedLine({ kind: "live", id: "9\n", name: undefined, reason: "must be a string, got a undefined" })).toBe(
+    `skipped live zone id "9\\u000a" with no name: its name must be a string, got a undefined`,
+  );
+});
+
+test("the summary says how many zones were skipped and why; with none skipped it is as before", () => {
+  expect(summaryLine(3, 0, "stdout")).toBe("3 zones written to stdout");
+  expect(summaryLine(3, 2, "zones.ts")).toBe(
+    "3 zones written to zones.ts; 2 skipped: the resources' check refuses their names " +
+      "(a zone name is 1 to 63 letters, digits and hyphens, not starting or ending with a hyphen)",
+  );
+});
+
+test("printable changes control characters only; preview never cuts a surrogate pair", () => {
   expect(printable("zoné-😀 \\u001b `${x}` */")).toBe("zoné-😀 \\u001b `${x}` */");
   expect(printable("\u0000\t\u001b\u0085\u2029\u2066")).toBe("\\u0000\\u0009\\u001b\\u0085\\u2029\\u2066");
+  expect(preview("ab😀cd", 3)).toBe('"ab"... (6 UTF-16 units)');
+  expect(preview("ab😀", 4)).toBe('"ab😀"');
 });
