@@ -7,7 +7,8 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const { pulumiEnv, runPulumi, readEngineSteps } = require("./pulumi-cli");
+const { runPulumi, readEngineEvents } = require("pulumi-cdn-zones/testing");
+const { pulumiEnv } = require("./pulumi-cli");
 
 const ROOT = path.resolve(__dirname, "..");
 const STACK = "quickstart";
@@ -31,7 +32,7 @@ function cliRunner(cli, stateDir, { print }) {
   async function pulumi(shown, hidden = [], { secret } = {}) {
     const text = secret ? shown.map((a) => (a === secret ? "<secret>" : a)) : shown;
     print(`$ pulumi ${text.join(" ")}`);
-    const r = await runPulumi(cli, [...shown, ...hidden, "--non-interactive", "--color", "never"], {
+    const r = await runPulumi(cli.pulumi, [...shown, ...hidden, "--non-interactive", "--color", "never"], {
       cwd: ROOT,
       env,
       onOutput: secret ? undefined : (chunk) => print(chunk.replace(/\n$/, ""), true),
@@ -43,7 +44,7 @@ function cliRunner(cli, stateDir, { print }) {
     fs.rmSync(log, { force: true });
     const started = Date.now();
     const r = await pulumi(args, ["--config-file", configFile, "--event-log", log, "--suppress-progress"]);
-    const steps = readEngineSteps(log).filter((s) => s.type.startsWith("pulumi-nodejs:dynamic/"));
+    const steps = readEngineEvents(log).steps.filter((s) => s.type.startsWith("pulumi-nodejs:dynamic/"));
     return {
       title,
       ok: r.code === 0,

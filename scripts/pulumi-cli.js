@@ -3,7 +3,9 @@
  * The real Pulumi engine, for the tests, the examples and the benchmarks.
  *   node scripts/pulumi-cli.js            gets it (building it the first time) and says which it is, on stderr
  *   node scripts/pulumi-cli.js --dir      the same, then prints the folder holding `pulumi` on stdout
- *   require("./scripts/pulumi-cli")       ensurePulumiCli() and pulumiEnv() for the scripts and tests
+ *   require("./scripts/pulumi-cli")       ensurePulumiCli() and pulumiEnv() for the scripts and tests (running a
+ *                                         command and reading its event log: pulumi-cdn-zones/testing's runPulumi
+ *                                         and readEngineEvents)
  * A `pulumi` on PATH whose version is in SUPPORTED is used as it is, with its own language host. Otherwise
  * `pulumi` is built with `go build` from the Go module in tools/pulumi-cli (its go.mod and go.sum pin the
  * version), and put beside our Node.js language host and the dynamic-provider launcher in a cache outside
@@ -14,7 +16,6 @@ const { spawn, spawnSync } = require("child_process");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const { isDeepStrictEqual } = require("util");
 
 const ROOT = path.resolve(__dirname, "..");
 const MODULE_DIR = path.join(ROOT, "tools/pulumi-cli");
@@ -216,54 +217,7 @@ function pulumiEnv(cli, { home, backendDir, passphrase = "cdn-zones-test-passphr
   };
 }
 
-/**
- * Runs `pulumi <args>`; resolves with `{ code, signal, stdout, stderr }`. `onOutput(text, stream, child)` sees
- * each chunk as it comes (to print it, or to send the child a signal). Never rejects for a non-zero exit.
- */
-function runPulumi(cli, args, { cwd, env, onOutput, detached = false } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cli.pulumi, args, { cwd, env, detached, stdio: ["ignore", "pipe", "pipe"] });
-    const out = { stdout: "", stderr: "" };
-    for (const stream of ["stdout", "stderr"]) {
-      child[stream].setEncoding("utf8");
-      child[stream].on("data", (text) => {
-        out[stream] += text;
-        if (onOutput) onOutput(text, stream, child);
-      });
-    }
-    child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, ...out }));
-  });
-}
-
-/** Top-level output keys whose value differs between two step states (`{ outputs }`). */
-function movedKeys(before, after) {
-  const a = (before && before.outputs) || {};
-  const b = (after && after.outputs) || {};
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !isDeepStrictEqual(a[k], b[k])).sort();
-}
-
-/**
- * The resource steps of an engine event log (`--event-log FILE`, offered when PULUMI_DEBUG_COMMANDS=true, as the
- * Automation API sets it): `{ op, urn, type, name, diffs, outputs }` (diffs: the changed keys), in the order
- * the steps finished.
- */
-function readEngineSteps(file) {
-  if (!fs.existsSync(file)) return [];
-  const steps = [];
-  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    const meta = (JSON.parse(line).resOutputsEvent || {}).metadata;
-    if (!meta) continue;
-    const [, , type = "", name = ""] = String(meta.urn).split("::");
-    // An update names its changed keys; a refresh's event names none, so they are the outputs that moved.
-    const diffs = meta.diffs && meta.diffs.length ? meta.diffs : movedKeys(meta.old, meta.new);
-    steps.push({ op: String(meta.op), urn: String(meta.urn), type, name, diffs, outputs: (meta.new || {}).outputs });
-  }
-  return steps;
-}
-
-module.exports = { ensurePulumiCli, pulumiEnv, runPulumi, readEngineSteps, pinnedVersion, cacheRoot, SUPPORTED };
+module.exports = { ensurePulumiCli, pulumiEnv, pinnedVersion, cacheRoot, SUPPORTED };
 
 if (require.main === module) {
   ensurePulumiCli().then(

@@ -4,7 +4,7 @@
  * beside the backend (Pulumi.yaml naming the program), against a local file backend, with the given
  * config; steps, failures and errors are read from the engine's event log (`--event-log`).
  */
-import { spawn } from "child_process";
+import { spawn, type ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { isDeepStrictEqual } from "util";
@@ -116,20 +116,39 @@ const CHANGING = new Set<StepOp>(["update", "replace", "refresh"]);
 /** A check failure as the engine prints it: `property NAME value {...} has a problem: REASON`. */
 const CHECK_FAILURE = /property (\S+) value .*? has a problem: ([\s\S]*)$/;
 
+/** Options of {@link runPulumi}. */
+export interface RunPulumiOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Sees each chunk of output as it comes (to print it, or to signal the child). */
+  onOutput?: (text: string, stream: "stdout" | "stderr", child: ChildProcess) => void;
+  /** Own process group, so `process.kill(-pid, "SIGINT")` reaches the CLI and its plugins as a terminal's Ctrl-C does. */
+  detached?: boolean;
+}
+
 /** Runs `pulumi` with `args`; never rejects for a non-zero exit. */
 export function runPulumi(
   pulumi: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv },
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  options: RunPulumiOptions,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(pulumi, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const child = spawn(pulumi, args, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: options.detached ?? false,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const out = { stdout: "", stderr: "" };
+    for (const stream of ["stdout", "stderr"] as const) {
+      child[stream].setEncoding("utf8");
+      child[stream].on("data", (text: string) => {
+        out[stream] += text;
+        options.onOutput?.(text, stream, child);
+      });
+    }
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code, signal) => resolve({ code, signal, ...out }));
   });
 }
 

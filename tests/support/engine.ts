@@ -8,23 +8,15 @@ import type { ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { readEngineEvents, runPulumi, type EngineStep } from "../../provider/testing";
 import type { Emulator } from "./emulator";
+
+export type { EngineStep };
 
 // A plain script (it runs before anything is built): typed here by hand.
 const cliScript = require("../../scripts/pulumi-cli.js") as {
   ensurePulumiCli(o?: { progress?: (l: string) => void }): Promise<Cli>;
   pulumiEnv(cli: Cli, o: { home: string; backendDir: string; passphrase?: string }): NodeJS.ProcessEnv;
-  runPulumi(
-    cli: Cli,
-    args: string[],
-    o: {
-      cwd: string;
-      env: NodeJS.ProcessEnv;
-      detached?: boolean;
-      onOutput?: (text: string, stream: string, child: ChildProcess) => void;
-    },
-  ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
-  readEngineSteps(file: string): EngineStep[];
 };
 
 export interface Cli {
@@ -67,16 +59,6 @@ export interface CommandResult {
   output: string;
   /** One entry per resource step of the operation, from the engine's event log. */
   steps: EngineStep[];
-}
-
-/** A step the engine reported (`--event-log`): its op as the engine names it, and the resource. */
-export interface EngineStep {
-  op: string;
-  urn: string;
-  type: string;
-  name: string;
-  /** Outputs after the step (secrets as the engine's event shows them), when the event carries them. */
-  outputs?: Record<string, unknown>;
 }
 
 export interface ProjectOptions {
@@ -175,7 +157,7 @@ export class EngineProject {
     const stepping = ["up", "preview", "refresh", "destroy", "import"].includes(args[0]);
     const full = [...args, "--non-interactive", "--color", "never", ...(stepping ? ["--event-log", log] : [])];
     let output = "";
-    const r = await cliScript.runPulumi(this.cli, full, {
+    const r = await runPulumi(this.cli.pulumi, full, {
       cwd: this.dir,
       env: { ...this.baseEnv, ...options.env },
       detached: options.detached,
@@ -184,7 +166,7 @@ export class EngineProject {
         options.onOutput?.(output, child);
       },
     });
-    return { args: full, ...r, output: r.stdout + r.stderr, steps: cliScript.readEngineSteps(log) };
+    return { args: full, ...r, output: r.stdout + r.stderr, steps: readEngineEvents(log).steps };
   }
 
   /** Runs a command that must succeed; its output is in the error otherwise. */
