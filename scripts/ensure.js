@@ -137,7 +137,16 @@ if (require.main === module) {
   if (what === "install") {
     if (needsInstall()) npm(["ci", "--no-audit", "--no-fund"]);
   } else if (what === "build") {
-    if (needsBuild()) npm(["run", "build"]);
+    if (needsBuild()) {
+      // `npm pack` on a fresh clone gets here before any install: say so rather than "tsc: not found".
+      if (!fs.existsSync(path.join(ROOT, "node_modules/typescript/package.json"))) {
+        process.stderr.write(
+          `Building pulumi-cdn-zones needs the workspace's devDependencies, which are not installed: run \`npm ci\` in ${ROOT} first.\n`,
+        );
+        process.exit(1);
+      }
+      npm(["run", "build"]);
+    }
   } else if (what === "built") {
     markBuilt();
   } else if (what === "browser") {
