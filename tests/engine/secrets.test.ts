@@ -1,8 +1,9 @@
 /**
- * Secrets through the real `pulumi` CLI (issue 18). One stack lives through up, refresh
+ * Secrets through the real `pulumi` CLI (issue 18, and issue 19 item 4). One stack lives through up, refresh
  * and destroy; after each, neither the backend's files (checkpoint, history, backups) nor `pulumi stack export`
  * nor what the user saw holds the API key, an authString the deployment sent (read off the wire by a proxy)
- * or a zone password in clear.
+ * or a zone password in clear. A second stack whose `cdn:apiKey` was set without `--secret` is refused before
+ * anything registers, so the engine never records the key as an input of its default provider.
  */
 import { authString } from "../../provider/api/auth";
 import { useEmulator } from "../support/emulator";
@@ -12,13 +13,18 @@ import { recordingProxy, type RecordingProxy } from "../support/recordingProxy";
 const emu = useEmulator();
 let proxy: RecordingProxy;
 let p: EngineProject;
+let plain: EngineProject;
 beforeAll(async () => {
   proxy = await recordingProxy(emu.get().url);
-  // The stack's calls go through the proxy, which keeps the authStrings the emulator's records drop.
-  p = await EngineProject.create({ ...emu.get(), url: proxy.url });
+  [p, plain] = await Promise.all([
+    // The stack's calls go through the proxy, which keeps the authStrings the emulator's records drop.
+    EngineProject.create({ ...emu.get(), url: proxy.url }),
+    EngineProject.create(emu.get(), { project: "plainkey", secretKey: false }),
+  ]);
 });
 afterAll(async () => {
   p?.dispose();
+  plain?.dispose();
   await proxy?.close();
 });
 
@@ -90,5 +96,44 @@ describe("a stack whose key was set with --secret", () => {
     expect(emu.get().zones("live")).toEqual([]);
     expect(zoneResources(await p.resources())).toEqual([]);
     await expectNoSecretIn(r);
+  });
+});
+
+describe("a stack whose cdn:apiKey was set without --secret (issue 19, item 4)", () => {
+  const FIX = "pulumi config set --secret cdn:apiKey <";
+  const PLAIN_ZONES: ZoneDecl[] = [{ kind: "LiveZone", name: "cam", args: { password: PASSWORDS.live } }];
+  const callsNow = () => emu.get().calls.length;
+
+  test("preview is refused with the command that encrypts the key, which it does not echo; the account is not asked", async () => {
+    const before = callsNow();
+    const r = await plain.preview(PLAIN_ZONES);
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain(FIX);
+    expect(r.output).not.toContain(emu.get().apiKey);
+    expect(callsNow()).toBe(before);
+    expect(plain.allStateText()).not.toContain(emu.get().apiKey);
+  });
+
+  test("up is refused before any resource registers: no checkpoint, backup or export holds the key", async () => {
+    const before = callsNow();
+    const r = await plain.up(PLAIN_ZONES);
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain(FIX);
+    expect(r.output).not.toContain(emu.get().apiKey);
+    expect(callsNow()).toBe(before);
+    expect(plain.stateFileText()).not.toContain(emu.get().apiKey);
+    expect((await plain.exported()).text).not.toContain(emu.get().apiKey);
+    // The CLI itself writes the configuration it ran with into the update's history record, before the program
+    // runs: the one copy no program can prevent, and the reason the refusal comes at preview.
+    const holding = plain.stateFiles().filter((f) => f.text.includes(emu.get().apiKey));
+    expect(holding.map((f) => f.path)).toEqual([expect.stringMatching(/\.pulumi\/history\/.*\.history\.json$/)]);
+  });
+
+  test("once the named command has run, up goes through and no checkpoint holds the key", async () => {
+    await plain.must(["config", "set", "--secret", "cdn:apiKey", emu.get().apiKey]);
+    expectOk(await plain.up(PLAIN_ZONES));
+    expect(emu.get().zones("live")).toHaveLength(1);
+    expect(plain.stateFileText()).not.toContain(emu.get().apiKey);
+    expect((await plain.exported()).text).not.toContain(emu.get().apiKey);
   });
 });
