@@ -37,6 +37,34 @@ export function configure(req: ConfigureRequestLike | undefined): void {
 
 const lookup: ConfigLookup = (key) => stackConfig[key];
 
+/** Every configure the host sent this process (one per provider text), as it went. */
+let configures: Promise<void>[] = [];
+
+/** Records a configure of the host and returns it unchanged (handlers.ts). */
+export function recordConfigure(attempt: Promise<void>): Promise<void> {
+  configures.push(attempt);
+  return attempt;
+}
+
+/**
+ * Waits for the host's configure: resolves once every configure received has succeeded; throws when
+ * none was received (a host before 3.139 never sends one: `notConfigured` says so) or one failed. The
+ * SDK's host caches a provider before its configure has finished and uses it unconfigured after a
+ * failure (cmd/dynamic-provider/index.js, `getProvider`); without this wait such an operation would
+ * fall back to the CDN_* environment variables, which may name another account than the stack's.
+ */
+export async function whenConfigured(notConfigured: () => string): Promise<void> {
+  if (!configures.length) throw new Error(notConfigured());
+  try {
+    await Promise.all(configures);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new Error(
+      `${reason} (the provider's configure failed: no operation runs without the stack's configuration, and the CDN_* environment variables are not used in its place)`,
+    );
+  }
+}
+
 /** A setting as the host sees it (the stack's config, then `CDN_*`), parsed by the settings table; a bad value throws naming it. */
 export function hostSetting<N extends SettingName>(name: N): SettingValues[N] | undefined {
   return resolveSettings([name], { config: lookup, env: process.env })[name] as SettingValues[N] | undefined;
@@ -88,10 +116,11 @@ export function connection(): Connection {
   return conn;
 }
 
-/** Forgets clients and cached lists (tests, and a host that outlives a deployment). */
+/** Forgets clients, cached lists and the configuration received (tests, and a host that outlives a deployment). */
 export function resetConnections(): void {
   for (const c of connections.values()) c.client.close();
   connections.clear();
   stackConfig = {};
   unknownKeys = [];
+  configures = [];
 }

@@ -4,6 +4,7 @@
  * declared as `undefined`, the password always a secret) and the default resource options of a kind.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { refusePlainSecrets } from "../common/programConfig";
 import { ACCOUNT } from "./identity";
 import { AUTO_NAME, autoName } from "./naming";
 import { PROVIDERS } from "./provider";
@@ -17,6 +18,7 @@ export function zoneRegistration(
   args: Record<string, unknown> | undefined,
   opts: pulumi.CustomResourceOptions | undefined,
 ): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
+  refusePlainSecrets();
   const spec = SPECS[kind];
   const props: Record<string, unknown> = {};
   const reading = opts?.id !== undefined;

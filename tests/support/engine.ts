@@ -212,6 +212,21 @@ export class EngineProject {
     return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
   }
 
+  /** Every file under the backend folder with its path relative to it (history and backups too). */
+  stateFiles(): { path: string; text: string }[] {
+    const base = path.join(this.root, "state");
+    const out: { path: string; text: string }[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else out.push({ path: path.relative(base, p), text: fs.readFileSync(p, "utf8") });
+      }
+    };
+    walk(base);
+    return out;
+  }
+
   /** Every file under the backend folder, concatenated (history and backups too). */
   allStateText(): string {
     const out: string[] = [];
