@@ -232,7 +232,7 @@ describe("ids, numbers, booleans, nil and dates in every plausible form", () => 
 
   test("an id beyond 2^53 is refused, not rounded", async () => {
     serve(answer(arr(struct({ id: "<i8>9007199254740993</i8>", name: "<string>www</string>" }))));
-    await expect(client.pullzone.listZones()).rejects.toThrow(/beyond 2\^53/);
+    await expect(client.pullzone.listZones()).rejects.toThrow("'9007199254740993', not an id");
   });
 
   test("live rows may carry only id: name is then absent, not empty", async () => {
