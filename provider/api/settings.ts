@@ -25,6 +25,8 @@
  * turns the problems found here into a `CdnConfigError`.
  */
 
+import { INT32_MAX } from "./ids";
+
 /** The names of the settings, as the client's options spell them. */
 export type SettingName =
   | "baseUrl"
@@ -88,9 +90,7 @@ export const DEFAULT_MAX_IN_FLIGHT = 16;
 /** Attempts after the first, for calls that are safe to repeat. */
 export const DEFAULT_RETRIES = 4;
 /** The largest delay Node's timers take (2^31-1 ms); a larger one fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
-/** The largest XML-RPC int (ids and the user id are ints on the wire). */
-export const MAX_INT32 = 2_147_483_647;
+export const MAX_TIMER_MS = INT32_MAX;
 
 const ALIAS = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
@@ -171,7 +171,7 @@ function parseAlias(raw: string): Parsed<string> {
 
 function parseCompanyId(raw: string): Parsed<number | string> {
   const t = raw.trim();
-  if (/^\d+$/.test(t)) return integer(1, MAX_INT32)(t);
+  if (/^\d+$/.test(t)) return integer(1, INT32_MAX)(t);
   if (ALIAS.test(t)) return { ok: true, value: t };
   return {
     ok: false,
@@ -211,10 +211,10 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     secret: false,
     required: true,
     min: 1,
-    max: MAX_INT32,
+    max: INT32_MAX,
     readBy: CONNECTION,
     description: "Your API user id (a number), sent with every call.",
-    parse: integer(1, MAX_INT32),
+    parse: integer(1, INT32_MAX),
   },
   apiKey: {
     name: "apiKey",
