@@ -208,7 +208,12 @@ export class CdnClient {
         normalizeBandwidth(await this.byOptions("account.getBandwidth", [], o), "account.getBandwidth"),
     };
     this.report = makeReportApi(async (name, positional, options) =>
-      normalizeReport(await this.byOptions(`report.${name}`, positional, options), `report.${name}`, name),
+      normalizeReport(
+        await this.byOptions(`report.${name}`, positional, options),
+        `report.${name}`,
+        name,
+        options as { viewby?: unknown } | undefined,
+      ),
     );
   }
 

@@ -7,6 +7,7 @@
  */
 import { CdnProtocolError } from "./errors";
 import { asId, idProblem } from "./ids";
+import { DateGrain, reportDate } from "./dates";
 import { REPORT_FIELDS, ReportName } from "./wire";
 
 type Row = Record<string, unknown>;
@@ -183,7 +184,14 @@ export function normalizeRows(v: unknown, method: string): Row[] {
  * `{ total }`, plus the figure the method's name states (`hits` of getTotalHits, `transfer` of
  * getTotalTransfer).
  */
-export function normalizeReport(v: unknown, method: string, report: ReportName): Row[] {
+export function normalizeReport(
+  v: unknown,
+  method: string,
+  report: ReportName,
+  /** The call's options: `viewby` sets the grain of getTotalTransferStats' dates. */
+  options?: { viewby?: unknown },
+): Row[] {
+  const dayGrain: DateGrain = options?.viewby === "hourly" ? "hour" : options?.viewby === "monthly" ? "month" : "day";
   const bare =
     typeof v === "number" || (typeof v === "string" && NUMBER_TEXT.test(v))
       ? toFigure(v, "(answer)", method)
@@ -206,12 +214,15 @@ export function normalizeReport(v: unknown, method: string, report: ReportName):
         continue;
       }
       const x = raw[column];
-      const value =
-        spec.kind === "text"
-          ? toText(x)
-          : spec.kind === "id"
-            ? toId(x, method, `the ${field} in row ${i + 1}`)
-            : toFigure(x, column, method);
+      let value: unknown;
+      if (spec.kind === "text") value = toText(x);
+      else if (spec.kind === "id") value = toId(x, method, `the ${field} in row ${i + 1}`);
+      else if (spec.kind === "number") value = toFigure(x, column, method);
+      else {
+        const date = reportDate(x, spec.kind === "hour" ? "hour" : dayGrain);
+        if (!date.ok) throw new CdnProtocolError(`the ${field} in row ${i + 1} ${date.reason}`, method);
+        value = date.date;
+      }
       if (value === undefined) delete row[field];
       else row[field] = value;
     }
