@@ -16,6 +16,7 @@
  * | cdn:companyId     | CDN_COMPANY_ID       | integer or alias  | none    | 1 to 2^31-1, or alias  |
  * | cdn:companyAlias  | CDN_COMPANY_ALIAS    | DNS label         | none    | 1 to 63 characters     |
  * | cdn:cdnDomain     | CDN_CDN_DOMAIN       | host name         | none    | up to 253 characters   |
+ * | (none)            | CDN_LOG              | `quiet`           | not set | any other value: notes |
  *
  * The Pulumi config is read before the environment. An empty value counts as not set. No message
  * about a setting shows its value (a key pasted into the wrong setting must not be printed): it
@@ -308,6 +309,21 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     parse: parseHost,
   },
 };
+
+/**
+ * The one switch that is not a setting of the account: environment only (no config key, nothing to
+ * check), read here so that every variable the package reads is in this module.
+ */
+export const LOG_SWITCH = {
+  env: "CDN_LOG",
+  quiet: "quiet",
+  description: "`CDN_LOG=quiet` silences the host's one-line notes (adopted, recovered, updated).",
+} as const;
+
+/** Whether the host's progress notes are silenced (`CDN_LOG=quiet`). */
+export function logsQuiet(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[LOG_SWITCH.env] === LOG_SWITCH.quiet;
+}
 
 /** The settings in table order. */
 export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
