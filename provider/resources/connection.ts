@@ -3,9 +3,9 @@
  * captures nothing: `configure()` hands us the stack's config (`cdn:*`), and the `CDN_*`
  * environment variables are the fallback, both read at call time.
  */
-import { createHash } from "crypto";
-import { CdnClient, CdnClientOptions } from "../api/client";
+import { CdnClient } from "../api/client";
 import { ConfigLookup, resolveCredentials, resolveSettings } from "../api/config";
+import { PerAccount } from "../api/perAccount";
 import { KNOWN_CONFIG_KEYS, SettingName, SettingValues, unknownConfigKeys, validateSettings } from "../api/settings";
 import { accountOf, DeploymentIdentity } from "./identity";
 import { ListCache } from "./zoneLookup";
@@ -85,7 +85,14 @@ export interface Connection {
   /** The account's fingerprint and this deployment's claims (identity.ts). */
   identity: DeploymentIdentity;
 }
-const connections = new Map<string, Connection>();
+const connections = new PerAccount<Connection>(
+  (client) => ({
+    client,
+    lists: new ListCache(client),
+    identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), configuredSuffix()),
+  }),
+  (conn) => conn.client,
+);
 
 /** `<company alias>.<cdn domain>` when both are configured: the suffix of every zone's delivery host name. */
 function configuredSuffix(): string | undefined {
@@ -99,26 +106,11 @@ function configuredSuffix(): string | undefined {
 /** The client and listZones cache for the current credentials, made once per host process. */
 export function connection(): Connection {
   const c = resolveCredentials({ config: lookup, env: process.env });
-  const key = createHash("sha256").update(`${c.baseUrl}\n${c.apiUserId}\n${c.apiKey}`).digest("hex");
-  let conn = connections.get(key);
-  if (!conn) {
-    // The settings table's parsers: a malformed value is an error naming the setting and its bounds.
-    const tuning = resolveSettings(["timeoutMs", "retries", "maxInFlight"], { config: lookup, env: process.env });
-    const opts: CdnClientOptions = { baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey, ...tuning };
-    const client = new CdnClient(opts);
-    conn = {
-      client,
-      lists: new ListCache(client),
-      identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), configuredSuffix()),
-    };
-    connections.set(key, conn);
-  }
-  return conn;
+  return connections.get(c, { config: lookup, env: process.env });
 }
 
 /** Forgets clients, cached lists and the configuration received (tests, and a host that outlives a deployment). */
 export function resetConnections(): void {
-  for (const c of connections.values()) c.client.close();
   connections.clear();
   stackConfig = {};
   unknownKeys = [];

@@ -9,6 +9,7 @@
  * deployment manages. The connection (client, lists, identity) is passed in by handlers.ts.
  */
 import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../api/errors";
+import { asId, idProblem } from "../api/ids";
 import { adopt, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
 import { ACCOUNT } from "./identity";
@@ -293,11 +294,12 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
   log(`${zoneRef(spec, props.name, zoneId)} deleted`);
 }
 
+/** The resource's id as a zone id, by the one rule for ids (api/ids.ts). */
 function parseId(spec: ZoneSpec, id: string, props: Props): number {
-  const n = Number(id);
-  if (!Number.isInteger(n) || n <= 0)
+  const n = asId(id);
+  if (n === undefined)
     throw new Error(
-      `${zoneRef(spec, props.name)}: '${id}' is not a zone id (zone ids are positive integers, e.g. from the control panel or listZones)`,
+      `${zoneRef(spec, props.name)}: ${idProblem(id, "the resource's id")}; a zone id comes from the control panel or listZones`,
     );
   return n;
 }
