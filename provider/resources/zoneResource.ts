@@ -4,7 +4,7 @@
  * declared as `undefined`, the password always a secret) and the default resource options of a kind.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ACCOUNT } from "./identity";
+import { ACCOUNT, RESOURCE_NAME } from "./identity";
 import { AUTO_NAME, autoName } from "./naming";
 import { PROVIDERS } from "./provider";
 import type { ZoneType } from "../api/kinds";
@@ -31,6 +31,9 @@ export function zoneRegistration(
   }
   props[ZONE_ID] = undefined;
   props[ACCOUNT] = undefined;
+  // Links a managed zone to a `get` under the same resource name, which the engine turns into a delete of the
+  // managed zone (step_generator.go, GenerateReadSteps): delete keeps such a zone (lifecycle.ts, `remove`).
+  if (spec.deletable) props[RESOURCE_NAME] = name;
   if (spec.deletable && opts?.deletedWith !== undefined && opts.retainOnDelete !== true) warnDeletedWith(kind, name);
   for (const c of spec.computed) props[c.output] = undefined;
   const secretOutputs = spec.fields.filter((f) => f.secret).map((f) => f.input);

@@ -1,9 +1,11 @@
 /**
  * Resource options a zone class checks when it is constructed, before anything is registered: `import` is
  * refused (the engine's import reads with the id alone, which a dynamic provider cannot serve), `deletedWith`
- * on a live zone is warned about (the engine would skip its delete and nothing else deletes it).
+ * on a live zone is warned about (the engine would skip its delete and nothing else deletes it), and a live
+ * zone carries its resource name for delete (tests/integration/get-over-managed.test.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { RESOURCE_NAME } from "../../provider/resources/identity";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
 import { KINDS } from "../support/kinds";
 
@@ -27,4 +29,13 @@ test("deletedWith is warned about on a live zone only (unless retained on purpos
   expect(warn).toHaveBeenCalledTimes(1);
   expect(warn.mock.calls[0][0]).toContain("LiveZone 'z-LiveZone': deletedWith:");
   expect(warn.mock.calls[0][0]).toContain("stays in the account");
+});
+
+test("a live zone carries its resource name, managed or read with get; the other kinds do not", () => {
+  for (const kind of KINDS) {
+    const [, , managed] = zoneRegistration(kind, "res", { name: "z" }, undefined);
+    const [, , read] = zoneRegistration(kind, "res", undefined, { id: "7" });
+    const expected = kind === "LiveZone" ? "res" : undefined;
+    expect([kind, managed[RESOURCE_NAME], read[RESOURCE_NAME]]).toEqual([kind, expected, expected]);
+  }
 });
