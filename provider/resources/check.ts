@@ -11,6 +11,7 @@
 import { CdnAuthError, CdnError } from "../api/errors";
 import { Connection, settingProblems } from "./connection";
 import { adoptMismatches, adoptMismatchMessage } from "./adopt";
+import { RESOURCE_NAME } from "./identity";
 import { createOnlyMessage, nameInUseMessage, zoneRef } from "./messages";
 import { AUTO_NAME } from "./naming";
 import { declared } from "./outputs";
@@ -28,7 +29,10 @@ export async function check(
   /** The deployment's connection (handlers.ts passes it in); resolved only once the settings are known to be good. */
   connect: () => Connection,
 ): Promise<{ inputs: Props; failures: CheckFailure[] }> {
-  const { inputs, failures } = checkInputs(spec, withName(olds, news));
+  const { [RESOURCE_NAME]: resourceName, ...declaredInputs } = news;
+  const { inputs, failures } = checkInputs(spec, withName(olds, declaredInputs));
+  // The program's resource name, kept for delete (identity.ts); never validated as an input the user wrote.
+  if (spec.deletable && typeof resourceName === "string") inputs[RESOURCE_NAME] = resourceName;
   // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
   for (const p of settingProblems())
     failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });

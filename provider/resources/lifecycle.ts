@@ -12,8 +12,8 @@ import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../api/err
 import { asId, idProblem } from "../api/ids";
 import { adopt, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
-import { ACCOUNT } from "./identity";
-import { log } from "./log";
+import { ACCOUNT, RESOURCE_NAME } from "./identity";
+import { log, warn } from "./log";
 import { accountMismatchMessage, createOnlyMessage, describeError, nameInUseMessage, zoneRef } from "./messages";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
@@ -143,6 +143,8 @@ export async function read(
     return { id: "", props: {} };
   }
   conn.identity.claim(spec, zoneId, String(row.name ?? props.name));
+  if (!refreshing && typeof props[RESOURCE_NAME] === "string")
+    conn.identity.readByGet(spec, props[RESOURCE_NAME] as string, zoneId);
   const outs = listedOutputs(spec, conn, zoneId, row, props);
   if (!refreshing) warnUnknownUrl(spec, outs);
   const inputs: Props = {};
@@ -150,6 +152,7 @@ export async function read(
   for (const f of spec.fields)
     if (declared(props[f.input]) && props[f.input] !== "" && declared(outs[f.input])) inputs[f.input] = outs[f.input];
   if (declared(props.adopt)) inputs.adopt = props.adopt;
+  if (typeof props[RESOURCE_NAME] === "string") inputs[RESOURCE_NAME] = props[RESOURCE_NAME];
   return { id: String(zoneId), props: outs, inputs };
 }
 
@@ -275,6 +278,7 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
   }
   const { client, lists } = conn;
   sameAccount(spec, conn, props, zoneId, "delete");
+  if (readInstead(spec, conn, zoneId, props)) return;
   try {
     await client.livezone.delete(zoneId);
   } catch (e) {
@@ -292,6 +296,30 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
   lists.amendSnapshot(spec, zoneId, undefined);
   conn.identity.release(spec, zoneId);
   log(`${zoneRef(spec, props.name, zoneId)} deleted`);
+}
+
+/**
+ * A resource turned from `new LiveZone(name, ...)` into `LiveZone.get(name, otherId)`: the engine reads the other
+ * zone and deletes the managed one (step_generator.go, GenerateReadSteps: "read-replacement", then
+ * "delete-replaced"). Nothing in the program asked for a delete, so the zone is kept and the user told. The link
+ * is the resource name both carry (identity.ts); the provider sees no URN, so a zone whose state predates the
+ * name (created, adopted or last updated by an earlier version) cannot be recognised.
+ */
+function readInstead(spec: ZoneSpec, conn: Connection, zoneId: number, props: Props): boolean {
+  const resourceName = props[RESOURCE_NAME];
+  if (typeof resourceName !== "string") return false;
+  const readId = conn.identity.readUnder(spec, resourceName);
+  if (readId === undefined || readId === zoneId) return false;
+  conn.identity.release(spec, zoneId);
+  warn(
+    `${spec.type} '${resourceName}': ${zoneRef(spec, props.name, zoneId)} was kept in the account, not deleted: the ` +
+      `program now reads ${spec.label} ${readId} with ${spec.type}.get under the same resource name, and Pulumi ` +
+      `deletes the zone a resource managed when it becomes a get of another id (the engine reports it deleted). ` +
+      `Zone ${zoneId} is no longer managed by this stack: delete it in the control panel if it is no longer needed, ` +
+      "or declare it again with adopt: true to manage it. To delete it with Pulumi, remove the resource in one " +
+      "`pulumi up` and add the get in the next.",
+  );
+  return true;
 }
 
 /** The resource's id as a zone id, by the one rule for ids (api/ids.ts). */

@@ -10,3 +10,8 @@ export function log(line: string): void {
   if (logsQuiet()) return;
   process.stderr.write(`[cdn] ${line}\n`);
 }
+
+/** A line the user must see whatever CDN_LOG says: something was not done as the engine reports it. */
+export function warn(line: string): void {
+  process.stderr.write(`[cdn] warning: ${line}\n`);
+}

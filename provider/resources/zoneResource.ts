@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { refusePlainSecrets } from "../common/programConfig";
-import { ACCOUNT } from "./identity";
+import { ACCOUNT, RESOURCE_NAME } from "./identity";
 import { AUTO_NAME, autoName } from "./naming";
 import { PROVIDERS } from "./provider";
 import type { ZoneType } from "../api/kinds";
@@ -20,6 +20,7 @@ export function zoneRegistration(
 ): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
   refusePlainSecrets();
   const spec = SPECS[kind];
+  refuseImport(kind, name, opts);
   const props: Record<string, unknown> = {};
   const reading = opts?.id !== undefined;
   for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined) props[k] = v;
@@ -32,6 +33,10 @@ export function zoneRegistration(
   }
   props[ZONE_ID] = undefined;
   props[ACCOUNT] = undefined;
+  // Links a managed zone to a `get` under the same resource name, which the engine turns into a delete of the
+  // managed zone (step_generator.go, GenerateReadSteps): delete keeps such a zone (lifecycle.ts, `remove`).
+  if (spec.deletable) props[RESOURCE_NAME] = name;
+  if (spec.deletable && opts?.deletedWith !== undefined && opts.retainOnDelete !== true) warnDeletedWith(kind, name);
   for (const c of spec.computed) props[c.output] = undefined;
   const secretOutputs = spec.fields.filter((f) => f.secret).map((f) => f.input);
   const defaults: pulumi.CustomResourceOptions = {
@@ -47,6 +52,34 @@ export function zoneRegistration(
   if (secretOutputs.length)
     merged.additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])];
   return [PROVIDERS[kind], name, props, merged, "cdn", kind];
+}
+
+/**
+ * The `import` option cannot work for a dynamic resource: the engine's import reads with the id alone, without
+ * the `__provider` the program's props carry, so the SDK's host has no provider code to run (step.go, ImportStep;
+ * pulumi/pulumi #3550, #17698). Refused here, before anything is registered, with the ways that do work.
+ */
+function refuseImport(kind: ZoneType, name: string, opts: pulumi.CustomResourceOptions | undefined): void {
+  if (opts?.import === undefined) return;
+  throw new pulumi.RunError(
+    `${kind} '${name}': the \`import\` resource option cannot work with this dynamic resource: Pulumi imports by ` +
+      "reading the zone with its id alone, without the provider code a dynamic resource keeps in its inputs, so the " +
+      `read fails (pulumi/pulumi#3550). To take over an existing zone, declare it with its name and \`adopt: true\` ` +
+      `(new ${kind}("${name}", { name: "<zone name>", ..., adopt: true })), or run \`npx cdn-zones import\` to write ` +
+      "such declarations for the zones of the account (docs/migration.md). Nothing was registered.",
+  );
+}
+
+/**
+ * `deletedWith` on a zone the API can delete: when the other resource is deleted too, the engine skips this
+ * zone's delete (step.go, DeleteStep.Apply), trusting that resource to take the zone with it; nothing does.
+ */
+function warnDeletedWith(kind: ZoneType, name: string): void {
+  pulumi.log.warn(
+    `${kind} '${name}': deletedWith: when the resource it names is deleted in the same operation, Pulumi skips this ` +
+      "zone's delete, but no other resource deletes a live zone: it stays in the account, no longer managed. Remove " +
+      "deletedWith to have it deleted with the stack, or set retainOnDelete: true to keep it on purpose.",
+  );
 }
 
 /** The stack's organization; outside a deployment (and in SDK versions without it) there is none. */
