@@ -86,6 +86,11 @@ interface RunOptions {
   env?: Record<string, string>;
   /** Called on every chunk of output with all output so far and the child (to send it signals). */
   onOutput?: (output: string, child: import("child_process").ChildProcess) => void;
+  /**
+   * Start `pulumi` in its own process group (its pid is the group's id), so `process.kill(-child.pid, "SIGINT")`
+   * reaches the group as a terminal's Ctrl-C reaches its foreground job.
+   */
+  detached?: boolean;
 }
 
 /** Parses the engine's event log: a JSON object a line, the step events carrying `metadata.op`. */
@@ -183,6 +188,7 @@ export class EngineProject {
         cwd: this.dir,
         env: { ...this.baseEnv, ...options.env },
         stdio: ["ignore", "pipe", "pipe"],
+        detached: options.detached ?? false,
       });
       let stdout = "";
       let stderr = "";
