@@ -12,7 +12,7 @@ import { CdnAuthError, CdnError } from "../api/errors";
 import { Connection, settingProblems } from "./connection";
 import { adoptMismatches, adoptMismatchMessage } from "./adopt";
 import { createOnlyMessage, nameInUseMessage, zoneRef } from "./messages";
-import { AUTO_NAME } from "./naming";
+import { AUTO_NAME, isOwnAutoName } from "./naming";
 import { declared } from "./outputs";
 import { ZoneSpec } from "./specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
@@ -29,6 +29,10 @@ export async function check(
   connect: () => Connection,
 ): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const { inputs, failures } = checkInputs(spec, withName(olds, news));
+  // The candidate stays beside a name that is the resource's own auto-name: create may then take back a zone of that name.
+  const candidate = news[AUTO_NAME];
+  if (!declared(news.name) && typeof candidate === "string" && candidate !== "" && inputs.name === candidate)
+    inputs[AUTO_NAME] = candidate;
   // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
   for (const p of settingProblems())
     failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
@@ -39,7 +43,7 @@ export async function check(
   return { inputs, failures };
 }
 
-/** The declared name, else the stored one, else the program's auto-name candidate; the hint itself is never stored. */
+/** The declared name, else the stored one, else the program's auto-name candidate (kept apart from the fields checked). */
 function withName(olds: Props, news: Props): Props {
   const out = { ...news };
   const candidate = out[AUTO_NAME];
@@ -84,15 +88,17 @@ async function newZoneProblems(spec: ZoneSpec, inputs: Props, connect: () => Con
   // The engine checks a `pulumi up --replace` target once, with no stored inputs (step_generator.go,
   // continueStepsFromImport), while the zone it replaces still holds the name: for a live zone, replaced
   // delete-first, that name is its own. Create still refuses a name in use, after the delete has freed it.
-  if (!existing || (spec.deletable && inputs.adopt !== true)) return [];
+  // A zone holding the resource's own auto-name was made by this stack: create takes it back (naming.ts).
+  const taking = inputs.adopt === true || isOwnAutoName(inputs);
+  if (!existing || (spec.deletable && !taking)) return [];
   if (inputs.adopt === UNKNOWN) return [];
   const claimedBy = conn.identity.claimedBy(spec, existing.id);
-  if (inputs.adopt !== true || claimedBy !== undefined) {
+  if (!taking || claimedBy !== undefined) {
     return [{ property: "name", reason: nameInUseMessage(spec, name, existing.id, { claimedBy }) }];
   }
   return adoptMismatches(spec, inputs, existing).map((f) => ({
     property: f.input,
-    reason: adoptMismatchMessage(spec, existing.name ?? name, existing, [f], inputs),
+    reason: adoptMismatchMessage(spec, existing.name ?? name, existing, [f], inputs, inputs.adopt !== true),
   }));
 }
 

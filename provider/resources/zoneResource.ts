@@ -21,8 +21,7 @@ export function zoneRegistration(
   const props: Record<string, unknown> = {};
   const reading = opts?.id !== undefined;
   for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined) props[k] = v;
-  if (!reading && props.name === undefined)
-    props[AUTO_NAME] = autoName(name, [organization(), pulumi.getProject(), pulumi.getStack(), kind]);
+  if (!reading && props.name === undefined) props[AUTO_NAME] = autoNameOf(kind, name, opts?.parent);
   for (const f of spec.fields) {
     if (f.secret && props[f.input] !== undefined)
       props[f.input] = pulumi.secret(props[f.input] as pulumi.Input<string>);
@@ -45,6 +44,21 @@ export function zoneRegistration(
   if (secretOutputs.length)
     merged.additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])];
   return [PROVIDERS[kind], name, props, merged, "cdn", kind];
+}
+
+/**
+ * The resource's auto-name candidate (naming.ts). Under a parent other than the stack the parent's URN is part of
+ * it, as it is of the resource's URN: two resources of one kind and name under different parents are two
+ * resources, and an auto-name must be one resource's own, since create takes back a zone that holds it.
+ */
+function autoNameOf(kind: ZoneType, name: string, parent: pulumi.Resource | undefined): pulumi.Input<string> {
+  const stack = [organization(), pulumi.getProject(), pulumi.getStack(), kind];
+  if (!parent) return autoName(name, stack);
+  // The stack's URN is `...::pulumi:pulumi:Stack::<name>`: a resource parented to it explicitly keeps its name.
+  const named = (urn: string) => autoName(name, urn.split("::")[2] === "pulumi:pulumi:Stack" ? stack : [...stack, urn]);
+  // From a promise, not from the URN's Output: that would make the zone depend on its parent, and a dependency on a
+  // component is one on all its children, so two zones of one component would wait for each other.
+  return pulumi.output(new Promise<string>((resolve) => parent.urn.apply((urn) => resolve(named(urn)))));
 }
 
 /** The stack's organization; outside a deployment (and in SDK versions without it) there is none. */
