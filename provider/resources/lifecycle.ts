@@ -13,6 +13,7 @@ import { adopt, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
 import { ACCOUNT } from "./identity";
 import { log } from "./log";
+import { track } from "./interrupt";
 import {
   accountMismatchMessage,
   createOnlyMessage,
@@ -86,6 +87,22 @@ function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number,
  * is taken back. Pulumi keeps no trace of such a create but a pending operation, so nothing else could find it.
  */
 export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
+  const then = isOwnAutoName(inputs)
+    ? "the next `pulumi up` takes it back"
+    : "the next `pulumi up` finds its name in use: set `adopt: true` on the resource to take it over";
+  const ref = zoneRef(spec, inputs.name);
+  const flight = track(`${ref}: if it was made, ${then}`);
+  try {
+    const made = await createOrTakeBack(spec, conn, inputs);
+    flight.end(`${ref}: created as id ${made.id}; if Pulumi stopped before recording it, ${then}`);
+    return made;
+  } catch (e) {
+    flight.end(e instanceof Error ? e.message : `${ref}: ${String(e)}`); // create errors name the zone
+    throw e;
+  }
+}
+
+async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
   const { lists, identity } = conn;
   const name = String(inputs.name);
   const own = isOwnAutoName(inputs);

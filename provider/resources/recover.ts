@@ -9,12 +9,16 @@
  * When the budget runs out while an attempt may have made the zone, the lookups go on (they are
  * reads, safe to repeat) so that a zone that exists is taken over rather than forgotten: the
  * engine only keeps in state what a create reports with an id.
+ *
+ * When the host is asked to stop (interrupt.ts), no further attempt, backoff or lookup starts: the create
+ * ends at once, saying whether an attempt may have made the zone.
  */
 import { CdnClient } from "../api/client";
 import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError, withMessage } from "../api/errors";
 import { CREATE_ERROR_CODES } from "../api/wire";
 import { backoffDelay, RetryPolicy, shouldRetry } from "../api/retry";
 import { DeploymentIdentity } from "./identity";
+import { interrupted, pause } from "./interrupt";
 import { log } from "./log";
 import { ZoneSpec } from "./specs";
 import { ListCache, sameName, ZoneRow } from "./zoneLookup";
@@ -45,8 +49,6 @@ export function mayHaveBeenProcessed(e: CdnError): boolean {
   // Any other error is an answer the server gave: a fault (expired auth...) or a create error code.
   return false;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The create answer, or a {@link RecoveredCreate} when a lost answer was settled by lookup. */
 export async function createWithRecovery(
@@ -79,6 +81,7 @@ export async function createWithRecovery(
   };
 
   while (attempt < attempts) {
+    if (interrupted()) throw stopped(method, attempt, unsettled, last);
     attempt++;
     try {
       return (await client[spec.group].create(values as never)) as unknown as Record<string, unknown>;
@@ -100,6 +103,7 @@ export async function createWithRecovery(
       if (!shouldRetry(e, attempt)) break;
     }
     if (attempt >= attempts) break;
+    if (interrupted()) throw stopped(method, attempt, unsettled, last);
     if (unsettled) {
       log(
         `${spec.label} '${name}': ${method} attempt ${attempt} failed (${last.message}); looking the zone up before trying again`,
@@ -109,8 +113,9 @@ export async function createWithRecovery(
       if (found.known) unsettled = false;
       else lookupError = found.error;
     }
-    await sleep(backoffDelay(attempt, policy));
+    await pause(backoffDelay(attempt, policy));
   }
+  if (interrupted()) throw stopped(method, attempt, unsettled, last);
 
   // Out of attempts (or refused for good). If an attempt may have made the zone, find out before failing.
   const err = withMessage(last!, last!.message);
@@ -137,6 +142,18 @@ export async function createWithRecovery(
   throw given;
 }
 
+/** The create ended because the host was asked to stop. */
+function stopped(method: string, attempt: number, unsettled: boolean, last: CdnError | undefined): Error {
+  const made = unsettled
+    ? "an attempt's answer was lost, so whether the zone was made is unknown"
+    : attempt === 0
+      ? "nothing was sent"
+      : "no attempt made it";
+  return new Error(
+    `interrupted after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${method} (${made})${last ? `; last error: ${last.message}` : ""}`,
+  );
+}
+
 interface Lookup {
   row?: ZoneRow;
   /** The lookup answered (the zone is absent when `row` is undefined). */
@@ -159,8 +176,8 @@ async function settle(spec: ZoneSpec, lists: ListCache, name: string, policy: Re
   let found: Lookup = { known: false };
   for (let i = 1; i <= policy.retries + 1; i++) {
     found = await lookUp(spec, lists, name);
-    if (found.known) return found;
-    if (i <= policy.retries) await sleep(backoffDelay(i, policy));
+    if (found.known || interrupted()) return found;
+    if (i <= policy.retries) await pause(backoffDelay(i, policy));
   }
   return found;
 }
