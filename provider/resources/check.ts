@@ -13,7 +13,7 @@ import { Connection, settingProblems } from "./connection";
 import { adoptMismatches, adoptMismatchMessage } from "./adopt";
 import { RESOURCE_NAME } from "./identity";
 import { createOnlyMessage, nameInUseMessage, zoneRef } from "./messages";
-import { AUTO_NAME } from "./naming";
+import { AUTO_NAME, isOwnAutoName } from "./naming";
 import { declared } from "./outputs";
 import { ZoneSpec } from "./specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
@@ -33,6 +33,10 @@ export async function check(
   const { inputs, failures } = checkInputs(spec, withName(olds, declaredInputs));
   // The program's resource name, kept for delete (identity.ts); never validated as an input the user wrote.
   if (spec.deletable && typeof resourceName === "string") inputs[RESOURCE_NAME] = resourceName;
+  // The candidate stays beside a name that is the resource's own auto-name: create may then take back a zone of that name.
+  const candidate = news[AUTO_NAME];
+  if (!declared(news.name) && typeof candidate === "string" && candidate !== "" && inputs.name === candidate)
+    inputs[AUTO_NAME] = candidate;
   // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
   for (const p of settingProblems())
     failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
@@ -43,7 +47,7 @@ export async function check(
   return { inputs, failures };
 }
 
-/** The declared name, else the stored one, else the program's auto-name candidate; the hint itself is never stored. */
+/** The declared name, else the stored one, else the program's auto-name candidate (kept apart from the fields checked). */
 function withName(olds: Props, news: Props): Props {
   const out = { ...news };
   const candidate = out[AUTO_NAME];
@@ -88,15 +92,17 @@ async function newZoneProblems(spec: ZoneSpec, inputs: Props, connect: () => Con
   // The engine checks a `pulumi up --replace` target once, with no stored inputs (step_generator.go,
   // continueStepsFromImport), while the zone it replaces still holds the name: for a live zone, replaced
   // delete-first, that name is its own. Create still refuses a name in use, after the delete has freed it.
-  if (!existing || (spec.deletable && inputs.adopt !== true)) return [];
+  // A zone holding the resource's own auto-name was made by this stack: create takes it back (naming.ts).
+  const taking = inputs.adopt === true || isOwnAutoName(inputs);
+  if (!existing || (spec.deletable && !taking)) return [];
   if (inputs.adopt === UNKNOWN) return [];
   const claimedBy = conn.identity.claimedBy(spec, existing.id);
-  if (inputs.adopt !== true || claimedBy !== undefined) {
+  if (!taking || claimedBy !== undefined) {
     return [{ property: "name", reason: nameInUseMessage(spec, name, existing.id, { claimedBy }) }];
   }
   return adoptMismatches(spec, inputs, existing).map((f) => ({
     property: f.input,
-    reason: adoptMismatchMessage(spec, existing.name ?? name, existing, [f], inputs),
+    reason: adoptMismatchMessage(spec, existing.name ?? name, existing, [f], inputs, inputs.adopt !== true),
   }));
 }
 

@@ -14,7 +14,16 @@ import { adopt, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
 import { ACCOUNT, RESOURCE_NAME } from "./identity";
 import { log, warn } from "./log";
-import { accountMismatchMessage, createOnlyMessage, describeError, nameInUseMessage, zoneRef } from "./messages";
+import { track } from "./interrupt";
+import {
+  accountMismatchMessage,
+  createOnlyMessage,
+  describeError,
+  nameInUseMessage,
+  unlistedOwnZoneMessage,
+  zoneRef,
+} from "./messages";
+import { isOwnAutoName } from "./naming";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
 import { createWithRecovery, RecoveredCreate } from "./recover";
@@ -72,10 +81,32 @@ function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number,
   }
 }
 
-/** create: the create method (settling lost answers), or with `adopt` the existing zone of that name. */
+/**
+ * create: the create method (settling lost answers), or the existing zone of that name when the program says
+ * `adopt`, or when the name is this resource's own auto-name: only this stack gives a zone that name, so a zone
+ * holding it was made by an earlier `pulumi up` of this stack that stopped before recording it (Ctrl-C twice), and
+ * is taken back. Pulumi keeps no trace of such a create but a pending operation, so nothing else could find it.
+ */
 export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
+  const then = isOwnAutoName(inputs)
+    ? "the next `pulumi up` takes it back"
+    : "the next `pulumi up` finds its name in use: set `adopt: true` on the resource to take it over";
+  const ref = zoneRef(spec, inputs.name);
+  const flight = track(`${ref}: if it was made, ${then}`);
+  try {
+    const made = await createOrTakeBack(spec, conn, inputs);
+    flight.end(`${ref}: created as id ${made.id}; if Pulumi stopped before recording it, ${then}`);
+    return made;
+  } catch (e) {
+    flight.end(e instanceof Error ? e.message : `${ref}: ${String(e)}`); // create errors name the zone
+    throw e;
+  }
+}
+
+async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
   const { lists, identity } = conn;
   const name = String(inputs.name);
+  const own = isOwnAutoName(inputs);
   let before: ZoneRow[];
   try {
     before = await lists.snapshot(spec);
@@ -84,8 +115,8 @@ export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): P
   }
   const existing = before.find((z) => sameName(z.name, name));
   if (existing) {
-    // The zone existed before this deployment: it is never made, only adopted when asked to.
-    if (inputs.adopt === true) return adopt(spec, conn, inputs, existing);
+    // The zone existed before this deployment: it is never made, only adopted when asked to, or taken back.
+    if (inputs.adopt === true || own) return adopt(spec, conn, inputs, existing, !inputs.adopt);
     throw new Error(nameInUseMessage(spec, name, existing.id, { claimedBy: identity.claimedBy(spec, existing.id) }));
   }
   const started = Date.now();
@@ -94,10 +125,12 @@ export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): P
     created = await createWithRecovery(spec, conn, wireValues(spec.fields, inputs), before);
   } catch (e) {
     if (!(e instanceof CdnNameInUseError)) throw describeError(spec, name, e);
-    // Made meanwhile, by someone else or by another resource of this deployment.
+    // Made meanwhile, by someone else, by another resource of this deployment, or (own) by an interrupted `up`.
     const found = await lists.byName(spec, name).catch(() => undefined);
     const claimedBy = found ? identity.claimedBy(spec, found.id) : undefined;
-    if (found && inputs.adopt === true && claimedBy === undefined) return adopt(spec, conn, inputs, found);
+    if (found && (inputs.adopt === true || own) && claimedBy === undefined)
+      return adopt(spec, conn, inputs, found, !inputs.adopt);
+    if (!found && own) throw new Error(unlistedOwnZoneMessage(spec, name));
     throw new Error(nameInUseMessage(spec, name, found?.id, { adopt: inputs.adopt === true, claimedBy }));
   } finally {
     lists.invalidate(spec);

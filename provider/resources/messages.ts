@@ -88,6 +88,18 @@ export function nameInUseMessage(
   );
 }
 
+/**
+ * A create refused for a name in use that is the resource's own auto-name, where listZones shows no zone of that
+ * name (live rows may carry no names, §2.2): the zone is this stack's, but cannot be found to be taken back.
+ */
+export function unlistedOwnZoneMessage(spec: ZoneSpec, name: unknown): string {
+  return (
+    `${zoneRef(spec, name)} already exists in the account, but ${spec.group}.listZones does not show it by name, so it cannot be taken back. ` +
+    `The name is this resource's own auto-name: an earlier \`pulumi up\` of this stack made the zone and was interrupted before recording it. ` +
+    `Delete that zone in the control panel and run \`pulumi up\` again, or set \`name\` to declare another zone.`
+  );
+}
+
 /** A zone of another account than the configured one: read, update and delete refuse before any call. */
 export function accountMismatchMessage(
   spec: ZoneSpec,

@@ -2,16 +2,26 @@
  * Default zone names as Pulumi users expect them: a resource without `name` gets
  * `<resource name>-<7 lowercase letters or digits>`, so two stacks of one program in one account
  * never want the same zone. The candidate is computed in the program from the stack's identity
- * (organization, project, stack, kind, resource name) and handed to check as `__autoName`; check
- * takes it only when neither the program nor the stored inputs hold a name, so a name once chosen
- * (or stored by a version that defaulted to the resource name) is never replaced. Deriving the
- * suffix from the stack rather than drawing it in check lets the preview of a pull request show
- * the very name the merge's `up` creates.
+ * (organization, project, stack, kind, the parent's URN when the parent is not the stack, resource
+ * name) and handed to check as `__autoName`; check takes it only when neither the program nor the
+ * stored inputs hold a name, so a name once chosen (or stored by a version that defaulted to the
+ * resource name) is never replaced. Deriving the suffix from the stack rather than drawing it in
+ * check lets the preview of a pull request show the very name the merge's `up` creates.
+ *
+ * It also makes the name this resource's own: no other resource of any stack gets it. Check keeps
+ * the candidate beside the name while the name is the candidate, and create takes back a zone of
+ * that name that exists already: one made by an `up` of this stack that stopped before recording
+ * it (docs/resources.md, "Interrupted deployments").
  */
 import { createHash } from "crypto";
 
 /** The hidden input carrying the auto-name candidate from the program to check. */
 export const AUTO_NAME = "__autoName";
+
+/** Whether the inputs' name is the resource's own auto-name (check keeps the candidate beside it then). */
+export function isOwnAutoName(inputs: Record<string, unknown>): boolean {
+  return typeof inputs[AUTO_NAME] === "string" && inputs[AUTO_NAME] !== "" && inputs[AUTO_NAME] === inputs.name;
+}
 
 const SUFFIX_LENGTH = 7;
 const MAX_NAME = 63;

@@ -17,12 +17,16 @@
  * reads, safe to repeat) so that a zone that exists is taken over rather than forgotten: the
  * engine only keeps in state what a create reports with an id. Attempts and lookups wait as the
  * one retry policy says (api/retry.ts), `Retry-After` included.
+ *
+ * When the host is asked to stop (interrupt.ts), no further attempt, backoff or lookup starts: the create
+ * ends at once, saying whether an attempt may have made the zone.
  */
 import { CdnClient } from "../api/client";
 import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError, withMessage } from "../api/errors";
 import { CREATE_ERROR_CODES } from "../api/wire";
 import { afterBudget, RetryPolicy, shouldRetry, withRetry } from "../api/retry";
 import { DeploymentIdentity } from "./identity";
+import { interrupted, pause } from "./interrupt";
 import { log } from "./log";
 import { ZoneSpec } from "./specs";
 import { ListCache, sameName, ZoneRow } from "./zoneLookup";
@@ -94,12 +98,15 @@ export async function createWithRecovery(
   const listMethod = `${spec.group}.listZones`;
   const name = values.name;
   const started = Date.now();
+  // Waits end early when the host is asked to stop (interrupt.ts).
+  const sleep = options.sleep ?? pause;
   // A zone the server said exists is left out of state if the lookups give up: it gets twice the lookups.
   const settle = (proven: boolean) =>
-    lookUpWithin(spec, lists, name, proven ? { ...policy, retries: 2 * attempts - 1 } : policy, proven, options.sleep);
+    lookUpWithin(spec, lists, name, proven ? { ...policy, retries: 2 * attempts - 1 } : policy, proven, sleep);
   /** The last attempt whose answer was lost: it may have made the zone, whatever a list said since. */
   let lost: CdnError | undefined;
   let made = 0;
+  let lastError: CdnError | undefined;
 
   /** Ends the create: a zone of ours found takes over; one that existed before, another resource's, or one that differs is a clash. */
   const decide = (row: ZoneRow): RecoveredCreate => {
@@ -139,6 +146,7 @@ export async function createWithRecovery(
   };
 
   const attempt = async (n: number): Promise<Record<string, unknown>> => {
+    if (interrupted()) throw new Verdict(stopped(method, n - 1, lost !== undefined, lastError));
     if (lost) {
       // Look before trying again: the lost attempt may have made it.
       const found = await lookUp(spec, lists, name);
@@ -149,6 +157,7 @@ export async function createWithRecovery(
       return (await client[spec.group].create(values as never)) as unknown as Record<string, unknown>;
     } catch (e) {
       if (!(e instanceof CdnError)) throw e;
+      lastError = e;
       if (e instanceof CdnNameInUseError) {
         // Without a lost answer, no attempt of ours can have taken the name.
         if (!lost) throw new Verdict(e);
@@ -167,6 +176,7 @@ export async function createWithRecovery(
 
   /** Out of attempts, or refused for good. If an attempt may have made the zone, find out before failing. */
   const afterAttempts = async (last: CdnError): Promise<RecoveredCreate> => {
+    if (interrupted()) throw new Verdict(stopped(method, made, lost !== undefined, last));
     if (!lost) throw new Verdict(afterBudget(last, started));
     const found = await settle(false);
     if (found.row) return decide(found.row);
@@ -179,7 +189,7 @@ export async function createWithRecovery(
 
   try {
     try {
-      return await withRetry(attempt, policy, undefined, options.sleep);
+      return await withRetry(attempt, policy, undefined, sleep);
     } catch (e) {
       if (!(e instanceof CdnError)) throw e;
       return await afterAttempts(e);
@@ -187,6 +197,18 @@ export async function createWithRecovery(
   } catch (e) {
     throw e instanceof Verdict ? e.error : e;
   }
+}
+
+/** The error of a create the host was asked to stop: how far it got, and whether the zone may exist. */
+function stopped(method: string, attempt: number, unsettled: boolean, last: CdnError | undefined): Error {
+  const made = unsettled
+    ? "an attempt's answer was lost, so whether the zone was made is unknown"
+    : attempt === 0
+      ? "nothing was sent"
+      : "no attempt made it";
+  return new Error(
+    `interrupted after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${method} (${made})${last ? `; last error: ${last.message}` : ""}`,
+  );
 }
 
 interface Lookup {
@@ -222,6 +244,8 @@ async function lookUpWithin(
   let found: Lookup = { known: false };
   let lookups = 0;
   const once = async (): Promise<Lookup> => {
+    // Asked to stop: no further lookup; `found` stays the last one.
+    if (interrupted()) throw new Error("interrupted");
     found = await lookUp(spec, lists, name);
     if (found.known) lookups++;
     if (!found.known) throw found.error ?? new CdnProtocolError("no answer", `${spec.group}.listZones`);

@@ -24,8 +24,7 @@ export function zoneRegistration(
   const props: Record<string, unknown> = {};
   const reading = opts?.id !== undefined;
   for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined) props[k] = v;
-  if (!reading && props.name === undefined)
-    props[AUTO_NAME] = autoName(name, [organization(), pulumi.getProject(), pulumi.getStack(), kind]);
+  if (!reading && props.name === undefined) props[AUTO_NAME] = autoNameOf(kind, name, opts?.parent);
   for (const f of spec.fields) {
     if (f.secret && props[f.input] !== undefined)
       props[f.input] = pulumi.secret(props[f.input] as pulumi.Input<string>);
@@ -80,6 +79,21 @@ function warnDeletedWith(kind: ZoneType, name: string): void {
       "zone's delete, but no other resource deletes a live zone: it stays in the account, no longer managed. Remove " +
       "deletedWith to have it deleted with the stack, or set retainOnDelete: true to keep it on purpose.",
   );
+}
+
+/**
+ * The resource's auto-name candidate (naming.ts). Under a parent other than the stack the parent's URN is part of
+ * it, as it is of the resource's URN: two resources of one kind and name under different parents are two
+ * resources, and an auto-name must be one resource's own, since create takes back a zone that holds it.
+ */
+function autoNameOf(kind: ZoneType, name: string, parent: pulumi.Resource | undefined): pulumi.Input<string> {
+  const stack = [organization(), pulumi.getProject(), pulumi.getStack(), kind];
+  if (!parent) return autoName(name, stack);
+  // The stack's URN is `...::pulumi:pulumi:Stack::<name>`: a resource parented to it explicitly keeps its name.
+  const named = (urn: string) => autoName(name, urn.split("::")[2] === "pulumi:pulumi:Stack" ? stack : [...stack, urn]);
+  // From a promise, not from the URN's Output: that would make the zone depend on its parent, and a dependency on a
+  // component is one on all its children, so two zones of one component would wait for each other.
+  return pulumi.output(new Promise<string>((resolve) => parent.urn.apply((urn) => resolve(named(urn)))));
 }
 
 /** The stack's organization; outside a deployment (and in SDK versions without it) there is none. */
