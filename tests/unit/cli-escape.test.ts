@@ -132,8 +132,8 @@ test("a 20 MB name is not written: the program stays small and the zone is repor
   expect(program.text.length).toBeLessThan(2000);
   expect(program.passwords).toEqual([]);
   expect(program.skipped.map((s) => [s.kind, s.id, s.reason])).toEqual([
-    ["pull", 1, "is 20971520 characters long; at most 63 are allowed (it becomes a DNS label)"],
-    ["push", 2, "is 20971520 characters long; at most 63 are allowed (it becomes a DNS label)"],
+    ["pull", 1, "is 20971520 bytes long in UTF-8; at most 63 are allowed (it becomes a DNS label)"],
+    ["push", 2, "is 20971520 bytes long in UTF-8; at most 63 are allowed (it becomes a DNS label)"],
   ]);
   expect(run(program.text).declared.map((d) => d.args.name)).toEqual([ODD]);
 });
