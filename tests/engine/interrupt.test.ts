@@ -87,12 +87,6 @@ async function audit(declared: ZoneDecl[]): Promise<{ lost: number; duplicated: 
   return { lost, duplicated, orphaned: account.filter((z) => !held(z.kind, z.id)).length };
 }
 
-/** Waits (for the server, not for a time) until every zone of `names` is in the account. */
-async function untilInAccount(names: string[]): Promise<void> {
-  const missing = () => names.filter((n) => !accountZones().some((z) => z.name === n));
-  while (missing().length) await new Promise((r) => setTimeout(r, 50));
-}
-
 /** Zones of the first `up`: enough for creates of every kind to be in flight. CDN_TEST_INTERRUPT_ZONES=50 runs the issue's. */
 const COUNT = Number(process.env.CDN_TEST_INTERRUPT_ZONES ?? 16);
 const FIRST = zones("z", COUNT);
@@ -111,14 +105,15 @@ test("Ctrl-C twice while zones are created: the next `up` takes back every zone 
     ),
   ];
   for (const [, name] of named) expect(pending).toContain(name);
-  // A create still waiting for its first attempt when the host stopped sent nothing; the others reach the server.
-  const made = pending.filter((n) => !interrupted.output.includes(`'${n}': interrupted after 0 attempts`));
-  expect(made.length).toBeGreaterThan(0);
-  await untilInAccount(made);
-  expect((await audit(FIRST)).orphaned).toBe(made.length);
+  // Zones in the account and not in state: only creates in flight can have made them (a create still waiting
+  // for its first attempt sent nothing; one sent may still be answered by the server after this look).
+  const orphans = accountZones().filter((z) => pending.includes(z.name));
+  expect((await audit(FIRST)).orphaned).toBeLessThanOrEqual(pending.length);
 
   const next = expectOk(await p.up(FIRST));
-  for (const name of made) expect(next.output).toMatch(new RegExp(`zone '${name}' \\(id \\d+\\) taken back`));
+  for (const z of orphans) expect(next.output).toMatch(new RegExp(`zone '${z.name}' \\(id \\d+\\) taken back`));
+  // At least one create in flight had reached the server: the next up took its zone back rather than failing.
+  expect((next.output.match(/\) taken back/g) ?? []).length).toBeGreaterThan(0);
   expect(next.output).toContain("pulumi refresh --clear-pending-creates");
   expect(await audit(FIRST)).toEqual({ lost: 0, duplicated: 0, orphaned: 0 });
 
@@ -158,8 +153,9 @@ test("a create retrying a failing API stops at the second Ctrl-C and says so; th
   expect(interrupted.output).toMatch(
     /\[cdn\] {3}VOD zone 'stuck-\w+': if it was made, the next `pulumi up` takes it back/,
   );
+  // A 503 may come after the server made the zone, and one list without it is no proof (recover.ts): unknown.
   expect(interrupted.output).toMatch(
-    /VOD zone 'stuck-\w+': interrupted after \d+ attempts of vodzone\.create \(no attempt made it\)/,
+    /VOD zone 'stuck-\w+': interrupted after \d+ attempts of vodzone\.create \(an attempt's answer was lost, so whether the zone was made is unknown\)/,
   );
   expect(attempts() - before).toBeLessThan(10);
   emu.get().faults.clear();
