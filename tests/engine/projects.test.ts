@@ -3,10 +3,10 @@
  * quickstart, which `npm run example` runs) and each example's. The CLI refuses, for instance, a
  * Pulumi.yaml that declares another package's config keys (`cdn:apiKey`) with a type and no value.
  */
-import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { runPulumi } from "../../provider/testing";
 import { pulumiCli } from "../support/engine";
 
 const { pulumiEnv } = require("../../scripts/pulumi-cli.js") as {
@@ -26,17 +26,10 @@ test.each(projects)("the CLI loads the project in %s", async (dir) => {
   const home = fs.mkdtempSync(path.join(tmp, "home-"));
   const backendDir = fs.mkdtempSync(path.join(tmp, "state-"));
   // `pulumi stack ls` reads and validates Pulumi.yaml, and writes nothing into the project.
-  const r = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(cli.pulumi, ["stack", "ls", "--non-interactive"], {
-      cwd: path.join(ROOT, dir),
-      env: pulumiEnv(cli, { home, backendDir }),
-    });
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, output }));
+  const r = await runPulumi(cli.pulumi, ["stack", "ls", "--non-interactive"], {
+    cwd: path.join(ROOT, dir),
+    env: pulumiEnv(cli, { home, backendDir }),
   });
-  expect(r.output).not.toContain("error");
+  expect(r.stdout + r.stderr).not.toContain("error");
   expect(r.code).toBe(0);
 });
