@@ -10,7 +10,7 @@ import * as path from "path";
 const ROOT = path.resolve(__dirname, "../..");
 const BENCH = path.join(ROOT, "tests/bench");
 const { judge, BUSY_LOAD_PER_CORE } = require("../bench/lib/verdict") as {
-  judge(run: unknown, o?: { loadPerCore?: number; strict?: boolean }): Record<string, unknown>;
+  judge(run: unknown, o?: { loadPerCore?: number; strict?: boolean; quick?: boolean }): Record<string, unknown>;
   BUSY_LOAD_PER_CORE: number;
 };
 
@@ -106,6 +106,12 @@ describe("the verdict of a benchmark", () => {
     expect(judge(r, { loadPerCore: BUSY_LOAD_PER_CORE })).toMatchObject({ failed: true, timingMissed: ["ms"] });
     expect(judge(r, { loadPerCore: BUSY_LOAD_PER_CORE + 0.1 })).toMatchObject({ failed: false, notJudged: ["ms"] });
     expect(judge(r, { loadPerCore: 9, strict: true })).toMatchObject({ failed: true, timingMissed: ["ms"] });
+    // Quick mode's short runs measure fixed costs: its speed figures are shown, judged only when strict.
+    expect(judge(r, { loadPerCore: 0, quick: true })).toMatchObject({ failed: false, notJudged: ["ms"] });
+    expect(judge(r, { loadPerCore: 0, quick: true, strict: true })).toMatchObject({
+      failed: true,
+      timingMissed: ["ms"],
+    });
   });
 });
 
