@@ -106,8 +106,8 @@ export async function adopt(
   log(
     takeBack
       ? `${zoneRef(spec, inputs.name, row.id)} taken back${updated}: it holds this resource's own auto-name, so an earlier \`pulumi up\` of this stack ` +
-          `made it and was interrupted before recording it. Once this \`up\` has succeeded, \`pulumi refresh --clear-pending-creates\` ` +
-          `clears Pulumi's warning about that interrupted create.`
+          `made it and was interrupted before recording it (once this \`up\` has succeeded, \`pulumi refresh --clear-pending-creates\` ` +
+          `clears Pulumi's warning about that create), or this is \`pulumi up --replace\`, which keeps the same zone.`
       : `${zoneRef(spec, inputs.name, row.id)} adopted${updated}`,
   );
   warnUnknownUrl(spec, outs);

@@ -1,7 +1,8 @@
 /**
- * Progress lines from inside the dynamic-provider host. The engine shows what a provider writes
- * to stderr; nothing written here may hold a secret (callers pass names, ids and field names only).
- * `CDN_LOG=quiet` silences them (api/settings.ts, LOG_SWITCH).
+ * Progress lines and warnings from inside the dynamic-provider host. The engine shows what a
+ * provider writes to stderr (under the stack, in the output's Diagnostics); nothing written here may
+ * hold a secret (callers pass names, ids and field names only). `CDN_LOG=quiet` silences progress
+ * lines, never warnings.
  */
 import { logsQuiet } from "../api/settings";
 
@@ -11,7 +12,7 @@ export function log(line: string): void {
   process.stderr.write(`[cdn] ${line}\n`);
 }
 
-/** A line the user must see whatever CDN_LOG says: something was not done as the engine reports it. */
+/** Something the user must know, such as a zone left in the account: written even with `CDN_LOG=quiet`. */
 export function warn(line: string): void {
   process.stderr.write(`[cdn] warning: ${line}\n`);
 }

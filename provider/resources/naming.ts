@@ -23,6 +23,25 @@ export function isOwnAutoName(inputs: Record<string, unknown>): boolean {
   return typeof inputs[AUTO_NAME] === "string" && inputs[AUTO_NAME] !== "" && inputs[AUTO_NAME] === inputs.name;
 }
 
+/**
+ * The hidden input telling check, for a new zone, which of the account's zones this stack named and
+ * which resources the program declares: the stack's identity (organization, project, stack, kind),
+ * the resource's own name and its aliases' names, and the resource names (aliases included) of the
+ * kind that the program declares. Unlike `__autoName`, check never keeps it in the stored inputs. It lets check name a zone
+ * that a rename without `aliases` leaves behind, and find the zone of a `--replace` target whose
+ * stored name check cannot see (renames.ts): the engine never asks the provider about a retained delete.
+ */
+export const AUTO_NAME_SCOPE = "__autoNameScope";
+
+/** What `__autoNameScope` holds once the program's inputs are resolved. */
+export interface AutoNameScope {
+  stack: string[];
+  resource: string;
+  /** The names this resource's `aliases` give. */
+  aliases: string[];
+  declared: string[];
+}
+
 const SUFFIX_LENGTH = 7;
 const MAX_NAME = 63;
 
@@ -40,4 +59,16 @@ export function autoName(resourceName: string, stackIdentity: readonly string[])
     .replace(/-+$/, "");
   if (base === "") base = "zone";
   return `${base}-${suffix}`;
+}
+
+/**
+ * The resource name this stack gave `zoneName` as its auto-name (`site` for `site-264cdhy`), or undefined
+ * when the zone is no auto-name of this stack. Only resource names that are already DNS labels can be
+ * recognised (the name before the suffix must rebuild the very same zone name).
+ */
+export function autoNameOwner(zoneName: string, stackIdentity: readonly string[]): string | undefined {
+  const cut = zoneName.length - SUFFIX_LENGTH - 1;
+  if (cut < 1 || zoneName[cut] !== "-") return undefined;
+  const base = zoneName.slice(0, cut);
+  return autoName(base, stackIdentity) === zoneName ? base : undefined;
 }

@@ -1,12 +1,13 @@
 /**
  * What the four zone resource classes share: turning args into the props `dynamic.Resource`
- * expects (a fresh object each time, an auto-name candidate when `name` is not given, outputs
+ * expects (a fresh object each time, an auto-name candidate when `name` is not given, the naming
+ * scope check uses to find zones a rename or replacement concerns (naming.ts), outputs
  * declared as `undefined`, the password always a secret) and the default resource options of a kind.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { refusePlainSecrets } from "../common/programConfig";
 import { ACCOUNT, RESOURCE_NAME } from "./identity";
-import { AUTO_NAME, autoName } from "./naming";
+import { AUTO_NAME, AUTO_NAME_SCOPE, autoName } from "./naming";
 import { PROVIDERS } from "./provider";
 import type { ZoneType } from "../api/kinds";
 import { SPECS, ZONE_ID } from "./specs";
@@ -24,7 +25,13 @@ export function zoneRegistration(
   const props: Record<string, unknown> = {};
   const reading = opts?.id !== undefined;
   for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined) props[k] = v;
-  if (!reading && props.name === undefined) props[AUTO_NAME] = autoNameOf(kind, name, opts?.parent);
+  if (!reading) {
+    const identity = namingIdentity(kind, opts?.parent);
+    if (props.name === undefined)
+      props[AUTO_NAME] = Array.isArray(identity) ? autoName(name, identity) : identity.then((id) => autoName(name, id));
+    const aliases = aliasNames(opts?.aliases);
+    props[AUTO_NAME_SCOPE] = { stack: identity, resource: name, aliases, declared: declare(kind, [name, ...aliases]) };
+  }
   for (const f of spec.fields) {
     if (f.secret && props[f.input] !== undefined)
       props[f.input] = pulumi.secret(props[f.input] as pulumi.Input<string>);
@@ -82,18 +89,55 @@ function warnDeletedWith(kind: ZoneType, name: string): void {
 }
 
 /**
- * The resource's auto-name candidate (naming.ts). Under a parent other than the stack the parent's URN is part of
- * it, as it is of the resource's URN: two resources of one kind and name under different parents are two
- * resources, and an auto-name must be one resource's own, since create takes back a zone that holds it.
+ * What a resource's auto-name is made from (naming.ts): the stack and the kind, and under a parent other than the
+ * stack the parent's URN, as in the resource's URN: two resources of one kind and name under different parents are
+ * two resources, and an auto-name must be one resource's own, since create takes back a zone that holds it.
  */
-function autoNameOf(kind: ZoneType, name: string, parent: pulumi.Resource | undefined): pulumi.Input<string> {
+function namingIdentity(kind: ZoneType, parent: pulumi.Resource | undefined): string[] | Promise<string[]> {
   const stack = [organization(), pulumi.getProject(), pulumi.getStack(), kind];
-  if (!parent) return autoName(name, stack);
+  if (!parent) return stack;
   // The stack's URN is `...::pulumi:pulumi:Stack::<name>`: a resource parented to it explicitly keeps its name.
-  const named = (urn: string) => autoName(name, urn.split("::")[2] === "pulumi:pulumi:Stack" ? stack : [...stack, urn]);
-  // From a promise, not from the URN's Output: that would make the zone depend on its parent, and a dependency on a
+  const scoped = (urn: string) => (urn.split("::")[2] === "pulumi:pulumi:Stack" ? stack : [...stack, urn]);
+  // A promise, not the URN's Output: that would make the zone depend on its parent, and a dependency on a
   // component is one on all its children, so two zones of one component would wait for each other.
-  return pulumi.output(new Promise<string>((resolve) => parent.urn.apply((urn) => resolve(named(urn)))));
+  return new Promise<string[]>((resolve) => parent.urn.apply((urn) => resolve(scoped(urn))));
+}
+
+/** Resource names (and alias names) of each kind this program has declared so far. */
+const declaredNames = new Map<ZoneType, Set<string>>();
+const lists = new Map<ZoneType, Promise<string[]>>();
+
+/** The resource names `aliases` give (a URN's last part, an alias object's `name`); outputs and promises are not seen. */
+function aliasNames(aliases: pulumi.CustomResourceOptions["aliases"]): string[] {
+  const out: string[] = [];
+  for (const a of aliases ?? []) {
+    if (typeof a === "string") out.push(a.split("::").pop() ?? a);
+    else if (a && typeof a === "object" && typeof (a as pulumi.Alias).name === "string")
+      out.push((a as pulumi.Alias).name as string);
+  }
+  return out;
+}
+
+/**
+ * Records resource names of a kind and returns the kind's names as they stand once the program's
+ * current synchronous run is over (a zone declared after an `await` is not in the list of one declared before it).
+ */
+function declare(kind: ZoneType, add: string[]): Promise<string[]> {
+  let names = declaredNames.get(kind);
+  if (!names) declaredNames.set(kind, (names = new Set()));
+  for (const n of add) names.add(n);
+  let list = lists.get(kind);
+  if (!list) {
+    const all = names;
+    list = new Promise((resolve) =>
+      setImmediate(() => {
+        lists.delete(kind);
+        resolve([...all].sort());
+      }),
+    );
+    lists.set(kind, list);
+  }
+  return list;
 }
 
 /** The stack's organization; outside a deployment (and in SDK versions without it) there is none. */
