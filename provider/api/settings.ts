@@ -3,20 +3,8 @@
  * default and bounds, the parser that checks it, and a description for users. The client's
  * options, the dynamic-provider host (config from `configure()`, then the environment) and the
  * functions (the program's `pulumi.Config`, then the environment) all read this table, so a value
- * is accepted or refused the same way everywhere. docs/configuration.md is written from it.
- *
- * | config key        | environment variable | type              | default | bounds                 |
- * |-------------------|----------------------|-------------------|---------|------------------------|
- * | cdn:baseUrl       | CDN_BASE_URL         | URL (http/https)  | none    | required               |
- * | cdn:apiUserId     | CDN_API_USER_ID      | integer           | none    | required, 1 to 2^31-1  |
- * | cdn:apiKey        | CDN_API_KEY          | string, secret    | none    | required               |
- * | cdn:timeoutMs     | CDN_TIMEOUT_MS       | integer (ms)      | 30000   | 1 to 2147483647        |
- * | cdn:retries       | CDN_RETRIES          | integer           | 4       | 0 to 100               |
- * | cdn:maxInFlight   | CDN_MAX_IN_FLIGHT    | integer           | 16      | 1 to 1024              |
- * | cdn:companyId     | CDN_COMPANY_ID       | integer or alias  | none    | 1 to 2^31-1, or alias  |
- * | cdn:companyAlias  | CDN_COMPANY_ALIAS    | DNS label         | none    | 1 to 63 characters     |
- * | cdn:cdnDomain     | CDN_CDN_DOMAIN       | host name         | none    | up to 253 characters   |
- * | (none)            | CDN_LOG              | `quiet`           | not set | any other value: notes |
+ * is accepted or refused the same way everywhere. docs/configuration.md shows this table to users;
+ * tests/unit/configuration-doc.test.ts holds the two together (keys, variables, defaults, bounds).
  *
  * The Pulumi config is read before the environment. An empty value counts as not set. No message
  * about a setting shows its value (a key pasted into the wrong setting must not be printed): it
@@ -86,7 +74,7 @@ export interface SettingSpec<N extends SettingName = SettingName> {
 
 /** Per-call timeout: long enough for a slow listZones, short enough that a hung call is noticed. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** Calls in flight at once; the engine's default parallelism is 10, so 16 never throttles it. */
+/** Calls in flight at once: the CLI's default parallelism is 4 per CPU, so 16 throttles it only on machines of more than 4 CPUs. */
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 /** Attempts after the first, for calls that are safe to repeat. */
 export const DEFAULT_RETRIES = 4;
