@@ -9,6 +9,8 @@
  *   zones { kind }                          the stored zones of a kind (emulator.zones)
  *   mark                                    the index of the next call record
  *   calls { from, method? }                 { method, at, ms, ok } of records since `from`
+ *   faults { rules }                        adds fault rules (emulator.faults.add); none: clears them
+ *   injected                                faults injected so far, per kind
  *   stats                                   emulator.stats()
  *   memory                                  rss now, peak rss (maxRSS), heap used
  *   cpu                                     process.cpuUsage() of the emulator process
@@ -47,6 +49,11 @@ async function main() {
       }
       return out;
     },
+    faults({ rules }) {
+      if (!rules) return emu.faults.clear();
+      for (const r of rules) emu.faults.add(r);
+    },
+    injected: () => emu.faults.injected(),
     stats: () => emu.stats(),
     memory,
     cpu: () => process.cpuUsage(),
