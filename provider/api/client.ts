@@ -436,9 +436,9 @@ function collectPasswords(args: readonly unknown[]): string[] {
  * (as many as the table has) and its optional ones in one options object.
  */
 function makeReportApi(
-  rows: (name: ReportMethod, positional: unknown[], options?: object) => Promise<Record<string, unknown>[]>,
+  rows: (name: ReportMethod, positional: unknown[], options?: object) => Promise<Record<string, unknown>[] | number>,
 ): ReportApi {
-  const api: Record<string, (...args: unknown[]) => Promise<Record<string, unknown>[]>> = {};
+  const api: Record<string, (...args: unknown[]) => Promise<Record<string, unknown>[] | number>> = {};
   for (const m of METHOD_LIST) {
     if (m.group !== "report") continue;
     const required = (m.params as readonly { required: boolean }[]).filter((p) => p.required).length;

@@ -8,7 +8,7 @@
 import { CdnProtocolError } from "./errors";
 import { asId, idProblem } from "./ids";
 import { DateGrain, reportDate } from "./dates";
-import { REPORT_FIELDS, ReportName } from "./wire";
+import { mayAnswerTotal, REPORT_FIELDS, type ReportName } from "./reportShapes";
 
 type Row = Record<string, unknown>;
 
@@ -177,12 +177,11 @@ export function normalizeRows(v: unknown, method: string): Row[] {
 }
 
 /**
- * Report rows. Accepted: an array of structs, or a bare number (the signature of
- * getTotalHits, getCacheHitStats and getUsagePerDay says int). Each typed field is read from its
- * column or from a plausible other name (REPORT_FIELDS); a field whose column is absent or nil
- * stays absent, never 0; every column sent is kept as sent. A bare number becomes one row
- * `{ total }`, plus the figure the method's name states (`hits` of getTotalHits, `transfer` of
- * getTotalTransfer).
+ * Report rows. Accepted: an array of structs, or, for a report that may answer one (its table
+ * entry says so: the contract's signature says int), one bare number, returned as that number: a
+ * total, never a row that lacks its columns. Each typed field is read from its column or from a
+ * plausible other name (REPORT_FIELDS); a field whose column is absent or nil stays absent, never
+ * 0; every column sent is kept as sent.
  */
 export function normalizeReport(
   v: unknown,
@@ -190,19 +189,18 @@ export function normalizeReport(
   report: ReportName,
   /** The call's options: `viewby` sets the grain of getTotalTransferStats' dates. */
   options?: { viewby?: unknown },
-): Row[] {
+): Row[] | number {
   const dayGrain: DateGrain = options?.viewby === "hourly" ? "hour" : options?.viewby === "monthly" ? "month" : "day";
-  const bare =
-    typeof v === "number" || (typeof v === "string" && NUMBER_TEXT.test(v))
-      ? toFigure(v, "(answer)", method)
-      : undefined;
-  if (bare !== undefined) {
-    const row: Row = { total: bare };
-    if (report === "getTotalHits") row.hits = bare;
-    if (report === "getTotalTransfer") row.transfer = bare;
-    return [row];
+  const bare = typeof v === "number" || (typeof v === "string" && NUMBER_TEXT.test(v));
+  if (bare && mayAnswerTotal(report)) {
+    const total = toFigure(v, "(answer)", method);
+    if (total !== undefined) return total;
   }
-  if (!Array.isArray(v)) throw new CdnProtocolError(`expected an array of rows or a number, got ${kindOf(v)}`, method);
+  if (!Array.isArray(v))
+    throw new CdnProtocolError(
+      `expected an array of rows${mayAnswerTotal(report) ? " or a number" : ""}, got ${kindOf(v)}`,
+      method,
+    );
   const fields = REPORT_FIELDS[report];
   return v.map((raw, i) => {
     if (!isStruct(raw)) throw new CdnProtocolError(`row ${i} is not a struct (${kindOf(raw)})`, method);

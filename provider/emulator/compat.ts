@@ -17,6 +17,7 @@
 import { DateTime } from "luxon";
 import { INT32_MAX } from "../api/ids";
 import { findMethod } from "../api/methods";
+import { isReportName, mayAnswerTotal, type ColumnOf, type ReportName } from "../api/reportShapes";
 import { RpcFault } from "./errors";
 import type { WireValue } from "./xml/wire-value";
 import { DateTimeText, Double, I8, type WireOut } from "./xml/response";
@@ -56,12 +57,17 @@ const FROM_LEGACY: Readonly<Record<string, string>> = Object.fromEntries(
     .map(([k, v]) => [v, k]),
 );
 
-/** Reports answered with one bare number, and the column summed into it (their signature says int, §4.9). */
-const BARE_INT_REPORTS: Readonly<Record<string, string>> = {
-  "report.getTotalHits": "hits",
-  "report.getCacheHitStats": "cache_hits",
-  "report.getUsagePerDay": "hits",
+/**
+ * Reports answered with one bare number (their signature says int, §4.9), and the column summed
+ * into it. Each must be one the method table says may answer a number, or the client would refuse it.
+ */
+const BARE_INT_REPORTS: { readonly [R in ReportName]?: ColumnOf<R> } = {
+  getTotalHits: "hits",
+  getCacheHitStats: "cache_hits",
+  getUsagePerDay: "hits",
 };
+for (const name of Object.keys(BARE_INT_REPORTS) as ReportName[])
+  if (!mayAnswerTotal(name)) throw new Error(`cdn-emulator: ${name} may not answer a bare number (api/methods.ts)`);
 
 /** The time zone public clients wrote their dates in (§5: America/Los_Angeles, with its offset). */
 const LEGACY_ZONE = "America/Los_Angeles";
@@ -148,7 +154,7 @@ function legacyAnswer(method: string, value: WireOut): WireOut {
   }
   if (group === "report" && Array.isArray(value)) {
     const rows = value as readonly WireOut[];
-    const bare = BARE_INT_REPORTS[method];
+    const bare = isReportName(name) ? BARE_INT_REPORTS[name] : undefined;
     if (bare) return intOrI8(rows.reduce<number>((sum, row) => sum + (isStruct(row) ? numberOf(row[bare]) : 0), 0));
     return rows.map((row) => (isStruct(row) ? legacyRow(row) : row));
   }
