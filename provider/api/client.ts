@@ -32,9 +32,9 @@ import {
   normalizeBoolean,
   normalizeCreate,
   normalizeReport,
-  normalizeRows,
   normalizeStatus,
   normalizeUserUpdate,
+  normalizeUsers,
   normalizeZones,
 } from "./normalize";
 import type { ZoneGroup } from "./kinds";
@@ -196,7 +196,7 @@ export class CdnClient {
     };
     this.user = {
       listUsers: async () =>
-        normalizeRows(await this.invoke(spec("user.listUsers"), []), "user.listUsers") as unknown as W.UserRow[],
+        normalizeUsers(await this.invoke(spec("user.listUsers"), []), "user.listUsers") as W.UserRow[],
       update: async (id, values) => {
         const r = normalizeUserUpdate(await this.invoke(spec("user.update"), [id, values]), "user.update");
         if (!r.ok) throw new CdnOperationFailedError("user.update", id, Object.keys(values ?? {}));

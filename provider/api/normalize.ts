@@ -8,6 +8,7 @@
 import { CdnProtocolError } from "./errors";
 import { asId, idProblem } from "./ids";
 import { DateGrain, reportDate } from "./dates";
+import { USER_TEXT_FIELDS } from "./wire";
 import { mayAnswerTotal, REPORT_FIELDS, type ReportName } from "./reportShapes";
 
 type Row = Record<string, unknown>;
@@ -165,15 +166,32 @@ export function normalizeZones(v: unknown, method: string, fields: readonly stri
   });
 }
 
-/** User rows: an array of structs, `id` as a number, every other field as sent (JSON-safe). */
-export function normalizeRows(v: unknown, method: string): Row[] {
-  if (!Array.isArray(v)) throw new CdnProtocolError(`expected an array of rows, got ${kindOf(v)}`, method);
-  return v.map((raw, i) => {
-    if (!isStruct(raw)) throw new CdnProtocolError(`row ${i} is not a struct`, method);
-    const row = jsonSafe(raw) as Row;
-    if (raw.id !== undefined && raw.id !== null) row.id = toId(raw.id, method, `the id in row ${i + 1}`);
-    return row;
-  });
+/**
+ * User rows: an array of structs, each with an id (a row without one is a protocol error naming
+ * the columns sent: a user that cannot be named cannot be updated). The known text fields
+ * (USER_TEXT_FIELDS) are text when sent and absent when not (or nil); `fullname`, when not sent,
+ * is `firstname` and `lastname` joined if either came. Every other field is kept as sent.
+ */
+export function normalizeUsers(v: unknown, method: string): Row[] {
+  if (!Array.isArray(v)) throw new CdnProtocolError(`expected an array of users, got ${kindOf(v)}`, method);
+  return v.map((raw, i) => normalizeUser(raw, i, method));
+}
+
+function normalizeUser(raw: unknown, i: number, method: string): Row {
+  if (!isStruct(raw)) throw new CdnProtocolError(`user row ${i + 1} is not a struct (${kindOf(raw)})`, method);
+  if (raw.id === undefined || raw.id === null) {
+    const columns = Object.keys(raw).filter((k) => raw[k] !== undefined && raw[k] !== null);
+    throw new CdnProtocolError(`user row ${i + 1} has no id (columns sent: ${columns.join(", ") || "none"})`, method);
+  }
+  const row = jsonSafe(raw) as Row;
+  row.id = toId(raw.id, method, `the id in user row ${i + 1}`);
+  for (const f of USER_TEXT_FIELDS) {
+    if (raw[f] === undefined || raw[f] === null) delete row[f];
+    else row[f] = toText(raw[f]);
+  }
+  if (row.fullname === undefined && (row.firstname !== undefined || row.lastname !== undefined))
+    row.fullname = [row.firstname, row.lastname].filter((n) => typeof n === "string" && n !== "").join(" ");
+  return row;
 }
 
 /**
@@ -292,12 +310,12 @@ export function normalizeBandwidth(v: unknown, method: string): BandwidthAnswer 
 /** user.update's answer (`array` in the document): `(0, user)`, `[user]`, a bare user, 0, TRUE, or an empty array. */
 export function normalizeUserUpdate(v: unknown, method: string): { ok: boolean; user?: Row } {
   if (v === 0 || v === true || v === "0") return { ok: true };
-  if (isStruct(v)) return { ok: true, user: normalizeRows([v], method)[0] };
+  if (isStruct(v)) return { ok: true, user: normalizeUser(v, 0, method) };
   if (Array.isArray(v)) {
     if (v.length === 0) return { ok: true };
-    if (isStruct(v[0])) return { ok: true, user: normalizeRows([v[0]], method)[0] };
+    if (isStruct(v[0])) return { ok: true, user: normalizeUser(v[0], 0, method) };
     if (v[0] === 0 || v[0] === "0" || v[0] === true)
-      return { ok: true, user: isStruct(v[1]) ? normalizeRows([v[1]], method)[0] : undefined };
+      return { ok: true, user: isStruct(v[1]) ? normalizeUser(v[1], 0, method) : undefined };
     return { ok: false };
   }
   if (v === 1 || v === false || v === "1") return { ok: false };

@@ -136,14 +136,34 @@ export type ReportColumn = keyof typeof REPORT_COLUMN_SOURCES;
 /** `viewby` values of getTotalTransferStats. */
 export const VIEWBY = ["hourly", "daily", "monthly"] as const;
 
-/** A user record of user.listUsers (fields chosen by the emulator; see docs/emulator.md). */
+/** The text fields of a user record the client knows: the emulator's, and those the original service's users had. */
+export const USER_TEXT_FIELDS = [
+  "username",
+  "fullname",
+  "firstname",
+  "lastname",
+  "email",
+  "timezone",
+  "phone",
+] as const;
+
+/**
+ * A user record of user.listUsers, as the client returns it. The contract does not show the
+ * fields: the emulator sends `username` and `fullname`; the original service's users had
+ * `firstname` and `lastname` instead (docs/client.md). So every field but `id` may be absent;
+ * `fullname` is the one sent, or the first and last names joined when only they come. Fields the
+ * client does not know are kept as sent.
+ */
 export interface UserRow {
   id: number;
-  username: string;
-  email: string;
-  fullname: string;
-  timezone: string;
-  phone: string;
+  username?: string;
+  fullname?: string;
+  firstname?: string;
+  lastname?: string;
+  email?: string;
+  timezone?: string;
+  phone?: string;
+  readonly [field: string]: unknown;
 }
 
 /** The emulator's bandwidth answer: one row for the period asked, in bytes (the client reads other shapes too). */

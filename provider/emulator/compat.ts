@@ -9,7 +9,8 @@
  *   ones: bare create structs with string ids, create errors as faults, ids as `<i8>`, bandwidth
  *   as one number, bare-int reports, report columns under the later REST API's names with their
  *   figures as strings and dates as `dateTime.iso8601` with an offset, booleans as 1/0, live
- *   rows with only `id`; an extra trailing parameter is ignored.
+ *   rows with only `id`, users with `firstname` and `lastname` (no `username`, no `fullname`); an
+ *   extra trailing parameter is ignored.
  *
  * A profile changes answers only after the handler ran (and the report column names a request
  * may sort by), so the store, the checks and the faults stay the emulator's own.
@@ -126,6 +127,23 @@ function legacyRow(row: { readonly [key: string]: WireOut }): Record<string, Wir
   return out;
 }
 
+/**
+ * A user in the original service's shape (the same company's later API named its users' fields so,
+ * docs/client.md): the id as text, `firstname` and `lastname` (the full name split at its first
+ * space), no `username` or `fullname`.
+ */
+function legacyUser(row: { readonly [key: string]: WireOut }): Record<string, WireOut> {
+  const { id, username: _username, fullname, ...rest } = row;
+  const full = typeof fullname === "string" ? fullname : "";
+  const space = full.indexOf(" ");
+  return {
+    id: String(numberOf(id)),
+    firstname: space < 0 ? full : full.slice(0, space),
+    lastname: space < 0 ? "" : full.slice(space + 1),
+    ...rest,
+  };
+}
+
 function legacyAnswer(method: string, value: WireOut): WireOut {
   const [group, name] = method.split(".");
   if (name === "create" && Array.isArray(value)) {
@@ -145,7 +163,7 @@ function legacyAnswer(method: string, value: WireOut): WireOut {
   }
   if (group === "cache" && typeof value === "boolean") return value ? 1 : 0;
   if (group === "user" && name === "listUsers" && Array.isArray(value)) {
-    return (value as readonly WireOut[]).map((row) => (isStruct(row) ? { ...row, id: String(numberOf(row.id)) } : row));
+    return (value as readonly WireOut[]).map((row) => (isStruct(row) ? legacyUser(row) : row));
   }
   if (method === "account.getBandwidth" && Array.isArray(value)) {
     // One number, the bytes left, as public clients read it.

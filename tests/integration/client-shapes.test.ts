@@ -291,7 +291,7 @@ describe("ids, numbers, booleans, nil and dates in every plausible form", () => 
     ]);
   });
 
-  test("user rows: ids as text become numbers, any other field is kept", async () => {
+  test("user rows: ids as text become numbers, the full name is built from its parts, any other field is kept", async () => {
     serve(
       answer(
         arr(
@@ -305,7 +305,7 @@ describe("ids, numbers, booleans, nil and dates in every plausible form", () => 
       ),
     );
     expect(await client.user.listUsers()).toEqual([
-      { id: 21826, firstname: "Ada", lastname: "Lovelace", date_last_login: null },
+      { id: 21826, firstname: "Ada", lastname: "Lovelace", fullname: "Ada Lovelace", date_last_login: null },
     ]);
   });
 });

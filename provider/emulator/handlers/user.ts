@@ -1,6 +1,6 @@
-/** user.listUsers and user.update; the user fields are the emulator's choice (UserRow). */
+/** user.listUsers and user.update; the user fields are the emulator's choice (EmulatorUser). */
 import { LENGTH_UNIT, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
-import type { UserRow } from "../../api/wire";
+import type { EmulatorUser } from "../store/store";
 import { Faults } from "../errors";
 import { isTimeZone } from "../reports/calendar";
 import type { WireOut } from "../xml/response";
@@ -9,7 +9,7 @@ import type { Handler } from "./context";
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE_RE = /^[0-9+() .-]{0,32}$/;
 
-function userStruct(user: Readonly<UserRow>): Record<string, WireOut> {
+function userStruct(user: Readonly<EmulatorUser>): Record<string, WireOut> {
   return {
     id: user.id,
     username: user.username,
