@@ -8,7 +8,7 @@
 import { CdnProtocolError } from "./errors";
 import { asId, idProblem } from "./ids";
 import { DateGrain, reportDate } from "./dates";
-import { USER_TEXT_FIELDS } from "./wire";
+import { LIVE_URL_COLUMNS, USER_TEXT_FIELDS } from "./wire";
 import { mayAnswerTotal, REPORT_FIELDS, type ReportName } from "./reportShapes";
 
 type Row = Record<string, unknown>;
@@ -141,8 +141,10 @@ export function normalizeBoolean(v: unknown, method: string): boolean {
 
 /**
  * A listZones answer: every row a struct with an id, no id twice, text fields as strings.
- * `name` is required where the contract lists it (§2.2); live rows may carry only `id`, and then
- * have no `name` key at all. Fields the contract does not list are kept as sent.
+ * `name` is required where the contract lists it (§2.2). Live rows may carry only `id`: a live row
+ * without a name takes it from the host of its stream URL where it has one (LIVE_URL_COLUMNS:
+ * `rtmp://<name>.<alias>.<domain>/...`; {@link nameFromUrl} then says so), and otherwise has no
+ * `name` key at all: unknown, never made up. Fields the contract does not list are kept as sent.
  */
 export function normalizeZones(v: unknown, method: string, fields: readonly string[], nameOptional = false): Row[] {
   if (!Array.isArray(v)) throw new CdnProtocolError(`expected an array of zones, got ${kindOf(v)}`, method);
@@ -152,18 +154,55 @@ export function normalizeZones(v: unknown, method: string, fields: readonly stri
     const id = toId(raw.id, method, `the id in row ${i + 1}`);
     if (seen.has(id)) throw new CdnProtocolError(`zone ${id} is listed twice`, method);
     seen.add(id);
-    const name = raw.name === null || raw.name === undefined ? undefined : toText(raw.name);
-    if ((name === undefined || name === "") && !nameOptional)
+    const sent = raw.name === null || raw.name === undefined ? undefined : toText(raw.name);
+    if ((sent === undefined || sent === "") && !nameOptional)
       throw new CdnProtocolError(`zone ${id} has no name`, method);
     const row: Row = { id };
     for (const [k, x] of Object.entries(raw)) if (!fields.includes(k)) defineData(row, k, jsonSafe(x));
+    const named = sent !== undefined && sent !== "";
     for (const f of fields) {
-      if (f === "id") continue;
-      if (f === "name" && (name === undefined || name === "")) continue;
+      if (f === "id" || (f === "name" && !named)) continue;
       row[f] = toText(raw[f]);
+    }
+    const fromUrl = named || !nameOptional ? undefined : nameInUrls(raw);
+    if (fromUrl !== undefined) {
+      row.name = fromUrl;
+      NAMED_BY_URL.add(row);
     }
     return row;
   });
+}
+
+/** Rows whose `name` was read from their stream URL's host, not sent as `name`. */
+const NAMED_BY_URL = new WeakSet<object>();
+
+/**
+ * Whether a listZones row's `name` was read from its stream URL's host rather than sent: a host
+ * is compared without regard to case, so its spelling of the name may differ from the zone's.
+ */
+export function nameFromUrl(row: object): boolean {
+  return NAMED_BY_URL.has(row);
+}
+
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
+
+/** The zone name in a row's stream URL: the first label of a host of three labels or more, not an IP address. */
+function nameInUrls(raw: Row): string | undefined {
+  for (const column of LIVE_URL_COLUMNS) {
+    const url = raw[column];
+    if (typeof url !== "string") continue;
+    // The host: after the scheme and any user info, before a port, path, query or fragment.
+    const host = url
+      .trim()
+      .replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//, "")
+      .split(/[/?#]/, 1)[0]
+      .replace(/^.*@/, "")
+      .replace(/:\d*$/, "");
+    const labels = host.split(".");
+    if (labels.length < 3 || /^\d+$/.test(labels[labels.length - 1])) continue;
+    if (LABEL.test(labels[0])) return labels[0];
+  }
+  return undefined;
 }
 
 /**

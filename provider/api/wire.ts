@@ -37,6 +37,13 @@ export interface LiveZoneRow {
   readonly [field: string]: unknown;
 }
 
+/**
+ * Columns of a live row that may hold its stream URL, whose host is `<name>.<company alias>.<cdn
+ * domain>` as a cdn_url's is (docs/client.md): where a live row carries no `name`, the name is read
+ * from the first of them that has such a host (normalize.ts), so a rename in the control panel is seen.
+ */
+export const LIVE_URL_COLUMNS = ["stream_url", "rtmp_url", "cdn_url"] as const;
+
 /** Fields each kind's listZones rows carry, exactly (never the password or the label). */
 export const ZONE_ROW_FIELDS = {
   pullzone: ["id", "name", "origin", "vhost", "ip", "compress", "vanity_domain", "vanity_ip"],
