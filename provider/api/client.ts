@@ -24,7 +24,16 @@ import {
   redact,
   withMessage,
 } from "./errors";
-import { findMethod, METHOD_LIST, MethodSpec, USER_UPDATE_SAMPLE_KEYS, USER_UPDATE_KEYS, wireName } from "./methods";
+import {
+  findMethod,
+  METHOD_LIST,
+  MethodSpec,
+  USER_UPDATE_SAMPLE_KEYS,
+  USER_UPDATE_KEYS,
+  wireName,
+  type MethodOf,
+  type WireName,
+} from "./methods";
 import {
   BandwidthAnswer,
   jsonSafe,
@@ -80,26 +89,21 @@ export interface CallEvent {
   retryInMs?: number;
 }
 
-export type PullCreateValues = {
-  name: string;
-  origin: string;
-  vhost?: string;
-  ip?: string;
-  compress?: string;
-  vanity_domain?: string;
-  label?: string;
-};
-export type PullUpdateValues = Partial<Omit<PullCreateValues, "vanity_domain">>;
-export type PushCreateValues = {
-  name: string;
-  password: string;
-  compress?: string;
-  vanity_domain?: string;
-  label?: string;
-};
-export type PushUpdateValues = { name?: string; password?: string; label?: string };
-export type VodCreateValues = { name: string; password: string; label?: string };
-export type VodUpdateValues = { name?: string; password?: string; label?: string };
+/** The `values` struct of a zone method, from its table entry: the required keys, then the optional ones. */
+type ValuesOf<N extends WireName> =
+  Extract<MethodOf<N>["params"][number], { readonly name: "values" }> extends {
+    readonly keys: readonly (infer K extends string)[];
+    readonly requiredKeys: readonly (infer R extends string)[];
+  }
+    ? { [k in R]: string } & { [k in Exclude<K, R>]?: string }
+    : never;
+
+export type PullCreateValues = ValuesOf<"pullzone.create">;
+export type PullUpdateValues = ValuesOf<"pullzone.update">;
+export type PushCreateValues = ValuesOf<"pushzone.create">;
+export type PushUpdateValues = ValuesOf<"pushzone.update">;
+export type VodCreateValues = ValuesOf<"vodzone.create">;
+export type VodUpdateValues = ValuesOf<"vodzone.update">;
 /**
  * user.update's values: the contract leaves the keys open, so any key with a string value is sent.
  * The named ones are those public samples sent and those the emulator knows (docs/client.md).

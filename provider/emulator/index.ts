@@ -39,11 +39,6 @@ export type { FaultKind, FaultRule } from "./injection";
 export { ALL_FAULT_KINDS, FAULT_KINDS, TARGETED_FAULT_KINDS, FaultInjector } from "./injection";
 export type { FailureForm, FaultMoment, OnceSpec } from "./injection";
 export type { ZoneGroup, ZoneSpelling } from "../api/kinds";
-/**
- * @deprecated Use `ZoneGroup`: this was the emulator's name for a zone's group (`pullzone`...), while the
- * package root's `ZoneKind` is the kind's short name (`pull`). Kept so code written against 0.1.0 compiles.
- */
-export type ZoneKind = ZoneGroup;
 export { DataFileError } from "./store/file";
 export { Faults, RpcFault } from "./errors";
 export { COMPAT_PROFILES } from "./compat";

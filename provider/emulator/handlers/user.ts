@@ -4,7 +4,7 @@ import type { EmulatorUser } from "../store/store";
 import { Faults } from "../errors";
 import { isTimeZone } from "../reports/calendar";
 import type { WireOut } from "../xml/response";
-import type { Handler } from "./context";
+import type { Handler, HandlersOf } from "./context";
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE_RE = /^[0-9+() .-]{0,32}$/;
@@ -32,7 +32,7 @@ function checkUserValues(values: Readonly<Record<string, string>>): void {
     throw Faults.invalidParams(`values.fullname must be at most ${MAX_TEXT_LENGTH} ${LENGTH_UNIT}`);
 }
 
-export const userHandlers: Record<string, Handler> = {
+export const userHandlers: HandlersOf<"user"> = {
   "user.listUsers": (ctx) => ctx.store.users().map(userStruct),
   "user.update": (ctx, args) => {
     const id = args.id as number;
