@@ -6,7 +6,7 @@ import { Faults } from "../errors";
 import { MAX_RANGE_DAYS, dayNumber, localDays, localNow, timeZone } from "../reports/calendar";
 import { totalTransfer } from "../reports/build";
 import { toWire } from "../reports/rows";
-import type { Handler, HandlersOf } from "./context";
+import type { HandlersOf } from "./context";
 
 /** Prepaid bandwidth of the emulated account: 10 TB (decimal), in bytes. */
 export const PREPAID_BYTES = 10e12;

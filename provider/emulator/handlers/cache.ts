@@ -2,7 +2,7 @@
  * cache.purge and cache.purgeAllCache. Only pull and push zones have a delivery host
  * (cdn_url), so only they can be purged; see docs/emulator.md for the matching rules.
  */
-import type { Handler, HandlerContext, HandlersOf } from "./context";
+import type { HandlerContext, HandlersOf } from "./context";
 import type { StoredZone } from "../store/store";
 import { cdnHost } from "./zone-rules";
 

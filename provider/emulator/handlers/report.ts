@@ -12,7 +12,7 @@ import { MAX_REPORT_ROWS, page, sortRows, toWire, type Row } from "../reports/ro
 import { FILES_PER_ZONE, NODES, hoursMetrics } from "../reports/series";
 import type { StoredZone } from "../store/store";
 import type { WireOut } from "../xml/response";
-import type { Handler, HandlerContext, HandlersOf } from "./context";
+import type { HandlerContext, HandlersOf } from "./context";
 import { cdnHost } from "./zone-rules";
 
 const DEFAULT_TZ = "GMT";

@@ -4,7 +4,7 @@ import type { EmulatorUser } from "../store/store";
 import { Faults } from "../errors";
 import { isTimeZone } from "../reports/calendar";
 import type { WireOut } from "../xml/response";
-import type { Handler, HandlersOf } from "./context";
+import type { HandlersOf } from "./context";
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE_RE = /^[0-9+() .-]{0,32}$/;
