@@ -24,7 +24,16 @@ import {
   redact,
   withMessage,
 } from "./errors";
-import { findMethod, METHOD_LIST, MethodSpec, USER_UPDATE_SAMPLE_KEYS, USER_UPDATE_KEYS, wireName } from "./methods";
+import {
+  findMethod,
+  METHOD_LIST,
+  MethodSpec,
+  USER_UPDATE_SAMPLE_KEYS,
+  USER_UPDATE_KEYS,
+  wireName,
+  type MethodOf,
+  type WireName,
+} from "./methods";
 import {
   BandwidthAnswer,
   jsonSafe,
@@ -32,9 +41,9 @@ import {
   normalizeBoolean,
   normalizeCreate,
   normalizeReport,
-  normalizeRows,
   normalizeStatus,
   normalizeUserUpdate,
+  normalizeUsers,
   normalizeZones,
 } from "./normalize";
 import type { ZoneGroup } from "./kinds";
@@ -80,26 +89,21 @@ export interface CallEvent {
   retryInMs?: number;
 }
 
-export type PullCreateValues = {
-  name: string;
-  origin: string;
-  vhost?: string;
-  ip?: string;
-  compress?: string;
-  vanity_domain?: string;
-  label?: string;
-};
-export type PullUpdateValues = Partial<Omit<PullCreateValues, "vanity_domain">>;
-export type PushCreateValues = {
-  name: string;
-  password: string;
-  compress?: string;
-  vanity_domain?: string;
-  label?: string;
-};
-export type PushUpdateValues = { name?: string; password?: string; label?: string };
-export type VodCreateValues = { name: string; password: string; label?: string };
-export type VodUpdateValues = { name?: string; password?: string; label?: string };
+/** The `values` struct of a zone method, from its table entry: the required keys, then the optional ones. */
+type ValuesOf<N extends WireName> =
+  Extract<MethodOf<N>["params"][number], { readonly name: "values" }> extends {
+    readonly keys: readonly (infer K extends string)[];
+    readonly requiredKeys: readonly (infer R extends string)[];
+  }
+    ? { [k in R]: string } & { [k in Exclude<K, R>]?: string }
+    : never;
+
+export type PullCreateValues = ValuesOf<"pullzone.create">;
+export type PullUpdateValues = ValuesOf<"pullzone.update">;
+export type PushCreateValues = ValuesOf<"pushzone.create">;
+export type PushUpdateValues = ValuesOf<"pushzone.update">;
+export type VodCreateValues = ValuesOf<"vodzone.create">;
+export type VodUpdateValues = ValuesOf<"vodzone.update">;
 /**
  * user.update's values: the contract leaves the keys open, so any key with a string value is sent.
  * The named ones are those public samples sent and those the emulator knows (docs/client.md).
@@ -196,7 +200,7 @@ export class CdnClient {
     };
     this.user = {
       listUsers: async () =>
-        normalizeRows(await this.invoke(spec("user.listUsers"), []), "user.listUsers") as unknown as W.UserRow[],
+        normalizeUsers(await this.invoke(spec("user.listUsers"), []), "user.listUsers") as W.UserRow[],
       update: async (id, values) => {
         const r = normalizeUserUpdate(await this.invoke(spec("user.update"), [id, values]), "user.update");
         if (!r.ok) throw new CdnOperationFailedError("user.update", id, Object.keys(values ?? {}));
@@ -436,9 +440,9 @@ function collectPasswords(args: readonly unknown[]): string[] {
  * (as many as the table has) and its optional ones in one options object.
  */
 function makeReportApi(
-  rows: (name: ReportMethod, positional: unknown[], options?: object) => Promise<Record<string, unknown>[]>,
+  rows: (name: ReportMethod, positional: unknown[], options?: object) => Promise<Record<string, unknown>[] | number>,
 ): ReportApi {
-  const api: Record<string, (...args: unknown[]) => Promise<Record<string, unknown>[]>> = {};
+  const api: Record<string, (...args: unknown[]) => Promise<Record<string, unknown>[] | number>> = {};
   for (const m of METHOD_LIST) {
     if (m.group !== "report") continue;
     const required = (m.params as readonly { required: boolean }[]).filter((p) => p.required).length;

@@ -49,20 +49,17 @@ export {
   MAX_RETURN_LIMIT,
 } from "./config";
 export type { Credentials } from "./config";
+export type { BandwidthRow, LiveZoneRow, PullZoneRow, PushZoneRow, UserRow, VodZoneRow } from "./wire";
 export type {
-  BandwidthRow,
   CacheHitStatsRow,
   ConnectionStatsRow,
   HourlyConnectionStatsRow,
-  LiveZoneRow,
   NodeHitsRow,
   PopularFileRow,
-  PullZoneRow,
-  PushZoneRow,
+  ReportAnswer,
+  ReportRow,
   TotalHitsRow,
   TotalTransferRow,
   TransferStatsRow,
   UsagePerDayRow,
-  UserRow,
-  VodZoneRow,
-} from "./wire";
+} from "./reportShapes";

@@ -7,7 +7,7 @@
 import { MAX_RETURN_LIMIT } from "./config";
 import { INT32_MAX } from "./ids";
 import { ZONE_GROUPS, type ZoneGroup } from "./kinds";
-import { VIEWBY } from "./wire";
+import { VIEWBY, type ReportColumn } from "./wire";
 
 const OTHER_GROUPS = ["cache", "user", "account", "report"] as const;
 /** The XML-RPC groups, each served at `{baseUrl}/xmlrpc/<group>`: the zone kinds' (from api/kinds.ts), then the others. */
@@ -59,6 +59,17 @@ export interface MethodSpec {
   readonly idempotent: boolean;
   /** Only granted to API keys with live-zone access (§4.5). */
   readonly liveOnly?: boolean;
+  /**
+   * Report methods: the columns of their rows (typed fields, read as REPORT_COLUMN_SOURCES says).
+   * The emulator sends them in this order; the client's and the functions' row types derive from it.
+   */
+  readonly columns?: readonly ReportColumn[];
+  /**
+   * Report methods that may answer one bare number instead of rows: those whose signature says int
+   * (§4.9), and getTotalTransfer, which takes getTotalHits' parameters. The number is a total beside
+   * the rows, never a row (api/reportShapes.ts).
+   */
+  readonly mayAnswerTotal?: boolean;
 }
 
 export const PULL_CREATE_KEYS = ["name", "origin", "vhost", "ip", "compress", "vanity_domain", "label"] as const;
@@ -167,6 +178,8 @@ export const METHOD_LIST = [
     name: "getTotalTransfer",
     params: [zoneIdReq, type, from, to, timezone],
     returns: "report",
+    columns: ["zone_id", "from", "to", "timezone", "transfer"],
+    mayAnswerTotal: true,
     idempotent: true,
   },
   {
@@ -174,6 +187,8 @@ export const METHOD_LIST = [
     name: "getTotalHits",
     params: [zoneIdReq, type, from, to, timezone],
     returns: "report",
+    columns: ["zone_id", "from", "to", "timezone", "hits"],
+    mayAnswerTotal: true,
     idempotent: true,
   },
   {
@@ -191,6 +206,7 @@ export const METHOD_LIST = [
       timezone,
     ],
     returns: "report",
+    columns: ["date", "zone_id", "transfer", "hits"],
     idempotent: true,
   },
   {
@@ -198,6 +214,8 @@ export const METHOD_LIST = [
     name: "getCacheHitStats",
     params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset, timezone],
     returns: "report",
+    columns: ["date", "zone_id", "hits", "cache_hits", "cache_misses", "cache_hit_ratio"],
+    mayAnswerTotal: true,
     idempotent: true,
   },
   {
@@ -205,6 +223,7 @@ export const METHOD_LIST = [
     name: "getPopularFiles",
     params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset],
     returns: "report",
+    columns: ["zone_id", "url", "hits", "transfer"],
     idempotent: true,
   },
   {
@@ -212,6 +231,8 @@ export const METHOD_LIST = [
     name: "getUsagePerDay",
     params: [companyId, dateFrom, dateTo, zoneIdReq, sortby, maxReturn, offset],
     returns: "report",
+    columns: ["date", "zone_id", "transfer", "hits"],
+    mayAnswerTotal: true,
     idempotent: true,
   },
   {
@@ -219,6 +240,7 @@ export const METHOD_LIST = [
     name: "getNodeHits",
     params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset],
     returns: "report",
+    columns: ["node", "zone_id", "hits", "transfer"],
     idempotent: true,
   },
   {
@@ -226,6 +248,7 @@ export const METHOD_LIST = [
     name: "getConnectionStats",
     params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset, timezone],
     returns: "report",
+    columns: ["date", "zone_id", "connections", "peak_concurrent"],
     idempotent: true,
   },
   {
@@ -233,6 +256,7 @@ export const METHOD_LIST = [
     name: "getHourlyConnectionStats",
     params: [companyId, { name: "date", type: "date", required: true }, zoneIdOpt, sortby, maxReturn, offset, timezone],
     returns: "report",
+    columns: ["hour", "zone_id", "connections", "peak_concurrent"],
     idempotent: true,
   },
 ] as const satisfies readonly MethodSpec[];

@@ -8,7 +8,8 @@
 import { CdnProtocolError } from "./errors";
 import { asId, idProblem } from "./ids";
 import { DateGrain, reportDate } from "./dates";
-import { REPORT_FIELDS, ReportName } from "./wire";
+import { LIVE_URL_COLUMNS, USER_TEXT_FIELDS } from "./wire";
+import { mayAnswerTotal, REPORT_FIELDS, type ReportName } from "./reportShapes";
 
 type Row = Record<string, unknown>;
 
@@ -140,8 +141,10 @@ export function normalizeBoolean(v: unknown, method: string): boolean {
 
 /**
  * A listZones answer: every row a struct with an id, no id twice, text fields as strings.
- * `name` is required where the contract lists it (§2.2); live rows may carry only `id`, and then
- * have no `name` key at all. Fields the contract does not list are kept as sent.
+ * `name` is required where the contract lists it (§2.2). Live rows may carry only `id`: a live row
+ * without a name takes it from the host of its stream URL where it has one (LIVE_URL_COLUMNS:
+ * `rtmp://<name>.<alias>.<domain>/...`; {@link nameFromUrl} then says so), and otherwise has no
+ * `name` key at all: unknown, never made up. Fields the contract does not list are kept as sent.
  */
 export function normalizeZones(v: unknown, method: string, fields: readonly string[], nameOptional = false): Row[] {
   if (!Array.isArray(v)) throw new CdnProtocolError(`expected an array of zones, got ${kindOf(v)}`, method);
@@ -151,38 +154,91 @@ export function normalizeZones(v: unknown, method: string, fields: readonly stri
     const id = toId(raw.id, method, `the id in row ${i + 1}`);
     if (seen.has(id)) throw new CdnProtocolError(`zone ${id} is listed twice`, method);
     seen.add(id);
-    const name = raw.name === null || raw.name === undefined ? undefined : toText(raw.name);
-    if ((name === undefined || name === "") && !nameOptional)
+    const sent = raw.name === null || raw.name === undefined ? undefined : toText(raw.name);
+    if ((sent === undefined || sent === "") && !nameOptional)
       throw new CdnProtocolError(`zone ${id} has no name`, method);
     const row: Row = { id };
     for (const [k, x] of Object.entries(raw)) if (!fields.includes(k)) defineData(row, k, jsonSafe(x));
+    const named = sent !== undefined && sent !== "";
     for (const f of fields) {
-      if (f === "id") continue;
-      if (f === "name" && (name === undefined || name === "")) continue;
+      if (f === "id" || (f === "name" && !named)) continue;
       row[f] = toText(raw[f]);
+    }
+    const fromUrl = named || !nameOptional ? undefined : nameInUrls(raw);
+    if (fromUrl !== undefined) {
+      row.name = fromUrl;
+      NAMED_BY_URL.add(row);
     }
     return row;
   });
 }
 
-/** User rows: an array of structs, `id` as a number, every other field as sent (JSON-safe). */
-export function normalizeRows(v: unknown, method: string): Row[] {
-  if (!Array.isArray(v)) throw new CdnProtocolError(`expected an array of rows, got ${kindOf(v)}`, method);
-  return v.map((raw, i) => {
-    if (!isStruct(raw)) throw new CdnProtocolError(`row ${i} is not a struct`, method);
-    const row = jsonSafe(raw) as Row;
-    if (raw.id !== undefined && raw.id !== null) row.id = toId(raw.id, method, `the id in row ${i + 1}`);
-    return row;
-  });
+/** Rows whose `name` was read from their stream URL's host, not sent as `name`. */
+const NAMED_BY_URL = new WeakSet<object>();
+
+/**
+ * Whether a listZones row's `name` was read from its stream URL's host rather than sent: a host
+ * is compared without regard to case, so its spelling of the name may differ from the zone's.
+ */
+export function nameFromUrl(row: object): boolean {
+  return NAMED_BY_URL.has(row);
+}
+
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
+
+/** The zone name in a row's stream URL: the first label of a host of three labels or more, not an IP address. */
+function nameInUrls(raw: Row): string | undefined {
+  for (const column of LIVE_URL_COLUMNS) {
+    const url = raw[column];
+    if (typeof url !== "string") continue;
+    // The host: after the scheme and any user info, before a port, path, query or fragment.
+    const host = url
+      .trim()
+      .replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//, "")
+      .split(/[/?#]/, 1)[0]
+      .replace(/^.*@/, "")
+      .replace(/:\d*$/, "");
+    const labels = host.split(".");
+    if (labels.length < 3 || /^\d+$/.test(labels[labels.length - 1])) continue;
+    if (LABEL.test(labels[0])) return labels[0];
+  }
+  return undefined;
 }
 
 /**
- * Report rows. Accepted: an array of structs, or a bare number (the signature of
- * getTotalHits, getCacheHitStats and getUsagePerDay says int). Each typed field is read from its
- * column or from a plausible other name (REPORT_FIELDS); a field whose column is absent or nil
- * stays absent, never 0; every column sent is kept as sent. A bare number becomes one row
- * `{ total }`, plus the figure the method's name states (`hits` of getTotalHits, `transfer` of
- * getTotalTransfer).
+ * User rows: an array of structs, each with an id (a row without one is a protocol error naming
+ * the columns sent: a user that cannot be named cannot be updated). The known text fields
+ * (USER_TEXT_FIELDS) are text when sent and absent when not (or nil); `fullname`, when not sent,
+ * is `firstname` and `lastname` joined if either came. Every other field is kept as sent.
+ */
+export function normalizeUsers(v: unknown, method: string): Row[] {
+  if (!Array.isArray(v)) throw new CdnProtocolError(`expected an array of users, got ${kindOf(v)}`, method);
+  return v.map((raw, i) => normalizeUser(raw, i, method));
+}
+
+function normalizeUser(raw: unknown, i: number, method: string): Row {
+  if (!isStruct(raw)) throw new CdnProtocolError(`user row ${i + 1} is not a struct (${kindOf(raw)})`, method);
+  if (raw.id === undefined || raw.id === null) {
+    const columns = Object.keys(raw).filter((k) => raw[k] !== undefined && raw[k] !== null);
+    throw new CdnProtocolError(`user row ${i + 1} has no id (columns sent: ${columns.join(", ") || "none"})`, method);
+  }
+  const row = jsonSafe(raw) as Row;
+  row.id = toId(raw.id, method, `the id in user row ${i + 1}`);
+  for (const f of USER_TEXT_FIELDS) {
+    if (raw[f] === undefined || raw[f] === null) delete row[f];
+    else row[f] = toText(raw[f]);
+  }
+  if (row.fullname === undefined && (row.firstname !== undefined || row.lastname !== undefined))
+    row.fullname = [row.firstname, row.lastname].filter((n) => typeof n === "string" && n !== "").join(" ");
+  return row;
+}
+
+/**
+ * Report rows. Accepted: an array of structs, or, for a report that may answer one (its table
+ * entry says so: the contract's signature says int), one bare number, returned as that number: a
+ * total, never a row that lacks its columns. Each typed field is read from its column or from a
+ * plausible other name (REPORT_FIELDS); a field whose column is absent or nil stays absent, never
+ * 0; every column sent is kept as sent.
  */
 export function normalizeReport(
   v: unknown,
@@ -190,19 +246,18 @@ export function normalizeReport(
   report: ReportName,
   /** The call's options: `viewby` sets the grain of getTotalTransferStats' dates. */
   options?: { viewby?: unknown },
-): Row[] {
+): Row[] | number {
   const dayGrain: DateGrain = options?.viewby === "hourly" ? "hour" : options?.viewby === "monthly" ? "month" : "day";
-  const bare =
-    typeof v === "number" || (typeof v === "string" && NUMBER_TEXT.test(v))
-      ? toFigure(v, "(answer)", method)
-      : undefined;
-  if (bare !== undefined) {
-    const row: Row = { total: bare };
-    if (report === "getTotalHits") row.hits = bare;
-    if (report === "getTotalTransfer") row.transfer = bare;
-    return [row];
+  const bare = typeof v === "number" || (typeof v === "string" && NUMBER_TEXT.test(v));
+  if (bare && mayAnswerTotal(report)) {
+    const total = toFigure(v, "(answer)", method);
+    if (total !== undefined) return total;
   }
-  if (!Array.isArray(v)) throw new CdnProtocolError(`expected an array of rows or a number, got ${kindOf(v)}`, method);
+  if (!Array.isArray(v))
+    throw new CdnProtocolError(
+      `expected an array of rows${mayAnswerTotal(report) ? " or a number" : ""}, got ${kindOf(v)}`,
+      method,
+    );
   const fields = REPORT_FIELDS[report];
   return v.map((raw, i) => {
     if (!isStruct(raw)) throw new CdnProtocolError(`row ${i} is not a struct (${kindOf(raw)})`, method);
@@ -294,12 +349,12 @@ export function normalizeBandwidth(v: unknown, method: string): BandwidthAnswer 
 /** user.update's answer (`array` in the document): `(0, user)`, `[user]`, a bare user, 0, TRUE, or an empty array. */
 export function normalizeUserUpdate(v: unknown, method: string): { ok: boolean; user?: Row } {
   if (v === 0 || v === true || v === "0") return { ok: true };
-  if (isStruct(v)) return { ok: true, user: normalizeRows([v], method)[0] };
+  if (isStruct(v)) return { ok: true, user: normalizeUser(v, 0, method) };
   if (Array.isArray(v)) {
     if (v.length === 0) return { ok: true };
-    if (isStruct(v[0])) return { ok: true, user: normalizeRows([v[0]], method)[0] };
+    if (isStruct(v[0])) return { ok: true, user: normalizeUser(v[0], 0, method) };
     if (v[0] === 0 || v[0] === "0" || v[0] === true)
-      return { ok: true, user: isStruct(v[1]) ? normalizeRows([v[1]], method)[0] : undefined };
+      return { ok: true, user: isStruct(v[1]) ? normalizeUser(v[1], 0, method) : undefined };
     return { ok: false };
   }
   if (v === 1 || v === false || v === "1") return { ok: false };

@@ -4,7 +4,7 @@
  * parameter added, renamed or bounded there changes the client's signatures with it.
  */
 import type { MethodOf, WireName } from "./methods";
-import type { ReportRows } from "./wire";
+import type { ReportAnswer, ReportName } from "./reportShapes";
 
 /** A date parameter: `Y-m-d` text, or a `Date` (sent as its UTC calendar day). */
 export type DateArg = string | Date;
@@ -43,13 +43,16 @@ export type OptionsOf<N extends WireName> = {
 };
 
 /** The report methods' names. */
-export type ReportMethod = keyof ReportRows;
+export type ReportMethod = ReportName;
 
-/** The report group: required parameters positional in the contract's order, the optional ones by name. */
+/**
+ * The report group: required parameters positional in the contract's order, the optional ones by name.
+ * Each answers its rows, or one bare number where the table says it may (reportShapes.ts).
+ */
 export type ReportApi = {
   [R in ReportMethod]: (
     ...args: [...RequiredArgs<Params<`report.${R}`>>, options?: OptionsOf<`report.${R}`>]
-  ) => Promise<ReportRows[R][]>;
+  ) => Promise<ReportAnswer<R>>;
 };
 
 /** Options of getTotalTransfer and getTotalHits (`type`: 1 today, 2 current hour, 3 a range). */

@@ -37,6 +37,13 @@ export interface LiveZoneRow {
   readonly [field: string]: unknown;
 }
 
+/**
+ * Columns of a live row that may hold its stream URL, whose host is `<name>.<company alias>.<cdn
+ * domain>` as a cdn_url's is (docs/client.md): where a live row carries no `name`, the name is read
+ * from the first of them that has such a host (normalize.ts), so a rename in the control panel is seen.
+ */
+export const LIVE_URL_COLUMNS = ["stream_url", "rtmp_url", "cdn_url"] as const;
+
 /** Fields each kind's listZones rows carry, exactly (never the password or the label). */
 export const ZONE_ROW_FIELDS = {
   pullzone: ["id", "name", "origin", "vhost", "ip", "compress", "vanity_domain", "vanity_ip"],
@@ -92,104 +99,9 @@ export const FAULT = {
   NOT_FOUND: 404,
 } as const;
 
-/** Columns of the emulator's report rows, and so the `sortby` columns the emulator accepts. See docs/emulator.md. */
-export const REPORT_COLUMNS = {
-  getTotalTransfer: ["zone_id", "from", "to", "timezone", "transfer"],
-  getTotalHits: ["zone_id", "from", "to", "timezone", "hits"],
-  getTotalTransferStats: ["date", "zone_id", "transfer", "hits"],
-  getCacheHitStats: ["date", "zone_id", "hits", "cache_hits", "cache_misses", "cache_hit_ratio"],
-  getPopularFiles: ["zone_id", "url", "hits", "transfer"],
-  getUsagePerDay: ["date", "zone_id", "transfer", "hits"],
-  getNodeHits: ["node", "zone_id", "hits", "transfer"],
-  getConnectionStats: ["date", "zone_id", "connections", "peak_concurrent"],
-  getHourlyConnectionStats: ["hour", "zone_id", "connections", "peak_concurrent"],
-} as const;
-export type ReportName = keyof typeof REPORT_COLUMNS;
-
 /** Columns the client does not know are kept on every row, as sent. */
 export interface ExtraColumns {
   readonly [column: string]: unknown;
-}
-
-/**
- * Rows of the reports, as the client returns them. Every figure is optional: a column the server
- * did not send is absent, never 0. `total` holds a bare number sent in place of rows.
- */
-export interface TotalTransferRow extends ExtraColumns {
-  zone_id?: number;
-  from?: string;
-  to?: string;
-  timezone?: string;
-  /** Bytes. */
-  transfer?: number;
-  total?: number;
-}
-export interface TotalHitsRow extends ExtraColumns {
-  zone_id?: number;
-  from?: string;
-  to?: string;
-  timezone?: string;
-  hits?: number;
-  total?: number;
-}
-export interface TransferStatsRow extends ExtraColumns {
-  date?: string;
-  zone_id?: number;
-  transfer?: number;
-  hits?: number;
-}
-export interface CacheHitStatsRow extends ExtraColumns {
-  date?: string;
-  zone_id?: number;
-  hits?: number;
-  cache_hits?: number;
-  cache_misses?: number;
-  cache_hit_ratio?: number;
-  total?: number;
-}
-export interface PopularFileRow extends ExtraColumns {
-  zone_id?: number;
-  url?: string;
-  hits?: number;
-  transfer?: number;
-}
-export interface UsagePerDayRow extends ExtraColumns {
-  date?: string;
-  zone_id?: number;
-  transfer?: number;
-  hits?: number;
-  total?: number;
-}
-export interface NodeHitsRow extends ExtraColumns {
-  node?: string;
-  zone_id?: number;
-  hits?: number;
-  transfer?: number;
-}
-export interface ConnectionStatsRow extends ExtraColumns {
-  date?: string;
-  zone_id?: number;
-  connections?: number;
-  peak_concurrent?: number;
-}
-export interface HourlyConnectionStatsRow extends ExtraColumns {
-  hour?: string;
-  zone_id?: number;
-  connections?: number;
-  peak_concurrent?: number;
-}
-
-/** The row type of each report. */
-export interface ReportRows {
-  getTotalTransfer: TotalTransferRow;
-  getTotalHits: TotalHitsRow;
-  getTotalTransferStats: TransferStatsRow;
-  getCacheHitStats: CacheHitStatsRow;
-  getPopularFiles: PopularFileRow;
-  getUsagePerDay: UsagePerDayRow;
-  getNodeHits: NodeHitsRow;
-  getConnectionStats: ConnectionStatsRow;
-  getHourlyConnectionStats: HourlyConnectionStatsRow;
 }
 
 /** How a typed report field is read: its kind and the columns it may come under, first match wins. */
@@ -200,69 +112,65 @@ export interface FieldSource {
 }
 
 /**
- * Columns each typed field is read from. The first name is the emulator's; the others are the
- * names the same company's later REST API used for the same figures (docs/client.md): the
- * XML-RPC columns were never published, so both are read.
+ * Every report column the emulator sends, and where the client reads each from. The first name is
+ * the emulator's; the others are the names the same company's later REST API used for the same
+ * figures (docs/client.md): the XML-RPC columns were never published, so both are read. Which
+ * report has which columns is said once, by its entry in the method table (methods.ts); the row
+ * types and the column lists are derived from it (reportShapes.ts).
  */
-const F = {
+export const REPORT_COLUMN_SOURCES = {
   zone_id: { kind: "id", columns: ["zone_id", "bucket_id", "zoneId"] },
   from: { kind: "text", columns: ["from", "date_from"] },
   to: { kind: "text", columns: ["to", "date_to"] },
   timezone: { kind: "text", columns: ["timezone"] },
   date: { kind: "day", columns: ["date", "timestamp"] },
   hour: { kind: "hour", columns: ["hour", "timestamp"] },
+  /** Bytes. */
   transfer: { kind: "number", columns: ["transfer", "size"] },
   hits: { kind: "number", columns: ["hits", "hit"] },
   cache_hits: { kind: "number", columns: ["cache_hits", "cache_hit"] },
   cache_misses: { kind: "number", columns: ["cache_misses", "noncache_hit", "noncache_hits"] },
+  /** cache_hits / hits, between 0 and 1. */
   cache_hit_ratio: { kind: "number", columns: ["cache_hit_ratio"] },
   url: { kind: "text", columns: ["url", "uri"] },
   node: { kind: "text", columns: ["node", "pop_name"] },
   connections: { kind: "number", columns: ["connections", "connection_count"] },
   peak_concurrent: { kind: "number", columns: ["peak_concurrent", "max_concurrent"] },
 } as const satisfies Record<string, FieldSource>;
-
-/** The typed fields of each report's rows and where they are read from. */
-export const REPORT_FIELDS: { readonly [R in keyof ReportRows]: Readonly<Record<string, FieldSource>> } = {
-  getTotalTransfer: { zone_id: F.zone_id, from: F.from, to: F.to, timezone: F.timezone, transfer: F.transfer },
-  getTotalHits: { zone_id: F.zone_id, from: F.from, to: F.to, timezone: F.timezone, hits: F.hits },
-  getTotalTransferStats: { date: F.date, zone_id: F.zone_id, transfer: F.transfer, hits: F.hits },
-  getCacheHitStats: {
-    date: F.date,
-    zone_id: F.zone_id,
-    hits: F.hits,
-    cache_hits: F.cache_hits,
-    cache_misses: F.cache_misses,
-    cache_hit_ratio: F.cache_hit_ratio,
-  },
-  getPopularFiles: { zone_id: F.zone_id, url: F.url, hits: F.hits, transfer: F.transfer },
-  getUsagePerDay: { date: F.date, zone_id: F.zone_id, transfer: F.transfer, hits: F.hits },
-  getNodeHits: { node: F.node, zone_id: F.zone_id, hits: F.hits, transfer: F.transfer },
-  getConnectionStats: {
-    date: F.date,
-    zone_id: F.zone_id,
-    connections: F.connections,
-    peak_concurrent: F.peak_concurrent,
-  },
-  getHourlyConnectionStats: {
-    hour: F.hour,
-    zone_id: F.zone_id,
-    connections: F.connections,
-    peak_concurrent: F.peak_concurrent,
-  },
-};
+/** A report column the client reads into a typed field. */
+export type ReportColumn = keyof typeof REPORT_COLUMN_SOURCES;
 
 /** `viewby` values of getTotalTransferStats. */
 export const VIEWBY = ["hourly", "daily", "monthly"] as const;
 
-/** A user record of user.listUsers (fields chosen by the emulator; see docs/emulator.md). */
+/** The text fields of a user record the client knows: the emulator's, and those the original service's users had. */
+export const USER_TEXT_FIELDS = [
+  "username",
+  "fullname",
+  "firstname",
+  "lastname",
+  "email",
+  "timezone",
+  "phone",
+] as const;
+
+/**
+ * A user record of user.listUsers, as the client returns it. The contract does not show the
+ * fields: the emulator sends `username` and `fullname`; the original service's users had
+ * `firstname` and `lastname` instead (docs/client.md). So every field but `id` may be absent;
+ * `fullname` is the one sent, or the first and last names joined when only they come. Fields the
+ * client does not know are kept as sent.
+ */
 export interface UserRow {
   id: number;
-  username: string;
-  email: string;
-  fullname: string;
-  timezone: string;
-  phone: string;
+  username?: string;
+  fullname?: string;
+  firstname?: string;
+  lastname?: string;
+  email?: string;
+  timezone?: string;
+  phone?: string;
+  readonly [field: string]: unknown;
 }
 
 /** The emulator's bandwidth answer: one row for the period asked, in bytes (the client reads other shapes too). */

@@ -9,7 +9,8 @@
  *   ones: bare create structs with string ids, create errors as faults, ids as `<i8>`, bandwidth
  *   as one number, bare-int reports, report columns under the later REST API's names with their
  *   figures as strings and dates as `dateTime.iso8601` with an offset, booleans as 1/0, live
- *   rows with only `id`; an extra trailing parameter is ignored.
+ *   rows with only `id`, users with `firstname` and `lastname` (no `username`, no `fullname`); an
+ *   extra trailing parameter is ignored.
  *
  * A profile changes answers only after the handler ran (and the report column names a request
  * may sort by), so the store, the checks and the faults stay the emulator's own.
@@ -17,6 +18,7 @@
 import { DateTime } from "luxon";
 import { INT32_MAX } from "../api/ids";
 import { findMethod } from "../api/methods";
+import { isReportName, mayAnswerTotal, type ColumnOf, type ReportName } from "../api/reportShapes";
 import { RpcFault } from "./errors";
 import type { WireValue } from "./xml/wire-value";
 import { DateTimeText, Double, I8, type WireOut } from "./xml/response";
@@ -56,12 +58,17 @@ const FROM_LEGACY: Readonly<Record<string, string>> = Object.fromEntries(
     .map(([k, v]) => [v, k]),
 );
 
-/** Reports answered with one bare number, and the column summed into it (their signature says int, §4.9). */
-const BARE_INT_REPORTS: Readonly<Record<string, string>> = {
-  "report.getTotalHits": "hits",
-  "report.getCacheHitStats": "cache_hits",
-  "report.getUsagePerDay": "hits",
+/**
+ * Reports answered with one bare number (their signature says int, §4.9), and the column summed
+ * into it. Each must be one the method table says may answer a number, or the client would refuse it.
+ */
+const BARE_INT_REPORTS: { readonly [R in ReportName]?: ColumnOf<R> } = {
+  getTotalHits: "hits",
+  getCacheHitStats: "cache_hits",
+  getUsagePerDay: "hits",
 };
+for (const name of Object.keys(BARE_INT_REPORTS) as ReportName[])
+  if (!mayAnswerTotal(name)) throw new Error(`cdn-emulator: ${name} may not answer a bare number (api/methods.ts)`);
 
 /** The time zone public clients wrote their dates in (§5: America/Los_Angeles, with its offset). */
 const LEGACY_ZONE = "America/Los_Angeles";
@@ -120,6 +127,23 @@ function legacyRow(row: { readonly [key: string]: WireOut }): Record<string, Wir
   return out;
 }
 
+/**
+ * A user in the original service's shape (the same company's later API named its users' fields so,
+ * docs/client.md): the id as text, `firstname` and `lastname` (the full name split at its first
+ * space), no `username` or `fullname`.
+ */
+function legacyUser(row: { readonly [key: string]: WireOut }): Record<string, WireOut> {
+  const { id, username: _username, fullname, ...rest } = row;
+  const full = typeof fullname === "string" ? fullname : "";
+  const space = full.indexOf(" ");
+  return {
+    id: String(numberOf(id)),
+    firstname: space < 0 ? full : full.slice(0, space),
+    lastname: space < 0 ? "" : full.slice(space + 1),
+    ...rest,
+  };
+}
+
 function legacyAnswer(method: string, value: WireOut): WireOut {
   const [group, name] = method.split(".");
   if (name === "create" && Array.isArray(value)) {
@@ -139,7 +163,7 @@ function legacyAnswer(method: string, value: WireOut): WireOut {
   }
   if (group === "cache" && typeof value === "boolean") return value ? 1 : 0;
   if (group === "user" && name === "listUsers" && Array.isArray(value)) {
-    return (value as readonly WireOut[]).map((row) => (isStruct(row) ? { ...row, id: String(numberOf(row.id)) } : row));
+    return (value as readonly WireOut[]).map((row) => (isStruct(row) ? legacyUser(row) : row));
   }
   if (method === "account.getBandwidth" && Array.isArray(value)) {
     // One number, the bytes left, as public clients read it.
@@ -148,7 +172,7 @@ function legacyAnswer(method: string, value: WireOut): WireOut {
   }
   if (group === "report" && Array.isArray(value)) {
     const rows = value as readonly WireOut[];
-    const bare = BARE_INT_REPORTS[method];
+    const bare = isReportName(name) ? BARE_INT_REPORTS[name] : undefined;
     if (bare) return intOrI8(rows.reduce<number>((sum, row) => sum + (isStruct(row) ? numberOf(row[bare]) : 0), 0));
     return rows.map((row) => (isStruct(row) ? legacyRow(row) : row));
   }

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "http";
 import type { Socket } from "net";
 import { Faults, type RpcFault } from "./errors";
-import type { Injection } from "./injection";
+import type { InjectedKind, Injection } from "./injection";
 import { faultResponse } from "./xml/response";
 
 const XML_TYPE = "text/xml; charset=utf-8";
@@ -58,23 +58,50 @@ function htmlPage(status: number): string {
   return `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>cdn-emulator (injected)</center></body></html>\n`;
 }
 
-/** Kinds applied instead of processing the call (nothing changes in the store). */
-export const BEFORE_KINDS: ReadonlySet<string> = new Set([
-  "http500",
-  "http502",
-  "http503",
-  "html",
-  "expiredAuth",
-  "resetBefore",
-]);
-/** Kinds applied after processing (the store has changed) that lose or break the answer. */
-export const AFTER_KINDS: ReadonlySet<string> = new Set([
-  "dropAfter",
-  "truncated",
-  "http500After",
-  "http502After",
-  "http503After",
-]);
+/** A kind applied instead of processing the call (nothing changes in the store). */
+export type BeforeKind = "http500" | "http502" | "http503" | "html" | "expiredAuth" | "resetBefore";
+/** A kind applied after processing (the store has changed) that loses or breaks the answer. */
+export type AfterKind = "dropAfter" | "truncated" | "http500After" | "http502After" | "http503After";
+
+/**
+ * When an injected kind acts: instead of the call, after it (on the way out), or on the answer's
+ * rows (`shortList`, applied by the server before the answer is written). The switch is exhaustive:
+ * a kind added to injection.ts without a stage here fails the build, rather than doing nothing.
+ */
+export function stageOf(kind: InjectedKind): "before" | "after" | "answer" {
+  switch (kind) {
+    case "http500":
+    case "http502":
+    case "http503":
+    case "html":
+    case "expiredAuth":
+    case "resetBefore":
+      return "before";
+    case "dropAfter":
+    case "truncated":
+    case "http500After":
+    case "http502After":
+    case "http503After":
+      return "after";
+    case "shortList":
+      return "answer";
+    default:
+      return unreachable(kind);
+  }
+}
+
+/** Whether `kind` replaces processing. */
+export function isBeforeKind(kind: InjectedKind): kind is BeforeKind {
+  return stageOf(kind) === "before";
+}
+/** Whether `kind` acts on the way out, after processing. */
+export function isAfterKind(kind: InjectedKind): kind is AfterKind {
+  return stageOf(kind) === "after";
+}
+
+function unreachable(kind: never): never {
+  throw new Error(`cdn-emulator: fault kind '${String(kind)}' has no stage`);
+}
 
 /** Abrupt close: a TCP RST where Node supports it, so the client sees ECONNRESET. */
 function reset(socket: Socket): void {
@@ -84,12 +111,17 @@ function reset(socket: Socket): void {
 }
 
 /** Renders an injected failure that replaces processing. */
-export function sendInjectedBefore(injection: Injection, req: IncomingMessage, res: ServerResponse): void {
-  switch (injection.kind) {
+export function sendInjectedBefore(
+  kind: BeforeKind,
+  injection: Injection,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  switch (kind) {
     case "http500":
     case "http502":
     case "http503":
-      sendHttpError(res, Number(injection.kind.slice(4)));
+      sendHttpError(res, Number(kind.slice(4)));
       return;
     case "html": {
       const status = injection.status ?? 502;
@@ -105,7 +137,7 @@ export function sendInjectedBefore(injection: Injection, req: IncomingMessage, r
       reset(req.socket);
       return;
     default:
-      throw new Error(`not a before-processing fault: ${injection.kind}`);
+      unreachable(kind);
   }
 }
 
@@ -120,17 +152,24 @@ function sendHttpError(res: ServerResponse, status: number): void {
 }
 
 /** Renders an injected failure after processing: the answer `xml` is lost, replaced by an HTTP error, or cut in half. */
-export function sendInjectedAfter(injection: Injection, req: IncomingMessage, res: ServerResponse, xml: string): void {
-  if (injection.kind === "dropAfter") {
-    reset(req.socket);
-    return;
+export function sendInjectedAfter(kind: AfterKind, req: IncomingMessage, res: ServerResponse, xml: string): void {
+  switch (kind) {
+    case "dropAfter":
+      reset(req.socket);
+      return;
+    case "http500After":
+    case "http502After":
+    case "http503After":
+      sendHttpError(res, Number(kind.slice(4, 7)));
+      return;
+    case "truncated": {
+      const bytes = Buffer.from(xml, "utf8");
+      const half = bytes.subarray(0, Math.floor(bytes.length / 2));
+      res.writeHead(200, { "Content-Type": XML_TYPE, "Content-Length": half.length });
+      res.end(half);
+      return;
+    }
+    default:
+      unreachable(kind);
   }
-  if (injection.kind === "http500After" || injection.kind === "http502After" || injection.kind === "http503After") {
-    sendHttpError(res, Number(injection.kind.slice(4, 7)));
-    return;
-  }
-  const bytes = Buffer.from(xml, "utf8");
-  const half = bytes.subarray(0, Math.floor(bytes.length / 2));
-  res.writeHead(200, { "Content-Type": XML_TYPE, "Content-Length": half.length });
-  res.end(half);
 }

@@ -4,7 +4,7 @@
  * the client's back (drift), inject faults and close. It is a development tool, not a server
  * to expose: see docs/emulator.md.
  */
-import type { UserRow } from "../api/wire";
+import type { EmulatorUser } from "./store/store";
 import { ZONE_ROW_FIELDS } from "../api/wire";
 import { kindInfo, zoneKindOf, type ZoneGroup, type ZoneSpelling } from "../api/kinds";
 import { ZONE_CREATE_KEYS } from "../api/methods";
@@ -34,15 +34,11 @@ export {
 } from "./options";
 export type { CallRecord, EmulatorStats, MethodStats } from "./recorder";
 export type { PurgeRecord } from "./handlers/context";
+export type { EmulatorUser } from "./store/store";
 export type { FaultKind, FaultRule } from "./injection";
 export { ALL_FAULT_KINDS, FAULT_KINDS, TARGETED_FAULT_KINDS, FaultInjector } from "./injection";
 export type { FailureForm, FaultMoment, OnceSpec } from "./injection";
 export type { ZoneGroup, ZoneSpelling } from "../api/kinds";
-/**
- * @deprecated Use `ZoneGroup`: this was the emulator's name for a zone's group (`pullzone`...), while the
- * package root's `ZoneKind` is the kind's short name (`pull`). Kept so code written against 0.1.0 compiles.
- */
-export type ZoneKind = ZoneGroup;
 export { DataFileError } from "./store/file";
 export { Faults, RpcFault } from "./errors";
 export { COMPAT_PROFILES } from "./compat";
@@ -96,7 +92,7 @@ export interface Emulator {
   /** Deletes a zone of any kind directly in the store; false when there is none. */
   deleteZone(kind: ZoneSpelling, id: number): Promise<boolean>;
   /** Users as user.listUsers returns them. */
-  users(): UserRow[];
+  users(): EmulatorUser[];
   /** Back to a fresh account: no zones, initial users, no records, no fault rules. Ids keep increasing. */
   reset(): Promise<void>;
   /** Sets the fixed latency added to every call. */

@@ -27,6 +27,8 @@ export const TARGETED_FAULT_KINDS = ["http500After", "http502After", "http503Aft
 /** Every kind a rule may take. */
 export const ALL_FAULT_KINDS = [...FAULT_KINDS, ...TARGETED_FAULT_KINDS] as const;
 export type FaultKind = (typeof ALL_FAULT_KINDS)[number];
+/** A kind that fails the call (every kind but `latency`, which only delays it): faults.ts says when each acts. */
+export type InjectedKind = Exclude<FaultKind, "latency">;
 
 /** Whether a failure happens before the call is carried out (nothing changes) or after (the change is made, the answer lost). */
 export type FaultMoment = "before" | "after";
@@ -44,7 +46,7 @@ export interface OnceSpec {
 }
 
 /** The kind each (moment, form) pair stands for; a missing pair is not a failure that can happen. */
-const ONCE_KINDS: Record<FaultMoment, Partial<Record<FailureForm, Exclude<FaultKind, "latency">>>> = {
+const ONCE_KINDS: Record<FaultMoment, Partial<Record<FailureForm, InjectedKind>>> = {
   before: { http500: "http500", http502: "http502", http503: "http503", reset: "resetBefore" },
   after: {
     http500: "http500After",
@@ -79,7 +81,7 @@ export interface FaultRule {
 /** What to do to one call. `kind` is the fault (if any) besides latency. */
 export interface Injection {
   readonly latencyMs: number;
-  readonly kind?: Exclude<FaultKind, "latency">;
+  readonly kind?: InjectedKind;
   readonly status?: number;
   /** For `shortList`: rows kept. */
   readonly keep?: number;
@@ -226,7 +228,7 @@ export class FaultInjector {
       else chosen = active;
     }
     if (!chosen) return latencyMs ? { latencyMs } : NONE;
-    const kind = chosen.rule.kind as Exclude<FaultKind, "latency">;
+    const kind = chosen.rule.kind as InjectedKind;
     if (kind === "shortList") return { latencyMs, kind, keep: chosen.rule.keep ?? 0 };
     return { latencyMs, kind, status: kind === "html" ? (chosen.rule.status ?? 502) : undefined };
   }

@@ -1,6 +1,6 @@
 /** Options of startEmulator and their defaults. */
 import { INT32_MAX } from "../api/ids";
-import type { UserRow } from "../api/wire";
+import type { EmulatorUser } from "./store/store";
 import { compatFor, type CompatProfile } from "./compat";
 
 /** The API user id the emulator accepts unless told otherwise. */
@@ -122,7 +122,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
 }
 
 /** The users of a fresh account: the API user first, then two colleagues. */
-export function initialUsers(apiUserId: number, companyAlias: string): UserRow[] {
+export function initialUsers(apiUserId: number, companyAlias: string): EmulatorUser[] {
   const mail = (who: string) => `${who}@${companyAlias}.example.com`;
   return [
     {

@@ -4,7 +4,7 @@
  * positions, wire types, struct keys and report columns.
  */
 import type { MethodSpec, ParamSpec } from "../api/methods";
-import { REPORT_COLUMNS, type ReportName } from "../api/wire";
+import { isReportName, REPORT_COLUMNS } from "../api/reportShapes";
 import { Faults } from "./errors";
 import type { WireValue } from "./xml/wire-value";
 import { wireTypeName } from "./xml/wire-value";
@@ -70,7 +70,7 @@ function convertStruct(spec: ParamSpec, index: number, value: WireValue): Record
 
 function convertSortby(method: MethodSpec, spec: ParamSpec, index: number, value: WireValue): SortKey[] {
   if (value.t !== "array") return expect(spec, index, value, "an array of strings");
-  const columns: readonly string[] = REPORT_COLUMNS[method.name as ReportName] ?? [];
+  const columns: readonly string[] = isReportName(method.name) ? REPORT_COLUMNS[method.name] : [];
   return value.v.map((item, i) => {
     if (item.t !== "string")
       throw Faults.invalidParams(`${label(spec, index)} item ${i} must be a string, got ${wireTypeName(item)}`);

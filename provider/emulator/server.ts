@@ -11,8 +11,8 @@ import type { Dispatcher, Outcome } from "./dispatch";
 import { routeOf } from "./dispatch";
 import { Faults } from "./errors";
 import {
-  AFTER_KINDS,
-  BEFORE_KINDS,
+  isAfterKind,
+  isBeforeKind,
   renderFault,
   sendFault,
   sendInjectedAfter,
@@ -177,8 +177,8 @@ export class EmulatorServer {
       at,
     };
 
-    if (injection.kind && BEFORE_KINDS.has(injection.kind)) {
-      sendInjectedBefore(injection, req, res);
+    if (injection.kind && isBeforeKind(injection.kind)) {
+      sendInjectedBefore(injection.kind, injection, req, res);
       const expired = injection.kind === "expiredAuth" ? Faults.expired() : undefined;
       this.finish({
         ...base,
@@ -236,7 +236,7 @@ export class EmulatorServer {
     close: boolean,
   ): void {
     if (res.destroyed) return;
-    if (injection.kind && AFTER_KINDS.has(injection.kind)) sendInjectedAfter(injection, req, res, xml);
+    if (injection.kind && isAfterKind(injection.kind)) sendInjectedAfter(injection.kind, req, res, xml);
     else sendXml(res, xml, close ? { Connection: "close" } : {});
   }
 

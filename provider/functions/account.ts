@@ -37,15 +37,19 @@ export function getBandwidthOutput(
 }
 
 /**
- * A user of the account. The contract does not show the user fields: these are the emulator's;
- * a real server may send others (the same company's later API had firstname, lastname, email,
- * phone, timezone), which are kept under their camelCase names.
+ * A user of the account. The contract does not show the user fields, so every one but `userId` may
+ * be absent: the emulator sends `username` and `fullname`, the original service's users had
+ * `firstname` and `lastname` instead (docs/client.md). `fullname` is the one sent, or the first and
+ * last names joined when only they come. Fields the functions do not know are kept under their
+ * camelCase names.
  */
 export interface UserInfo {
   userId: number;
   username?: string;
-  email?: string;
   fullname?: string;
+  firstname?: string;
+  lastname?: string;
+  email?: string;
   timezone?: string;
   phone?: string;
   readonly [field: string]: unknown;
@@ -58,12 +62,9 @@ export interface GetUsersResult {
 /** The users of the account, `id` as `userId`. */
 export async function getUsers(args?: Record<string, never>, opts?: FunctionOptions): Promise<GetUsersResult> {
   checkArgs("getUsers", args, []);
-  const rows = (await clientFor(opts).user.listUsers()) as unknown as Record<string, unknown>[];
+  const rows = await clientFor(opts).user.listUsers();
   return {
-    users: rows.map((r) => {
-      const { id, ...rest } = r;
-      return camelRow<UserInfo>({ userId: id, ...rest });
-    }),
+    users: rows.map(({ id, ...rest }) => camelRow<UserInfo>({ userId: id, ...rest })),
   };
 }
 export function getUsersOutput(

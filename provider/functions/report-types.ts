@@ -7,87 +7,50 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DateInput, ReportType } from "./args";
 import type { PagingArgs } from "./paging";
+import type { ColumnOf, ColumnValue, MayAnswerTotal, ReportName } from "../api/reportShapes";
+import type { MethodOf } from "../api/methods";
+import type { ArgOf } from "../api/types";
 
 /** Columns the functions do not know, kept as sent (camelCase names). */
 export interface ExtraColumns {
   readonly [column: string]: unknown;
 }
 
-export interface TotalTransfer extends ExtraColumns {
-  zoneId?: number;
-  from?: string;
-  to?: string;
-  timezone?: string;
-  /** Bytes. */
-  transfer?: number;
-  /** A bare number the server sent in place of rows. */
-  total?: number;
-}
-export interface TotalHits extends ExtraColumns {
-  zoneId?: number;
-  from?: string;
-  to?: string;
-  timezone?: string;
-  hits?: number;
-  total?: number;
-}
-export interface TransferStats extends ExtraColumns {
-  /** `Y-m-d`, or `Y-m-d HH:00` with viewBy hourly, `Y-m` with monthly, whatever form the server sent (api/dates.ts). */
-  date?: string;
-  zoneId?: number;
-  transfer?: number;
-  hits?: number;
-}
-export interface CacheHitStats extends ExtraColumns {
-  /** `Y-m-d`, whatever form the server sent (api/dates.ts). */
-  date?: string;
-  zoneId?: number;
-  hits?: number;
-  cacheHits?: number;
-  cacheMisses?: number;
-  /** cacheHits / hits, between 0 and 1. */
-  cacheHitRatio?: number;
-  total?: number;
-}
-export interface PopularFile extends ExtraColumns {
-  zoneId?: number;
-  url?: string;
-  hits?: number;
-  transfer?: number;
-}
-export interface UsagePerDay extends ExtraColumns {
-  /** `Y-m-d`, whatever form the server sent (api/dates.ts). */
-  date?: string;
-  zoneId?: number;
-  transfer?: number;
-  hits?: number;
-  total?: number;
-}
-export interface NodeHits extends ExtraColumns {
-  node?: string;
-  zoneId?: number;
-  hits?: number;
-  transfer?: number;
-}
-export interface ConnectionStats extends ExtraColumns {
-  /** `Y-m-d`, whatever form the server sent (api/dates.ts). */
-  date?: string;
-  zoneId?: number;
-  connections?: number;
-  peakConcurrent?: number;
-}
-export interface HourlyConnectionStats extends ExtraColumns {
-  /** `Y-m-d HH:00`, whatever form the server sent (api/dates.ts). */
-  hour?: string;
-  zoneId?: number;
-  connections?: number;
-  peakConcurrent?: number;
-}
+/** `zone_id` -> `zoneId`, as the functions name wire columns and parameters. */
+export type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+
+/**
+ * One row of a report as the functions return it: the table's columns (api/methods.ts) under their
+ * camelCase names, each optional (a column the server did not send is absent, never 0), and every
+ * other column sent kept under its camelCase name. Dates are `Y-m-d` (`Y-m-d HH:00` for an hour,
+ * `Y-m` for a month), whatever form the server sent (api/dates.ts); `transfer` is in bytes.
+ */
+export type ReportRowOf<R extends ReportName> = {
+  [C in ColumnOf<R> as CamelCase<C>]?: ColumnValue<C>;
+} & ExtraColumns;
 
 /** Rows of a report. */
 export interface ReportResult<T> {
   rows: T[];
 }
+/**
+ * What a report function returns: its rows; for a report that may answer one bare number (the
+ * contract's signature says int), that number as `total` beside the rows, which are then empty.
+ */
+export type ReportResultOf<R extends ReportName> = ReportResult<ReportRowOf<R>> &
+  (MayAnswerTotal<R> extends true
+    ? { /** The bare number the server sent instead of rows. */ total?: number }
+    : unknown);
+
+export type TotalTransfer = ReportRowOf<"getTotalTransfer">;
+export type TotalHits = ReportRowOf<"getTotalHits">;
+export type TransferStats = ReportRowOf<"getTotalTransferStats">;
+export type CacheHitStats = ReportRowOf<"getCacheHitStats">;
+export type PopularFile = ReportRowOf<"getPopularFiles">;
+export type UsagePerDay = ReportRowOf<"getUsagePerDay">;
+export type NodeHits = ReportRowOf<"getNodeHits">;
+export type ConnectionStats = ReportRowOf<"getConnectionStats">;
+export type HourlyConnectionStats = ReportRowOf<"getHourlyConnectionStats">;
 
 export interface GetTotalsArgs {
   zoneId: number;
@@ -100,55 +63,53 @@ export interface GetTotalsArgs {
 }
 export type GetTotalsOutputArgs = { [K in keyof GetTotalsArgs]: pulumi.Input<GetTotalsArgs[K]> };
 
-export interface GetTotalTransferResult extends ReportResult<TotalTransfer> {
+export type GetTotalTransferResult = ReportResultOf<"getTotalTransfer"> & {
   zoneId: number;
   /** Bytes over the window (the sum of the rows); undefined when the server answered no rows. */
   transfer?: number;
   /** False when the server answered no rows: no data, which is not 0 bytes. */
   hasData: boolean;
-}
-export interface GetTotalHitsResult extends ReportResult<TotalHits> {
+};
+export type GetTotalHitsResult = ReportResultOf<"getTotalHits"> & {
   zoneId: number;
   /** Requests over the window; undefined when the server answered no rows. */
   hits?: number;
   hasData: boolean;
-}
+};
 
-/** Arguments of the reports over `dateFrom`..`dateTo` (inclusive). */
-export interface RangeReportArgs extends PagingArgs {
-  /** Company id or alias; default `cdn:companyId`, `CDN_COMPANY_ID`, `cdn:companyAlias`, `CDN_COMPANY_ALIAS`. */
+type ParamOf<R extends ReportName> = MethodOf<`report.${R}`>["params"][number];
+/** The parameters a function takes under another name or from elsewhere: companyId (optional, from the stack), paging. */
+type OwnParam<P> = P extends { readonly name: "companyId" | "maxReturn" | "offset" } ? never : P;
+/** A parameter's name as a function argument: camelCase (`sortBy`, `viewBy`). */
+type ArgName<N extends string> = N extends "sortby" ? "sortBy" : N extends "viewby" ? "viewBy" : N;
+/** A parameter's type as a function argument: dates as `Date` or `Y-m-d`, the rest as the client takes them. */
+type ArgType<P> = P extends { readonly type: "date" } ? DateInput : ArgOf<P>;
+
+/**
+ * The arguments of a report function, derived from the report's parameters in the method table:
+ * `companyId` (a company id or alias; default `cdn:companyId`, `CDN_COMPANY_ID`, `cdn:companyAlias`,
+ * `CDN_COMPANY_ALIAS`); its dates (`dateFrom`..`dateTo` inclusive, or the `date` whose hours are
+ * reported) as `Date` or `Y-m-d`; `zoneId` (one zone; all zones of the company when omitted, where
+ * the API allows it); `sortBy` (`'<column> ASC|DESC'` entries, camelCase or wire column names: the
+ * server decides which exist); `viewBy` and `timezone` where the report takes them; and paging.
+ */
+export type ReportArgsOf<R extends ReportName> = PagingArgs & {
   companyId?: number | string;
-  dateFrom: DateInput;
-  dateTo: DateInput;
-  /** One zone; all zones of the company when omitted. */
-  zoneId?: number;
-  /** `'<column> ASC|DESC'` entries; camelCase (`cacheHitRatio DESC`) or wire (`cache_hit_ratio DESC`) column names. The server decides which columns exist. */
-  sortBy?: string[];
-}
-export interface GetTotalTransferStatsArgs extends RangeReportArgs {
-  viewBy?: "hourly" | "daily" | "monthly";
-  timezone?: string;
-}
-export interface GetCacheHitStatsArgs extends RangeReportArgs {
-  timezone?: string;
-}
-export type GetPopularFilesArgs = RangeReportArgs;
-export interface GetUsagePerDayArgs extends RangeReportArgs {
-  /** Required by the API for this report. */
-  zoneId: number;
-}
-export type GetNodeHitsArgs = RangeReportArgs;
-export interface GetConnectionStatsArgs extends RangeReportArgs {
-  timezone?: string;
-}
-export interface GetHourlyConnectionStatsArgs extends PagingArgs {
-  companyId?: number | string;
-  /** The day whose hours are reported. */
-  date: DateInput;
-  zoneId?: number;
-  sortBy?: string[];
-  timezone?: string;
-}
+} & {
+  [P in OwnParam<ParamOf<R>> as P extends { readonly required: true } ? ArgName<P["name"]> : never]: ArgType<P>;
+} & {
+  [P in OwnParam<ParamOf<R>> as P extends { readonly required: false } ? ArgName<P["name"]> : never]?: ArgType<P>;
+};
+
+/** Arguments of the reports over `dateFrom`..`dateTo` (inclusive) that take no more. */
+export type RangeReportArgs = ReportArgsOf<"getNodeHits">;
+export type GetTotalTransferStatsArgs = ReportArgsOf<"getTotalTransferStats">;
+export type GetCacheHitStatsArgs = ReportArgsOf<"getCacheHitStats">;
+export type GetPopularFilesArgs = ReportArgsOf<"getPopularFiles">;
+export type GetUsagePerDayArgs = ReportArgsOf<"getUsagePerDay">;
+export type GetNodeHitsArgs = ReportArgsOf<"getNodeHits">;
+export type GetConnectionStatsArgs = ReportArgsOf<"getConnectionStats">;
+export type GetHourlyConnectionStatsArgs = ReportArgsOf<"getHourlyConnectionStats">;
 
 /** Output-form arguments: every field an Input. */
 export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };

@@ -3,37 +3,24 @@
  * totals, `companyId` from the stack when omitted, paging with `allPages`, and typed camelCase rows.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CdnClient, ReportRangeOptions } from "../api/client";
+import { CdnClient } from "../api/client";
 import { CdnProtocolError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
+import { findMethod, type ParamSpec } from "../api/methods";
+import type { ReportName } from "../api/reportShapes";
 import { camelCase, checkArgs, checkOrder, dateArg, intArg, reportType, sortByArg, stringArg } from "./args";
 import { clientFor, companyIdFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { lift } from "./lift";
 import { Page, pager, PAGING_ARGS } from "./paging";
 import type {
-  CacheHitStats,
-  ConnectionStats,
-  GetCacheHitStatsArgs,
-  GetConnectionStatsArgs,
-  GetHourlyConnectionStatsArgs,
-  GetNodeHitsArgs,
-  GetPopularFilesArgs,
   GetTotalHitsResult,
   GetTotalsArgs,
   GetTotalsOutputArgs,
   GetTotalTransferResult,
-  GetTotalTransferStatsArgs,
-  GetUsagePerDayArgs,
-  HourlyConnectionStats,
   Inputs,
-  NodeHits,
-  PopularFile,
-  RangeReportArgs,
-  ReportResult,
-  TotalHits,
-  TotalTransfer,
-  TransferStats,
-  UsagePerDay,
+  ReportArgsOf,
+  ReportResultOf,
+  ReportRowOf,
 } from "./report-types";
 
 /** Turns a wire row into camelCase (`zone_id` -> `zoneId`); values are already JSON-safe, numbers numbers. */
@@ -49,7 +36,7 @@ async function totals(
   fn: "getTotalTransfer" | "getTotalHits",
   args: GetTotalsArgs,
   opts?: FunctionOptions,
-): Promise<{ zoneId: number; rows: Record<string, unknown>[] }> {
+): Promise<{ zoneId: number; rows: Record<string, unknown>[]; total?: number }> {
   const a = checkArgs(fn, args, ["zoneId", "type", "from", "to", "timezone"]);
   const zoneId = intArg(fn, "zoneId", a.zoneId, true)!;
   const from = dateArg(fn, "from", a.from);
@@ -64,8 +51,8 @@ async function totals(
     );
   const timezone = stringArg(fn, "timezone", a.timezone);
   const client = clientFor(opts);
-  const rows = (await client.report[fn](zoneId, { type, from, to, timezone })) as unknown as Record<string, unknown>[];
-  return { zoneId, rows };
+  const answer = await client.report[fn](zoneId, { type, from, to, timezone });
+  return typeof answer === "number" ? { zoneId, rows: [], total: answer } : { zoneId, rows: answer };
 }
 
 /**
@@ -91,12 +78,13 @@ export function sumOf(rows: readonly Record<string, unknown>[], field: string, m
 
 /** Bytes served by a zone today so far, in the current hour, or over a date range. */
 export async function getTotalTransfer(args: GetTotalsArgs, opts?: FunctionOptions): Promise<GetTotalTransferResult> {
-  const { zoneId, rows } = await totals("getTotalTransfer", args, opts);
+  const { zoneId, rows, total } = await totals("getTotalTransfer", args, opts);
   return {
     zoneId,
-    transfer: sumOf(rows, "transfer", "report.getTotalTransfer"),
-    hasData: rows.length > 0,
-    rows: rows.map((r) => camelRow<TotalTransfer>(r)),
+    transfer: total ?? sumOf(rows, "transfer", "report.getTotalTransfer"),
+    hasData: total !== undefined || rows.length > 0,
+    rows: rows.map((r) => camelRow<ReportRowOf<"getTotalTransfer">>(r)),
+    ...(total === undefined ? {} : { total }),
   };
 }
 export function getTotalTransferOutput(
@@ -108,12 +96,13 @@ export function getTotalTransferOutput(
 
 /** Requests served by a zone today so far, in the current hour, or over a date range. */
 export async function getTotalHits(args: GetTotalsArgs, opts?: FunctionOptions): Promise<GetTotalHitsResult> {
-  const { zoneId, rows } = await totals("getTotalHits", args, opts);
+  const { zoneId, rows, total } = await totals("getTotalHits", args, opts);
   return {
     zoneId,
-    hits: sumOf(rows, "hits", "report.getTotalHits"),
-    hasData: rows.length > 0,
-    rows: rows.map((r) => camelRow<TotalHits>(r)),
+    hits: total ?? sumOf(rows, "hits", "report.getTotalHits"),
+    hasData: total !== undefined || rows.length > 0,
+    rows: rows.map((r) => camelRow<ReportRowOf<"getTotalHits">>(r)),
+    ...(total === undefined ? {} : { total }),
   };
 }
 export function getTotalHitsOutput(
@@ -123,29 +112,15 @@ export function getTotalHitsOutput(
   return lift(getTotalHits, args, opts);
 }
 
-// ---- range reports ---------------------------------------------------------------------------
+// ---- the other reports: one generic function over the method table -------------------------
 
-type RangeName =
-  | "getTotalTransferStats"
-  | "getCacheHitStats"
-  | "getPopularFiles"
-  | "getUsagePerDay"
-  | "getNodeHits"
-  | "getConnectionStats";
+/** The reports served by {@link report}: every report but the totals, whose `type` is named. */
+type RangeName = Exclude<ReportName, "getTotalTransfer" | "getTotalHits">;
 
-interface RangeShape {
-  timezone?: boolean;
-  viewBy?: boolean;
-  zoneRequired?: boolean;
-}
-const SHAPES: Record<RangeName, RangeShape> = {
-  getTotalTransferStats: { timezone: true, viewBy: true },
-  getCacheHitStats: { timezone: true },
-  getPopularFiles: {},
-  getUsagePerDay: { zoneRequired: true },
-  getNodeHits: {},
-  getConnectionStats: { timezone: true },
-};
+/** A wire parameter's name as a function argument. */
+const argName = (p: ParamSpec): string => (p.name === "sortby" ? "sortBy" : p.name === "viewby" ? "viewBy" : p.name);
+/** Parameters the pager fills (paging.ts), not read as arguments. */
+const PAGED: ReadonlySet<string> = new Set(["maxReturn", "offset"]);
 
 function companyArg(fn: string, v: unknown): number | string | undefined {
   if (v === undefined || v === null) return undefined;
@@ -157,173 +132,83 @@ function companyArg(fn: string, v: unknown): number | string | undefined {
   );
 }
 
-function callRange(
+/** One argument read as its parameter's spec says: a date, an int, sortby entries or text. */
+function readArg(fn: string, p: ParamSpec, v: unknown): unknown {
+  const name = argName(p);
+  if (p.type === "date") return dateArg(fn, name, v, p.required);
+  if (p.type === "int") return intArg(fn, name, v, p.required);
+  if (p.type === "sortby") return sortByArg(fn, v);
+  return stringArg(fn, name, v);
+}
+
+/**
+ * Calls report `fn` with its parameters by wire name: the required ones positionally in the table's
+ * order, the others in the options object, as the client's report methods take them.
+ */
+function callReport(
   client: CdnClient,
   fn: RangeName,
-  company: number | string,
-  from: string,
-  to: string,
-  zoneId: number | undefined,
-  o: ReportRangeOptions & { viewby?: string },
-): Promise<Record<string, unknown>[]> {
-  const r = client.report;
-  switch (fn) {
-    case "getUsagePerDay": {
-      const { zoneId: _z, timezone: _t, ...rest } = o;
-      return r.getUsagePerDay(company, from, to, zoneId!, rest) as never;
-    }
-    case "getTotalTransferStats":
-      return r.getTotalTransferStats(company, from, to, { ...o, zoneId, viewby: o.viewby as never }) as never;
-    case "getPopularFiles":
-    case "getNodeHits": {
-      const { timezone: _t, ...rest } = o;
-      return r[fn](company, from, to, { ...rest, zoneId }) as never;
-    }
-    default:
-      return r[fn](company, from, to, { ...o, zoneId }) as never;
-  }
+  byName: Record<string, unknown>,
+): Promise<Record<string, unknown>[] | number> {
+  const params = findMethod(`report.${fn}`)!.params;
+  const positional = params.filter((p) => p.required).map((p) => byName[p.name]);
+  const options: Record<string, unknown> = {};
+  for (const p of params) if (!p.required && byName[p.name] !== undefined) options[p.name] = byName[p.name];
+  const call = client.report[fn] as (...args: unknown[]) => Promise<Record<string, unknown>[] | number>;
+  return call(...positional, options);
 }
 
-/** Drops undefined options so the client's option check sees only what was given. */
-function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
-async function rangeReport<T>(
-  fn: RangeName,
-  args: RangeReportArgs & { viewBy?: string; timezone?: string },
+/**
+ * A report function: its arguments are its table entry's parameters (camelCase, dates as `Date` or
+ * `Y-m-d`, `companyId` from the stack when omitted, paging with `allPages`); its result the rows in
+ * camelCase, or the bare number the server sent as `total` (rows then empty).
+ */
+async function report<R extends RangeName>(
+  fn: R,
+  args: ReportArgsOf<R>,
   opts?: FunctionOptions,
-): Promise<ReportResult<T>> {
-  const shape = SHAPES[fn];
-  const allowed = [
-    "companyId",
-    "dateFrom",
-    "dateTo",
-    "zoneId",
-    "sortBy",
-    ...PAGING_ARGS,
-    ...(shape.timezone ? ["timezone"] : []),
-    ...(shape.viewBy ? ["viewBy"] : []),
-  ];
-  const a = checkArgs(fn, args, allowed);
-  const dateFrom = dateArg(fn, "dateFrom", a.dateFrom, true)!;
-  const dateTo = dateArg(fn, "dateTo", a.dateTo, true)!;
-  checkOrder(fn, "dateFrom", dateFrom, "dateTo", dateTo);
-  const zoneId = intArg(fn, "zoneId", a.zoneId, shape.zoneRequired);
-  const sortby = sortByArg(fn, a.sortBy);
-  const timezone = stringArg(fn, "timezone", a.timezone);
-  const viewby = stringArg(fn, "viewBy", a.viewBy);
+): Promise<ReportResultOf<R>> {
+  const params = findMethod(`report.${fn}`)!.params;
+  const own = params.filter((p) => !PAGED.has(p.name));
+  const a = checkArgs(fn, args, [...own.map(argName), ...PAGING_ARGS]);
+  const wire: Record<string, unknown> = {};
+  for (const p of own) if (p.name !== "companyId") wire[p.name] = readArg(fn, p, a[argName(p)]);
+  checkOrder(fn, "dateFrom", wire.dateFrom as string | undefined, "dateTo", wire.dateTo as string | undefined);
   const fetchAll = pager(fn, a);
-  const company = companyIdFor(opts, companyArg(fn, a.companyId));
+  wire.companyId = companyIdFor(opts, companyArg(fn, a.companyId));
   const client = clientFor(opts);
-  const rows = await fetchAll((page: Page) =>
-    callRange(client, fn, company, dateFrom, dateTo, zoneId, defined({ sortby, timezone, viewby, ...page })),
-  );
-  return { rows: rows.map((r) => camelRow<T>(r)) };
+  let total: number | undefined;
+  const rows = await fetchAll(async (page: Page) => {
+    const answer = await callReport(client, fn, { ...wire, ...page });
+    if (typeof answer !== "number") return answer;
+    total = answer;
+    return [];
+  });
+  const result = { rows: rows.map((r) => camelRow<ReportRowOf<R>>(r)) };
+  return (total === undefined ? result : { ...result, total }) as ReportResultOf<R>;
+}
+
+/** The function and its Output form for report `fn`, named `fn` and `fnOutput` (as error stacks and mocks show them). */
+function reportFunction<R extends RangeName>(fn: R) {
+  const call = (args: ReportArgsOf<R>, opts?: FunctionOptions): Promise<ReportResultOf<R>> => report(fn, args, opts);
+  const output = (args: Inputs<ReportArgsOf<R>>, opts?: FunctionOutputOptions): pulumi.Output<ReportResultOf<R>> =>
+    lift(call, args, opts);
+  Object.defineProperty(call, "name", { value: fn });
+  Object.defineProperty(output, "name", { value: `${fn}Output` });
+  return [call, output] as const;
 }
 
 /** Transfer and hits per day (or hour, or month with `viewBy`) for the company or one zone. */
-export function getTotalTransferStats(
-  args: GetTotalTransferStatsArgs,
-  opts?: FunctionOptions,
-): Promise<ReportResult<TransferStats>> {
-  return rangeReport("getTotalTransferStats", args, opts);
-}
-export function getTotalTransferStatsOutput(
-  args: Inputs<GetTotalTransferStatsArgs>,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<ReportResult<TransferStats>> {
-  return lift(getTotalTransferStats, args, opts);
-}
-
-/** Hits served from cache and from the origin, per day and zone. */
-export function getCacheHitStats(
-  args: GetCacheHitStatsArgs,
-  opts?: FunctionOptions,
-): Promise<ReportResult<CacheHitStats>> {
-  return rangeReport("getCacheHitStats", args, opts);
-}
-export function getCacheHitStatsOutput(
-  args: Inputs<GetCacheHitStatsArgs>,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<ReportResult<CacheHitStats>> {
-  return lift(getCacheHitStats, args, opts);
-}
-
+export const [getTotalTransferStats, getTotalTransferStatsOutput] = reportFunction("getTotalTransferStats");
+/** Hits served from cache and from the origin, per day and zone (or one bare number, as `total`). */
+export const [getCacheHitStats, getCacheHitStatsOutput] = reportFunction("getCacheHitStats");
 /** The most requested files (by hits, most first, unless `sortBy` says otherwise). */
-export function getPopularFiles(args: GetPopularFilesArgs, opts?: FunctionOptions): Promise<ReportResult<PopularFile>> {
-  return rangeReport("getPopularFiles", args, opts);
-}
-export function getPopularFilesOutput(
-  args: Inputs<GetPopularFilesArgs>,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<ReportResult<PopularFile>> {
-  return lift(getPopularFiles, args, opts);
-}
-
-/** Transfer and hits of one zone, per day. */
-export function getUsagePerDay(args: GetUsagePerDayArgs, opts?: FunctionOptions): Promise<ReportResult<UsagePerDay>> {
-  return rangeReport("getUsagePerDay", args, opts);
-}
-export function getUsagePerDayOutput(
-  args: Inputs<GetUsagePerDayArgs>,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<ReportResult<UsagePerDay>> {
-  return lift(getUsagePerDay, args, opts);
-}
-
+export const [getPopularFiles, getPopularFilesOutput] = reportFunction("getPopularFiles");
+/** Transfer and hits of one zone, per day (or one bare number, as `total`). */
+export const [getUsagePerDay, getUsagePerDayOutput] = reportFunction("getUsagePerDay");
 /** Hits and transfer per edge node. */
-export function getNodeHits(args: GetNodeHitsArgs, opts?: FunctionOptions): Promise<ReportResult<NodeHits>> {
-  return rangeReport("getNodeHits", args, opts);
-}
-export function getNodeHitsOutput(
-  args: Inputs<GetNodeHitsArgs>,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<ReportResult<NodeHits>> {
-  return lift(getNodeHits, args, opts);
-}
-
+export const [getNodeHits, getNodeHitsOutput] = reportFunction("getNodeHits");
 /** Live-zone connections per day. */
-export function getConnectionStats(
-  args: GetConnectionStatsArgs,
-  opts?: FunctionOptions,
-): Promise<ReportResult<ConnectionStats>> {
-  return rangeReport("getConnectionStats", args, opts);
-}
-export function getConnectionStatsOutput(
-  args: Inputs<GetConnectionStatsArgs>,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<ReportResult<ConnectionStats>> {
-  return lift(getConnectionStats, args, opts);
-}
-
+export const [getConnectionStats, getConnectionStatsOutput] = reportFunction("getConnectionStats");
 /** Live-zone connections per hour of one day. */
-export async function getHourlyConnectionStats(
-  args: GetHourlyConnectionStatsArgs,
-  opts?: FunctionOptions,
-): Promise<ReportResult<HourlyConnectionStats>> {
-  const fn = "getHourlyConnectionStats";
-  const a = checkArgs(fn, args, ["companyId", "date", "zoneId", "sortBy", "timezone", ...PAGING_ARGS]);
-  const date = dateArg(fn, "date", a.date, true)!;
-  const zoneId = intArg(fn, "zoneId", a.zoneId);
-  const sortby = sortByArg(fn, a.sortBy);
-  const timezone = stringArg(fn, "timezone", a.timezone);
-  const fetchAll = pager(fn, a);
-  const company = companyIdFor(opts, companyArg(fn, a.companyId));
-  const client = clientFor(opts);
-  const rows = await fetchAll(
-    (page: Page) =>
-      client.report.getHourlyConnectionStats(
-        company,
-        date,
-        defined({ zoneId, sortby, timezone, ...page }),
-      ) as unknown as Promise<Record<string, unknown>[]>,
-  );
-  return { rows: rows.map((r) => camelRow<HourlyConnectionStats>(r)) };
-}
-export function getHourlyConnectionStatsOutput(
-  args: Inputs<GetHourlyConnectionStatsArgs>,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<ReportResult<HourlyConnectionStats>> {
-  return lift(getHourlyConnectionStats, args, opts);
-}
+export const [getHourlyConnectionStats, getHourlyConnectionStatsOutput] = reportFunction("getHourlyConnectionStats");

@@ -175,6 +175,14 @@ export async function read(
     );
     return { id: "", props: {} };
   }
+  if (!declared(row.name)) {
+    // §2.2 shows no live-zone field but `id`: without a name or a stream URL the list cannot show a rename.
+    warn(
+      `${zoneRef(spec, props.name, zoneId)}: ${spec.group}.listZones gives no name for it (nor a stream URL whose host holds one), ` +
+        `so if it was renamed in the control panel the new name cannot be seen: its name is reported as '${String(props.name)}', ` +
+        `the last one this stack set or read. Check it in the control panel.`,
+    );
+  }
   conn.identity.claim(spec, zoneId, String(row.name ?? props.name));
   if (!refreshing && typeof props[RESOURCE_NAME] === "string")
     conn.identity.readByGet(spec, props[RESOURCE_NAME] as string, zoneId);

@@ -5,7 +5,8 @@
  */
 import { ACCOUNT, DeploymentIdentity, renamedUrl, RESOURCE_NAME } from "./identity";
 import { ComputedSpec, FieldSpec, ZONE_ID, ZoneSpec } from "./specs";
-import { ZoneRow } from "./zoneLookup";
+import { nameFromUrl } from "../api/normalize";
+import { sameName, ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
 
@@ -38,6 +39,9 @@ export function toOutputs(spec: ZoneSpec, src: OutputSources): Props {
         : declared(inputs[f.input])
           ? inputs[f.input]
           : previous[f.input];
+    // A name read from a stream URL's host (a live row without `name`) may differ from the zone's only in case.
+    const earlier = declared(previous[f.input]) ? previous[f.input] : inputs[f.input];
+    if (row && f.wire === "name" && nameFromUrl(row) && sameName(v, earlier)) v = earlier;
     // A new zone lists an unset field as "": say so now, or the first refresh would report it as a change.
     if (!declared(v) && created && f.listed) v = "";
     if (declared(v)) out[f.input] = v;

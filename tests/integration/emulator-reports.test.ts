@@ -4,7 +4,8 @@
  */
 import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
-import { FAULT, REPORT_COLUMNS } from "../../provider/api/wire";
+import { FAULT } from "../../provider/api/wire";
+import { REPORT_COLUMNS } from "../../provider/api/reportShapes";
 import { startEmulator, type Emulator } from "../../provider/emulator";
 
 /** 2024-03-15 12:34:56 UTC (05:34:56 in Los Angeles, after the March DST change). */

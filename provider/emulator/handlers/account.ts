@@ -6,12 +6,12 @@ import { Faults } from "../errors";
 import { MAX_RANGE_DAYS, dayNumber, localDays, localNow, timeZone } from "../reports/calendar";
 import { totalTransfer } from "../reports/build";
 import { toWire } from "../reports/rows";
-import type { Handler } from "./context";
+import type { HandlersOf } from "./context";
 
 /** Prepaid bandwidth of the emulated account: 10 TB (decimal), in bytes. */
 export const PREPAID_BYTES = 10e12;
 
-export const accountHandlers: Record<string, Handler> = {
+export const accountHandlers: HandlersOf<"account"> = {
   "account.getBandwidth": (ctx, args) => {
     const gmt = timeZone("GMT")!;
     const to = (args.to as string | undefined) ?? localNow(ctx.now(), gmt).date;

@@ -2,7 +2,7 @@
  * cache.purge and cache.purgeAllCache. Only pull and push zones have a delivery host
  * (cdn_url), so only they can be purged; see docs/emulator.md for the matching rules.
  */
-import type { Handler, HandlerContext } from "./context";
+import type { HandlerContext, HandlersOf } from "./context";
 import type { StoredZone } from "../store/store";
 import { cdnHost } from "./zone-rules";
 
@@ -38,7 +38,7 @@ export function zonesForName(ctx: HandlerContext, zone: string): number[] {
     .map((z) => z.id);
 }
 
-export const cacheHandlers: Record<string, Handler> = {
+export const cacheHandlers: HandlersOf<"cache"> = {
   "cache.purge": (ctx, args) => {
     const url = args.url as string;
     const zoneIds = zonesForUrl(ctx, url);

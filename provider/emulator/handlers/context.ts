@@ -1,4 +1,5 @@
 /** What every handler receives: the store, the account's settings, the clock and the recorders. */
+import type { Group, WireName } from "../../api/methods";
 import type { WireOut } from "../xml/response";
 import type { Args } from "../params";
 import type { Store } from "../store/store";
@@ -31,3 +32,8 @@ export interface HandlerContext {
 
 /** Runs one method synchronously (so state checks and changes are atomic) and returns its answer. */
 export type Handler = (ctx: HandlerContext, args: Args) => WireOut;
+
+/** One handler per method of group `G`, keyed by wire name: the compiler checks none is missing or extra. */
+export type HandlersOf<G extends Group> = {
+  readonly [N in WireName as N extends `${G}.${string}` ? N : never]: Handler;
+};

@@ -12,7 +12,7 @@ import { MAX_REPORT_ROWS, page, sortRows, toWire, type Row } from "../reports/ro
 import { FILES_PER_ZONE, NODES, hoursMetrics } from "../reports/series";
 import type { StoredZone } from "../store/store";
 import type { WireOut } from "../xml/response";
-import type { Handler, HandlerContext } from "./context";
+import type { HandlerContext, HandlersOf } from "./context";
 import { cdnHost } from "./zone-rules";
 
 const DEFAULT_TZ = "GMT";
@@ -126,7 +126,7 @@ function rangeDays(args: Args, zone: Zone): LocalDay[] {
   return localDays(args.dateFrom as string, args.dateTo as string, zone);
 }
 
-export const reportHandlers: Record<string, Handler> = {
+export const reportHandlers: HandlersOf<"report"> = {
   "report.getTotalTransfer": (ctx, args) => totals(ctx, args, "transfer"),
   "report.getTotalHits": (ctx, args) => totals(ctx, args, "hits"),
 

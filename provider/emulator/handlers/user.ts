@@ -1,15 +1,15 @@
-/** user.listUsers and user.update; the user fields are the emulator's choice (UserRow). */
+/** user.listUsers and user.update; the user fields are the emulator's choice (EmulatorUser). */
 import { LENGTH_UNIT, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
-import type { UserRow } from "../../api/wire";
+import type { EmulatorUser } from "../store/store";
 import { Faults } from "../errors";
 import { isTimeZone } from "../reports/calendar";
 import type { WireOut } from "../xml/response";
-import type { Handler } from "./context";
+import type { HandlersOf } from "./context";
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE_RE = /^[0-9+() .-]{0,32}$/;
 
-function userStruct(user: Readonly<UserRow>): Record<string, WireOut> {
+function userStruct(user: Readonly<EmulatorUser>): Record<string, WireOut> {
   return {
     id: user.id,
     username: user.username,
@@ -32,7 +32,7 @@ function checkUserValues(values: Readonly<Record<string, string>>): void {
     throw Faults.invalidParams(`values.fullname must be at most ${MAX_TEXT_LENGTH} ${LENGTH_UNIT}`);
 }
 
-export const userHandlers: Record<string, Handler> = {
+export const userHandlers: HandlersOf<"user"> = {
   "user.listUsers": (ctx) => ctx.store.users().map(userStruct),
   "user.update": (ctx, args) => {
     const id = args.id as number;

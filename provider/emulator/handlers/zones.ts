@@ -7,7 +7,8 @@ import { kindInfo, kindOfGroup, type ZoneGroup } from "../../api/kinds";
 import { ZONE_CREATE_KEYS } from "../../api/methods";
 import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS } from "../../api/wire";
 import type { WireOut } from "../xml/response";
-import type { Account, Handler, HandlerContext } from "./context";
+import type { Args } from "../params";
+import type { Account, Handler, HandlerContext, HandlersOf } from "./context";
 import type { StoredZone, ZonePatch } from "../store/store";
 import {
   cdnHost,
@@ -141,21 +142,28 @@ export function createResult(zone: Readonly<StoredZone>, account: Account): Reco
 }
 
 /** The handlers of one zone group, keyed by wire name. */
-export function zoneHandlers(kind: ZoneGroup): Record<string, Handler> {
-  const handlers: Record<string, Handler> = {
-    [`${kind}.create`]: (ctx, args) => {
+/** The create, update and listZones handlers of a zone group. */
+function zoneMethods<G extends ZoneGroup>(kind: G) {
+  const handlers: Record<`${G}.${"create" | "update" | "listZones"}`, Handler> = {
+    [`${kind}.create`]: (ctx: HandlerContext, args: Args) => {
       const outcome = createZone(ctx, kind, args.values as Record<string, string>);
       return outcome.ok ? [0, createResult(outcome.zone, ctx.account)] : [outcome.code, outcome.message];
     },
-    [`${kind}.update`]: (ctx, args) =>
+    [`${kind}.update`]: (ctx: HandlerContext, args: Args) =>
       changeZone(ctx, kind, args.id as number, args.values as Record<string, string>) === undefined ? 0 : 1,
-    [`${kind}.listZones`]: (ctx) => ctx.store.zones(kind).map(zoneRow),
-  };
-  if (kind === "livezone") {
-    handlers["livezone.delete"] = (ctx, args) => {
-      const zone = ctx.store.zone(args.id as number);
-      return zone?.kind === "livezone" && ctx.store.deleteZone(zone.id) ? 0 : 1;
-    };
-  }
+    [`${kind}.listZones`]: (ctx: HandlerContext) => ctx.store.zones(kind).map(zoneRow),
+  } as Record<`${G}.${"create" | "update" | "listZones"}`, Handler>;
   return handlers;
 }
+
+/** The handlers of the four zone groups; livezone also has delete. */
+export const zoneHandlers: HandlersOf<ZoneGroup> = {
+  ...zoneMethods("pullzone"),
+  ...zoneMethods("pushzone"),
+  ...zoneMethods("vodzone"),
+  ...zoneMethods("livezone"),
+  "livezone.delete": (ctx, args) => {
+    const zone = ctx.store.zone(args.id as number);
+    return zone?.kind === "livezone" && ctx.store.deleteZone(zone.id) ? 0 : 1;
+  },
+};

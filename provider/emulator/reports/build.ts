@@ -1,6 +1,6 @@
 /**
  * Builds the rows of each report from zones and local days. Columns are exactly
- * REPORT_COLUMNS (api/wire.ts), in that order; values come from series.ts.
+ * REPORT_COLUMNS (api/reportShapes.ts, from the method table), in that order; values come from series.ts.
  */
 import type { Zone } from "luxon";
 import type { StoredZone } from "../store/store";

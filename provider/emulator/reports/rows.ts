@@ -4,7 +4,7 @@ import { Double, type WireOut } from "../xml/response";
 
 export type Row = Record<string, string | number>;
 
-/** Fields sent as `<double>`: byte counts and ratios (api/wire.ts row interfaces). */
+/** Fields sent as `<double>`: byte counts and ratios (the number columns of api/wire.ts REPORT_COLUMN_SOURCES). */
 const DOUBLE_FIELDS: ReadonlySet<string> = new Set(["transfer", "cache_hit_ratio", "prepaid", "used", "remaining"]);
 
 /** Most rows a report may build before paging; a larger request gets INVALID_PARAMS. */

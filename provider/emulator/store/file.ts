@@ -8,7 +8,7 @@
 import { constants as fsConstants, promises as fs } from "fs";
 import * as path from "path";
 import { randomBytes } from "crypto";
-import type { UserRow } from "../../api/wire";
+import type { EmulatorUser } from "./store";
 import { nameProblem } from "../handlers/zone-rules";
 import { asId } from "../../api/ids";
 import { INT32_MAX } from "../options";
@@ -158,7 +158,7 @@ export class FileStore extends MemoryStore {
   private constructor(
     readonly file: string,
     private readonly lock: DataFileLock,
-    initialUsers: () => UserRow[],
+    initialUsers: () => EmulatorUser[],
     snapshot: StoreSnapshot | undefined,
     firstZoneId: number,
   ) {
@@ -172,7 +172,7 @@ export class FileStore extends MemoryStore {
    * is an error naming it and the entry, never a silent reset. `firstZoneId` applies to a
    * fresh file only.
    */
-  static async open(file: string, initialUsers: () => UserRow[], firstZoneId = 1): Promise<FileStore> {
+  static async open(file: string, initialUsers: () => EmulatorUser[], firstZoneId = 1): Promise<FileStore> {
     const resolved = path.resolve(file);
     try {
       await fs.mkdir(path.dirname(resolved), { recursive: true });
@@ -201,7 +201,7 @@ export class FileStore extends MemoryStore {
   private static async load(
     resolved: string,
     lock: DataFileLock,
-    initialUsers: () => UserRow[],
+    initialUsers: () => EmulatorUser[],
     firstZoneId: number,
   ): Promise<FileStore> {
     let snapshot: StoreSnapshot | undefined;

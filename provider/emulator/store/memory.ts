@@ -1,5 +1,5 @@
 /** The in-memory store: maps indexed by id and by kind+name, nothing persisted. */
-import type { UserRow } from "../../api/wire";
+import type { EmulatorUser } from "./store";
 import { INT32_MAX } from "../options";
 import type { ZoneGroup } from "../../api/kinds";
 import type { Store, StoreSnapshot, StoredZone, ZonePatch } from "./store";
@@ -9,7 +9,7 @@ const RESOLVED: Promise<void> = Promise.resolve();
 export class MemoryStore implements Store {
   private byId = new Map<number, StoredZone>();
   private byName = new Map<string, StoredZone>();
-  private userList: UserRow[] = [];
+  private userList: EmulatorUser[] = [];
   private nextZoneId = 1;
   private changes = 0;
 
@@ -18,7 +18,7 @@ export class MemoryStore implements Store {
    * `firstZoneId` is the first id a fresh store hands out (a snapshot keeps its own counter).
    */
   constructor(
-    private readonly initialUsers: () => UserRow[],
+    private readonly initialUsers: () => EmulatorUser[],
     snapshot?: StoreSnapshot,
     firstZoneId = 1,
   ) {
@@ -108,11 +108,11 @@ export class MemoryStore implements Store {
     return true;
   }
 
-  users(): readonly UserRow[] {
+  users(): readonly EmulatorUser[] {
     return this.userList;
   }
 
-  updateUser(id: number, patch: Partial<Omit<UserRow, "id">>): UserRow | undefined {
+  updateUser(id: number, patch: Partial<Omit<EmulatorUser, "id">>): EmulatorUser | undefined {
     const user = this.userList.find((u) => u.id === id);
     if (!user) return undefined;
     Object.assign(user, patch);

@@ -5,7 +5,16 @@
  * calls); the dispatcher then awaits `flush()` before it answers.
  */
 import type { ZoneGroup } from "../../api/kinds";
-import type { UserRow } from "../../api/wire";
+
+/** A user as the emulator stores and lists it (its own choice of fields: docs/emulator.md). */
+export interface EmulatorUser {
+  id: number;
+  username: string;
+  email: string;
+  fullname: string;
+  timezone: string;
+  phone: string;
+}
 
 /** A zone as stored; `kind` holds the group (`pullzone`), as data files do. String fields a kind does not use stay "". */
 export interface StoredZone {
@@ -33,7 +42,7 @@ export interface StoreSnapshot {
   readonly version: 1;
   readonly nextZoneId: number;
   readonly zones: readonly StoredZone[];
-  readonly users: readonly UserRow[];
+  readonly users: readonly EmulatorUser[];
 }
 
 export interface Store {
@@ -55,8 +64,8 @@ export interface Store {
   ): Readonly<StoredZone>;
   updateZone(id: number, patch: ZonePatch): Readonly<StoredZone> | undefined;
   deleteZone(id: number): boolean;
-  users(): readonly Readonly<UserRow>[];
-  updateUser(id: number, patch: Partial<Omit<UserRow, "id">>): Readonly<UserRow> | undefined;
+  users(): readonly Readonly<EmulatorUser>[];
+  updateUser(id: number, patch: Partial<Omit<EmulatorUser, "id">>): Readonly<EmulatorUser> | undefined;
   /** Back to the initial users and no zones. */
   reset(): void;
   /** Resolves once every change made so far is durable (at once for the memory store). */

@@ -1,0 +1,98 @@
+/**
+ * Issue 20.13: live-zone lists whose rows carry no `name` (§2.2 shows no live-zone field but `id`).
+ * A zone renamed in the control panel must not keep its old name silently: the name is read from
+ * the host of the row's stream URL where it has one (`<name>.<company alias>.<cdn domain>`), and
+ * otherwise a refresh says the name is unknown. getLiveZones returns what is known.
+ */
+import { CdnClient } from "../../provider/api";
+import { startEmulator } from "../../provider/emulator";
+import { getLiveZones, getZone } from "../../provider/functions";
+import { accountConfig, deployment } from "../support/handle";
+import { rpc, useScriptedServer } from "../support/scriptedServer";
+
+const PASSWORD = "Zone-Pa55word-1";
+const { answer, array: arr, struct } = rpc;
+const liveRow = (fields: Record<string, string>) => struct({ id: "<int>5</int>", ...fields });
+
+/** What the provider wrote to stderr while `run` ran. */
+async function stderrOf<T>(run: () => Promise<T>): Promise<{ result: T; text: string }> {
+  let text = "";
+  const spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    text += String(chunk);
+    return true;
+  });
+  try {
+    return { result: await run(), text };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe("rows without a name, over a crafted server", () => {
+  const server = useScriptedServer();
+  let client: CdnClient;
+  beforeAll(() => {
+    client = server.get().client();
+  });
+  afterAll(() => client.close());
+  beforeEach(() => server.get().reset());
+  const serve = (xml: string) => server.get().body(xml);
+
+  test.each([
+    ["stream_url", "rtmp://stream-b.acme.netdna-cdn.com/live"],
+    ["stream_url", "stream-b.acme.netdna-cdn.com"],
+    ["rtmp_url", "rtmp://user@stream-b.acme.netdna-cdn.com:1935/live?x=1"],
+    ["cdn_url", "stream-b.acme.netdna-cdn.com"],
+  ])("getLiveZones reads the name from the host of %s %s", async (column, url) => {
+    serve(answer(arr(liveRow({ [column]: `<string>${url}</string>` }))));
+    const { zones } = await getLiveZones({}, { connection: client });
+    expect(zones).toEqual([
+      {
+        kind: "live",
+        zoneId: 5,
+        name: "stream-b",
+        [column === "stream_url" ? "streamUrl" : column === "rtmp_url" ? "rtmpUrl" : "cdnUrl"]: url,
+      },
+    ]);
+    expect(await getZone({ kind: "live", name: "stream-b" }, { connection: client })).toMatchObject({ zoneId: 5 });
+  });
+
+  test("a row with neither a name nor a URL whose host holds one: the name is absent, not made up", async () => {
+    serve(answer(arr(liveRow({ stream_url: "<string>rtmp://10.0.0.1/live</string>" }))));
+    const { zones } = await getLiveZones({}, { connection: client });
+    expect(zones).toEqual([{ kind: "live", zoneId: 5, streamUrl: "rtmp://10.0.0.1/live" }]);
+    expect("name" in zones[0]).toBe(false);
+  });
+
+  test("refresh after a rename in the control panel: the new name from the stream URL, not the old one", async () => {
+    serve(answer(arr(liveRow({ stream_url: "<string>rtmp://Stream-B.acme.netdna-cdn.com/live</string>" }))));
+    const d = deployment(accountConfig({ url: server.get().url, apiUserId: 1, apiKey: "test-key-0000" }));
+    const outs = { name: "stream-a", password: PASSWORD, zoneId: 5 };
+    const read = await d.read("LiveZone", "5", outs);
+    expect(read.props.name).toBe("Stream-B");
+    // The same name in another case (a host is case-insensitive) keeps the state's spelling: no false drift.
+    const same = await d.read("LiveZone", "5", { ...outs, name: "stream-B" });
+    expect(same.props.name).toBe("stream-B");
+  });
+});
+
+describe("rows with only an id (the emulator's legacy profile)", () => {
+  let emu: Awaited<ReturnType<typeof startEmulator>>;
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, compat: "legacy" });
+  });
+  afterAll(() => emu.close());
+
+  test("a refresh after a rename in the control panel says the name is unknown, naming the zone", async () => {
+    const d = deployment(accountConfig(emu));
+    const made = await d.up("LiveZone", { name: "show-a", password: PASSWORD });
+    await emu.editZone("live", Number(made.id), { name: "show-b" });
+    const { result, text } = await stderrOf(() => deployment(accountConfig(emu)).read("LiveZone", made.id, made.outs));
+    expect(result.props.name).toBe("show-a");
+    expect(text).toMatch(
+      new RegExp(
+        `warning: live zone 'show-a' \\(id ${made.id}\\): livezone.listZones gives no name for it.*renamed in the control panel.*cannot be seen`,
+      ),
+    );
+  });
+});
