@@ -56,6 +56,16 @@ export interface CommandResult {
   output: string;
   /** One entry per resource step of the operation, from the engine's event log. */
   steps: EngineStep[];
+  /** The steps that failed (`resOpFailedEvent`), each with the op it attempted. */
+  failed: EngineStep[];
+  /** Options of the old state of the resources the steps touched, by URN (from the step events' `old`). */
+  olds: Record<string, OldFlags>;
+}
+
+/** What a step event says of a resource's old state: retained on delete, or read with `get` (external). */
+export interface OldFlags {
+  retainOnDelete: boolean;
+  external: boolean;
 }
 
 /** A step the engine reported (`--event-log`): its op as the engine names it, and the resource. */
@@ -88,21 +98,37 @@ interface RunOptions {
   onOutput?: (output: string, child: import("child_process").ChildProcess) => void;
 }
 
-/** Parses the engine's event log: a JSON object a line, the step events carrying `metadata.op`. */
-function readSteps(file: string): EngineStep[] {
+/** Parses the engine's event log: a JSON object a line; `kind` picks the step events or the failed steps. */
+function readSteps(file: string, kind: "resOutputsEvent" | "resOpFailedEvent" = "resOutputsEvent"): EngineStep[] {
+  return readEvents(file, kind).map((m) => {
+    const urn = String(m.urn);
+    const parts = urn.split("::");
+    const nw = m.new as { outputs?: Record<string, unknown> } | undefined;
+    return { op: String(m.op), urn, type: parts[2] ?? "", name: parts[3] ?? "", outputs: nw?.outputs };
+  });
+}
+
+/** The metadata of every event of `kind` in the event log. */
+function readEvents(file: string, kind: string): Record<string, unknown>[] {
   if (!fs.existsSync(file)) return [];
-  const steps: EngineStep[] = [];
+  const out: Record<string, unknown>[] = [];
   for (const line of fs.readFileSync(file, "utf8").split("\n")) {
     if (!line.trim()) continue;
     const event = JSON.parse(line) as Record<string, { metadata?: Record<string, unknown> } | undefined>;
-    const outputs = event.resOutputsEvent?.metadata;
-    if (!outputs) continue;
-    const urn = String(outputs.urn);
-    const parts = urn.split("::");
-    const nw = outputs.new as { outputs?: Record<string, unknown> } | undefined;
-    steps.push({ op: String(outputs.op), urn, type: parts[2] ?? "", name: parts[3] ?? "", outputs: nw?.outputs });
+    const metadata = event[kind]?.metadata;
+    if (metadata) out.push(metadata);
   }
-  return steps;
+  return out;
+}
+
+/** The old-state flags of every resource a step event names (pre events included: a failed step has no outputs event). */
+function readOlds(file: string): Record<string, OldFlags> {
+  const olds: Record<string, OldFlags> = {};
+  for (const m of readEvents(file, "resourcePreEvent")) {
+    const old = m.old as { retainOnDelete?: boolean; external?: boolean } | null | undefined;
+    if (old) olds[String(m.urn)] = { retainOnDelete: old.retainOnDelete === true, external: old.external === true };
+  }
+  return olds;
 }
 
 /** One project and stack in a temporary folder, with its own PULUMI_HOME and file backend. */
@@ -197,7 +223,17 @@ export class EngineProject {
       });
       child.on("error", reject);
       child.on("close", (code, signal) =>
-        resolve({ args: full, code, signal, stdout, stderr, output: stdout + stderr, steps: readSteps(log) }),
+        resolve({
+          args: full,
+          code,
+          signal,
+          stdout,
+          stderr,
+          output: stdout + stderr,
+          steps: readSteps(log),
+          failed: readSteps(log, "resOpFailedEvent"),
+          olds: readOlds(log),
+        }),
       );
     });
   }
