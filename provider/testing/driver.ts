@@ -4,6 +4,7 @@
  * first needs the provider, as the engine loads a plugin), collects what they report, and always stops both.
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { StackLock } from "./lock";
 import { Child, startHost, startRunner, stopChild, waitForExit } from "./processes";
@@ -12,8 +13,23 @@ import { Redactor } from "./secrets";
 import { typeErrors } from "./typecheck";
 import type { CheckFailure, DeployResult, DriverEvent, DriverOptions, Operation, StepResult } from "./types";
 
-/** Default maximum of resource operations in flight (the engine's `--parallel` default). */
-export const DEFAULT_PARALLEL = 10;
+/**
+ * Default maximum of resource operations in flight when `PULUMI_PARALLEL` is not set: the CLI's `--parallel`
+ * default, 4 per available core (`defaultParallel`, pkg/cmd/pulumi/operations/up.go: 4 x GOMAXPROCS).
+ */
+export const DEFAULT_PARALLEL = 4 * os.availableParallelism();
+
+/**
+ * The `--parallel` default of the CLI: a positive integer in `PULUMI_PARALLEL` (of the operation's environment),
+ * else {@link DEFAULT_PARALLEL}.
+ */
+export function defaultParallel(env: NodeJS.ProcessEnv = process.env): number {
+  // Read as Go's strconv.Atoi does (digits only); 0 or anything else leaves the default.
+  const v = env.PULUMI_PARALLEL ?? "";
+  const p = /^\+?[0-9]+$/.test(v) ? Number(v) : 0;
+  return p > 0 ? Math.min(p, 2 ** 31 - 1) : DEFAULT_PARALLEL;
+}
+
 /** Default time limit of one operation. */
 export const DEFAULT_TIMEOUT_MS = 5 * 60 * 1000;
 /** Default project name. */
@@ -279,7 +295,7 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
       stateFile: path.resolve(opts.stateFile),
       config: opts.config ?? {},
       secretConfig: opts.secretConfig ?? {},
-      parallel: opts.parallel ?? DEFAULT_PARALLEL,
+      parallel: opts.parallel ?? defaultParallel(env),
       continueOnError: opts.continueOnError ?? false,
       project,
       stack: opts.stack ?? DEFAULT_STACK,

@@ -16,7 +16,7 @@ export interface DriverOptions {
   secretConfig?: Record<string, string>;
   /** Extra environment variables for the program runner and the dynamic-provider host. */
   env?: Record<string, string>;
-  /** Maximum resource operations in flight (the engine's `--parallel`); default 10. */
+  /** Maximum resource operations in flight (the engine's `--parallel`); default as the CLI's: `PULUMI_PARALLEL`, else 4 per core. */
   parallel?: number;
   /** Keep starting independent steps after a step failed, like `pulumi up --continue-on-error`; default false. */
   continueOnError?: boolean;
