@@ -27,6 +27,8 @@ type Props = Record<string, unknown>;
 export interface RegistrationOptions {
   protect?: boolean;
   retainOnDelete?: boolean;
+  /** URN of the resource whose delete deletes this one too: its own delete is then skipped. */
+  deletedWith?: string;
   deleteBeforeReplace?: boolean;
   ignoreChanges: string[];
   replaceOnChanges: string[];
@@ -47,6 +49,8 @@ export interface Registration {
   id: string;
   options: RegistrationOptions;
   dependencies: string[];
+  /** The parent's URN ("" for a child of the stack). */
+  parent?: string;
   /** URNs the resource had before (its `aliases` option, resolved): its state entry moves to `urn`. */
   aliases?: string[];
 }
@@ -55,6 +59,11 @@ export interface Registration {
 export interface MockResult {
   id?: string;
   state: Props;
+  /**
+   * A step that failed or was skipped under `continueOnError`: the registration is answered (FAIL or SKIP),
+   * not rejected, so the SDK keeps the unknown outputs and the program goes on (source_eval.go, RegisterResource).
+   */
+  result?: "fail" | "skip";
 }
 
 /** Where the engine reports to (the runner forwards it to the driver). */
@@ -120,8 +129,13 @@ export class Engine {
   private readonly changes: string[] = [];
   /** Messages of reported errors, to recognise them when they come back through the program. */
   readonly reported: string[] = [];
+  /** The last step failure reported for each URN. */
+  private readonly failures = new Map<string, string>();
   /** Registrations not deployed because an earlier step failed. */
   skipped = 0;
+  /** Under `continueOnError`: URNs whose step failed or was skipped, and what the failed ones depend on. */
+  private readonly erroredUrns = new Set<string>();
+  private readonly erroredDependencies = new Set<string>();
 
   constructor(
     private readonly host: ProviderHost,
@@ -216,9 +230,10 @@ export class Engine {
           "import is not supported: dynamic providers receive no properties on import (pulumi/pulumi#3550)",
         );
       }
+      if (this.settings.continueOnError) return await this.registerContinuing(reg, t);
       return await this.sem.run(() => {
         // Like the engine without --continue-on-error: no new step starts after a failure.
-        if (this.failed && !this.settings.continueOnError) {
+        if (this.failed) {
           this.skipped++;
           throw new StepError(`${t.type} "${t.name}": ${SKIPPED_MESSAGE}`);
         }
@@ -226,6 +241,29 @@ export class Engine {
       });
     } finally {
       if (--this.inFlight === 0) this.idleWaiters.splice(0).forEach((f) => f());
+    }
+  }
+
+  /**
+   * A registration under `continueOnError` (`--continue-on-error`): one that depends on a failed or skipped
+   * resource is skipped; a failed step is answered with FAIL rather than rejected, so the program goes on with
+   * unknown outputs, as the engine answers (`handleSingleEvent`, deployment_executor.go; `cancelDueToError`,
+   * step_executor.go). What a failed resource depends on is kept from the deletes (`performPostSteps`).
+   */
+  private async registerContinuing(reg: Registration, t: Target): Promise<MockResult> {
+    const deps = [...reg.dependencies, ...(reg.parent ? [reg.parent] : [])];
+    if (deps.some((d) => this.erroredUrns.has(d))) {
+      this.skipped++;
+      this.erroredUrns.add(reg.urn);
+      return { state: {}, result: "skip" };
+    }
+    try {
+      return await this.sem.run(() => (reg.kind === "read" ? this.readStep(reg, t) : this.registerStep(reg, t)));
+    } catch (e) {
+      if (!(e instanceof StepError)) throw e;
+      this.erroredUrns.add(reg.urn);
+      deps.forEach((d) => this.erroredDependencies.add(d));
+      return { state: {}, result: "fail" };
     }
   }
 
@@ -265,6 +303,7 @@ export class Engine {
   private fail(t: Target, started: number, message: string, id?: string): StepError {
     const full = `${t.type} "${t.name}": ${message}`;
     this.reportError(full);
+    this.failures.set(t.urn, full);
     this.end(t, started, "failed", { ...(id ? { id } : {}), error: full });
     return new StepError(full);
   }
@@ -281,6 +320,7 @@ export class Engine {
     const e: StateResource = { urn: reg.urn, type: reg.type, name: reg.name, id, custom: true, inputs, outputs };
     if (secretKeys.length) e.secretKeys = secretKeys;
     if (o.retainOnDelete) e.retainOnDelete = true;
+    if (o.deletedWith) e.deletedWith = o.deletedWith;
     if (o.protect) e.protect = true;
     if (o.additionalSecretOutputs.length) e.additionalSecretOutputs = o.additionalSecretOutputs;
     // Kept for the Diff a later refresh makes (RefreshStep passes the stored ignoreChanges).
@@ -502,7 +542,9 @@ export class Engine {
       return this.create(reg, t, started, inputs, secretKeys, "create-replacement", olds);
     }
     const ok = await this.deleteOne(olds, "replace", changed);
-    if (!ok) throw this.fail(t, started, "replacement stopped: deleting the old resource failed", olds.id);
+    // The failed delete is the step's failure, reported once (the engine fails the delete-replaced step alone);
+    // the program gets that same error, so the runner knows it for a repeat.
+    if (!ok) throw new StepError(this.failures.get(t.urn) ?? `${t.type} "${t.name}": deleting the old resource failed`);
     return this.create(reg, t, started, inputs, secretKeys, "create-replacement");
   }
 
@@ -510,11 +552,17 @@ export class Engine {
    * `Resource.get` (ReadStep, step.go): skipped with unknown outputs when the id is unknown during a preview;
    * fails only when the host answers no outputs at all. The Node.js host always adds `__provider`, so a
    * provider that answers "not found" (empty id) makes the read succeed with no outputs: it must throw itself.
+   * A get of a URN whose state holds a managed resource of another id replaces it: `read-replacement`, and the
+   * managed resource is deleted with the deletes at the end (`GenerateReadSteps`, step_generator.go); under the
+   * same id it is only released from management.
    */
   private async readStep(reg: Registration, t: Target): Promise<MockResult> {
     const started = this.start(t, "read");
+    const managed = this.store.find(reg.urn);
+    const replacing = managed && !managed.external && managed.id !== reg.id ? managed : undefined;
+    const op = replacing ? "read-replacement" : "read";
     if (reg.id === UNKNOWN && this.settings.preview) {
-      this.end(t, started, "read");
+      this.end(t, started, op);
       return { state: {} };
     }
     const { values: props, secretKeys: inputSecrets } = stripTopLevel(reg.props);
@@ -542,10 +590,11 @@ export class Engine {
     delete entry.retainOnDelete;
     delete entry.protect;
     if (!this.settings.preview) {
+      if (replacing) this.store.markPendingDelete(replacing);
       this.store.put(entry);
       this.store.save();
     }
-    this.end(t, started, "read", { id });
+    this.end(t, started, op, { id });
     return { id, state: markSecrets(res.properties, secretKeys) };
   }
 
@@ -554,7 +603,12 @@ export class Engine {
    * refused first, before `retainOnDelete` or external are looked at (DeleteStep, step.go).
    * Returns false when it failed or was refused.
    */
-  private async deleteOne(r: StateResource, op: "delete" | "replace", changed?: string[]): Promise<boolean> {
+  private async deleteOne(
+    r: StateResource,
+    op: "delete" | "replace",
+    changed?: string[],
+    otherDeletions: ReadonlySet<string> = new Set(),
+  ): Promise<boolean> {
     const t: Target = { urn: r.urn, type: r.type, name: r.name };
     const started = this.start(t, "delete");
     const extra = { id: r.id, ...(changed ? { changedKeys: changed } : {}) };
@@ -577,7 +631,8 @@ export class Engine {
     }
     if (r.external) return drop("discard");
     if (r.retainOnDelete) return drop("retain");
-    if (this.settings.preview) return drop(op);
+    // Deleted with a resource this operation deletes too: that delete takes it along (DeleteStep.Apply, step.go).
+    if (this.settings.preview || (r.deletedWith && otherDeletions.has(r.deletedWith))) return drop(op);
     this.store.beginOperation({ urn: r.urn, type: r.type, op: "delete" });
     try {
       await this.host.delete(t, r.id, r.outputs, r.inputs, 0);
@@ -591,16 +646,23 @@ export class Engine {
     return drop(op);
   }
 
-  /** Deletes entries sequentially, dependents first; a failure keeps what it depends on. */
-  private async deleteAll(entries: StateResource[], replacedOp: "delete" | "replace"): Promise<void> {
-    const blocked = new Set<string>();
+  /**
+   * Deletes entries sequentially, dependents first; a failure keeps what it depends on, and so does each URN
+   * of `blocked` (what a failed registration depends on, under `continueOnError`).
+   */
+  private async deleteAll(
+    entries: StateResource[],
+    replacedOp: "delete" | "replace",
+    blocked = new Set<string>(),
+  ): Promise<void> {
+    const deleting = new Set(entries.filter((r) => !r.pendingDelete).map((r) => r.urn));
     for (const r of reverseDependencyOrder(entries)) {
       if (blocked.has(r.urn)) {
-        this.report.warning(`${r.urn} was not deleted: a resource that depends on it could not be deleted`);
+        this.report.warning(`${r.urn} was not deleted: a resource that depends on it failed or could not be deleted`);
         (r.dependencies ?? []).forEach((d) => blocked.add(d));
         continue;
       }
-      const ok = await this.deleteOne(r, r.pendingDelete ? replacedOp : "delete");
+      const ok = await this.deleteOne(r, r.pendingDelete ? replacedOp : "delete", undefined, deleting);
       if (!ok) (r.dependencies ?? []).forEach((d) => blocked.add(d));
     }
   }
@@ -611,16 +673,21 @@ export class Engine {
    * new URN first and deleted under the old one here (`GenerateDeletes`, step_generator.go).
    */
   async finishUp(programFailed: boolean): Promise<void> {
-    if (this.skipped > 0) this.report.warning(`${this.skipped} resource(s) ${SKIPPED_MESSAGE}`);
+    if (this.skipped > 0) {
+      const why = this.settings.continueOnError ? "not deployed: a resource they depend on failed" : SKIPPED_MESSAGE;
+      this.report.warning(`${this.skipped} resource(s) ${why}`);
+    }
     const leftovers = this.store.resources.filter(
       (r) => r.pendingDelete || (!this.seen.has(r.urn) && !this.aliased.has(r.urn)),
     );
-    if (programFailed || this.failed) {
+    // Under continueOnError the deletes run after failed steps too, except of what a failed resource depends
+    // on (`performPostSteps`, deployment_executor.go); a failed program stops them all.
+    if (programFailed || (this.failed && !this.settings.continueOnError)) {
       if (leftovers.length > 0)
         this.report.warning(`${leftovers.length} delete(s) skipped because the update had errors`);
       return;
     }
-    await this.deleteAll(leftovers, "replace");
+    await this.deleteAll(leftovers, "replace", this.dependenciesOf(this.erroredDependencies));
   }
 
   /**
@@ -696,6 +763,18 @@ export class Engine {
       outputsChanged: changedKeys(r.outputs, outputs).length > 0,
     });
     this.end(t, started, op, { id: res.id, ...(drift.length ? { changedKeys: drift } : {}) });
+  }
+
+  /** `urns` and, transitively, what their state entries depend on. */
+  private dependenciesOf(urns: Set<string>): Set<string> {
+    const out = new Set<string>();
+    const visit = (u: string): void => {
+      if (out.has(u)) return;
+      out.add(u);
+      for (const r of this.store.state.resources.filter((e) => e.urn === u)) (r.dependencies ?? []).forEach(visit);
+    };
+    urns.forEach(visit);
+    return out;
   }
 
   /** Deletes everything (retained ones dropped, external ones discarded), dependents first. */

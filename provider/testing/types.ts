@@ -51,6 +51,8 @@ export type StepOp =
   | "delete"
   | "retain"
   | "read"
+  /** A `Resource.get` of a URN whose state held a managed resource of another id: deleted at the end (as `replace`). */
+  | "read-replacement"
   | "refresh"
   | "replace"
   | "create-replacement"
@@ -127,6 +129,8 @@ export interface StateResource {
   /** Top-level keys whose input and output values are secret (stored encrypted). */
   secretKeys?: string[];
   retainOnDelete?: boolean;
+  /** URN of the resource whose delete takes this one along (`deletedWith`): deleted together, its own delete is skipped. */
+  deletedWith?: string;
   protect?: boolean;
   /** Read with `Resource.get`: never deleted, only dropped from state. */
   external?: boolean;
