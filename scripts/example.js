@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * `npm run example`: the quickstart's whole life, as a person would want to read it: preview, up,
- * a second up that changes nothing, a change made outside Pulumi found by refresh, the up that
- * puts it back, and the outputs (secrets masked). Runs against the server named by CDN_BASE_URL,
+ * `npm run example`: the quickstart's whole life as the `pulumi` commands a person types, each printed
+ * with the CLI's own output: preview, up, a second up with --expect-no-changes, a change made outside
+ * Pulumi found by refresh, the up that puts it back, and the outputs (secrets masked). The CLI is a
+ * supported `pulumi` on PATH, or the one scripts/pulumi-cli.js builds from its Go module. Runs against the server named by CDN_BASE_URL,
  * CDN_API_USER_ID and CDN_API_KEY when they are set, else against the bundled emulator.
  * Against a real account it stops after the preview, lists what it would create, and needs `--yes`
  * (or CDN_EXAMPLE_CONFIRM=1): see example-guard.js. Exits non-zero when any step does something unexpected.
@@ -12,12 +13,11 @@ const os = require("os");
 const path = require("path");
 const { CdnClient } = require("pulumi-cdn-zones");
 const { startEmulator } = require("pulumi-cdn-zones/emulator");
-const driver = require("pulumi-cdn-zones/testing");
 const { confirmation, planText } = require("./example-guard");
+const { cliRunner } = require("./example-cli");
+const { ensurePulumiCli } = require("./pulumi-cli");
 
 const root = path.resolve(__dirname, "..");
-const program = path.join(root, "examples", "quickstart", "index.ts");
-const PROJECT = "cdn-zones-quickstart";
 const bold = (s) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 let failed = 0;
 
@@ -26,21 +26,15 @@ function expectThat(ok, what) {
   if (!ok) failed++;
 }
 
-function show(title, result) {
-  console.log(`\n${bold(title)} (${(result.durationMs / 1000).toFixed(1)} s)`);
-  for (const s of result.steps) {
-    const keys = s.changedKeys && s.changedKeys.length ? ` [${s.changedKeys.join(", ")}]` : "";
-    console.log(
-      `  ${s.op.padEnd(8)} ${s.type.replace("pulumi-nodejs:dynamic/", "")} ${s.name}${s.id ? ` (id ${s.id})` : ""}${keys}  ${s.ms} ms`,
-    );
-  }
-  for (const f of result.failures) console.log(`  check failed: ${f.property}: ${f.reason}`);
-  for (const e of result.errors) console.log(`  error: ${e}`);
-  const summary = Object.entries(result.summary)
-    .map(([k, v]) => `${v} ${k}`)
-    .join(", ");
-  console.log(`  summary: ${summary || "nothing to do"}`);
-  expectThat(result.ok, `${title} succeeded`);
+/** A command line in bold; the CLI's own output indented under it. */
+function print(text, fromCli = false) {
+  if (!fromCli) return console.log(`\n${bold(text)}`);
+  for (const line of text.split("\n")) console.log(`    ${line}`);
+}
+
+function show(result) {
+  console.log(`  (${(result.durationMs / 1000).toFixed(1)} s)`);
+  expectThat(result.ok, `${result.title} succeeded`);
   return result;
 }
 
@@ -62,25 +56,18 @@ async function main() {
     creds = { baseUrl: emulator.url, apiUserId: String(emulator.apiUserId), apiKey: emulator.apiKey };
     console.log(`CDN_* not set: started the bundled emulator at ${emulator.url}`);
   }
+  const cli = await ensurePulumiCli({ progress: (l) => console.log(l) });
   // Against a real account zones outlive a run (the API cannot delete most kinds), so keep the state.
-  const stateDir = real ? path.join(root, ".state") : fs.mkdtempSync(path.join(os.tmpdir(), "cdn-example-"));
-  fs.mkdirSync(stateDir, { recursive: true });
-  const stateFile = path.join(stateDir, real ? `quickstart-${new URL(creds.baseUrl).host}.json` : "quickstart.json");
-  const opts = {
-    program,
-    projectDir: root,
-    project: PROJECT,
-    stateFile,
-    config: { "cdn:baseUrl": creds.baseUrl, "cdn:apiUserId": String(creds.apiUserId) },
-    secretConfig: {
-      "cdn:apiKey": creds.apiKey,
-      [`${PROJECT}:zonePassword`]: process.env.QUICKSTART_ZONE_PASSWORD || "quickstart-Pa55",
-    },
-  };
+  const stateDir = real
+    ? path.join(root, ".state", `quickstart-${new URL(creds.baseUrl).host.replace(/[^\w.-]/g, "_")}`)
+    : fs.mkdtempSync(path.join(os.tmpdir(), "cdn-example-"));
+  const hadState = fs.existsSync(path.join(stateDir, "backend", ".pulumi"));
+  const pulumi = cliRunner(cli, stateDir, { print });
+  console.log(`Running the quickstart with ${pulumi.kind}; state in ${stateDir}`);
   const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
   try {
-    const hadState = fs.existsSync(stateFile);
-    const pre = show("pulumi preview", await driver.preview(opts));
+    await pulumi.init(creds, process.env.QUICKSTART_ZONE_PASSWORD || "quickstart-Pa55");
+    const pre = show(await pulumi.preview());
     const declared = pre.steps.length;
     const guard = confirmation(process.env, process.argv.slice(2));
     if (guard.real && !guard.confirmed) {
@@ -99,15 +86,16 @@ async function main() {
         "preview plans 4 zones and a cache purge, and makes none",
       );
 
-    const up1 = show("pulumi up", await driver.up(opts));
+    const up1 = show(await pulumi.up());
     expectThat(
       count(up1, "create") + count(up1, "same") + count(up1, "update") === declared,
       "up brings the zones into being and purges the site once",
     );
+    const outputs1 = await pulumi.outputs();
     if (!hadState)
       expectThat(
-        typeof up1.outputs.siteTransferToday === "number",
-        `a report figure: ${up1.outputs.siteTransferToday} bytes served today`,
+        typeof outputs1.siteTransferToday === "number",
+        `a report figure: ${outputs1.siteTransferToday} bytes served today`,
       );
     if (emulator)
       expectThat(
@@ -115,25 +103,24 @@ async function main() {
         `the site's cache was purged once (${emulator.purges.map((p) => p.argument).join(", ")})`,
       );
 
-    const up2 = show("pulumi up (again)", await driver.up(opts));
+    const up2 = show(await pulumi.up(["--expect-no-changes"]));
     expectThat(count(up2, "same") === declared && up2.steps.length === declared, "a second up changes nothing");
     if (emulator) expectThat(emulator.purges.length === 1, "and does not purge again");
 
-    const site = driver.readState(stateFile).resources.find((r) => r.name === "site");
-    const zoneId = Number(site.id);
-    const declaredOrigin = site.outputs.origin;
+    const zoneId = Number(outputs1.siteZoneId);
+    const declaredOrigin = (await client.pullzone.listZones()).find((z) => z.id === zoneId).origin;
     const drifted = "https://drifted-origin.example.com";
     await client.pullzone.update(zoneId, { origin: drifted });
-    console.log(`\n${bold("outside Pulumi")}: pull zone ${zoneId} origin set to ${drifted} in the account`);
+    print(`outside Pulumi: pull zone ${zoneId} origin set to ${drifted} in the account`);
 
-    const ref = show("pulumi refresh", await driver.refresh(opts));
+    const ref = show(await pulumi.refresh());
     const seen = ref.steps.find((s) => s.name === "site");
     expectThat(
-      Boolean(seen && seen.changedKeys && seen.changedKeys.includes("origin")),
+      Boolean(seen && seen.op !== "same" && seen.diffs.includes("origin")),
       "refresh sees the origin that changed outside Pulumi",
     );
 
-    const up3 = show("pulumi up (repair)", await driver.up(opts));
+    const up3 = show(await pulumi.up());
     const repaired = up3.steps.find((s) => s.name === "site");
     expectThat(Boolean(repaired && repaired.op === "update"), "up updates the drifted zone in place");
     const row = (await client.pullzone.listZones()).find((z) => z.id === zoneId);
@@ -141,10 +128,8 @@ async function main() {
       Boolean(row && row.origin === declaredOrigin),
       `the account holds the declared origin again (${row && row.origin})`,
     );
-
-    console.log(`\n${bold("outputs")}`);
-    for (const [k, v] of Object.entries(up3.outputs)) console.log(`  ${k.padEnd(18)} ${JSON.stringify(v)}`);
-    console.log(`\nstate: ${stateFile}`);
+    await pulumi.outputs();
+    console.log(`\nstate: ${stateDir}`);
   } finally {
     client.close();
     if (emulator) await emulator.close();

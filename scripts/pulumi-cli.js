@@ -3,7 +3,9 @@
  * The real Pulumi engine, for the tests, the examples and the benchmarks.
  *   node scripts/pulumi-cli.js            gets it (building it the first time) and says which it is, on stderr
  *   node scripts/pulumi-cli.js --dir      the same, then prints the folder holding `pulumi` on stdout
- *   require("./scripts/pulumi-cli")       ensurePulumiCli() and pulumiEnv() for the scripts and tests
+ *   require("./scripts/pulumi-cli")       ensurePulumiCli() and pulumiEnv() for the scripts and tests (running a
+ *                                         command and reading its event log: pulumi-cdn-zones/testing's runPulumi
+ *                                         and readEngineEvents)
  * A `pulumi` on PATH whose version is in SUPPORTED is used as it is, with its own language host. Otherwise
  * `pulumi` is built with `go build` from the Go module in tools/pulumi-cli (its go.mod and go.sum pin the
  * version), and put beside our Node.js language host and the dynamic-provider launcher in a cache outside
@@ -114,8 +116,8 @@ async function withLock(lockDir, progress, fn) {
 }
 
 /** `go build` of the CLI into `outDir`, printing a line every 15 s: the first build takes minutes. */
-function goBuild(version, outDir, progress) {
-  const go = spawnSync("go", ["version"], { encoding: "utf8" });
+function goBuild(version, outDir, progress, baseEnv) {
+  const go = spawnSync("go", ["version"], { encoding: "utf8", env: baseEnv });
   if (go.error || go.status !== 0) {
     throw new Error(
       `No pulumi CLI ${SUPPORTED.min.join(".")} or newer (below ${SUPPORTED.below[0]}.0) on PATH, and no Go toolchain to build ${version}: ` +
@@ -126,7 +128,7 @@ function goBuild(version, outDir, progress) {
   const args = ["build", "-v", "-mod=readonly", "-trimpath", "-tags", "osusergo,grpcnotrace"];
   args.push("-ldflags", `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version}`);
   args.push("-o", outDir + path.sep, CLI_PACKAGE);
-  const env = { ...process.env, GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-buildvcs=false" };
+  const env = { ...baseEnv, GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-buildvcs=false" };
   const started = Date.now();
   progress(`building pulumi ${version} with ${go.stdout.trim()} (the first time only; it takes a few minutes)...`);
   return new Promise((resolve, reject) => {
@@ -182,7 +184,7 @@ async function ensurePulumiCli({ progress = (l) => process.stderr.write(`${l}\n`
       if (fs.existsSync(pulumi)) return;
       const staging = fs.mkdtempSync(path.join(root, `${version}.building-`));
       try {
-        await goBuild(version, staging, progress);
+        await goBuild(version, staging, progress, env);
         fs.renameSync(staging, binDir);
         source = "built";
       } finally {
@@ -200,7 +202,9 @@ async function ensurePulumiCli({ progress = (l) => process.stderr.write(`${l}\n`
  */
 function pulumiEnv(cli, { home, backendDir, passphrase = "cdn-zones-test-passphrase", base = process.env } = {}) {
   const env = { ...base };
-  for (const k of Object.keys(env)) if (/^(CDN_|PULUMI_)/.test(k) && k !== CHOICE_ENV) delete env[k];
+  // The settings of an account or a Pulumi login in the caller's environment must not leak in; the test
+  // run's mark (CDN_TEST_RUN, for the leak check) and our own CDN_ZONES_* choices stay.
+  for (const k of Object.keys(env)) if (/^(CDN_|PULUMI_)/.test(k) && !/^CDN_(TEST|ZONES)_/.test(k)) delete env[k];
   return {
     ...env,
     PATH: `${cli.dir}${path.delimiter}${base.PATH || ""}`,

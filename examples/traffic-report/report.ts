@@ -98,6 +98,16 @@ function figure<T>(row: Record<string, unknown>, key: string, report: string): T
   return v as T;
 }
 
+/**
+ * The day a row counts for. The package gives every report date as `Y-m-d`; a row dated outside
+ * the report's days is an error, never dropped (dropping rows showed wrong totals, not an error).
+ */
+function dayOf(days: Map<string, DayFigures>, date: string, report: string, from: string, to: string): DayFigures {
+  const d = days.get(date);
+  if (!d) throw new Error(`${report}: a row is dated '${date}', which is not a day from ${from} to ${to}`);
+  return d;
+}
+
 /** Reads the figures: per zone, usage per day, cache hits per day and its most requested files. */
 export async function collectTrafficReport(options: TrafficReportOptions): Promise<TrafficReport> {
   const opts: FunctionOptions = options.connection ? { connection: options.connection } : {};
@@ -139,8 +149,7 @@ export async function collectTrafficReport(options: TrafficReportOptions): Promi
         figure<number>(u, "transfer", "getUsagePerDay"),
         figure<number>(u, "hits", "getUsagePerDay"),
       ];
-      const d = days.get(date);
-      if (d) d.transfer += uTransfer;
+      dayOf(days, date, "getUsagePerDay", from, to).transfer += uTransfer;
       transfer += uTransfer;
       hits += uHits;
     }
@@ -150,11 +159,9 @@ export async function collectTrafficReport(options: TrafficReportOptions): Promi
         figure<number>(c, "hits", "getCacheHitStats"),
         figure<number>(c, "cacheHits", "getCacheHitStats"),
       ];
-      const d = days.get(date);
-      if (d) {
-        d.hits += cHits;
-        d.cacheHits += cCacheHits;
-      }
+      const d = dayOf(days, date, "getCacheHitStats", from, to);
+      d.hits += cHits;
+      d.cacheHits += cCacheHits;
       cacheHits += cCacheHits;
       cacheTotal += cHits;
     }

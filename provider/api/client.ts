@@ -39,7 +39,7 @@ import {
 } from "./normalize";
 import type { ZoneGroup } from "./kinds";
 import type { BandwidthOptions, ReportApi, ReportMethod } from "./types";
-import { RetryPolicy, withRetry } from "./retry";
+import { afterBudget, RetryPolicy, withRetry } from "./retry";
 import { Semaphore } from "./semaphore";
 import { MAX_TIMER_MS, parseSetting, SETTINGS } from "./settings";
 import { Transport } from "./transport";
@@ -208,7 +208,12 @@ export class CdnClient {
         normalizeBandwidth(await this.byOptions("account.getBandwidth", [], o), "account.getBandwidth"),
     };
     this.report = makeReportApi(async (name, positional, options) =>
-      normalizeReport(await this.byOptions(`report.${name}`, positional, options), `report.${name}`, name),
+      normalizeReport(
+        await this.byOptions(`report.${name}`, positional, options),
+        `report.${name}`,
+        name,
+        options as { viewby?: unknown } | undefined,
+      ),
     );
   }
 
@@ -302,6 +307,7 @@ export class CdnClient {
             : new CdnError("protocol", redact(String((e as Error)?.message ?? e), secrets), method);
         }
       });
+    const started = Date.now();
     try {
       if (!s.idempotent) return await attemptOnce(1);
       return await withRetry(attemptOnce, this.retryPolicy, (err, attempt, delayMs) => {
@@ -309,11 +315,11 @@ export class CdnClient {
         report(attempt, err, delayMs);
       });
     } catch (e) {
-      if (e instanceof CdnError) {
-        e.attempts ??= 1;
-        report(e.attempts, e);
-      }
-      throw e;
+      if (!(e instanceof CdnError)) throw e;
+      e.attempts ??= 1;
+      report(e.attempts, e);
+      // Only a call that is retried has a budget to speak of; a create's lost answer is recover.ts's to tell.
+      throw s.idempotent ? afterBudget(e, started) : e;
     }
   }
 

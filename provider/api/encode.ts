@@ -4,7 +4,8 @@
  */
 import { IANAZone } from "luxon";
 import { CdnValidationError } from "./errors";
-import { INT32_MAX, MethodSpec, ParamSpec, wireName } from "./methods";
+import { INT32_MAX } from "./ids";
+import { MethodSpec, ParamSpec, wireName } from "./methods";
 
 const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
 // XML 1.0 forbids C0 controls other than tab, LF and CR, and lone surrogates; the API requires XML-safe strings (§2.1).

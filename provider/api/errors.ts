@@ -406,7 +406,7 @@ export function errorFromNetwork(
     const limit = timeoutMs === undefined ? "the call timeout" : `${timeoutMs} ms`;
     return new CdnTransportError(
       "timeout",
-      `${method}: no answer within ${limit} (the call timeout: raise it with ${settingRef("timeoutMs")})`,
+      `${method}: no answer within ${limit} (the timeout of one attempt: raise it with ${settingRef("timeoutMs")})`,
       method,
       sent,
       undefined,

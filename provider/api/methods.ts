@@ -5,6 +5,7 @@
  * it (api/types.ts) and a parameter's bounds live here, not in code that switches on its name.
  */
 import { MAX_RETURN_LIMIT } from "./config";
+import { INT32_MAX } from "./ids";
 import { ZONE_GROUPS, type ZoneGroup } from "./kinds";
 import { VIEWBY } from "./wire";
 
@@ -59,9 +60,6 @@ export interface MethodSpec {
   /** Only granted to API keys with live-zone access (§4.5). */
   readonly liveOnly?: boolean;
 }
-
-/** Largest XML-RPC `<int>` (32-bit signed). */
-export const INT32_MAX = 2 ** 31 - 1;
 
 export const PULL_CREATE_KEYS = ["name", "origin", "vhost", "ip", "compress", "vanity_domain", "label"] as const;
 export const PULL_UPDATE_KEYS = ["name", "origin", "vhost", "ip", "compress", "label"] as const;

@@ -6,6 +6,8 @@
  * same company used later. An answer that fits no plausible shape is a protocol error naming the method.
  */
 import { CdnProtocolError } from "./errors";
+import { asId, idProblem } from "./ids";
+import { DateGrain, reportDate } from "./dates";
 import { REPORT_FIELDS, ReportName } from "./wire";
 
 type Row = Record<string, unknown>;
@@ -47,17 +49,13 @@ const INT_TEXT = /^\s*[+-]?\d+\s*$/;
 const NUMBER_TEXT = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
 /**
- * An id sent as int, i8 (text) or numeric string, as a number. Anything else, or an integer a
- * JS number cannot hold exactly, is a protocol error.
+ * An id sent as int, i8 (text) or numeric string, as a number. Anything that is not an id by the
+ * one rule (ids.ts: an integer from 1 to 2^31-1) is a protocol error naming the value sent.
  */
-export function toId(v: unknown, method: string, what = "id"): number {
-  const n = typeof v === "string" && INT_TEXT.test(v) ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 0) {
-    throw new CdnProtocolError(`${what} is ${v === undefined ? "missing" : `not an integer (${kindOf(v)})`}`, method);
-  }
-  if (!Number.isSafeInteger(n))
-    throw new CdnProtocolError(`${what} ${String(v).trim()} is beyond 2^53 and cannot be kept exactly`, method);
-  return n;
+export function toId(v: unknown, method: string, what = "the id"): number {
+  const id = asId(v);
+  if (id === undefined) throw new CdnProtocolError(idProblem(v, what)!, method);
+  return id;
 }
 
 /** A number sent as int, i8, double or numeric text; `undefined` for nil, empty text or a missing value. */
@@ -119,7 +117,8 @@ export function normalizeCreate(v: unknown, method: string): CreateOutcome {
   }
   if (!isStruct(struct)) throw new CdnProtocolError(`create answer carries no struct (${kindOf(struct)})`, method);
   const result: Row = {};
-  for (const [k, x] of Object.entries(struct)) defineData(result, k, k === "id" ? toId(x, method) : toText(x));
+  for (const [k, x] of Object.entries(struct))
+    defineData(result, k, k === "id" ? toId(x, method, "the created zone's id") : toText(x));
   if (result.id === undefined) throw new CdnProtocolError("create answer has no id", method);
   return { ok: true, result };
 }
@@ -149,7 +148,7 @@ export function normalizeZones(v: unknown, method: string, fields: readonly stri
   const seen = new Set<number>();
   return v.map((raw, i) => {
     if (!isStruct(raw)) throw new CdnProtocolError(`zone ${i} is not a struct`, method);
-    const id = toId(raw.id, method, `id of zone ${i}`);
+    const id = toId(raw.id, method, `the id in row ${i + 1}`);
     if (seen.has(id)) throw new CdnProtocolError(`zone ${id} is listed twice`, method);
     seen.add(id);
     const name = raw.name === null || raw.name === undefined ? undefined : toText(raw.name);
@@ -172,7 +171,7 @@ export function normalizeRows(v: unknown, method: string): Row[] {
   return v.map((raw, i) => {
     if (!isStruct(raw)) throw new CdnProtocolError(`row ${i} is not a struct`, method);
     const row = jsonSafe(raw) as Row;
-    if (raw.id !== undefined && raw.id !== null) row.id = toId(raw.id, method, `id of row ${i}`);
+    if (raw.id !== undefined && raw.id !== null) row.id = toId(raw.id, method, `the id in row ${i + 1}`);
     return row;
   });
 }
@@ -185,7 +184,14 @@ export function normalizeRows(v: unknown, method: string): Row[] {
  * `{ total }`, plus the figure the method's name states (`hits` of getTotalHits, `transfer` of
  * getTotalTransfer).
  */
-export function normalizeReport(v: unknown, method: string, report: ReportName): Row[] {
+export function normalizeReport(
+  v: unknown,
+  method: string,
+  report: ReportName,
+  /** The call's options: `viewby` sets the grain of getTotalTransferStats' dates. */
+  options?: { viewby?: unknown },
+): Row[] {
+  const dayGrain: DateGrain = options?.viewby === "hourly" ? "hour" : options?.viewby === "monthly" ? "month" : "day";
   const bare =
     typeof v === "number" || (typeof v === "string" && NUMBER_TEXT.test(v))
       ? toFigure(v, "(answer)", method)
@@ -208,12 +214,15 @@ export function normalizeReport(v: unknown, method: string, report: ReportName):
         continue;
       }
       const x = raw[column];
-      const value =
-        spec.kind === "text"
-          ? toText(x)
-          : spec.kind === "id"
-            ? toId(x, method, `${field} of row ${i}`)
-            : toFigure(x, column, method);
+      let value: unknown;
+      if (spec.kind === "text") value = toText(x);
+      else if (spec.kind === "id") value = toId(x, method, `the ${field} in row ${i + 1}`);
+      else if (spec.kind === "number") value = toFigure(x, column, method);
+      else {
+        const date = reportDate(x, spec.kind === "hour" ? "hour" : dayGrain);
+        if (!date.ok) throw new CdnProtocolError(`the ${field} in row ${i + 1} ${date.reason}`, method);
+        value = date.date;
+      }
       if (value === undefined) delete row[field];
       else row[field] = value;
     }

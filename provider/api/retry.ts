@@ -5,7 +5,8 @@
  * server's `Retry-After` asks for, under the same cap). A create is never repeated here: a lost
  * create answer is settled by looking the zone up (resources/recover.ts).
  */
-import { CdnAuthError, CdnError, CdnTransportError } from "./errors";
+import { CdnAuthError, CdnError, CdnTransportError, withMessage } from "./errors";
+import { settingRef } from "./settings";
 
 export interface RetryPolicy {
   /** Attempts after the first. */
@@ -53,7 +54,10 @@ export function shouldRetry(err: unknown, attempt: number): boolean {
   return err.retryable;
 }
 
-/** Runs `fn` until it succeeds, fails for good, or the policy's attempts are spent. */
+/**
+ * Runs `fn` until it succeeds, fails for good, or the policy's attempts are spent; the error thrown
+ * carries `attempts`. Each wait is {@link retryDelay}'s, so a `Retry-After` is honoured everywhere.
+ */
 export async function withRetry<T>(
   fn: (attempt: number) => Promise<T>,
   policy: RetryPolicy,
@@ -73,4 +77,27 @@ export async function withRetry<T>(
       await sleep(delay);
     }
   }
+}
+
+/** A duration as messages give it: `350 ms`, `1.2 s`, `152 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * The error of a call whose retry budget was spent, saying so: its attempts and the time they took
+ * in all (`...; gave up after 5 attempts in 152 s (retry budget: cdn:retries / CDN_RETRIES)`), so a
+ * per-attempt figure such as the call timeout is never read as the whole wait. An error of the
+ * first attempt is returned as it is: nothing was spent beyond what its own message says.
+ */
+export function afterBudget<E extends CdnError>(err: E, startedAt: number, now: number = Date.now()): E {
+  const n = err.attempts ?? 1;
+  if (n <= 1) return err;
+  const copy = withMessage(
+    err,
+    `${err.message}; gave up after ${n} attempts in ${formatDuration(now - startedAt)} (retry budget: ${settingRef("retries")})`,
+  );
+  copy.attempts = n;
+  return copy;
 }

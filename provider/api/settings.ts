@@ -16,6 +16,7 @@
  * | cdn:companyId     | CDN_COMPANY_ID       | integer or alias  | none    | 1 to 2^31-1, or alias  |
  * | cdn:companyAlias  | CDN_COMPANY_ALIAS    | DNS label         | none    | 1 to 63 characters     |
  * | cdn:cdnDomain     | CDN_CDN_DOMAIN       | host name         | none    | up to 253 characters   |
+ * | (none)            | CDN_LOG              | `quiet`           | not set | any other value: notes |
  *
  * The Pulumi config is read before the environment. An empty value counts as not set. No message
  * about a setting shows its value (a key pasted into the wrong setting must not be printed): it
@@ -24,6 +25,8 @@
  * This module knows no error classes (errors.ts names settings through `settingRef`); config.ts
  * turns the problems found here into a `CdnConfigError`.
  */
+
+import { INT32_MAX } from "./ids";
 
 /** The names of the settings, as the client's options spell them. */
 export type SettingName =
@@ -88,9 +91,7 @@ export const DEFAULT_MAX_IN_FLIGHT = 16;
 /** Attempts after the first, for calls that are safe to repeat. */
 export const DEFAULT_RETRIES = 4;
 /** The largest delay Node's timers take (2^31-1 ms); a larger one fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
-/** The largest XML-RPC int (ids and the user id are ints on the wire). */
-export const MAX_INT32 = 2_147_483_647;
+export const MAX_TIMER_MS = INT32_MAX;
 
 const ALIAS = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
@@ -171,7 +172,7 @@ function parseAlias(raw: string): Parsed<string> {
 
 function parseCompanyId(raw: string): Parsed<number | string> {
   const t = raw.trim();
-  if (/^\d+$/.test(t)) return integer(1, MAX_INT32)(t);
+  if (/^\d+$/.test(t)) return integer(1, INT32_MAX)(t);
   if (ALIAS.test(t)) return { ok: true, value: t };
   return {
     ok: false,
@@ -211,10 +212,10 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     secret: false,
     required: true,
     min: 1,
-    max: MAX_INT32,
+    max: INT32_MAX,
     readBy: CONNECTION,
     description: "Your API user id (a number), sent with every call.",
-    parse: integer(1, MAX_INT32),
+    parse: integer(1, INT32_MAX),
   },
   apiKey: {
     name: "apiKey",
@@ -308,6 +309,21 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     parse: parseHost,
   },
 };
+
+/**
+ * The one switch that is not a setting of the account: environment only (no config key, nothing to
+ * check), read here so that every variable the package reads is in this module.
+ */
+export const LOG_SWITCH = {
+  env: "CDN_LOG",
+  quiet: "quiet",
+  description: "`CDN_LOG=quiet` silences the host's one-line notes (adopted, recovered, updated).",
+} as const;
+
+/** Whether the host's progress notes are silenced (`CDN_LOG=quiet`). */
+export function logsQuiet(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[LOG_SWITCH.env] === LOG_SWITCH.quiet;
+}
 
 /** The settings in table order. */
 export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];

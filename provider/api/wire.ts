@@ -194,7 +194,8 @@ export interface ReportRows {
 
 /** How a typed report field is read: its kind and the columns it may come under, first match wins. */
 export interface FieldSource {
-  readonly kind: "id" | "number" | "text";
+  /** `day` and `hour` are dates, read into one form by api/dates.ts (a `day` field of an hourly or monthly view is dated so). */
+  readonly kind: "id" | "number" | "text" | "day" | "hour";
   readonly columns: readonly string[];
 }
 
@@ -208,8 +209,8 @@ const F = {
   from: { kind: "text", columns: ["from", "date_from"] },
   to: { kind: "text", columns: ["to", "date_to"] },
   timezone: { kind: "text", columns: ["timezone"] },
-  date: { kind: "text", columns: ["date", "timestamp"] },
-  hour: { kind: "text", columns: ["hour", "timestamp"] },
+  date: { kind: "day", columns: ["date", "timestamp"] },
+  hour: { kind: "hour", columns: ["hour", "timestamp"] },
   transfer: { kind: "number", columns: ["transfer", "size"] },
   hits: { kind: "number", columns: ["hits", "hit"] },
   cache_hits: { kind: "number", columns: ["cache_hits", "cache_hit"] },

@@ -7,7 +7,8 @@ import * as fs from "fs";
 import * as path from "path";
 import { CliCommand, parseCommand, USAGE, UsageError } from "./args";
 import { importZones } from "./import";
-import { kindInfo } from "../api/kinds";
+import { passwordHints, skippedLine, summaryLine } from "./report";
+import { printable } from "./terminal";
 
 async function main(argv: readonly string[]): Promise<number> {
   let command: CliCommand;
@@ -15,33 +16,31 @@ async function main(argv: readonly string[]): Promise<number> {
     command = parseCommand(argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`cdn-zones: ${e.message}\n\n${USAGE}`);
+    process.stderr.write(`cdn-zones: ${printable(e.message)}\n\n${USAGE}`);
     return 2;
   }
   if (command.kind === "help") {
     process.stdout.write(USAGE);
     return 0;
   }
-  const progress = (line: string) => process.stderr.write(`cdn-zones: ${line}\n`);
+  // Every line is made printable: progress carries server text (error messages, names).
+  const progress = (line: string) => process.stderr.write(`cdn-zones: ${printable(line)}\n`);
   const result = await importZones(command.options, progress);
+  for (const z of result.skipped) progress(skippedLine(z));
   const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
   if (command.options.out) {
     fs.mkdirSync(path.dirname(path.resolve(command.options.out)), { recursive: true });
     fs.writeFileSync(command.options.out, result.text);
-    progress(`${total} zones written to ${command.options.out}`);
   } else {
     process.stdout.write(result.text);
-    progress(`${total} zones written to stdout`);
   }
+  progress(summaryLine(total, result.skipped.length, command.options.out ?? "stdout"));
   if (result.passwords.length) {
     process.stderr.write(
       `\nPasswords cannot be read from the API. Set each zone's password in the stack's config before \`pulumi up\`\n` +
         `(adopting sets the zone's password to this value: give the current one to keep it). Each command prompts for the value:\n`,
     );
-    for (const p of result.passwords)
-      process.stderr.write(
-        `  pulumi config set --secret ${p.configKey}   # ${kindInfo(p.kind).label} '${p.zoneName}'\n`,
-      );
+    for (const line of passwordHints(result.passwords)) process.stderr.write(`${line}\n`);
   }
   return 0;
 }
@@ -51,7 +50,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: Error) => {
-    process.stderr.write(`cdn-zones: ${e.message}\n`);
+    process.stderr.write(`cdn-zones: ${printable(e.message)}\n`);
     process.exitCode = 1;
   },
 );

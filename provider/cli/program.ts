@@ -1,10 +1,13 @@
 /**
  * The program `cdn-zones import` writes: one resource per zone with its listed fields, an explicit
  * `name` and `adopt: true`, passwords from the stack's secret config. Pure text from rows, so it is
- * tested without an account; the output compiles under `tsc --strict`.
+ * tested without an account; the output compiles under `tsc --strict`. Server values enter the text
+ * only through codeText.ts, and a zone whose name the resources' check refuses is left out.
  */
 import { kindInfo, perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 import { specOf } from "../resources/specs";
+import { fieldProblem } from "../resources/validate";
+import { comment, literal } from "./codeText";
 import { IdentifierPool, ResourceNamePool } from "./names";
 
 /** A zone as listZones returned it (wire keys), with its kind. */
@@ -20,18 +23,38 @@ export interface PasswordSetting {
   zoneName: string;
 }
 
+/** A listed zone left out of the program: the resource's check would refuse its name. */
+export interface SkippedZone {
+  kind: ZoneKind;
+  /** The listed id, as the server sent it. */
+  id: unknown;
+  /** The listed name, as the server sent it (possibly not a string, possibly huge). */
+  name: unknown;
+  /** Why the check refuses the name, in its own words. */
+  reason: string;
+}
+
 export interface GeneratedProgram {
   text: string;
   passwords: PasswordSetting[];
   /** Zones declared, by kind. */
   counts: Record<ZoneKind, number>;
+  /** Zones not declared, in the order listed. */
+  skipped: SkippedZone[];
 }
 
 /** Code-point order: the same on every machine, unlike `localeCompare`. */
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** A string as a TypeScript literal: JSON's escaping is valid TypeScript. */
-const literal = (s: string): string => JSON.stringify(s);
+/**
+ * Why `kind`'s check would refuse the listed `name`, or undefined. Declaring such a zone could only fail
+ * its first preview, and the name becomes identifiers, a resource name and a comment: only names the
+ * resources accept reach the program.
+ */
+function nameProblem(kind: ZoneKind, name: unknown): string | undefined {
+  const field = specOf(kind).fields.find((f) => f.input === "name")!;
+  return fieldProblem(field, name);
+}
 
 /** The inputs a listed row can give: listed, not secret, with a non-empty value. */
 function listedInputs(kind: ZoneKind, row: Record<string, unknown>): [string, string][] {
@@ -51,7 +74,13 @@ function listedInputs(kind: ZoneKind, row: Record<string, unknown>): [string, st
  * (where the zones came from); the order is kind, then name, so a re-import diffs cleanly.
  */
 export function renderProgram(zones: readonly ListedZone[], header: readonly string[] = []): GeneratedProgram {
-  const sorted = [...zones].sort(
+  const skipped: SkippedZone[] = [];
+  const valid = zones.filter((z) => {
+    const reason = nameProblem(z.kind, z.row.name);
+    if (reason) skipped.push({ kind: z.kind, id: z.row.id, name: z.row.name, reason });
+    return !reason;
+  });
+  const sorted = [...valid].sort(
     (a, b) =>
       ZONE_KINDS.indexOf(a.kind) - ZONE_KINDS.indexOf(b.kind) ||
       byCodePoint(String(a.row.name), String(b.row.name)) ||
@@ -62,6 +91,7 @@ export function renderProgram(zones: readonly ListedZone[], header: readonly str
   const passwords: PasswordSetting[] = [];
   const counts = perKind(() => 0);
   const blocks: string[] = [];
+  const variables: string[] = [];
   for (const z of sorted) {
     const spec = specOf(z.kind);
     const zoneName = String(z.row.name);
@@ -75,14 +105,14 @@ export function renderProgram(zones: readonly ListedZone[], header: readonly str
     }
     lines.push("  adopt: true,");
     counts[z.kind]++;
+    variables.push(variable);
     blocks.push(
-      `// ${spec.label} '${zoneName}' (id ${String(z.row.id)})\nconst ${variable} = new ${spec.type}(${literal(names.take(spec.type, zoneName))}, {\n${lines.join("\n")}\n});`,
+      `${comment(`${spec.label} '${zoneName}' (id ${String(z.row.id)})`)}\nconst ${variable} = new ${spec.type}(${literal(names.take(spec.type, zoneName))}, {\n${lines.join("\n")}\n});`,
     );
   }
   const classes = ZONE_KINDS.filter((k) => counts[k] > 0).map((k) => kindInfo(k).type);
-  const variables = blocks.map((b) => /const (\w+) =/.exec(b)![1]);
   const text = [
-    ...header.map((l) => `// ${l}`),
+    ...header.map(comment),
     ...(passwords.length ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     ...(classes.length ? [`import { ${classes.join(", ")} } from "pulumi-cdn-zones";`] : []),
     "",
@@ -101,5 +131,5 @@ export function renderProgram(zones: readonly ListedZone[], header: readonly str
       : "export {};",
     "",
   ].join("\n");
-  return { text, passwords, counts };
+  return { text, passwords, counts, skipped };
 }

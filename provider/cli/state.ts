@@ -5,6 +5,7 @@
  * so encrypted values elsewhere in the file do not matter.
  */
 import * as fs from "fs";
+import { asId, idProblem } from "../api/ids";
 import { kindInfo, perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 
 /** Zones a stack manages: ids by kind, and ids whose kind the type did not say (matched for every kind). */
@@ -40,15 +41,29 @@ export function readManagedZones(file: string, into: ManagedZones = noManagedZon
       `--exclude-state ${file}: neither a 'pulumi stack export' (deployment.resources) nor a testing kit state file (resources)`,
     );
   }
-  for (const r of resources as { type?: unknown; outputs?: { zoneId?: unknown }; delete?: unknown }[]) {
+  for (const [i, r] of (resources as Resource[]).entries()) {
     if (r?.delete === true) continue; // the old half of a replacement, on its way out
-    const id = Number(r?.outputs?.zoneId);
-    if (!Number.isInteger(id) || id <= 0) continue;
+    const zoneId = r?.outputs?.zoneId;
+    if (zoneId === undefined || zoneId === null || zoneId === "") continue; // not a zone
+    const id = asId(zoneId);
+    // A zone whose id breaks the rule cannot be matched: skipping it would import a zone the stack manages.
+    if (id === undefined)
+      throw new Error(
+        `--exclude-state ${file}: ${idProblem(zoneId, `the zoneId of resource ${i} (${String(r.urn ?? r.type ?? "?").slice(0, 120)})`)}`,
+      );
     const kind = kindAtEndOf(r.type);
     if (kind) into.byKind[kind].add(id);
     else into.anyKind.add(id);
   }
   return into;
+}
+
+/** A state entry as far as it is read here. */
+interface Resource {
+  urn?: unknown;
+  type?: unknown;
+  outputs?: { zoneId?: unknown };
+  delete?: unknown;
 }
 
 /** Whether the zone `id` of `kind` is managed by one of the stacks read. */

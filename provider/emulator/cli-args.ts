@@ -108,7 +108,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   if (values.port !== undefined) options.port = integer("port", values.port, 0, 65535);
   if (values.host !== undefined) options.host = nonEmpty("host", values.host);
   if (values["api-user-id"] !== undefined)
-    options.apiUserId = integer("api-user-id", values["api-user-id"], 0, MAX_API_USER_ID);
+    options.apiUserId = integer("api-user-id", values["api-user-id"], 1, MAX_API_USER_ID);
   if (values["api-key"] !== undefined) options.apiKey = nonEmpty("api-key", values["api-key"], "a non-empty value");
   if (values["company-alias"] !== undefined) {
     const alias = values["company-alias"];
@@ -116,7 +116,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
       throw new CliError("--company-alias needs a DNS label: 1-63 letters, digits and inner hyphens");
     options.companyAlias = alias;
   }
-  if (values["company-id"] !== undefined) options.companyId = integer("company-id", values["company-id"], 0, INT32_MAX);
+  if (values["company-id"] !== undefined) options.companyId = integer("company-id", values["company-id"], 1, INT32_MAX);
   if (values["first-zone-id"] !== undefined)
     options.firstZoneId = integer("first-zone-id", values["first-zone-id"], 1, INT32_MAX);
   if (values["no-live"]) options.live = false;

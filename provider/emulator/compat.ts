@@ -15,6 +15,7 @@
  * may sort by), so the store, the checks and the faults stay the emulator's own.
  */
 import { DateTime } from "luxon";
+import { INT32_MAX } from "../api/ids";
 import { findMethod } from "../api/methods";
 import { RpcFault } from "./errors";
 import type { WireValue } from "./xml/wire-value";
@@ -103,7 +104,7 @@ function figureText(v: WireOut): WireOut {
 
 /** An int that fits `<int>`, else `<i8>`. */
 function intOrI8(n: number): WireOut {
-  return Math.abs(n) > 2 ** 31 - 1 ? new I8(Math.round(n)) : Math.round(n);
+  return Math.abs(n) > INT32_MAX ? new I8(Math.round(n)) : Math.round(n);
 }
 
 function legacyRow(row: { readonly [key: string]: WireOut }): Record<string, WireOut> {

@@ -1,4 +1,5 @@
 /** Options of startEmulator and their defaults. */
+import { INT32_MAX } from "../api/ids";
 import type { UserRow } from "../api/wire";
 import { compatFor, type CompatProfile } from "./compat";
 
@@ -18,8 +19,8 @@ export const DEFAULT_COMPANY_ALIAS = "acme";
 export const DEFAULT_CDN_DOMAIN = "cdn.example.net";
 /** A company alias is a DNS label of every cdn_url: 1-63 letters, digits and inner hyphens. */
 export const COMPANY_ALIAS_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
-/** The largest value of an XML-RPC `<int>` (i4): every id the emulator accepts or hands out fits it. */
-export const INT32_MAX = 2147483647;
+// The largest value of an XML-RPC `<int>` (i4): every id the emulator accepts or hands out fits it.
+export { INT32_MAX };
 /** The API user's two colleagues take the next two ids, so the API user id stops two short of INT32_MAX. */
 export const MAX_API_USER_ID = INT32_MAX - 2;
 /** Call records kept for inspection; older ones are dropped first (stats() keeps counting). */
@@ -103,11 +104,11 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   return {
     port: nonNegativeInt("port", options.port, 0),
     host: options.host ?? DEFAULT_HOST,
-    apiUserId: wireId("apiUserId", options.apiUserId, DEFAULT_API_USER_ID, 0, MAX_API_USER_ID),
+    apiUserId: wireId("apiUserId", options.apiUserId, DEFAULT_API_USER_ID, 1, MAX_API_USER_ID),
     apiKey,
     live: options.live ?? true,
     dataFile: options.dataFile,
-    companyId: wireId("companyId", options.companyId, DEFAULT_COMPANY_ID, 0, INT32_MAX),
+    companyId: wireId("companyId", options.companyId, DEFAULT_COMPANY_ID, 1, INT32_MAX),
     companyAlias,
     cdnDomain: options.cdnDomain ?? DEFAULT_CDN_DOMAIN,
     firstZoneId: wireId("firstZoneId", options.firstZoneId, 1, 1, INT32_MAX),

@@ -7,6 +7,7 @@
  */
 import { isYmd, toYmd } from "../api/encode";
 import { CdnValidationError } from "../api/errors";
+import { asId, idProblem } from "../api/ids";
 
 /** A date argument: `Y-m-d` text or a `Date` (taken as its UTC calendar day). */
 export type DateInput = string | Date;
@@ -109,6 +110,12 @@ export function intArg(fn: string, name: string, v: unknown, required = false): 
     if (required) throw new CdnValidationError(name, "is required", fn);
     return undefined;
   }
+  if (name === "zoneId") {
+    // The one rule for ids (api/ids.ts), with the value as given in the message.
+    const id = asId(v);
+    if (id === undefined) throw new CdnValidationError(name, idProblem(v, "it")!, fn);
+    return id;
+  }
   const n = typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : v;
   if (typeof n !== "number" || !Number.isInteger(n))
     throw new CdnValidationError(
@@ -118,7 +125,6 @@ export function intArg(fn: string, name: string, v: unknown, required = false): 
     );
   if (name === "maxReturn" && n < 1) throw new CdnValidationError(name, `must be 1 or more, got ${n}`, fn);
   if (name === "offset" && n < 0) throw new CdnValidationError(name, `must be 0 or more, got ${n}`, fn);
-  if (name === "zoneId" && n <= 0) throw new CdnValidationError(name, `must be a positive zone id, got ${n}`, fn);
   return n;
 }
 

@@ -3,10 +3,10 @@
  * else the stack's config (`cdn:*`), else the `CDN_*` environment variables. One client per set
  * of credentials is kept for the life of the process (it holds the keep-alive sockets).
  */
-import { createHash } from "crypto";
 import type * as pulumi from "@pulumi/pulumi";
-import { CdnClient, CdnClientOptions } from "../api/client";
-import { resolveCredentials, resolveSettings } from "../api/config";
+import { CdnClient } from "../api/client";
+import { resolveCredentials } from "../api/config";
+import { PerAccount } from "../api/perAccount";
 import { programConfig as stackConfig, programSetting } from "../common/programConfig";
 import { CdnConfigError, CdnValidationError } from "../api/errors";
 
@@ -35,7 +35,10 @@ export interface FunctionOutputOptions {
 /** A company setting from the stack's config, else the environment (common/programConfig.ts). */
 export const setting = programSetting;
 
-const clients = new Map<string, CdnClient>();
+const clients = new PerAccount<CdnClient>(
+  (client) => client,
+  (client) => client,
+);
 
 function isClient(v: unknown): v is CdnClient {
   return v instanceof CdnClient;
@@ -54,16 +57,7 @@ export function clientFor(opts?: FunctionOptions): CdnClient {
         env: {},
       })
     : resolveCredentials({ config: stackConfig, env: process.env });
-  const key = createHash("sha256").update(`${c.baseUrl}\n${c.apiUserId}\n${c.apiKey}`).digest("hex");
-  let client = clients.get(key);
-  if (!client) {
-    // The settings table's parsers: a malformed value is an error naming the setting and its bounds.
-    const tuning = resolveSettings(["timeoutMs", "retries", "maxInFlight"], { config: stackConfig, env: process.env });
-    const options: CdnClientOptions = { baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey, ...tuning };
-    client = new CdnClient(options);
-    clients.set(key, client);
-  }
-  return client;
+  return clients.get(c, { config: stackConfig, env: process.env });
 }
 
 /**
@@ -103,6 +97,5 @@ export function companyIdFor(opts?: FunctionOptions, explicit?: number | string)
 
 /** Closes and forgets the clients the functions made (tests; scripts that want to exit at once). */
 export function closeFunctionClients(): void {
-  for (const c of clients.values()) c.close();
   clients.clear();
 }

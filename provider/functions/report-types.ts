@@ -32,13 +32,14 @@ export interface TotalHits extends ExtraColumns {
   total?: number;
 }
 export interface TransferStats extends ExtraColumns {
-  /** `Y-m-d`, or `Y-m-d HH:00` with viewBy hourly, `Y-m` with monthly (the emulator's); a dateTime's exact text otherwise. */
+  /** `Y-m-d`, or `Y-m-d HH:00` with viewBy hourly, `Y-m` with monthly, whatever form the server sent (api/dates.ts). */
   date?: string;
   zoneId?: number;
   transfer?: number;
   hits?: number;
 }
 export interface CacheHitStats extends ExtraColumns {
+  /** `Y-m-d`, whatever form the server sent (api/dates.ts). */
   date?: string;
   zoneId?: number;
   hits?: number;
@@ -55,6 +56,7 @@ export interface PopularFile extends ExtraColumns {
   transfer?: number;
 }
 export interface UsagePerDay extends ExtraColumns {
+  /** `Y-m-d`, whatever form the server sent (api/dates.ts). */
   date?: string;
   zoneId?: number;
   transfer?: number;
@@ -68,12 +70,14 @@ export interface NodeHits extends ExtraColumns {
   transfer?: number;
 }
 export interface ConnectionStats extends ExtraColumns {
+  /** `Y-m-d`, whatever form the server sent (api/dates.ts). */
   date?: string;
   zoneId?: number;
   connections?: number;
   peakConcurrent?: number;
 }
 export interface HourlyConnectionStats extends ExtraColumns {
+  /** `Y-m-d HH:00`, whatever form the server sent (api/dates.ts). */
   hour?: string;
   zoneId?: number;
   connections?: number;

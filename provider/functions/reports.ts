@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CdnClient, ReportRangeOptions } from "../api/client";
 import { CdnProtocolError, CdnValidationError } from "../api/errors";
+import { asId, idProblem } from "../api/ids";
 import { camelCase, checkArgs, checkOrder, dateArg, intArg, reportType, sortByArg, stringArg } from "./args";
 import { clientFor, companyIdFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { lift } from "./lift";
@@ -148,8 +149,12 @@ const SHAPES: Record<RangeName, RangeShape> = {
 
 function companyArg(fn: string, v: unknown): number | string | undefined {
   if (v === undefined || v === null) return undefined;
-  if ((typeof v === "number" && Number.isInteger(v) && v > 0) || (typeof v === "string" && v !== "")) return v;
-  throw new CdnValidationError("companyId", "must be a company id (a positive integer) or a company alias (text)", fn);
+  if ((typeof v === "number" && asId(v) !== undefined) || (typeof v === "string" && v !== "")) return v;
+  throw new CdnValidationError(
+    "companyId",
+    `must be a company id or a company alias (text): ${idProblem(v, "it")}`,
+    fn,
+  );
 }
 
 function callRange(

@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { CdnAuthError, CdnError, CdnValidationError } from "../api/errors";
+import { asId, idProblem } from "../api/ids";
 import { isZoneKind, kindInfo, kindOfType, ZONE_KINDS, type ZoneKind, type ZoneType } from "../api/kinds";
 import { FAULT } from "../api/wire";
 import { camelCase, checkArgs } from "./args";
@@ -219,11 +220,11 @@ async function managedIds(fn: string, managed: unknown): Promise<{ ids: Set<numb
   settled.forEach((s, i) => {
     secret = secret || s.secret;
     if (!s.known || s.value === undefined || s.value === null || s.value === "") return;
-    const n = typeof s.value === "string" && /^\d+$/.test(s.value) ? Number(s.value) : s.value;
-    if (typeof n !== "number" || !Number.isInteger(n) || n <= 0) {
+    const n = asId(s.value);
+    if (n === undefined) {
       throw new CdnValidationError(
         "managed",
-        `entry ${i} is not a zone id or a zone resource (got ${typeof s.value === "string" ? `'${s.value.slice(0, 40)}'` : typeof s.value})`,
+        `entry ${i} is not a zone id or a zone resource: ${idProblem(s.value, "it")}`,
         fn,
       );
     }

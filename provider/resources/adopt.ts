@@ -41,34 +41,44 @@ export function adoptMismatches(spec: ZoneSpec, inputs: Props, row: ZoneRow): Fi
   );
 }
 
-/** Why those fields stop an adopt, and the way out. */
+/** Why those fields stop an adopt (or a take-back of the resource's own zone), and the way out. */
 export function adoptMismatchMessage(
   spec: ZoneSpec,
   name: unknown,
   row: ZoneRow,
   fields: FieldSpec[],
   inputs: Props,
+  takeBack = false,
 ): string {
   const what = fields.map(
     (f) =>
       `'${f.input}' is '${row[f.wire] ?? ""}' in the account but '${inputs[f.input]}' in the program, and ${spec.group}.update cannot change it`,
   );
+  if (takeBack)
+    return (
+      `cannot take back ${zoneRef(spec, name, row.id)}, which holds this resource's own auto-name (made by an earlier, interrupted \`pulumi up\` of this stack): ` +
+      `${what.join("; ")}. Declare the account's value to take the zone back, or set \`name\` to declare a new zone.`
+    );
   return `cannot adopt ${zoneRef(spec, name, row.id)}: ${what.join("; ")}. Declare the account's value to adopt the zone.`;
 }
 
-/** Takes over an existing zone: brings it to the declared values and returns it as created. */
+/**
+ * Takes over an existing zone: brings it to the declared values and returns it as created. `takeBack`: the zone
+ * holds the resource's own auto-name (naming.ts), so it was made by an `up` of this stack that did not record it.
+ */
 export async function adopt(
   spec: ZoneSpec,
   conn: Connection,
   inputs: Props,
   row: ZoneRow,
+  takeBack = false,
 ): Promise<{ id: string; outs: Props }> {
   const { client, lists, identity } = conn;
   const name = row.name ?? inputs.name;
   const claimedBy = identity.claimedBy(spec, row.id);
   if (claimedBy !== undefined) throw new Error(nameInUseMessage(spec, name, row.id, { claimedBy }));
   const mismatched = adoptMismatches(spec, inputs, row);
-  if (mismatched.length) throw new Error(adoptMismatchMessage(spec, name, row, mismatched, inputs));
+  if (mismatched.length) throw new Error(adoptMismatchMessage(spec, name, row, mismatched, inputs, takeBack));
   identity.claim(spec, row.id, String(inputs.name));
   const previous = toOutputs(spec, { inputs: {}, id: row.id, row, identity });
   // Unlisted fields (password, label) cannot be compared: they are always sent.
@@ -92,8 +102,13 @@ export async function adopt(
       lists.invalidate(spec);
     }
   }
+  const updated = toSend.length ? ` and updated (${toSend.map((f) => f.input).join(", ")})` : "";
   log(
-    `${zoneRef(spec, inputs.name, row.id)} adopted${toSend.length ? ` and updated (${toSend.map((f) => f.input).join(", ")})` : ""}`,
+    takeBack
+      ? `${zoneRef(spec, inputs.name, row.id)} taken back${updated}: it holds this resource's own auto-name, so an earlier \`pulumi up\` of this stack ` +
+          `made it and was interrupted before recording it (once this \`up\` has succeeded, \`pulumi refresh --clear-pending-creates\` ` +
+          `clears Pulumi's warning about that create), or this is \`pulumi up --replace\`, which keeps the same zone.`
+      : `${zoneRef(spec, inputs.name, row.id)} adopted${updated}`,
   );
   warnUnknownUrl(spec, outs);
   return { id: String(row.id), outs };

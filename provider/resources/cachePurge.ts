@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { aliasFromCdnUrl } from "../api/purge";
-import { programSetting } from "../common/programConfig";
+import { programSetting, refusePlainSecrets } from "../common/programConfig";
 import { isZoneObject, PurgeableZone } from "../common/zoneReference";
 
 /** One shared instance, the `module.exports` of providers/purge.ts, so the SDK serializes it once and an installed package stores a require. */
@@ -35,6 +35,7 @@ export class CachePurge extends pulumi.dynamic.Resource {
   declare readonly purgeCount: pulumi.Output<number>;
 
   constructor(name: string, args: CachePurgeArgs, opts?: pulumi.CustomResourceOptions) {
+    refusePlainSecrets();
     const props: Record<string, unknown> = {
       urls: args?.urls,
       zone: zoneInput(args?.zone),

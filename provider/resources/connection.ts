@@ -3,9 +3,9 @@
  * captures nothing: `configure()` hands us the stack's config (`cdn:*`), and the `CDN_*`
  * environment variables are the fallback, both read at call time.
  */
-import { createHash } from "crypto";
-import { CdnClient, CdnClientOptions } from "../api/client";
+import { CdnClient } from "../api/client";
 import { ConfigLookup, resolveCredentials, resolveSettings } from "../api/config";
+import { PerAccount } from "../api/perAccount";
 import { KNOWN_CONFIG_KEYS, SettingName, SettingValues, unknownConfigKeys, validateSettings } from "../api/settings";
 import { accountOf, DeploymentIdentity } from "./identity";
 import { ListCache } from "./zoneLookup";
@@ -37,6 +37,34 @@ export function configure(req: ConfigureRequestLike | undefined): void {
 
 const lookup: ConfigLookup = (key) => stackConfig[key];
 
+/** Every configure the host sent this process (one per provider text), as it went. */
+let configures: Promise<void>[] = [];
+
+/** Records a configure of the host and returns it unchanged (handlers.ts). */
+export function recordConfigure(attempt: Promise<void>): Promise<void> {
+  configures.push(attempt);
+  return attempt;
+}
+
+/**
+ * Waits for the host's configure: resolves once every configure received has succeeded; throws when
+ * none was received (a host before 3.139 never sends one: `notConfigured` says so) or one failed. The
+ * SDK's host caches a provider before its configure has finished and uses it unconfigured after a
+ * failure (cmd/dynamic-provider/index.js, `getProvider`); without this wait such an operation would
+ * fall back to the CDN_* environment variables, which may name another account than the stack's.
+ */
+export async function whenConfigured(notConfigured: () => string): Promise<void> {
+  if (!configures.length) throw new Error(notConfigured());
+  try {
+    await Promise.all(configures);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new Error(
+      `${reason} (the provider's configure failed: no operation runs without the stack's configuration, and the CDN_* environment variables are not used in its place)`,
+    );
+  }
+}
+
 /** A setting as the host sees it (the stack's config, then `CDN_*`), parsed by the settings table; a bad value throws naming it. */
 export function hostSetting<N extends SettingName>(name: N): SettingValues[N] | undefined {
   return resolveSettings([name], { config: lookup, env: process.env })[name] as SettingValues[N] | undefined;
@@ -57,7 +85,14 @@ export interface Connection {
   /** The account's fingerprint and this deployment's claims (identity.ts). */
   identity: DeploymentIdentity;
 }
-const connections = new Map<string, Connection>();
+const connections = new PerAccount<Connection>(
+  (client) => ({
+    client,
+    lists: new ListCache(client),
+    identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), configuredSuffix()),
+  }),
+  (conn) => conn.client,
+);
 
 /** `<company alias>.<cdn domain>` when both are configured: the suffix of every zone's delivery host name. */
 function configuredSuffix(): string | undefined {
@@ -71,27 +106,13 @@ function configuredSuffix(): string | undefined {
 /** The client and listZones cache for the current credentials, made once per host process. */
 export function connection(): Connection {
   const c = resolveCredentials({ config: lookup, env: process.env });
-  const key = createHash("sha256").update(`${c.baseUrl}\n${c.apiUserId}\n${c.apiKey}`).digest("hex");
-  let conn = connections.get(key);
-  if (!conn) {
-    // The settings table's parsers: a malformed value is an error naming the setting and its bounds.
-    const tuning = resolveSettings(["timeoutMs", "retries", "maxInFlight"], { config: lookup, env: process.env });
-    const opts: CdnClientOptions = { baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey, ...tuning };
-    const client = new CdnClient(opts);
-    conn = {
-      client,
-      lists: new ListCache(client),
-      identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), configuredSuffix()),
-    };
-    connections.set(key, conn);
-  }
-  return conn;
+  return connections.get(c, { config: lookup, env: process.env });
 }
 
-/** Forgets clients and cached lists (tests, and a host that outlives a deployment). */
+/** Forgets clients, cached lists and the configuration received (tests, and a host that outlives a deployment). */
 export function resetConnections(): void {
-  for (const c of connections.values()) c.client.close();
   connections.clear();
   stackConfig = {};
   unknownKeys = [];
+  configures = [];
 }

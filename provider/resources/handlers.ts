@@ -4,11 +4,11 @@
  * against whatever version of this package is installed, so `handle(1, ...)` must keep working.
  */
 import * as lifecycle from "./lifecycle";
-import { configure as configureConnection, connection } from "./connection";
+import { configure as configureConnection, connection, recordConfigure, whenConfigured } from "./connection";
 import type { ZoneType } from "../api/kinds";
 import { SPECS } from "./specs";
 import { check } from "./check";
-import { runningSdkVersion, sdkVersionProblem } from "./sdk";
+import { MIN_PULUMI_SDK, runningSdkVersion, sdkVersionProblem } from "./sdk";
 import { handlePurge } from "./purgeLifecycle";
 
 /** Protocol versions of `handle` this module understands. */
@@ -23,18 +23,15 @@ export async function handle(version: number, kind: ZoneType, op: Operation, arg
       `this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`,
     );
   }
-  if (op === "configure") {
-    const problem = sdkVersionProblem(runningSdkVersion());
-    if (problem) throw new Error(problem);
-  }
+  if (op === "configure") return recordConfigure(configureHost(a0(args)));
+  // Never the CDN_* environment in place of the stack's configuration (connection.ts).
+  await whenConfigured(notConfiguredMessage);
   // CachePurge shares the entry point (and its stability promise) with the zone kinds.
   if ((kind as string) === "CachePurge") return handlePurge(op, args);
   const spec = SPECS[kind];
   if (!spec) throw new Error(`unknown zone kind '${kind}'`);
   const a = args as [never, never, never];
   switch (op) {
-    case "configure":
-      return configureConnection(a[0]);
     case "check":
       return check(spec, (a[0] ?? {}) as Record<string, unknown>, (a[1] ?? {}) as Record<string, unknown>, connection);
     case "diff":
@@ -49,4 +46,24 @@ export async function handle(version: number, kind: ZoneType, op: Operation, arg
       return lifecycle.remove(spec, connection(), a[0], a[1]);
   }
   throw new Error(`unknown operation '${op}'`);
+}
+
+const a0 = (args: unknown[]) => args[0] as Parameters<typeof configureConnection>[0];
+
+/** configure: the SDK version guard, then the stack's settings (one body for every kind and CachePurge). */
+async function configureHost(req: Parameters<typeof configureConnection>[0]): Promise<void> {
+  const problem = sdkVersionProblem(runningSdkVersion());
+  if (problem) throw new Error(problem);
+  configureConnection(req);
+}
+
+/** Why an operation came before any configure: the host is too old to send one, or sent none. */
+function notConfiguredMessage(): string {
+  const version = runningSdkVersion();
+  return (
+    "the dynamic-provider host never configured pulumi-cdn-zones, so the stack's cdn:* settings did not reach it, " +
+    "and it does not fall back to the CDN_* environment variables, which may name another account. " +
+    (sdkVersionProblem(version) ??
+      `@pulumi/pulumi ${version ?? "(version unknown)"} runs this program; pulumi-cdn-zones needs a host that calls configure (${MIN_PULUMI_SDK} or later).`)
+  );
 }

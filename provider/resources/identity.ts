@@ -13,6 +13,13 @@ import { ZoneSpec } from "./specs";
 /** The output recording the account of a zone. */
 export const ACCOUNT = "account";
 
+/**
+ * The hidden input (and output) holding the program's resource name of a zone the API can delete: the one
+ * link between a `get` and the managed zone the engine deletes when a resource turns into a `get` of another
+ * id, since a dynamic provider is never told a URN.
+ */
+export const RESOURCE_NAME = "__resourceName";
+
 /** The non-secret fingerprint of an account: the API user id and the base URL's host (never the key). */
 export function accountOf(baseUrl: string, apiUserId: number): string {
   let host = baseUrl;
@@ -33,6 +40,7 @@ export function describeAccount(account: string): string {
 /** The claims and learned facts of one account in one deployment (one host process). */
 export class DeploymentIdentity {
   private readonly claims = new Map<string, string>();
+  private readonly gets = new Map<string, number>();
   private learnedSuffix: string | undefined;
 
   constructor(
@@ -54,6 +62,16 @@ export class DeploymentIdentity {
   /** Forgets a claim when the zone is deleted (a live zone replaced delete-first is claimed again by its replacement). */
   release(spec: ZoneSpec, id: number): void {
     this.claims.delete(`${spec.group}:${id}`);
+  }
+
+  /** Records that `Resource.get` under the resource name `resourceName` read zone `id` in this deployment. */
+  readByGet(spec: ZoneSpec, resourceName: string, id: number): void {
+    this.gets.set(`${spec.group}:${resourceName}`, id);
+  }
+
+  /** The zone id a `get` of this deployment read under the resource name, if any. */
+  readUnder(spec: ZoneSpec, resourceName: string): number | undefined {
+    return this.gets.get(`${spec.group}:${resourceName}`);
   }
 
   /** Learns the account's delivery suffix from a create answer's `cdn_url` (`<zone>.<alias>.<domain>`). */

@@ -9,11 +9,21 @@
  * deployment manages. The connection (client, lists, identity) is passed in by handlers.ts.
  */
 import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../api/errors";
+import { asId, idProblem } from "../api/ids";
 import { adopt, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
-import { ACCOUNT } from "./identity";
-import { log } from "./log";
-import { accountMismatchMessage, createOnlyMessage, describeError, nameInUseMessage, zoneRef } from "./messages";
+import { ACCOUNT, RESOURCE_NAME } from "./identity";
+import { log, warn } from "./log";
+import { track } from "./interrupt";
+import {
+  accountMismatchMessage,
+  createOnlyMessage,
+  describeError,
+  nameInUseMessage,
+  unlistedOwnZoneMessage,
+  zoneRef,
+} from "./messages";
+import { isOwnAutoName } from "./naming";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
 import { createWithRecovery, RecoveredCreate } from "./recover";
@@ -71,10 +81,32 @@ function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number,
   }
 }
 
-/** create: the create method (settling lost answers), or with `adopt` the existing zone of that name. */
+/**
+ * create: the create method (settling lost answers), or the existing zone of that name when the program says
+ * `adopt`, or when the name is this resource's own auto-name: only this stack gives a zone that name, so a zone
+ * holding it was made by an earlier `pulumi up` of this stack that stopped before recording it (Ctrl-C twice), and
+ * is taken back. Pulumi keeps no trace of such a create but a pending operation, so nothing else could find it.
+ */
 export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
+  const then = isOwnAutoName(inputs)
+    ? "the next `pulumi up` takes it back"
+    : "the next `pulumi up` finds its name in use: set `adopt: true` on the resource to take it over";
+  const ref = zoneRef(spec, inputs.name);
+  const flight = track(`${ref}: if it was made, ${then}`);
+  try {
+    const made = await createOrTakeBack(spec, conn, inputs);
+    flight.end(`${ref}: created as id ${made.id}; if Pulumi stopped before recording it, ${then}`);
+    return made;
+  } catch (e) {
+    flight.end(e instanceof Error ? e.message : `${ref}: ${String(e)}`); // create errors name the zone
+    throw e;
+  }
+}
+
+async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
   const { lists, identity } = conn;
   const name = String(inputs.name);
+  const own = isOwnAutoName(inputs);
   let before: ZoneRow[];
   try {
     before = await lists.snapshot(spec);
@@ -83,8 +115,8 @@ export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): P
   }
   const existing = before.find((z) => sameName(z.name, name));
   if (existing) {
-    // The zone existed before this deployment: it is never made, only adopted when asked to.
-    if (inputs.adopt === true) return adopt(spec, conn, inputs, existing);
+    // The zone existed before this deployment: it is never made, only adopted when asked to, or taken back.
+    if (inputs.adopt === true || own) return adopt(spec, conn, inputs, existing, !inputs.adopt);
     throw new Error(nameInUseMessage(spec, name, existing.id, { claimedBy: identity.claimedBy(spec, existing.id) }));
   }
   const started = Date.now();
@@ -93,10 +125,12 @@ export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): P
     created = await createWithRecovery(spec, conn, wireValues(spec.fields, inputs), before);
   } catch (e) {
     if (!(e instanceof CdnNameInUseError)) throw describeError(spec, name, e);
-    // Made meanwhile, by someone else or by another resource of this deployment.
+    // Made meanwhile, by someone else, by another resource of this deployment, or (own) by an interrupted `up`.
     const found = await lists.byName(spec, name).catch(() => undefined);
     const claimedBy = found ? identity.claimedBy(spec, found.id) : undefined;
-    if (found && inputs.adopt === true && claimedBy === undefined) return adopt(spec, conn, inputs, found);
+    if (found && (inputs.adopt === true || own) && claimedBy === undefined)
+      return adopt(spec, conn, inputs, found, !inputs.adopt);
+    if (!found && own) throw new Error(unlistedOwnZoneMessage(spec, name));
     throw new Error(nameInUseMessage(spec, name, found?.id, { adopt: inputs.adopt === true, claimedBy }));
   } finally {
     lists.invalidate(spec);
@@ -142,6 +176,8 @@ export async function read(
     return { id: "", props: {} };
   }
   conn.identity.claim(spec, zoneId, String(row.name ?? props.name));
+  if (!refreshing && typeof props[RESOURCE_NAME] === "string")
+    conn.identity.readByGet(spec, props[RESOURCE_NAME] as string, zoneId);
   const outs = listedOutputs(spec, conn, zoneId, row, props);
   if (!refreshing) warnUnknownUrl(spec, outs);
   const inputs: Props = {};
@@ -149,6 +185,7 @@ export async function read(
   for (const f of spec.fields)
     if (declared(props[f.input]) && props[f.input] !== "" && declared(outs[f.input])) inputs[f.input] = outs[f.input];
   if (declared(props.adopt)) inputs.adopt = props.adopt;
+  if (typeof props[RESOURCE_NAME] === "string") inputs[RESOURCE_NAME] = props[RESOURCE_NAME];
   return { id: String(zoneId), props: outs, inputs };
 }
 
@@ -274,6 +311,7 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
   }
   const { client, lists } = conn;
   sameAccount(spec, conn, props, zoneId, "delete");
+  if (readInstead(spec, conn, zoneId, props)) return;
   try {
     await client.livezone.delete(zoneId);
   } catch (e) {
@@ -293,11 +331,36 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
   log(`${zoneRef(spec, props.name, zoneId)} deleted`);
 }
 
+/**
+ * A resource turned from `new LiveZone(name, ...)` into `LiveZone.get(name, otherId)`: the engine reads the other
+ * zone and deletes the managed one (step_generator.go, GenerateReadSteps: "read-replacement", then
+ * "delete-replaced"). Nothing in the program asked for a delete, so the zone is kept and the user told. The link
+ * is the resource name both carry (identity.ts); the provider sees no URN, so a zone whose state predates the
+ * name (created, adopted or last updated by an earlier version) cannot be recognised.
+ */
+function readInstead(spec: ZoneSpec, conn: Connection, zoneId: number, props: Props): boolean {
+  const resourceName = props[RESOURCE_NAME];
+  if (typeof resourceName !== "string") return false;
+  const readId = conn.identity.readUnder(spec, resourceName);
+  if (readId === undefined || readId === zoneId) return false;
+  conn.identity.release(spec, zoneId);
+  warn(
+    `${spec.type} '${resourceName}': ${zoneRef(spec, props.name, zoneId)} was kept in the account, not deleted: the ` +
+      `program now reads ${spec.label} ${readId} with ${spec.type}.get under the same resource name, and Pulumi ` +
+      `deletes the zone a resource managed when it becomes a get of another id (the engine reports it deleted). ` +
+      `Zone ${zoneId} is no longer managed by this stack: delete it in the control panel if it is no longer needed, ` +
+      "or declare it again with adopt: true to manage it. To delete it with Pulumi, remove the resource in one " +
+      "`pulumi up` and add the get in the next.",
+  );
+  return true;
+}
+
+/** The resource's id as a zone id, by the one rule for ids (api/ids.ts). */
 function parseId(spec: ZoneSpec, id: string, props: Props): number {
-  const n = Number(id);
-  if (!Number.isInteger(n) || n <= 0)
+  const n = asId(id);
+  if (n === undefined)
     throw new Error(
-      `${zoneRef(spec, props.name)}: '${id}' is not a zone id (zone ids are positive integers, e.g. from the control panel or listZones)`,
+      `${zoneRef(spec, props.name)}: ${idProblem(id, "the resource's id")}; a zone id comes from the control panel or listZones`,
     );
   return n;
 }

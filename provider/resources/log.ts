@@ -1,9 +1,18 @@
 /**
- * Progress lines from inside the dynamic-provider host. The engine shows what a provider writes
- * to stderr; nothing written here may hold a secret (callers pass names, ids and field names only).
- * `CDN_LOG=quiet` silences them.
+ * Progress lines and warnings from inside the dynamic-provider host. The engine shows what a
+ * provider writes to stderr (under the stack, in the output's Diagnostics); nothing written here may
+ * hold a secret (callers pass names, ids and field names only). `CDN_LOG=quiet` silences progress
+ * lines, never warnings.
  */
+import { logsQuiet } from "../api/settings";
+
+/** Writes one progress line to stderr, unless `CDN_LOG=quiet`. */
 export function log(line: string): void {
-  if (process.env.CDN_LOG === "quiet") return;
+  if (logsQuiet()) return;
   process.stderr.write(`[cdn] ${line}\n`);
+}
+
+/** Something the user must know, such as a zone left in the account: written even with `CDN_LOG=quiet`. */
+export function warn(line: string): void {
+  process.stderr.write(`[cdn] warning: ${line}\n`);
 }

@@ -62,13 +62,18 @@ export function createOnlyMessage(
 
 /**
  * "Name in use": the existing zone's id, and what to do. `adopt` already set means the zone could
- * not be adopted for another reason, so the message never asks for what the user already set.
+ * not be adopted for another reason, so the message never asks for what the user already set. For
+ * kinds the API cannot delete, a `pulumi up --replace` (or a tainted resource) lands here too: the
+ * engine checks its target with no stored inputs while the zone still holds the name, and nothing a
+ * provider sees tells it from a new resource. So the message says first that such a zone cannot be
+ * replaced (`adopt` would only take the same zone again), then what helps in the other cases.
+ * `own` says the zone's name is the one this stack gave `via`, a resource name in the resource's aliases.
  */
 export function nameInUseMessage(
   spec: ZoneSpec,
   name: unknown,
   existingId: number | undefined,
-  opts: { adopt?: boolean; claimedBy?: string } = {},
+  opts: { adopt?: boolean; claimedBy?: string; own?: { resource: string; via: string } } = {},
 ): string {
   const ref = `${zoneRef(spec, name)} already exists in the account${existingId !== undefined ? ` (id ${existingId})` : ""}`;
   if (opts.claimedBy !== undefined) {
@@ -77,14 +82,66 @@ export function nameInUseMessage(
       `One zone can be managed by one resource only: give this resource another name, or remove one of the two from the program.`
     );
   }
-  const moved = spec.deletable
-    ? ""
-    : ` If this program renamed the resource or is replacing it (pulumi up --replace, a changed resource name), the zone is still held by the old resource, ` +
-      `because the API cannot delete ${spec.label}s: add \`aliases: [{ name: "<old resource name>" }]\` to the resource, or keep its old name.`;
-  if (opts.adopt) return `${ref}, and it could not be adopted.${moved}`;
+  if (opts.adopt) return `${ref}, and it could not be adopted.`;
+  const adoptHint =
+    "set `adopt: true` on the resource: it will be brought to the declared values and managed " +
+    'by this stack from then on (docs/resources.md, "Adopting a zone")';
+  const renamed =
+    "If the resource was renamed in the program, the zone is still held by the old resource: " +
+    'add `aliases: [{ name: "<old resource name>" }]` to keep it under the new name';
+  if (spec.deletable)
+    // Adopting would not help a rename here: the old resource's delete, which runs after this create, would delete the zone.
+    return (
+      `${ref}. ${renamed} (adopting it would not help: the old resource's delete would then delete it). ` +
+      `Otherwise, to manage that zone with this program, ${adoptHint}, or choose another name.`
+    );
+  const replace =
+    `If this is \`pulumi up --replace\` (or the resource is tainted): ${spec.label}s cannot be replaced, because the API cannot delete them; ` +
+    `a replacement would be a second zone while this one stays in the account and keeps serving. Nothing was changed: run \`pulumi up\` ` +
+    `without \`--replace\` (\`pulumi state untaint <urn>\` for a tainted resource); changed fields are updated in place.`;
+  const own = opts.own;
+  if (own !== undefined) {
+    return (
+      `${ref}: it is the name this stack gave resource '${own.via}', which '${own.resource}' names in its aliases. ${replace} ` +
+      `If instead the zone was left in the account by '${own.via}' (removed from the program, destroyed, or \`pulumi state delete\`), ` +
+      `set \`name: "${String(name)}"\` and \`adopt: true\` on '${own.resource}' to manage it again (docs/resources.md, "Adopting a zone").`
+    );
+  }
+  return `${ref}. ${replace} ${renamed}. Otherwise, to manage that zone with this program, ${adoptHint}, or choose another name.`;
+}
+
+/** A zone a rename (or removal) left in the account, found by a new resource's check: renames.ts. */
+export function leftBehindMessage(spec: ZoneSpec, name: unknown, id: number, owner: string, resource: string): string {
   return (
-    `${ref}. To manage that zone with this program, set \`adopt: true\` on the resource: it will be brought to the declared values and managed ` +
-    `by this stack from then on (docs/resources.md, "Adopting a zone"). Otherwise choose another name.${moved}`
+    `${zoneRef(spec, name, id)} is still in the account and serving: this stack named it for a resource '${owner}', which the program ` +
+    `no longer declares, and the API cannot delete ${spec.label}s, so a removed or renamed resource leaves its zone behind. ` +
+    `If '${resource}' is '${owner}' renamed, add \`aliases: [{ name: "${owner}" }]\` to '${resource}': it then keeps that zone and no new zone is created. ` +
+    `Otherwise delete the zone in the control panel once nothing uses it.`
+  );
+}
+
+/**
+ * A zone the new resource's check finds holding the resource's own auto-name, which create will take back
+ * (naming.ts). Nothing a provider sees tells an interrupted `up` from a `pulumi up --replace`, so both are said.
+ */
+export function takeBackMessage(spec: ZoneSpec, name: unknown, id: number): string {
+  return (
+    `${zoneRef(spec, name, id)} already exists and holds this resource's own auto-name: this \`up\` takes it back and brings it to ` +
+    `the declared values; no zone is created. Either an earlier \`pulumi up\` of this stack made it and was interrupted before ` +
+    `recording it, or this is \`pulumi up --replace\` (or a tainted resource): ${spec.label}s cannot be replaced, because the API ` +
+    `cannot delete them, so the same zone is kept and updated in place.`
+  );
+}
+
+/**
+ * A create refused for a name in use that is the resource's own auto-name, where listZones shows no zone of that
+ * name (live rows may carry no names, §2.2): the zone is this stack's, but cannot be found to be taken back.
+ */
+export function unlistedOwnZoneMessage(spec: ZoneSpec, name: unknown): string {
+  return (
+    `${zoneRef(spec, name)} already exists in the account, but ${spec.group}.listZones does not show it by name, so it cannot be taken back. ` +
+    `The name is this resource's own auto-name: an earlier \`pulumi up\` of this stack made the zone and was interrupted before recording it. ` +
+    `Delete that zone in the control panel and run \`pulumi up\` again, or set \`name\` to declare another zone.`
   );
 }
 

@@ -3,7 +3,7 @@
  * a listZones row and the earlier outputs. One function, so create, adopt, read and update can
  * never disagree on what a zone's outputs hold.
  */
-import { ACCOUNT, DeploymentIdentity, renamedUrl } from "./identity";
+import { ACCOUNT, DeploymentIdentity, renamedUrl, RESOURCE_NAME } from "./identity";
 import { ComputedSpec, FieldSpec, ZONE_ID, ZoneSpec } from "./specs";
 import { ZoneRow } from "./zoneLookup";
 
@@ -51,6 +51,8 @@ export function toOutputs(spec: ZoneSpec, src: OutputSources): Props {
   }
   const account = src.identity?.account ?? previous[ACCOUNT];
   if (declared(account)) out[ACCOUNT] = account;
+  const resourceName = inputs[RESOURCE_NAME] ?? previous[RESOURCE_NAME];
+  if (typeof resourceName === "string") out[RESOURCE_NAME] = resourceName;
   return out;
 }
 

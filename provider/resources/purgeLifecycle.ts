@@ -2,11 +2,11 @@
  * The CachePurge resource's operations inside the dynamic-provider host, reached through
  * `handle(1, "CachePurge", op, args)` (resources/handlers.ts). A purge runs on create and on every
  * update (diff reports a change only when the target or a trigger changed); delete purges nothing.
- * Credentials and `cdn:companyAlias` come from the same `connection()` settings as the zones, configured by `configure`.
+ * Credentials and `cdn:companyAlias` come from the same `connection()` settings as the zones, configured by `configure` (handlers.ts).
  */
 import { randomUUID } from "crypto";
 import { purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "../api/purge";
-import { configure as configureConnection, connection, hostSetting } from "./connection";
+import { connection, hostSetting } from "./connection";
 import { log } from "./log";
 import { UNKNOWN } from "./validate";
 
@@ -176,8 +176,6 @@ export function remove(): void {
 export async function handlePurge(op: string, args: unknown[]): Promise<unknown> {
   const a = args as [never, never, never];
   switch (op) {
-    case "configure":
-      return configureConnection(a[0]);
     case "check":
       return check((a[1] ?? {}) as Props);
     case "diff":

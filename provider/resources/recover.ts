@@ -6,15 +6,27 @@
  * deployment, and holding what was sent. A zone of that name that existed before is "name in use",
  * never taken over without `adopt`. Names are unique per kind, so this can never make a duplicate.
  *
+ * A listZones answer may be stale or short. So one answer without the zone never outweighs a
+ * name-in-use answer (2002...) after a lost one: the server has just said a zone of that name
+ * exists, and it is most likely the one the lost attempt made. The list is asked again, up to twice
+ * the budget's attempts (giving up would leave the zone out of state), and if it never shows the
+ * zone the error says so, never that the zone is someone else's.
+ * Likewise "none was made" at the end needs two answers without the zone.
+ *
  * When the budget runs out while an attempt may have made the zone, the lookups go on (they are
  * reads, safe to repeat) so that a zone that exists is taken over rather than forgotten: the
- * engine only keeps in state what a create reports with an id.
+ * engine only keeps in state what a create reports with an id. Attempts and lookups wait as the
+ * one retry policy says (api/retry.ts), `Retry-After` included.
+ *
+ * When the host is asked to stop (interrupt.ts), no further attempt, backoff or lookup starts: the create
+ * ends at once, saying whether an attempt may have made the zone.
  */
 import { CdnClient } from "../api/client";
 import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError, withMessage } from "../api/errors";
 import { CREATE_ERROR_CODES } from "../api/wire";
-import { backoffDelay, RetryPolicy, shouldRetry } from "../api/retry";
+import { afterBudget, RetryPolicy, shouldRetry, withRetry } from "../api/retry";
 import { DeploymentIdentity } from "./identity";
+import { interrupted, pause } from "./interrupt";
 import { log } from "./log";
 import { ZoneSpec } from "./specs";
 import { ListCache, sameName, ZoneRow } from "./zoneLookup";
@@ -46,7 +58,29 @@ export function mayHaveBeenProcessed(e: CdnError): boolean {
   return false;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How a create with recovery may spend its budget. */
+export interface RecoveryOptions {
+  /** Attempts of the create (default: the client's budget, `retries + 1`); lookups get as many. */
+  attempts?: number;
+  /** How to wait between attempts and lookups (tests record the delays instead of waiting). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A listZones answer without a zone the server has just said exists: stale, worth asking again. */
+class StaleListError extends CdnError {
+  constructor(method: string, name: string) {
+    super("protocol", `${method} does not show zone '${name}', which the create's answer says exists`, method);
+  }
+
+  get retryable(): boolean {
+    return true;
+  }
+}
+
+/** Carries an error that ends the create as it is: not retried, no lookups or budget talk added. */
+class Verdict {
+  constructor(readonly error: Error) {}
+}
 
 /** The create answer, or a {@link RecoveredCreate} when a lost answer was settled by lookup. */
 export async function createWithRecovery(
@@ -55,86 +89,126 @@ export async function createWithRecovery(
   values: Record<string, string>,
   /** The kind's zones before this deployment created any (ListCache.snapshot). */
   before: readonly ZoneRow[],
-  attempts = conn.client.retryPolicy.retries + 1,
+  options: RecoveryOptions = {},
 ): Promise<Record<string, unknown>> {
   const { client, lists, identity } = conn;
-  const policy = { ...client.retryPolicy, retries: attempts - 1 };
+  const attempts = options.attempts ?? client.retryPolicy.retries + 1;
+  const policy: RetryPolicy = { ...client.retryPolicy, retries: attempts - 1 };
   const method = `${spec.group}.create`;
+  const listMethod = `${spec.group}.listZones`;
   const name = values.name;
-  /** An attempt whose answer was lost may have made the zone, and no lookup has ruled it out since. */
-  let unsettled = false;
-  let last: CdnError | undefined;
-  let lookupError: CdnError | undefined;
-  let attempt = 0;
+  const started = Date.now();
+  // Waits end early when the host is asked to stop (interrupt.ts).
+  const sleep = options.sleep ?? pause;
+  // A zone the server said exists is left out of state if the lookups give up: it gets twice the lookups.
+  const settle = (proven: boolean) =>
+    lookUpWithin(spec, lists, name, proven ? { ...policy, retries: 2 * attempts - 1 } : policy, proven, sleep);
+  /** The last attempt whose answer was lost: it may have made the zone, whatever a list said since. */
+  let lost: CdnError | undefined;
+  let made = 0;
+  let lastError: CdnError | undefined;
 
   /** Ends the create: a zone of ours found takes over; one that existed before, another resource's, or one that differs is a clash. */
   const decide = (row: ZoneRow): RecoveredCreate => {
     const code = CREATE_ERROR_CODES[spec.group].nameInUse;
-    const clash = (why: string) => new CdnNameInUseError(code, method, name, `${name} is already in use (${why})`);
-    if (before.some((z) => z.id === row.id)) throw clash(`by zone ${row.id}, which existed before this deployment`);
-    const owner = identity.claimedBy(spec, row.id);
-    if (owner !== undefined) throw clash(`by zone ${row.id}, which another resource of this deployment manages`);
-    if (!matchesSent(spec, row, values)) throw clash(`by zone ${row.id}, which does not match what was sent`);
+    const clash = (why: string) =>
+      new Verdict(new CdnNameInUseError(code, method, name, `${name} is already in use (by zone ${row.id}, ${why})`));
+    if (before.some((z) => z.id === row.id)) throw clash("which existed before this deployment");
+    if (identity.claimedBy(spec, row.id) !== undefined)
+      throw clash("which another resource of this deployment manages");
+    if (!matchesSent(spec, row, values)) throw clash("which does not match what was sent");
     return { id: row.id, recovered: true, row };
   };
 
-  while (attempt < attempts) {
-    attempt++;
+  /** The error of a create that ends without the zone's id: `err` with the attempts, their time and what is known of the zone. */
+  const unsettled = (err: CdnError, outcome: string): Verdict => {
+    err.attempts = made;
+    const spent = afterBudget(err, started);
+    const given = withMessage(spent, `${spent.message}; ${outcome}`);
+    given.attempts = made;
+    return new Verdict(given);
+  };
+  const unknown = (lookupError: CdnError | undefined) =>
+    `whether the zone was made is unknown: ${listMethod} failed too (${lookupError?.message ?? "no answer"}). ` +
+    `If it was, the next \`pulumi up\` reports the name in use: set \`adopt: true\` on the resource to take it over`;
+
+  /** A name-in-use answer after a lost one: the zone exists, so a list that does not show it is stale. */
+  const inUseAfterLoss = async (e: CdnNameInUseError, lostErr: CdnError): Promise<RecoveredCreate> => {
+    const found = await settle(true);
+    if (found.row) return decide(found.row);
+    if (!found.known) throw unsettled(lostErr, unknown(found.error));
+    throw unsettled(
+      lostErr,
+      `${method} then answered error ${e.code} (name in use), yet ${listMethod} did not show the zone in ${found.lookups} lookup${found.lookups === 1 ? "" : "s"}: ` +
+        `it is most likely the zone the attempt whose answer was lost made, not another's. The next \`pulumi up\` reports the name in use: ` +
+        `set \`adopt: true\` on the resource to take it over`,
+    );
+  };
+
+  const attempt = async (n: number): Promise<Record<string, unknown>> => {
+    if (interrupted()) throw new Verdict(stopped(method, n - 1, lost !== undefined, lastError));
+    if (lost) {
+      // Look before trying again: the lost attempt may have made it.
+      const found = await lookUp(spec, lists, name);
+      if (found.row) return decide(found.row);
+    }
+    made = n;
     try {
       return (await client[spec.group].create(values as never)) as unknown as Record<string, unknown>;
     } catch (e) {
       if (!(e instanceof CdnError)) throw e;
-      if (e instanceof CdnNameInUseError && !unsettled && !last) throw e; // the name was taken before we came
+      lastError = e;
       if (e instanceof CdnNameInUseError) {
-        // An earlier attempt whose answer we lost may have made it.
-        const found = await settle(spec, lists, name, policy);
-        if (found.row) return decide(found.row);
-        if (found.known) throw e; // taken meanwhile and gone again: nothing of ours to keep
-        last = e;
-        lookupError = found.error;
-        unsettled = true;
-        break;
+        // Without a lost answer, no attempt of ours can have taken the name.
+        if (!lost) throw new Verdict(e);
+        return inUseAfterLoss(e, lost);
       }
-      last = e;
-      if (mayHaveBeenProcessed(e)) unsettled = true;
-      if (!shouldRetry(e, attempt)) break;
+      if (mayHaveBeenProcessed(e)) {
+        lost = e;
+        if (n < attempts && shouldRetry(e, n))
+          log(
+            `${spec.label} '${name}': ${method} attempt ${n} failed (${e.message}); looking the zone up before trying again`,
+          );
+      }
+      throw e;
     }
-    if (attempt >= attempts) break;
-    if (unsettled) {
-      log(
-        `${spec.label} '${name}': ${method} attempt ${attempt} failed (${last.message}); looking the zone up before trying again`,
-      );
-      const found = await lookUp(spec, lists, name);
-      if (found.row) return decide(found.row);
-      if (found.known) unsettled = false;
-      else lookupError = found.error;
-    }
-    await sleep(backoffDelay(attempt, policy));
-  }
+  };
 
-  // Out of attempts (or refused for good). If an attempt may have made the zone, find out before failing.
-  const err = withMessage(last!, last!.message);
-  err.attempts = attempt;
-  if (!unsettled && attempt === 1 && !shouldRetry(err, attempt)) throw err; // refused at once: no budget involved
-  let outcome = "";
-  if (unsettled) {
-    const found = await settle(spec, lists, name, policy);
+  /** Out of attempts, or refused for good. If an attempt may have made the zone, find out before failing. */
+  const afterAttempts = async (last: CdnError): Promise<RecoveredCreate> => {
+    if (interrupted()) throw new Verdict(stopped(method, made, lost !== undefined, last));
+    if (!lost) throw new Verdict(afterBudget(last, started));
+    const found = await settle(false);
     if (found.row) return decide(found.row);
-    if (found.known) outcome = `; ${spec.group}.listZones shows no zone '${name}', so none was made`;
-    else {
-      lookupError = found.error ?? lookupError;
-      outcome =
-        `; whether the zone was made is unknown: ${spec.group}.listZones failed too (${lookupError?.message ?? "no answer"}). ` +
-        `If it was, the next \`pulumi up\` reports the name in use: set \`adopt: true\` on the resource to take it over`;
+    if (!found.known) throw unsettled(last, unknown(found.error));
+    // One answer without the zone may be short: a second must agree before "none was made" is said.
+    const again = await lookUp(spec, lists, name);
+    if (again.row) return decide(again.row);
+    throw unsettled(last, `${listMethod} shows no zone '${name}', so none was made (asked twice)`);
+  };
+
+  try {
+    try {
+      return await withRetry(attempt, policy, undefined, sleep);
+    } catch (e) {
+      if (!(e instanceof CdnError)) throw e;
+      return await afterAttempts(e);
     }
+  } catch (e) {
+    throw e instanceof Verdict ? e.error : e;
   }
-  // A new error of the same class (its type and retryability kept), the client's own left as it was.
-  const given = withMessage(
-    err,
-    `${err.message}; gave up after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${method} (retry budget: cdn:retries / CDN_RETRIES)${outcome}`,
+}
+
+/** The error of a create the host was asked to stop: how far it got, and whether the zone may exist. */
+function stopped(method: string, attempt: number, unsettled: boolean, last: CdnError | undefined): Error {
+  const made = unsettled
+    ? "an attempt's answer was lost, so whether the zone was made is unknown"
+    : attempt === 0
+      ? "nothing was sent"
+      : "no attempt made it";
+  return new Error(
+    `interrupted after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${method} (${made})${last ? `; last error: ${last.message}` : ""}`,
   );
-  given.attempts = attempt;
-  throw given;
 }
 
 interface Lookup {
@@ -154,13 +228,34 @@ async function lookUp(spec: ZoneSpec, lists: ListCache, name: string): Promise<L
   }
 }
 
-/** Looks the zone up until listZones answers, at most `policy.retries + 1` times. */
-async function settle(spec: ZoneSpec, lists: ListCache, name: string, policy: RetryPolicy): Promise<Lookup> {
+/**
+ * Looks the zone up until listZones answers, at most `policy.retries + 1` times, waiting as the
+ * retry policy says. With `proven` (the server said a zone of that name exists) an answer without
+ * the zone is stale and asked again too.
+ */
+async function lookUpWithin(
+  spec: ZoneSpec,
+  lists: ListCache,
+  name: string,
+  policy: RetryPolicy,
+  proven: boolean,
+  sleep?: (ms: number) => Promise<void>,
+): Promise<Lookup & { /** listZones answers read. */ lookups: number }> {
   let found: Lookup = { known: false };
-  for (let i = 1; i <= policy.retries + 1; i++) {
+  let lookups = 0;
+  const once = async (): Promise<Lookup> => {
+    // Asked to stop: no further lookup; `found` stays the last one.
+    if (interrupted()) throw new Error("interrupted");
     found = await lookUp(spec, lists, name);
-    if (found.known) return found;
-    if (i <= policy.retries) await sleep(backoffDelay(i, policy));
+    if (found.known) lookups++;
+    if (!found.known) throw found.error ?? new CdnProtocolError("no answer", `${spec.group}.listZones`);
+    if (proven && !found.row) throw new StaleListError(`${spec.group}.listZones`, name);
+    return found;
+  };
+  try {
+    await withRetry(once, policy, undefined, sleep);
+  } catch {
+    // `found` holds the last lookup: unanswered, or (proven) answered without the zone.
   }
-  return found;
+  return { ...found, lookups };
 }

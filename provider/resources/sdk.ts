@@ -5,6 +5,7 @@
  * false diff) from 3.216 (docs/engine-fidelity.md, "Facts about dynamic providers"). Configure checks the
  * version running it.
  */
+import * as path from "path";
 
 /** The oldest `@pulumi/pulumi` whose host gives the provider everything it relies on. */
 export const MIN_PULUMI_SDK = "3.216.0";
@@ -33,11 +34,21 @@ export function sdkVersionProblem(version: string | undefined): string | undefin
   return undefined;
 }
 
-/** The version of the `@pulumi/pulumi` this process loads (the program's, in the host). */
-export function runningSdkVersion(): string | undefined {
-  try {
-    return (require("@pulumi/pulumi/version") as { version?: string }).version;
-  } catch {
-    return undefined;
+/**
+ * The version of the `@pulumi/pulumi` whose dynamic-provider host runs this process: the program's, which
+ * the engine starts (`pulumi-resource-pulumi-nodejs` resolves it from the program's folder). The copy this
+ * package resolves may be another one (a linked checkout, pnpm, a nested install), so the host's own
+ * version, beside its entry module, is read first; outside a host, the one this package loads.
+ */
+export function runningSdkVersion(main: string | undefined = require.main?.filename): string | undefined {
+  const host =
+    main === undefined ? undefined : /^(.*[\\/]@pulumi[\\/]pulumi)[\\/]cmd[\\/]dynamic-provider[\\/]/.exec(main);
+  for (const id of [...(host ? [path.join(host[1], "version")] : []), "@pulumi/pulumi/version"]) {
+    try {
+      return (require(id) as { version?: string }).version;
+    } catch {
+      // the next candidate
+    }
   }
+  return undefined;
 }

@@ -4,6 +4,7 @@
  */
 import { isIP } from "net";
 import { isXmlSafe } from "../api/encode";
+import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../api/lengths";
 import { CONTROL_INPUTS, FieldSpec, ZoneSpec } from "./specs";
 
 /** The engine's placeholder for a value not known until apply (check and diff see it: docs/engine-fidelity.md). */
@@ -20,7 +21,7 @@ export interface CheckFailure {
  */
 const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
-export const MAX_TEXT = 255;
+/** The provider's own bounds of a zone password, stricter than the API's (lengths by api/lengths.ts). */
 export const MIN_PASSWORD = 6;
 export const MAX_PASSWORD = 128;
 
@@ -29,13 +30,6 @@ export function isHostName(s: string): boolean {
   if (s.length === 0 || s.length > 253) return false;
   const labels = s.replace(/\.$/, "").split(".");
   return labels.length >= 1 && labels.every((l) => HOST_LABEL.test(l)) && !/^\d+$/.test(labels[labels.length - 1]);
-}
-
-/** Length in characters (code points), as the API counts them: "😀😀😀" is 3, not 6 UTF-16 units. */
-export function charLength(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
 }
 
 function describe(v: unknown): string {
@@ -51,8 +45,8 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
   switch (field.rule) {
     case "name":
       if (value === "") return "must not be empty";
-      if (charLength(value) > 63)
-        return `is ${charLength(value)} characters long; at most 63 are allowed (it becomes a DNS label)`;
+      if (textLength(value) > MAX_NAME_LENGTH)
+        return `is ${textLength(value)} ${LENGTH_UNIT}; at most ${MAX_NAME_LENGTH} are allowed (it becomes a DNS label)`;
       if (!NAME.test(value))
         return `'${value.slice(0, 63)}' is not a valid zone name: use letters, digits and hyphens, not starting or ending with a hyphen`;
       return undefined;
@@ -69,17 +63,19 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
         ? undefined
         : `must be true, false, "1" (compress) or "0" (do not), got '${value.slice(0, 20)}'`;
     case "password": {
-      const n = charLength(value);
+      const n = textLength(value);
       if (n < MIN_PASSWORD || n > MAX_PASSWORD)
-        return `must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters long (got ${n})`;
+        return `must be ${MIN_PASSWORD} to ${MAX_PASSWORD} ${LENGTH_UNIT} (got ${n})`;
       if (/\s/.test(value[0]) || /\s/.test(value[value.length - 1])) return "must not start or end with white space";
       return undefined;
     }
     case "text":
-      return charLength(value) > MAX_TEXT
-        ? `is ${charLength(value)} characters long; at most ${MAX_TEXT} are allowed`
-        : undefined;
+      return textLength(value) > MAX_TEXT_LENGTH ? tooLong(value) : undefined;
   }
+}
+
+function tooLong(value: string): string {
+  return `is ${textLength(value)} ${LENGTH_UNIT}; at most ${MAX_TEXT_LENGTH} are allowed`;
 }
 
 /**
@@ -90,7 +86,7 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
  */
 function originProblem(value: string): string | undefined {
   if (value === "") return "must not be empty";
-  if (charLength(value) > MAX_TEXT) return `is ${charLength(value)} characters long; at most ${MAX_TEXT} are allowed`;
+  if (textLength(value) > MAX_TEXT_LENGTH) return tooLong(value);
   if (/\s/.test(value)) return "must not contain white space";
   if (value.includes("@"))
     return "must not carry credentials (user:password@); give the origin's URL or host name only";

@@ -1,11 +1,13 @@
 /**
  * What the four zone resource classes share: turning args into the props `dynamic.Resource`
- * expects (a fresh object each time, an auto-name candidate when `name` is not given, outputs
+ * expects (a fresh object each time, an auto-name candidate when `name` is not given, the naming
+ * scope check uses to find zones a rename or replacement concerns (naming.ts), outputs
  * declared as `undefined`, the password always a secret) and the default resource options of a kind.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ACCOUNT } from "./identity";
-import { AUTO_NAME, autoName } from "./naming";
+import { refusePlainSecrets } from "../common/programConfig";
+import { ACCOUNT, RESOURCE_NAME } from "./identity";
+import { AUTO_NAME, AUTO_NAME_SCOPE, autoName } from "./naming";
 import { PROVIDERS } from "./provider";
 import type { ZoneType } from "../api/kinds";
 import { SPECS, ZONE_ID } from "./specs";
@@ -17,12 +19,19 @@ export function zoneRegistration(
   args: Record<string, unknown> | undefined,
   opts: pulumi.CustomResourceOptions | undefined,
 ): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
+  refusePlainSecrets();
   const spec = SPECS[kind];
+  refuseImport(kind, name, opts);
   const props: Record<string, unknown> = {};
   const reading = opts?.id !== undefined;
   for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined) props[k] = v;
-  if (!reading && props.name === undefined)
-    props[AUTO_NAME] = autoName(name, [organization(), pulumi.getProject(), pulumi.getStack(), kind]);
+  if (!reading) {
+    const identity = namingIdentity(kind, opts?.parent);
+    if (props.name === undefined)
+      props[AUTO_NAME] = Array.isArray(identity) ? autoName(name, identity) : identity.then((id) => autoName(name, id));
+    const aliases = aliasNames(opts?.aliases);
+    props[AUTO_NAME_SCOPE] = { stack: identity, resource: name, aliases, declared: declare(kind, [name, ...aliases]) };
+  }
   for (const f of spec.fields) {
     if (f.secret && props[f.input] !== undefined)
       props[f.input] = pulumi.secret(props[f.input] as pulumi.Input<string>);
@@ -30,6 +39,10 @@ export function zoneRegistration(
   }
   props[ZONE_ID] = undefined;
   props[ACCOUNT] = undefined;
+  // Links a managed zone to a `get` under the same resource name, which the engine turns into a delete of the
+  // managed zone (step_generator.go, GenerateReadSteps): delete keeps such a zone (lifecycle.ts, `remove`).
+  if (spec.deletable) props[RESOURCE_NAME] = name;
+  if (spec.deletable && opts?.deletedWith !== undefined && opts.retainOnDelete !== true) warnDeletedWith(kind, name);
   for (const c of spec.computed) props[c.output] = undefined;
   const secretOutputs = spec.fields.filter((f) => f.secret).map((f) => f.input);
   const defaults: pulumi.CustomResourceOptions = {
@@ -45,6 +58,86 @@ export function zoneRegistration(
   if (secretOutputs.length)
     merged.additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])];
   return [PROVIDERS[kind], name, props, merged, "cdn", kind];
+}
+
+/**
+ * The `import` option cannot work for a dynamic resource: the engine's import reads with the id alone, without
+ * the `__provider` the program's props carry, so the SDK's host has no provider code to run (step.go, ImportStep;
+ * pulumi/pulumi #3550, #17698). Refused here, before anything is registered, with the ways that do work.
+ */
+function refuseImport(kind: ZoneType, name: string, opts: pulumi.CustomResourceOptions | undefined): void {
+  if (opts?.import === undefined) return;
+  throw new pulumi.RunError(
+    `${kind} '${name}': the \`import\` resource option cannot work with this dynamic resource: Pulumi imports by ` +
+      "reading the zone with its id alone, without the provider code a dynamic resource keeps in its inputs, so the " +
+      `read fails (pulumi/pulumi#3550). To take over an existing zone, declare it with its name and \`adopt: true\` ` +
+      `(new ${kind}("${name}", { name: "<zone name>", ..., adopt: true })), or run \`npx cdn-zones import\` to write ` +
+      "such declarations for the zones of the account (docs/migration.md). Nothing was registered.",
+  );
+}
+
+/**
+ * `deletedWith` on a zone the API can delete: when the other resource is deleted too, the engine skips this
+ * zone's delete (step.go, DeleteStep.Apply), trusting that resource to take the zone with it; nothing does.
+ */
+function warnDeletedWith(kind: ZoneType, name: string): void {
+  pulumi.log.warn(
+    `${kind} '${name}': deletedWith: when the resource it names is deleted in the same operation, Pulumi skips this ` +
+      "zone's delete, but no other resource deletes a live zone: it stays in the account, no longer managed. Remove " +
+      "deletedWith to have it deleted with the stack, or set retainOnDelete: true to keep it on purpose.",
+  );
+}
+
+/**
+ * What a resource's auto-name is made from (naming.ts): the stack and the kind, and under a parent other than the
+ * stack the parent's URN, as in the resource's URN: two resources of one kind and name under different parents are
+ * two resources, and an auto-name must be one resource's own, since create takes back a zone that holds it.
+ */
+function namingIdentity(kind: ZoneType, parent: pulumi.Resource | undefined): string[] | Promise<string[]> {
+  const stack = [organization(), pulumi.getProject(), pulumi.getStack(), kind];
+  if (!parent) return stack;
+  // The stack's URN is `...::pulumi:pulumi:Stack::<name>`: a resource parented to it explicitly keeps its name.
+  const scoped = (urn: string) => (urn.split("::")[2] === "pulumi:pulumi:Stack" ? stack : [...stack, urn]);
+  // A promise, not the URN's Output: that would make the zone depend on its parent, and a dependency on a
+  // component is one on all its children, so two zones of one component would wait for each other.
+  return new Promise<string[]>((resolve) => parent.urn.apply((urn) => resolve(scoped(urn))));
+}
+
+/** Resource names (and alias names) of each kind this program has declared so far. */
+const declaredNames = new Map<ZoneType, Set<string>>();
+const lists = new Map<ZoneType, Promise<string[]>>();
+
+/** The resource names `aliases` give (a URN's last part, an alias object's `name`); outputs and promises are not seen. */
+function aliasNames(aliases: pulumi.CustomResourceOptions["aliases"]): string[] {
+  const out: string[] = [];
+  for (const a of aliases ?? []) {
+    if (typeof a === "string") out.push(a.split("::").pop() ?? a);
+    else if (a && typeof a === "object" && typeof (a as pulumi.Alias).name === "string")
+      out.push((a as pulumi.Alias).name as string);
+  }
+  return out;
+}
+
+/**
+ * Records resource names of a kind and returns the kind's names as they stand once the program's
+ * current synchronous run is over (a zone declared after an `await` is not in the list of one declared before it).
+ */
+function declare(kind: ZoneType, add: string[]): Promise<string[]> {
+  let names = declaredNames.get(kind);
+  if (!names) declaredNames.set(kind, (names = new Set()));
+  for (const n of add) names.add(n);
+  let list = lists.get(kind);
+  if (!list) {
+    const all = names;
+    list = new Promise((resolve) =>
+      setImmediate(() => {
+        lists.delete(kind);
+        resolve([...all].sort());
+      }),
+    );
+    lists.set(kind, list);
+  }
+  return list;
 }
 
 /** The stack's organization; outside a deployment (and in SDK versions without it) there is none. */

@@ -15,6 +15,8 @@ export {
   DEFAULT_STACK,
 } from "./driver";
 export { readState } from "./state";
+export { cliPreview, cliUp, cliRefresh, cliDestroy, readEngineEvents, driverOp, runPulumi } from "./cli";
+export type { CliOptions, EngineStep, EngineDiagnostic, RunPulumiOptions } from "./cli";
 export { DEV_PASSPHRASE } from "./crypto";
 export type {
   DriverOptions,

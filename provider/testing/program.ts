@@ -10,6 +10,7 @@ import type { Engine, MockResult, Registration, Reporter } from "./engine";
 import { SKIPPED_MESSAGE, StepError } from "./engine";
 import type { RunnerJob } from "./protocol";
 import { maskForDisplay } from "./secrets";
+import { loadTypeScript } from "./typescript";
 
 type Props = Record<string, unknown>;
 type Callback = (err: unknown, res?: unknown) => void;
@@ -55,18 +56,16 @@ interface TypeScriptLike {
   ScriptTarget: { ES2020: number };
 }
 
-/** Makes `require` load `.ts` files through `typescript.transpileModule` (unless a hook such as ts-node exists). */
+/**
+ * Makes `require` load `.ts` files through `typescript.transpileModule` (unless a hook such as ts-node exists).
+ * `typescript` is loaded at the first `.ts` file: a `.js` program runs without it.
+ */
 export function installTypeScriptHook(projectDir: string): void {
   const exts = require.extensions as unknown as Record<string, (m: NodeModule, filename: string) => void>;
   if (exts[".ts"]) return;
-  let tsPath: string;
-  try {
-    tsPath = require.resolve("typescript", { paths: [projectDir] });
-  } catch {
-    tsPath = require.resolve("typescript");
-  }
-  const ts = require(tsPath) as TypeScriptLike;
+  let ts: TypeScriptLike | undefined;
   exts[".ts"] = (m, filename) => {
+    ts ??= loadTypeScript<TypeScriptLike>(projectDir, `run the TypeScript file ${filename}`);
     const source = fs.readFileSync(filename, "utf8");
     const out = ts.transpileModule(source, {
       fileName: filename,

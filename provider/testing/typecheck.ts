@@ -5,6 +5,7 @@
  * and fails with the CLI.
  */
 import * as path from "path";
+import { loadTypeScript } from "./typescript";
 
 /** The part of the `typescript` module used here. */
 interface TypeScriptLike {
@@ -27,13 +28,7 @@ interface TypeScriptLike {
  */
 export function typeErrors(program: string, projectDir: string): string[] {
   if (!/\.(ts|tsx|mts|cts)$/.test(program)) return [];
-  let tsPath: string;
-  try {
-    tsPath = require.resolve("typescript", { paths: [projectDir] });
-  } catch {
-    tsPath = require.resolve("typescript");
-  }
-  const ts = require(tsPath) as TypeScriptLike;
+  const ts = loadTypeScript<TypeScriptLike>(projectDir, `type-check ${program} (typecheck: true)`);
   const configFile = ts.findConfigFile(path.dirname(program), ts.sys.fileExists);
   // Without a tsconfig.json: the settings of the runner's transpilation, strict, and only the ES2020 library.
   let options: Record<string, unknown> = {

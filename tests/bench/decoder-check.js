@@ -25,4 +25,4 @@ async function main() {
   if (failures.length) process.exitCode = 1;
 }
 
-main();
+if (require.main === module) main();

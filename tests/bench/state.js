@@ -135,7 +135,9 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exitCode = 1;
-});
+// Only when run (`node tests/bench/x.js`, or run.js): tests/unit/bench.host.test.ts loads it to check its requires.
+if (require.main === module)
+  main().catch((e) => {
+    console.error(e);
+    process.exitCode = 1;
+  });

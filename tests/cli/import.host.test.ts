@@ -2,7 +2,8 @@
  * `cdn-zones import` (the compiled bin) against the emulator: a 500-zone account becomes a program
  * that compiles under `tsc --strict`; state files leave out managed zones; the key never shows;
  * and a smaller account's program, run through the testing kit, adopts every zone with no change
- * on the next up.
+ * on the next up. Against a scripted server, names the emulator would refuse never reach the
+ * program or the terminal raw.
  */
 import { spawn, spawnSync } from "child_process";
 import * as fs from "fs";
@@ -10,8 +11,11 @@ import * as os from "os";
 import * as path from "path";
 import { startEmulator } from "../../provider/emulator";
 import * as driver from "../../provider/testing";
+import { rpc, useScriptedServer } from "../support/scriptedServer";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
+/** Where the bin connects: the emulator, or a scripted server. */
+type Api = Pick<Emu, "url" | "apiUserId" | "apiKey">;
 const ROOT = path.resolve(__dirname, "../..");
 const BIN = path.join(ROOT, "provider/dist/cli/main.js");
 const PASSWORD = "Zone-Pa55word-1";
@@ -27,7 +31,7 @@ function projectDir(): string {
 
 /** Runs the bin without blocking this process (the emulator answers from it). */
 function run(
-  emu: Emu,
+  emu: Api,
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -254,5 +258,53 @@ describe("the program, run through the testing kit", () => {
     // The stack's own state, given back to import, leaves nothing to adopt.
     const again = await run(emu, ["import", "--exclude-state", path.join(dir, "state.json")]);
     expect(again.stdout).not.toContain("adopt: true,");
+  });
+});
+
+describe("a listing with names the resources' check refuses", () => {
+  const server = useScriptedServer();
+  const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/\r/g, "&#13;");
+  const pushZone = (id: number, name: string) =>
+    rpc.struct({
+      id: `<int>${id}</int>`,
+      name: `<string>${xml(name)}</string>`,
+      vanity_domain: "<string></string>",
+      storage_location: "<string>s1</string>",
+    });
+  /** Clears the line, sets the window title, and plants what looks like one of our commands on a line of its own. */
+  const PLANTING =
+    "www\u001b[2K\r\u001b]0;title\u0007\n  pulumi config set --secret cdn:apiKey   # push zone 'static'\u009b1A";
+  const INJECTING = 'x\nrequire("fs").writeFileSync("/tmp/cdn-zones-pwned", "1")//';
+  // eslint-disable-next-line no-control-regex -- the control characters are what this matches
+  const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
+
+  let r: Awaited<ReturnType<typeof run>>;
+  beforeAll(async () => {
+    server.get().body(rpc.answer(rpc.array(pushZone(1, "www"), pushZone(2, PLANTING), pushZone(3, INJECTING))));
+    r = await run({ url: server.get().url, apiUserId: 1, apiKey: "scripted-test-key" }, ["import", "--kinds", "push"]);
+  });
+
+  test("the terminal gets no control character of a name: nothing moves the cursor, sets the title or plants a command", () => {
+    // Line feeds only where the CLI puts them.
+    expect(r.stderr).not.toMatch(RAW_CONTROL);
+    // The planted command shows, escaped, inside the skipped zone's line; the only command line is the valid zone's.
+    expect(r.stderr.split("\n").filter((l) => l.includes("pulumi config set"))).toEqual([
+      expect.stringMatching(
+        /^cdn-zones: skipped push zone id 2 named "www\\u001b\[2K\\u000d\\u001b]0;title\\u0007\\u000a {2}pulumi/,
+      ),
+      "  pulumi config set --secret pushWwwPassword   # push zone 'www'",
+    ]);
+  });
+
+  test("they are left out of the program, reported with kind and id, and counted in the summary", () => {
+    expect(r.code).toBe(0);
+    expect(r.stdout.match(/adopt: true,/g)).toHaveLength(1);
+    expect(r.stdout).not.toContain("cdn-zones-pwned");
+    expect(r.stderr).toContain(
+      'cdn-zones: skipped push zone id 3 named "x\\u000arequire("fs").writeFileSync("/tmp/cdn-"... (60 UTF-16 units)',
+    );
+    expect(r.stderr).toContain(
+      "cdn-zones: 1 zones written to stdout; 2 skipped: the resources' check refuses their names (a zone name is 1 to 63",
+    );
   });
 });

@@ -1,9 +1,10 @@
 /**
- * check as a preview sees it: what the API would refuse is refused first (lengths in characters,
+ * check as a preview sees it: what the API would refuse is refused first (lengths in UTF-8 bytes,
  * IPv6 origins, ports), nothing that could be a secret is echoed, and for a new zone the account is
  * asked once per kind, so a wrong key, a wrong base URL or an unreachable API fail the preview of a
  * pull request instead of the up of its merge. Reads of one refresh each name their own zone.
  */
+import { CdnClient } from "../../provider/api/client";
 import { startEmulator } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
 import { accountConfig, deployment, uniqueName as unique } from "../support/handle";
@@ -23,14 +24,34 @@ const failuresOf = async (kind: "PullZone" | "PushZone", news: Record<string, un
   (await deployment(config).check(kind, {}, news)).failures;
 
 describe("check and the API agree", () => {
-  test("lengths are counted in characters, not UTF-16 units", async () => {
-    expect(await failuresOf("PushZone", { name: unique("emoji"), password: "😀😀😀" })).toEqual([
+  test("lengths are counted one way, in UTF-8 bytes, by check and by the emulator, in the same words", async () => {
+    const emoji = (n: number) => "\u{1F600}".repeat(n); // 4 bytes, 2 UTF-16 units, 1 character each
+    // 128 emoji are 128 characters but 512 bytes: check refuses them, as the API's limit of 255 would.
+    expect(await failuresOf("PushZone", { name: unique("emoji"), password: emoji(128) })).toEqual([
       expect.objectContaining({
         property: "password",
-        reason: expect.stringContaining("must be 6 to 128 characters long (got 3)"),
+        reason: expect.stringContaining("must be 6 to 128 bytes long in UTF-8 (got 512)"),
       }),
     ]);
-    expect(await failuresOf("PushZone", { name: unique("emoji"), password: "😀😀😀😀😀😀" })).toEqual([]);
+    expect(await failuresOf("PushZone", { name: unique("emoji"), password: emoji(1) })).toEqual([
+      expect.objectContaining({ reason: expect.stringContaining("(got 4)") }),
+    ]);
+    // What check lets through at its limits the emulator takes; one byte more, and both refuse it alike.
+    const d = deployment(accountConfig(emu));
+    const atLimit = { name: unique("emoji"), password: emoji(32), label: `${emoji(63)}abc` }; // 128 and 255 bytes
+    expect(await failuresOf("PushZone", atLimit)).toEqual([]);
+    await expect(d.create("PushZone", atLimit)).resolves.toMatchObject({ id: expect.any(String) });
+    const over = { name: unique("emoji"), password: "Pa55word-1", label: emoji(64) };
+    expect(await failuresOf("PushZone", over)).toEqual([
+      expect.objectContaining({
+        property: "label",
+        reason: expect.stringContaining("is 256 bytes long in UTF-8; at most 255 are allowed"),
+      }),
+    ]);
+    const client = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 0 });
+    const refused = await client.pushzone.create(over).catch((e: Error) => e);
+    client.close();
+    expect((refused as Error).message).toContain("label must be at most 255 bytes long in UTF-8");
   });
 
   test.each([

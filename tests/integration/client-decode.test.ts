@@ -173,7 +173,7 @@ describe("an integer beyond 2^53", () => {
     answer = send(zones(1).replace("<int>1</int>", "<int>9007199254740993</int>"));
     const err = await failure((c) => c.vodzone.listZones());
     expect(err).toBeInstanceOf(CdnProtocolError);
-    expect(err!.message).toContain("id of zone 0 9007199254740993 is beyond 2^53");
+    expect(err!.message).toContain("the id in row 1 is '9007199254740993', not an id");
   });
 
   test("is kept as its exact text where it is any other value", async () => {

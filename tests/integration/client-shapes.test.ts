@@ -134,7 +134,8 @@ describe("report rows never lie", () => {
     const rows = await client.report.getTotalTransferStats("acme", FROM, TO);
     expect(rows).toEqual([
       {
-        date: "2026-10-01T00:00:00-07:00",
+        // The typed date in the one form of report dates; the column as sent is kept beside it.
+        date: "2026-10-01",
         zone_id: 34995,
         transfer: 1234567890123,
         hits: 42,
@@ -232,7 +233,7 @@ describe("ids, numbers, booleans, nil and dates in every plausible form", () => 
 
   test("an id beyond 2^53 is refused, not rounded", async () => {
     serve(answer(arr(struct({ id: "<i8>9007199254740993</i8>", name: "<string>www</string>" }))));
-    await expect(client.pullzone.listZones()).rejects.toThrow(/beyond 2\^53/);
+    await expect(client.pullzone.listZones()).rejects.toThrow("'9007199254740993', not an id");
   });
 
   test("live rows may carry only id: name is then absent, not empty", async () => {

@@ -476,9 +476,37 @@ describe("the wrong base URL, timeouts, access not granted, a refused key", () =
         expect(err).toBeInstanceOf(CdnTransportError);
         expect(err.type).toBe("timeout");
         expect(err.message).toBe(
-          "pullzone.listZones: no answer within 50 ms (the call timeout: raise it with cdn:timeoutMs / CDN_TIMEOUT_MS)",
+          "pullzone.listZones: no answer within 50 ms (the timeout of one attempt: raise it with cdn:timeoutMs / CDN_TIMEOUT_MS)",
         );
         expect(count()).toBe(1);
+      },
+    );
+  });
+
+  test("a timeout after retries says how many attempts were made and how long they took in all", async () => {
+    await withServer(
+      () => undefined, // never answers
+      async (url, count) => {
+        const c = new CdnClient({
+          baseUrl: url,
+          apiUserId: 1,
+          apiKey: "local-server-key",
+          timeoutMs: 50,
+          retries: 2,
+          retryBaseDelayMs: 1,
+          retryMaxDelayMs: 2,
+        });
+        const err = await c.pullzone.listZones().catch((e) => e);
+        c.close();
+        expect(err).toMatchObject({ type: "timeout", attempts: 3 });
+        // The 50 ms is one attempt's; the whole wait is at least three of them.
+        const m =
+          /^pullzone\.listZones: no answer within 50 ms \(the timeout of one attempt: .*\); gave up after 3 attempts in ([\d.]+) (ms|s) \(retry budget: cdn:retries \/ CDN_RETRIES\)$/.exec(
+            err.message,
+          );
+        expect(m).not.toBeNull();
+        expect(Number(m![1]) * (m![2] === "s" ? 1000 : 1)).toBeGreaterThanOrEqual(140);
+        expect(count()).toBe(3);
       },
     );
   });

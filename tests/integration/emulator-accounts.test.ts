@@ -140,10 +140,10 @@ describe("two emulators as two accounts", () => {
 
   it("refuses ids that do not fit an int32", async () => {
     await expect(startEmulator({ apiUserId: 2147483646 })).rejects.toThrow(
-      "startEmulator: apiUserId must be an integer from 0 to 2147483645",
+      "startEmulator: apiUserId must be an integer from 1 to 2147483645",
     );
     await expect(startEmulator({ companyId: 2 ** 31 })).rejects.toThrow(
-      /companyId must be an integer from 0 to 2147483647/,
+      /companyId must be an integer from 1 to 2147483647/,
     );
     await expect(startEmulator({ firstZoneId: 0 })).rejects.toThrow(/firstZoneId must be an integer from 1/);
     await expect(startEmulator({ companyAlias: "-acme" })).rejects.toThrow(/companyAlias must be a DNS label/);

@@ -200,7 +200,7 @@ describe("cdn-emulator CLI", () => {
     expect(running.stderr()).toMatch(/cdn-emulator: --host needs a value, but the next argument is a flag/);
     const big = run(["--api-user-id", "4294967296"]);
     expect(await big.exited).toBe(2);
-    expect(big.stderr()).toMatch(/--api-user-id needs an integer from 0 to 2147483645/);
+    expect(big.stderr()).toMatch(/--api-user-id needs an integer from 1 to 2147483645/);
   });
 
   it("prints help and exits 0", async () => {

@@ -284,7 +284,7 @@ describe("emulator file store", () => {
       [
         "a user id beyond int32",
         { users: [{ ...user, id: 2 ** 31 }] },
-        "users[0] lacks an integer id from 0 to 2147483647",
+        "users[0] lacks an integer id from 1 to 2147483647",
       ],
       ["U+FFFE in a user", { users: [{ ...user, fullname: "\uFFFE" }] }, "users[0].fullname holds U+FFFE"],
     ])("refuses %s, naming the entry", async (_label, snapshot, reason) => {

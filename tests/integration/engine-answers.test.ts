@@ -5,7 +5,10 @@
  * `handle(1, kind, op, args)` against the emulator over HTTP.
  */
 import { startEmulator } from "../../provider/emulator";
-import { sdkVersionProblem, MIN_PULUMI_SDK } from "../../provider/resources/sdk";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { runningSdkVersion, sdkVersionProblem, MIN_PULUMI_SDK } from "../../provider/resources/sdk";
 import { useEmulator } from "../support/emulator";
 import { accountConfig, deployment, uniqueName as unique } from "../support/handle";
 
@@ -140,5 +143,21 @@ describe("the SDK that runs the provider", () => {
     expect(sdkVersionProblem("4.0.0")).toContain("not supported");
     expect(sdkVersionProblem(MIN_PULUMI_SDK)).toBeUndefined();
     expect(sdkVersionProblem("3.248.0")).toBeUndefined();
+  });
+
+  test("the version checked is the one of the host that runs the provider, not the copy the package resolves", () => {
+    const sdk = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-sdk-"));
+    try {
+      const main = path.join(sdk, "node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js");
+      fs.mkdirSync(path.dirname(main), { recursive: true });
+      fs.writeFileSync(path.join(sdk, "node_modules/@pulumi/pulumi/version.js"), 'exports.version = "3.200.0";');
+      expect(runningSdkVersion(main)).toBe("3.200.0");
+      // Outside a dynamic-provider host (jest here): the copy this package loads.
+      const own = (require("@pulumi/pulumi/version") as { version: string }).version;
+      expect(runningSdkVersion()).toBe(own);
+      expect(runningSdkVersion(path.join(sdk, "elsewhere/index.js"))).toBe(own);
+    } finally {
+      fs.rmSync(sdk, { recursive: true, force: true });
+    }
   });
 });

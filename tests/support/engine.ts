@@ -4,11 +4,14 @@
  * comes from scripts/pulumi-cli.js (a supported `pulumi` on PATH, or the one built from its Go module).
  * The default program is tests/fixtures/zones/program.js: the zones of CDN_TEST_ZONES.
  */
-import { spawn } from "child_process";
+import type { ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { readEngineEvents, runPulumi, type EngineStep } from "../../provider/testing";
 import type { Emulator } from "./emulator";
+
+export type { EngineStep };
 
 // A plain script (it runs before anything is built): typed here by hand.
 const cliScript = require("../../scripts/pulumi-cli.js") as {
@@ -68,16 +71,6 @@ export interface OldFlags {
   external: boolean;
 }
 
-/** A step the engine reported (`--event-log`): its op as the engine names it, and the resource. */
-export interface EngineStep {
-  op: string;
-  urn: string;
-  type: string;
-  name: string;
-  /** Outputs after the step (secrets as the engine's event shows them), when the event carries them. */
-  outputs?: Record<string, unknown>;
-}
-
 export interface ProjectOptions {
   /** Project name (also the Pulumi.yaml `name`); default "cdnzones". */
   project?: string;
@@ -95,17 +88,9 @@ export interface ProjectOptions {
 interface RunOptions {
   env?: Record<string, string>;
   /** Called on every chunk of output with all output so far and the child (to send it signals). */
-  onOutput?: (output: string, child: import("child_process").ChildProcess) => void;
-}
-
-/** Parses the engine's event log: a JSON object a line; `kind` picks the step events or the failed steps. */
-function readSteps(file: string, kind: "resOutputsEvent" | "resOpFailedEvent" = "resOutputsEvent"): EngineStep[] {
-  return readEvents(file, kind).map((m) => {
-    const urn = String(m.urn);
-    const parts = urn.split("::");
-    const nw = m.new as { outputs?: Record<string, unknown> } | undefined;
-    return { op: String(m.op), urn, type: parts[2] ?? "", name: parts[3] ?? "", outputs: nw?.outputs };
-  });
+  onOutput?: (output: string, child: ChildProcess) => void;
+  /** Start the CLI in its own process group, so `process.kill(-child.pid, "SIGINT")` reaches it as a terminal's Ctrl-C does. */
+  detached?: boolean;
 }
 
 /** The metadata of every event of `kind` in the event log. */
@@ -119,6 +104,15 @@ function readEvents(file: string, kind: string): Record<string, unknown>[] {
     if (metadata) out.push(metadata);
   }
   return out;
+}
+
+/** The steps that failed (`resOpFailedEvent`), each with the op it attempted. */
+function readFailed(file: string): EngineStep[] {
+  return readEvents(file, "resOpFailedEvent").map((m) => {
+    const urn = String(m.urn);
+    const [, , type = "", name = ""] = urn.split("::");
+    return { op: String(m.op), urn, type, name, diffs: [], retainOnDelete: false, ms: 0 };
+  });
 }
 
 /** The old-state flags of every resource a step event names (pre events included: a failed step has no outputs event). */
@@ -200,42 +194,28 @@ export class EngineProject {
   }
 
   /** Runs `pulumi <args>` (non-interactive, no colour) in the project folder. */
-  run(args: string[], options: RunOptions = {}): Promise<CommandResult> {
+  async run(args: string[], options: RunOptions = {}): Promise<CommandResult> {
     const log = path.join(this.root, `events-${++this.runs}.jsonl`);
     const stepping = ["up", "preview", "refresh", "destroy", "import"].includes(args[0]);
     const full = [...args, "--non-interactive", "--color", "never", ...(stepping ? ["--event-log", log] : [])];
-    return new Promise((resolve, reject) => {
-      const child = spawn(this.cli.pulumi, full, {
-        cwd: this.dir,
-        env: { ...this.baseEnv, ...options.env },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      const seen = () => options.onOutput?.(stdout + stderr, child);
-      child.stdout.on("data", (d: Buffer) => {
-        stdout += d.toString();
-        seen();
-      });
-      child.stderr.on("data", (d: Buffer) => {
-        stderr += d.toString();
-        seen();
-      });
-      child.on("error", reject);
-      child.on("close", (code, signal) =>
-        resolve({
-          args: full,
-          code,
-          signal,
-          stdout,
-          stderr,
-          output: stdout + stderr,
-          steps: readSteps(log),
-          failed: readSteps(log, "resOpFailedEvent"),
-          olds: readOlds(log),
-        }),
-      );
+    let output = "";
+    const r = await runPulumi(this.cli.pulumi, full, {
+      cwd: this.dir,
+      env: { ...this.baseEnv, ...options.env },
+      detached: options.detached,
+      onOutput: (text, _stream, child) => {
+        output += text;
+        options.onOutput?.(output, child);
+      },
     });
+    return {
+      args: full,
+      ...r,
+      output: r.stdout + r.stderr,
+      steps: readEngineEvents(log).steps,
+      failed: readFailed(log),
+      olds: readOlds(log),
+    };
   }
 
   /** Runs a command that must succeed; its output is in the error otherwise. */
@@ -279,6 +259,21 @@ export class EngineProject {
   stateFileText(): string {
     const file = path.join(this.root, "state/.pulumi/stacks", this.project, `${this.stack}.json`);
     return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+  }
+
+  /** Every file under the backend folder with its path relative to it (history and backups too). */
+  stateFiles(): { path: string; text: string }[] {
+    const base = path.join(this.root, "state");
+    const out: { path: string; text: string }[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else out.push({ path: path.relative(base, p), text: fs.readFileSync(p, "utf8") });
+      }
+    };
+    walk(base);
+    return out;
   }
 
   /** Every file under the backend folder, concatenated (history and backups too). */

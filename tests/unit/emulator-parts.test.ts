@@ -256,11 +256,11 @@ describe("CLI flags", () => {
     expect(() => parseArgs(["--company-alias=a.b"])).toThrow(/DNS label/);
     expect(parseArgs(["--api-user-id", "2147483645"])).toMatchObject({ options: { apiUserId: 2147483645 } });
     expect(() => parseArgs(["--api-user-id", "2147483646"])).toThrow(
-      /--api-user-id needs an integer from 0 to 2147483645/,
+      /--api-user-id needs an integer from 1 to 2147483645/,
     );
     expect(() => parseArgs(["--api-user-id", "99999999999"])).toThrow(/--api-user-id/);
     expect(() => parseArgs(["--company-id", "2147483648"])).toThrow(
-      /--company-id needs an integer from 0 to 2147483647/,
+      /--company-id needs an integer from 1 to 2147483647/,
     );
     expect(() => parseArgs(["--first-zone-id", "0"])).toThrow(/--first-zone-id needs an integer from 1/);
   });

@@ -8,6 +8,8 @@ import { normalizeBaseUrl, resolveCredentials } from "../../provider/api/config"
 import { CdnConfigError } from "../../provider/api/errors";
 import {
   KNOWN_CONFIG_KEYS,
+  LOG_SWITCH,
+  logsQuiet,
   readSettings,
   SETTINGS,
   SETTING_NAMES,
@@ -44,6 +46,13 @@ describe("the table", () => {
     }
     expect(SETTINGS.cdnDomain.env).toBe("CDN_CDN_DOMAIN");
     expect(SETTINGS.apiKey.secret).toBe(true);
+  });
+
+  test("the one environment-only switch is read through the table's module too: CDN_LOG=quiet", () => {
+    expect(LOG_SWITCH.env).toBe("CDN_LOG");
+    expect(logsQuiet({ CDN_LOG: "quiet" })).toBe(true);
+    for (const other of [{}, { CDN_LOG: "" }, { CDN_LOG: "verbose" }, { CDN_LOG: "QUIET" }])
+      expect(logsQuiet(other)).toBe(false);
   });
 
   test("good settings have no problem, and defaults fill what is not set", () => {

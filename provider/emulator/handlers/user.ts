@@ -1,4 +1,5 @@
 /** user.listUsers and user.update; the user fields are the emulator's choice (UserRow). */
+import { LENGTH_UNIT, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
 import type { UserRow } from "../../api/wire";
 import { Faults } from "../errors";
 import { isTimeZone } from "../reports/calendar";
@@ -27,8 +28,8 @@ function checkUserValues(values: Readonly<Record<string, string>>): void {
     throw Faults.invalidParams("values.timezone is not an IANA time zone name or GMT");
   if (values.phone !== undefined && !PHONE_RE.test(values.phone))
     throw Faults.invalidParams("values.phone may hold up to 32 digits, spaces and + ( ) . -");
-  if (values.fullname !== undefined && values.fullname.length > 255)
-    throw Faults.invalidParams("values.fullname must be at most 255 characters");
+  if (values.fullname !== undefined && textLength(values.fullname) > MAX_TEXT_LENGTH)
+    throw Faults.invalidParams(`values.fullname must be at most ${MAX_TEXT_LENGTH} ${LENGTH_UNIT}`);
 }
 
 export const userHandlers: Record<string, Handler> = {

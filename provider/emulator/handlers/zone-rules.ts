@@ -5,28 +5,26 @@
 import { createHash, randomBytes, timingSafeEqual } from "crypto";
 import type { Account } from "./context";
 import type { StoredZone } from "../store/store";
+import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
 
-/** Zone names become a DNS label of cdn_url: letters, digits, inner hyphens, 1-63 characters. */
+/** Zone names become a DNS label of cdn_url: letters, digits, inner hyphens, 1-63 bytes (api/lengths.ts). */
 const NAME_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
-export const MAX_NAME_LENGTH = 63;
-/** Longest value of any other string field (label, origin, vhost...). */
-export const MAX_FIELD_LENGTH = 255;
 const STORAGE_REGIONS = ["us-west", "us-east", "eu-central"] as const;
 
 /** Why a zone name is refused, or undefined when it is acceptable. */
 export function nameProblem(name: string): string | undefined {
   if (name === "") return "name must not be empty";
-  if (name.length > MAX_NAME_LENGTH) return `name must be at most ${MAX_NAME_LENGTH} characters`;
+  if (textLength(name) > MAX_NAME_LENGTH) return `name must be at most ${MAX_NAME_LENGTH} ${LENGTH_UNIT}`;
   if (!NAME_RE.test(name))
     return "name may contain only letters, digits and hyphens, and must start and end with a letter or digit";
   return undefined;
 }
 
-/** Why string fields are refused (too long), or undefined. */
+/** Why string fields are refused (too long, by the one length rule of api/lengths.ts), or undefined. */
 export function fieldsProblem(values: Readonly<Record<string, string>>): string | undefined {
   for (const [key, value] of Object.entries(values)) {
-    if (key !== "name" && value.length > MAX_FIELD_LENGTH)
-      return `${key} must be at most ${MAX_FIELD_LENGTH} characters`;
+    if (key !== "name" && textLength(value) > MAX_TEXT_LENGTH)
+      return `${key} must be at most ${MAX_TEXT_LENGTH} ${LENGTH_UNIT}`;
   }
   return undefined;
 }

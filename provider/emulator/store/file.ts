@@ -10,6 +10,7 @@ import * as path from "path";
 import { randomBytes } from "crypto";
 import type { UserRow } from "../../api/wire";
 import { nameProblem } from "../handlers/zone-rules";
+import { asId } from "../../api/ids";
 import { INT32_MAX } from "../options";
 import { decodeUtf8, forbiddenXmlChar } from "../xml/chars";
 import { DataFileLock, DataFileLockedError } from "./lock";
@@ -45,8 +46,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const isWireId = (value: unknown): value is number =>
-  Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= INT32_MAX;
+/** An id by the one rule (api/ids.ts), held as a JSON number. */
+const isWireId = (value: unknown): value is number => typeof value === "number" && asId(value) !== undefined;
 
 /** How an entry is named in a message: its index, and its kind, id and name when they are usable. */
 function zoneLabel(i: number, z: Record<string, unknown>): string {
@@ -100,8 +101,7 @@ function snapshotProblem(data: unknown): string | undefined {
   }
   const userIds = new Set<number>();
   for (const [i, u] of data.users.entries()) {
-    if (!isRecord(u) || !Number.isSafeInteger(u.id) || (u.id as number) < 0 || (u.id as number) > INT32_MAX)
-      return `users[${i}] lacks an integer id from 0 to ${INT32_MAX}`;
+    if (!isRecord(u) || !isWireId(u.id)) return `users[${i}] lacks an integer id from 1 to ${INT32_MAX}`;
     if (userIds.has(u.id as number)) return `users[${i}] repeats user id ${u.id}`;
     userIds.add(u.id as number);
     for (const f of USER_STRING_FIELDS) {

@@ -5,6 +5,7 @@
  * malformed document as a ParseFailure, which the dispatcher turns into a
  * PARSE_ERROR fault instead of a crash.
  */
+import { INT32_MAX } from "../../api/ids";
 import { forbiddenXmlChar } from "./chars";
 import type { WireValue } from "./wire-value";
 
@@ -73,8 +74,8 @@ interface Frame {
 const INT_RE = /^[+-]?\d+$/;
 const DOUBLE_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const BASE64_RE = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
-const I4_MIN = -2147483648;
-const I4_MAX = 2147483647;
+const I4_MAX = INT32_MAX;
+const I4_MIN = -INT32_MAX - 1;
 
 function fail(message: string): never {
   throw new ParseFailure(message);

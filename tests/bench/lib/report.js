@@ -27,8 +27,8 @@ function runsArg(def) {
   return Number.isInteger(n) && n > 0 ? n : def;
 }
 
-/** Whether `--quick` was given (fewer and shorter repetitions, for a smoke run). */
-const quick = process.argv.includes("--quick");
+/** Whether `--quick` or env BENCH_QUICK=1 was given (fewer and shorter repetitions, for a smoke run and CI). */
+const quick = process.argv.includes("--quick") || process.env.BENCH_QUICK === "1";
 
 function round(v) {
   if (typeof v !== "number" || !Number.isFinite(v)) return v;
@@ -85,10 +85,19 @@ function emit(bench, title, figures, notes = []) {
     process.stdout.write(`BENCH_JSON ${JSON.stringify({ bench, title, figures, notes })}\n`);
 }
 
+/**
+ * The target of a figure that measures speed (a time, a rate, or a ratio of them): it depends on the CPU
+ * the benchmark got, so lib/verdict.js judges it only on a machine that is not busy. Other targets
+ * (counts, bytes, correctness) are judged on every run.
+ */
+function timing(text, met) {
+  return { text, met, timing: true };
+}
+
 /** Seconds of CPU (user + system) this process used since `since` (from process.cpuUsage()). */
 function cpuMs(since) {
   const d = process.cpuUsage(since);
   return (d.user + d.system) / 1000;
 }
 
-module.exports = { median, percentile, runsArg, quick, figure, emit, line, cpuMs, fmtBytes, round };
+module.exports = { median, percentile, runsArg, quick, figure, emit, line, cpuMs, fmtBytes, round, timing };

@@ -1,0 +1,70 @@
+/**
+ * Report dates, read into one form in one place: `Y-m-d` for a day, `Y-m-d HH:00` for an hour,
+ * `Y-m` for a month (the emulator's forms, docs/emulator.md). A server may send them as that text,
+ * as database text (`2026-10-01 00:00:00`), or as a `dateTime.iso8601` value (`20261001T00:00:00`,
+ * `2026-10-01T00:00:00-07:00`, which the decoder keeps as the exact text sent). The date and time are
+ * read as written, in the report's time zone, and the offset is dropped. A value that is none of
+ * these, or that does not fall at the start of its day, hour or month (which day `07:00Z` counts for
+ * depends on a time zone), is refused rather than guessed: a report matched by date must never drop
+ * rows silently.
+ */
+
+/** How finely a report field dates its rows. */
+export type DateGrain = "day" | "hour" | "month";
+
+const MONTH = /^(\d{4})-(\d{2})$/;
+/** `Y-m-d`, `Ymd`, with an optional time (`T` or a space; `HH`, `HH:mm`, `HH:mm:ss`, `HHmmss`, fractions) and offset. */
+const DATE_TIME =
+  /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,]\d+)?)?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+const FORMS: Record<DateGrain, string> = { day: "Y-m-d", hour: "Y-m-d HH:00", month: "Y-m" };
+
+/** The parts of a date as written, or undefined when the text is no date. */
+function parts(
+  text: string,
+): { y: string; mo: string; d?: string; timed: boolean; h: number; mi: number; s: number } | undefined {
+  const month = MONTH.exec(text);
+  if (month) {
+    const ok = Number(month[2]) >= 1 && Number(month[2]) <= 12;
+    return ok ? { y: month[1], mo: month[2], timed: false, h: 0, mi: 0, s: 0 } : undefined;
+  }
+  const m = DATE_TIME.exec(text);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const [h, mi, s] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
+  const real = new Date(Date.UTC(y, mo - 1, d));
+  if (real.getUTCMonth() !== mo - 1 || real.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) return undefined;
+  return { y: m[1], mo: m[2], d: m[3], timed: m[4] !== undefined, h, mi, s };
+}
+
+/**
+ * A report row's date in the form of its grain, or the reason it cannot be one. `value` is what the
+ * decoder gave: text (a `dateTime.iso8601` is its exact text).
+ */
+export function reportDate(
+  value: unknown,
+  grain: DateGrain,
+): { ok: true; date: string } | { ok: false; reason: string } {
+  const form = FORMS[grain];
+  if (typeof value !== "string")
+    return { ok: false, reason: `is ${typeof value === "number" ? value : `a ${typeof value}`}, not a date (${form})` };
+  const text = value.trim();
+  const p = parts(text);
+  if (!p) return { ok: false, reason: `is '${text.slice(0, 40)}', not a date (${form}, or an ISO 8601 date and time)` };
+  const notAtStart = (unit: string) => ({
+    ok: false as const,
+    reason: `is '${text}', which is not the start of ${unit === "hour" ? "an" : "a"} ${unit}: which ${unit} it counts for would be a guess`,
+  });
+  if (grain === "month") {
+    if ((p.d !== undefined && p.d !== "01") || p.h || p.mi || p.s) return notAtStart("month");
+    return { ok: true, date: `${p.y}-${p.mo}` };
+  }
+  if (p.d === undefined) return { ok: false, reason: `is '${text}', a month where a ${grain} (${form}) is due` };
+  if (grain === "day") {
+    if (p.h || p.mi || p.s) return notAtStart("day");
+    return { ok: true, date: `${p.y}-${p.mo}-${p.d}` };
+  }
+  if (!p.timed) return { ok: false, reason: `is '${text}', a day where an hour (${form}) is due` };
+  if (p.mi || p.s) return notAtStart("hour");
+  return { ok: true, date: `${p.y}-${p.mo}-${p.d} ${String(p.h).padStart(2, "0")}:00` };
+}

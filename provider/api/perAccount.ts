@@ -1,0 +1,45 @@
+/**
+ * One client per account for the life of a process (it holds the account's keep-alive sockets),
+ * tuned by the settings table. The resources' host (resources/connection.ts) and the functions
+ * (functions/connection.ts) each keep one of these, with their own sources of settings; this is
+ * the one place that says what identifies an account and which settings tune its client.
+ */
+import { createHash } from "crypto";
+import { CdnClient } from "./client";
+import { Credentials, resolveSettings } from "./config";
+import type { SettingInputs } from "./settings";
+
+/** The settings that tune a client besides its credentials. */
+export const TUNING_SETTINGS = ["timeoutMs", "retries", "maxInFlight"] as const;
+
+/** Values kept per account (base URL, API user id, API key), each made once around its own client. */
+export class PerAccount<V> {
+  private readonly byAccount = new Map<string, V>();
+
+  constructor(
+    /** What is kept for an account, made from its new client. */
+    private readonly make: (client: CdnClient) => V,
+    /** The client inside a kept value, for `clear()` to close. */
+    private readonly clientOf: (value: V) => CdnClient,
+  ) {}
+
+  /** The value for `credentials`; on first use, a client tuned from `settings` (a malformed value throws naming it). */
+  get(credentials: Credentials, settings: SettingInputs): V {
+    const { baseUrl, apiUserId, apiKey } = credentials;
+    // A digest, so the map never holds the key itself.
+    const key = createHash("sha256").update(`${baseUrl}\n${apiUserId}\n${apiKey}`).digest("hex");
+    let value = this.byAccount.get(key);
+    if (!value) {
+      const tuning = resolveSettings(TUNING_SETTINGS, settings);
+      value = this.make(new CdnClient({ baseUrl, apiUserId, apiKey, ...tuning }));
+      this.byAccount.set(key, value);
+    }
+    return value;
+  }
+
+  /** Closes every client and forgets them all. */
+  clear(): void {
+    for (const v of this.byAccount.values()) this.clientOf(v).close();
+    this.byAccount.clear();
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The lines `cdn-zones import` prints on stderr besides progress: zones left out, the summary, the
+ * `pulumi config set` commands. Each server value in them is made printable (terminal.ts), so a zone
+ * name cannot draw a line of its own.
+ */
+import { kindInfo } from "../api/kinds";
+import type { PasswordSetting, SkippedZone } from "./program";
+import { preview, printable } from "./terminal";
+
+/** Why zones are skipped, for the summary; each skipped line gives the check's own reason. */
+export const SKIP_REASON =
+  "the resources' check refuses their names (a zone name is 1 to 63 letters, digits and hyphens, not starting or ending with a hyphen)";
+
+/** `skipped pull zone id 7 named "a\u000ab": its name ...`: one zone left out, with the check's reason. */
+export function skippedLine(z: SkippedZone): string {
+  const id = typeof z.id === "number" ? String(z.id) : preview(String(z.id), 20);
+  const name = z.name === undefined || z.name === null ? "with no name" : `named ${preview(String(z.name))}`;
+  return `skipped ${kindInfo(z.kind).label} id ${id} ${name}: its name ${printable(z.reason)}`;
+}
+
+/** `12 zones written to zones.ts; 2 skipped: ...`. */
+export function summaryLine(written: number, skipped: number, where: string): string {
+  return `${written} zones written to ${printable(where)}${skipped ? `; ${skipped} skipped: ${SKIP_REASON}` : ""}`;
+}
+
+/** The `pulumi config set --secret` command of each password, one line each, the zone named in a comment. */
+export function passwordHints(passwords: readonly PasswordSetting[]): string[] {
+  return passwords.map(
+    (p) => `  pulumi config set --secret ${p.configKey}   # ${kindInfo(p.kind).label} '${printable(p.zoneName)}'`,
+  );
+}

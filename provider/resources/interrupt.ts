@@ -1,0 +1,80 @@
+/**
+ * Ctrl-C while zones are being created. What reaches the dynamic-provider host (pulumi/pulumi at 1b5949891b):
+ * - the first Ctrl-C makes the engine send Cancel to its providers, which the Node.js host answers and ignores
+ *   (sdk/nodejs/cmd/dynamic-provider); plugins run in a process group of their own
+ *   (sdk/go/common/util/cmdutil, RegisterProcessGroup), so a terminal's Ctrl-C does not reach the host either.
+ *   The engine waits for the creates in flight and records them.
+ * - the second Ctrl-C ends the CLI without recording them and closes its plugins: SIGINT to the host's process
+ *   group, SIGKILL 5 s later (pkg/resource/plugin/plugin.go). Node's default ends the host at once, silently.
+ * While a create is in flight this module holds SIGINT and SIGTERM instead: no further attempt, backoff or lookup
+ * starts, each zone in flight is named with what the next `pulumi up` does about it, and the host ends as it would
+ * have once those creates settle (at most {@link GRACE_MS}). With nothing in flight no handler is installed, so a
+ * host closed at the end of a command ends as before.
+ */
+
+/** How long a stopping host waits for the creates in flight to settle; the CLI kills it after 5 s. */
+export const GRACE_MS = 2_000;
+const SIGNALS = ["SIGINT", "SIGTERM"] as const;
+
+interface Tracked {
+  /** The zone, and what the next `pulumi up` does if it was made but not recorded. */
+  readonly what: string;
+}
+
+let stopping: NodeJS.Signals | undefined;
+const inFlight = new Set<Tracked>();
+const wakers = new Set<() => void>();
+
+/** Whether the host was asked to stop: no new attempt may start. */
+export function interrupted(): boolean {
+  return stopping !== undefined;
+}
+
+/** Waits `ms`, or less when the host is asked to stop. */
+export function pause(ms: number): Promise<void> {
+  if (stopping) return Promise.resolve();
+  return new Promise((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      wakers.delete(wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    wakers.add(wake);
+  });
+}
+
+/** Marks a create in flight until `end` is called with what became of it (a line naming the zone). */
+export function track(what: string): { end(outcome: string): void } {
+  const entry: Tracked = { what };
+  if (inFlight.size === 0 && !stopping) for (const s of SIGNALS) process.on(s, onSignal);
+  inFlight.add(entry);
+  return {
+    end(outcome: string) {
+      if (!inFlight.delete(entry)) return;
+      if (stopping) {
+        say(outcome);
+        // On the next turn: the answer of this create still goes out (recorded when only the host was signalled).
+        if (inFlight.size === 0) setTimeout(exit, 0);
+      } else if (inFlight.size === 0) for (const s of SIGNALS) process.off(s, onSignal);
+    },
+  };
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (stopping) return exit(); // asked twice: end now
+  stopping = signal;
+  for (const wake of [...wakers]) wake();
+  say(`${signal}: stopping; no further attempt starts. Zones being created when Pulumi was interrupted:`);
+  for (const e of inFlight) say(`  ${e.what}`);
+  setTimeout(exit, GRACE_MS);
+}
+
+/** Written whatever CDN_LOG says: it names zones that may exist without being in the state. */
+function say(line: string): void {
+  process.stderr.write(`[cdn] ${line}\n`);
+}
+
+function exit(): never {
+  process.exit(stopping === "SIGTERM" ? 143 : 130);
+}

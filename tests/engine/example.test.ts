@@ -1,0 +1,42 @@
+/**
+ * `npm run example` runs the quickstart's whole life as `pulumi` commands through the real CLI, against the
+ * bundled emulator, printing each command and the CLI's own output; it exits 0 only when every step did
+ * what it should (scripts/example.js checks each).
+ */
+import { spawn } from "child_process";
+import * as path from "path";
+import { pulumiCli } from "../support/engine";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+test("npm run example: the quickstart's life as pulumi commands, every step as expected", async () => {
+  await pulumiCli();
+  const env = { ...process.env };
+  // No account of the caller's; the test run's mark (CDN_TEST_RUN) stays, for the leak check.
+  for (const k of Object.keys(env)) if (/^(CDN_|PULUMI_)/.test(k) && k !== "CDN_TEST_RUN") delete env[k];
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts/example.js")], { cwd: ROOT, env });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  expect(out).not.toContain("FAIL");
+  expect(out).toContain("every step did what was expected");
+  // The commands a user types, in order, each followed by the CLI's own output.
+  const commands = out.split("\n").filter((l) => l.startsWith("$ pulumi "));
+  expect(commands).toEqual([
+    "$ pulumi stack select --create quickstart",
+    expect.stringMatching(/^\$ pulumi config set cdn:baseUrl http:\/\/127\.0\.0\.1:\d+$/),
+    "$ pulumi config set cdn:apiUserId 4242",
+    "$ pulumi config set --secret cdn:apiKey <secret>",
+    "$ pulumi config set --secret zonePassword <secret>",
+    "$ pulumi preview",
+    "$ pulumi up --yes --skip-preview",
+    "$ pulumi stack output --json",
+    "$ pulumi up --yes --skip-preview --expect-no-changes",
+    "$ pulumi refresh --yes --skip-preview",
+    "$ pulumi up --yes --skip-preview",
+    "$ pulumi stack output --json",
+  ]);
+  expect(out).toMatch(/PullZone site updated .*\[diff: ~origin\]/);
+  expect(code).toBe(0);
+});

@@ -1,0 +1,162 @@
+/**
+ * Renames and replacements through the real `pulumi` CLI (docs/resources.md, "Renames and replacements").
+ * The API cannot delete pull, push and VOD zones, so a rename without `aliases` leaves the old zone in the
+ * account (the engine drops it from the state as a retained delete, calling no provider method): the new
+ * resource's check names it at preview. `pulumi up --replace` of those kinds keeps the same zone, and says so;
+ * a live zone is replaced delete-first and ends as exactly one zone. One stack lives through the file.
+ */
+import { useEmulator } from "../support/emulator";
+import { EngineProject, expectOk, zoneResources, type ZoneDecl } from "../support/engine";
+
+const emu = useEmulator();
+let p: EngineProject;
+beforeAll(async () => {
+  p = await EngineProject.create(emu.get());
+});
+afterAll(() => p?.dispose());
+
+const KINDS = { PullZone: "pull", PushZone: "push", VodZone: "vod", LiveZone: "live" } as const;
+/** The four zones, auto-named, their resource names ending in `suffix`; `aliased` names the resources they were. */
+const zones = (suffix: string, aliased?: string): ZoneDecl[] =>
+  (
+    [
+      ["PullZone", "site", { origin: "https://origin.example.com" }],
+      ["PushZone", "assets", { password: "push-secret-1" }],
+      ["VodZone", "videos", { password: "vod-secret-1" }],
+      ["LiveZone", "cam", { password: "live-secret-1" }],
+    ] as const
+  ).map(([kind, name, args]) => ({
+    kind,
+    name: name + suffix,
+    args,
+    opts: aliased === undefined ? undefined : { aliases: [{ name: name + aliased }] },
+  }));
+const zoneOps = (steps: { op: string; type: string; name: string }[]) =>
+  steps
+    .filter((s) => s.type.startsWith("pulumi-nodejs:dynamic/cdn:"))
+    .map((s) => `${s.op} ${s.name}`)
+    .sort();
+const creates = () => emu.get().calls.filter((c) => /^(pull|push|vod|live)zone\.create$/.test(c.method)).length;
+const names = (kind: keyof typeof KINDS) =>
+  emu
+    .get()
+    .zones(KINDS[kind])
+    .map((z) => z.name)
+    .sort();
+/** The zone resources of the state: name, URN, zone id. */
+const stored = async () =>
+  zoneResources(await p.resources())
+    .map((r) => ({ name: r.name, urn: r.urn, zoneId: r.outputs?.zoneId }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+const replacing = (state: { name: string; urn: string }[], targets: string[]) =>
+  targets.flatMap((t) => ["--replace", state.find((r) => r.name === t)!.urn]);
+const RESOURCES = ["site", "assets", "videos"] as const;
+const NOT_REPLACEABLE = [
+  ["pull", "pull zone"],
+  ["push", "push zone"],
+  ["vod", "VOD zone"],
+] as const;
+
+test("pulumi up --replace of a pull, push or VOD zone keeps its zone: taken back, nothing created, the preview says why", async () => {
+  expectOk(await p.up(zones("")));
+  const before = { creates: creates(), state: await stored() };
+  const r = expectOk(await p.up(zones(""), replacing(before.state, [...RESOURCES])));
+  for (const [kind, label] of NOT_REPLACEABLE) {
+    const [zone] = emu.get().zones(kind);
+    expect(r.output).toContain(
+      `${label} '${zone.name}' (id ${zone.id}) already exists and holds this resource's own auto-name: this \`up\` takes it back`,
+    );
+    expect(r.output).toContain(
+      `or this is \`pulumi up --replace\` (or a tainted resource): ${label}s cannot be replaced`,
+    );
+    // Never the "set adopt" answer: adopting would only take the same zone again.
+    expect(r.output).not.toMatch(/already exists in the account \(id \d+\)\. To manage that zone/);
+  }
+  expect(creates()).toBe(before.creates);
+  for (const [kind] of NOT_REPLACEABLE) expect(emu.get().zones(kind)).toHaveLength(1);
+  expect(await stored()).toEqual(before.state);
+});
+
+test("pulumi up --replace of a live zone deletes it first and ends with exactly one live zone, of the same name", async () => {
+  const [old] = emu.get().zones("live");
+  const r = expectOk(await p.up(zones(""), replacing(await stored(), ["cam"])));
+  expect(zoneOps(r.steps)).toEqual([
+    "create-replacement cam",
+    "delete-replaced cam",
+    "replace cam",
+    "same assets",
+    "same site",
+    "same videos",
+  ]);
+  const live = emu.get().zones("live");
+  expect(live).toHaveLength(1);
+  expect(live[0]).toMatchObject({ name: old.name });
+  expect(live[0].id).not.toBe(old.id);
+  expect((await stored()).find((s) => s.name === "cam")?.zoneId).toBe(live[0].id);
+});
+
+test("renaming without aliases: the preview names each zone left in the account, and the up leaves it there", async () => {
+  const old = Object.fromEntries(NOT_REPLACEABLE.map(([kind]) => [kind, emu.get().zones(kind)[0]]));
+  const preview = expectOk(await p.preview(zones("2")));
+  // The engine's plan: new resources, and the old ones dropped from the state (no provider call for a retained delete).
+  expect(zoneOps(preview.steps)).toEqual([
+    "create assets2",
+    "create cam2",
+    "create site2",
+    "create videos2",
+    "delete assets",
+    "delete cam",
+    "delete site",
+    "delete videos",
+  ]);
+  expect(preview.output).toMatch(/site\s+delete\[retain\]/);
+  for (const [[kind, label], resource] of NOT_REPLACEABLE.map(
+    (k, i) => [k, ["site", "assets", "videos"][i]] as const,
+  )) {
+    expect(preview.output).toContain(
+      `${label} '${old[kind].name}' (id ${old[kind].id}) is still in the account and serving: this stack named it for a resource '${resource}'`,
+    );
+    expect(preview.output).toContain(
+      `If '${resource}2' is '${resource}' renamed, add \`aliases: [{ name: "${resource}" }]\``,
+    );
+  }
+  // A live zone is deleted by the rename: none is left behind.
+  expect(preview.output).not.toMatch(/live zone '[^']+' \(id \d+\) is still in the account/);
+
+  const up = expectOk(await p.up(zones("2")));
+  expect(up.output).toContain(`pull zone '${old.pull.name}' (id ${old.pull.id}) is still in the account and serving`);
+  // What the warning said: a second zone of each kind the API cannot delete, exactly one live zone.
+  expect(names("PullZone")).toEqual([old.pull.name, expect.stringMatching(/^site2-[a-z0-9]{7}$/)]);
+  expect(names("PushZone")).toEqual([old.push.name, expect.stringMatching(/^assets2-[a-z0-9]{7}$/)]);
+  expect(names("VodZone")).toEqual([old.vod.name, expect.stringMatching(/^videos2-[a-z0-9]{7}$/)]);
+  expect(names("LiveZone")).toEqual([expect.stringMatching(/^cam2-[a-z0-9]{7}$/)]);
+});
+
+test("renaming with aliases keeps each zone: no create, one zone per resource, no warning", async () => {
+  const before = { creates: creates(), zones: (Object.keys(KINDS) as (keyof typeof KINDS)[]).map(names) };
+  const was = await stored();
+  const r = expectOk(await p.up(zones("3", "2")));
+  expect(zoneOps(r.steps)).toEqual(["same assets3", "same cam3", "same site3", "same videos3"]);
+  expect(creates()).toBe(before.creates);
+  expect((Object.keys(KINDS) as (keyof typeof KINDS)[]).map(names)).toEqual(before.zones);
+  expect(r.output).not.toContain("warning");
+  expect((await stored()).map((s) => [s.name, s.zoneId])).toEqual(was.map((s) => [s.name.replace("2", "3"), s.zoneId]));
+});
+
+test("pulumi up --replace of a renamed pull zone is refused too, naming its zone", async () => {
+  // The engine hides the stored name from a --replace target's check: the zone is found through the aliases.
+  const before = { creates: creates(), state: await stored() };
+  const r = await p.up(zones("3", "2"), replacing(before.state, ["site3"]));
+  expect(r.code).not.toBe(0);
+  const zone = emu
+    .get()
+    .zones("pull")
+    .find((z) => z.name.startsWith("site2-"))!;
+  expect(r.output).toContain(
+    `pull zone '${zone.name}' already exists in the account (id ${zone.id}): it is the name this stack gave resource 'site2', which 'site3' names in its aliases. ` +
+      "If this is `pulumi up --replace` (or the resource is tainted): pull zones cannot be replaced",
+  );
+  expect(r.output).toContain(`set \`name: "${zone.name}"\` and \`adopt: true\` on 'site3'`);
+  expect(creates()).toBe(before.creates);
+  expect(await stored()).toEqual(before.state);
+});

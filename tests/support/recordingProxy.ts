@@ -1,0 +1,48 @@
+/**
+ * A pass-through HTTP proxy in front of an emulator that keeps every request body as sent, auth
+ * parameters included (the emulator's own call records drop them): for tests that must know the
+ * exact authStrings a deployment sent, to look for them where they must never be.
+ */
+import * as http from "http";
+import type { AddressInfo } from "net";
+
+export interface RecordingProxy {
+  /** `http://127.0.0.1:<port>`: a base URL to configure instead of the emulator's. */
+  readonly url: string;
+  /** The request bodies forwarded, oldest first. */
+  readonly bodies: readonly string[];
+  close(): Promise<void>;
+}
+
+/** Starts a proxy on a free port of 127.0.0.1 that forwards every request to `target` unchanged. */
+export async function recordingProxy(target: string): Promise<RecordingProxy> {
+  const bodies: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      bodies.push(body.toString("utf8"));
+      const forward = http.request(
+        `${target}${req.url ?? "/"}`,
+        { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forward.on("error", () => res.destroy());
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    bodies,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

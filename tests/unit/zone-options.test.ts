@@ -1,0 +1,41 @@
+/**
+ * Resource options a zone class checks when it is constructed, before anything is registered: `import` is
+ * refused (the engine's import reads with the id alone, which a dynamic provider cannot serve), `deletedWith`
+ * on a live zone is warned about (the engine would skip its delete and nothing else deletes it), and a live
+ * zone carries its resource name for delete (tests/integration/get-over-managed.test.ts).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { RESOURCE_NAME } from "../../provider/resources/identity";
+import { zoneRegistration } from "../../provider/resources/zoneResource";
+import { KINDS } from "../support/kinds";
+
+afterEach(() => jest.restoreAllMocks());
+
+test.each(KINDS)("%s: the import option is refused, naming adopt: true and npx cdn-zones import", (kind) => {
+  const register = () => zoneRegistration(kind, "www", { name: "www" }, { import: "12" });
+  expect(register).toThrow(pulumi.RunError);
+  expect(register).toThrow(`${kind} 'www': the \`import\` resource option cannot work with this dynamic resource`);
+  expect(register).toThrow("with its id alone");
+  expect(register).toThrow("`adopt: true`");
+  expect(register).toThrow("`npx cdn-zones import`");
+});
+
+test("deletedWith is warned about on a live zone only (unless retained on purpose), naming it", () => {
+  const warn = jest.spyOn(pulumi.log, "warn").mockImplementation(async () => undefined);
+  const other = {} as pulumi.Resource;
+  for (const kind of KINDS) zoneRegistration(kind, `z-${kind}`, { name: "z" }, { deletedWith: other });
+  // Kept on purpose: nothing to warn about.
+  zoneRegistration("LiveZone", "kept", { name: "k" }, { deletedWith: other, retainOnDelete: true });
+  expect(warn).toHaveBeenCalledTimes(1);
+  expect(warn.mock.calls[0][0]).toContain("LiveZone 'z-LiveZone': deletedWith:");
+  expect(warn.mock.calls[0][0]).toContain("stays in the account");
+});
+
+test("a live zone carries its resource name, managed or read with get; the other kinds do not", () => {
+  for (const kind of KINDS) {
+    const [, , managed] = zoneRegistration(kind, "res", { name: "z" }, undefined);
+    const [, , read] = zoneRegistration(kind, "res", undefined, { id: "7" });
+    const expected = kind === "LiveZone" ? "res" : undefined;
+    expect([kind, managed[RESOURCE_NAME], read[RESOURCE_NAME]]).toEqual([kind, expected, expected]);
+  }
+});
