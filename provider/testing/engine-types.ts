@@ -69,6 +69,8 @@ export interface EngineSettings {
   replaceTargets?: string[];
   /** Fail when any step changes something (`--expect-no-changes`). */
   expectNoChanges?: boolean;
+  /** Drop the pending CREATE operations of earlier runs (`pulumi refresh --clear-pending-creates`). */
+  clearPendingCreates?: boolean;
 }
 
 /** Why a registration was not deployed after an earlier failure (not an error of its own). */

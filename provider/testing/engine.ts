@@ -47,18 +47,6 @@ export class Engine extends Removal {
     for (const r of store.resources) {
       for (const k of r.secretKeys ?? []) report.secrets([r.inputs[k], r.outputs[k]]);
     }
-    const pending = store.state.pendingOperations ?? [];
-    if (pending.length > 0) {
-      for (const p of pending) {
-        report.warning(
-          `an earlier operation was interrupted during ${p.op} of ${p.urn}: the provider's resource may exist without being in state (or be gone while still in state); check it, then refresh`,
-        );
-      }
-      if (!settings.preview) {
-        store.state.pendingOperations = [];
-        store.save();
-      }
-    }
   }
 
   /** Resolves when no registration is in flight. */
@@ -121,6 +109,7 @@ export class Engine extends Removal {
       if (this.settings.continueOnError) return await this.registerContinuing(reg, t);
       return await this.sem.run(() => {
         // Like the engine without --continue-on-error: no new step starts after a failure.
+        if (this.cancelled) throw this.notStarted(t);
         if (this.failed) {
           this.skipped++;
           throw new StepError(`${t.type} "${t.name}": ${SKIPPED_MESSAGE}`);
@@ -146,7 +135,10 @@ export class Engine extends Removal {
       return { state: {}, result: "skip" };
     }
     try {
-      return await this.sem.run(() => (reg.kind === "read" ? this.readStep(reg, t) : this.registerStep(reg, t)));
+      return await this.sem.run(() => {
+        if (this.cancelled) throw this.notStarted(t);
+        return reg.kind === "read" ? this.readStep(reg, t) : this.registerStep(reg, t);
+      });
     } catch (e) {
       if (!(e instanceof StepError)) throw e;
       this.erroredUrns.add(reg.urn);
@@ -451,6 +443,10 @@ export class Engine extends Removal {
    * new URN first and deleted under the old one here (`GenerateDeletes`, step_generator.go).
    */
   async finishUp(programFailed: boolean): Promise<void> {
+    if (this.cancelled) {
+      this.report.warning(`deletes not started: the operation was interrupted (${this.cancelled})`);
+      return;
+    }
     if (this.skipped > 0) {
       const why = this.settings.continueOnError ? "not deployed: a resource they depend on failed" : SKIPPED_MESSAGE;
       this.report.warning(`${this.skipped} resource(s) ${why}`);

@@ -69,6 +69,7 @@ export abstract class Removal extends Steps {
   ): Promise<void> {
     const deleting = new Set(entries.filter((r) => !r.pendingDelete).map((r) => r.urn));
     for (const r of reverseDependencyOrder(entries)) {
+      if (this.cancelled) return; // no new delete starts
       if (blocked.has(r.urn)) {
         this.report.warning(`${r.urn} was not deleted: a resource that depends on it failed or could not be deleted`);
         (r.dependencies ?? []).forEach((d) => blocked.add(d));
@@ -87,7 +88,13 @@ export abstract class Removal extends Steps {
     const all = [...this.store.resources];
     this.refreshPass = asPass;
     try {
-      await Promise.all(all.map((r) => this.sem.run(() => this.refreshOne(r))));
+      await Promise.all(
+        all.map((r) =>
+          this.sem.run(async () => {
+            if (!this.cancelled) await this.refreshOne(r);
+          }),
+        ),
+      );
     } finally {
       this.refreshPass = false;
     }

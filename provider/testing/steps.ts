@@ -36,6 +36,8 @@ export abstract class Steps {
   readonly reported: string[] = [];
   /** The last step failure reported for each URN. */
   protected readonly failures = new Map<string, string>();
+  /** Why the operation was interrupted, once it was: no new step starts, and an outcome not heard stays pending. */
+  protected cancelled: string | undefined;
 
   constructor(
     protected readonly host: ProviderHost,
@@ -44,6 +46,45 @@ export abstract class Steps {
     protected readonly settings: EngineSettings,
   ) {
     this.sem = new Semaphore(Math.max(1, settings.parallel));
+    this.settlePending();
+  }
+
+  /**
+   * The pending operations an interrupted run left: warned about; then, as the engine's checkpoint does, the
+   * CREATE ones are kept (a create's resource may exist outside the state: only the user can tell, and
+   * `pulumi refresh --clear-pending-creates` clears them) and the others dropped (`snap`, pkg/backend/snapshot.go).
+   */
+  private settlePending(): void {
+    const pending = this.store.state.pendingOperations ?? [];
+    if (pending.length === 0) return;
+    const creates = this.settings.clearPendingCreates ? [] : pending.filter((p) => p.op === "create");
+    this.report.warning(
+      `${pending.length} pending operation(s) from an earlier operation that was interrupted:\n` +
+        pending.map((p) => `  an earlier operation was interrupted during ${p.op} of ${p.urn}`).join("\n") +
+        "\nThe provider's resource may exist without being in state (or be gone while still in state): check it. " +
+        (creates.length > 0
+          ? "Pending creates stay recorded until a refresh with clearPendingCreates (`pulumi refresh --clear-pending-creates`) clears them; the next up takes back a zone that holds its resource's own auto-name."
+          : "They are cleared now."),
+    );
+    if (this.settings.preview) return;
+    this.store.state.pendingOperations = creates.length > 0 ? creates : undefined;
+    this.store.save();
+  }
+
+  /**
+   * The operation was interrupted (a signal to the driver, the driver gone): like the engine cancelled, it starts
+   * no new step and lets those in flight end; a provider call that fails from now on may have done its work
+   * (the host is being stopped), so its pending operation stays in the state.
+   */
+  cancel(why: string): void {
+    if (this.cancelled) return;
+    this.cancelled = why;
+    this.report.warning(`interrupted (${why}): no new step starts`);
+  }
+
+  /** The error of a step not started because the operation was interrupted. */
+  protected notStarted(t: Target): StepError {
+    return new StepError(`${t.type} "${t.name}": not deployed: the operation was interrupted (${this.cancelled})`);
   }
 
   /** True once any step failed. */
@@ -75,6 +116,12 @@ export abstract class Steps {
 
   /** Ends the pending operation of a failed call, unless its outcome is unknown (deadline, host gone). */
   protected endFailedOperation(t: Target, op: string, e: unknown): void {
+    if (this.cancelled) {
+      this.report.warning(
+        `${op} of ${t.urn} was in flight when the operation was interrupted (${messageOf(e)}); it stays recorded as a pending operation in the state file`,
+      );
+      return;
+    }
     if (e instanceof HostCallError && e.code !== undefined && UNCERTAIN_CODES.has(e.code)) {
       this.report.warning(
         `${op} of ${t.urn} may or may not have happened (${e.message}); it stays recorded as a pending operation in the state file`,

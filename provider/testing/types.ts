@@ -37,6 +37,11 @@ export interface DriverOptions {
   /** up and preview: URNs to replace even without a change, like `pulumi up --replace <urn>`. */
   replace?: string[];
   /**
+   * refresh: drop the pending CREATE operations an interrupted `up` left in the state, like
+   * `pulumi refresh --clear-pending-creates` (without it they stay, and every operation warns about them).
+   */
+  clearPendingCreates?: boolean;
+  /**
    * Type-check a `.ts` program (with its nearest tsconfig.json) before running it, as the Pulumi CLI does by
    * default; type errors fail the operation before anything runs. Default false: `.ts` files are only transpiled.
    */
