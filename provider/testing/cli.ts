@@ -212,6 +212,7 @@ async function operation(op: Operation, opts: CliOptions): Promise<DeployResult>
   if (opts.expectNoChanges) args.push("--expect-no-changes");
   if (opts.continueOnError && op !== "preview") args.push("--continue-on-error");
   for (const urn of opts.replace ?? []) args.push("--replace", urn);
+  if (opts.clearPendingCreates && op === "refresh") args.push("--clear-pending-creates");
   const r = await runPulumi(pulumi, args, { cwd, env });
   const events = readEngineEvents(log);
   fs.rmSync(log, { force: true });

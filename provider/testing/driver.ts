@@ -4,16 +4,33 @@
  * first needs the provider, as the engine loads a plugin), collects what they report, and always stops both.
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { StackLock } from "./lock";
-import { Child, startHost, startRunner, stopChild, waitForExit } from "./processes";
+import { Child, signalChild, startHost, startRunner, stopChild, waitForExit } from "./processes";
 import type { FromRunner, RunnerJob, ToRunner } from "./protocol";
 import { Redactor } from "./secrets";
+import { guard, interruptedMessage } from "./signals";
 import { typeErrors } from "./typecheck";
 import type { CheckFailure, DeployResult, DriverEvent, DriverOptions, Operation, StepResult } from "./types";
 
-/** Default maximum of resource operations in flight (the engine's `--parallel` default). */
-export const DEFAULT_PARALLEL = 10;
+/**
+ * Default maximum of resource operations in flight when `PULUMI_PARALLEL` is not set: the CLI's `--parallel`
+ * default, 4 per available core (`defaultParallel`, pkg/cmd/pulumi/operations/up.go: 4 x GOMAXPROCS).
+ */
+export const DEFAULT_PARALLEL = 4 * os.availableParallelism();
+
+/**
+ * The `--parallel` default of the CLI: a positive integer in `PULUMI_PARALLEL` (of the operation's environment),
+ * else {@link DEFAULT_PARALLEL}.
+ */
+export function defaultParallel(env: NodeJS.ProcessEnv = process.env): number {
+  // Read as Go's strconv.Atoi does (digits only); 0 or anything else leaves the default.
+  const v = env.PULUMI_PARALLEL ?? "";
+  const p = /^\+?[0-9]+$/.test(v) ? Number(v) : 0;
+  return p > 0 ? Math.min(p, 2 ** 31 - 1) : DEFAULT_PARALLEL;
+}
+
 /** Default time limit of one operation. */
 export const DEFAULT_TIMEOUT_MS = 5 * 60 * 1000;
 /** Default project name. */
@@ -25,6 +42,14 @@ export const DEFAULT_STACK = "dev";
 const DEADLINE_MARGIN_MS = 1500;
 /** How long a runner that reported "done" may take to exit by itself. */
 const RUNNER_EXIT_MS = 3000;
+/**
+ * How long an interrupted operation waits for the runner's report: the creates in flight get the provider's
+ * grace (2 s, provider/resources/interrupt.ts), then the runner writes the state.
+ */
+const INTERRUPT_WAIT_MS = 6000;
+
+/** Thrown where an interrupted operation stops before its runner had a job: the error is reported once, at the end. */
+class Interrupted extends Error {}
 
 /** Nearest directory upwards from `start` that contains `node_modules/@pulumi/pulumi`. */
 export function findProjectDir(start: string): string {
@@ -218,6 +243,31 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
     timer = setTimeout(() => reject(new Error(`${op} timed out after ${timeoutMs} ms`)), timeoutMs);
   });
   timeout.catch(() => undefined);
+  // A signal to this process (signals.ts): the runner starts no new step and reports, the host gets the signal
+  // (the provider's own stop), and the operation ends with an error; exiting, the children are told to stop.
+  let signalled: NodeJS.Signals | undefined;
+  let tell: ((m: ToRunner) => void) | undefined;
+  let hostChild: Child | undefined;
+  let interruptTimer: NodeJS.Timeout | undefined;
+  let release = (): void => undefined;
+  const interruption = new Promise<never>((_, reject) => {
+    release = guard({
+      interrupt(signal) {
+        if (signalled) return;
+        signalled = signal;
+        stopping = true;
+        tell?.({ t: "cancel", signal });
+        if (hostChild) signalChild(hostChild, signal);
+        if (!tell) return reject(new Interrupted());
+        interruptTimer = setTimeout(
+          () => reject(new Error(`the runner did not report within ${INTERRUPT_WAIT_MS} ms of the interruption`)),
+          INTERRUPT_WAIT_MS,
+        );
+      },
+      stopNow: () => children.forEach((ch) => signalChild(ch, "SIGTERM")),
+    });
+  });
+  interruption.catch(() => undefined);
   try {
     const program = path.resolve(opts.program);
     if (!fs.existsSync(program)) throw new Error(`program ${program} does not exist`);
@@ -239,6 +289,7 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
       if (stopping) return Promise.reject(new Error(`${op} is ending: the dynamic-provider host was not started`));
       if (!hostStarted) {
         const host = startHost(projectDir, env, (s, l) => c.hostLine(s, l));
+        hostChild = host;
         children.push(host);
         c.process("host", host.proc.pid);
         hostStarted = host.port;
@@ -251,16 +302,17 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
     children.push(runner);
     c.process("runner", runner.proc.pid);
     // The answer may come after the runner is gone: then it is dropped, never an unhandled error.
-    const tell = (m: ToRunner): void => {
+    tell = (m: ToRunner): void => {
       if (runner.proc.connected) runner.proc.send(m, undefined, {}, () => undefined);
     };
+    const send = tell;
     const outcome = runnerOutcome(runner, c, () =>
       // Started from a promise: a start that throws (no host script) answers host-failed, never crashes this process.
       Promise.resolve()
         .then(startHostOnce)
         .then(
-          (port) => tell({ t: "host", address: `127.0.0.1:${port}` }),
-          (e: Error) => tell({ t: "host-failed", message: e.message }),
+          (port) => send({ t: "host", address: `127.0.0.1:${port}`, pid: hostChild?.proc.pid }),
+          (e: Error) => send({ t: "host-failed", message: e.message }),
         ),
     );
     outcome.catch(() => undefined);
@@ -270,8 +322,10 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
           startHostOnce(),
           outcome.then(() => Promise.reject(new Error("runner ended before the host started"))),
           timeout,
+          interruption,
         ])
       : undefined;
+    if (signalled) throw new Interrupted(); // the runner was told to cancel before it had a job: it ends
     const job: RunnerJob = {
       op,
       program,
@@ -279,27 +333,32 @@ async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployR
       stateFile: path.resolve(opts.stateFile),
       config: opts.config ?? {},
       secretConfig: opts.secretConfig ?? {},
-      parallel: opts.parallel ?? DEFAULT_PARALLEL,
+      parallel: opts.parallel ?? defaultParallel(env),
       continueOnError: opts.continueOnError ?? false,
       project,
       stack: opts.stack ?? DEFAULT_STACK,
       passphrase: opts.passphrase,
       hostAddress: port === undefined ? undefined : `127.0.0.1:${port}`,
+      hostPid: port === undefined ? undefined : hostChild?.proc.pid,
       deadline: started + Math.max(timeoutMs - DEADLINE_MARGIN_MS, timeoutMs / 2),
       refresh: opts.refresh ?? false,
       expectNoChanges: opts.expectNoChanges ?? false,
       replaceTargets: opts.replace ?? [],
+      clearPendingCreates: opts.clearPendingCreates ?? false,
     };
     runner.proc.send({ t: "job", job });
-    await Promise.race([outcome, timeout]);
+    await Promise.race([outcome, timeout, interruption]);
     await waitForExit(runner, RUNNER_EXIT_MS);
   } catch (e) {
-    c.error(e instanceof Error ? e.message : String(e));
+    if (!(e instanceof Interrupted)) c.error(e instanceof Error ? e.message : String(e));
   } finally {
     clearTimeout(timer);
+    clearTimeout(interruptTimer);
     stopping = true;
     await Promise.all(children.map(stopChild));
     lock?.release();
+    if (signalled) c.error(interruptedMessage(op, signalled));
+    release();
   }
   return c.result(started);
 }

@@ -9,6 +9,7 @@ export {
   destroy,
   findProjectDir,
   DEFAULT_PARALLEL,
+  defaultParallel,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_PROJECT,
   DEFAULT_STACK,

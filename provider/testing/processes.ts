@@ -1,6 +1,8 @@
 /**
  * The child processes of an operation: the runner and, when anything calls the provider, the SDK's
- * dynamic-provider host. All are always stopped (and their pipes closed) before an operation returns.
+ * dynamic-provider host. All are always stopped (and their pipes closed) before an operation returns. Both run
+ * in process groups of their own, as the CLI runs its plugins (`RegisterProcessGroup`, pkg/resource/plugin): a
+ * terminal's Ctrl-C reaches the driver's process alone, which stops them in order (signals.ts).
  */
 import { ChildProcess, fork, spawn } from "child_process";
 import * as fs from "fs";
@@ -50,6 +52,17 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
+/** Sends a signal to a child still running; never throws. */
+export function signalChild(c: Child, signal: NodeJS.Signals): void {
+  const { proc } = c;
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  try {
+    proc.kill(signal);
+  } catch {
+    // gone meanwhile
+  }
+}
+
 /** Stops a child: SIGTERM, then SIGKILL after a grace period; resolves once it is gone. */
 export async function stopChild(c: Child): Promise<void> {
   const { proc } = c;
@@ -86,6 +99,7 @@ export function startHost(
     cwd: projectDir,
     env,
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   const child = track(proc);
   const stderrTail: string[] = [];
@@ -132,6 +146,7 @@ export function startRunner(
     execArgv: [],
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     serialization: "json",
+    detached: true,
   });
   onLines(proc.stdout, (line) => onLine("stdout", line));
   onLines(proc.stderr, (line) => onLine("stderr", line));

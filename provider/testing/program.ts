@@ -110,7 +110,21 @@ export function aliasUrns(job: { stack: string; project: string }, req: resTypes
   return [...new Set(urns)];
 }
 
-function registrationOf(job: RunnerJob, req: resTypes.RegisterResourceRequest): Registration {
+/** The options a child inherits from its parent's registration when it does not set them. */
+export interface InheritedOptions {
+  retainOnDelete?: boolean;
+  deletedWith?: string;
+}
+
+/**
+ * A registration with its options completed from its parent's, as the engine's resource monitor does for
+ * `retainOnDelete` and `deletedWith` (`inheritFromParent`, source_eval.go; the SDK itself inherits `protect`).
+ */
+export function registrationOf(
+  job: RunnerJob,
+  req: resTypes.RegisterResourceRequest,
+  parent: InheritedOptions = {},
+): Registration {
   const ct = req.getCustomtimeouts();
   return {
     kind: "register",
@@ -122,7 +136,8 @@ function registrationOf(job: RunnerJob, req: resTypes.RegisterResourceRequest): 
     id: req.getImportid(),
     options: {
       protect: req.getProtect(),
-      retainOnDelete: req.getRetainondelete(),
+      retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() : parent.retainOnDelete,
+      deletedWith: req.getDeletedwith() || parent.deletedWith || undefined,
       deleteBeforeReplace: req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() : undefined,
       ignoreChanges: req.getIgnorechangesList(),
       replaceOnChanges: req.getReplaceonchangesList(),
@@ -134,6 +149,7 @@ function registrationOf(job: RunnerJob, req: resTypes.RegisterResourceRequest): 
       },
     },
     dependencies: req.getDependenciesList(),
+    parent: req.getParent(),
     aliases: aliasUrns(job, req),
   };
 }
@@ -154,6 +170,7 @@ function readRegistrationOf(job: RunnerJob, req: resTypes.ReadResourceRequest): 
       customTimeouts: {},
     },
     dependencies: req.getDependenciesList(),
+    parent: req.getParent(),
   };
 }
 
@@ -165,15 +182,30 @@ function driverMonitorClass(Base: MockMonitorCtor, job: RunnerJob) {
   return class DriverMonitor extends Base {
     pending: Registration | undefined;
     stackOutputs: Props | undefined;
+    /** The options each registered URN passes on to its children. */
+    readonly goals = new Map<string, InheritedOptions>();
+    /** URNs whose step failed or was skipped under continueOnError: answered FAIL or SKIP. */
+    readonly results = new Map<string, "fail" | "skip">();
 
     newUrn(parent: string, type: string, name: string): string {
       return newUrn(job, parent, type, name);
     }
 
     registerResource(req: resTypes.RegisterResourceRequest, cb: Callback): Promise<void> {
-      this.pending = registrationOf(job, req);
+      const reg = registrationOf(job, req, this.goals.get(req.getParent()));
+      this.goals.set(reg.urn, { retainOnDelete: reg.options.retainOnDelete, deletedWith: reg.options.deletedWith });
+      this.pending = reg;
+      // A result other than SUCCESS makes the SDK keep unknown outputs unknown (runtime/resource.js).
+      const answer: Callback = (err, res) => {
+        const result = this.results.get(reg.urn);
+        if (!err && result)
+          (res as resTypes.RegisterResourceResponse).setResult(
+            result === "fail" ? 1 /* Result.FAIL */ : 2 /* Result.SKIP */,
+          );
+        cb(err, res);
+      };
       try {
-        return super.registerResource(req, cb);
+        return super.registerResource(req, answer);
       } finally {
         this.pending = undefined;
       }
@@ -225,7 +257,10 @@ export async function runProgram(job: RunnerJob, engine: Engine, report: Reporte
       const reg = monitor?.pending;
       if (monitor) monitor.pending = undefined;
       if (!reg) return Promise.reject(new Error(`driver: no request captured for ${args.type} ${args.name}`));
-      return engine.register(reg);
+      return engine.register(reg).then((r) => {
+        if (r.result) monitor?.results.set(reg.urn, r.result);
+        return r;
+      });
     },
     call: (args: { token: string }): Promise<Props> =>
       Promise.reject(

@@ -23,6 +23,8 @@ export interface RunnerJob {
    * first time the engine calls the provider, as the engine loads a provider plugin on first use.
    */
   hostAddress?: string;
+  /** The host's process id, with `hostAddress`: the runner stops the host itself when the driver is gone. */
+  hostPid?: number;
   /** Epoch ms after which every gRPC call fails with a deadline error. */
   deadline: number;
   /** up/preview: run the refresh pass first (`--refresh`). */
@@ -31,6 +33,8 @@ export interface RunnerJob {
   expectNoChanges: boolean;
   /** URNs to replace (`--replace`). */
   replaceTargets: string[];
+  /** refresh: drop the pending CREATE operations of earlier runs (`--clear-pending-creates`). */
+  clearPendingCreates: boolean;
 }
 
 /** Parent to runner. */
@@ -39,8 +43,10 @@ export type ToRunner =
   /** Sent at fork: load the SDK while the host starts, so the two start-ups overlap. */
   | { t: "warm"; projectDir: string }
   /** The answer to `host-needed`: the host's address, or why it could not start. */
-  | { t: "host"; address: string }
-  | { t: "host-failed"; message: string };
+  | { t: "host"; address: string; pid?: number }
+  | { t: "host-failed"; message: string }
+  /** The driver's process got a signal: start no new step, write the state, report, exit. */
+  | { t: "cancel"; signal: string };
 
 /** Runner to parent. */
 export type FromRunner =

@@ -14,9 +14,44 @@ import type { DriverEvent } from "./types";
 
 function send(m: FromRunner): Promise<void> {
   return new Promise((resolve) => {
-    if (!process.send) return resolve();
+    if (!process.send || !process.connected) return resolve();
     process.send(m, undefined, {}, () => resolve());
   });
+}
+
+/** How long the host gets to end by itself once asked (the provider's grace is 2 s) before it is killed. */
+const HOST_STOP_MS = 4000;
+/** The longest a runner left without its driver goes on: long enough to hear the creates in flight. */
+const ORPHAN_MS = 8000;
+
+/** The job running: its engine (to cancel), why it was cancelled, and the host's pid (to stop it alone). */
+const running: { engine?: Engine; cancelled?: string; hostPid?: number; started?: boolean; orphan?: boolean } = {};
+
+/** Starts no new step; the job then ends, writes the state and reports. Before any job: ends now. */
+function cancel(why: string): void {
+  if (running.cancelled) return;
+  running.cancelled = why;
+  running.engine?.cancel(why);
+  if (!running.started) process.exit(1);
+}
+
+const hostAlive = (): boolean => {
+  if (!running.hostPid) return false;
+  try {
+    process.kill(running.hostPid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Once the driver is gone nobody stops the host: asks it (its creates in flight get the provider's grace), then kills it. */
+async function stopHostAlone(): Promise<void> {
+  if (!hostAlive()) return;
+  process.kill(running.hostPid!, "SIGTERM");
+  const until = Date.now() + HOST_STOP_MS;
+  while (hostAlive() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  if (hostAlive()) process.kill(running.hostPid!, "SIGKILL");
 }
 
 function messageOf(e: unknown): string {
@@ -56,7 +91,10 @@ async function hostAddress(job: RunnerJob): Promise<string> {
     );
   });
   const m = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
-  if (m.t === "host") return m.address;
+  if (m.t === "host") {
+    running.hostPid = m.pid;
+    return m.address;
+  }
   throw new Error(m.t === "host-failed" ? m.message : "the driver did not start the dynamic-provider host");
 }
 
@@ -75,6 +113,8 @@ async function run(job: RunnerJob): Promise<void> {
   let host: LazyHost | undefined;
   let store: StateStore | undefined;
   let outputs: Record<string, unknown> = {};
+  running.started = true;
+  running.hostPid ??= job.hostPid;
   try {
     host = lazyHost(job);
     store = new StateStore(job.stateFile, job.passphrase, job.project, job.stack, job.op !== "preview");
@@ -86,7 +126,10 @@ async function run(job: RunnerJob): Promise<void> {
       continueOnError: job.continueOnError,
       replaceTargets: job.replaceTargets,
       expectNoChanges: job.expectNoChanges,
+      clearPendingCreates: job.op === "refresh" && job.clearPendingCreates,
     });
+    running.engine = engine;
+    if (running.cancelled) engine.cancel(running.cancelled);
     if (job.op === "up" || job.op === "preview") {
       await engine.up(
         async () => {
@@ -112,12 +155,25 @@ async function run(job: RunnerJob): Promise<void> {
       report.error(`${job.op}: could not write the state file: ${messageOf(e)}`);
     }
   }
+  if (running.orphan) {
+    await stopHostAlone();
+    process.exit(1);
+  }
   await send({ t: "done", outputs });
   process.exit(0);
 }
 
-// The driver went away (killed, crashed): nothing would collect the result.
-process.on("disconnect", () => process.exit(1));
+// The runner has a process group of its own: a signal here is meant for it alone (the driver sends "cancel").
+for (const s of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(s, () => cancel(s));
+
+// The driver went away (killed, crashed, exited): nothing collects the result, but the state is still written
+// with the creates in flight recorded, and the host is stopped, by the runner itself.
+process.on("disconnect", () => {
+  running.orphan = true;
+  cancel("the driver's process ended");
+  void stopHostAlone();
+  setTimeout(() => process.exit(1), ORPHAN_MS);
+});
 
 /** Loads what every operation needs (the SDK and its gRPC stubs) before the job arrives. */
 function warm(projectDir: string): void {
@@ -134,4 +190,5 @@ process.on("message", (m: ToRunner) => {
   if (m && m.t === "warm") warm(m.projectDir);
   if (m && m.t === "job") void run(m.job);
   if (m && (m.t === "host" || m.t === "host-failed")) hostAnswer?.(m);
+  if (m && m.t === "cancel") cancel(m.signal);
 });

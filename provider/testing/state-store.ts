@@ -20,6 +20,8 @@ export class StateStore {
   private readonly salt: string;
   private readonly texts: EntryTextCache = new WeakMap();
   private readonly journal: string;
+  /** Operations this run began (a pending operation of an earlier run is not ended by this run's). */
+  private readonly begun = new WeakSet<PendingOperation>();
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
   private lastWrite = 0;
@@ -113,14 +115,19 @@ export class StateStore {
 
   /** Records that a provider operation is starting, on disk before it starts (so a crash in the middle leaves a trace). */
   beginOperation(op: PendingOperation): void {
+    this.begun.add(op);
     this.state.pendingOperations = [...(this.state.pendingOperations ?? []), op];
     if (this.writable) fs.appendFileSync(this.journal, JSON.stringify(op) + "\n", { mode: 0o600 });
     this.save();
   }
 
-  /** Records that the operation on `urn` has ended (the caller saves afterwards). */
+  /**
+   * Records that the operation this run began on `urn` has ended (the caller saves afterwards). A pending
+   * operation of an earlier run stays: it records what that run may have done.
+   */
   endOperation(urn: string): void {
-    this.state.pendingOperations = (this.state.pendingOperations ?? []).filter((o) => o.urn !== urn);
+    const left = (this.state.pendingOperations ?? []).filter((o) => o.urn !== urn || !this.begun.has(o));
+    this.state.pendingOperations = left.length > 0 ? left : undefined;
   }
 
   /** Schedules a write of the state: at once if none happened lately, else within SAVE_INTERVAL_MS (no-op during a preview). */

@@ -16,7 +16,7 @@ export interface DriverOptions {
   secretConfig?: Record<string, string>;
   /** Extra environment variables for the program runner and the dynamic-provider host. */
   env?: Record<string, string>;
-  /** Maximum resource operations in flight (the engine's `--parallel`); default 10. */
+  /** Maximum resource operations in flight (the engine's `--parallel`); default as the CLI's: `PULUMI_PARALLEL`, else 4 per core. */
   parallel?: number;
   /** Keep starting independent steps after a step failed, like `pulumi up --continue-on-error`; default false. */
   continueOnError?: boolean;
@@ -37,6 +37,11 @@ export interface DriverOptions {
   /** up and preview: URNs to replace even without a change, like `pulumi up --replace <urn>`. */
   replace?: string[];
   /**
+   * refresh: drop the pending CREATE operations an interrupted `up` left in the state, like
+   * `pulumi refresh --clear-pending-creates` (without it they stay, and every operation warns about them).
+   */
+  clearPendingCreates?: boolean;
+  /**
    * Type-check a `.ts` program (with its nearest tsconfig.json) before running it, as the Pulumi CLI does by
    * default; type errors fail the operation before anything runs. Default false: `.ts` files are only transpiled.
    */
@@ -51,6 +56,8 @@ export type StepOp =
   | "delete"
   | "retain"
   | "read"
+  /** A `Resource.get` of a URN whose state held a managed resource of another id: deleted at the end (as `replace`). */
+  | "read-replacement"
   | "refresh"
   | "replace"
   | "create-replacement"
@@ -127,6 +134,8 @@ export interface StateResource {
   /** Top-level keys whose input and output values are secret (stored encrypted). */
   secretKeys?: string[];
   retainOnDelete?: boolean;
+  /** URN of the resource whose delete takes this one along (`deletedWith`): deleted together, its own delete is skipped. */
+  deletedWith?: string;
   protect?: boolean;
   /** Read with `Resource.get`: never deleted, only dropped from state. */
   external?: boolean;

@@ -478,6 +478,24 @@ describe("deletes at the end of an up, and destroy", () => {
     const next = operation(new FakeHost(), file);
     next.store.flush();
     expect(next.heard.warnings.join("\n")).toMatch(/interrupted during create of/);
+    // As the engine's checkpoint: a pending CREATE stays (and is warned about) until a refresh clears it.
+    expect(readState(file, "pw").pendingOperations).toHaveLength(1);
+    const cleared = operation(new FakeHost(), file, { clearPendingCreates: true });
+    await cleared.engine.refresh();
+    cleared.store.flush();
     expect(readState(file, "pw").pendingOperations).toBeUndefined();
+  });
+
+  it("keeps an earlier run's pending create when this run creates the same resource, and drops other pending operations", async () => {
+    const file = stateFile();
+    const first = operation(new FakeHost(), file);
+    first.store.beginOperation({ urn: urn("a"), type: "pulumi-nodejs:dynamic:Resource", op: "create" });
+    first.store.beginOperation({ urn: urn("b"), type: "pulumi-nodejs:dynamic:Resource", op: "update" });
+    first.store.flush();
+    const r = await deploy(new FakeHost(), file, [reg("a", { size: 1 })]);
+    expect(r.heard.warnings.join("\n")).toMatch(/2 pending operation\(s\)/);
+    expect(readState(file, "pw").pendingOperations).toEqual([
+      { urn: urn("a"), type: "pulumi-nodejs:dynamic:Resource", op: "create" },
+    ]);
   });
 });

@@ -59,6 +59,16 @@ export interface CommandResult {
   output: string;
   /** One entry per resource step of the operation, from the engine's event log. */
   steps: EngineStep[];
+  /** The steps that failed (`resOpFailedEvent`), each with the op it attempted. */
+  failed: EngineStep[];
+  /** Options of the old state of the resources the steps touched, by URN (from the step events' `old`). */
+  olds: Record<string, OldFlags>;
+}
+
+/** What a step event says of a resource's old state: retained on delete, or read with `get` (external). */
+export interface OldFlags {
+  retainOnDelete: boolean;
+  external: boolean;
 }
 
 export interface ProjectOptions {
@@ -81,6 +91,38 @@ interface RunOptions {
   onOutput?: (output: string, child: ChildProcess) => void;
   /** Start the CLI in its own process group, so `process.kill(-child.pid, "SIGINT")` reaches it as a terminal's Ctrl-C does. */
   detached?: boolean;
+}
+
+/** The metadata of every event of `kind` in the event log. */
+function readEvents(file: string, kind: string): Record<string, unknown>[] {
+  if (!fs.existsSync(file)) return [];
+  const out: Record<string, unknown>[] = [];
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    const event = JSON.parse(line) as Record<string, { metadata?: Record<string, unknown> } | undefined>;
+    const metadata = event[kind]?.metadata;
+    if (metadata) out.push(metadata);
+  }
+  return out;
+}
+
+/** The steps that failed (`resOpFailedEvent`), each with the op it attempted. */
+function readFailed(file: string): EngineStep[] {
+  return readEvents(file, "resOpFailedEvent").map((m) => {
+    const urn = String(m.urn);
+    const [, , type = "", name = ""] = urn.split("::");
+    return { op: String(m.op), urn, type, name, diffs: [], retainOnDelete: false, ms: 0 };
+  });
+}
+
+/** The old-state flags of every resource a step event names (pre events included: a failed step has no outputs event). */
+function readOlds(file: string): Record<string, OldFlags> {
+  const olds: Record<string, OldFlags> = {};
+  for (const m of readEvents(file, "resourcePreEvent")) {
+    const old = m.old as { retainOnDelete?: boolean; external?: boolean } | null | undefined;
+    if (old) olds[String(m.urn)] = { retainOnDelete: old.retainOnDelete === true, external: old.external === true };
+  }
+  return olds;
 }
 
 /** One project and stack in a temporary folder, with its own PULUMI_HOME and file backend. */
@@ -166,7 +208,14 @@ export class EngineProject {
         options.onOutput?.(output, child);
       },
     });
-    return { args: full, ...r, output: r.stdout + r.stderr, steps: readEngineEvents(log).steps };
+    return {
+      args: full,
+      ...r,
+      output: r.stdout + r.stderr,
+      steps: readEngineEvents(log).steps,
+      failed: readFailed(log),
+      olds: readOlds(log),
+    };
   }
 
   /** Runs a command that must succeed; its output is in the error otherwise. */
