@@ -188,9 +188,17 @@ export class EngineProject {
 
   /** Sets the stack's `cdn:*` configuration for `emu`. */
   async pointAt(emu: Emulator, { secretKey = true } = {}): Promise<void> {
-    await this.must(["config", "set", "cdn:baseUrl", emu.url]);
-    await this.must(["config", "set", "cdn:apiUserId", String(emu.apiUserId)]);
-    await this.must(["config", "set", ...(secretKey ? ["--secret"] : ["--plaintext"]), "cdn:apiKey", emu.apiKey]);
+    // One command for the three (each `pulumi` start costs about a second here).
+    await this.must([
+      "config",
+      "set-all",
+      "--plaintext",
+      `cdn:baseUrl=${emu.url}`,
+      "--plaintext",
+      `cdn:apiUserId=${emu.apiUserId}`,
+      secretKey ? "--secret" : "--plaintext",
+      `cdn:apiKey=${emu.apiKey}`,
+    ]);
   }
 
   /** Runs `pulumi <args>` (non-interactive, no colour) in the project folder. */
