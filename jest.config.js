@@ -12,8 +12,8 @@ const shared = {
 };
 
 /**
- * Test files that start a process: a dynamic-provider host, the emulator CLI, a Python server, npm.
- * New ones are named `*.host.test.ts`. Regular expressions over the path, as testPathIgnorePatterns takes them.
+ * Test files that start a process (a dynamic-provider host, the emulator CLI, a Python server, npm) or load the
+ * TypeScript compiler for a whole-program check. New ones are named `*.host.test.ts`. Regular expressions over the path, as testPathIgnorePatterns takes them.
  */
 const HOST = [
   "\\.host\\.test\\.ts$",

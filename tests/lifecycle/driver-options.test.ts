@@ -4,9 +4,7 @@ import * as os from "os";
 import * as path from "path";
 import { Alias } from "@pulumi/pulumi/proto/alias_pb";
 import { RegisterResourceRequest } from "@pulumi/pulumi/proto/resource_pb";
-import { up } from "../../provider/testing";
 import { projectNameOf } from "../../provider/testing/driver";
-import { typeErrors } from "../../provider/testing/typecheck";
 import { aliasUrns } from "../../provider/testing/program";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "driver-options-"));
@@ -68,32 +66,5 @@ describe("aliases of a RegisterResource request", () => {
       "urn:pulumi:prod::other::pulumi-nodejs:dynamic:Resource::elsewhere",
       "urn:pulumi:dev::proj::my:Component$pulumi-nodejs:dynamic:Resource::child",
     ]);
-  });
-});
-
-describe("typecheck: true", () => {
-  const root = path.join(__dirname, "..", "..");
-  it("fails an up of a program with type errors before any process starts", async () => {
-    const program = path.join(dir, "typed-wrong.ts");
-    fs.writeFileSync(program, 'const n: number = "text";\nexport const out = n;\n');
-    const r = await up({
-      program,
-      projectDir: root,
-      stateFile: path.join(dir, "typed.json"),
-      project: "p",
-      typecheck: true,
-    });
-    expect(r.ok).toBe(false);
-    expect(r.processes).toEqual({});
-    expect(r.errors[0]).toMatch(
-      /the program has type errors \(typecheck: true\):\n.*typed-wrong\.ts\(1,7\): error TS2322: Type 'string' is not assignable to type 'number'/,
-    );
-    expect(fs.existsSync(path.join(dir, "typed.json"))).toBe(false);
-  });
-
-  it("finds none in a correct program", () => {
-    const program = path.join(dir, "typed-right.ts");
-    fs.writeFileSync(program, "const n: number = 1;\nexport const out = n;\n");
-    expect(typeErrors(program, root)).toEqual([]);
   });
 });
