@@ -12,6 +12,7 @@
  * | cdn:apiKey        | CDN_API_KEY          | string, secret    | none    | required               |
  * | cdn:timeoutMs     | CDN_TIMEOUT_MS       | integer (ms)      | 30000   | 1 to 2147483647        |
  * | cdn:retries       | CDN_RETRIES          | integer           | 4       | 0 to 100               |
+ * | cdn:firstContactTimeoutMs | CDN_FIRST_CONTACT_TIMEOUT_MS | integer (ms) | 10000 | 1 to 2147483647 |
  * | cdn:maxInFlight   | CDN_MAX_IN_FLIGHT    | integer           | 16      | 1 to 1024              |
  * | cdn:companyId     | CDN_COMPANY_ID       | integer or alias  | none    | 1 to 2^31-1, or alias  |
  * | cdn:companyAlias  | CDN_COMPANY_ALIAS    | DNS label         | none    | 1 to 63 characters     |
@@ -35,6 +36,7 @@ export type SettingName =
   | "apiKey"
   | "timeoutMs"
   | "retries"
+  | "firstContactTimeoutMs"
   | "maxInFlight"
   | "companyId"
   | "companyAlias"
@@ -47,6 +49,7 @@ export interface SettingValues {
   apiKey: string;
   timeoutMs: number;
   retries: number;
+  firstContactTimeoutMs: number;
   maxInFlight: number;
   companyId: number | string;
   companyAlias: string;
@@ -86,6 +89,14 @@ export interface SettingSpec<N extends SettingName = SettingName> {
 
 /** Per-call timeout: long enough for a slow listZones, short enough that a hung call is noticed. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * Timeout of one attempt until the API has answered once in this process (the first contact of a
+ * deployment): a wrong or silent address is reported in about half a minute, not after the whole
+ * retry budget of the normal timeout (5 attempts of 30 s).
+ */
+export const DEFAULT_FIRST_CONTACT_TIMEOUT_MS = 10_000;
+/** Attempts after the first while nothing has answered yet (at most `cdn:retries`). */
+export const FIRST_CONTACT_RETRIES = 2;
 /** Calls in flight at once; the engine's default parallelism is 10, so 16 never throttles it. */
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 /** Attempts after the first, for calls that are safe to repeat. */
@@ -257,6 +268,21 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     description:
       "Attempts after the first for a call that failed on the way (connection, timeout, 5xx, 429) and is safe to repeat; 0 turns retries off. A create is never repeated blindly.",
     parse: integer(0, 100),
+  },
+  firstContactTimeoutMs: {
+    name: "firstContactTimeoutMs",
+    configKey: "cdn:firstContactTimeoutMs",
+    env: "CDN_FIRST_CONTACT_TIMEOUT_MS",
+    type: "integer (milliseconds)",
+    secret: false,
+    required: false,
+    default: DEFAULT_FIRST_CONTACT_TIMEOUT_MS,
+    min: 1,
+    max: MAX_TIMER_MS,
+    readBy: CONNECTION,
+    description:
+      "How long one attempt may take while the API has not answered yet in this process (the first contact of a deployment), with at most 3 attempts; once an answer has come back, cdn:timeoutMs and cdn:retries apply. Raise it if the first call against your account takes longer.",
+    parse: integer(1, MAX_TIMER_MS, " (milliseconds)"),
   },
   maxInFlight: {
     name: "maxInFlight",
