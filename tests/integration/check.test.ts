@@ -6,6 +6,7 @@
  */
 import { CdnClient } from "../../provider/api/client";
 import { startEmulator } from "../../provider/emulator";
+import * as functions from "../../provider/functions";
 import { useEmulator } from "../support/emulator";
 import { accountConfig, deployment, uniqueName as unique } from "../support/handle";
 
@@ -141,6 +142,25 @@ describe("the preview of a new zone asks the account", () => {
       `already exists in the account (id ${existing.id})`,
     );
     expect(emu.passwordMatches("livezone", existing.id, "Their-Pa55word")).toBe(true);
+  });
+
+  test("'name in use' says what adopt does before suggesting it, and how to find out whether another stack manages the zone", async () => {
+    const pull = await emu.seedZone("pullzone", { name: unique("theirs"), origin: ORIGIN });
+    const [failure] = await failuresOf("PullZone", { name: pull.name, origin: ORIGIN });
+    const said = failure.reason;
+    expect(said).toContain("set `adopt: true` on the resource, but only for a zone no other stack manages");
+    expect(said).toContain("adopt makes this stack manage the zone");
+    expect(said).toContain("a destroy leaves it in the account");
+    expect(said).toContain(`\`pulumi stack export --stack <stack>\` shows \`"zoneId": ${pull.id}\``);
+    expect(said).toContain("getUnmanagedZones({ managed: [<that stack's zones>] })");
+    expect(typeof functions.getUnmanagedZones).toBe("function"); // the function the message names exists
+    // A live zone adopted is deleted by this stack's destroy: said where its create is refused.
+    const live = await emu.seedZone("livezone", { name: unique("theirs-live"), password: "Their-Pa55word" });
+    const refused = await deployment(accountConfig(emu))
+      .create("LiveZone", { name: live.name, password: "Zone-Pa55word-1" })
+      .catch((e: Error) => e.message);
+    expect(refused).toContain("deletes it when this stack is destroyed or the resource is removed");
+    expect(refused).toContain(`"zoneId": ${live.id}`);
   });
 
   test("a misspelt cdn: config key fails the preview with the key it was probably meant to be", async () => {
