@@ -151,7 +151,8 @@ export class CdnAuthError extends CdnError {
 
   /** A rejected `currentDate` may be a passing problem (a slow queue); one fresh attempt is allowed. */
   get expired(): boolean {
-    return !this.notGranted && /expired|currentDate/i.test(this.faultString);
+    // A signature refusal may quote the formula '<currentDate>:<apiKey>:<method>': that is about the key, not the date.
+    return !this.notGranted && refusesDate(this.faultString);
   }
 
   /** The key is valid but not granted this method (ACCESS_DENIED): not a credentials problem. */
