@@ -28,6 +28,7 @@
  */
 
 import { INT32_MAX } from "./ids";
+import { levenshtein } from "./levenshtein";
 
 /** The names of the settings, as the client's options spell them. */
 export type SettingName =
@@ -89,11 +90,7 @@ export interface SettingSpec<N extends SettingName = SettingName> {
 
 /** Per-call timeout: long enough for a slow listZones, short enough that a hung call is noticed. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/**
- * Timeout of one attempt until the API has answered once in this process (the first contact of a
- * deployment): a wrong or silent address is reported in about half a minute, not after the whole
- * retry budget of the normal timeout (5 attempts of 30 s).
- */
+/** Timeout of one attempt until the API first answers: a silent address fails in ~30 s, not 5 x 30 s. */
 export const DEFAULT_FIRST_CONTACT_TIMEOUT_MS = 10_000;
 /** Attempts after the first while nothing has answered yet (at most `cdn:retries`). */
 export const FIRST_CONTACT_RETRIES = 2;
@@ -465,18 +462,6 @@ export function validateSettings(inputs: SettingInputs): SettingProblem[] {
     if (SETTINGS[name].required && !rawSetting(name, inputs)) problems.push(missingProblem(name));
   }
   return problems.sort((a, b) => SETTING_NAMES.indexOf(a.setting) - SETTING_NAMES.indexOf(b.setting));
-}
-
-/** Edit distance between two short strings (insertions, deletions, substitutions). */
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
 }
 
 /**
