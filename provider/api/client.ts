@@ -48,9 +48,10 @@ import {
 } from "./normalize";
 import type { ZoneGroup } from "./kinds";
 import type { BandwidthOptions, ReportApi, ReportMethod } from "./types";
-import { afterBudget, RetryPolicy, withRetry } from "./retry";
+import { afterBudget, retriesAllowed, RetryPolicy, withRetry } from "./retry";
+import { DEFAULT_WAIT_NOTICE_MS, FirstContactWatch, type WaitNotice } from "./firstContact";
 import { Semaphore } from "./semaphore";
-import { MAX_TIMER_MS, parseSetting, SETTINGS } from "./settings";
+import { FIRST_CONTACT_RETRIES, MAX_TIMER_MS, parseSetting, SETTINGS } from "./settings";
 import { Transport } from "./transport";
 import * as W from "./wire";
 
@@ -75,6 +76,18 @@ export interface CdnClientOptions {
   random?: () => number;
   /** Progress of every attempt, without secrets: for logs and figures. */
   onEvent?: (e: CallEvent) => void;
+  /**
+   * Timeout of one attempt until the API has answered once (`cdn:firstContactTimeoutMs`, default
+   * 10 s); until then a call makes at most 3 attempts (`cdn:retries` permitting).
+   */
+  firstContactTimeoutMs?: number;
+  /**
+   * Called once per attempt number while nothing has answered yet and an attempt has waited
+   * `waitNoticeAfterMs`: what the first contact waits for, for a progress line (the host logs it).
+   */
+  onWaiting?: (notice: WaitNotice) => void;
+  /** How long an attempt of the first contact waits before `onWaiting` is told (default 3 s). */
+  waitNoticeAfterMs?: number;
   userAgent?: string;
 }
 
@@ -120,6 +133,7 @@ export interface ZoneApi<C, U, Row, Created> {
 }
 
 export type { BandwidthAnswer } from "./normalize";
+export type { WaitNotice } from "./firstContact";
 export type { BandwidthOptions, DateArg, OptionsOf, ReportApi, ReportRangeOptions, TotalOptions } from "./types";
 
 // Credentials are kept off the instance so that logging or serializing a client can never show them.
@@ -135,6 +149,7 @@ export class CdnClient {
   readonly retryPolicy: Readonly<RetryPolicy>;
   private readonly now: () => number;
   private readonly onEvent?: (e: CallEvent) => void;
+  private readonly firstContact: FirstContactWatch;
   /** Calls retried so far, for figures. */
   retriedCalls = 0;
 
@@ -165,9 +180,12 @@ export class CdnClient {
     SECRETS.set(this, { apiKey: creds.apiKey });
     const maxInFlight = settingOption("maxInFlight", opts.maxInFlight);
     this.inFlight = new Semaphore(maxInFlight);
+    const timeoutMs = settingOption("timeoutMs", opts.timeoutMs);
+    const firstContactTimeoutMs = settingOption("firstContactTimeoutMs", opts.firstContactTimeoutMs);
     this.transport = new Transport({
       baseUrl: this.baseUrl,
-      timeoutMs: settingOption("timeoutMs", opts.timeoutMs),
+      timeoutMs,
+      firstContactTimeoutMs,
       maxResponseBytes: intOption(
         "maxResponseBytes",
         opts.maxResponseBytes,
@@ -183,9 +201,17 @@ export class CdnClient {
       baseDelayMs: intOption("retryBaseDelayMs", opts.retryBaseDelayMs, DEFAULT_RETRY_BASE_MS, 0, MAX_TIMER_MS),
       maxDelayMs: intOption("retryMaxDelayMs", opts.retryMaxDelayMs, DEFAULT_RETRY_MAX_MS, 0, MAX_TIMER_MS),
       random: opts.random,
+      firstContactRetries: FIRST_CONTACT_RETRIES,
+      contacted: () => this.transport.contacted,
     };
     this.now = opts.now ?? Date.now;
     this.onEvent = opts.onEvent;
+    this.firstContact = new FirstContactWatch({
+      contacted: () => this.transport.contacted,
+      afterMs: intOption("waitNoticeAfterMs", opts.waitNoticeAfterMs, DEFAULT_WAIT_NOTICE_MS, 0, MAX_TIMER_MS),
+      attemptTimeoutMs: Math.min(timeoutMs, firstContactTimeoutMs),
+      onWaiting: opts.onWaiting,
+    });
 
     this.pullzone = this.zoneApi("pullzone");
     this.pushzone = this.zoneApi("pushzone");
@@ -290,6 +316,9 @@ export class CdnClient {
         const auth = authString(date, apiKey, s.name);
         const secrets = [apiKey, auth, ...passwords];
         const started = Date.now();
+        const stopWatch = this.firstContact.watch(method, this.transport.where(s.group), attempt, () =>
+          s.idempotent ? retriesAllowed(this.retryPolicy) + 1 : 1,
+        );
         try {
           const answer = await this.transport.send(s.group, method, [this.apiUserId, auth, date, ...params], secrets);
           if (answer.kind === "fault") {
@@ -309,6 +338,8 @@ export class CdnClient {
           throw e instanceof CdnError
             ? e
             : new CdnError("protocol", redact(String((e as Error)?.message ?? e), secrets), method);
+        } finally {
+          stopWatch();
         }
       });
     const started = Date.now();
@@ -323,7 +354,8 @@ export class CdnClient {
       e.attempts ??= 1;
       report(e.attempts, e);
       // Only a call that is retried has a budget to speak of; a create's lost answer is recover.ts's to tell.
-      throw s.idempotent ? afterBudget(e, started) : e;
+      const firstContact = !this.transport.contacted && this.retryPolicy.retries > FIRST_CONTACT_RETRIES;
+      throw s.idempotent ? afterBudget(e, started, Date.now(), firstContact) : e;
     }
   }
 
@@ -400,7 +432,10 @@ export class CdnClient {
 }
 
 /** A client option that is also a setting: checked against the settings table's bounds. */
-function settingOption(name: "timeoutMs" | "retries" | "maxInFlight", given: unknown): number {
+function settingOption(
+  name: "timeoutMs" | "retries" | "maxInFlight" | "firstContactTimeoutMs",
+  given: unknown,
+): number {
   if (given === undefined || given === null) return SETTINGS[name].default!;
   const r = typeof given === "number" || typeof given === "string" ? parseSetting(name, String(given)) : undefined;
   if (r && "value" in r) return r.value;

@@ -151,7 +151,8 @@ export class CdnAuthError extends CdnError {
 
   /** A rejected `currentDate` may be a passing problem (a slow queue); one fresh attempt is allowed. */
   get expired(): boolean {
-    return !this.notGranted && /expired|currentDate/i.test(this.faultString);
+    // A signature refusal may quote the formula '<currentDate>:<apiKey>:<method>': that is about the key, not the date.
+    return !this.notGranted && refusesDate(this.faultString);
   }
 
   /** The key is valid but not granted this method (ACCESS_DENIED): not a credentials problem. */
@@ -206,9 +207,13 @@ export class CdnTransportError extends CdnError {
     super(type, message, method);
   }
 
-  /** Connection errors, timeouts, 5xx and 429 may pass; any other status will be the same next time. */
+  /**
+   * Connection errors, timeouts, 5xx and 429 may pass; any other status will be the same next time,
+   * and so will a 501 (Not Implemented: the server takes no POST, so it is not the API).
+   */
   get retryable(): boolean {
-    if (this.type === "http_status") return this.status === undefined || this.status >= 500 || this.status === 429;
+    if (this.type === "http_status")
+      return this.status === undefined || (this.status >= 500 && this.status !== 501) || this.status === 429;
     return true;
   }
 }
@@ -392,33 +397,57 @@ export function errorFromCreateResult(
   return new CdnCreateError("create_failed", code, method, zoneName, text || `${label} creation failed`);
 }
 
-/** Builds the error for a Node/network failure of one attempt; `timeoutMs` is named in a timeout's message. */
+/** Where and under which timeout an attempt failed, for the messages of `errorFromNetwork`. */
+export interface NetworkContext {
+  /** The timeout the attempt had, in milliseconds. */
+  timeoutMs?: number;
+  /** The address the call went to (base URL and path; it never holds credentials). */
+  where?: string;
+  /**
+   * `true`: the attempt ran under the first-contact timeout (`cdn:firstContactTimeoutMs`);
+   * `"unanswered"`: under the normal timeout, but nothing has answered at this address yet.
+   */
+  firstContact?: true | "unanswered";
+}
+
+/**
+ * Builds the error for a Node/network failure of one attempt. Every message names the address and
+ * the setting that holds it (`cdn:baseUrl / CDN_BASE_URL`): a wrong address is the first suspect
+ * of a connection that fails or stays silent, and the one a new user can fix.
+ */
 export function errorFromNetwork(
   method: string,
   err: NodeJS.ErrnoException,
   sent: boolean,
   secrets: readonly (string | undefined)[],
-  timeoutMs?: number,
+  ctx: NetworkContext = {},
 ): CdnTransportError {
   const code = err.code;
   const msg = redact(err.message, secrets);
+  const at = ctx.where ? ` at ${redact(ctx.where, secrets)} (${settingRef("baseUrl")})` : "";
   if (code === "ETIMEDOUT_CALL") {
-    const limit = timeoutMs === undefined ? "the call timeout" : `${timeoutMs} ms`;
-    return new CdnTransportError(
-      "timeout",
-      `${method}: no answer within ${limit} (the timeout of one attempt: raise it with ${settingRef("timeoutMs")})`,
-      method,
-      sent,
-      undefined,
-      code,
-    );
+    const limit = ctx.timeoutMs === undefined ? "the call timeout" : formatMs(ctx.timeoutMs);
+    const text =
+      ctx.firstContact === undefined
+        ? `no answer${at} within ${limit} (the timeout of one attempt: raise it with ${settingRef("timeoutMs")})`
+        : `no answer${at} within ${limit}, and nothing has answered at this address yet: check that ${settingRef("baseUrl")} is the API's address and that it is reachable from here (the timeout of one attempt${ctx.firstContact === true ? ` before the first answer: ${settingRef("firstContactTimeoutMs")}` : `: ${settingRef("timeoutMs")}`})`;
+    return new CdnTransportError("timeout", `${method}: ${text}`, method, sent, undefined, code);
   }
+  const refused =
+    code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EHOSTUNREACH"
+      ? ": is it the API's address, and is the API up?"
+      : "";
   return new CdnTransportError(
     "connection",
-    `${method}: connection failed (${code ?? "error"}: ${msg})`,
+    `${method}: connection failed (${code ?? "error"}: ${msg})${at}${refused}`,
     method,
     sent,
     undefined,
     code,
   );
+}
+
+/** A timeout as messages give it: `50 ms`, `10000 ms`. */
+function formatMs(ms: number): string {
+  return `${ms} ms`;
 }

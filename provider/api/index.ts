@@ -10,6 +10,7 @@ export type {
   BandwidthAnswer,
   BandwidthOptions,
   CallEvent,
+  WaitNotice,
   CdnClientOptions,
   DateArg,
   PullCreateValues,

@@ -5,12 +5,12 @@
  * the one place that says what identifies an account and which settings tune its client.
  */
 import { createHash } from "crypto";
-import { CdnClient } from "./client";
+import { CdnClient, type CdnClientOptions } from "./client";
 import { Credentials, resolveSettings } from "./config";
 import type { SettingInputs } from "./settings";
 
 /** The settings that tune a client besides its credentials. */
-export const TUNING_SETTINGS = ["timeoutMs", "retries", "maxInFlight"] as const;
+export const TUNING_SETTINGS = ["timeoutMs", "retries", "firstContactTimeoutMs", "maxInFlight"] as const;
 
 /** Values kept per account (base URL, API user id, API key), each made once around its own client. */
 export class PerAccount<V> {
@@ -21,6 +21,8 @@ export class PerAccount<V> {
     private readonly make: (client: CdnClient) => V,
     /** The client inside a kept value, for `clear()` to close. */
     private readonly clientOf: (value: V) => CdnClient,
+    /** Options of every client made here that are not settings (such as where progress lines go). */
+    private readonly clientOptions: Pick<CdnClientOptions, "onWaiting"> = {},
   ) {}
 
   /** The value for `credentials`; on first use, a client tuned from `settings` (a malformed value throws naming it). */
@@ -31,7 +33,7 @@ export class PerAccount<V> {
     let value = this.byAccount.get(key);
     if (!value) {
       const tuning = resolveSettings(TUNING_SETTINGS, settings);
-      value = this.make(new CdnClient({ baseUrl, apiUserId, apiKey, ...tuning }));
+      value = this.make(new CdnClient({ ...this.clientOptions, baseUrl, apiUserId, apiKey, ...tuning }));
       this.byAccount.set(key, value);
     }
     return value;

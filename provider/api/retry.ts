@@ -6,7 +6,7 @@
  * create answer is settled by looking the zone up (resources/recover.ts).
  */
 import { CdnAuthError, CdnError, CdnTransportError, withMessage } from "./errors";
-import { settingRef } from "./settings";
+import { FIRST_CONTACT_RETRIES, settingRef } from "./settings";
 
 export interface RetryPolicy {
   /** Attempts after the first. */
@@ -16,6 +16,19 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Randomness for the jitter; injectable so tests are reproducible. */
   random?: () => number;
+  /**
+   * The smaller budget of the first contact: while `contacted()` says nothing has answered yet,
+   * at most this many attempts after the first (and never more than `retries`).
+   */
+  firstContactRetries?: number;
+  /** Whether the API has answered once (any HTTP answer); the client's transport knows. */
+  contacted?: () => boolean;
+}
+
+/** Attempts after the first that the policy allows now: the first-contact budget until an answer has come back. */
+export function retriesAllowed(policy: RetryPolicy): number {
+  if (policy.firstContactRetries === undefined || !policy.contacted || policy.contacted()) return policy.retries;
+  return Math.min(policy.retries, policy.firstContactRetries);
 }
 
 /** The delay before attempt `attempt + 1` (attempt counts from 1): full jitter under a doubling cap. */
@@ -68,7 +81,7 @@ export async function withRetry<T>(
     try {
       return await fn(attempt);
     } catch (err) {
-      if (attempt > policy.retries || !shouldRetry(err, attempt)) {
+      if (attempt > retriesAllowed(policy) || !shouldRetry(err, attempt)) {
         if (err instanceof CdnError) err.attempts = attempt;
         throw err;
       }
@@ -89,14 +102,25 @@ export function formatDuration(ms: number): string {
  * The error of a call whose retry budget was spent, saying so: its attempts and the time they took
  * in all (`...; gave up after 5 attempts in 152 s (retry budget: cdn:retries / CDN_RETRIES)`), so a
  * per-attempt figure such as the call timeout is never read as the whole wait. An error of the
- * first attempt is returned as it is: nothing was spent beyond what its own message says.
+ * first attempt is returned as it is (nothing was spent beyond what its own message says), except
+ * a connection failure or a timeout, which always says what was tried and for how long. `firstContact`
+ * says the smaller budget of a first contact was the one spent (nothing had answered yet).
  */
-export function afterBudget<E extends CdnError>(err: E, startedAt: number, now: number = Date.now()): E {
+export function afterBudget<E extends CdnError>(
+  err: E,
+  startedAt: number,
+  now: number = Date.now(),
+  firstContact = false,
+): E {
   const n = err.attempts ?? 1;
-  if (n <= 1) return err;
+  const reached = err.type === "connection" || err.type === "timeout";
+  if (n <= 1 && !reached) return err;
+  const budget = firstContact
+    ? `first contact: at most ${FIRST_CONTACT_RETRIES + 1} attempts until the API has answered once, each up to ${settingRef("firstContactTimeoutMs")}`
+    : `retry budget: ${settingRef("retries")}`;
   const copy = withMessage(
     err,
-    `${err.message}; gave up after ${n} attempts in ${formatDuration(now - startedAt)} (retry budget: ${settingRef("retries")})`,
+    `${err.message}; gave up after ${n} attempt${n === 1 ? "" : "s"} in ${formatDuration(now - startedAt)} (${budget})`,
   );
   copy.attempts = n;
   return copy;

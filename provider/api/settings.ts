@@ -15,6 +15,7 @@
  */
 
 import { INT32_MAX } from "./ids";
+import { levenshtein } from "./levenshtein";
 
 /** The names of the settings, as the client's options spell them. */
 export type SettingName =
@@ -23,6 +24,7 @@ export type SettingName =
   | "apiKey"
   | "timeoutMs"
   | "retries"
+  | "firstContactTimeoutMs"
   | "maxInFlight"
   | "companyId"
   | "companyAlias"
@@ -35,6 +37,7 @@ export interface SettingValues {
   apiKey: string;
   timeoutMs: number;
   retries: number;
+  firstContactTimeoutMs: number;
   maxInFlight: number;
   companyId: number | string;
   companyAlias: string;
@@ -74,6 +77,10 @@ export interface SettingSpec<N extends SettingName = SettingName> {
 
 /** Per-call timeout: long enough for a slow listZones, short enough that a hung call is noticed. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Timeout of one attempt until the API first answers: a silent address fails in ~30 s, not 5 x 30 s. */
+export const DEFAULT_FIRST_CONTACT_TIMEOUT_MS = 10_000;
+/** Attempts after the first while nothing has answered yet (at most `cdn:retries`). */
+export const FIRST_CONTACT_RETRIES = 2;
 /** Calls in flight at once: the CLI's default parallelism is 4 per CPU, so 16 throttles it only on machines of more than 4 CPUs. */
 export const DEFAULT_MAX_IN_FLIGHT = 16;
 /** Attempts after the first, for calls that are safe to repeat. */
@@ -245,6 +252,21 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     description:
       "Attempts after the first for a call that failed on the way (connection, timeout, 5xx, 429) and is safe to repeat; 0 turns retries off. A create is never repeated blindly.",
     parse: integer(0, 100),
+  },
+  firstContactTimeoutMs: {
+    name: "firstContactTimeoutMs",
+    configKey: "cdn:firstContactTimeoutMs",
+    env: "CDN_FIRST_CONTACT_TIMEOUT_MS",
+    type: "integer (milliseconds)",
+    secret: false,
+    required: false,
+    default: DEFAULT_FIRST_CONTACT_TIMEOUT_MS,
+    min: 1,
+    max: MAX_TIMER_MS,
+    readBy: CONNECTION,
+    description:
+      "How long one attempt may take while the API has not answered yet in this process (the first contact of a deployment), with at most 3 attempts; once an answer has come back, cdn:timeoutMs and cdn:retries apply. Raise it if the first call against your account takes longer.",
+    parse: integer(1, MAX_TIMER_MS, " (milliseconds)"),
   },
   maxInFlight: {
     name: "maxInFlight",
@@ -427,18 +449,6 @@ export function validateSettings(inputs: SettingInputs): SettingProblem[] {
     if (SETTINGS[name].required && !rawSetting(name, inputs)) problems.push(missingProblem(name));
   }
   return problems.sort((a, b) => SETTING_NAMES.indexOf(a.setting) - SETTING_NAMES.indexOf(b.setting));
-}
-
-/** Edit distance between two short strings (insertions, deletions, substitutions). */
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
 }
 
 /**

@@ -29,6 +29,11 @@ export interface TransportOptions {
    * The cap itself is the client's semaphore alone; the agent does not queue requests a second time.
    */
   idleSockets: number;
+  /**
+   * Timeout of one attempt while nothing has answered yet (`cdn:firstContactTimeoutMs`, when below
+   * `timeoutMs`). An attempt begun under it gets the whole `timeoutMs` as soon as any answer arrives.
+   */
+  firstContactTimeoutMs?: number;
   userAgent?: string;
 }
 
@@ -52,11 +57,31 @@ export type Answer =
 export class Transport {
   private readonly agent: http.Agent;
   private readonly base: URL;
+  private answered = false;
+  /** Attempts running under the first-contact timeout: each re-arms its timer with the full timeout at the first answer. */
+  private readonly underFirstContact = new Set<() => void>();
 
   constructor(private readonly opts: TransportOptions) {
     this.base = new URL(opts.baseUrl);
     const Agent = this.base.protocol === "https:" ? https.Agent : http.Agent;
     this.agent = new Agent({ keepAlive: true, maxFreeSockets: opts.idleSockets, keepAliveMsecs: 1000 });
+  }
+
+  /** Whether the server has answered once (any HTTP answer, even an error status): the first contact is over. */
+  get contacted(): boolean {
+    return this.answered;
+  }
+
+  /** Where calls of `group` go, as messages show it: the base URL (which never holds credentials) and the path. */
+  where(group: string): string {
+    return `${this.base.origin}${this.path(group)}`;
+  }
+
+  private markContacted(): void {
+    if (this.answered) return;
+    this.answered = true;
+    for (const rearm of [...this.underFirstContact]) rearm();
+    this.underFirstContact.clear();
   }
 
   /** Sends one method call; resolves with the decoded answer, rejects with a typed transport/protocol error. */
@@ -73,8 +98,9 @@ export class Transport {
   }
 
   /**
-   * The error for a status other than 2xx. A 404 means nothing answers at the path, so the base URL
-   * is the likely mistake; no 4xx was processed (only a 5xx may hide a call that ran).
+   * The error for a status other than 2xx, naming the address and `cdn:baseUrl`. A 404 means nothing
+   * answers at the path; another 4xx or a 501 (a server that takes no POST) with a body that is not
+   * XML-RPC is some other server: none is worth another attempt. A 5xx may hide a call that ran.
    */
   private statusError(
     group: string,
@@ -85,16 +111,25 @@ export class Transport {
     retryAfter?: string,
   ): CdnTransportError {
     const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter) : undefined;
+    const where = redact(this.where(group), secrets);
     if (status === 404) {
-      const where = redact(`${this.base.origin}${this.path(group)}`, secrets);
-      const text = `${method}: HTTP 404 at ${where}: nothing answers there, so the base URL is likely wrong (check ${settingRef("baseUrl")}: it is the address the API's /xmlrpc/<group> paths hang off)`;
+      const text = `${method}: HTTP 404 at ${where}: nothing answers there, so this is not the XML-RPC API and the base URL is likely wrong (check ${settingRef("baseUrl")}: it is the address the API's /xmlrpc/<group> paths hang off)`;
       return new CdnTransportError("http_status", text, method, false, status);
     }
+    const xmlRpc = looksXmlRpc(body);
+    const notApi = !xmlRpc && ((status >= 400 && status < 500 && status !== 429) || status === 501);
+    const hint = xmlRpc
+      ? ""
+      : notApi
+        ? `: a server answered, but it is not the XML-RPC API (check ${settingRef("baseUrl")})`
+        : status >= 500 || status === 429
+          ? `: the answer is not XML-RPC (not the XML-RPC API, or a proxy in front of it while it is down: check ${settingRef("baseUrl")})`
+          : "";
     return new CdnTransportError(
       "http_status",
-      `${method}: HTTP ${status}${describeBody(body, secrets)}`,
+      `${method}: HTTP ${status} at ${where}${describeBody(body, secrets)}${hint}`,
       method,
-      status >= 500,
+      !notApi && status >= 500,
       status,
       undefined,
       retryAfterMs,
@@ -123,10 +158,12 @@ export class Transport {
     return new Promise((resolve, reject) => {
       let sent = false;
       let settled = false;
+      let rearm: (() => void) | undefined;
       const finish = (err: Error | null, value?: Received) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        if (rearm) this.underFirstContact.delete(rearm);
         if (err) reject(err);
         else resolve(value!);
       };
@@ -146,6 +183,7 @@ export class Transport {
           },
         },
         (res) => {
+          this.markContacted();
           const tooLarge = () =>
             new CdnProtocolError(
               `response larger than ${maxResponseBytes} bytes (the client's maxResponseBytes)`,
@@ -221,13 +259,16 @@ export class Transport {
                 Object.assign(new Error("response aborted"), { code: "ECONNRESET" }),
                 true,
                 secrets,
+                { where: this.where(group) },
               ),
             ),
           );
-          res.on("error", (e: NodeJS.ErrnoException) => finish(errorFromNetwork(method, e, true, secrets, timeoutMs)));
+          res.on("error", (e: NodeJS.ErrnoException) =>
+            finish(errorFromNetwork(method, e, true, secrets, { timeoutMs, where: this.where(group) })),
+          );
         },
       );
-      const timer = setTimeout(() => {
+      const onTimeout = () => {
         // Settled first, so the socket's own error on destroy does not replace the timeout.
         finish(
           errorFromNetwork(
@@ -235,12 +276,30 @@ export class Transport {
             Object.assign(new Error("call timeout"), { code: "ETIMEDOUT_CALL" }),
             sent,
             secrets,
-            timeoutMs,
+            {
+              timeoutMs: limit,
+              where: this.where(group),
+              firstContact: limit < timeoutMs ? true : !this.answered ? "unanswered" : undefined,
+            },
           ),
         );
         req.destroy();
-      }, timeoutMs);
-      req.on("error", (e: NodeJS.ErrnoException) => finish(errorFromNetwork(method, e, sent, secrets, timeoutMs)));
+      };
+      const startedAt = Date.now();
+      const first = this.opts.firstContactTimeoutMs;
+      let limit = !this.answered && first !== undefined && first < timeoutMs ? first : timeoutMs;
+      let timer = setTimeout(onTimeout, limit);
+      if (limit < timeoutMs) {
+        rearm = () => {
+          clearTimeout(timer);
+          limit = timeoutMs;
+          timer = setTimeout(onTimeout, Math.max(0, timeoutMs - (Date.now() - startedAt)));
+        };
+        this.underFirstContact.add(rearm);
+      }
+      req.on("error", (e: NodeJS.ErrnoException) =>
+        finish(errorFromNetwork(method, e, sent, secrets, { timeoutMs, where: this.where(group) })),
+      );
       req.end(payload, () => {
         sent = true;
       });
@@ -258,6 +317,11 @@ interface Received {
 
 function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
+}
+
+/** Whether a body starts as XML-RPC does (an XML declaration or `<methodResponse>`). */
+function looksXmlRpc(body: Buffer): boolean {
+  return /^\s*(<\?xml|<methodResponse)/i.test(body.subarray(0, 200).toString("utf8"));
 }
 
 /** A short, redacted hint of what came back instead of XML-RPC (an HTML title, the first bytes). */
@@ -282,12 +346,12 @@ function decode(method: string, body: Buffer, secrets: readonly (string | undefi
     decoded = decodeMethodResponse(text);
   } catch (e) {
     if (!(e instanceof XmlRpcDecodeError)) throw e;
-    const looksXml = /^\s*(<\?xml|<methodResponse)/i.test(body.subarray(0, 200).toString("utf8"));
+    const looksXml = looksXmlRpc(body);
     // Only a body cut short is a transport accident worth another attempt; an HTML page, an unknown
     // type or two params will come back the same however often the call is sent.
     const cut = looksXml && /end of the document|unterminated/.test(e.message);
     throw new CdnProtocolError(
-      `${redact(e.message, secrets)}${looksXml ? "" : ` (body is not XML-RPC${describeBody(body, secrets)})`}`,
+      `${redact(e.message, secrets)}${looksXml ? "" : ` (body is not XML-RPC${describeBody(body, secrets)}: not the XML-RPC API, check ${settingRef("baseUrl")})`}`,
       method,
       cut,
     );

@@ -4,7 +4,9 @@
  */
 import { CdnClient } from "../api/client";
 import { resolveCredentials } from "../api/config";
-import { perKind, type ZoneKind } from "../api/kinds";
+import { perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
+import { CdnAuthError, CdnProtocolError, CdnTransportError } from "../api/errors";
+import { readSettings, settingRef } from "../api/settings";
 import type { ImportOptions } from "./args";
 import { GeneratedProgram, ListedZone, renderProgram } from "./program";
 import { specOf } from "../resources/specs";
@@ -13,6 +15,12 @@ import { isManaged, noManagedZones, readManagedZones } from "./state";
 export interface ImportResult extends GeneratedProgram {
   /** Zones left out because a state file names them, by kind. */
   excluded: Record<ZoneKind, number>;
+  /**
+   * The `pulumi config set` commands that keep the adopted zones' `cdnUrl` (cdn:companyAlias and
+   * cdn:cdnDomain), empty when no zone written has a delivery host name. `known` says the values come
+   * from CDN_COMPANY_ALIAS / CDN_CDN_DOMAIN; otherwise the commands hold placeholders to fill in.
+   */
+  deliveryConfig: { commands: string[]; known: boolean };
 }
 
 /** Lists, filters and renders; `env` gives what the flags do not (CDN_BASE_URL, CDN_API_USER_ID, CDN_API_KEY). */
@@ -38,10 +46,7 @@ export async function importZones(
       try {
         rows = (await client[spec.group].listZones()) as unknown as Record<string, unknown>[];
       } catch (e) {
-        const others = options.kinds.filter((k) => k !== kind);
-        throw new Error(
-          `listing ${spec.label}s failed: ${(e as Error).message}${others.length ? ` (to import the other kinds only: --kinds ${others.join(",")})` : ""}`,
-        );
+        throw new Error(`listing ${spec.label}s failed: ${(e as Error).message}${listingHint(e, kind, options.kinds)}`);
       }
       const kept = rows.filter((r) => !isManaged(managed, kind, Number(r.id)));
       excluded[kind] = rows.length - kept.length;
@@ -58,5 +63,40 @@ export async function importZones(
     "Every zone has `adopt: true`: `pulumi up` takes the existing zone over instead of creating one,",
     "and brings it to the values declared here (passwords included). Review before the first up; see docs/migration.md.",
   ];
-  return { ...renderProgram(zones, header), excluded };
+  const program = renderProgram(zones, header);
+  return { ...program, excluded, deliveryConfig: deliveryConfig(program, env) };
+}
+
+/**
+ * What to do after a failed listing. A refused key or an address that does not answer fails every
+ * kind alike, so the setting to check is named; only a failure of this kind alone (a key not
+ * granted live zones, a fault of this group) is helped by importing the other kinds.
+ */
+function listingHint(e: unknown, kind: ZoneKind, kinds: readonly ZoneKind[]): string {
+  if (e instanceof CdnAuthError && !e.notGranted)
+    return ` (every kind fails alike: check the API key, ${settingRef("apiKey")} or --api-key-file, and the API user id, ${settingRef("apiUserId")} or --api-user-id)`;
+  if (e instanceof CdnTransportError || e instanceof CdnProtocolError)
+    return ` (every kind fails alike: check the API's address, ${settingRef("baseUrl")} or --base-url, and that it is reachable from here)`;
+  const others = kinds.filter((k) => k !== kind);
+  return others.length ? ` (to import the other kinds only: --kinds ${others.join(",")})` : "";
+}
+
+/**
+ * The API gives a zone's delivery host name (`cdn_url`) only in a create's answer, and nothing it
+ * lists says the company alias or the CDN domain: an adopted zone's `cdnUrl` is built from
+ * cdn:companyAlias and cdn:cdnDomain, so the import says how to set them (with the values of
+ * CDN_COMPANY_ALIAS and CDN_CDN_DOMAIN when they are set and valid).
+ */
+function deliveryConfig(program: GeneratedProgram, env: NodeJS.ProcessEnv): ImportResult["deliveryConfig"] {
+  const withUrl = ZONE_KINDS.some((k) => program.counts[k] > 0 && specOf(k).computed.some((c) => c.deliveryHost));
+  if (!withUrl) return { commands: [], known: false };
+  const read = readSettings({ env }, ["companyAlias", "cdnDomain"]).values;
+  const known = read.companyAlias !== undefined && read.cdnDomain !== undefined;
+  return {
+    known,
+    commands: [
+      `pulumi config set cdn:companyAlias ${read.companyAlias ?? "<company alias>"}`,
+      `pulumi config set cdn:cdnDomain ${read.cdnDomain ?? "<CDN domain, such as netdna-cdn.com>"}`,
+    ],
+  };
 }

@@ -7,7 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { CliCommand, parseCommand, USAGE, UsageError } from "./args";
 import { importZones } from "./import";
-import { passwordHints, skippedLine, summaryLine } from "./report";
+import { deliveryConfigLines, passwordHints, skippedLine, summaryLine } from "./report";
 import { printable } from "./terminal";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -42,6 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
     );
     for (const line of passwordHints(result.passwords)) process.stderr.write(`${line}\n`);
   }
+  for (const line of deliveryConfigLines(result.deliveryConfig)) process.stderr.write(`${line}\n`);
   return 0;
 }
 

@@ -29,3 +29,18 @@ export function passwordHints(passwords: readonly PasswordSetting[]): string[] {
     (p) => `  pulumi config set --secret ${p.configKey}   # ${kindInfo(p.kind).label} '${printable(p.zoneName)}'`,
   );
 }
+
+/** Why the import prints the cdn:companyAlias / cdn:cdnDomain commands, then the commands. */
+export function deliveryConfigLines(config: { commands: string[]; known: boolean }): string[] {
+  if (!config.commands.length) return [];
+  return [
+    "",
+    "cdnUrl: the API returns a zone's delivery host name only when it creates the zone, so an adopted zone's cdnUrl",
+    "is built as <name>.<company alias>.<CDN domain> from the stack's config. Set both before `pulumi up`, or the",
+    "adopted pull and push zones have an empty cdnUrl" +
+      (config.known
+        ? " (the values below are CDN_COMPANY_ALIAS and CDN_CDN_DOMAIN):"
+        : " (the control panel's account page shows both; a zone's delivery host name <zone>.<alias>.<domain> shows them too):"),
+    ...config.commands.map((c) => `  ${printable(c)}`),
+  ];
+}

@@ -10,7 +10,8 @@
  * rename left in the account, and refuses a `pulumi up --replace` of a kind the API cannot delete
  * (renames.ts; docs/resources.md, "Renames and replacements").
  */
-import { CdnAuthError, CdnError } from "../api/errors";
+import { CdnAuthError } from "../api/errors";
+import { settingRef } from "../api/settings";
 import { Connection, settingProblems } from "./connection";
 import { adoptMismatches, adoptMismatchMessage } from "./adopt";
 import { RESOURCE_NAME } from "./identity";
@@ -102,9 +103,11 @@ async function newZoneProblems(
   try {
     rows = await conn.lists.snapshot(spec);
   } catch (e) {
+    // Not a problem of the zone's name or any other input: reported against the resource (no property),
+    // which the engine shows as "resource 'x' has a problem: ...", not "property name value ... has a problem".
     return [
       {
-        property: "name",
+        property: "",
         reason: `${zoneRef(spec, name)}: cannot check the name against the account: ${accountProblem(e)}`,
       },
     ];
@@ -145,11 +148,18 @@ function aliasZoneProblems(spec: ZoneSpec, conn: Connection, rows: ZoneRow[], na
   return [{ property: "name", reason: nameInUseMessage(spec, found.row.name, found.row.id, { own }) }];
 }
 
-/** The settings to look at when the account refused or could not be reached. */
+/**
+ * The settings to look at when the account refused or could not be reached. The client's errors name
+ * them already (a refused key: cdn:apiKey and cdn:apiUserId; a connection: cdn:baseUrl); only what they
+ * do not say is added, so no setting is named twice.
+ */
 function accountProblem(e: unknown): string {
-  if (e instanceof CdnAuthError) {
-    return `${e.message}. Check cdn:apiKey (CDN_API_KEY) and cdn:apiUserId (CDN_API_USER_ID): the key and the user id are issued together.`;
+  const text = e instanceof Error ? e.message : String(e);
+  if (e instanceof CdnAuthError && !e.notGranted) {
+    const named = text.includes(settingRef("apiKey"));
+    return named
+      ? `${text}: the key and the user id are issued together.`
+      : `${text}. Check ${settingRef("apiKey")} and ${settingRef("apiUserId")}: the key and the user id are issued together.`;
   }
-  if (e instanceof CdnError) return e.message;
-  return e instanceof Error ? e.message : String(e);
+  return text;
 }

@@ -8,6 +8,7 @@ import { ConfigLookup, resolveCredentials, resolveSettings } from "../api/config
 import { PerAccount } from "../api/perAccount";
 import { KNOWN_CONFIG_KEYS, SettingName, SettingValues, unknownConfigKeys, validateSettings } from "../api/settings";
 import { accountOf, DeploymentIdentity } from "./identity";
+import { log } from "./log";
 import { ListCache } from "./zoneLookup";
 
 /** The part of Pulumi's ConfigureRequest we read (`req.config.get("cdn:apiKey")`, docs/engine-fidelity.md). */
@@ -92,6 +93,8 @@ const connections = new PerAccount<Connection>(
     identity: new DeploymentIdentity(accountOf(client.baseUrl, client.apiUserId), configuredSuffix()),
   }),
   (conn) => conn.client,
+  // A first contact that waits says what for, within seconds: the engine shows the host's stderr.
+  { onWaiting: (notice) => log(notice.message) },
 );
 
 /** `<company alias>.<cdn domain>` when both are configured: the suffix of every zone's delivery host name. */

@@ -31,6 +31,9 @@ export async function handle(version: number, kind: ZoneType, op: Operation, arg
   const spec = SPECS[kind];
   if (!spec) throw new Error(`unknown zone kind '${kind}'`);
   const a = args as [never, never, never];
+  // Stored outputs (diff's and update's olds, read's and delete's props) may teach the account's delivery suffix.
+  if (op === "diff" || op === "update" || op === "read" || op === "delete")
+    lifecycle.learnStoredUrl(spec, connection, a[1]);
   switch (op) {
     case "check":
       return check(spec, (a[0] ?? {}) as Record<string, unknown>, (a[1] ?? {}) as Record<string, unknown>, connection);

@@ -67,6 +67,25 @@ export async function diff(
   return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: spec.deletable };
 }
 
+/**
+ * Learns the account's delivery suffix from a zone's stored outputs (its `cdnUrl`, given by a create
+ * answer or built from the config), so a zone adopted or taken back later in the same deployment
+ * (a `pulumi up --replace`, an interrupted `up`) keeps a `cdnUrl` even without cdn:companyAlias and
+ * cdn:cdnDomain. Only outputs recorded for this account count. Never throws: diff must not.
+ */
+export function learnStoredUrl(spec: ZoneSpec, conn: () => Connection, props: unknown): void {
+  try {
+    if (!props || typeof props !== "object" || !spec.computed.some((c) => c.deliveryHost)) return;
+    const p = props as Props;
+    if (typeof p.name !== "string" || typeof p.cdnUrl !== "string" || p.cdnUrl === "") return;
+    const { identity } = conn();
+    if (typeof p[ACCOUNT] === "string" && p[ACCOUNT] !== identity.account) return;
+    identity.learnFrom(p.name, p.cdnUrl);
+  } catch {
+    // Settings that do not resolve are check's to report; nothing is learned.
+  }
+}
+
 /** A zone's outputs as its listZones row shows it, over its earlier outputs (what the row cannot show is kept). */
 function listedOutputs(spec: ZoneSpec, conn: Connection, zoneId: number, row: ZoneRow, previous: Props): Props {
   const inputs = declared(previous.adopt) ? { adopt: previous.adopt } : {};

@@ -83,9 +83,7 @@ export function nameInUseMessage(
     );
   }
   if (opts.adopt) return `${ref}, and it could not be adopted.`;
-  const adoptHint =
-    "set `adopt: true` on the resource: it will be brought to the declared values and managed " +
-    'by this stack from then on (docs/resources.md, "Adopting a zone")';
+  const adoptHint = adoptWarning(spec, existingId);
   const renamed =
     "If the resource was renamed in the program, the zone is still held by the old resource: " +
     'add `aliases: [{ name: "<old resource name>" }]` to keep it under the new name';
@@ -93,7 +91,7 @@ export function nameInUseMessage(
     // Adopting would not help a rename here: the old resource's delete, which runs after this create, would delete the zone.
     return (
       `${ref}. ${renamed} (adopting it would not help: the old resource's delete would then delete it). ` +
-      `Otherwise, to manage that zone with this program, ${adoptHint}, or choose another name.`
+      `Otherwise choose another name, or, to manage that zone with this program, ${adoptHint}.`
     );
   const replace =
     `If this is \`pulumi up --replace\` (or the resource is tainted): ${spec.label}s cannot be replaced, because the API cannot delete them; ` +
@@ -107,7 +105,25 @@ export function nameInUseMessage(
       `set \`name: "${String(name)}"\` and \`adopt: true\` on '${own.resource}' to manage it again (docs/resources.md, "Adopting a zone").`
     );
   }
-  return `${ref}. ${replace} ${renamed}. Otherwise, to manage that zone with this program, ${adoptHint}, or choose another name.`;
+  return `${ref}. ${replace} ${renamed}. Otherwise choose another name, or, to manage that zone with this program, ${adoptHint}.`;
+}
+
+/**
+ * What `adopt: true` does, said before it is suggested: this stack takes the zone over (and, for a
+ * live zone, deletes it on destroy), so the user must first make sure no other stack manages it.
+ */
+export function adoptWarning(spec: ZoneSpec, existingId: number | undefined): string {
+  const id = existingId !== undefined ? String(existingId) : "<id>";
+  const destroy = spec.deletable
+    ? `, and deletes it when this stack is destroyed or the resource is removed`
+    : ` (the API cannot delete ${spec.label}s, so a destroy leaves it in the account)`;
+  return (
+    `set \`adopt: true\` on the resource, but only for a zone no other stack manages: adopt makes this stack manage the zone, ` +
+    `it overwrites the zone's values with the declared ones at every \`up\`${destroy}. ` +
+    `To find out whether another stack manages it: in each stack that may, \`pulumi stack export --stack <stack>\` shows \`"zoneId": ${id}\`, ` +
+    `or \`getUnmanagedZones({ managed: [<that stack's zones>] })\` run there leaves it out of its list. ` +
+    `Two stacks managing one zone overwrite each other (docs/resources.md, "Adopting a zone")`
+  );
 }
 
 /** A zone a rename (or removal) left in the account, found by a new resource's check: renames.ts. */

@@ -293,6 +293,9 @@ describe("a listing with names the resources' check refuses", () => {
         /^cdn-zones: skipped push zone id 2 named "www\\u001b\[2K\\u000d\\u001b]0;title\\u0007\\u000a {2}pulumi/,
       ),
       "  pulumi config set --secret pushWwwPassword   # push zone 'www'",
+      // The CLI's own: the settings that keep the adopted push zone's cdnUrl (issue 20, item 8).
+      "  pulumi config set cdn:companyAlias <company alias>",
+      "  pulumi config set cdn:cdnDomain <CDN domain, such as netdna-cdn.com>",
     ]);
   });
 

@@ -6,6 +6,7 @@
  */
 import { CdnClient } from "../../provider/api/client";
 import { startEmulator } from "../../provider/emulator";
+import * as functions from "../../provider/functions";
 import { useEmulator } from "../support/emulator";
 import { accountConfig, deployment, uniqueName as unique } from "../support/handle";
 
@@ -103,8 +104,13 @@ describe("the preview of a new zone asks the account", () => {
       accountConfig(emu, { "cdn:apiKey": "not-the-key-0123456789" }),
     );
     expect(failures).toHaveLength(1);
-    expect(failures[0].reason).toContain("cdn:apiKey (CDN_API_KEY)");
-    expect(failures[0].reason).toContain("cdn:apiUserId (CDN_API_USER_ID)");
+    expect(failures[0].property).toBe("");
+    // Each setting named once (the client's message names them; check adds only what it does not say).
+    expect(failures[0].reason.match(/cdn:apiKey \/ CDN_API_KEY/g)).toHaveLength(1);
+    expect(failures[0].reason.match(/cdn:apiUserId \/ CDN_API_USER_ID/g)).toHaveLength(1);
+    expect(failures[0].reason).toContain("the key and the user id are issued together");
+    // A refused signature is not sent again as if its date had expired.
+    expect(failures[0].reason).not.toContain("gave up after");
     expect(failures[0].reason).not.toContain("not-the-key-0123456789");
   });
 
@@ -114,10 +120,11 @@ describe("the preview of a new zone asks the account", () => {
       { name: unique("u"), origin: ORIGIN },
       accountConfig(emu, { "cdn:baseUrl": "http://127.0.0.1:9", "cdn:retries": "0" }),
     );
+    // Against the resource, not its `name`: the name is not what is wrong.
     expect(failures).toEqual([
       expect.objectContaining({
-        property: "name",
-        reason: expect.stringMatching(/cannot check the name against the account: .*connection/),
+        property: "",
+        reason: expect.stringMatching(/cannot check the name against the account: .*connection failed .*cdn:baseUrl/),
       }),
     ]);
   });
@@ -141,6 +148,25 @@ describe("the preview of a new zone asks the account", () => {
       `already exists in the account (id ${existing.id})`,
     );
     expect(emu.passwordMatches("livezone", existing.id, "Their-Pa55word")).toBe(true);
+  });
+
+  test("'name in use' says what adopt does before suggesting it, and how to find out whether another stack manages the zone", async () => {
+    const pull = await emu.seedZone("pullzone", { name: unique("theirs"), origin: ORIGIN });
+    const [failure] = await failuresOf("PullZone", { name: pull.name, origin: ORIGIN });
+    const said = failure.reason;
+    expect(said).toContain("set `adopt: true` on the resource, but only for a zone no other stack manages");
+    expect(said).toContain("adopt makes this stack manage the zone");
+    expect(said).toContain("a destroy leaves it in the account");
+    expect(said).toContain(`\`pulumi stack export --stack <stack>\` shows \`"zoneId": ${pull.id}\``);
+    expect(said).toContain("getUnmanagedZones({ managed: [<that stack's zones>] })");
+    expect(typeof functions.getUnmanagedZones).toBe("function"); // the function the message names exists
+    // A live zone adopted is deleted by this stack's destroy: said where its create is refused.
+    const live = await emu.seedZone("livezone", { name: unique("theirs-live"), password: "Their-Pa55word" });
+    const refused = await deployment(accountConfig(emu))
+      .create("LiveZone", { name: live.name, password: "Zone-Pa55word-1" })
+      .catch((e: Error) => e.message);
+    expect(refused).toContain("deletes it when this stack is destroyed or the resource is removed");
+    expect(refused).toContain(`"zoneId": ${live.id}`);
   });
 
   test("a misspelt cdn: config key fails the preview with the key it was probably meant to be", async () => {

@@ -483,8 +483,9 @@ describe("the wrong base URL, timeouts, access not granted, a refused key", () =
         c.close();
         expect(err).toBeInstanceOf(CdnTransportError);
         expect(err.type).toBe("timeout");
+        // Nothing has answered at this address yet: the address is the suspect, named with its setting.
         expect(err.message).toBe(
-          "pullzone.listZones: no answer within 50 ms (the timeout of one attempt: raise it with cdn:timeoutMs / CDN_TIMEOUT_MS)",
+          `pullzone.listZones: no answer at ${url}/xmlrpc/pullzone (cdn:baseUrl / CDN_BASE_URL) within 50 ms, and nothing has answered at this address yet: check that cdn:baseUrl / CDN_BASE_URL is the API's address and that it is reachable from here (the timeout of one attempt: cdn:timeoutMs / CDN_TIMEOUT_MS); gave up after 1 attempt in ${/in ([\d.]+ m?s) \(/.exec(err.message)?.[1]} (retry budget: cdn:retries / CDN_RETRIES)`,
         );
         expect(count()).toBe(1);
       },
@@ -509,7 +510,7 @@ describe("the wrong base URL, timeouts, access not granted, a refused key", () =
         expect(err).toMatchObject({ type: "timeout", attempts: 3 });
         // The 50 ms is one attempt's; the whole wait is at least three of them.
         const m =
-          /^pullzone\.listZones: no answer within 50 ms \(the timeout of one attempt: .*\); gave up after 3 attempts in ([\d.]+) (ms|s) \(retry budget: cdn:retries \/ CDN_RETRIES\)$/.exec(
+          /^pullzone\.listZones: no answer at .* within 50 ms, .*\(the timeout of one attempt.*\); gave up after 3 attempts in ([\d.]+) (ms|s) \(retry budget: cdn:retries \/ CDN_RETRIES\)$/.exec(
             err.message,
           );
         expect(m).not.toBeNull();
@@ -645,13 +646,16 @@ describe("what is sent again, and what once (default retry budget)", () => {
     ["a connection closed before the answer", (res) => res.socket?.destroy()],
   ];
   test.each(AGAIN)("%s is sent again, up to the budget", async (_what, answer) => {
-    await withServer(answer, async (url, count) => {
+    // One answer first: before it, the smaller first-contact budget applies (first-contact.test.ts).
+    const contactFirst = (res: http.ServerResponse, n: number) => (n === 1 ? send(res, 200, zonesXml(1)) : answer(res));
+    await withServer(contactFirst, async (url, count) => {
       const c = client(url, { retries: 3 });
+      await c.vodzone.listZones();
       const err = await c.vodzone.listZones().catch((e) => e);
       c.close();
       expect(err).toBeInstanceOf(CdnError);
       expect(err.attempts).toBe(4);
-      expect(count()).toBe(4);
+      expect(count()).toBe(5);
     });
   });
 });

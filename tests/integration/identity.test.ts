@@ -210,6 +210,29 @@ describe("cdnUrl stays true", () => {
   });
 });
 
+describe("cdnUrl of zones taken over: learned from stored outputs (issue 20, item 8)", () => {
+  test("a zone adopted or taken back after another zone's stored outputs were diffed keeps a cdnUrl without the config", async () => {
+    // The stack's earlier deployment: a zone with a cdnUrl from its create answer.
+    const earlier = deployment(accountConfig(emu));
+    const stored = await earlier.up("PullZone", { name: unique("kept"), origin: ORIGIN });
+    expect(stored.outs.cdnUrl).not.toBe("");
+    const suffix = String(stored.outs.cdnUrl).slice(String(stored.outs.name).length + 1);
+    const seeded = await emu.seedZone("pullzone", { name: unique("adopted"), origin: ORIGIN });
+
+    // The next deployment (a new host): the engine diffs the stored zone, then the adopt runs.
+    const next = deployment(accountConfig(emu));
+    await next.diff("PullZone", stored.id, stored.outs, stored.inputs);
+    const adopted = await next.up("PullZone", { name: seeded.name, origin: ORIGIN, adopt: true });
+    expect(adopted.outs.cdnUrl).toBe(`${seeded.name}.${suffix}`);
+
+    // Outputs recorded for another account teach nothing.
+    const other = deployment(accountConfig(emu));
+    await other.diff("PullZone", stored.id, { ...stored.outs, account: "99@elsewhere.example" }, stored.inputs);
+    const again = await other.read("PullZone", String(seeded.id), { __provider: "p" });
+    expect(again.props.cdnUrl).toBe("");
+  });
+});
+
 describe("two stacks declaring the same names under transient failures", () => {
   test("with 30% of creates failing before or after the server acts, no zone of one stack is taken over by the other", async () => {
     const names = Array.from({ length: 40 }, () => unique("twin"));

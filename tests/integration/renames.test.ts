@@ -158,7 +158,9 @@ test("an explicit name in use: the replacement, rename and adopt answers, each f
     `push zone '${zone.name}' already exists in the account (id ${zone.id}). If this is \`pulumi up --replace\``,
   );
   expect(reason).toContain('add `aliases: [{ name: "<old resource name>" }]`');
-  expect(reason).toContain("Otherwise, to manage that zone with this program, set `adopt: true`");
+  expect(reason).toContain(
+    "Otherwise choose another name, or, to manage that zone with this program, set `adopt: true`",
+  );
 });
 
 test("live zones: no warning and no refusal, since the API deletes them (a replacement is delete-first)", async () => {

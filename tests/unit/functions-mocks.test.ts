@@ -102,3 +102,14 @@ test("a monitor marked as the testing kit marks its own calls the account instea
     delete monitor[LIVE_FUNCTIONS];
   }
 });
+
+test("a zone resource passed to purgeZone reaches mocks.call as its id, as docs/testing.md says", async () => {
+  const { PullZone } = await import("../../provider/resources");
+  const site = new PullZone("mock-site", { name: "www", origin: "https://origin.example.com" });
+  const before = emu.calls.length;
+  await fns.purgeZone({ zone: site } as never);
+  expect(seen).toEqual([expect.objectContaining({ token: "cdn:index:purgeZone", inputs: { zone: "mock-site-id" } })]);
+  expect(emu.calls.length).toBe(before);
+  const guide = require("fs").readFileSync(require("path").join(__dirname, "../../docs/testing.md"), "utf8");
+  expect(guide).toContain("reaches `call` as the resource's id");
+});

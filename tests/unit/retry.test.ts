@@ -107,6 +107,16 @@ describe("what is retried", () => {
     },
   );
 
+  test("a refused signature quoting the formula '<currentDate>:<apiKey>:<method>' is a key problem: never sent again", () => {
+    const refused = new CdnAuthError(
+      FAULT.AUTH_FAILED,
+      "authentication failed: authString does not match; it must be the lowercase hex SHA-256 of '<currentDate>:<apiKey>:<method>'",
+      "pullzone.listZones",
+    );
+    expect(refused.expired).toBe(false);
+    expect(shouldRetry(refused, 1)).toBe(false);
+  });
+
   test("an expired currentDate gets one fresh attempt, not more", () => {
     const expired = new CdnAuthError(FAULT.AUTH_FAILED, "currentDate expired", "pullzone.listZones");
     expect(shouldRetry(expired, 1)).toBe(true);

@@ -33,6 +33,7 @@ describe("the table", () => {
       "cdn:apiKey",
       "cdn:timeoutMs",
       "cdn:retries",
+      "cdn:firstContactTimeoutMs",
       "cdn:maxInFlight",
       "cdn:companyId",
       "cdn:companyAlias",

@@ -1,0 +1,158 @@
+/**
+ * The first minutes against a wrong or silent address (issue 20, item 6): until the API has answered
+ * once, an attempt has the shorter first-contact timeout and a call at most 3 attempts; a waiting
+ * attempt is announced (address, attempt n of m); every connection error names the address and
+ * `cdn:baseUrl`, the attempts and the time they took; an answer that is not XML-RPC says it is not the API.
+ */
+import * as http from "http";
+import * as net from "net";
+import { CdnClient, CdnTransportError, CdnProtocolError, type WaitNotice } from "../../provider/api";
+import { scriptedServer, type ScriptedServer } from "../support/scriptedServer";
+
+const zonesXml = `<?xml version="1.0"?><methodResponse><params><param><value><array><data></data></array></value></param></params></methodResponse>`;
+const ok = (res: http.ServerResponse) => {
+  res.writeHead(200, { "Content-Type": "text/xml" });
+  res.end(zonesXml);
+};
+
+let server: ScriptedServer;
+beforeEach(async () => {
+  server = await scriptedServer();
+});
+afterEach(() => server.close());
+
+const client = (over: Partial<ConstructorParameters<typeof CdnClient>[0]> = {}) =>
+  server.client({ retries: 4, retryBaseDelayMs: 1, retryMaxDelayMs: 2, ...over });
+
+test("a silent address: 3 attempts of the first-contact timeout, not the whole budget of the call timeout", async () => {
+  server.answer(() => undefined); // accepts, never answers
+  const c = client({ firstContactTimeoutMs: 60 }); // default timeoutMs: 30 s an attempt, 4 retries
+  const err = await c.pullzone.listZones().catch((e) => e);
+  c.close();
+  expect(err).toBeInstanceOf(CdnTransportError);
+  expect(err).toMatchObject({ type: "timeout", attempts: 3 });
+  expect(server.received).toHaveLength(3);
+  expect(err.message).toContain(`no answer at ${server.url}/xmlrpc/pullzone (cdn:baseUrl / CDN_BASE_URL) within 60 ms`);
+  expect(err.message).toContain("nothing has answered at this address yet");
+  expect(err.message).toContain("cdn:firstContactTimeoutMs / CDN_FIRST_CONTACT_TIMEOUT_MS");
+  expect(err.message).not.toContain("raise it with cdn:timeoutMs");
+  expect(err.message).toMatch(/gave up after 3 attempts in [\d.]+ m?s \(first contact: /);
+});
+
+test("a waiting first contact is announced once per attempt, with the address and attempt n of m", async () => {
+  server.answer(() => undefined);
+  const notices: WaitNotice[] = [];
+  const c = client({ firstContactTimeoutMs: 80, waitNoticeAfterMs: 10, onWaiting: (n) => notices.push(n) });
+  // Five calls wait at once: still one line per attempt number, not five.
+  await Promise.all([1, 2, 3, 4, 5].map(() => c.vodzone.listZones().catch(() => undefined)));
+  c.close();
+  expect(notices.map((n) => [n.attempt, n.attempts])).toEqual([
+    [1, 3],
+    [2, 3],
+    [3, 3],
+  ]);
+  expect(notices[0].url).toBe(`${server.url}/xmlrpc/vodzone`);
+  expect(notices[0].message).toMatch(
+    /^waiting for the API at http:\/\/127\.0\.0\.1:\d+\/xmlrpc\/vodzone \(cdn:baseUrl \/ CDN_BASE_URL\): no answer yet to vodzone\.listZones after 10 ms, attempt 1 of 3/,
+  );
+  expect(notices[0].message).not.toContain("scripted-test-key");
+});
+
+test("nothing is announced once the API has answered, and an attempt begun before gets the whole timeout", async () => {
+  // pullzone's call is slow (150 ms, beyond the 100 ms of a first contact); vodzone answers at once.
+  const slow: http.ServerResponse[] = [];
+  server.answer((res, n) => (n === 1 ? slow.push(res) : ok(res)));
+  const notices: WaitNotice[] = [];
+  const c = client({
+    firstContactTimeoutMs: 100,
+    timeoutMs: 5_000,
+    waitNoticeAfterMs: 1_000,
+    onWaiting: (n) => notices.push(n),
+  });
+  const pending = c.pullzone.listZones();
+  while (server.received.length < 1) await new Promise((r) => setTimeout(r, 5));
+  await c.vodzone.listZones(); // the first answer
+  await new Promise((r) => setTimeout(r, 150)); // past the first-contact timeout of the pending attempt
+  ok(slow[0]);
+  await expect(pending).resolves.toEqual([]);
+  c.close();
+  expect(server.received).toHaveLength(2); // the slow call was not abandoned and sent again
+  expect(notices).toEqual([]);
+});
+
+test("after the first answer a silent API gets the whole retry budget again", async () => {
+  server.answer((res, n) => (n === 1 ? ok(res) : undefined));
+  const c = client({ firstContactTimeoutMs: 30, timeoutMs: 40 });
+  await c.vodzone.listZones();
+  const err = await c.vodzone.listZones().catch((e) => e);
+  c.close();
+  expect(err).toMatchObject({ type: "timeout", attempts: 5 });
+  expect(err.message).toContain(
+    "within 40 ms (the timeout of one attempt: raise it with cdn:timeoutMs / CDN_TIMEOUT_MS)",
+  );
+  expect(err.message).toContain(`at ${server.url}/xmlrpc/vodzone (cdn:baseUrl / CDN_BASE_URL)`);
+  expect(err.message).toMatch(/gave up after 5 attempts in .* \(retry budget: cdn:retries \/ CDN_RETRIES\)$/);
+});
+
+test("a refused port names the address, cdn:baseUrl, the attempts and the time, even without retries", async () => {
+  const port = await freePort();
+  for (const retries of [0, 4]) {
+    const c = new CdnClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiUserId: 1,
+      apiKey: "k-123456",
+      retries,
+      retryBaseDelayMs: 1,
+    });
+    const err = await c.pullzone.listZones().catch((e) => e);
+    c.close();
+    expect(err).toMatchObject({ type: "connection", code: "ECONNREFUSED" });
+    expect(err.message).toContain(`at http://127.0.0.1:${port}/xmlrpc/pullzone (cdn:baseUrl / CDN_BASE_URL)`);
+    const n = retries === 0 ? 1 : 3;
+    expect(err.attempts).toBe(n);
+    expect(err.message).toMatch(new RegExp(`gave up after ${n} attempts? in [\\d.]+ m?s`));
+  }
+});
+
+test("a server that is not the API (python's http.server: 501 'Error response') is named so, and asked once", async () => {
+  const page = `<!DOCTYPE HTML><html><head><title>Error response</title></head><body><h1>Error response</h1><p>Error code: 501</p></body></html>`;
+  server.answer((res) => {
+    res.writeHead(501, { "Content-Type": "text/html;charset=utf-8" });
+    res.end(page);
+  });
+  const c = client();
+  const err = await c.pullzone.listZones().catch((e) => e);
+  c.close();
+  expect(err).toBeInstanceOf(CdnTransportError);
+  expect(err.message).toContain(`HTTP 501 at ${server.url}/xmlrpc/pullzone: Error response`);
+  expect(err.message).toContain("not the XML-RPC API (check cdn:baseUrl / CDN_BASE_URL)");
+  expect(server.received).toHaveLength(1);
+});
+
+test("an HTML page with status 200 or a 404 page is 'not the XML-RPC API' too", async () => {
+  server.answer((res) => {
+    res.writeHead(200, { "Content-Type": "text/html" });
+    res.end("<html><head><title>Welcome to nginx!</title></head></html>");
+  });
+  const c = client();
+  const err = await c.pullzone.listZones().catch((e) => e);
+  expect(err).toBeInstanceOf(CdnProtocolError);
+  expect(err.message).toContain("Welcome to nginx!: not the XML-RPC API, check cdn:baseUrl / CDN_BASE_URL");
+  server.answer((res) => {
+    res.writeHead(404, { "Content-Type": "text/html" });
+    res.end("<html><title>Not Found</title></html>");
+  });
+  const err404 = await c.pullzone.listZones().catch((e) => e);
+  c.close();
+  expect(err404.message).toContain("not the XML-RPC API");
+  expect(err404.message).toContain("cdn:baseUrl / CDN_BASE_URL");
+});
+
+/** A port nothing listens on: one just closed. */
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
