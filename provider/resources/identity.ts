@@ -10,15 +10,7 @@
  */
 import { ZoneSpec } from "./specs";
 
-/** The output recording the account of a zone. */
-export const ACCOUNT = "account";
-
-/**
- * The hidden input (and output) holding the program's resource name of a zone the API can delete: the one
- * link between a `get` and the managed zone the engine deletes when a resource turns into a `get` of another
- * id, since a dynamic provider is never told a URN.
- */
-export const RESOURCE_NAME = "__resourceName";
+export { ACCOUNT, RESOURCE_NAME } from "./specs";
 
 /** The non-secret fingerprint of an account: the API user id and the base URL's host (never the key). */
 export function accountOf(baseUrl: string, apiUserId: number): string {

@@ -138,3 +138,13 @@ export const CONTROL_INPUTS = ["adopt"] as const;
 
 /** The output holding the API's zone id. */
 export const ZONE_ID = "zoneId";
+
+/** The output recording the account of a zone. */
+export const ACCOUNT = "account";
+
+/**
+ * The hidden input (and output) holding the program's resource name of a zone the API can delete: the one
+ * link between a `get` and the managed zone the engine deletes when a resource turns into a `get` of another
+ * id, since a dynamic provider is never told a URN.
+ */
+export const RESOURCE_NAME = "__resourceName";

@@ -6,11 +6,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { refusePlainSecrets } from "../common/programConfig";
-import { ACCOUNT, RESOURCE_NAME } from "./identity";
 import { AUTO_NAME, AUTO_NAME_SCOPE, autoName } from "./naming";
 import { PROVIDERS } from "./provider";
 import type { ZoneType } from "../api/kinds";
-import { SPECS, ZONE_ID } from "./specs";
+import { ACCOUNT, RESOURCE_NAME, SPECS, ZONE_ID } from "./specs";
 
 /** Everything `super(...)` of a zone class needs. */
 export function zoneRegistration(
