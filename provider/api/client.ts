@@ -145,7 +145,7 @@ export class CdnClient {
   readonly apiUserId: number;
   private readonly transport: Transport;
   private readonly inFlight: Semaphore;
-  /** The retry budget and backoff of this client; the create recovery (resources/recover.ts) spends the same budget. */
+  /** The retry budget and backoff of this client; the create recovery (resources/host/recover.ts) spends the same budget. */
   readonly retryPolicy: Readonly<RetryPolicy>;
   private readonly now: () => number;
   private readonly onEvent?: (e: CallEvent) => void;

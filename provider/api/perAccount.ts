@@ -1,6 +1,6 @@
 /**
  * One client per account for the life of a process (it holds the account's keep-alive sockets),
- * tuned by the settings table. The resources' host (resources/connection.ts) and the functions
+ * tuned by the settings table. The resources' host (resources/host/connection.ts) and the functions
  * (functions/connection.ts) each keep one of these, with their own sources of settings; this is
  * the one place that says what identifies an account and which settings tune its client.
  */

@@ -3,7 +3,7 @@
  * timeouts, 5xx, 429 and bodies cut short, and only for calls safe to repeat, as stripe-node's
  * `_shouldRetry`), and how long to wait (capped exponential backoff with full jitter, or what the
  * server's `Retry-After` asks for, under the same cap). A create is never repeated here: a lost
- * create answer is settled by looking the zone up (resources/recover.ts).
+ * create answer is settled by looking the zone up (resources/host/recover.ts).
  */
 import { CdnAuthError, CdnError, CdnTransportError, withMessage } from "./errors";
 import { FIRST_CONTACT_RETRIES, settingRef } from "./settings";

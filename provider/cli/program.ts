@@ -6,7 +6,7 @@
  */
 import { kindInfo, perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 import { specOf } from "../resources/specs";
-import { fieldProblem } from "../resources/validate";
+import { fieldProblem } from "../resources/host/validate";
 import { comment, literal } from "./codeText";
 import { IdentifierPool, ResourceNamePool } from "./names";
 

@@ -2,7 +2,7 @@
  * The stack's configuration as a program reads it (`new pulumi.Config(namespace)`), for the parts
  * of the package that run in the program rather than in the dynamic-provider host: the functions
  * and the CachePurge resource class. The host reads it from `configure` instead
- * (resources/connection.ts).
+ * (resources/host/connection.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ConfigLookup, resolveSettings } from "../api/config";

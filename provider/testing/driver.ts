@@ -44,7 +44,7 @@ const DEADLINE_MARGIN_MS = 1500;
 const RUNNER_EXIT_MS = 3000;
 /**
  * How long an interrupted operation waits for the runner's report: the creates in flight get the provider's
- * grace (2 s, provider/resources/interrupt.ts), then the runner writes the state.
+ * grace (2 s, provider/resources/host/interrupt.ts), then the runner writes the state.
  */
 const INTERRUPT_WAIT_MS = 6000;
 

@@ -7,8 +7,8 @@
  * tests/engine/accounts.test.ts.
  */
 import type { ZoneType } from "../../provider/api/kinds";
-import { handle } from "../../provider/resources/handlers";
-import { resetConnections } from "../../provider/resources/connection";
+import { handle } from "../../provider/resources/host/handlers";
+import { resetConnections } from "../../provider/resources/host/connection";
 import { useEmulator } from "../support/emulator";
 import { accountConfig } from "../support/handle";
 

@@ -8,7 +8,7 @@ import { startEmulator } from "../../provider/emulator";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { runningSdkVersion, sdkVersionProblem, MIN_PULUMI_SDK } from "../../provider/resources/sdk";
+import { runningSdkVersion, sdkVersionProblem, MIN_PULUMI_SDK } from "../../provider/resources/host/sdk";
 import { useEmulator } from "../support/emulator";
 import { accountConfig, deployment, uniqueName as unique } from "../support/handle";
 

@@ -5,8 +5,8 @@
  * `handle(1, kind, op, args)` as the host calls it, against the emulator over HTTP; the same through the
  * real CLI is tests/engine/operations.test.ts.
  */
-import { resetConnections } from "../../provider/resources/connection";
-import { RESOURCE_NAME } from "../../provider/resources/identity";
+import { resetConnections } from "../../provider/resources/host/connection";
+import { RESOURCE_NAME } from "../../provider/resources/host/identity";
 import { useEmulator } from "../support/emulator";
 import { accountConfig, deployment, uniqueName as unique } from "../support/handle";
 

@@ -6,9 +6,9 @@
 import { METHODS } from "../../provider/api/methods";
 import { ZONE_ROW_FIELDS } from "../../provider/api/wire";
 import { startEmulator } from "../../provider/emulator";
-import { configure, connection, resetConnections } from "../../provider/resources/connection";
-import { check } from "../../provider/resources/check";
-import * as lifecycle from "../../provider/resources/lifecycle";
+import { configure, connection, resetConnections } from "../../provider/resources/host/connection";
+import { check } from "../../provider/resources/host/check";
+import * as lifecycle from "../../provider/resources/host/lifecycle";
 import { FieldSpec, SPECS, ZoneSpec } from "../../provider/resources/specs";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
 

@@ -7,10 +7,10 @@
 import { CdnClient, type CallEvent } from "../../provider/api/client";
 import { CdnError } from "../../provider/api/errors";
 import { FAULT_KINDS, startEmulator, type Emulator, type FaultKind } from "../../provider/emulator";
-import { createWithRecovery } from "../../provider/resources/recover";
+import { createWithRecovery } from "../../provider/resources/host/recover";
 import { PULL_ZONE } from "../../provider/resources/specs";
-import { accountOf, DeploymentIdentity } from "../../provider/resources/identity";
-import { ListCache } from "../../provider/resources/zoneLookup";
+import { accountOf, DeploymentIdentity } from "../../provider/resources/host/identity";
+import { ListCache } from "../../provider/resources/host/zoneLookup";
 import { writeFigures } from "./figures";
 
 const emus: Emulator[] = [];
@@ -136,7 +136,7 @@ describe("the client retries what is safe to repeat, within its budget", () => {
 });
 
 describe("createWithRecovery spends lookups only where an answer was lost", () => {
-  // In-process, against the emulator: the same code the host runs (resources/recover.ts).
+  // In-process, against the emulator: the same code the host runs (resources/host/recover.ts).
   let emu: Emulator;
   let quiet: string | undefined;
   beforeAll(async () => {

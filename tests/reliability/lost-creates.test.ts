@@ -6,12 +6,12 @@
  * the emulator's fault injection: `handle()` for what the user sees, the lifecycle for the numbers.
  */
 import { CdnClient } from "../../provider/api/client";
-import { createWithRecovery } from "../../provider/resources/recover";
-import { create } from "../../provider/resources/lifecycle";
+import { createWithRecovery } from "../../provider/resources/host/recover";
+import { create } from "../../provider/resources/host/lifecycle";
 import { PULL_ZONE } from "../../provider/resources/specs";
-import { accountOf, DeploymentIdentity } from "../../provider/resources/identity";
-import { ListCache } from "../../provider/resources/zoneLookup";
-import type { Connection } from "../../provider/resources/connection";
+import { accountOf, DeploymentIdentity } from "../../provider/resources/host/identity";
+import { ListCache } from "../../provider/resources/host/zoneLookup";
+import type { Connection } from "../../provider/resources/host/connection";
 import { useEmulator, type Emulator } from "../support/emulator";
 import { accountConfig, deployment, uniqueName } from "../support/handle";
 

@@ -5,8 +5,8 @@
  * `deployment()` starts what a new host process would start with: no clients, no cached lists, no
  * snapshot, no claims. For provider behaviour; engine behaviour goes through the engine harness.
  */
-import { handle } from "../../provider/resources/handlers";
-import { resetConnections } from "../../provider/resources/connection";
+import { handle } from "../../provider/resources/host/handlers";
+import { resetConnections } from "../../provider/resources/host/connection";
 import type { ZoneType } from "../../provider/api/kinds";
 
 type Props = Record<string, unknown>;

@@ -10,7 +10,7 @@
  *   and read results get `__provider` (`resultIncludingProvider`), read returns `inputs` when given;
  * - an error with a truthy `id` from create or update is a partial failure (`ErrorResourceInitFailed`),
  *   other errors carry the status code and message the gRPC server would send.
- * The text's `require("pulumi-cdn-zones/h")` reaches provider/resources/handlers.ts (the TypeScript
+ * The text's `require("pulumi-cdn-zones/h")` reaches provider/resources/host/handlers.ts (the TypeScript
  * source), loaded afresh for each host, as each real host process loads the package afresh.
  * What the provider writes to stderr during a call becomes the host's log, as the driver reports it.
  */
@@ -47,8 +47,8 @@ const PROVIDER_KEY = "__provider";
 /** The unknown-value sentinel of the engine (`rpc.unknownValue`). */
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const ROOT = path.resolve(__dirname, "../..");
-const HANDLERS = path.join(ROOT, "provider/resources/handlers");
-const CONNECTION = path.join(ROOT, "provider/resources/connection");
+const HANDLERS = path.join(ROOT, "provider/resources/host/handlers");
+const CONNECTION = path.join(ROOT, "provider/resources/host/connection");
 /** gRPC status UNKNOWN: what the server sends for an error without an integer `code`. */
 const STATUS_UNKNOWN = 2;
 const STATUS_NAMES = [
@@ -135,7 +135,7 @@ interface HostModules {
 }
 
 /**
- * Loads provider/resources/handlers.ts with module instances of its own (credentials, clients, the
+ * Loads provider/resources/host/handlers.ts with module instances of its own (credentials, clients, the
  * listZones cache, the configured company alias), as a new host process would: concurrent stacks and
  * successive operations do not share them.
  */

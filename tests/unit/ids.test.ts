@@ -10,7 +10,7 @@ import * as path from "path";
 import { INT32_MAX } from "../../provider/api/ids";
 import { normalizeCreate, normalizeZones } from "../../provider/api/normalize";
 import { ZONE_ROW_FIELDS } from "../../provider/api/wire";
-import { read } from "../../provider/resources/lifecycle";
+import { read } from "../../provider/resources/host/lifecycle";
 import { PULL_ZONE } from "../../provider/resources/specs";
 import { readManagedZones } from "../../provider/cli/state";
 import { intArg } from "../../provider/functions/args";

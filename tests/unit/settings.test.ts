@@ -18,7 +18,7 @@ import {
   validateSettings,
 } from "../../provider/api/settings";
 import { clientFor, closeFunctionClients } from "../../provider/functions/connection";
-import { configure, connection, resetConnections } from "../../provider/resources/connection";
+import { configure, connection, resetConnections } from "../../provider/resources/host/connection";
 
 const KEY = "0123456789abcdef0123456789abcdef01234567"; // 40 characters, the shape of an API key
 const GOOD = { CDN_BASE_URL: "http://127.0.0.1:9", CDN_API_USER_ID: "7", CDN_API_KEY: KEY };

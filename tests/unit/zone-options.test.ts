@@ -5,7 +5,7 @@
  * zone carries its resource name for delete (tests/integration/get-over-managed.test.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_NAME } from "../../provider/resources/identity";
+import { RESOURCE_NAME } from "../../provider/resources/host/identity";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
 import { KINDS } from "../support/kinds";
 

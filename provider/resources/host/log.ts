@@ -4,7 +4,7 @@
  * hold a secret (callers pass names, ids and field names only). `CDN_LOG=quiet` silences progress
  * lines, never warnings.
  */
-import { logsQuiet } from "../api/settings";
+import { logsQuiet } from "../../api/settings";
 
 /** Writes one progress line to stderr, unless `CDN_LOG=quiet`. */
 export function log(line: string): void {

@@ -10,16 +10,16 @@
  * rename left in the account, and refuses a `pulumi up --replace` of a kind the API cannot delete
  * (renames.ts; docs/resources.md, "Renames and replacements").
  */
-import { CdnAuthError } from "../api/errors";
-import { settingRef } from "../api/settings";
+import { CdnAuthError } from "../../api/errors";
+import { settingRef } from "../../api/settings";
 import { Connection, settingProblems } from "./connection";
 import { adoptMismatches, adoptMismatchMessage } from "./adopt";
 import { RESOURCE_NAME } from "./identity";
 import { createOnlyMessage, nameInUseMessage, zoneRef } from "./messages";
-import { AUTO_NAME, AutoNameScope, isOwnAutoName } from "./naming";
+import { AUTO_NAME, AutoNameScope, isOwnAutoName } from "../naming";
 import { aliasZone, takeScope, warnLeftBehind, warnTakeBack } from "./renames";
 import { declared } from "./outputs";
-import { ZoneSpec } from "./specs";
+import { ZoneSpec } from "../specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
 import { sameName, type ZoneRow } from "./zoneLookup";
 

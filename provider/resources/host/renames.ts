@@ -10,8 +10,8 @@
 import type { Connection } from "./connection";
 import { warn } from "./log";
 import { leftBehindMessage, takeBackMessage } from "./messages";
-import { AUTO_NAME_SCOPE, AutoNameScope, autoName, autoNameOwner } from "./naming";
-import type { ZoneSpec } from "./specs";
+import { AUTO_NAME_SCOPE, AutoNameScope, autoName, autoNameOwner } from "../naming";
+import type { ZoneSpec } from "../specs";
 import { sameName, type ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;

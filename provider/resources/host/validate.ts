@@ -3,9 +3,9 @@
  * property with a reason that names it. Unknown values (during preview) are let through.
  */
 import { isIP } from "net";
-import { isXmlSafe } from "../api/encode";
-import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../api/lengths";
-import { CONTROL_INPUTS, FieldSpec, ZoneSpec } from "./specs";
+import { isXmlSafe } from "../../api/encode";
+import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
+import { CONTROL_INPUTS, FieldSpec, ZoneSpec } from "../specs";
 
 /** The engine's placeholder for a value not known until apply (check and diff see it: docs/engine-fidelity.md). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

@@ -3,10 +3,10 @@
  * captures nothing: `configure()` hands us the stack's config (`cdn:*`), and the `CDN_*`
  * environment variables are the fallback, both read at call time.
  */
-import { CdnClient } from "../api/client";
-import { ConfigLookup, resolveCredentials, resolveSettings } from "../api/config";
-import { PerAccount } from "../api/perAccount";
-import { KNOWN_CONFIG_KEYS, SettingName, SettingValues, unknownConfigKeys, validateSettings } from "../api/settings";
+import { CdnClient } from "../../api/client";
+import { ConfigLookup, resolveCredentials, resolveSettings } from "../../api/config";
+import { PerAccount } from "../../api/perAccount";
+import { KNOWN_CONFIG_KEYS, SettingName, SettingValues, unknownConfigKeys, validateSettings } from "../../api/settings";
 import { accountOf, DeploymentIdentity } from "./identity";
 import { log } from "./log";
 import { ListCache } from "./zoneLookup";

@@ -11,8 +11,8 @@
  * - the **confirmation**: a zone missing from a list is looked for in one fresh call before a read
  *   reports it deleted, so one short answer cannot drop zones from state.
  */
-import { CdnClient } from "../api/client";
-import { ZoneSpec } from "./specs";
+import { CdnClient } from "../../api/client";
+import { ZoneSpec } from "../specs";
 
 /** A listZones row as the resources read it. Live rows may carry no name (§2.2 shows only `id`). */
 export type ZoneRow = Record<string, unknown> & { id: number; name?: string };

@@ -1,11 +1,11 @@
 /**
  * The CachePurge resource's operations inside the dynamic-provider host, reached through
- * `handle(1, "CachePurge", op, args)` (resources/handlers.ts). A purge runs on create and on every
+ * `handle(1, "CachePurge", op, args)` (resources/host/handlers.ts). A purge runs on create and on every
  * update (diff reports a change only when the target or a trigger changed); delete purges nothing.
  * Credentials and `cdn:companyAlias` come from the same `connection()` settings as the zones, configured by `configure` (handlers.ts).
  */
 import { randomUUID } from "crypto";
-import { purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "../api/purge";
+import { purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "../../api/purge";
 import { connection, hostSetting } from "./connection";
 import { log } from "./log";
 import { UNKNOWN } from "./validate";

@@ -4,9 +4,9 @@
  * and never holds a secret: callers pass names, ids, field names and client errors, which the client
  * has already redacted.
  */
-import { CdnCreateError, CdnError } from "../api/errors";
+import { CdnCreateError, CdnError } from "../../api/errors";
 import { describeAccount } from "./identity";
-import { FieldSpec, ZoneSpec } from "./specs";
+import { FieldSpec, ZoneSpec } from "../specs";
 
 /** The zone's words for messages: `pull zone 'assets' (id 12)`. */
 export function zoneRef(spec: ZoneSpec, name: unknown, id?: unknown): string {

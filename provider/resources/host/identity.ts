@@ -8,9 +8,9 @@
  * - the **delivery domain suffix** of the account (`<company alias>.<cdn domain>`), configured or
  *   learned from a create answer, from which `cdnUrl` is built for zones the API gave no URL for.
  */
-import { ZoneSpec } from "./specs";
+import { ZoneSpec } from "../specs";
 
-export { ACCOUNT, RESOURCE_NAME } from "./specs";
+export { ACCOUNT, RESOURCE_NAME } from "../specs";
 
 /** The non-secret fingerprint of an account: the API user id and the base URL's host (never the key). */
 export function accountOf(baseUrl: string, apiUserId: number): string {

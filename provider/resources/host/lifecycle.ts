@@ -8,8 +8,8 @@
  * never takes a zone that existed before without `adopt`, nor one another resource of the
  * deployment manages. The connection (client, lists, identity) is passed in by handlers.ts.
  */
-import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../api/errors";
-import { asId, idProblem } from "../api/ids";
+import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../../api/errors";
+import { asId, idProblem } from "../../api/ids";
 import { adopt, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
 import { ACCOUNT, RESOURCE_NAME } from "./identity";
@@ -23,11 +23,11 @@ import {
   unlistedOwnZoneMessage,
   zoneRef,
 } from "./messages";
-import { isOwnAutoName } from "./naming";
+import { isOwnAutoName } from "../naming";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
 import { createWithRecovery, RecoveredCreate } from "./recover";
-import { FieldSpec, ZONE_ID, ZoneSpec } from "./specs";
+import { FieldSpec, ZONE_ID, ZoneSpec } from "../specs";
 import { UNKNOWN } from "./validate";
 import { sameName, ZoneRow } from "./zoneLookup";
 

@@ -4,8 +4,8 @@
  * never disagree on what a zone's outputs hold.
  */
 import { ACCOUNT, DeploymentIdentity, renamedUrl, RESOURCE_NAME } from "./identity";
-import { ComputedSpec, FieldSpec, ZONE_ID, ZoneSpec } from "./specs";
-import { nameFromUrl } from "../api/normalize";
+import { ComputedSpec, FieldSpec, ZONE_ID, ZoneSpec } from "../specs";
+import { nameFromUrl } from "../../api/normalize";
 import { sameName, ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;

@@ -21,14 +21,14 @@
  * When the host is asked to stop (interrupt.ts), no further attempt, backoff or lookup starts: the create
  * ends at once, saying whether an attempt may have made the zone.
  */
-import { CdnClient } from "../api/client";
-import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError, withMessage } from "../api/errors";
-import { CREATE_ERROR_CODES } from "../api/wire";
-import { afterBudget, RetryPolicy, shouldRetry, withRetry } from "../api/retry";
+import { CdnClient } from "../../api/client";
+import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError, withMessage } from "../../api/errors";
+import { CREATE_ERROR_CODES } from "../../api/wire";
+import { afterBudget, RetryPolicy, shouldRetry, withRetry } from "../../api/retry";
 import { DeploymentIdentity } from "./identity";
 import { interrupted, pause } from "./interrupt";
 import { log } from "./log";
-import { ZoneSpec } from "./specs";
+import { ZoneSpec } from "../specs";
 import { ListCache, sameName, ZoneRow } from "./zoneLookup";
 
 /** What a create settled by lookup returns in place of the create answer. */

@@ -5,8 +5,8 @@
  */
 import * as lifecycle from "./lifecycle";
 import { configure as configureConnection, connection, recordConfigure, whenConfigured } from "./connection";
-import type { ZoneType } from "../api/kinds";
-import { SPECS } from "./specs";
+import type { ZoneType } from "../../api/kinds";
+import { SPECS } from "../specs";
 import { check } from "./check";
 import { MIN_PULUMI_SDK, runningSdkVersion, sdkVersionProblem } from "./sdk";
 import { handlePurge } from "./purgeLifecycle";

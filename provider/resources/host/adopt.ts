@@ -10,7 +10,7 @@ import { attemptsNote, nameInUseMessage, zoneRef } from "./messages";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
 import { RecoveredCreate } from "./recover";
-import { FieldSpec, ZoneSpec } from "./specs";
+import { FieldSpec, ZoneSpec } from "../specs";
 import { UNKNOWN } from "./validate";
 import { ZoneRow } from "./zoneLookup";
 
