@@ -1,7 +1,10 @@
 /**
- * Typed errors of the client, all made by one factory (`errorFromFault`, `errorFromCreateResult`, ...)
- * so that every failure a caller sees has a stable `type` and carries no credential: messages are
- * passed through `redact` with the call's secrets before an error is built.
+ * Typed errors of the client: every failure a caller sees has a stable `type` and carries no credential.
+ * What the server or the network says is mapped to a class in one place each: a fault (`errorFromFault`),
+ * a create's result (`errorFromCreateResult`), a socket's error or timeout (`errorFromNetwork`), an HTTP
+ * status (transport.ts, `statusError`); their messages pass through `redact` with the call's secrets. Errors
+ * found on our side (bad input, a malformed answer, a setting) are raised where they are found, with the
+ * class that says so.
  */
 import { settingRef, type SettingProblem } from "./settings";
 import { kindInfo, kindOfGroup } from "./kinds";
@@ -192,19 +195,34 @@ function refusesDate(text: string): boolean {
 export const CLOCK_SKEW_REPORT_MS = 60_000;
 
 /** The call did not complete at the transport level. */
+/** What a transport failure is made of (one object: seven positional arguments were easy to misplace). */
+export interface TransportErrorInit {
+  type: "connection" | "timeout" | "http_status";
+  message: string;
+  method: string;
+  /** True when the request may have reached the server (its answer was lost). */
+  maybeProcessed: boolean;
+  status?: number;
+  /** The connection error's code (`ECONNRESET`, `ETIMEDOUT_CALL`, ...). */
+  code?: string;
+  /** What the server's `Retry-After` asked for (429, 503), in milliseconds from when it answered. */
+  retryAfterMs?: number;
+}
+
 export class CdnTransportError extends CdnError {
-  constructor(
-    type: "connection" | "timeout" | "http_status",
-    message: string,
-    method: string,
-    /** True when the request may have reached the server (its answer was lost). */
-    readonly maybeProcessed: boolean,
-    readonly status?: number,
-    readonly code?: string,
-    /** What the server's `Retry-After` asked for (429, 503), in milliseconds from when it answered. */
-    readonly retryAfterMs?: number,
-  ) {
-    super(type, message, method);
+  /** True when the request may have reached the server (its answer was lost). */
+  readonly maybeProcessed: boolean;
+  readonly status?: number;
+  readonly code?: string;
+  /** What the server's `Retry-After` asked for (429, 503), in milliseconds from when it answered. */
+  readonly retryAfterMs?: number;
+
+  constructor(init: TransportErrorInit) {
+    super(init.type, init.message, init.method);
+    this.maybeProcessed = init.maybeProcessed;
+    this.status = init.status;
+    this.code = init.code;
+    this.retryAfterMs = init.retryAfterMs;
   }
 
   /**
@@ -431,20 +449,25 @@ export function errorFromNetwork(
       ctx.firstContact === undefined
         ? `no answer${at} within ${limit} (the timeout of one attempt: raise it with ${settingRef("timeoutMs")})`
         : `no answer${at} within ${limit}, and nothing has answered at this address yet: check that ${settingRef("baseUrl")} is the API's address and that it is reachable from here (the timeout of one attempt${ctx.firstContact === true ? ` before the first answer: ${settingRef("firstContactTimeoutMs")}` : `: ${settingRef("timeoutMs")}`})`;
-    return new CdnTransportError("timeout", `${method}: ${text}`, method, sent, undefined, code);
+    return new CdnTransportError({
+      type: "timeout",
+      message: `${method}: ${text}`,
+      method,
+      maybeProcessed: sent,
+      code,
+    });
   }
   const refused =
     code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EHOSTUNREACH"
       ? ": is it the API's address, and is the API up?"
       : "";
-  return new CdnTransportError(
-    "connection",
-    `${method}: connection failed (${code ?? "error"}: ${msg})${at}${refused}`,
+  return new CdnTransportError({
+    type: "connection",
+    message: `${method}: connection failed (${code ?? "error"}: ${msg})${at}${refused}`,
     method,
-    sent,
-    undefined,
+    maybeProcessed: sent,
     code,
-  );
+  });
 }
 
 /** A timeout as messages give it: `50 ms`, `10000 ms`. */

@@ -114,7 +114,7 @@ export class Transport {
     const where = redact(this.where(group), secrets);
     if (status === 404) {
       const text = `${method}: HTTP 404 at ${where}: nothing answers there, so this is not the XML-RPC API and the base URL is likely wrong (check ${settingRef("baseUrl")}: it is the address the API's /xmlrpc/<group> paths hang off)`;
-      return new CdnTransportError("http_status", text, method, false, status);
+      return new CdnTransportError({ type: "http_status", message: text, method, maybeProcessed: false, status });
     }
     const xmlRpc = looksXmlRpc(body);
     const notApi = !xmlRpc && ((status >= 400 && status < 500 && status !== 429) || status === 501);
@@ -125,15 +125,14 @@ export class Transport {
         : status >= 500 || status === 429
           ? `: the answer is not XML-RPC (not the XML-RPC API, or a proxy in front of it while it is down: check ${settingRef("baseUrl")})`
           : "";
-    return new CdnTransportError(
-      "http_status",
-      `${method}: HTTP ${status} at ${where}${describeBody(body, secrets)}${hint}`,
+    return new CdnTransportError({
+      type: "http_status",
+      message: `${method}: HTTP ${status} at ${where}${describeBody(body, secrets)}${hint}`,
       method,
-      !notApi && status >= 500,
+      maybeProcessed: !notApi && status >= 500,
       status,
-      undefined,
       retryAfterMs,
-    );
+    });
   }
 
   private path(group: string): string {

@@ -75,15 +75,14 @@ describe("redact", () => {
 
 describe("withContext", () => {
   test("a new error of the same class, with the context in front; the original is untouched", () => {
-    const original = new CdnTransportError(
-      "http_status",
-      "pullzone.listZones: HTTP 503",
-      "pullzone.listZones",
-      true,
-      503,
-      undefined,
-      1000,
-    );
+    const original = new CdnTransportError({
+      type: "http_status",
+      message: "pullzone.listZones: HTTP 503",
+      method: "pullzone.listZones",
+      maybeProcessed: true,
+      status: 503,
+      retryAfterMs: 1000,
+    });
     original.attempts = 5;
     const a = withContext(original, "pull zone 'a' (id 3)");
     const b = withContext(original, "pull zone 'b' (id 4)");

@@ -29,10 +29,30 @@ const policy = (over: Partial<RetryPolicy> = {}): RetryPolicy => ({
   ...over,
 });
 const status = (s: number, retryAfterMs?: number) =>
-  new CdnTransportError("http_status", `HTTP ${s}`, "pullzone.listZones", s >= 500, s, undefined, retryAfterMs);
+  new CdnTransportError({
+    type: "http_status",
+    message: `HTTP ${s}`,
+    method: "pullzone.listZones",
+    maybeProcessed: s >= 500,
+    status: s,
+    retryAfterMs,
+  });
 const connection = () =>
-  new CdnTransportError("connection", "reset", "pullzone.listZones", true, undefined, "ECONNRESET");
-const timeout = () => new CdnTransportError("timeout", "slow", "pullzone.listZones", true, undefined, "ETIMEDOUT_CALL");
+  new CdnTransportError({
+    type: "connection",
+    message: "reset",
+    method: "pullzone.listZones",
+    maybeProcessed: true,
+    code: "ECONNRESET",
+  });
+const timeout = () =>
+  new CdnTransportError({
+    type: "timeout",
+    message: "slow",
+    method: "pullzone.listZones",
+    maybeProcessed: true,
+    code: "ETIMEDOUT_CALL",
+  });
 
 describe("backoff", () => {
   test("doubles from the base delay and stops at the cap", () => {
