@@ -4,7 +4,7 @@ import { checkArgs, checkOrder, dateArg } from "./args";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { lift } from "./lift";
 import type { Bandwidth, GetBandwidthArgs, GetBandwidthResult, Inputs } from "./report-types";
-import { camelRow } from "./reports";
+import { camelRow } from "./args";
 
 /**
  * The remaining prepaid bandwidth, for a period or the API's default one. The server may answer

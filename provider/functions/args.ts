@@ -134,3 +134,10 @@ export function stringArg(fn: string, name: string, v: unknown): string | undefi
   if (typeof v !== "string") throw new CdnValidationError(name, `must be a string, got ${typeof v}`, fn);
   return v;
 }
+
+/** Turns a wire row into camelCase (`zone_id` -> `zoneId`); values are already JSON-safe, numbers numbers. */
+export function camelRow<T>(row: Record<string, unknown>): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) out[camelCase(k)] = v;
+  return out as T;
+}

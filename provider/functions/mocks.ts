@@ -40,23 +40,23 @@ function invokeArgs(args: unknown): pulumi.Inputs {
   return (datesToText(args ?? {}) ?? {}) as pulumi.Inputs;
 }
 
-type PlainFn = (args?: never, opts?: never) => Promise<unknown>;
-type OutputFn = (args?: never, opts?: never) => pulumi.Output<unknown>;
+type PlainFn = (args: never, opts?: never) => Promise<unknown>;
+type OutputFn = (args: never, opts?: never) => pulumi.Output<unknown>;
 
 /** `fn`, answered by `mocks.call` under mocks. */
 export function mockablePromise<F extends PlainFn>(name: string, fn: F): F {
   const token = FUNCTION_TOKEN_PREFIX + name;
   const wrapped = (args?: never, opts?: never) =>
-    functionsAnswerFromMocks() ? pulumi.runtime.invoke(token, invokeArgs(args)) : fn(args, opts);
-  return Object.defineProperty(wrapped, "name", { value: fn.name || name }) as unknown as F;
+    functionsAnswerFromMocks() ? pulumi.runtime.invoke(token, invokeArgs(args)) : fn(args as never, opts);
+  return Object.defineProperty(wrapped, "name", { value: name }) as unknown as F;
 }
 
 /** `fn` (a `...Output` form), answered by `mocks.call` under mocks with the plain function's token. */
 export function mockableOutput<F extends OutputFn>(name: string, fn: F): F {
   const token = FUNCTION_TOKEN_PREFIX + name.replace(/Output$/, "");
   const wrapped = (args?: never, opts?: never) =>
-    functionsAnswerFromMocks() ? pulumi.runtime.invokeOutput(token, invokeArgs(args)) : fn(args, opts);
-  return Object.defineProperty(wrapped, "name", { value: fn.name || name }) as unknown as F;
+    functionsAnswerFromMocks() ? pulumi.runtime.invokeOutput(token, invokeArgs(args)) : fn(args as never, opts);
+  return Object.defineProperty(wrapped, "name", { value: name }) as unknown as F;
 }
 
 /**

@@ -8,9 +8,10 @@ import { CdnProtocolError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { findMethod, type ParamSpec } from "../api/methods";
 import type { ReportName } from "../api/reportShapes";
-import { camelCase, checkArgs, checkOrder, dateArg, intArg, reportType, sortByArg, stringArg } from "./args";
+import { camelRow, checkArgs, checkOrder, dateArg, intArg, reportType, sortByArg, stringArg } from "./args";
 import { clientFor, companyIdFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { lift } from "./lift";
+import { mockableOutput, mockablePromise } from "./mocks";
 import { Page, pager, PAGING_ARGS } from "./paging";
 import type {
   GetTotalHitsResult,
@@ -22,13 +23,6 @@ import type {
   ReportResultOf,
   ReportRowOf,
 } from "./report-types";
-
-/** Turns a wire row into camelCase (`zone_id` -> `zoneId`); values are already JSON-safe, numbers numbers. */
-export function camelRow<T>(row: Record<string, unknown>): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[camelCase(k)] = v;
-  return out as T;
-}
 
 // ---- totals ----------------------------------------------------------------------------------
 
@@ -59,7 +53,7 @@ async function totals(
  * The sum of one figure over the rows: undefined for no rows (no data is not 0); an error naming
  * the columns that did come when a row lacks the figure, never a silent 0.
  */
-export function sumOf(rows: readonly Record<string, unknown>[], field: string, method: string): number | undefined {
+function sumOf(rows: readonly Record<string, unknown>[], field: string, method: string): number | undefined {
   if (rows.length === 0) return undefined;
   let total = 0;
   for (const r of rows) {
@@ -77,7 +71,7 @@ export function sumOf(rows: readonly Record<string, unknown>[], field: string, m
 }
 
 /** Bytes served by a zone today so far, in the current hour, or over a date range. */
-export async function getTotalTransfer(args: GetTotalsArgs, opts?: FunctionOptions): Promise<GetTotalTransferResult> {
+async function totalTransfer(args: GetTotalsArgs, opts?: FunctionOptions): Promise<GetTotalTransferResult> {
   const { zoneId, rows, total } = await totals("getTotalTransfer", args, opts);
   return {
     zoneId,
@@ -87,15 +81,15 @@ export async function getTotalTransfer(args: GetTotalsArgs, opts?: FunctionOptio
     ...(total === undefined ? {} : { total }),
   };
 }
-export function getTotalTransferOutput(
-  args: GetTotalsOutputArgs,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<GetTotalTransferResult> {
-  return lift(getTotalTransfer, args, opts);
-}
+export const getTotalTransfer = mockablePromise("getTotalTransfer", totalTransfer);
+export const getTotalTransferOutput = mockableOutput(
+  "getTotalTransferOutput",
+  (args: GetTotalsOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<GetTotalTransferResult> =>
+    lift(totalTransfer, args, opts),
+);
 
 /** Requests served by a zone today so far, in the current hour, or over a date range. */
-export async function getTotalHits(args: GetTotalsArgs, opts?: FunctionOptions): Promise<GetTotalHitsResult> {
+async function totalHits(args: GetTotalsArgs, opts?: FunctionOptions): Promise<GetTotalHitsResult> {
   const { zoneId, rows, total } = await totals("getTotalHits", args, opts);
   return {
     zoneId,
@@ -105,12 +99,12 @@ export async function getTotalHits(args: GetTotalsArgs, opts?: FunctionOptions):
     ...(total === undefined ? {} : { total }),
   };
 }
-export function getTotalHitsOutput(
-  args: GetTotalsOutputArgs,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<GetTotalHitsResult> {
-  return lift(getTotalHits, args, opts);
-}
+export const getTotalHits = mockablePromise("getTotalHits", totalHits);
+export const getTotalHitsOutput = mockableOutput(
+  "getTotalHitsOutput",
+  (args: GetTotalsOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<GetTotalHitsResult> =>
+    lift(totalHits, args, opts),
+);
 
 // ---- the other reports: one generic function over the method table -------------------------
 
@@ -188,14 +182,16 @@ async function report<R extends RangeName>(
   return (total === undefined ? result : { ...result, total }) as ReportResultOf<R>;
 }
 
-/** The function and its Output form for report `fn`, named `fn` and `fnOutput` (as error stacks and mocks show them). */
+/**
+ * The function and its Output form for report `fn`, named `fn` and `fnOutput` (as error stacks and mocks show them):
+ * the one line a new report needs here, besides its entry in the method table and the emulator's rows.
+ */
 function reportFunction<R extends RangeName>(fn: R) {
   const call = (args: ReportArgsOf<R>, opts?: FunctionOptions): Promise<ReportResultOf<R>> => report(fn, args, opts);
   const output = (args: Inputs<ReportArgsOf<R>>, opts?: FunctionOutputOptions): pulumi.Output<ReportResultOf<R>> =>
     lift(call, args, opts);
-  Object.defineProperty(call, "name", { value: fn });
-  Object.defineProperty(output, "name", { value: `${fn}Output` });
-  return [call, output] as const;
+  // Answered by `mocks.call` under setMocks, as every function is (mocks.ts).
+  return [mockablePromise(fn, call), mockableOutput(`${fn}Output`, output)] as const;
 }
 
 /** Transfer and hits per day (or hour, or month with `viewBy`) for the company or one zone. */
