@@ -18,7 +18,7 @@ const { spawn } = require("child_process");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const { startEmulatorProcess } = require("./lib/emulator");
+const { startEmulatorProcess, apiWindow } = require("./lib/emulator");
 const { ROOT, PROGRAM } = require("./lib/stack");
 const { median, quick, figure, emit, timing } = require("./lib/report");
 const { ensurePulumiCli, pulumiEnv } = require("../../scripts/pulumi-cli");
@@ -63,18 +63,6 @@ function measured(cli, env, cwd, args) {
       });
     });
   });
-}
-
-/** The API window and the most calls in flight at the emulator (deploy.js: [at + 1, at + ms] lies inside each call). */
-function apiWindow(calls) {
-  if (!calls.length) return { ms: 0, maxInFlight: 0 };
-  const events = [];
-  for (const c of calls) events.push([c.at + 1, 1], [c.at + Math.max(1, c.ms), -1]);
-  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let max = 0;
-  for (const [, d] of events) max = Math.max(max, (now += d));
-  return { ms: events[events.length - 1][0] - events[0][0], maxInFlight: max };
 }
 
 /**
@@ -325,5 +313,3 @@ if (require.main === module)
     console.error(e);
     process.exitCode = 1;
   });
-
-module.exports = { installAsUser, measured, upOf, project };

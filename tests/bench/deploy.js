@@ -14,7 +14,7 @@
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const { startEmulatorProcess } = require("./lib/emulator");
+const { startEmulatorProcess, apiWindow } = require("./lib/emulator");
 const { driver, driverOptions, check } = require("./lib/stack");
 const { startConfiguredHost, inParallel } = require("./lib/host");
 const { median, runsArg, quick, figure, emit, timing } = require("./lib/report");
@@ -25,22 +25,6 @@ const LATENCY_MS = 50;
 const LOW_CAP = 2;
 const RUNS = runsArg(quick ? 1 : 3);
 const ARGS = { origin: "https://origin.example.com" };
-
-/**
- * API window and the most calls in flight at the emulator, from its records. `at` is Date.now()
- * at arrival (whole ms) and `ms` a precise duration, so [at + 1, at + ms] lies inside the true
- * interval: back-to-back calls on one connection are never miscounted as overlapping.
- */
-function apiWindow(calls) {
-  if (!calls.length) return { ms: 0, maxInFlight: 0 };
-  const events = [];
-  for (const c of calls) events.push([c.at + 1, 1], [c.at + Math.max(1, c.ms), -1]);
-  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let max = 0;
-  for (const [, d] of events) max = Math.max(max, (now += d));
-  return { ms: events[events.length - 1][0] - events[0][0], maxInFlight: max };
-}
 
 async function driverUp(emu, dir, prefix, env = {}) {
   const stateFile = path.join(dir, `${prefix}.json`);

@@ -4,11 +4,10 @@
  * the host of the row's stream URL where it has one (`<name>.<company alias>.<cdn domain>`), and
  * otherwise a refresh says the name is unknown. getLiveZones returns what is known.
  */
-import { CdnClient } from "../../provider/api";
 import { startEmulator } from "../../provider/emulator";
 import { getLiveZones, getZone } from "../../provider/functions";
 import { accountConfig, deployment } from "../support/handle";
-import { rpc, useScriptedServer } from "../support/scriptedServer";
+import { rpc, useScriptedClient } from "../support/scriptedServer";
 
 const PASSWORD = "Zone-Pa55word-1";
 const { answer, array: arr, struct } = rpc;
@@ -29,14 +28,8 @@ async function stderrOf<T>(run: () => Promise<T>): Promise<{ result: T; text: st
 }
 
 describe("rows without a name, over a crafted server", () => {
-  const server = useScriptedServer();
-  let client: CdnClient;
-  beforeAll(() => {
-    client = server.get().client();
-  });
-  afterAll(() => client.close());
-  beforeEach(() => server.get().reset());
-  const serve = (xml: string) => server.get().body(xml);
+  const scripted = useScriptedClient();
+  const serve = scripted.serve;
 
   test.each([
     ["stream_url", "rtmp://stream-b.acme.netdna-cdn.com/live"],
@@ -45,7 +38,7 @@ describe("rows without a name, over a crafted server", () => {
     ["cdn_url", "stream-b.acme.netdna-cdn.com"],
   ])("getLiveZones reads the name from the host of %s %s", async (column, url) => {
     serve(answer(arr(liveRow({ [column]: `<string>${url}</string>` }))));
-    const { zones } = await getLiveZones({}, { connection: client });
+    const { zones } = await getLiveZones({}, { connection: scripted.client() });
     expect(zones).toEqual([
       {
         kind: "live",
@@ -54,19 +47,21 @@ describe("rows without a name, over a crafted server", () => {
         [column === "stream_url" ? "streamUrl" : column === "rtmp_url" ? "rtmpUrl" : "cdnUrl"]: url,
       },
     ]);
-    expect(await getZone({ kind: "live", name: "stream-b" }, { connection: client })).toMatchObject({ zoneId: 5 });
+    expect(await getZone({ kind: "live", name: "stream-b" }, { connection: scripted.client() })).toMatchObject({
+      zoneId: 5,
+    });
   });
 
   test("a row with neither a name nor a URL whose host holds one: the name is absent, not made up", async () => {
     serve(answer(arr(liveRow({ stream_url: "<string>rtmp://10.0.0.1/live</string>" }))));
-    const { zones } = await getLiveZones({}, { connection: client });
+    const { zones } = await getLiveZones({}, { connection: scripted.client() });
     expect(zones).toEqual([{ kind: "live", zoneId: 5, streamUrl: "rtmp://10.0.0.1/live" }]);
     expect("name" in zones[0]).toBe(false);
   });
 
   test("refresh after a rename in the control panel: the new name from the stream URL, not the old one", async () => {
     serve(answer(arr(liveRow({ stream_url: "<string>rtmp://Stream-B.acme.netdna-cdn.com/live</string>" }))));
-    const d = deployment(accountConfig({ url: server.get().url, apiUserId: 1, apiKey: "test-key-0000" }));
+    const d = deployment(accountConfig({ url: scripted.server().url, apiUserId: 1, apiKey: "test-key-0000" }));
     const outs = { name: "stream-a", password: PASSWORD, zoneId: 5 };
     const read = await d.read("LiveZone", "5", outs);
     expect(read.props.name).toBe("Stream-B");

@@ -16,7 +16,7 @@ import {
   type CacheHitStats,
   type UsagePerDay,
 } from "../../provider/functions";
-import { rpc, useScriptedServer } from "../support/scriptedServer";
+import { rpc, useScriptedClient } from "../support/scriptedServer";
 
 const FROM = "2026-10-01";
 const TO = "2026-10-07";
@@ -61,35 +61,30 @@ describe("a bare number is a total beside the rows (legacy profile)", () => {
 });
 
 describe("a crafted server", () => {
-  const server = useScriptedServer();
-  let client: CdnClient;
-  beforeAll(() => {
-    client = server.get().client();
-  });
-  afterAll(() => client.close());
-  beforeEach(() => server.get().reset());
-  const serve = (xml: string) => server.get().body(xml);
+  const scripted = useScriptedClient();
+  const serve = scripted.serve;
 
   test("rows stay rows: no `total` on a result whose answer had rows", async () => {
     serve(rpc.answer(rpc.array(rpc.struct({ date: "<string>2026-10-01</string>", hits: "<int>3</int>" }))));
     const usage = await getUsagePerDay(
       { companyId: "acme", dateFrom: FROM, dateTo: TO, zoneId: 5 },
-      { connection: client },
+      { connection: scripted.client() },
     );
     expect(usage).toEqual({ rows: [{ date: "2026-10-01", hits: 3 }] });
   });
 
   test("a bare number from getTotalTransfer is its total too", async () => {
     serve(rpc.answer("<int>1234</int>"));
-    const t = await getTotalTransfer({ zoneId: 5, type: "today" }, { connection: client });
+    const t = await getTotalTransfer({ zoneId: 5, type: "today" }, { connection: scripted.client() });
     expect(t).toEqual({ zoneId: 5, rows: [], total: 1234, transfer: 1234, hasData: true });
   });
 
   test("a bare number where the contract says array (getNodeHits) is a protocol error, not a row", async () => {
     serve(rpc.answer("<int>77</int>"));
-    const err = await getNodeHits({ companyId: "acme", dateFrom: FROM, dateTo: TO }, { connection: client }).catch(
-      (e) => e,
-    );
+    const err = await getNodeHits(
+      { companyId: "acme", dateFrom: FROM, dateTo: TO },
+      { connection: scripted.client() },
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(CdnProtocolError);
     expect(err.message).toMatch(/report\.getNodeHits.*array of rows/);
   });

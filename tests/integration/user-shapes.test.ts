@@ -8,7 +8,7 @@
 import { CdnClient, CdnProtocolError } from "../../provider/api";
 import { startEmulator } from "../../provider/emulator";
 import { getUsers, type UserInfo } from "../../provider/functions";
-import { rpc, useScriptedServer } from "../support/scriptedServer";
+import { rpc, useScriptedClient } from "../support/scriptedServer";
 
 describe("the legacy profile answers users in the original service's shape", () => {
   let emu: Awaited<ReturnType<typeof startEmulator>>;
@@ -53,18 +53,12 @@ describe("the legacy profile answers users in the original service's shape", () 
 });
 
 describe("a crafted server", () => {
-  const server = useScriptedServer();
-  let client: CdnClient;
-  beforeAll(() => {
-    client = server.get().client();
-  });
-  afterAll(() => client.close());
-  beforeEach(() => server.get().reset());
-  const serve = (xml: string) => server.get().body(xml);
+  const scripted = useScriptedClient();
+  const serve = scripted.serve;
 
   test("a user row without an id is a protocol error naming the columns sent", async () => {
     serve(rpc.answer(rpc.array(rpc.struct({ firstname: "<string>Ada</string>", email: "<string>a@x.io</string>" }))));
-    const err = await getUsers({}, { connection: client }).catch((e) => e);
+    const err = await getUsers({}, { connection: scripted.client() }).catch((e) => e);
     expect(err).toBeInstanceOf(CdnProtocolError);
     expect(err.message).toMatch(/user\.listUsers: .*row 1 has no id \(columns sent: firstname, email\)/);
   });
@@ -73,7 +67,7 @@ describe("a crafted server", () => {
     serve(
       rpc.answer(rpc.array(rpc.struct({ id: "<int>7</int>", lastname: "<string>Lovelace</string>", phone: "<nil/>" }))),
     );
-    const { users } = await getUsers({}, { connection: client });
+    const { users } = await getUsers({}, { connection: scripted.client() });
     const expected: UserInfo = { userId: 7, lastname: "Lovelace", fullname: "Lovelace" };
     expect(users).toEqual([expected]);
   });

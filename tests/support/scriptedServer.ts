@@ -80,6 +80,28 @@ export function useScriptedServer(): { get(): ScriptedServer } {
   };
 }
 
+/**
+ * A scripted server and a client of it for the file's (or describe's) tests, the server's script reset
+ * before each test: `client()` is the client, `serve(xml)` sets the next answers' body.
+ */
+export function useScriptedClient(): { client(): CdnClient; server(): ScriptedServer; serve(xml: string): void } {
+  const server = useScriptedServer();
+  let client: CdnClient | undefined;
+  beforeAll(() => {
+    client = server.get().client();
+  });
+  afterAll(() => client?.close());
+  beforeEach(() => server.get().reset());
+  return {
+    client: () => {
+      if (!client) throw new Error("the scripted client is made in beforeAll: use it inside a test or hook");
+      return client;
+    },
+    server: () => server.get(),
+    serve: (xml: string) => server.get().body(xml),
+  };
+}
+
 /** XML-RPC bodies for scripted answers; values are XML already (`<int>1</int>`, `<string>a</string>`). */
 export const rpc = {
   /** A methodResponse with one value. */
