@@ -53,7 +53,14 @@ describe("a runner killed during a create, and the stack lock", () => {
   it("refuses a second operation at once while the first holds the state, and keeps the first's record after a kill", async () => {
     const ws = workspace();
     let runnerPid = 0;
-    const creating = (): boolean => fs.existsSync(ws.db) && db(ws).calls.some((c: Call) => c.op === "create-start");
+    // The provider rewrites its file in place: a read may meet it half written, and is then tried at the next poll.
+    const creating = (): boolean => {
+      try {
+        return fs.existsSync(ws.db) && db(ws).calls.some((c: Call) => c.op === "create-start");
+      } catch {
+        return false;
+      }
+    };
     const first = up(
       options(
         ws,
