@@ -5,7 +5,7 @@
  * seen by refresh and repaired, a live zone renamed in the control panel (which such a list cannot show), destroy.
  */
 import { useEmulator } from "../support/emulator";
-import { EngineProject, expectOk, zoneResources, type ZoneDecl } from "../support/engine";
+import { EngineProject, expectOk, zoneOps, zoneResources, type ZoneDecl } from "../support/engine";
 
 const emu = useEmulator({ compat: "legacy" });
 let p: EngineProject;
@@ -23,11 +23,6 @@ const ZONES: ZoneDecl[] = [
 /** The stored outputs of a zone resource (a refresh rewrites these; the stack's outputs wait for the next up). */
 const stored = async (name: string) =>
   zoneResources(await p.resources()).find((r) => r.name === name)?.outputs as Record<string, unknown>;
-const zoneOps = (steps: { op: string; type: string; name: string }[]) =>
-  steps
-    .filter((s) => s.type.startsWith("pulumi-nodejs:dynamic/cdn:"))
-    .map((s) => `${s.op} ${s.name}`)
-    .sort();
 
 test("up creates the four kinds from string ids, and a second up with --expect-no-changes passes", async () => {
   expectOk(await p.up(ZONES));

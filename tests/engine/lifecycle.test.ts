@@ -5,7 +5,7 @@
  * others retained and said so). One stack lives through the file's tests, in order, as a user's does.
  */
 import { useEmulator } from "../support/emulator";
-import { EngineProject, expectOk, zoneResources, type ZoneDecl } from "../support/engine";
+import { EngineProject, expectOk, zoneOps, zoneResources, type ZoneDecl } from "../support/engine";
 
 const emu = useEmulator();
 let p: EngineProject;
@@ -22,11 +22,6 @@ const ZONES: ZoneDecl[] = [
 ];
 const writes = () =>
   emu.get().calls.filter((c) => /\.(create|update|delete)$/.test(c.method) && !c.method.startsWith("cache.")).length;
-const zoneOps = (steps: { op: string; type: string; name: string }[]) =>
-  steps
-    .filter((s) => s.type.startsWith("pulumi-nodejs:dynamic/cdn:"))
-    .map((s) => `${s.op} ${s.name}`)
-    .sort();
 
 test("preview shows four creates and changes nothing in the account", async () => {
   const r = await p.preview(ZONES);

@@ -6,7 +6,7 @@
  * a live zone is replaced delete-first and ends as exactly one zone. One stack lives through the file.
  */
 import { useEmulator } from "../support/emulator";
-import { EngineProject, expectOk, zoneResources, type ZoneDecl } from "../support/engine";
+import { EngineProject, expectOk, zoneOps, zoneResources, type ZoneDecl } from "../support/engine";
 
 const emu = useEmulator();
 let p: EngineProject;
@@ -31,11 +31,6 @@ const zones = (suffix: string, aliased?: string): ZoneDecl[] =>
     args,
     opts: aliased === undefined ? undefined : { aliases: [{ name: name + aliased }] },
   }));
-const zoneOps = (steps: { op: string; type: string; name: string }[]) =>
-  steps
-    .filter((s) => s.type.startsWith("pulumi-nodejs:dynamic/cdn:"))
-    .map((s) => `${s.op} ${s.name}`)
-    .sort();
 const creates = () => emu.get().calls.filter((c) => /^(pull|push|vod|live)zone\.create$/.test(c.method)).length;
 const names = (kind: keyof typeof KINDS) =>
   emu
