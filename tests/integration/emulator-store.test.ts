@@ -176,6 +176,30 @@ describe("emulator file store", () => {
     }
   });
 
+  it("names the holder when the lock was replaced between its refused link and its read", async () => {
+    // The interleaving the race above met under load: a take-over removed the lock just before this emulator read
+    // it, and had linked its own by the time a second look was taken. A gone lock is tried again, never "unreadable".
+    const file = path.join(dir, "state.json");
+    const first = await start(file);
+    const realRead = fs.readFile.bind(fs) as (...args: unknown[]) => Promise<unknown>;
+    const lockReads: string[] = [];
+    const read = jest.spyOn(fs, "readFile").mockImplementation((async (...args: unknown[]) => {
+      if (args[0] !== `${file}.lock`) return realRead(...args);
+      lockReads.push(String(args[0]));
+      if (lockReads.length === 1) throw Object.assign(new Error("gone"), { code: "ENOENT" });
+      return realRead(...args);
+    }) as typeof fs.readFile);
+    try {
+      await expect(startEmulator({ dataFile: file })).rejects.toThrow(
+        `cannot use data file ${file}: it is in use by another emulator (pid ${process.pid} `,
+      );
+      expect(lockReads).toHaveLength(2);
+    } finally {
+      read.mockRestore();
+    }
+    expect(first.zones("pullzone")).toEqual([]);
+  });
+
   it("takes over a stale lock left by a process that no longer runs", async () => {
     const file = path.join(dir, "state.json");
     // A pid above the kernel's pid_max (4194304 at most on Linux) never runs.

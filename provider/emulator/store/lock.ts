@@ -74,15 +74,19 @@ async function linked(from: string, to: string): Promise<boolean> {
   }
 }
 
-function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(
-    () => true,
-    () => false,
-  );
+/** The holder a lock file names; "missing" when there is no such file, undefined when it cannot be read. */
+async function readHolder(file: string): Promise<LockHolder | "missing" | undefined> {
+  try {
+    return parseHolder(await fs.readFile(file, "utf8"));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : undefined;
+  }
 }
 
-async function readHolder(file: string): Promise<LockHolder | undefined> {
-  return parseHolder(await fs.readFile(file, "utf8").catch(() => ""));
+/** The holder, or undefined when the file is gone or unreadable (a guard or a lock no longer ours). */
+async function holderOf(file: string): Promise<LockHolder | undefined> {
+  const holder = await readHolder(file);
+  return holder === "missing" ? undefined : holder;
 }
 
 /** A held lock; release() removes the lock file if it is still ours. */
@@ -116,7 +120,12 @@ export class DataFileLock {
         if (await linked(temp, lockFile)) return new DataFileLock(lockFile, holder);
         const current = await readHolder(lockFile);
         // Gone between our link and our read (released, or mid take-over): try again rather than call it unreadable.
-        if (current === undefined && attempt < TAKEOVER_ATTEMPTS && !(await exists(lockFile))) continue;
+        // Whether it is gone is what the read found: a second look could meet the lock of a take-over that finished
+        // meanwhile, and the first read's failure would then be called "unreadable".
+        if (current === "missing") {
+          if (attempt < TAKEOVER_ATTEMPTS) continue;
+          throw new DataFileLockedError(lockFile, undefined);
+        }
         const stale = current !== undefined && current.host === holder.host && !alive(current.pid);
         if (!stale) throw new DataFileLockedError(lockFile, current);
         const outcome = await DataFileLock.takeOver(lockFile, current, temp, holder);
@@ -145,18 +154,18 @@ export class DataFileLock {
     const guard = `${lockFile}.takeover`;
     if (!(await linked(temp, guard))) {
       // A guard left by a process that died in those few operations would block every start.
-      const owner = await readHolder(guard);
+      const owner = await holderOf(guard);
       if (owner && owner.host === holder.host && !alive(owner.pid)) await fs.unlink(guard).catch(() => undefined);
       return "busy";
     }
     try {
-      const current = await readHolder(lockFile);
+      const current = await holderOf(lockFile);
       if (current?.token !== stale.token) return "changed";
       await fs.unlink(lockFile);
       // An emulator arriving now may link its own lock first; then it holds the file, not us.
       return (await linked(temp, lockFile)) ? "taken" : "changed";
     } finally {
-      if ((await readHolder(guard))?.token === holder.token) await fs.unlink(guard).catch(() => undefined);
+      if ((await holderOf(guard))?.token === holder.token) await fs.unlink(guard).catch(() => undefined);
     }
   }
 
@@ -164,7 +173,7 @@ export class DataFileLock {
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
-    if ((await readHolder(this.lockFile))?.token === this.holder.token)
+    if ((await holderOf(this.lockFile))?.token === this.holder.token)
       await fs.unlink(this.lockFile).catch(() => undefined);
   }
 }
