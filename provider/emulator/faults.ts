@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "http";
 import type { Socket } from "net";
 import { Faults, type RpcFault } from "./errors";
-import type { InjectedKind, Injection } from "./injection";
+import { DEFAULT_RETRY_AFTER_S, type InjectedKind, type Injection } from "./injection";
 import { faultResponse } from "./xml/response";
 
 const XML_TYPE = "text/xml; charset=utf-8";
@@ -121,7 +121,7 @@ export function sendInjectedBefore(
     case "http500":
     case "http502":
     case "http503":
-      sendHttpError(res, Number(kind.slice(4)));
+      sendHttpError(res, Number(kind.slice(4)), injection.retryAfterS);
       return;
     case "html": {
       const status = injection.status ?? 502;
@@ -141,18 +141,24 @@ export function sendInjectedBefore(
   }
 }
 
-/** An injected HTTP error status with a text body (503 adds `Retry-After: 1`, as proxies do). */
-function sendHttpError(res: ServerResponse, status: number): void {
+/** An injected HTTP error status with a text body (503 adds `Retry-After`, 1 s unless the rule says, as proxies do). */
+function sendHttpError(res: ServerResponse, status: number, retryAfterS = DEFAULT_RETRY_AFTER_S): void {
   sendText(
     res,
     status,
     `${status} ${STATUS_TEXT[status]} (injected by cdn-emulator)\n`,
-    status === 503 ? { "Retry-After": "1" } : {},
+    status === 503 ? { "Retry-After": String(retryAfterS) } : {},
   );
 }
 
 /** Renders an injected failure after processing: the answer `xml` is lost, replaced by an HTTP error, or cut in half. */
-export function sendInjectedAfter(kind: AfterKind, req: IncomingMessage, res: ServerResponse, xml: string): void {
+export function sendInjectedAfter(
+  kind: AfterKind,
+  injection: Injection,
+  req: IncomingMessage,
+  res: ServerResponse,
+  xml: string,
+): void {
   switch (kind) {
     case "dropAfter":
       reset(req.socket);
@@ -160,7 +166,7 @@ export function sendInjectedAfter(kind: AfterKind, req: IncomingMessage, res: Se
     case "http500After":
     case "http502After":
     case "http503After":
-      sendHttpError(res, Number(kind.slice(4, 7)));
+      sendHttpError(res, Number(kind.slice(4, 7)), injection.retryAfterS);
       return;
     case "truncated": {
       const bytes = Buffer.from(xml, "utf8");

@@ -76,6 +76,11 @@ export interface FaultRule {
   readonly status?: 200 | 502;
   /** For `shortList`: rows of the real answer kept, from the start (default 0: an empty list). */
   readonly keep?: number;
+  /**
+   * For `http503` and `http503After`: the `Retry-After` seconds sent (default 1, as proxies send). 0 keeps the header
+   * and the path that honours it, without the wait: suites that inject many 503s spend their time on the story.
+   */
+  readonly retryAfterS?: number;
 }
 
 /** What to do to one call. `kind` is the fault (if any) besides latency. */
@@ -85,9 +90,13 @@ export interface Injection {
   readonly status?: number;
   /** For `shortList`: rows kept. */
   readonly keep?: number;
+  /** For the 503 kinds: the `Retry-After` seconds. */
+  readonly retryAfterS?: number;
 }
 
 export const DEFAULT_INJECTED_LATENCY_MS = 250;
+/** The `Retry-After` of an injected 503, in seconds. */
+export const DEFAULT_RETRY_AFTER_S = 1;
 const NONE: Injection = { latencyMs: 0 };
 
 /** mulberry32: small, fast, and good enough to spread faults. */
@@ -125,6 +134,8 @@ function checkRule(rule: FaultRule): void {
     throw new TypeError("faults.add: skip must be a non-negative integer");
   if (rule.keep !== undefined && !(Number.isSafeInteger(rule.keep) && rule.keep >= 0))
     throw new TypeError("faults.add: keep must be a non-negative integer");
+  if (rule.retryAfterS !== undefined && !(Number.isSafeInteger(rule.retryAfterS) && rule.retryAfterS >= 0))
+    throw new TypeError("faults.add: retryAfterS must be a non-negative integer (seconds)");
   // A short answer only means something for a list; other methods would silently ignore the rule.
   if (rule.kind === "shortList" && !(rule.method && /^[a-z]+\.listZones$/.test(rule.method)))
     throw new TypeError("faults.add: shortList needs method '<group>.listZones'");
@@ -230,6 +241,8 @@ export class FaultInjector {
     if (!chosen) return latencyMs ? { latencyMs } : NONE;
     const kind = chosen.rule.kind as InjectedKind;
     if (kind === "shortList") return { latencyMs, kind, keep: chosen.rule.keep ?? 0 };
+    if (kind === "http503" || kind === "http503After")
+      return { latencyMs, kind, retryAfterS: chosen.rule.retryAfterS ?? DEFAULT_RETRY_AFTER_S };
     return { latencyMs, kind, status: kind === "html" ? (chosen.rule.status ?? 502) : undefined };
   }
 }

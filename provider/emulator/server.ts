@@ -236,7 +236,7 @@ export class EmulatorServer {
     close: boolean,
   ): void {
     if (res.destroyed) return;
-    if (injection.kind && isAfterKind(injection.kind)) sendInjectedAfter(injection.kind, req, res, xml);
+    if (injection.kind && isAfterKind(injection.kind)) sendInjectedAfter(injection.kind, injection, req, res, xml);
     else sendXml(res, xml, close ? { Connection: "close" } : {});
   }
 

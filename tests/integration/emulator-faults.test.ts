@@ -271,6 +271,20 @@ describe("emulator fault injection", () => {
       expect(emu.faults.injected().http503After).toBeGreaterThan(0);
     });
 
+    it("retryAfterS sets the Retry-After of both 503 kinds, 0 included; a bad value is refused", async () => {
+      emu.faults.add({ kind: "http503", method: "livezone.create", count: 1, retryAfterS: 0 });
+      emu.faults.add({ kind: "http503After", method: "livezone.update", count: 1, retryAfterS: 7 });
+      const before = await post(emu, "livezone.create", { name: fresh(), password: "pw" });
+      expect(before).toMatchObject({ status: 503, headers: expect.objectContaining({ "retry-after": "0" }) });
+      const zone = await emu.seedZone("livezone", { name: fresh(), password: "pw" });
+      const after = await post(emu, "livezone.update", zone.id, { label: "x" });
+      expect(after).toMatchObject({ status: 503, headers: expect.objectContaining({ "retry-after": "7" }) });
+      for (const retryAfterS of [-1, 1.5])
+        expect(() => emu.faults.add({ kind: "http503", retryAfterS })).toThrow(
+          "faults.add: retryAfterS must be a non-negative integer (seconds)",
+        );
+    });
+
     it("short: listZones answers once with an empty list, or with the first `keep` rows", async () => {
       const a = await emu.seedZone("vodzone", { name: fresh(), password: "pw" });
       const b = await emu.seedZone("vodzone", { name: fresh(), password: "pw" });

@@ -31,7 +31,11 @@ function zones(prefix: string, over: Partial<Record<Kind, Record<string, unknown
   }));
 }
 
-/** A fresh emulator and a stack on it that deploys like `pulumi up --continue-on-error`. */
+/**
+ * A fresh emulator and a stack on it that deploys like `pulumi up --continue-on-error`. The 503s below ask for
+ * `Retry-After: 0`: waiting is proven in tests/unit/retry.test.ts and lost-creates.test.ts, and here it would
+ * only add seconds of sleep.
+ */
 async function fresh() {
   const emu = await emulators.another();
   const s = newStack({ emu, env: ENV, parallel: 16, continueOnError: true });
@@ -75,7 +79,7 @@ describe("lost answers", () => {
     emu.faults.add({ kind: "dropAfter", method: "pullzone.create", count: 1 });
     // The pull zone's first lookup fails too (both attempts): the retried create then meets `name in use`.
     // The deployment's first listZones (check's snapshot) goes through.
-    emu.faults.add({ kind: "http503", method: "pullzone.listZones", count: 2, skip: 1 });
+    emu.faults.add({ kind: "http503", method: "pullzone.listZones", count: 2, skip: 1, retryAfterS: 0 });
     emu.faults.add({ kind: "dropAfter", method: "pushzone.create", count: 1 });
     emu.faults.add({ kind: "truncated", method: "vodzone.create", count: 1 });
     emu.faults.add({ kind: "http502", method: "livezone.create", count: 1 });
@@ -119,7 +123,8 @@ describe("lost answers", () => {
       );
     expect(emu.faults.injected()).toMatchObject({ truncated: 1, http500: 1, resetBefore: 1, dropAfter: 1 });
 
-    for (const g of Object.values(GROUP)) emu.faults.add({ kind: "http503", method: `${g}.listZones`, count: 1 });
+    for (const g of Object.values(GROUP))
+      emu.faults.add({ kind: "http503", method: `${g}.listZones`, count: 1, retryAfterS: 0 });
     const refresh = await s.refresh();
     expectOk(refresh);
     expect(refresh.steps.map((x) => x.op)).toEqual(["same", "same", "same", "same"]);
@@ -131,12 +136,12 @@ describe("lost answers", () => {
 /** A first up where every kind's budget runs out in its own way. */
 async function budgetStory() {
   const { emu, s } = await fresh();
-  emu.faults.add({ kind: "http503", method: "pullzone.create", rate: 1 });
+  emu.faults.add({ kind: "http503", method: "pullzone.create", rate: 1, retryAfterS: 0 });
   emu.faults.add({ kind: "dropAfter", method: "pushzone.create", count: 1 });
-  emu.faults.add({ kind: "http503", method: "pushzone.update", rate: 1 });
+  emu.faults.add({ kind: "http503", method: "pushzone.update", rate: 1, retryAfterS: 0 });
   emu.faults.add({ kind: "dropAfter", method: "vodzone.create", rate: 1 });
   // Every lookup after the snapshot fails, so the lost VOD create's fate cannot be learnt.
-  emu.faults.add({ kind: "http503", method: "vodzone.listZones", rate: 1, skip: 1 });
+  emu.faults.add({ kind: "http503", method: "vodzone.listZones", rate: 1, skip: 1, retryAfterS: 0 });
   emu.faults.add({ kind: "expiredAuth", method: "livezone.create", rate: 1 });
   const up = await s.up(zones("budget"));
   return { emu, s, up };
@@ -144,8 +149,8 @@ async function budgetStory() {
 const BUDGET_AGAIN = zones("budget", { VodZone: { adopt: true } });
 
 /**
- * The budget story's first two ups, recorded once (each 503 waits the second its Retry-After asks
- * for): the tests below only read the record, so none depends on another's order.
+ * The budget story's first two ups, recorded once: the tests below only read the record, so none
+ * depends on another's order.
  */
 interface BudgetRecord {
   up: DeployResult;
