@@ -9,6 +9,12 @@ const shared = {
   testEnvironment: "node",
   roots: ["<rootDir>/tests"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
+  // jest loads @pulumi/pulumi afresh in every test file; these parts of it load on first use (tests/support/lazy).
+  moduleNameMapper: {
+    "^(\\.\\./\\.\\./|\\./)typescript-shim$": "<rootDir>/tests/support/lazy/typescript-shim.js",
+    "^@npmcli/arborist$": "<rootDir>/tests/support/lazy/arborist.js",
+    "^\\./automation$": "<rootDir>/tests/support/lazy/automation.js",
+  },
 };
 
 /**
