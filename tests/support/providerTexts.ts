@@ -1,8 +1,8 @@
 /**
  * The real `__provider` texts of the resource kinds, as `dynamic.Resource` serializes them from the
- * built package. They are made once per test run by tests/support/provider-texts.js in a plain Node
- * child (jest's global setup writes them to the file named by CDN_TEST_PROVIDER_TEXTS); a test run
- * without that setup makes them on first use.
+ * built package. They are made by tests/support/provider-texts.js in a plain Node child, once per
+ * build (jest's global setup keeps them in a cache and names the file in CDN_TEST_PROVIDER_TEXTS); a
+ * test run without that setup, or whose file is gone, makes them on first use.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
