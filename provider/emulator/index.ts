@@ -76,6 +76,12 @@ export interface Emulator {
   readonly compat: CompatProfile;
   /** Every call, newest last (auth parameters dropped, passwords redacted). */
   readonly calls: readonly CallRecord[];
+  /**
+   * The wire names of the calls received and not answered yet: in their latency, or being carried out. A create
+   * listed here has been sent: the server makes the zone whatever becomes of the client (an interrupt test waits
+   * for one before it stops the client).
+   */
+  inFlight(): string[];
   /** Every cache.purge / cache.purgeAllCache with its argument and result. */
   readonly purges: readonly PurgeRecord[];
   readonly faults: FaultInjector;
@@ -185,6 +191,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     cdnDomain: opts.cdnDomain,
     compat: opts.compat,
     calls: recorder.calls,
+    inFlight: () => server.inFlight(),
     purges: recorder.purges,
     faults: injector,
     zones: (spelling) => store.zones(groupOf("zones", spelling)).map((z) => view(z, account)),

@@ -6,7 +6,7 @@
 import * as http from "http";
 import type { Socket } from "net";
 import { performance } from "perf_hooks";
-import { METHODS } from "../api/methods";
+import { METHODS, type Group } from "../api/methods";
 import type { Dispatcher, Outcome } from "./dispatch";
 import { routeOf } from "./dispatch";
 import { Faults } from "./errors";
@@ -38,6 +38,20 @@ export interface ServerDeps {
 }
 
 type Body = { kind: "ok"; text: string } | { kind: "notUtf8" } | { kind: "tooLarge" } | { kind: "aborted" };
+
+/** A call read and parsed, on its way to an answer. */
+interface Received {
+  readonly body: Body;
+  readonly call?: ParsedCall;
+  /** The fault that replaces the call (a body too large or not parsed). */
+  readonly early?: Outcome;
+  /** Its wire name as recorded ("" when the body did not parse). */
+  readonly method: string;
+  readonly path: string;
+  readonly group: Group;
+  readonly at: number;
+  readonly started: number;
+}
 
 /** Past maxBodyBytes the rest is read and dropped (so the client can read the fault), up to this factor. */
 const DRAIN_FACTOR = 16;
@@ -86,6 +100,8 @@ export class EmulatorServer {
   readonly http: http.Server;
   private readonly sockets = new Set<Socket>();
   private readonly sleeps = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  /** Wire names of the calls being handled, one entry per call. */
+  private readonly active: string[] = [];
   private closed = false;
   private closing: Promise<void> | undefined;
 
@@ -166,12 +182,28 @@ export class EmulatorServer {
     if (body.kind === "aborted" || this.closed) return;
 
     const { call, early } = this.parse(body);
+    const method = call?.methodName.slice(0, 200) ?? "";
+    this.active.push(method);
+    try {
+      await this.process(req, res, { body, call, early, method, path, group, at, started });
+    } finally {
+      this.active.splice(this.active.indexOf(method), 1);
+    }
+  }
+
+  /** The wire names of the calls received and not answered yet (in their latency, or being carried out). */
+  inFlight(): string[] {
+    return [...this.active];
+  }
+
+  private async process(req: http.IncomingMessage, res: http.ServerResponse, c: Received): Promise<void> {
+    const { body, call, early, path, group, at, started } = c;
     const injection = this.deps.injector.decide(call?.methodName);
     const delay = this.deps.latencyMs + injection.latencyMs;
     if (delay > 0) await this.sleep(delay);
     if (this.closed) return;
     const base = {
-      method: call?.methodName.slice(0, 200) ?? "",
+      method: c.method,
       path,
       params: call ? recordParams(call.params) : [],
       at,

@@ -61,6 +61,13 @@ function call(emu: Emulator, wire: string, ...params: unknown[]): Promise<any> {
 let seq = 0;
 const fresh = () => `f-${Date.now().toString(36)}-${++seq}`;
 
+/** Polls `condition` every 5 ms for up to `ms`; whether it came true. */
+async function waitFor(condition: () => boolean, ms = 2_000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 5)))
+    if (condition()) return true;
+  return condition();
+}
+
 describe("emulator fault injection", () => {
   let emu: Emulator;
   beforeAll(async () => {
@@ -89,6 +96,20 @@ describe("emulator fault injection", () => {
     ]);
     expect(emu.faults.injected().latency).toBe(1);
     expect(emu.faults.active()).toEqual([]);
+  });
+
+  it("inFlight lists a call from its arrival to its answer, the latency included", async () => {
+    emu.faults.add({ kind: "latency", method: "livezone.create", latencyMs: 300, count: 1 });
+    expect(emu.inFlight()).toEqual([]);
+    const name = fresh();
+    const pending = call(emu, "livezone.create", { name, password: "pw" });
+    const seen = await waitFor(() => emu.inFlight().includes("livezone.create"));
+    expect(seen).toBe(true);
+    // Received, in its latency: not made yet, and made whatever happens to the client.
+    expect(emu.zoneByName("livezone", name)).toBeUndefined();
+    await pending;
+    expect(emu.inFlight()).toEqual([]);
+    expect(emu.zoneByName("livezone", name)).toBeDefined();
   });
 
   it("setLatency adds a fixed delay to every call", async () => {
