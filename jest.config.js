@@ -10,6 +10,8 @@ const shared = {
   roots: ["<rootDir>/tests"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
   // jest loads @pulumi/pulumi afresh in every test file; these parts of it load on first use (tests/support/lazy).
+  // moduleNameMapper sees the import string only, not who imports it: today only the SDK itself imports these
+  // three names (a grep of node_modules, provider/ and tests/); a stand-in is no class, so `new` of one would fail.
   moduleNameMapper: {
     "^(\\.\\./\\.\\./|\\./)typescript-shim$": "<rootDir>/tests/support/lazy/typescript-shim.js",
     "^@npmcli/arborist$": "<rootDir>/tests/support/lazy/arborist.js",

@@ -78,7 +78,7 @@ export interface Emulator {
   readonly calls: readonly CallRecord[];
   /**
    * The wire names of the calls received and not answered yet: in their latency, or being carried out. A create
-   * listed here has been sent: unless a fault rule refuses it before processing or the emulator closes, the zone is
+   * listed here has been sent: unless a fault rule refuses it before processing, the emulator refuses it (a bad value, a name in use) or closes, the zone is
    * made whatever becomes of the client (an interrupt test waits for one before it stops the client).
    */
   inFlight(): string[];

@@ -1,8 +1,8 @@
 /**
  * The real `__provider` texts of the resource kinds, as `dynamic.Resource` serializes them from the
  * built package. They are made by tests/support/provider-texts.js in a plain Node child, once per
- * build (jest's global setup keeps them in a cache and names the file in CDN_TEST_PROVIDER_TEXTS); a
- * test run without that setup, or whose file is gone, makes them on first use.
+ * build (jest's global setup keeps them in node_modules/.cache and names the file in
+ * CDN_TEST_PROVIDER_TEXTS); a test run without that setup, or whose file is gone, makes them on first use.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -22,10 +22,13 @@ let cached: Record<ProviderKind, string> | undefined;
 export function providerTexts(): Record<ProviderKind, string> {
   if (cached) return cached;
   const file = process.env[TEXTS_ENV];
-  const json =
-    file && fs.existsSync(file)
-      ? fs.readFileSync(file, "utf8")
-      : execFileSync(process.execPath, [SCRIPT], { encoding: "utf8" });
+  let json: string | undefined;
+  try {
+    if (file) json = fs.readFileSync(file, "utf8");
+  } catch {
+    // removed meanwhile (a newer build's run replaced the cache): made below
+  }
+  json ??= execFileSync(process.execPath, [SCRIPT], { encoding: "utf8" });
   cached = JSON.parse(json) as Record<ProviderKind, string>;
   return cached;
 }

@@ -1,20 +1,19 @@
 /**
  * Jest global setup: marks the run for the leak check (leaks.js) and gives every in-process test of the run the
  * real `__provider` texts (provider-texts.js, from the built package). Making them takes a Node process and 1.2 s
- * before any worker starts, so they are kept in the temporary folder under a hash of everything they are made
- * from: the built package, the SDK's version, Node's, the script and this checkout's path. A new build makes
- * them again.
+ * before any worker starts, so they are kept in this checkout's node_modules/.cache (the texts are run as code by
+ * the in-process host: a folder of the checkout, not a shared temporary one) under a hash of everything they are
+ * made from: the built package, the SDK's version, Node's and the script. A new build makes them again.
  */
 const { execFileSync } = require("child_process");
 const crypto = require("crypto");
 const fs = require("fs");
-const os = require("os");
 const path = require("path");
 const leaks = require("./leaks");
 
 const ROOT = path.resolve(__dirname, "../..");
 const SCRIPT = path.join(__dirname, "provider-texts.js");
-const CACHE = path.join(os.tmpdir(), "cdn-provider-texts");
+const CACHE = path.join(ROOT, "node_modules", ".cache", "cdn-provider-texts");
 
 /** Files under `dir`, sorted, so the hash does not depend on the order the file system lists them in. */
 function filesUnder(dir) {
@@ -29,7 +28,7 @@ function filesUnder(dir) {
 function textsKey() {
   const hash = crypto.createHash("sha256");
   const sdk = require(require.resolve("@pulumi/pulumi/package.json", { paths: [ROOT] })).version;
-  hash.update(`${ROOT}\0${process.version}\0${sdk}\0`);
+  hash.update(`${process.version}\0${sdk}\0`);
   for (const file of [
     SCRIPT,
     path.join(ROOT, "provider/package.json"),
@@ -45,9 +44,13 @@ function providerTextsFile() {
   const file = path.join(CACHE, `${textsKey()}.json`);
   if (fs.existsSync(file)) return file;
   const temp = `${file}.${process.pid}.tmp`;
-  execFileSync(process.execPath, [SCRIPT, temp], { stdio: ["ignore", "ignore", "inherit"] });
-  fs.renameSync(temp, file);
-  // Another checkout's run may still read its own file: providerTexts.ts makes the texts itself when one is gone.
+  try {
+    execFileSync(process.execPath, [SCRIPT, temp], { stdio: ["ignore", "ignore", "inherit"] });
+    fs.renameSync(temp, file);
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+  // A run of an earlier build may still read its file: providerTexts.ts makes the texts itself when one is gone.
   for (const other of fs.readdirSync(CACHE))
     if (other !== path.basename(file) && !other.endsWith(".tmp")) fs.rmSync(path.join(CACHE, other), { force: true });
   return file;

@@ -16,6 +16,10 @@ module.exports = function lazy(load, { esModule = false } = {}) {
     {
       get: (_, key) => (esModule && key === "__esModule" ? true : get()[key]),
       has: (_, key) => key in get(),
+      // Writes (jest.spyOn, jest.replaceProperty) go to the real module, where the reads come from.
+      set: (_, key, value) => Reflect.set(get(), key, value),
+      defineProperty: (_, key, descriptor) => Reflect.defineProperty(get(), key, descriptor),
+      deleteProperty: (_, key) => Reflect.deleteProperty(get(), key),
       ownKeys: () => Reflect.ownKeys(get()),
       getOwnPropertyDescriptor: (_, key) => {
         const d = Reflect.getOwnPropertyDescriptor(get(), key);
