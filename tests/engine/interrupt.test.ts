@@ -117,6 +117,9 @@ const FIRST = zones("z", COUNT);
 
 test("Ctrl-C twice while zones are created: the next `up` takes back every zone in flight; none lost, duplicated or orphaned", async () => {
   emu.get().setLatency(300);
+  // Creates take 1.5 s at the server, so some are still there when the CLI has printed that it is cancelling: the
+  // CLI's output lags the server, and with 300 ms the last creates were sometimes answered before it appeared.
+  for (const k of KINDS) emu.get().faults.add({ kind: "latency", method: `${GROUP[k]}zone.create`, latencyMs: 1_200 });
   const interrupted = await p.up(FIRST, [], ctrlC(2, created(6), createAtServer));
   expect(interrupted.output).toContain("^C received; terminating");
   // The creates the CLI gave up on: pending in the checkpoint, their zones made by the server all the same.
@@ -143,6 +146,7 @@ test("Ctrl-C twice while zones are created: the next `up` takes back every zone 
 
   // The one command the message names clears Pulumi's warning; the zones taken back stay as they are.
   emu.get().setLatency(0);
+  emu.get().faults.clear();
   expectOk(await p.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]));
   expect(await p.pendingOperations()).toEqual([]);
   expectOk(await p.up(FIRST, ["--expect-no-changes"]));
