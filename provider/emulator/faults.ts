@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "http";
 import type { Socket } from "net";
 import { Faults, type RpcFault } from "./errors";
-import { DEFAULT_RETRY_AFTER_S, type InjectedKind, type Injection } from "./injection";
+import type { InjectedKind, Injection } from "./injection";
 import { faultResponse } from "./xml/response";
 
 const XML_TYPE = "text/xml; charset=utf-8";
@@ -141,7 +141,10 @@ export function sendInjectedBefore(
   }
 }
 
-/** An injected HTTP error status with a text body (503 adds `Retry-After`, 1 s unless the rule says, as proxies do). */
+/** The `Retry-After` of an injected 503 whose rule sets none, in seconds: what proxies send. */
+const DEFAULT_RETRY_AFTER_S = 1;
+
+/** An injected HTTP error status with a text body (503 adds `Retry-After`, 1 s unless the rule says). */
 function sendHttpError(res: ServerResponse, status: number, retryAfterS = DEFAULT_RETRY_AFTER_S): void {
   sendText(
     res,

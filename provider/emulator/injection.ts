@@ -90,13 +90,11 @@ export interface Injection {
   readonly status?: number;
   /** For `shortList`: rows kept. */
   readonly keep?: number;
-  /** For the 503 kinds: the `Retry-After` seconds. */
+  /** For the 503 kinds: the `Retry-After` seconds the rule asked for (faults.ts sends 1 without). */
   readonly retryAfterS?: number;
 }
 
 export const DEFAULT_INJECTED_LATENCY_MS = 250;
-/** The `Retry-After` of an injected 503, in seconds. */
-export const DEFAULT_RETRY_AFTER_S = 1;
 const NONE: Injection = { latencyMs: 0 };
 
 /** mulberry32: small, fast, and good enough to spread faults. */
@@ -241,8 +239,7 @@ export class FaultInjector {
     if (!chosen) return latencyMs ? { latencyMs } : NONE;
     const kind = chosen.rule.kind as InjectedKind;
     if (kind === "shortList") return { latencyMs, kind, keep: chosen.rule.keep ?? 0 };
-    if (kind === "http503" || kind === "http503After")
-      return { latencyMs, kind, retryAfterS: chosen.rule.retryAfterS ?? DEFAULT_RETRY_AFTER_S };
+    if (kind === "http503" || kind === "http503After") return { latencyMs, kind, retryAfterS: chosen.rule.retryAfterS };
     return { latencyMs, kind, status: kind === "html" ? (chosen.rule.status ?? 502) : undefined };
   }
 }
