@@ -72,9 +72,10 @@ function ctrlC(times: 1 | 2, ready: (output: string) => boolean, second: () => b
   };
 }
 /**
- * A create has reached the server (`inFlight`): its zone is made whatever becomes of the host. Waiting for one before
- * the second Ctrl-C makes the case of the first test (a zone made and not recorded) happen every run, not only when
- * the two presses happen to catch one.
+ * A create has reached the server (`inFlight`): with no fault refusing it, its zone is made whatever becomes of the
+ * host. Waiting for one before the second Ctrl-C gives the first test its case (a zone made and not recorded) when
+ * creates are still at the server once the CLI says it is cancelling; the test makes them slow enough for that.
+ * If none is, the second Ctrl-C is never sent and the test fails at "terminating".
  */
 const createAtServer = () =>
   emu
