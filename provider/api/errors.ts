@@ -4,11 +4,16 @@
  * a create's result (`errorFromCreateResult`), a socket's error or timeout (`errorFromNetwork`), an HTTP
  * status (transport.ts, `statusError`); their messages pass through `redact` with the call's secrets. Errors
  * found on our side (bad input, a malformed answer, a setting) are raised where they are found, with the
- * class that says so.
+ * class that says so. Every message is made printable (terminalText.ts): a fault string or an echoed value
+ * never reaches a terminal as control codes.
  */
 import { settingRef, type SettingProblem } from "./settings";
 import { kindInfo, kindOfGroup } from "./kinds";
 import { CREATE_ERROR_CODES, FAULT } from "./wire";
+import { printable, printableLines } from "./terminalText";
+import { redact } from "./redact";
+
+export { redact };
 
 export type CdnErrorType =
   | "validation"
@@ -36,7 +41,8 @@ export class CdnError extends Error {
   cause?: unknown;
 
   constructor(type: CdnErrorType, message: string, method?: string) {
-    super(message);
+    // Messages carry server text and echoed values: never a control code (terminalText.ts).
+    super(printable(message));
     this.name = new.target.name;
     this.type = type;
     if (method !== undefined) this.method = method;
@@ -268,12 +274,39 @@ export function withMessage<E extends Error>(err: E, message: string): E {
   return message === err.message ? err : copyWithMessage(err, message, (err as { cause?: unknown }).cause);
 }
 
+/**
+ * A thrown value as it may leave the package (the dynamic-provider host prints the message and the stack,
+ * the engine the message and a partial failure's `reasons`): the same error, its message, stack and
+ * reasons made printable (terminalText.ts), line feeds kept. The last line of defence: the parts taken
+ * from elsewhere were made printable where they were put in.
+ */
+export function terminalSafe(e: unknown): unknown {
+  if (typeof e === "string") return printableLines(e);
+  if (!(e instanceof Error)) return e;
+  const message = printableLines(e.message);
+  const stackSafe = typeof e.stack !== "string" || printableLines(e.stack) === e.stack;
+  let out: Error =
+    message === e.message && stackSafe ? e : copyWithMessage(e, message, (e as { cause?: unknown }).cause);
+  const reasons = (e as { reasons?: unknown }).reasons;
+  if (Array.isArray(reasons) && reasons.some((r) => typeof r === "string" && printableLines(r) !== r)) {
+    if (out === e) out = copyWithMessage(e, message, (e as { cause?: unknown }).cause);
+    Object.defineProperty(out, "reasons", {
+      value: reasons.map((r) => (typeof r === "string" ? printableLines(r) : r)),
+      writable: true,
+      configurable: true,
+      enumerable: Object.getOwnPropertyDescriptor(e, "reasons")?.enumerable ?? true,
+    });
+  }
+  return out;
+}
+
 function copyWithMessage<E extends Error>(err: E, message: string, cause: unknown): E {
   const copy = Object.create(Object.getPrototypeOf(err)) as E;
   for (const key of Object.getOwnPropertyNames(err)) {
     if (key === "message" || key === "stack") continue;
     Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(err, key)!);
   }
+  message = printableLines(message);
   Object.defineProperty(copy, "message", { value: message, writable: true, configurable: true, enumerable: false });
   if (cause !== undefined)
     Object.defineProperty(copy, "cause", { value: cause, writable: true, configurable: true, enumerable: false });
@@ -287,101 +320,6 @@ function copyWithMessage<E extends Error>(err: E, message: string, cause: unknow
   return copy;
 }
 
-/** Runs of a secret this long are redacted wherever they appear (a partial authString echoed back). */
-const PARTIAL_RUN = 16;
-/** A text ending in this much of a secret's start was cut in the middle of it. */
-const CUT_PREFIX = 8;
-
-/**
- * Replaces every secret (API key, authString, passwords) in a text with `[redacted]`, also where a
- * server echoed it back altered: XML-escaped (once or twice), with whitespace inserted or
- * collapsed, partly (any run of 16 characters of it), or cut at a length limit (the text ends with
- * 8 or more of its first characters).
- */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = String(text);
-  const list = secrets.filter((s): s is string => typeof s === "string" && s.length >= 3);
-  for (const s of list) out = out.split(s).join("[redacted]");
-  if (!list.length) return out;
-  const units = decodeEntities(decodeEntities(toUnits(out))).filter((u) => !/\s/.test(u.ch));
-  const flat = units.map((u) => u.ch).join("");
-  const hit = new Uint8Array(units.length);
-  const mark = (from: number, len: number) => hit.fill(1, from, from + len);
-  for (const raw of list) {
-    const secret = raw.replace(/\s+/g, "");
-    if (secret.length < 3) continue;
-    const run = Math.min(PARTIAL_RUN, secret.length);
-    const seen = new Set<string>();
-    for (let j = 0; j + run <= secret.length; j++) {
-      const piece = secret.slice(j, j + run);
-      if (seen.has(piece)) continue;
-      seen.add(piece);
-      for (let i = flat.indexOf(piece); i >= 0; i = flat.indexOf(piece, i + 1)) mark(i, run);
-    }
-    // A cut message: its last characters (before an ellipsis) are the start of the secret.
-    const end = flat.replace(/(?:\.{2,}|\u2026|\[truncated\])$/i, "").length;
-    for (let len = Math.min(secret.length, end); len >= CUT_PREFIX; len--) {
-      if (flat.slice(end - len, end) === secret.slice(0, len)) {
-        mark(end - len, len);
-        break;
-      }
-    }
-  }
-  if (!hit.includes(1)) return out;
-  let result = "";
-  let from = 0;
-  for (let k = 0; k < units.length; k++) {
-    if (!hit[k] || (k > 0 && hit[k - 1])) continue;
-    let e = k;
-    while (e + 1 < units.length && hit[e + 1]) e++;
-    result += `${out.slice(from, units[k].start)}[redacted]`;
-    from = units[e].end;
-  }
-  return result + out.slice(from);
-}
-
-/** One character of a text and the span of the original it stands for. */
-interface Unit {
-  ch: string;
-  start: number;
-  end: number;
-}
-
-function toUnits(text: string): Unit[] {
-  const out: Unit[] = [];
-  for (let i = 0; i < text.length; i++) out.push({ ch: text[i], start: i, end: i + 1 });
-  return out;
-}
-
-const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
-
-/** Reads XML entity references (`&amp;`, `&#38;`, `&#x26;`) as the character they stand for. */
-function decodeEntities(units: Unit[]): Unit[] {
-  const out: Unit[] = [];
-  for (let i = 0; i < units.length; i++) {
-    if (units[i].ch === "&") {
-      let j = i + 1;
-      let ref = "";
-      while (j < units.length && j - i <= 10 && units[j].ch !== ";") ref += units[j++].ch;
-      if (j < units.length && units[j].ch === ";") {
-        const code = /^#x[0-9a-f]+$/i.test(ref)
-          ? parseInt(ref.slice(2), 16)
-          : /^#\d+$/.test(ref)
-            ? parseInt(ref.slice(1), 10)
-            : NaN;
-        const ch = NAMED[ref] ?? (code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : undefined);
-        if (ch !== undefined) {
-          out.push({ ch, start: units[i].start, end: units[j].end });
-          i = j;
-          continue;
-        }
-      }
-    }
-    out.push(units[i]);
-  }
-  return out;
-}
-
 /** Builds the error for an XML-RPC fault answer. */
 export function errorFromFault(
   method: string,
@@ -390,7 +328,7 @@ export function errorFromFault(
   secrets: readonly (string | undefined)[],
   clockSkewMs?: number,
 ): CdnError {
-  const text = redact(String(faultString ?? ""), secrets);
+  const text = printable(redact(String(faultString ?? ""), secrets));
   if (faultCode === FAULT.AUTH_FAILED || faultCode === FAULT.ACCESS_DENIED)
     return new CdnAuthError(faultCode, text, method, clockSkewMs);
   return new CdnFaultError(faultCode, text, method);
@@ -404,7 +342,7 @@ export function errorFromCreateResult(
   zoneName: string | undefined,
   secrets: readonly (string | undefined)[],
 ): CdnCreateError {
-  const text = redact(String(message ?? ""), secrets);
+  const text = printable(redact(String(message ?? ""), secrets));
   const group = method.split(".")[0] as keyof typeof CREATE_ERROR_CODES;
   const codes = CREATE_ERROR_CODES[group] as
     { failed: number; nameInUse: number; originUnresolvable?: number } | undefined;

@@ -6,6 +6,7 @@
  */
 import { CdnClient } from "./client";
 import { isXmlSafe } from "./encode";
+import { unprintableChar } from "./terminalText";
 import { CdnError, CdnValidationError, withMessage } from "./errors";
 import { Semaphore } from "./semaphore";
 
@@ -19,6 +20,8 @@ const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 export function urlProblem(url: unknown): string | undefined {
   if (typeof url !== "string") return `must be a string, got ${url === null ? "null" : typeof url}`;
   if (url === "") return "must not be empty";
+  const control = unprintableChar(url);
+  if (control) return `contains a control character (${control})`;
   if (!isXmlSafe(url) || /\s/.test(url)) return `'${url.slice(0, 80)}' contains white space or control characters`;
   let parsed: URL;
   try {

@@ -23,7 +23,8 @@ import {
 } from "./faults";
 import type { FaultInjector, Injection } from "./injection";
 import { recordParams, type CallRecord, type Recorder } from "./recorder";
-import { decodeUtf8, escapeForLog } from "./xml/chars";
+import { printable } from "../api/terminalText";
+import { decodeUtf8 } from "./xml/chars";
 import { ParseFailure, parseMethodCall, type ParsedCall } from "./xml/request";
 import { methodResponse } from "./xml/response";
 
@@ -174,7 +175,7 @@ export class EmulatorServer {
       req.resume();
       if (!group) sendNotFound(res);
       else sendMethodNotAllowed(res);
-      this.deps.log?.(escapeForLog(`${req.method} ${path.slice(0, 100)} ${group ? 405 : 404}`));
+      this.deps.log?.(printable(`${req.method} ${path.slice(0, 100)} ${group ? 405 : 404}`));
       return;
     }
 
@@ -284,7 +285,8 @@ export class EmulatorServer {
 
 /**
  * One log line per call: method, duration and outcome; never parameters. Control characters
- * are escaped, so a method name (or a fault string echoing one) cannot forge a line.
+ * are escaped (api/terminalText.ts), so a method name (or a fault string echoing one) cannot forge a
+ * line or drive the terminal the log is read in.
  */
 export function logLine(call: CallRecord): string {
   const name = call.method || "(unparsed)";
@@ -295,5 +297,5 @@ export function logLine(call: CallRecord): string {
       : "failed";
   if (call.errorCode !== undefined) outcome += ` (error ${call.errorCode})`;
   if (call.fault) outcome += ` [injected ${call.fault}]`;
-  return escapeForLog(`${name} ${Math.round(call.ms)}ms ${outcome}`);
+  return printable(`${name} ${Math.round(call.ms)}ms ${outcome}`);
 }

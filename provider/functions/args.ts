@@ -8,6 +8,16 @@
 import { isYmd, toYmd } from "../api/encode";
 import { CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
+import { unprintableChar } from "../api/terminalText";
+
+/**
+ * Why a text argument is refused for a control character (C0, C1, DEL, line separators, bidirectional
+ * formatting: api/terminalText.ts), naming the character and not showing the value; undefined when it has none.
+ */
+export function controlProblem(v: string): string | undefined {
+  const c = unprintableChar(v);
+  return c ? `contains a control character (${c}), which no argument may hold` : undefined;
+}
 
 /** A date argument: `Y-m-d` text or a `Date` (taken as its UTC calendar day). */
 export type DateInput = string | Date;
@@ -99,6 +109,8 @@ export function sortByArg(fn: string, v: unknown): string[] | undefined {
     throw new CdnValidationError("sortBy", "must be an array of '<column> ASC|DESC' strings", fn);
   return list.map((entry, i) => {
     if (typeof entry !== "string") throw new CdnValidationError("sortBy", `entry ${i} must be a string`, fn);
+    const control = controlProblem(entry);
+    if (control) throw new CdnValidationError("sortBy", `entry ${i} ${control}`, fn);
     const m = /^\s*(\S+)(\s+.*)?$/.exec(entry);
     return m ? `${snakeCase(m[1])}${m[2] ?? ""}` : entry;
   });
@@ -132,6 +144,8 @@ export function intArg(fn: string, name: string, v: unknown, required = false): 
 export function stringArg(fn: string, name: string, v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== "string") throw new CdnValidationError(name, `must be a string, got ${typeof v}`, fn);
+  const control = controlProblem(v);
+  if (control) throw new CdnValidationError(name, control, fn);
   return v;
 }
 

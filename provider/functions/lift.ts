@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { CdnClient } from "../api/client";
 import { toYmd } from "../api/encode";
 import { ConnectionArgs, FunctionOptions, FunctionOutputOptions } from "./connection";
+import { terminalSafe } from "../api/errors";
 
 /** A `Date` as `Y-m-d` text ("Invalid Date" stays recognisably wrong for the date checks). */
 function dateText(v: unknown): unknown {
@@ -26,13 +27,18 @@ export function datesToText<T>(args: T): T {
 /**
  * Runs `fn` once every Input in `args` (and in the connection) is known; the result follows the
  * secrecy of `args`. A connection's secret key does not make results secret (they hold nothing
- * derived from it), and a `CdnClient` is passed as it is (`pulumi.output` would copy it).
+ * derived from it), and a `CdnClient` is passed as it is (`pulumi.output` would copy it). An error
+ * leaves with a printable message (api/terminalText.ts).
  */
 export function lift<A, R>(
-  fn: (args: A, opts?: FunctionOptions) => Promise<R>,
+  unsafe: (args: A, opts?: FunctionOptions) => Promise<R>,
   args: unknown,
   opts?: FunctionOutputOptions,
 ): pulumi.Output<R> {
+  const fn = (a: A, o?: FunctionOptions) =>
+    unsafe(a, o).catch((e: unknown) => {
+      throw terminalSafe(e);
+    });
   const plain = pulumi.output(datesToText(args ?? {}) as pulumi.Input<A>) as unknown as pulumi.Output<A>;
   const c = opts?.connection;
   if (c === undefined || c instanceof CdnClient)

@@ -6,6 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { datesToText } from "./lift";
+import { terminalSafe } from "../api/errors";
 
 /** The token prefix of every function's invoke: `cdn:index:getPullZones`. */
 export const FUNCTION_TOKEN_PREFIX = "cdn:index:";
@@ -43,11 +44,20 @@ function invokeArgs(args: unknown): pulumi.Inputs {
 type PlainFn = (args: never, opts?: never) => Promise<unknown>;
 type OutputFn = (args: never, opts?: never) => pulumi.Output<unknown>;
 
-/** `fn`, answered by `mocks.call` under mocks. */
+/**
+ * `fn`, answered by `mocks.call` under mocks. Its error leaves with a printable message (the program's runtime
+ * prints it as it is: api/terminalText.ts); the `...Output` forms get the same from `lift`.
+ */
 export function mockablePromise<F extends PlainFn>(name: string, fn: F): F {
   const token = FUNCTION_TOKEN_PREFIX + name;
   const wrapped = (args?: never, opts?: never) =>
-    functionsAnswerFromMocks() ? pulumi.runtime.invoke(token, invokeArgs(args)) : fn(args as never, opts);
+    functionsAnswerFromMocks()
+      ? pulumi.runtime.invoke(token, invokeArgs(args))
+      : Promise.resolve()
+          .then(() => fn(args as never, opts))
+          .catch((e: unknown) => {
+            throw terminalSafe(e);
+          });
   return Object.defineProperty(wrapped, "name", { value: name }) as unknown as F;
 }
 

@@ -7,7 +7,7 @@ import { CdnAuthError, CdnError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { isZoneKind, kindInfo, kindOfType, ZONE_KINDS, type ZoneKind, type ZoneType } from "../api/kinds";
 import { FAULT } from "../api/wire";
-import { camelCase, checkArgs } from "./args";
+import { camelCase, checkArgs, controlProblem } from "./args";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { lift, outputOf, settle } from "./lift";
 import { closeNames } from "./names";
@@ -149,6 +149,8 @@ export async function getZone(args: GetZoneArgs, opts?: FunctionOptions): Promis
   const a = checkArgs(fn, args, ["kind", "name"]);
   const kind = zoneKindArg(fn, a.kind);
   if (typeof a.name !== "string" || a.name === "") throw new CdnValidationError("name", "must be a zone name", fn);
+  const control = controlProblem(a.name);
+  if (control) throw new CdnValidationError("name", control, fn);
   const name = a.name;
   const zones = await listKind(kind, opts);
   const found = zones.find((z) => z.name === name) ?? zones.find((z) => z.name?.toLowerCase() === name.toLowerCase());

@@ -113,8 +113,13 @@ export function driverOp(operation: Operation, step: Pick<EngineStep, "op" | "re
 /** The steps whose changed keys the driver reports. */
 const CHANGING = new Set<StepOp>(["update", "replace", "refresh"]);
 
-/** A check failure as the engine prints it: `property NAME value {...} has a problem: REASON`. */
+/**
+ * A check failure as the engine prints it: `property NAME value {...} has a problem: REASON`, or, for a failure
+ * reported against the resource (no property, as the provider does for a value it must not show),
+ * `<type> resource '<name>' has a problem: REASON`.
+ */
 const CHECK_FAILURE = /property (\S+) value .*? has a problem: ([\s\S]*)$/;
+const RESOURCE_FAILURE = /^\S+ resource '[^']*' has a problem: ([\s\S]*)$/;
 
 /** Options of {@link runPulumi}. */
 export interface RunPulumiOptions {
@@ -233,7 +238,9 @@ async function operation(op: Operation, opts: CliOptions): Promise<DeployResult>
   const errors: string[] = [];
   for (const d of events.diagnostics.filter((x) => x.severity === "error")) {
     const m = CHECK_FAILURE.exec(d.message);
+    const r = m ? undefined : RESOURCE_FAILURE.exec(d.message);
     if (m && d.urn) failures.push({ urn: d.urn, property: m[1], reason: m[2].trim() });
+    else if (r && d.urn) failures.push({ urn: d.urn, property: "", reason: r[1].trim() });
     else errors.push(d.message);
   }
   if (r.code !== 0 && errors.length === 0 && failures.length === 0) {

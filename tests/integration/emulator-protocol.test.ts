@@ -400,7 +400,7 @@ describe("emulator protocol", () => {
       const written = logs.slice(before).join("\n");
       expect(written.split("\n")).toHaveLength(1);
       expect(written).toMatch(
-        /^user\.listUsers\\nuser\.listUsers 1ms ok \d+ms fault -32601 method not found: 'user\.listUsers\\nuser/,
+        /^user\.listUsers\\u000auser\.listUsers 1ms ok \d+ms fault -32601 method not found: 'user\.listUsers\\u000auser/,
       );
     });
 

@@ -1,7 +1,8 @@
 /**
  * A pass-through HTTP proxy in front of an emulator that keeps every request body as sent, auth
  * parameters included (the emulator's own call records drop them): for tests that must know the
- * exact authStrings a deployment sent, to look for them where they must never be.
+ * exact authStrings a deployment sent, to look for them where they must never be. Given `answer`, it
+ * answers chosen requests itself (a hostile server's answers to some calls, the emulator's to the rest).
  */
 import * as http from "http";
 import type { AddressInfo } from "net";
@@ -14,8 +15,11 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-/** Starts a proxy on a free port of 127.0.0.1 that forwards every request to `target` unchanged. */
-export async function recordingProxy(target: string): Promise<RecordingProxy> {
+/** The XML body to answer a request with (status 200) instead of forwarding it, or undefined to forward it. */
+export type ProxyAnswer = (requestBody: string) => string | undefined;
+
+/** Starts a proxy on a free port of 127.0.0.1 that forwards every request to `target` unchanged (or as `answer` says). */
+export async function recordingProxy(target: string, answer?: ProxyAnswer): Promise<RecordingProxy> {
   const bodies: string[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -23,6 +27,12 @@ export async function recordingProxy(target: string): Promise<RecordingProxy> {
     req.on("end", () => {
       const body = Buffer.concat(chunks);
       bodies.push(body.toString("utf8"));
+      const own = answer?.(body.toString("utf8"));
+      if (own !== undefined) {
+        res.writeHead(200, { "Content-Type": "text/xml", "Content-Length": Buffer.byteLength(own) });
+        res.end(own);
+        return;
+      }
       const forward = http.request(
         `${target}${req.url ?? "/"}`,
         { method: req.method, headers: { ...req.headers, host: new URL(target).host } },

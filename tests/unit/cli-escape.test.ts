@@ -93,7 +93,7 @@ describe.each([
     expect(r.foreign).toEqual([]);
     expect(r.declared).toEqual([{ type: "PullZone", resourceName: ODD, args: { name: ODD, origin, adopt: true } }]);
     expect(program.skipped).toEqual([
-      { kind: "pull", id: 2, name: hostile, reason: expect.stringMatching(/not a valid zone name|control characters/) },
+      { kind: "pull", id: 2, name: hostile, reason: expect.stringMatching(/not a valid zone name|control character/) },
     ]);
     // No raw terminator but the program's own line feeds: the origin's literal stays on its line.
     expect(program.text).not.toMatch(/[\r\u2028\u2029]/);

@@ -1,5 +1,6 @@
 import { PassThrough } from "stream";
-import { decodeUtf8, escapeForLog, forbiddenXmlChar } from "../../provider/emulator/xml/chars";
+import { decodeUtf8, forbiddenXmlChar } from "../../provider/emulator/xml/chars";
+import { logLine } from "../../provider/emulator/server";
 import { parseMethodCall, ParseFailure } from "../../provider/emulator/xml/request";
 import { Double, faultResponse, formatDouble, methodResponse } from "../../provider/emulator/xml/response";
 import { toRecordValue } from "../../provider/emulator/xml/wire-value";
@@ -211,8 +212,16 @@ describe("characters XML forbids", () => {
     expect(decodeUtf8(Buffer.from([0xed, 0xa0, 0x80]))).toBeUndefined(); // an encoded surrogate
   });
 
-  it("escapes control characters for a log line", () => {
-    expect(escapeForLog("a\nb\r\tc\u0001\u2028é")).toBe("a\\nb\\r\\tc\\x01\\u2028é");
+  it("escapes control and bidi characters for a log line", () => {
+    const line = logLine({
+      method: "a\nb\r\tc\u0001\u2028\u202e\u009bé",
+      path: "/",
+      params: [],
+      at: 0,
+      ok: true,
+      ms: 1,
+    });
+    expect(line).toBe("a\\u000ab\\u000d\\u0009c\\u0001\\u2028\\u202e\\u009bé 1ms ok");
   });
 
   it("makes the parser refuse them raw and as character references", () => {

@@ -73,6 +73,55 @@ describe("redact", () => {
   });
 });
 
+describe("redact: a secret echoed in another case or encoding (issue 25)", () => {
+  const MIXED = "MixedCase-Api-Key-0123456789abcdef";
+  const all = [KEY, PW, MIXED];
+  const everyByte = (x: string) =>
+    [...Buffer.from(x, "utf8")].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
+  const FORMS: [string, (x: string) => string][] = [
+    ["as sent", (x) => x],
+    ["in upper case", (x) => x.toUpperCase()],
+    ["in lower case", (x) => x.toLowerCase()],
+    ["percent-encoded", (x) => encodeURIComponent(x)],
+    [
+      "percent-encoded, lower-case hex digits",
+      (x) => encodeURIComponent(x).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+    ],
+    ["percent-encoded twice", (x) => encodeURIComponent(encodeURIComponent(x))],
+    ["every byte percent-encoded", everyByte],
+    ["form-encoded", (x) => new URLSearchParams({ k: x }).toString().slice(2)],
+    ["percent-encoded, then upper-cased", (x) => encodeURIComponent(x).toUpperCase()],
+    ["JSON-escaped", (x) => JSON.stringify(x).slice(1, -1)],
+    [
+      "JSON with \\u escapes for everything outside letters and digits",
+      (x) => x.replace(/[^A-Za-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+    ],
+    ["with backslashes before quotes (addslashes)", (x) => x.replace(/(["'\\])/g, "\\$1")],
+    ["XML-escaped, then percent-encoded", (x) => encodeURIComponent(escape(x))],
+    ["as hex bytes", (x) => Buffer.from(x, "utf8").toString("hex")],
+    ["as hex bytes in upper case", (x) => Buffer.from(x, "utf8").toString("hex").toUpperCase()],
+    ["as base64", (x) => Buffer.from(x).toString("base64")],
+    ["as base64 after one other byte", (x) => Buffer.from(`a${x}`).toString("base64")],
+    ["as base64 after two other bytes", (x) => Buffer.from(`ab${x}`).toString("base64")],
+  ];
+  test.each(FORMS)("a secret %s", (_what, form) => {
+    for (const secret of all) {
+      const echoed = form(secret);
+      const out = redact(`server said: ${echoed} (end)`, all);
+      expect(out).toMatch(/^server said: .*\[redacted\].* \(end\)$/);
+      for (let i = 0; i + 8 <= echoed.length; i++) expect(out).not.toContain(echoed.slice(i, i + 8));
+      const lower = out.toLowerCase();
+      for (let i = 0; i + 8 <= secret.length; i++) expect(lower).not.toContain(secret.slice(i, i + 8).toLowerCase());
+    }
+  });
+
+  test("the text around an encoded secret is kept, and encoded text without one is left alone", () => {
+    expect(redact(`key=${encodeURIComponent(KEY)}&user=7`, all)).toBe("key=[redacted]&user=7");
+    const clean = "GET /xmlrpc/pullzone?name=caf%C3%A9%20bar&x=%5Cu0041 \\u0041 6b33 aGVsbG8=";
+    expect(redact(clean, all)).toBe(clean);
+  });
+});
+
 describe("withContext", () => {
   test("a new error of the same class, with the context in front; the original is untouched", () => {
     const original = new CdnTransportError({

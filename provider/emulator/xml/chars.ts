@@ -29,18 +29,3 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
     return undefined;
   }
 }
-
-/**
- * Control characters of a log line written as `\n`, `\x01`...: a method name or a fault string
- * that echoes one cannot start a forged line of the emulator's log.
- */
-export function escapeForLog(text: string): string {
-  // eslint-disable-next-line no-control-regex -- the control characters are what this escapes
-  return text.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g, (c) => {
-    if (c === "\n") return "\\n";
-    if (c === "\r") return "\\r";
-    if (c === "\t") return "\\t";
-    const code = c.charCodeAt(0);
-    return code > 0xff ? `\\u${code.toString(16).padStart(4, "0")}` : `\\x${code.toString(16).padStart(2, "0")}`;
-  });
-}

@@ -4,6 +4,7 @@
  * declared values with one update of what listZones cannot show or compare (password, label), and
  * both are claimed for the resource so no other resource of the deployment takes them too.
  */
+import { printable } from "../../api/terminalText";
 import { log } from "./log";
 import { Connection } from "./connection";
 import { attemptsNote, nameInUseMessage, zoneRef } from "./messages";
@@ -52,7 +53,7 @@ export function adoptMismatchMessage(
 ): string {
   const what = fields.map(
     (f) =>
-      `'${f.input}' is '${row[f.wire] ?? ""}' in the account but '${inputs[f.input]}' in the program, and ${spec.group}.update cannot change it`,
+      `'${f.input}' is '${printable(String(row[f.wire] ?? ""))}' in the account but '${inputs[f.input]}' in the program, and ${spec.group}.update cannot change it`,
   );
   if (takeBack)
     return (

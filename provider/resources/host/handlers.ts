@@ -10,14 +10,32 @@ import { SPECS } from "../specs";
 import { check } from "./check";
 import { MIN_PULUMI_SDK, runningSdkVersion, sdkVersionProblem } from "./sdk";
 import { handlePurge } from "./purgeLifecycle";
+import { terminalSafe } from "../../api/errors";
+import { printableFailures, type CheckResult } from "./validate";
+import { watchEngine } from "./engineWatch";
 
 /** Protocol versions of `handle` this module understands. */
 export const HANDLER_VERSIONS = [1];
 
 export type Operation = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
 
-/** Runs one provider operation for a zone kind. */
+/**
+ * Runs one provider operation for a zone kind. What leaves here is printed by the engine as it is, so an
+ * error's message and reasons, and check's failures, are made printable on the way out (api/terminalText.ts).
+ */
 export async function handle(version: number, kind: ZoneType, op: Operation, args: unknown[]): Promise<unknown> {
+  watchEngine();
+  try {
+    const result = await run(version, kind, op, args);
+    return op === "check"
+      ? printableFailures(result as CheckResult, (args[1] ?? {}) as Record<string, unknown>)
+      : result;
+  } catch (e) {
+    throw terminalSafe(e);
+  }
+}
+
+async function run(version: number, kind: ZoneType, op: Operation, args: unknown[]): Promise<unknown> {
   if (!HANDLER_VERSIONS.includes(version)) {
     throw new Error(
       `this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`,

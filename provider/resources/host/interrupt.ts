@@ -12,6 +12,9 @@
  * host closed at the end of a command ends as before.
  */
 
+import { printable } from "../../api/terminalText";
+import { writeLine } from "./engineWatch";
+
 /** How long a stopping host waits for the creates in flight to settle; the CLI kills it after 5 s. */
 export const GRACE_MS = 2_000;
 const SIGNALS = ["SIGINT", "SIGTERM"] as const;
@@ -72,7 +75,7 @@ function onSignal(signal: NodeJS.Signals): void {
 
 /** Written whatever CDN_LOG says: it names zones that may exist without being in the state. */
 function say(line: string): void {
-  process.stderr.write(`[cdn] ${line}\n`);
+  writeLine(`[cdn] ${printable(line)}`);
 }
 
 function exit(): never {

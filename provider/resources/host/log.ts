@@ -1,18 +1,22 @@
 /**
  * Progress lines and warnings from inside the dynamic-provider host. The engine shows what a
- * provider writes to stderr (under the stack, in the output's Diagnostics); nothing written here may
- * hold a secret (callers pass names, ids and field names only). `CDN_LOG=quiet` silences progress
- * lines, never warnings.
+ * provider writes to stderr (under the stack, in the output's Diagnostics) as it is; nothing written
+ * here may hold a secret (callers pass names, ids and field names only), and every line is made
+ * printable here, the last line of defence against a server's text driving the user's terminal
+ * (api/terminalText.ts). Writes go through engineWatch.ts, which ends the host once the engine is
+ * gone instead of failing on its closed pipe. `CDN_LOG=quiet` silences progress lines, never warnings.
  */
 import { logsQuiet } from "../../api/settings";
+import { printable } from "../../api/terminalText";
+import { writeLine } from "./engineWatch";
 
 /** Writes one progress line to stderr, unless `CDN_LOG=quiet`. */
 export function log(line: string): void {
   if (logsQuiet()) return;
-  process.stderr.write(`[cdn] ${line}\n`);
+  writeLine(`[cdn] ${printable(line)}`);
 }
 
 /** Something the user must know, such as a zone left in the account: written even with `CDN_LOG=quiet`. */
 export function warn(line: string): void {
-  process.stderr.write(`[cdn] warning: ${line}\n`);
+  writeLine(`[cdn] warning: ${printable(line)}`);
 }

@@ -2,15 +2,20 @@
  * The words of the zone resources' errors and progress lines: which zone, what happened, what to
  * do. Every message names the zone once (never "pull zone 'x': pullzone.create failed for zone 'x'")
  * and never holds a secret: callers pass names, ids, field names and client errors, which the client
- * has already redacted.
+ * has already redacted. Values read from the account or the state (names, fields) are made printable
+ * where they are put in (api/terminalText.ts).
  */
 import { CdnCreateError, CdnError } from "../../api/errors";
 import { describeAccount } from "./identity";
 import { FieldSpec, ZoneSpec } from "../specs";
+import { printable } from "../../api/terminalText";
+
+/** A value read from the account or the state, as a message shows it. */
+const shown = (v: unknown): string => printable(String(v ?? ""));
 
 /** The zone's words for messages: `pull zone 'assets' (id 12)`. */
 export function zoneRef(spec: ZoneSpec, name: unknown, id?: unknown): string {
-  return `${spec.label} '${typeof name === "string" ? name : "?"}'${id !== undefined && id !== "" ? ` (id ${id})` : ""}`;
+  return `${spec.label} '${typeof name === "string" ? printable(name) : "?"}'${id !== undefined && id !== "" ? ` (id ${shown(id)})` : ""}`;
 }
 
 /**
@@ -21,7 +26,7 @@ export function zoneRef(spec: ZoneSpec, name: unknown, id?: unknown): string {
  */
 export function describeError(spec: ZoneSpec, name: unknown, e: unknown, id?: number): Error {
   const ref = zoneRef(spec, name, id);
-  if (!(e instanceof Error)) return new Error(`${ref}: ${String(e)}`);
+  if (!(e instanceof Error)) return new Error(`${ref}: ${shown(e)}`);
   const wrapped = new Error(`${ref}: ${clientText(e)}${attemptsNote(e)}`);
   wrapped.name = e.name;
   Object.defineProperty(wrapped, "cause", { value: e, enumerable: false });
@@ -30,8 +35,8 @@ export function describeError(spec: ZoneSpec, name: unknown, e: unknown, id?: nu
 
 /** A client error's text without the zone it already names (create errors name the zone themselves). */
 function clientText(e: Error): string {
-  if (e instanceof CdnCreateError) return `${e.method} answered error ${e.code}: ${e.serverMessage}`;
-  return e.message;
+  if (e instanceof CdnCreateError) return `${e.method} answered error ${e.code}: ${shown(e.serverMessage)}`;
+  return printable(e.message);
 }
 
 /** ` (after N attempts)` for a client error whose retry budget ran out, unless its message says so already. */
@@ -52,9 +57,9 @@ export function createOnlyMessage(
   to: unknown,
 ): string {
   return (
-    `${zoneRef(spec, name, id)}: '${f.input}' cannot be changed from '${from ?? ""}' to '${to}': ` +
+    `${zoneRef(spec, name, id)}: '${f.input}' cannot be changed from '${shown(from)}' to '${shown(to)}': ` +
     `${spec.group}.update does not accept ${f.wire}, so the API can only set it when the zone is created. ` +
-    `Either declare the zone's current value '${from ?? ""}' (if it changed in the control panel, that accepts the change), ` +
+    `Either declare the zone's current value '${shown(from)}' (if it changed in the control panel, that accepts the change), ` +
     `or declare a new zone under a new name with the new ${f.input} and remove this one from the program. ` +
     `To stop managing the field, add "${f.input}" to the resource's ignoreChanges option.`
   );
@@ -78,7 +83,7 @@ export function nameInUseMessage(
   const ref = `${zoneRef(spec, name)} already exists in the account${existingId !== undefined ? ` (id ${existingId})` : ""}`;
   if (opts.claimedBy !== undefined) {
     return (
-      `${ref} and another resource of this deployment already manages it (as '${opts.claimedBy}'). ` +
+      `${ref} and another resource of this deployment already manages it (as '${shown(opts.claimedBy)}'). ` +
       `One zone can be managed by one resource only: give this resource another name, or remove one of the two from the program.`
     );
   }
@@ -100,9 +105,9 @@ export function nameInUseMessage(
   const own = opts.own;
   if (own !== undefined) {
     return (
-      `${ref}: it is the name this stack gave resource '${own.via}', which '${own.resource}' names in its aliases. ${replace} ` +
-      `If instead the zone was left in the account by '${own.via}' (removed from the program, destroyed, or \`pulumi state delete\`), ` +
-      `set \`name: "${String(name)}"\` and \`adopt: true\` on '${own.resource}' to manage it again (docs/resources.md, "Adopting a zone").`
+      `${ref}: it is the name this stack gave resource '${shown(own.via)}', which '${shown(own.resource)}' names in its aliases. ${replace} ` +
+      `If instead the zone was left in the account by '${shown(own.via)}' (removed from the program, destroyed, or \`pulumi state delete\`), ` +
+      `set \`name: "${shown(name)}"\` and \`adopt: true\` on '${shown(own.resource)}' to manage it again (docs/resources.md, "Adopting a zone").`
     );
   }
   return `${ref}. ${replace} ${renamed}. Otherwise choose another name, or, to manage that zone with this program, ${adoptHint}.`;
@@ -129,9 +134,9 @@ export function adoptWarning(spec: ZoneSpec, existingId: number | undefined): st
 /** A zone a rename (or removal) left in the account, found by a new resource's check: renames.ts. */
 export function leftBehindMessage(spec: ZoneSpec, name: unknown, id: number, owner: string, resource: string): string {
   return (
-    `${zoneRef(spec, name, id)} is still in the account and serving: this stack named it for a resource '${owner}', which the program ` +
+    `${zoneRef(spec, name, id)} is still in the account and serving: this stack named it for a resource '${shown(owner)}', which the program ` +
     `no longer declares, and the API cannot delete ${spec.label}s, so a removed or renamed resource leaves its zone behind. ` +
-    `If '${resource}' is '${owner}' renamed, add \`aliases: [{ name: "${owner}" }]\` to '${resource}': it then keeps that zone and no new zone is created. ` +
+    `If '${shown(resource)}' is '${shown(owner)}' renamed, add \`aliases: [{ name: "${shown(owner)}" }]\` to '${shown(resource)}': it then keeps that zone and no new zone is created. ` +
     `Otherwise delete the zone in the control panel once nothing uses it.`
   );
 }

@@ -1,9 +1,13 @@
 /**
  * check: every declared field validated before anything reaches the API, one failure per
  * property with a reason that names it. Unknown values (during preview) are let through.
+ * The engine prints a failure that names a property with that property's value
+ * (docs/engine-fidelity.md): a value that must not be shown (credentials, control characters)
+ * is reported against the resource instead, its reason naming the field in words.
  */
 import { isIP } from "net";
 import { isXmlSafe } from "../../api/encode";
+import { hasUnprintable, printable, printableLines, unprintableChar } from "../../api/terminalText";
 import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
 import { CONTROL_INPUTS, FieldSpec, ZoneSpec } from "../specs";
 
@@ -11,8 +15,15 @@ import { CONTROL_INPUTS, FieldSpec, ZoneSpec } from "../specs";
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export interface CheckFailure {
+  /** The input at fault; "" when its value must not be shown (the reason names the field). */
   property: string;
   reason: string;
+}
+
+/** What check answers. */
+export interface CheckResult {
+  inputs: Record<string, unknown>;
+  failures: CheckFailure[];
 }
 
 /**
@@ -41,7 +52,10 @@ function describe(v: unknown): string {
 /** The reason a field's value is refused, or undefined when it is fine. */
 export function fieldProblem(field: FieldSpec, value: unknown): string | undefined {
   if (typeof value !== "string") return `must be a string, got ${describe(value)}`;
-  if (!isXmlSafe(value)) return "contains control characters, which the API's XML cannot carry";
+  const control = unprintableChar(value);
+  if (control)
+    return `contains a control character (${control}): control, line-separator and bidirectional-formatting characters are refused in every field`;
+  if (!isXmlSafe(value)) return "contains characters the API's XML cannot carry (a lone surrogate, U+FFFE or U+FFFF)";
   switch (field.rule) {
     case "name":
       if (value === "") return "must not be empty";
@@ -57,6 +71,8 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
       return isHostName(value) ? undefined : `'${value.slice(0, 80)}' is not a host name`;
     case "ip":
       if (value === "") return undefined;
+      if (value.includes("%"))
+        return `'${value.slice(0, 80)}' is a scoped IPv6 address (the part after % names an interface of one machine); give the address without it`;
       return isIP(value) ? undefined : `'${value.slice(0, 80)}' is not an IPv4 or IPv6 address`;
     case "compress":
       return value === "" || value === "0" || value === "1"
@@ -91,6 +107,9 @@ function originProblem(value: string): string | undefined {
   if (value.includes("@"))
     return "must not carry credentials (user:password@); give the origin's URL or host name only";
   const shown = value.slice(0, 80);
+  const foreign = nonAsciiHost(value);
+  if (foreign)
+    return `has a host with a character outside ASCII (${foreign}), which can look like another host's letter: write an internationalised host name in its ASCII form (xn--...), as vhost takes it`;
   if (isIP(value) === 6) return `is a bare IPv6 address; write it as a URL with brackets, e.g. http://[${value}]/`;
   let host: string;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
@@ -113,6 +132,38 @@ function originProblem(value: string): string | undefined {
   return isIP(host) || isHostName(host) ? undefined : `'${host.slice(0, 80)}' is not a host name or IP address`;
 }
 
+/**
+ * The first character outside ASCII in an origin's host (after any scheme, before any port, path,
+ * query or fragment), as `U+XXXX`. `new URL` would turn such a host into its punycode (`xn--`) form
+ * and let a Cyrillic look-alike through; the host is refused instead, as vhost refuses it.
+ */
+function nonAsciiHost(value: string): string | undefined {
+  const authority = value.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").split(/[/?#]/, 1)[0];
+  const m = /[^ -~]/u.exec(authority.replace(/[\t\n\r]/g, " "));
+  return m ? `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}` : undefined;
+}
+
+/** Whether the engine may print `value` with a failure of its property: no control character, no credentials. */
+function showable(field: FieldSpec | undefined, value: unknown): boolean {
+  if (typeof value === "string") return !hasUnprintable(value) && !(field?.rule === "origin" && value.includes("@"));
+  if (Array.isArray(value)) return value.every((v) => showable(undefined, v));
+  if (value && typeof value === "object") return Object.values(value).every((v) => showable(undefined, v));
+  return true;
+}
+
+/**
+ * Check's answer as it may leave the provider: every reason printable, and a failure whose property holds
+ * a value that must not be shown reported against the resource (handlers.ts applies it to every check).
+ */
+export function printableFailures(result: CheckResult, news: Record<string, unknown>): CheckResult {
+  if (!result || !Array.isArray(result.failures) || result.failures.length === 0) return result;
+  const failures = result.failures.map((f) => ({
+    property: f.property !== "" && !showable(undefined, news[f.property]) ? "" : f.property,
+    reason: printableLines(f.reason),
+  }));
+  return { ...result, failures };
+}
+
 /** Validates the new inputs of a zone; returns the inputs to store and the failures. */
 export function checkInputs(
   spec: ZoneSpec,
@@ -122,12 +173,14 @@ export function checkInputs(
   const inputs: Record<string, unknown> = {};
   const known = new Set<string>([...spec.fields.map((f) => f.input), ...CONTROL_INPUTS, "__provider"]);
   const zone =
-    typeof news.name === "string" && news.name !== UNKNOWN ? `${spec.label} '${news.name.slice(0, 63)}'` : spec.label;
+    typeof news.name === "string" && news.name !== UNKNOWN
+      ? `${spec.label} '${printable(news.name.slice(0, 63))}'`
+      : spec.label;
   for (const key of Object.keys(news)) {
     if (!known.has(key))
       failures.push({
         property: key,
-        reason: `${zone}: '${key}' is not an input of ${spec.type} (inputs: ${[...known].filter((k) => k !== "__provider").join(", ")})`,
+        reason: `${zone}: '${printable(key)}' is not an input of ${spec.type} (inputs: ${[...known].filter((k) => k !== "__provider").join(", ")})`,
       });
   }
   for (const field of spec.fields) {
@@ -146,7 +199,11 @@ export function checkInputs(
       continue;
     }
     const problem = fieldProblem(field, value);
-    if (problem) failures.push({ property: field.input, reason: `${zone}: '${field.input}' ${problem}` });
+    if (problem)
+      failures.push({
+        property: showable(field, value) ? field.input : "",
+        reason: `${zone}: '${field.input}' ${problem}`,
+      });
     else inputs[field.input] = value;
   }
   if (news.adopt !== undefined && news.adopt !== null) {
