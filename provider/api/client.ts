@@ -238,12 +238,13 @@ export class CdnClient {
         normalizeBandwidth(await this.byOptions("account.getBandwidth", [], o), "account.getBandwidth"),
     };
     this.report = makeReportApi(async (name, positional, options) =>
-      normalizeReport(
-        await this.byOptions(`report.${name}`, positional, options),
-        `report.${name}`,
-        name,
-        options as { viewby?: unknown } | undefined,
-      ),
+      normalizeReport(await this.byOptions(`report.${name}`, positional, options), `report.${name}`, name, {
+        viewby: (options as { viewby?: unknown } | undefined)?.viewby,
+        // A zone is asked for when the method requires one, or when the call gave one.
+        zoneAsked:
+          spec(`report.${name}`).params.some((p) => p.name === "zoneId" && p.required) ||
+          (options as { zoneId?: unknown } | undefined)?.zoneId !== undefined,
+      }),
     );
   }
 

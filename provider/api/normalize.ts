@@ -59,18 +59,41 @@ export function toId(v: unknown, method: string, what = "the id"): number {
   return id;
 }
 
-/** A number sent as int, i8, double or numeric text; `undefined` for nil, empty text or a missing value. */
-export function toFigure(v: unknown, field: string, method: string): number | undefined {
+/** Text that says a double is not a number, as Python (`nan`, `inf`) and others write it. */
+const NON_FINITE_TEXT = /^\s*[+-]?(?:nan|inf(?:inity)?)\s*$/i;
+
+/** How a figure may be signed: a count is never negative; a balance (bandwidth left) may be, when overdrawn. */
+export type FigureSign = "count" | "balance";
+
+/**
+ * A figure sent as int, i8, double or numeric text; `undefined` for nil, empty text or a missing value.
+ * NaN, an infinity, a negative count and a magnitude beyond 2^53 (no longer exact) are not figures: the
+ * answer is malformed, and the error names the field (and `where`, such as "in row 2").
+ */
+export function toFigure(
+  v: unknown,
+  field: string,
+  method: string,
+  { sign = "count", where = "" }: { sign?: FigureSign; where?: string } = {},
+): number | undefined {
   if (v === undefined || v === null || v === "") return undefined;
-  if (typeof v === "number") return Number.isFinite(v) ? v : undefined;
-  if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "string" && NUMBER_TEXT.test(v)) {
-    const n = Number(v);
+  const named = `field '${field}'${where ? ` ${where}` : ""}`;
+  let n: number;
+  if (typeof v === "number") n = v;
+  else if (typeof v === "boolean") return v ? 1 : 0;
+  else if (typeof v === "string" && NUMBER_TEXT.test(v)) {
+    n = Number(v);
     if (INT_TEXT.test(v) && !Number.isSafeInteger(n))
-      throw new CdnProtocolError(`field '${field}' (${v.trim()}) is beyond 2^53 and cannot be kept exactly`, method);
-    return n;
-  }
-  throw new CdnProtocolError(`field '${field}' is not a number (${kindOf(v)})`, method);
+      throw new CdnProtocolError(`${named} (${v.trim()}) is beyond 2^53 and cannot be kept exactly`, method);
+  } else if (typeof v === "string" && NON_FINITE_TEXT.test(v))
+    n = /nan/i.test(v) ? NaN : v.trim().startsWith("-") ? -Infinity : Infinity;
+  else throw new CdnProtocolError(`${named} is not a number (${kindOf(v)})`, method);
+  if (Number.isNaN(n)) throw new CdnProtocolError(`${named} is NaN, not a figure`, method);
+  if (!Number.isFinite(n)) throw new CdnProtocolError(`${named} is ${n > 0 ? "" : "-"}Infinity, not a figure`, method);
+  if (n < 0 && sign === "count") throw new CdnProtocolError(`${named} is negative (${n}), not a count`, method);
+  if (Math.abs(n) > Number.MAX_SAFE_INTEGER)
+    throw new CdnProtocolError(`${named} (${n}) is beyond 2^53 and cannot be kept exactly`, method);
+  return n;
 }
 
 /**
@@ -238,19 +261,24 @@ function normalizeUser(raw: unknown, i: number, method: string): Row {
  * entry says so: the contract's signature says int), one bare number, returned as that number: a
  * total, never a row that lacks its columns. Each typed field is read from its column or from a
  * plausible other name (REPORT_FIELDS); a field whose column is absent or nil stays absent, never
- * 0; every column sent is kept as sent.
+ * 0; every column sent is kept as sent. A row's `zone_id` is its zone's id, or `null` for a row of
+ * no single zone (0 or nil, or no zone column in an account-wide report: {@link rowZone}). A figure
+ * that is NaN, an infinity or negative is a malformed answer naming the column and the row.
  */
 export function normalizeReport(
   v: unknown,
   method: string,
   report: ReportName,
-  /** The call's options: `viewby` sets the grain of getTotalTransferStats' dates. */
-  options?: { viewby?: unknown },
+  /**
+   * The call's options: `viewby` sets the grain of getTotalTransferStats' dates; `zoneAsked` says a zone was
+   * asked for (a row without a zone column is then left without `zone_id`, not said to be of no single zone).
+   */
+  options?: { viewby?: unknown; zoneAsked?: boolean },
 ): Row[] | number {
   const dayGrain: DateGrain = options?.viewby === "hourly" ? "hour" : options?.viewby === "monthly" ? "month" : "day";
-  const bare = typeof v === "number" || (typeof v === "string" && NUMBER_TEXT.test(v));
+  const bare = typeof v === "number" || (typeof v === "string" && (NUMBER_TEXT.test(v) || NON_FINITE_TEXT.test(v)));
   if (bare && mayAnswerTotal(report)) {
-    const total = toFigure(v, "(answer)", method);
+    const total = toFigure(v, "(answer)", method, { where: "(the report's total)" });
     if (total !== undefined) return total;
   }
   if (!Array.isArray(v))
@@ -264,6 +292,12 @@ export function normalizeReport(
     const row = jsonSafe(raw) as Row;
     for (const [field, spec] of Object.entries(fields)) {
       const column = spec.columns.find((c) => raw[c] !== undefined && raw[c] !== null);
+      if (spec.kind === "zone") {
+        if (column === undefined && options?.zoneAsked) delete row[field];
+        else
+          row[field] = rowZone(column === undefined ? undefined : raw[column], method, `the ${field} in row ${i + 1}`);
+        continue;
+      }
       if (column === undefined) {
         delete row[field];
         continue;
@@ -271,8 +305,7 @@ export function normalizeReport(
       const x = raw[column];
       let value: unknown;
       if (spec.kind === "text") value = toText(x);
-      else if (spec.kind === "id") value = toId(x, method, `the ${field} in row ${i + 1}`);
-      else if (spec.kind === "number") value = toFigure(x, column, method);
+      else if (spec.kind === "number") value = toFigure(x, column, method, { where: `in row ${i + 1}` });
       else {
         const date = reportDate(x, spec.kind === "hour" ? "hour" : dayGrain);
         if (!date.ok) throw new CdnProtocolError(`the ${field} in row ${i + 1} ${date.reason}`, method);
@@ -283,6 +316,17 @@ export function normalizeReport(
     }
     return row;
   });
+}
+
+/**
+ * A report row's zone: its id, or `null` for a row of no single zone. An account-wide report (no zone asked)
+ * may answer rows that cover all zones, with `zone_id` 0, nil, empty or absent; the id rule (ids.ts) is for zone
+ * identities, and such a row is kept, typed so. Anything else that is not an id is a malformed answer.
+ */
+function rowZone(v: unknown, method: string, what: string): number | null {
+  if (v === undefined || v === null || v === "" || v === 0 || (typeof v === "string" && /^\s*[+-]?0+\s*$/.test(v)))
+    return null;
+  return toId(v, method, what);
 }
 
 /** The bandwidth answer, read into one result that keeps what was sent. */
@@ -305,30 +349,72 @@ export interface BandwidthAnswer {
 }
 
 const BANDWIDTH_FIGURES = ["prepaid", "used", "remaining"] as const;
+type BandwidthFigure = (typeof BANDWIDTH_FIGURES)[number];
+
+/** A column name compared without case, underscores, hyphens or spaces: `prepaid_bandwidth` is `prepaidbandwidth`. */
+const squash = (column: string) => column.toLowerCase().replace(/[_\s-]/g, "");
+
+/**
+ * The spellings a bandwidth figure may come under (squashed): the emulator's `prepaid`, and the names a server
+ * may give it: `prepaid_bandwidth`, `prepaidBandwidth`, `bandwidth_prepaid`, `PrepaidBytes`... (the contract
+ * shows no field names: docs/client.md). The first column found in this order wins.
+ */
+const BANDWIDTH_SPELLINGS: Readonly<Record<BandwidthFigure | "from" | "to", readonly string[]>> = {
+  prepaid: ["prepaid", "prepaidbandwidth", "bandwidthprepaid", "prepaidbytes"],
+  used: ["used", "usedbandwidth", "bandwidthused", "usedbytes"],
+  remaining: ["remaining", "remainingbandwidth", "bandwidthremaining", "remainingbytes", "bandwidthleft"],
+  from: ["from", "datefrom"],
+  to: ["to", "dateto"],
+};
+
+/**
+ * One bandwidth row: each figure as a number under its one name (`prepaid`, `used`, `remaining`), whatever the
+ * server called it, the column read removed (the answer as sent stays in `raw`); other columns kept as sent.
+ */
+function bandwidthRow(r: Row, i: number, method: string): Row {
+  const row = jsonSafe(r) as Row;
+  const columns = Object.keys(r);
+  for (const f of [...BANDWIDTH_FIGURES, "from", "to"] as const) {
+    const column = BANDWIDTH_SPELLINGS[f]
+      .map((name) => columns.find((c) => squash(c) === name && r[c] !== undefined && r[c] !== null))
+      .find((c) => c !== undefined);
+    if (column === undefined) continue;
+    const value =
+      f === "from" || f === "to"
+        ? toText(r[column])
+        : toFigure(r[column], column, method, {
+            sign: f === "remaining" ? "balance" : "count",
+            where: `in row ${i + 1}`,
+          });
+    delete row[column];
+    if (value !== undefined) row[f] = value;
+  }
+  return row;
+}
 
 /**
  * account.getBandwidth: the contract says "array; the remaining prepaid bandwidth" and public
  * clients used it as one number (bytes left). Accepted: a number or numeric text, `[number]`, an
- * array of rows, or one struct. A figure is summed over the rows only when every row has it.
+ * array of rows, or one struct, with the figures under any spelling {@link BANDWIDTH_SPELLINGS} knows.
+ * A figure is summed over the rows only when every row has it. `remaining` may be negative (a balance
+ * overdrawn); NaN, an infinity or a negative count is a malformed answer naming the field.
  */
 export function normalizeBandwidth(v: unknown, method: string): BandwidthAnswer {
   const raw = jsonSafe(v);
   const single = Array.isArray(v) && v.length === 1 && !isStruct(v[0]) ? v[0] : v;
-  if (typeof single === "number" || (typeof single === "string" && NUMBER_TEXT.test(single))) {
-    return { remaining: toFigure(single, "(answer)", method), rows: [], hasData: true, raw };
+  if (
+    typeof single === "number" ||
+    (typeof single === "string" && (NUMBER_TEXT.test(single) || NON_FINITE_TEXT.test(single)))
+  ) {
+    const remaining = toFigure(single, "(answer)", method, { sign: "balance", where: "(the bytes left)" });
+    return { remaining, rows: [], hasData: true, raw };
   }
   const list = isStruct(v) ? [v] : v;
   if (!Array.isArray(list))
     throw new CdnProtocolError(`expected a number, an array of rows or a struct, got ${kindOf(v)}`, method);
   const rows = list.map((r, i) => {
     if (!isStruct(r)) throw new CdnProtocolError(`row ${i} is not a struct (${kindOf(r)})`, method);
-    const row = jsonSafe(r) as Row;
-    for (const f of BANDWIDTH_FIGURES) {
-      const n = toFigure(r[f], f, method);
-      if (n === undefined) delete row[f];
-      else row[f] = n;
-    }
-    return row;
+    return bandwidthRow(r, i, method);
   });
   const out: BandwidthAnswer = { rows, hasData: false, raw };
   for (const f of BANDWIDTH_FIGURES) {

@@ -15,10 +15,15 @@ type EntryOf<R extends ReportName> = Extract<ReportEntry, { name: R }>;
 /** The columns of a report's rows, as its table entry lists them. */
 export type ColumnOf<R extends ReportName> = EntryOf<R>["columns"][number];
 
-/** The value type a column's kind is read into: ids and figures are numbers, text and dates strings. */
-export type ColumnValue<C extends ReportColumn> = (typeof REPORT_COLUMN_SOURCES)[C]["kind"] extends "id" | "number"
-  ? number
-  : string;
+/**
+ * The value type a column's kind is read into: figures are numbers, text and dates strings, a row's zone its id or
+ * `null` when the row is of no single zone (the account as a whole: the server sent 0, nil or no zone_id).
+ */
+export type ColumnValue<C extends ReportColumn> = (typeof REPORT_COLUMN_SOURCES)[C]["kind"] extends "zone"
+  ? number | null
+  : (typeof REPORT_COLUMN_SOURCES)[C]["kind"] extends "number"
+    ? number
+    : string;
 
 /**
  * One row of a report, as the client returns it. Every typed field is optional: a column the server

@@ -106,8 +106,12 @@ export interface ExtraColumns {
 
 /** How a typed report field is read: its kind and the columns it may come under, first match wins. */
 export interface FieldSource {
-  /** `day` and `hour` are dates, read into one form by api/dates.ts (a `day` field of an hourly or monthly view is dated so). */
-  readonly kind: "id" | "number" | "text" | "day" | "hour";
+  /**
+   * `day` and `hour` are dates, read into one form by api/dates.ts (a `day` field of an hourly or monthly view is
+   * dated so). `zone` is a row's zone: its id, or `null` for a row of no single zone (0, nil or no column: an
+   * account-wide report's rows may cover all zones).
+   */
+  readonly kind: "zone" | "number" | "text" | "day" | "hour";
   readonly columns: readonly string[];
 }
 
@@ -119,7 +123,7 @@ export interface FieldSource {
  * types and the column lists are derived from it (reportShapes.ts).
  */
 export const REPORT_COLUMN_SOURCES = {
-  zone_id: { kind: "id", columns: ["zone_id", "bucket_id", "zoneId"] },
+  zone_id: { kind: "zone", columns: ["zone_id", "bucket_id", "zoneId"] },
   from: { kind: "text", columns: ["from", "date_from"] },
   to: { kind: "text", columns: ["to", "date_to"] },
   timezone: { kind: "text", columns: ["timezone"] },

@@ -11,6 +11,8 @@
  *   figures as strings and dates as `dateTime.iso8601` with an offset, booleans as 1/0, live
  *   rows with only `id`, users with `firstname` and `lastname` (no `username`, no `fullname`); an
  *   extra trailing parameter is ignored.
+ * - `rollup`: account-wide reports summed over the zones (`zone_id` 0, or none), bandwidth as a
+ *   struct under `*_bandwidth` names (compat-rollup.ts).
  *
  * A profile changes answers only after the handler ran (and the report column names a request
  * may sort by), so the store, the checks and the faults stay the emulator's own.
@@ -21,10 +23,12 @@ import { findMethod } from "../api/methods";
 import { isReportName, mayAnswerTotal, type ColumnOf, type ReportName } from "../api/reportShapes";
 import { RpcFault } from "./errors";
 import type { WireValue } from "./xml/wire-value";
+import type { Args } from "./params";
+import { rollupAnswer } from "./compat-rollup";
 import { DateTimeText, Double, I8, type WireOut } from "./xml/response";
 
 /** The profiles `startEmulator({ compat })` and `cdn-emulator --compat` accept. */
-export const COMPAT_PROFILES = ["default", "legacy"] as const;
+export const COMPAT_PROFILES = ["default", "legacy", "rollup"] as const;
 export type CompatProfile = (typeof COMPAT_PROFILES)[number];
 
 /** How a profile reshapes one call: its request's sortby names, then its answer (which may become a fault). */
@@ -32,8 +36,11 @@ export interface Compat {
   readonly profile: CompatProfile;
   /** The call's parameters with report column names translated to the emulator's. */
   request(method: string, params: readonly WireValue[]): readonly WireValue[];
-  /** The handler's answer in the profile's shape; throws an RpcFault where the profile answers with a fault. */
-  answer(method: string, value: WireOut): WireOut;
+  /**
+   * The handler's answer in the profile's shape (`args`: the call's checked parameters); throws an RpcFault where
+   * the profile answers with a fault.
+   */
+  answer(method: string, value: WireOut, args?: Args): WireOut;
 }
 
 const DEFAULT: Compat = { profile: "default", request: (_m, p) => p, answer: (_m, v) => v };
@@ -203,11 +210,13 @@ function legacyRequest(method: string, all: readonly WireValue[]): readonly Wire
 }
 
 const LEGACY: Compat = { profile: "legacy", request: legacyRequest, answer: legacyAnswer };
+const ROLLUP: Compat = { profile: "rollup", request: (_m, p) => p, answer: rollupAnswer };
 
 /** The profile's reshaping; throws a TypeError naming the profiles for an unknown name. */
 export function compatFor(profile: string | undefined): Compat {
   if (profile === undefined || profile === "default") return DEFAULT;
   if (profile === "legacy") return LEGACY;
+  if (profile === "rollup") return ROLLUP;
   throw new TypeError(
     `startEmulator: compat must be one of ${COMPAT_PROFILES.join(", ")}, got '${String(profile).slice(0, 40)}'`,
   );

@@ -69,6 +69,6 @@ export class Dispatcher {
         throw Faults.internal(`the change could not be saved to the data file (${(error as Error).message})`);
       }
     }
-    return compat ? compat.answer(call.methodName, value) : value;
+    return compat ? compat.answer(call.methodName, value, args) : value;
   }
 }

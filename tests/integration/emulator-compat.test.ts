@@ -106,16 +106,16 @@ describe("the default profile", () => {
 describe("choosing a profile", () => {
   test("startEmulator refuses an unknown profile, naming the known ones", async () => {
     await expect(startEmulator({ port: 0, compat: "modern" as never })).rejects.toThrow(
-      /compat must be one of default, legacy/,
+      /compat must be one of default, legacy, rollup/,
     );
-    expect([...COMPAT_PROFILES]).toEqual(["default", "legacy"]);
+    expect([...COMPAT_PROFILES]).toEqual(["default", "legacy", "rollup"]);
   });
 
   test("cdn-emulator --compat PROFILE", () => {
     expect(parseArgs(["--compat", "legacy"])).toMatchObject({ kind: "run", options: { compat: "legacy" } });
     expect(parseArgs(["--compat=default"])).toMatchObject({ kind: "run", options: { compat: "default" } });
     expect(() => parseArgs(["--compat", "modern"])).toThrow(CliError);
-    expect(() => parseArgs(["--compat", "modern"])).toThrow(/--compat needs one of default, legacy/);
-    expect(() => parseArgs(["--compat"])).toThrow(/--compat needs a value: one of default, legacy/);
+    expect(() => parseArgs(["--compat", "modern"])).toThrow(/--compat needs one of default, legacy, rollup/);
+    expect(() => parseArgs(["--compat"])).toThrow(/--compat needs a value: one of default, legacy, rollup/);
   });
 });

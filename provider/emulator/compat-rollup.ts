@@ -1,0 +1,91 @@
+/**
+ * The `rollup` compatibility profile (compat.ts): answers a server that sums an account-wide report may give, and
+ * bandwidth under other field names. Nothing public shows either (docs/emulator.md, "Compatibility profiles"); the
+ * client must read them, so the emulator can answer so.
+ * - A report asked without `zoneId`: one row per key (date, hour or node) summed over every zone, its `zone_id` 0
+ *   ("all zones"); getPopularFiles' rows (one per file, each of one zone) come without `zone_id`. Rows are summed
+ *   after sorting and paging, so a page holds the totals of the zones' rows on that page.
+ * - account.getBandwidth: one struct, `date_from`, `date_to` and the figures as `prepaid_bandwidth`,
+ *   `used_bandwidth` and `remaining_bandwidth`, written as text.
+ */
+import type { Args } from "./params";
+import { DateTimeText, Double, I8, type WireOut } from "./xml/response";
+
+type Struct = { readonly [key: string]: WireOut };
+
+function isStruct(v: WireOut): v is Struct {
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    !(v instanceof Double) &&
+    !(v instanceof I8) &&
+    !(v instanceof DateTimeText)
+  );
+}
+
+const numeric = (v: WireOut): v is number | Double => typeof v === "number" || v instanceof Double;
+const valueOf = (v: WireOut): number => (typeof v === "number" ? v : v instanceof Double ? v.value : 0);
+
+/** The reports whose rows carry `zone_id` and may be asked without a zone. */
+const SUMMED = new Set([
+  "getTotalTransferStats",
+  "getCacheHitStats",
+  "getUsagePerDay",
+  "getNodeHits",
+  "getConnectionStats",
+  "getHourlyConnectionStats",
+]);
+
+/** Rows of several zones as one row per key: figures summed (`peak_concurrent` the largest), `zone_id` 0. */
+function summed(rows: readonly WireOut[]): WireOut[] {
+  const byKey = new Map<string, Record<string, WireOut>>();
+  for (const row of rows) {
+    if (!isStruct(row)) return [...rows];
+    const key = JSON.stringify(Object.entries(row).filter(([k, v]) => k !== "zone_id" && !numeric(v)));
+    const into = byKey.get(key);
+    if (!into) {
+      byKey.set(key, { ...row, zone_id: 0 });
+      continue;
+    }
+    for (const [k, v] of Object.entries(row)) {
+      if (k === "zone_id" || !numeric(v)) continue;
+      const total = k === "peak_concurrent" ? Math.max(valueOf(into[k]), valueOf(v)) : valueOf(into[k]) + valueOf(v);
+      into[k] = v instanceof Double ? new Double(total) : total;
+    }
+  }
+  const out = [...byKey.values()];
+  for (const row of out) {
+    if ("cache_hit_ratio" in row) {
+      const hits = valueOf(row.hits);
+      row.cache_hit_ratio = new Double(hits > 0 ? valueOf(row.cache_hits) / hits : 0);
+    }
+  }
+  return out;
+}
+
+/** A figure as text, as servers that build answers from database rows send it. */
+const text = (v: WireOut): WireOut => (numeric(v) ? String(valueOf(v)) : v);
+
+/** The rollup profile's answer to one call (its request is not reshaped). */
+export function rollupAnswer(method: string, value: WireOut, args: Args = {}): WireOut {
+  const [group, name] = method.split(".");
+  if (method === "account.getBandwidth" && Array.isArray(value) && isStruct(value[0])) {
+    const row = value[0] as Struct;
+    return {
+      date_from: row.from,
+      date_to: row.to,
+      prepaid_bandwidth: text(row.prepaid),
+      used_bandwidth: text(row.used),
+      remaining_bandwidth: text(row.remaining),
+    };
+  }
+  if (group !== "report" || !Array.isArray(value) || args.zoneId !== undefined) return value;
+  if (name === "getPopularFiles")
+    return value.map((row) => {
+      if (!isStruct(row)) return row;
+      const { zone_id: _zone, ...rest } = row;
+      return rest;
+    });
+  return SUMMED.has(name) ? summed(value) : value;
+}
