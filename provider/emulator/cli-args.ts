@@ -22,9 +22,12 @@ Runs a local emulator of the CDN XML-RPC API (a development tool, not a producti
 
 Options:
   --port N             TCP port (default 0: a free port is picked and printed)
-  --host HOST          interface to listen on (default ${DEFAULT_HOST})
+  --host HOST          interface to listen on (default ${DEFAULT_HOST}); beyond loopback, give --api-key
+  --allow-host NAME    a host name requests may give in Host besides localhost and IP addresses
+                       (e.g. a container's service name); repeatable
   --api-user-id N      API user id to accept (default ${DEFAULT_API_USER_ID}; at most ${MAX_API_USER_ID})
-  --api-key KEY        API key to accept (default: the built-in dev key, printed at start)
+  --api-key KEY        API key to accept (default: the built-in dev key, printed at start; a key
+                       given here is never printed)
   --company-alias A    the account's company alias, a DNS label (default ${DEFAULT_COMPANY_ALIAS})
   --company-id N       the account's numeric company id (default ${DEFAULT_COMPANY_ID})
   --first-zone-id N    id of the first zone of a fresh store (default 1)
@@ -35,7 +38,8 @@ Options:
   --compat PROFILE     answer in another plausible shape of the real service: ${COMPAT_PROFILES.join(", ")} (default: default)
   --help, -h           print this help
 
-A value that starts with '-' is given as --flag=VALUE.
+A value that starts with '-' is given as --flag=VALUE. Requests from web browsers (an Origin
+header) and requests naming another host are refused (docs/emulator.md, "Security").
 `;
 
 export type CliCommand = { kind: "help" } | { kind: "run"; options: EmulatorOptions; keyGiven: boolean };
@@ -46,6 +50,7 @@ export class CliError extends Error {}
 const FLAGS = {
   port: { type: "string" },
   host: { type: "string" },
+  "allow-host": { type: "string", multiple: true },
   "api-user-id": { type: "string" },
   "api-key": { type: "string" },
   "company-alias": { type: "string" },
@@ -97,7 +102,13 @@ function translate(error: unknown): CliError {
 
 /** Parses argv (without node and the script); accepts `--flag value` and `--flag=value`. */
 export function parseArgs(argv: readonly string[]): CliCommand {
-  let values: { [K in keyof typeof FLAGS]?: (typeof FLAGS)[K]["type"] extends "boolean" ? boolean : string };
+  let values: {
+    [K in keyof typeof FLAGS]?: (typeof FLAGS)[K] extends { multiple: true }
+      ? string[]
+      : (typeof FLAGS)[K]["type"] extends "boolean"
+        ? boolean
+        : string;
+  };
   try {
     values = nodeParseArgs({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false }).values;
   } catch (error) {
@@ -107,6 +118,11 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   const options: EmulatorOptions = {};
   if (values.port !== undefined) options.port = integer("port", values.port, 0, 65535);
   if (values.host !== undefined) options.host = nonEmpty("host", values.host);
+  if (values["allow-host"] !== undefined) {
+    for (const h of values["allow-host"])
+      if (!/^[A-Za-z0-9._-]+$/.test(h)) throw new CliError(`--allow-host needs a host name, got '${h.slice(0, 40)}'`);
+    options.allowedHosts = values["allow-host"];
+  }
   if (values["api-user-id"] !== undefined)
     options.apiUserId = integer("api-user-id", values["api-user-id"], 1, MAX_API_USER_ID);
   if (values["api-key"] !== undefined) options.apiKey = nonEmpty("api-key", values["api-key"], "a non-empty value");
@@ -130,14 +146,9 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   return { kind: "run", options, keyGiven: options.apiKey !== undefined };
 }
 
-/** A user-given key shown as its first and last two characters; short keys are fully masked. */
-export function maskKey(key: string): string {
-  return key.length < 8 ? "*".repeat(key.length) : `${key.slice(0, 2)}${"*".repeat(key.length - 4)}${key.slice(-2)}`;
-}
-
-/** The key line of the start banner: the built-in dev key in full, a given key masked. */
+/** The key line of the start banner: the built-in dev key in full (it is published), a given key not at all. */
 export function describeKey(key: string | undefined, given: boolean): string {
   return given && key !== undefined
-    ? `${maskKey(key)} (given with --api-key)`
+    ? "******** (given with --api-key; not shown)"
     : `${DEFAULT_API_KEY} (built-in dev key)`;
 }

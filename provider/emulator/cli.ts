@@ -5,6 +5,8 @@
  */
 import { parseArgs, describeKey, CliError, USAGE } from "./cli-args";
 import { startEmulator } from "./index";
+import { isLoopback } from "./request-guard";
+import { DEFAULT_HOST } from "./options";
 
 async function main(argv: readonly string[]): Promise<void> {
   let command;
@@ -30,6 +32,13 @@ async function main(argv: readonly string[]): Promise<void> {
   out(`  store:       ${options.dataFile ? `file ${options.dataFile}` : "memory"}`);
   if (options.latencyMs) out(`  latency:     ${options.latencyMs} ms`);
   out(`  answers:     ${emulator.compat} profile`);
+  const host = options.host ?? DEFAULT_HOST;
+  if (!keyGiven && !isLoopback(host))
+    process.stderr.write(
+      `cdn-emulator: warning: listening on ${host}, beyond this machine, with the built-in development key, which is ` +
+        "published with this package: anyone who can reach the port can use the API. Give your own key with --api-key, " +
+        "or listen on 127.0.0.1.\n",
+    );
   out(`listening on ${emulator.url}`);
 
   let stopping = false;

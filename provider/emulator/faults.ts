@@ -41,6 +41,11 @@ export function sendNotFound(res: ServerResponse): void {
   sendText(res, 404, "not found: the API is served at POST /xmlrpc/<group>\n");
 }
 
+/** A request a web browser made, or one naming a host that is not the emulator's (request-guard.ts). */
+export function sendForbidden(res: ServerResponse, why: string): void {
+  sendText(res, 403, `${why}\n`, { Connection: "close" });
+}
+
 /** A verb other than POST on an API path. */
 export function sendMethodNotAllowed(res: ServerResponse): void {
   sendText(res, 405, "method not allowed: XML-RPC calls are POST requests\n", { Allow: "POST" });

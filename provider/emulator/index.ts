@@ -169,6 +169,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     now: opts.now,
     latencyMs: opts.latencyMs,
     log: opts.log,
+    listenHost: opts.host,
+    allowedHosts: opts.allowedHosts,
   };
   const server = new EmulatorServer(deps);
   let port: number;

@@ -55,8 +55,13 @@ export interface EmulatorOptions {
   maxBodyBytes?: number;
   /** Receives one line per call (no secrets). */
   log?: (line: string) => void;
-  /** The shapes of the answers: `default` (docs/emulator.md) or `legacy` (see "Compatibility profiles" there). */
+  /** The shapes of the answers: `default` (docs/emulator.md), `legacy` or `rollup` (see "Compatibility profiles" there). */
   compat?: CompatProfile;
+  /**
+   * Host names requests may name in `Host` besides `localhost`, the listen address and IP addresses (a container's
+   * service name): any other is refused, as a DNS-rebinding page would send it (request-guard.ts).
+   */
+  allowedHosts?: readonly string[];
 }
 
 /** Options with every default applied. */
@@ -76,6 +81,7 @@ export interface ResolvedOptions {
   readonly maxBodyBytes: number;
   readonly log?: (line: string) => void;
   readonly compat: CompatProfile;
+  readonly allowedHosts: readonly string[];
 }
 
 function nonNegativeInt(name: string, value: number | undefined, fallback: number): number {
@@ -93,6 +99,13 @@ function wireId(name: string, value: number | undefined, fallback: number, min: 
       `startEmulator: ${name} must be an integer from ${min} to ${max} (ids travel as a 32-bit XML-RPC <int>), got ${String(value)}`,
     );
   return value;
+}
+
+function allowedHosts(list: readonly string[] | undefined): readonly string[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list) || list.some((h) => typeof h !== "string" || h === "" || /[\s/:@]/.test(h)))
+    throw new TypeError("startEmulator: allowedHosts must be an array of host names");
+  return [...list];
 }
 
 /** Applies defaults and rejects option values the emulator cannot use. */
@@ -118,6 +131,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       nonNegativeInt("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES) || DEFAULT_MAX_BODY_BYTES,
     log: options.log,
     compat: compatFor(options.compat).profile,
+    allowedHosts: allowedHosts(options.allowedHosts),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   isBeforeKind,
   renderFault,
   sendFault,
+  sendForbidden,
   sendInjectedAfter,
   sendInjectedBefore,
   sendMethodNotAllowed,
@@ -24,6 +25,7 @@ import {
 import type { FaultInjector, Injection } from "./injection";
 import { recordParams, type CallRecord, type Recorder } from "./recorder";
 import { printable } from "../api/terminalText";
+import { browserRefusal } from "./request-guard";
 import { decodeUtf8 } from "./xml/chars";
 import { ParseFailure, parseMethodCall, type ParsedCall } from "./xml/request";
 import { methodResponse } from "./xml/response";
@@ -36,6 +38,9 @@ export interface ServerDeps {
   readonly now: () => number;
   latencyMs: number;
   readonly log?: (line: string) => void;
+  /** The address listened on, and other names a request's Host may give (request-guard.ts). */
+  readonly listenHost: string;
+  readonly allowedHosts?: readonly string[];
 }
 
 type Body = { kind: "ok"; text: string } | { kind: "notUtf8" } | { kind: "tooLarge" } | { kind: "aborted" };
@@ -170,6 +175,13 @@ export class EmulatorServer {
     const started = performance.now();
     const at = this.deps.now();
     const path = (req.url ?? "").split("?", 1)[0];
+    const refused = browserRefusal(req.headers, this.deps.listenHost, this.deps.allowedHosts);
+    if (refused) {
+      req.resume();
+      sendForbidden(res, refused);
+      this.deps.log?.(printable(`${req.method} ${path.slice(0, 100)} 403 ${refused}`));
+      return;
+    }
     const group = routeOf(req.url);
     if (!group || req.method !== "POST") {
       req.resume();

@@ -5,11 +5,13 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "child_process";
 import { promises as fs } from "fs";
+import * as http from "http";
 import * as os from "os";
 import * as path from "path";
 import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
+import { parseArgs } from "../../provider/emulator/cli-args";
 
 const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "provider", "dist", "emulator", "cli.js");
@@ -38,10 +40,15 @@ function run(args: string[]): Running {
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-async function waitFor(running: Running, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpExecArray> {
+async function waitFor(
+  running: Running,
+  pattern: RegExp,
+  timeoutMs = 15_000,
+  stream: "stdout" | "stderr" = "stdout",
+): Promise<RegExpExecArray> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const m = pattern.exec(running.stdout());
+    const m = pattern.exec(running[stream]());
     if (m) return m;
     if (Date.now() > deadline || running.child.exitCode !== null)
       throw new Error(`no ${pattern} in output:\n${running.stdout()}\n${running.stderr()}`);
@@ -116,7 +123,8 @@ describe("cdn-emulator CLI", () => {
     ]);
     const [, url] = await waitFor(running, /listening on (\S+)\n/);
     expect(running.stdout()).not.toContain("my-very-own-secret-key");
-    expect(running.stdout()).toMatch(/api key:\s+my\*+ey \(given with --api-key\)/);
+    // No character of the key: the line is the same for every key.
+    expect(running.stdout()).toMatch(/api key:\s+\*{8} \(given with --api-key; not shown\)\n/);
     expect(running.stdout()).toMatch(/api user id:\s+99/);
     await expect(call(url, 99, "my-very-own-secret-key", "livezone.listZones")).rejects.toMatchObject({
       faultCode: FAULT.ACCESS_DENIED,
@@ -124,6 +132,65 @@ describe("cdn-emulator CLI", () => {
     expect(await call(url, 99, "my-very-own-secret-key", "pullzone.listZones")).toEqual([]);
     running.child.kill("SIGINT");
     expect(await running.exited).toBe(0);
+  });
+
+  it("warns when listening beyond loopback with the built-in key, and not with a key of one's own", async () => {
+    const open = run(["--port=0", "--host", "0.0.0.0"]);
+    await waitFor(open, /listening on (\S+)\n/);
+    await waitFor(
+      open,
+      /warning: listening on 0\.0\.0\.0, beyond this machine, with the built-in development key/,
+      15_000,
+      "stderr",
+    );
+    open.child.kill("SIGTERM");
+    const own = run(["--port=0", "--host", "0.0.0.0", "--api-key", "Kq7-own-key-Zx9"]);
+    await waitFor(own, /listening on (\S+)\n/);
+    const local = run(["--port=0"]);
+    await waitFor(local, /listening on (\S+)\n/);
+    own.child.kill("SIGTERM");
+    local.child.kill("SIGTERM");
+    expect([await open.exited, await own.exited, await local.exited]).toEqual([0, 0, 0]);
+    expect(own.stderr() + local.stderr()).not.toContain("warning");
+    // The key line is the same for every key given: no character of it is shown.
+    expect(
+      own
+        .stdout()
+        .split("\n")
+        .find((l) => l.includes("api key:")),
+    ).toBe("  api key:     ******** (given with --api-key; not shown)");
+  });
+
+  it("refuses a browser's request and a foreign Host, and answers a name given with --allow-host", async () => {
+    const running = run(["--port=0", "--allow-host", "cdn-emulator"]);
+    const [, url] = await waitFor(running, /listening on (\S+)\n/);
+    const port = new URL(url).port;
+    // node:http, which sends the Host header given (fetch replaces it).
+    const post = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const u = new URL(url);
+        const req = http.request(
+          {
+            host: u.hostname,
+            port: u.port,
+            path: "/xmlrpc/pullzone",
+            method: "POST",
+            setHost: false,
+            headers: { Host: u.host, ...headers },
+          },
+          (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+        );
+        req.on("error", reject);
+        req.end("<methodCall/>");
+      });
+    expect(await post({ "Content-Type": "text/plain", Origin: "http://evil.example.com" })).toBe(403);
+    expect(await post({ "Content-Type": "text/xml", Host: `rebind.evil.example.com:${port}` })).toBe(403);
+    // A parse fault (200) is an answer: the request was let in.
+    expect(await post({ "Content-Type": "text/xml", Host: `cdn-emulator:${port}` })).toBe(200);
+    await waitFor(running, /POST \/xmlrpc\/pullzone 403 forbidden: a web browser's request/);
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+    expect(() => parseArgs(["--allow-host", "http://x"])).toThrow(/--allow-host needs a host name/);
   });
 
   it("keeps state in --data FILE across runs", async () => {
