@@ -29,7 +29,7 @@ import { ZoneInitError } from "./partial";
 import { createWithRecovery, RecoveredCreate } from "./recover";
 import { FieldSpec, ZONE_ID, ZoneSpec } from "../specs";
 import { UNKNOWN } from "./validate";
-import { sameName, ZoneRow } from "./zoneLookup";
+import { rowByName, sameName, ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
 
@@ -132,7 +132,7 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
   } catch (e) {
     throw describeError(spec, name, e);
   }
-  const existing = before.find((z) => sameName(z.name, name));
+  const existing = rowByName(before, name);
   if (existing) {
     // The zone existed before this deployment: it is never made, only adopted when asked to, or taken back.
     if (inputs.adopt === true || own) return adopt(spec, conn, inputs, existing, !inputs.adopt);
