@@ -263,6 +263,19 @@ export class EngineProject {
     return { text: r.stdout, deployment: JSON.parse(r.stdout) as Record<string, unknown> };
   }
 
+  /**
+   * Rewrites the stack's state as `pulumi stack export` / `pulumi stack import` would let a user: `edit` changes the
+   * exported deployment's resources in place. For the tests of a state that is wrong (copied, restored, tampered).
+   */
+  async editState(edit: (resources: StateResource[]) => void): Promise<void> {
+    const { deployment } = await this.exported();
+    const d = deployment.deployment as { resources?: StateResource[] };
+    edit(d.resources ?? []);
+    const file = path.join(this.root, `state-edit-${++this.runs}.json`);
+    fs.writeFileSync(file, JSON.stringify(deployment));
+    await this.must(["stack", "import", "--file", file]);
+  }
+
   /** The raw checkpoint file of the local backend, as it lies on disk. */
   stateFileText(): string {
     const file = path.join(this.root, "state/.pulumi/stacks", this.project, `${this.stack}.json`);

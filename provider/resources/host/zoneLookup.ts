@@ -147,14 +147,18 @@ export class ListCache {
    * one extra call per kind however many zones are missing.
    */
   async confirmedById(spec: ZoneSpec, id: number): Promise<ZoneRow | undefined> {
+    return rowById(await this.confirmed(spec, id), id);
+  }
+
+  /** The listing that settles whether zone `id` is listed: a recent answer that lists it, else one fresh call (shared). */
+  async confirmed(spec: ZoneSpec, id: number): Promise<ZoneRow[]> {
     const first = this.list(spec);
     const firstWasConfirming = this.entries.get(spec.group)?.confirming === true;
-    const row = rowById(await first, id);
-    if (row || firstWasConfirming) return row;
+    const rows = await first;
+    if (rowById(rows, id) || firstWasConfirming) return rows;
     const now = this.entries.get(spec.group);
     // Another read already asked again after this answer: share its call rather than make another.
-    const again = now && now.confirming && now.rows !== first ? now.rows : this.fresh(spec, true);
-    return rowById(await again, id);
+    return now && now.confirming && now.rows !== first ? now.rows : this.fresh(spec, true);
   }
 
   async byName(spec: ZoneSpec, name: string, fresh = true): Promise<ZoneRow | undefined> {
