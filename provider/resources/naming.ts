@@ -36,7 +36,7 @@ export function isOwnAutoName(inputs: Record<string, unknown>): boolean {
  */
 export const AUTO_NAME_SCOPE = "__autoNameScope";
 
-/** What `__autoNameScope` holds once the program's inputs are resolved. */
+/** What `__autoNameScope` holds, as JSON text, once the program's inputs are resolved. */
 export interface AutoNameScope {
   stack: string[];
   resource: string;
@@ -46,8 +46,8 @@ export interface AutoNameScope {
   batch: string;
   /** This zone's position in its batch, from 0. */
   seq: number;
-  /** How many zones the batch holds. */
-  count: number;
+  /** How many zones the batch holds: carried by the batch's first zone only (zoneResource.ts, `scopeText`). */
+  count?: number;
 }
 
 const SUFFIX_LENGTH = 7;

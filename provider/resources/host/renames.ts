@@ -16,15 +16,21 @@ import { rowByName, type ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
 
-/** Removes the hidden scope from the program's inputs; returns it when it is well formed. */
+/** Removes the hidden scope (a JSON text, zoneResource.ts) from the program's inputs; returns it when it is well formed. */
 export function takeScope(news: Props): AutoNameScope | undefined {
-  const s = news[AUTO_NAME_SCOPE] as Partial<AutoNameScope> | undefined;
+  const text = news[AUTO_NAME_SCOPE];
   delete news[AUTO_NAME_SCOPE];
+  let s: Partial<AutoNameScope> | undefined;
+  try {
+    s = typeof text === "string" ? (JSON.parse(text) as Partial<AutoNameScope>) : undefined;
+  } catch {
+    return undefined;
+  }
   const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
   const index = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
   if (!s || typeof s !== "object" || typeof s.resource !== "string" || typeof s.batch !== "string") return undefined;
-  if (!strings(s.stack) || !strings(s.aliases) || !index(s.seq) || !index(s.count) || s.seq >= s.count)
-    return undefined;
+  if (!strings(s.stack) || !strings(s.aliases) || !index(s.seq)) return undefined;
+  if (s.count !== undefined && (!index(s.count) || s.seq >= s.count)) return undefined;
   return { stack: s.stack, resource: s.resource, aliases: s.aliases, batch: s.batch, seq: s.seq, count: s.count };
 }
 
@@ -36,7 +42,7 @@ export function takeScope(news: Props): AutoNameScope | undefined {
  */
 class DeclaredNames {
   readonly names = new Set<string>();
-  private readonly batches = new Map<string, { seen: Set<number>; count: number; waiting: (() => void)[] }>();
+  private readonly batches = new Map<string, Batch>();
 
   /** Records a zone's check, then runs what waited for its batch to be whole. */
   record(scope: AutoNameScope): void {
@@ -44,7 +50,8 @@ class DeclaredNames {
     for (const a of scope.aliases) this.names.add(a);
     const b = this.batch(scope);
     b.seen.add(scope.seq);
-    if (b.seen.size >= b.count) for (const run of b.waiting.splice(0)) run();
+    if (scope.count !== undefined) b.count = scope.count;
+    if (whole(b)) for (const run of b.waiting.splice(0)) run();
   }
 
   /**
@@ -54,16 +61,26 @@ class DeclaredNames {
    */
   whenWhole(scope: AutoNameScope, then: () => void): void {
     const b = this.batch(scope);
-    if (b.seen.size >= b.count) then();
+    if (whole(b)) then();
     else b.waiting.push(then);
   }
 
-  private batch(scope: AutoNameScope) {
+  private batch(scope: AutoNameScope): Batch {
     let b = this.batches.get(scope.batch);
-    if (!b) this.batches.set(scope.batch, (b = { seen: new Set(), count: scope.count, waiting: [] }));
+    if (!b) this.batches.set(scope.batch, (b = { seen: new Set(), waiting: [] }));
     return b;
   }
 }
+
+/** The zones of one batch checked so far, its size once its first zone told it, and what waits for it. */
+interface Batch {
+  seen: Set<number>;
+  count?: number;
+  waiting: (() => void)[];
+}
+
+/** A batch is whole once its first zone told its size and that many of its zones were checked. */
+const whole = (b: Batch): boolean => b.count !== undefined && b.seen.size >= b.count;
 
 const declaredByDeployment = new WeakMap<object, Map<string, DeclaredNames>>();
 
