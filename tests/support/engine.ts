@@ -181,6 +181,11 @@ export class EngineProject {
     return p;
   }
 
+  /** The environment of this project's commands (the CLI first on PATH, its home and backend): for a tool run beside them. */
+  get env(): NodeJS.ProcessEnv {
+    return { ...this.baseEnv };
+  }
+
   /** The folder that holds the state (`file://` backend) and PULUMI_HOME. */
   get root(): string {
     return path.dirname(this.dir);
