@@ -19,8 +19,12 @@ const ROOT = path.resolve(__dirname, "..");
 const installedFile = (root) => path.join(root, "node_modules/.package-lock.json");
 /** Written by `npm run build` once tsc succeeded (node_modules/ is wiped by npm ci, which builds again). */
 const builtFile = (root) => path.join(root, "node_modules/.cache/pulumi-cdn-zones/built");
-/** What the build reads: the package's TypeScript and the compiler settings. */
-const buildInputs = (root) => [path.join(root, "provider"), path.join(root, "tsconfig.json")];
+/** What the build reads: the package's TypeScript, the compiler settings and the script writing the 3.8 declarations. */
+const buildInputs = (root) => [
+  path.join(root, "provider"),
+  path.join(root, "tsconfig.json"),
+  path.join(root, "scripts/downlevel-types.js"),
+];
 
 const mtime = (file) => {
   try {
@@ -31,13 +35,13 @@ const mtime = (file) => {
 };
 
 /** The newest modification time of the build's inputs (skipping dist and node_modules). */
-function newestSource(p) {
+function newestSource(p, top = true) {
   const st = fs.statSync(p);
-  if (!st.isDirectory()) return /\.(ts|json)$/.test(p) ? st.mtimeMs : 0;
+  if (!st.isDirectory()) return /\.(ts|json)$/.test(p) || top ? st.mtimeMs : 0;
   let newest = 0;
   for (const e of fs.readdirSync(p)) {
-    if (e === "dist" || e === "node_modules" || e === "docs") continue;
-    newest = Math.max(newest, newestSource(path.join(p, e)));
+    if (e === "dist" || e === "node_modules" || e === "docs" || e === "types-ts3.8") continue;
+    newest = Math.max(newest, newestSource(path.join(p, e), false));
   }
   return newest;
 }

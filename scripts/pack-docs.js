@@ -4,8 +4,11 @@
  * package meets, and the changelog, so `npm pack` ships them (provider/docs/ and provider/CHANGELOG.md are
  * generated, hence gitignored). A guide ships when anything shipped names it: an error message or a doc
  * comment of the built code (`docs/resources.md`), the package's README, or another shipped guide (a link or
- * its path). A relative link to a file the package does not ship becomes an absolute link to the repository,
- * so every link in the packed files works.
+ * its path). In the copies every link resolves in the package: a relative link to a file the package does not
+ * ship becomes plain text saying the file is in the repository (there is no public address of the repository
+ * to link to, and none is made up). A command that runs only in a clone of the repository (`npm test`,
+ * `npm run bench`, `npx jest ...`) is marked "(repository)", and a guide that names the repository's files or
+ * commands opens with a note saying so. tests/package/pack.test.ts checks every shipped guide.
  */
 "use strict";
 const fs = require("fs");
@@ -13,13 +16,25 @@ const path = require("path");
 
 const ROOT = path.resolve(__dirname, "..");
 const PKG = path.join(ROOT, "provider");
-const pkg = JSON.parse(fs.readFileSync(path.join(PKG, "package.json"), "utf8"));
-const REPO = pkg.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
+/** The workspace's scripts: `npm run <one of them>` works only at the root of a clone. */
+const ROOT_SCRIPTS = Object.keys(JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts);
+/** The marker of a repository-only command, and the note of a guide that names the repository's files. */
+const MARK = "(repository)";
+const NOTE =
+  "> This guide is a copy from the pulumi-cdn-zones repository. The paths it names outside `docs/` (`tests/...`,\n" +
+  "> `provider/...`, `scripts/...`, `examples/...`, `tools/...`) are files of that repository, which this package\n" +
+  `> does not ship, and a command marked ${MARK} runs in a clone of it, not in your project.`;
 
 /** `docs/<name>.md` as a message or a comment names a guide. */
 const DOC_MENTION = /\bdocs\/([a-z0-9][a-z0-9-]*\.md)\b/g;
 /** A Markdown link's target, relative ones only. */
 const RELATIVE_LINK = /\]\((?!https?:|#|mailto:)([^)\s#]+)(#[^)]*)?\)/g;
+/** A whole Markdown link with a relative target: text, target, anchor. */
+const RELATIVE_LINK_WHOLE = /\[([^\]]*)\]\((?!https?:|#|mailto:)([^)\s#]+)(#[^)]*)?\)/g;
+/** A command that needs a clone of the repository: a workspace script, its tests, its install. */
+const REPO_COMMAND = new RegExp(
+  `(?:npm run (?:${ROOT_SCRIPTS.map((n) => n.replace(/[-:]/g, "\\$&")).join("|")})(?![\\w:-])|npm test\\b|npm ci\\b|npx jest\\b)`,
+);
 
 /** The guides `text` names: `docs/x.md` mentions, and (for a file at `from` in the repository) relative links into docs/. */
 function namedGuides(text, from) {
@@ -79,26 +94,54 @@ function guidesToShip() {
   return [...found].sort();
 }
 
-/** Rewrites the relative links of `text` (a file at `from` in the repository, shipped at `to` in the package). */
+/**
+ * Rewrites the relative links of `text` (a file at `from` in the repository, shipped at `to` in the package): to
+ * the shipped copy when there is one (the repository's README becomes the package's), else to plain text naming
+ * the repository's file.
+ */
 function rewriteLinks(text, from, to, shippedDocs) {
-  return text.replace(RELATIVE_LINK, (all, target, hash = "") => {
+  return text.replace(RELATIVE_LINK_WHOLE, (all, label, target, hash = "") => {
     const inRepo = path.posix.normalize(path.posix.join(path.posix.dirname(from), target));
-    const shipped =
-      inRepo === "README.md"
-        ? "README.md"
-        : inRepo === "CHANGELOG.md"
-          ? "CHANGELOG.md"
-          : shippedDocs.map((d) => `docs/${d}`).find((d) => d === inRepo);
-    if (shipped && inRepo !== "README.md")
-      return `](${path.posix.relative(path.posix.dirname(to), shipped) || shipped}${hash})`;
-    return `](${REPO}/blob/main/${inRepo}${hash})`;
+    const shipped = ["README.md", "CHANGELOG.md"].includes(inRepo)
+      ? inRepo
+      : shippedDocs.map((d) => `docs/${d}`).find((d) => d === inRepo);
+    if (shipped) return `[${label}](${path.posix.relative(path.posix.dirname(to), shipped) || shipped}${hash})`;
+    const named = label.replace(/`/g, "") === inRepo ? label : `${label} (\`${inRepo}\`)`;
+    return `${named} in the repository`;
   });
+}
+
+/** Marks each repository-only command of `text` with MARK, unless its line already speaks of the repository. */
+function markRepositoryCommands(text) {
+  let fenced = false;
+  return text
+    .split("\n")
+    .map((line) => {
+      if (/^\s*```/.test(line)) fenced = !fenced;
+      if (!REPO_COMMAND.test(line) || /repository/i.test(line)) return line;
+      if (fenced) return line.includes(" # ") ? line.replace(" # ", ` # ${MARK} `) : `${line}   # ${MARK}`;
+      return line.replace(/`[^`]*`/g, (span) => (REPO_COMMAND.test(span) ? `${span} ${MARK}` : span));
+    })
+    .join("\n");
+}
+
+/** Whether `text` names a file of the repository outside docs/ (a path with a folder the package does not ship). */
+function namesRepositoryFiles(text) {
+  return /(?<![\w./-])(?:tests|provider|scripts|examples|tools)\/[\w./-]+/.test(text) || text.includes(MARK);
+}
+
+/** The shipped copy of a guide or the changelog: links rewritten, repository commands marked, the note after the title. */
+function shippedText(text, from, to, shippedDocs) {
+  const out = markRepositoryCommands(rewriteLinks(text, from, to, shippedDocs));
+  if (!namesRepositoryFiles(out)) return out;
+  const title = /^# .*\n/.exec(out);
+  return title ? `${title[0]}\n${NOTE}\n${out.slice(title[0].length)}` : `${NOTE}\n\n${out}`;
 }
 
 function copy(from, to, shippedDocs) {
   const text = fs.readFileSync(path.join(ROOT, from), "utf8");
   fs.mkdirSync(path.dirname(path.join(PKG, to)), { recursive: true });
-  fs.writeFileSync(path.join(PKG, to), rewriteLinks(text, from, to, shippedDocs));
+  fs.writeFileSync(path.join(PKG, to), shippedText(text, from, to, shippedDocs));
 }
 
 if (require.main === module) {
@@ -109,4 +152,4 @@ if (require.main === module) {
   copy("CHANGELOG.md", "CHANGELOG.md", docs);
 }
 
-module.exports = { rewriteLinks, namedGuides, guidesToShip };
+module.exports = { rewriteLinks, markRepositoryCommands, shippedText, namedGuides, guidesToShip, MARK, NOTE };

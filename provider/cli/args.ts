@@ -11,10 +11,12 @@ export const USAGE = `Usage: cdn-zones import [options]
 Writes a Pulumi program (TypeScript) declaring every zone of the account with \`adopt: true\`,
 so \`pulumi up\` takes the zones over instead of creating new ones. See docs/migration.md.
 
-Connection (flags override the environment):
-  --base-url URL          API base URL (CDN_BASE_URL)
-  --api-user-id ID        API user id (CDN_API_USER_ID)
-  --api-key-file FILE     file holding the API key (else CDN_API_KEY); never printed
+Connection: the flags, else the environment, else (run in a Pulumi project) the stack's cdn:* config,
+read with \`pulumi config --json --show-secrets\`:
+  --base-url URL          API base URL (CDN_BASE_URL, cdn:baseUrl)
+  --api-user-id ID        API user id (CDN_API_USER_ID, cdn:apiUserId)
+  --api-key-file FILE     file holding the API key (else CDN_API_KEY, cdn:apiKey); never printed
+  --stack NAME            the stack whose config to read (default: the selected stack)
 
 Options:
   --kinds LIST            zone kinds to import, comma-separated: pull,push,vod,live (default: all)
@@ -36,6 +38,8 @@ export interface ImportOptions {
   kinds: ZoneKind[];
   excludeState: string[];
   out?: string;
+  /** The stack whose `cdn:*` config is read; default the project's selected stack. */
+  stack?: string;
 }
 
 export type CliCommand = { kind: "help" } | { kind: "import"; options: ImportOptions };
@@ -89,6 +93,7 @@ export function parseCommand(argv: readonly string[]): CliCommand {
         kinds: { type: "string" },
         "exclude-state": { type: "string", multiple: true },
         out: { type: "string" },
+        stack: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -109,6 +114,7 @@ export function parseCommand(argv: readonly string[]): CliCommand {
       kinds: values.kinds !== undefined ? parseKinds(values.kinds) : [...ZONE_KINDS],
       excludeState: values["exclude-state"] ?? [],
       out: values.out,
+      stack: values.stack,
     },
   };
 }

@@ -6,7 +6,7 @@ import { CdnClient } from "../api/client";
 import { resolveCredentials } from "../api/config";
 import { perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 import { CdnAuthError, CdnProtocolError, CdnTransportError } from "../api/errors";
-import { readSettings, settingRef } from "../api/settings";
+import { readSettings, SETTINGS, SETTING_NAMES, settingRef, type ConfigLookup } from "../api/settings";
 import type { ImportOptions } from "./args";
 import { GeneratedProgram, ListedZone, renderProgram } from "./program";
 import { specOf } from "../resources/specs";
@@ -23,14 +23,33 @@ export interface ImportResult extends GeneratedProgram {
   deliveryConfig: { commands: string[]; known: boolean };
 }
 
-/** Lists, filters and renders; `env` gives what the flags do not (CDN_BASE_URL, CDN_API_USER_ID, CDN_API_KEY). */
+/**
+ * The stack's config as the import reads it: a key whose environment variable is set is left to the
+ * environment, so flags, then `CDN_*`, then the stack's `cdn:*` decide (the settings reader asks config
+ * before the environment, and names the source each value came from).
+ */
+export function belowEnvironment(stack: ConfigLookup, env: NodeJS.ProcessEnv): ConfigLookup {
+  return (key) => {
+    const name = SETTING_NAMES.find((n) => SETTINGS[n].configKey === key);
+    return name && env[SETTINGS[name].env] ? undefined : stack(key);
+  };
+}
+
+/**
+ * Lists, filters and renders. The connection comes from the flags, else `env` (CDN_BASE_URL,
+ * CDN_API_USER_ID, CDN_API_KEY), else `stack`: the `cdn:*` config of the project's stack, when the
+ * import runs in one (stackConfig.ts).
+ */
 export async function importZones(
   options: ImportOptions,
   progress: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
+  stack: ConfigLookup = () => undefined,
 ): Promise<ImportResult> {
+  const config = belowEnvironment(stack, env);
   const creds = resolveCredentials({
     explicit: { baseUrl: options.baseUrl, apiUserId: options.apiUserId as unknown as number, apiKey: options.apiKey },
+    config,
     env,
   });
   const managed = noManagedZones();
@@ -64,7 +83,7 @@ export async function importZones(
     "and brings it to the values declared here (passwords included). Review before the first up; see docs/migration.md.",
   ];
   const program = renderProgram(zones, header);
-  return { ...program, excluded, deliveryConfig: deliveryConfig(program, env) };
+  return { ...program, excluded, deliveryConfig: deliveryConfig(program, env, stack) };
 }
 
 /**
@@ -84,19 +103,25 @@ function listingHint(e: unknown, kind: ZoneKind, kinds: readonly ZoneKind[]): st
 /**
  * The API gives a zone's delivery host name (`cdn_url`) only in a create's answer, and nothing it
  * lists says the company alias or the CDN domain: an adopted zone's `cdnUrl` is built from
- * cdn:companyAlias and cdn:cdnDomain, so the import says how to set them (with the values of
- * CDN_COMPANY_ALIAS and CDN_CDN_DOMAIN when they are set and valid).
+ * cdn:companyAlias and cdn:cdnDomain, so the import says how to set those the stack does not have yet
+ * (with the values of CDN_COMPANY_ALIAS and CDN_CDN_DOMAIN when they are set and valid).
  */
-function deliveryConfig(program: GeneratedProgram, env: NodeJS.ProcessEnv): ImportResult["deliveryConfig"] {
+function deliveryConfig(
+  program: GeneratedProgram,
+  env: NodeJS.ProcessEnv,
+  stack: ConfigLookup,
+): ImportResult["deliveryConfig"] {
   const withUrl = ZONE_KINDS.some((k) => program.counts[k] > 0 && specOf(k).computed.some((c) => c.deliveryHost));
   if (!withUrl) return { commands: [], known: false };
+  const inStack = readSettings({ config: stack }, ["companyAlias", "cdnDomain"]).values;
   const read = readSettings({ env }, ["companyAlias", "cdnDomain"]).values;
-  const known = read.companyAlias !== undefined && read.cdnDomain !== undefined;
-  return {
-    known,
-    commands: [
-      `pulumi config set cdn:companyAlias ${read.companyAlias ?? "<company alias>"}`,
-      `pulumi config set cdn:cdnDomain ${read.cdnDomain ?? "<CDN domain, such as netdna-cdn.com>"}`,
-    ],
-  };
+  const commands: string[] = [];
+  if (inStack.companyAlias === undefined)
+    commands.push(`pulumi config set cdn:companyAlias ${read.companyAlias ?? "<company alias>"}`);
+  if (inStack.cdnDomain === undefined)
+    commands.push(`pulumi config set cdn:cdnDomain ${read.cdnDomain ?? "<CDN domain, such as netdna-cdn.com>"}`);
+  const known =
+    (inStack.companyAlias !== undefined || read.companyAlias !== undefined) &&
+    (inStack.cdnDomain !== undefined || read.cdnDomain !== undefined);
+  return { known, commands };
 }

@@ -6,8 +6,10 @@
 import * as fs from "fs";
 import * as path from "path";
 import { CliCommand, parseCommand, USAGE, UsageError } from "./args";
+import { CdnConfigError } from "../api/errors";
 import { importZones } from "./import";
 import { deliveryConfigLines, passwordHints, skippedLine, summaryLine } from "./report";
+import { readStackConfig } from "./stackConfig";
 import { printable } from "./terminal";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -25,7 +27,15 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   // Every line is made printable: progress carries server text (error messages, names).
   const progress = (line: string) => process.stderr.write(`cdn-zones: ${printable(line)}\n`);
-  const result = await importZones(command.options, progress);
+  const stack = readStackConfig({ stack: command.options.stack });
+  if (stack.note) progress(stack.note);
+  if (stack.problem && command.options.stack) throw new Error(stack.problem);
+  if (stack.problem) progress(stack.problem);
+  const result = await importZones(command.options, progress, process.env, stack.lookup).catch((e: unknown) => {
+    // A missing setting the stack would have given: say why the stack's config was not read.
+    if (e instanceof CdnConfigError && stack.problem) e.message += ` (${stack.problem})`;
+    throw e;
+  });
   for (const z of result.skipped) progress(skippedLine(z));
   const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
   if (command.options.out) {

@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { aliasFromCdnUrl } from "../api/purge";
 import { programSetting, refusePlainSecrets } from "../common/programConfig";
+import { muteStackTraces } from "./stackTraces";
 import { isZoneObject, PurgeableZone } from "../common/zoneReference";
 
 /** One shared instance, the `module.exports` of providers/purge.ts, so the SDK serializes it once and an installed package stores a require. */
@@ -43,7 +44,12 @@ export class CachePurge extends pulumi.dynamic.Resource {
       purgedAt: undefined,
       purgeCount: undefined,
     };
-    super(CACHE_PURGE_PROVIDER, name, props, opts, "cdn", "CachePurge");
+    const limit = muteStackTraces();
+    try {
+      super(CACHE_PURGE_PROVIDER, name, props, opts, "cdn", "CachePurge");
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 }
 

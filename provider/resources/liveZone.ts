@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { muteStackTraces } from "./stackTraces";
 import { zoneRegistration } from "./zoneResource";
 
 /** Inputs of a live (streaming) zone. The API key must have been granted live-zone access. */
@@ -29,7 +30,12 @@ export class LiveZone extends pulumi.dynamic.Resource {
   declare readonly account: pulumi.Output<string>;
 
   constructor(name: string, args: LiveZoneArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...zoneRegistration("LiveZone", name, args as unknown as Record<string, unknown>, opts));
+    const limit = muteStackTraces();
+    try {
+      super(...zoneRegistration("LiveZone", name, args as unknown as Record<string, unknown>, opts));
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 
   /** Reads an existing live zone by its id into the program, without managing it. */

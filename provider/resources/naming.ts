@@ -26,20 +26,28 @@ export function isOwnAutoName(inputs: Record<string, unknown>): boolean {
 /**
  * The hidden input telling check, for a new zone, which of the account's zones this stack named and
  * which resources the program declares: the stack's identity (organization, project, stack, kind),
- * the resource's own name and its aliases' names, and the resource names (aliases included) of the
- * kind that the program declares. Unlike `__autoName`, check never keeps it in the stored inputs. It lets check name a zone
- * that a rename without `aliases` leaves behind, and find the zone of a `--replace` target whose
- * stored name check cannot see (renames.ts): the engine never asks the provider about a retained delete.
+ * the resource's own name and its aliases' names, and the zone's place in the batch of zones of its
+ * kind that one synchronous run of the program declared (zoneResource.ts, `enrol`). Every zone's check
+ * records its names, so once a batch has been checked whole, check knows every resource name the
+ * program declared of the kind without any zone carrying them all. Unlike `__autoName`, check never
+ * keeps it in the stored inputs. It lets check name a zone that a rename without `aliases` leaves
+ * behind, and find the zone of a `--replace` target whose stored name check cannot see (renames.ts):
+ * the engine never asks the provider about a retained delete.
  */
 export const AUTO_NAME_SCOPE = "__autoNameScope";
 
-/** What `__autoNameScope` holds once the program's inputs are resolved. */
+/** What `__autoNameScope` holds, as JSON text, once the program's inputs are resolved. */
 export interface AutoNameScope {
   stack: string[];
   resource: string;
   /** The names this resource's `aliases` give. */
   aliases: string[];
-  declared: string[];
+  /** The random id of the batch of zones of this kind the program declared in one synchronous run. */
+  batch: string;
+  /** This zone's position in its batch, from 0. */
+  seq: number;
+  /** How many zones the batch holds: carried by the batch's first zone only (zoneResource.ts, `scopeText`). */
+  count?: number;
 }
 
 const SUFFIX_LENGTH = 7;

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { muteStackTraces } from "./stackTraces";
 import { zoneRegistration } from "./zoneResource";
 
 /** Inputs of a pull zone: a cache in front of the customer's origin server. */
@@ -46,7 +47,12 @@ export class PullZone extends pulumi.dynamic.Resource {
   declare readonly vanityIp: pulumi.Output<string>;
 
   constructor(name: string, args: PullZoneArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...zoneRegistration("PullZone", name, args as unknown as Record<string, unknown>, opts));
+    const limit = muteStackTraces();
+    try {
+      super(...zoneRegistration("PullZone", name, args as unknown as Record<string, unknown>, opts));
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 
   /** Reads an existing pull zone by its id into the program, without managing it. */

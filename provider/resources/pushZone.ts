@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { muteStackTraces } from "./stackTraces";
 import { zoneRegistration } from "./zoneResource";
 
 /** Inputs of a push zone: storage the customer uploads to, served by the edge. */
@@ -39,7 +40,12 @@ export class PushZone extends pulumi.dynamic.Resource {
   declare readonly storageLocation: pulumi.Output<string>;
 
   constructor(name: string, args: PushZoneArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...zoneRegistration("PushZone", name, args as unknown as Record<string, unknown>, opts));
+    const limit = muteStackTraces();
+    try {
+      super(...zoneRegistration("PushZone", name, args as unknown as Record<string, unknown>, opts));
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 
   /** Reads an existing push zone by its id into the program, without managing it. */

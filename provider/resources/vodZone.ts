@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { muteStackTraces } from "./stackTraces";
 import { zoneRegistration } from "./zoneResource";
 
 /** Inputs of a VOD (video on demand) zone. */
@@ -31,7 +32,12 @@ export class VodZone extends pulumi.dynamic.Resource {
   declare readonly storageLocation: pulumi.Output<string>;
 
   constructor(name: string, args: VodZoneArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...zoneRegistration("VodZone", name, args as unknown as Record<string, unknown>, opts));
+    const limit = muteStackTraces();
+    try {
+      super(...zoneRegistration("VodZone", name, args as unknown as Record<string, unknown>, opts));
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 
   /** Reads an existing VOD zone by its id into the program, without managing it. */

@@ -4,6 +4,7 @@
  * scope check uses to find zones a rename or replacement concerns (naming.ts), outputs
  * declared as `undefined`, the password always a secret) and the default resource options of a kind.
  */
+import { randomUUID } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { refusePlainSecrets } from "../common/programConfig";
 import { AUTO_NAME, AUTO_NAME_SCOPE, autoName } from "./naming";
@@ -28,8 +29,7 @@ export function zoneRegistration(
     const identity = namingIdentity(kind, opts?.parent);
     if (props.name === undefined)
       props[AUTO_NAME] = Array.isArray(identity) ? autoName(name, identity) : identity.then((id) => autoName(name, id));
-    const aliases = aliasNames(opts?.aliases);
-    props[AUTO_NAME_SCOPE] = { stack: identity, resource: name, aliases, declared: declare(kind, [name, ...aliases]) };
+    props[AUTO_NAME_SCOPE] = scopeText(identity, name, aliasNames(opts?.aliases), enrol(kind));
   }
   for (const f of spec.fields) {
     if (f.secret && props[f.input] !== undefined)
@@ -102,9 +102,8 @@ function namingIdentity(kind: ZoneType, parent: pulumi.Resource | undefined): st
   return new Promise<string[]>((resolve) => parent.urn.apply((urn) => resolve(scoped(urn))));
 }
 
-/** Resource names (and alias names) of each kind this program has declared so far. */
-const declaredNames = new Map<ZoneType, Set<string>>();
-const lists = new Map<ZoneType, Promise<string[]>>();
+/** The zones of each kind declared in the program's current synchronous run (`get`s are not counted). */
+const batches = new Map<ZoneType, { batch: string; size: number; count: Promise<number> }>();
 
 /** The resource names `aliases` give (a URN's last part, an alias object's `name`); outputs and promises are not seen. */
 function aliasNames(aliases: pulumi.CustomResourceOptions["aliases"]): string[] {
@@ -118,25 +117,45 @@ function aliasNames(aliases: pulumi.CustomResourceOptions["aliases"]): string[] 
 }
 
 /**
- * Records resource names of a kind and returns the kind's names as they stand once the program's
- * current synchronous run is over (a zone declared after an `await` is not in the list of one declared before it).
+ * A zone's place in the batch of zones of its kind declared in one synchronous run of the program: the batch's
+ * random id, the zone's position in it (`seq`, from 0) and the batch's size once the run is over (`count`). A few
+ * bytes per zone, whatever the stack's size: check learns the resource names themselves from each zone's own check,
+ * and `count` tells it when it has seen the whole batch (renames.ts). Sending every name of the kind with every
+ * zone cost N x N strings per deployment (docs/performance.md, "Per-zone cost"). The id keeps batches of two runs
+ * of a program in one process (tests, the testing driver's in-process runs) apart.
  */
-function declare(kind: ZoneType, add: string[]): Promise<string[]> {
-  let names = declaredNames.get(kind);
-  if (!names) declaredNames.set(kind, (names = new Set()));
-  for (const n of add) names.add(n);
-  let list = lists.get(kind);
-  if (!list) {
-    const all = names;
-    list = new Promise((resolve) =>
+function enrol(kind: ZoneType): { batch: string; seq: number; count: Promise<number> } {
+  let current = batches.get(kind);
+  if (!current) {
+    const fresh = { batch: randomUUID(), size: 0, count: Promise.resolve(0) };
+    fresh.count = new Promise((resolve) =>
       setImmediate(() => {
-        lists.delete(kind);
-        resolve([...all].sort());
+        batches.delete(kind);
+        resolve(fresh.size);
       }),
     );
-    lists.set(kind, list);
+    batches.set(kind, (current = fresh));
   }
-  return list;
+  return { batch: current.batch, seq: current.size++, count: current.count };
+}
+
+/**
+ * The naming scope as one JSON text (naming.ts, AutoNameScope). Only the first zone of a batch carries the
+ * batch's size, which is known once the program's synchronous run is over; the others are plain text when the
+ * stack's identity is (no parent component). As an object holding arrays and a promise, the SDK serialized each
+ * member on its own and awaited a promise per zone, each with a formatted stack trace: the scope alone was 15% of a
+ * program's memory at 1,000 zones (docs/performance.md, "Per-zone cost").
+ */
+function scopeText(
+  stack: string[] | Promise<string[]>,
+  resource: string,
+  aliases: string[],
+  place: { batch: string; seq: number; count: Promise<number> },
+): string | Promise<string> {
+  const text = (s: string[], count?: number) =>
+    JSON.stringify({ stack: s, resource, aliases, batch: place.batch, seq: place.seq, count });
+  if (place.seq === 0) return Promise.all([stack, place.count]).then(([s, count]) => text(s, count));
+  return Array.isArray(stack) ? text(stack) : stack.then((s) => text(s));
 }
 
 /** The stack's organization; outside a deployment (and in SDK versions without it) there is none. */

@@ -1,9 +1,12 @@
 /**
  * A new user's first minutes through the real `pulumi` CLI (issue 20, items 6 and 10): what the CLI
  * shows when the key is wrong or the address is silent. One stack, pointed at the emulator, then
- * at a wrong key, then at a server that accepts connections and never answers.
+ * at a wrong key, then at a server that accepts connections and never answers. Then (issue 26, item 3)
+ * `cdn-zones import` run in the project connects with the stack's config.
  */
+import { spawn } from "child_process";
 import * as net from "net";
+import * as path from "path";
 import { useEmulator } from "../support/emulator";
 import { EngineProject, type ZoneDecl } from "../support/engine";
 
@@ -54,4 +57,25 @@ test("a silent address: a line within seconds says what the preview waits for, a
   expect(r.output).toContain(`no answer at ${where} within 3500 ms, and nothing has answered at this address yet`);
   expect(r.output).toMatch(/gave up after 3 attempts in \d+(\.\d)? s \(first contact: /);
   expect(r.output).not.toContain("raise it with cdn:timeoutMs");
+});
+
+test("cdn-zones import in the project connects with the stack's config and asks only for what the stack lacks", async () => {
+  await p.pointAt(emu.get());
+  await p.must(["config", "rm", "cdn:firstContactTimeoutMs"]);
+  await p.must(["config", "set", "cdn:companyAlias", "acme"]);
+  await emu.get().seedZone("pullzone", { name: "first-import", origin: "https://origin.example.com" });
+  // As a user types it in the project: no CDN_* in the environment (the project's env has none), pulumi on PATH.
+  const bin = path.resolve(__dirname, "../../provider/dist/cli/main.js");
+  const child = spawn(process.execPath, [bin, "import", "--kinds", "pull"], { cwd: p.dir, env: p.env });
+  let [stdout, stderr] = ["", ""];
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  expect(stderr).toContain("read the config of the selected stack (pulumi config): cdn:apiKey, cdn:apiUserId,");
+  expect(code).toBe(0);
+  expect(stdout).toContain('const pullFirstImport = new PullZone("first-import", {');
+  expect(stderr).not.toContain("is not set");
+  expect(stderr).not.toContain("pulumi config set cdn:companyAlias");
+  expect(stderr).toContain("pulumi config set cdn:cdnDomain <CDN domain");
+  expect(stdout + stderr).not.toContain(emu.get().apiKey);
 });

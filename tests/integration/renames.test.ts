@@ -22,11 +22,24 @@ beforeAll(() => {
 let stacks = 0;
 /** A stack identity of its own per test, so the shared emulator's zones never match another test's. */
 const newStack = (kind = "PullZone") => ["org", "web", `renames-${++stacks}-${process.pid % 997}`, kind];
-/** What the program sends for resource `resource` of a stack (zoneResource.ts), the declared list resolved. */
-const scope = (stack: string[], resource: string, declared: string[], aliases: string[] = []) => ({
-  __autoName: autoName(resource, stack),
-  __autoNameScope: { stack, resource, aliases, declared: [resource, ...aliases, ...declared] },
-});
+let batches = 0;
+/** What the program sends for the zones of one of its runs (zoneResource.ts, `enrol`): one batch, a scope each. */
+const batchOf = (stack: string[], resources: [string, string[]?][]) => {
+  const batch = `batch-${++batches}`;
+  return resources.map(([resource, aliases = []], seq) => ({
+    __autoName: autoName(resource, stack),
+    __autoNameScope: JSON.stringify({
+      stack,
+      resource,
+      aliases,
+      batch,
+      seq,
+      count: seq ? undefined : resources.length,
+    }),
+  }));
+};
+/** What the program sends for resource `resource` when it is the only zone of its kind. */
+const scope = (stack: string[], resource: string, aliases: string[] = []) => batchOf(stack, [[resource, aliases]])[0];
 /** Runs `f` and returns what the provider wrote to stderr meanwhile. */
 async function stderrOf(f: () => Promise<unknown>): Promise<string> {
   const spy = jest.spyOn(process.stderr, "write").mockImplementation(() => true);
@@ -50,22 +63,52 @@ test("autoNameOwner finds the resource a stack auto-named a zone for, and nothin
   expect(autoNameOwner(autoName("my_site", stack), stack)).toBeUndefined();
 });
 
-test("the program sends the stack, the resource, its aliases and the kind's declared names; a get sends none", async () => {
+test("the program sends the stack, the resource, its aliases and the zone's place in its batch; a get sends none", async () => {
   const aliases = [{ name: "old-web" }, "urn:pulumi:dev::web::pulumi-nodejs:dynamic/cdn:PushZone::older-web"];
+  type Sent = { stack: string[]; resource: string; aliases: string[]; batch: string; seq: number; count?: number };
+  const sent = async (props: Record<string, unknown>) =>
+    JSON.parse(await (props.__autoNameScope as string | Promise<string>)) as Sent;
   const [, , a] = zoneRegistration("PushZone", "web", { password: "Zone-Pa55word-1" }, { aliases });
   const [, , b] = zoneRegistration("PushZone", "files", { name: "given", password: "Zone-Pa55word-1" }, undefined);
   const [, , got] = zoneRegistration("PushZone", "read", undefined, { id: "7" });
-  const sa = a.__autoNameScope as { stack: string[]; resource: string; aliases: string[]; declared: Promise<string[]> };
+  const [, , live] = zoneRegistration("LiveZone", "cam", { password: "Zone-Pa55word-1" }, undefined);
+  const [sa, sb, sl] = await Promise.all([sent(a), sent(b), sent(live)]);
   expect(sa.resource).toBe("web");
   expect(sa.stack).toEqual([expect.any(String), expect.any(String), expect.any(String), "PushZone"]);
   expect(sa.aliases).toEqual(["old-web", "older-web"]);
-  // Both lists hold every name declared in the same run of the program, whoever comes first.
-  const all = ["files", "old-web", "older-web", "web"];
-  expect((await sa.declared).filter((n) => all.includes(n))).toEqual(all);
-  expect(
-    (await (b.__autoNameScope as { declared: Promise<string[]> }).declared).filter((n) => all.includes(n)),
-  ).toEqual(all);
+  // One batch per kind and synchronous run: positions in declaration order; the batch's first zone carries its
+  // size, known once the run is over, the others are plain text (no promise for the SDK to await per zone).
+  expect(sb.batch).toBe(sa.batch);
+  expect(sb.seq).toBe(sa.seq + 1);
+  if (sa.seq === 0) expect(sa.count).toBe(sb.seq + 1);
+  expect(typeof b.__autoNameScope).toBe("string");
+  expect(sb.count).toBeUndefined();
+  expect(sl.batch).not.toBe(sa.batch);
   expect(got).not.toHaveProperty("__autoNameScope");
+  // A zone declared after the run is over starts another batch.
+  const [, , later] = zoneRegistration("PushZone", "later", { password: "Zone-Pa55word-1" }, undefined);
+  const sLater = await sent(later);
+  expect(sLater.batch).not.toBe(sa.batch);
+  expect(sLater.seq).toBe(0);
+});
+
+/** A value with every promise inside it awaited, as the SDK serializes an input. */
+async function resolved(v: unknown): Promise<unknown> {
+  const x = await v;
+  if (Array.isArray(x)) return Promise.all(x.map(resolved));
+  if (x && typeof x === "object")
+    return Object.fromEntries(await Promise.all(Object.entries(x).map(async ([k, y]) => [k, await resolved(y)])));
+  return x;
+}
+
+test("what a zone's registration carries does not grow with the program's zones of its kind", async () => {
+  const sizes: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const [, , props] = zoneRegistration("PullZone", `zone-${i}`, { origin: ORIGIN }, undefined);
+    if (i === 0 || i === 1999) sizes.push(JSON.stringify(await resolved(props.__autoNameScope)).length);
+  }
+  // The position's digits and the zone's own name may grow; the names of the other 1,999 zones must not be there.
+  expect(sizes[1] - sizes[0]).toBeLessThanOrEqual(10);
 });
 
 test("a new zone's check names each zone this stack made for a resource the program no longer declares", async () => {
@@ -74,10 +117,16 @@ test("a new zone's check names each zone this stack made for a resource the prog
   const kept = await emu.seedZone("pullzone", { name: autoName("blog", stack), origin: ORIGIN });
   const other = await emu.seedZone("pullzone", { name: autoName("shop", newStack()), origin: ORIGIN });
   const d = deployment(accountConfig(emu));
+  const [site2, blog] = batchOf(stack, [["site2"], ["blog"]]);
   let checked: Awaited<ReturnType<typeof d.check>> | undefined;
-  const out = await stderrOf(async () => {
-    checked = await d.check("PullZone", {}, { origin: ORIGIN, ...scope(stack, "site2", ["blog"]) });
+  // The new zone is checked first: which names the program declares is known once its whole batch was checked.
+  const early = await stderrOf(async () => {
+    checked = await d.check("PullZone", {}, { origin: ORIGIN, ...site2 });
   });
+  expect(early).toBe("");
+  const out = await stderrOf(() =>
+    d.check("PullZone", { name: kept.name, origin: ORIGIN }, { origin: ORIGIN, ...blog }),
+  );
   expect(checked!.failures).toEqual([]);
   expect(checked!.inputs).not.toHaveProperty("__autoNameScope");
   expect(checked!.inputs.__autoName).toBe(autoName("site2", stack)); // kept: create may take back its own zone
@@ -88,12 +137,21 @@ test("a new zone's check names each zone this stack made for a resource the prog
   expect(out).not.toContain(kept.name); // declared by the program
   expect(out).not.toContain(other.name); // another stack's
   // Once per zone and deployment, whatever the number of new resources; never for a zone the stack still manages.
-  const again = await stderrOf(() => d.check("PullZone", {}, { origin: ORIGIN, ...scope(stack, "site3", ["blog"]) }));
+  const [blogAgain, site3] = batchOf(stack, [["blog"], ["site3"]]);
+  const again = await stderrOf(async () => {
+    await d.check("PullZone", { name: kept.name, origin: ORIGIN }, { origin: ORIGIN, ...blogAgain });
+    await d.check("PullZone", {}, { origin: ORIGIN, ...site3 });
+  });
   expect(again).toBe("");
-  const existing = await stderrOf(() =>
-    d.check("PullZone", { name: kept.name, origin: ORIGIN }, { origin: ORIGIN, ...scope(stack, "blog", []) }),
-  );
-  expect(existing).toBe("");
+});
+
+test("a batch never checked whole (pulumi up --target checks only its targets) warns of nothing", async () => {
+  const stack = newStack();
+  const left = await emu.seedZone("pullzone", { name: autoName("site", stack), origin: ORIGIN });
+  const d = deployment(accountConfig(emu));
+  const [site2] = batchOf(stack, [["site2"], ["blog"]]);
+  const out = await stderrOf(() => d.check("PullZone", {}, { origin: ORIGIN, ...site2 }));
+  expect(out).not.toContain(left.name);
 });
 
 test("a zone under the resource's own auto-name: taken back, never a second zone, and the preview says why", async () => {
@@ -104,7 +162,7 @@ test("a zone under the resource's own auto-name: taken back, never a second zone
   const before = creates();
   let checked: Awaited<ReturnType<typeof d.check>> | undefined;
   const out = await stderrOf(async () => {
-    checked = await d.check("PullZone", {}, { origin: ORIGIN, ...scope(stack, "site", []) });
+    checked = await d.check("PullZone", {}, { origin: ORIGIN, ...scope(stack, "site") });
   });
   // An interrupted up and a `--replace` look the same to check: neither may end with two zones.
   expect(checked!.failures).toEqual([]);
@@ -126,7 +184,7 @@ test("a zone under an alias's auto-name: no second zone beside it, and the way t
     {},
     {
       password: "Zone-Pa55word-1",
-      ...scope(stack, "media", [], ["videos"]),
+      ...scope(stack, "media", ["videos"]),
     },
   );
   expect(failures).toEqual([
@@ -150,7 +208,7 @@ test("an explicit name in use: the replacement, rename and adopt answers, each f
     {
       name: zone.name,
       password: "Zone-Pa55word-1",
-      ...scope(stack, "files", []),
+      ...scope(stack, "files"),
     },
   );
   const reason = failures.map((f) => f.reason).join("\n");
@@ -173,7 +231,7 @@ test("live zones: no warning and no refusal, since the API deletes them (a repla
     ({ failures } = await d.check(
       "LiveZone",
       {},
-      { password: "Zone-Pa55word-1", ...scope(stack, "cam", [], ["old-cam"]) },
+      { password: "Zone-Pa55word-1", ...scope(stack, "cam", ["old-cam"]) },
     ));
   });
   expect(failures).toEqual([]);

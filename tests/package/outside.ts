@@ -86,17 +86,52 @@ export async function pack(tree: string, dest: string): Promise<string> {
  * `@pulumi/pulumi@<version>` installed from the registry as the README says (`--engine-strict`: a package
  * whose engines exclude this Node fails the install).
  */
-export async function outsideProject(dir: string, name: string, tarball: string, pulumi: string): Promise<string> {
+export async function outsideProject(
+  dir: string,
+  name: string,
+  tarball: string,
+  pulumi: string,
+  flags: readonly string[] = [],
+): Promise<string> {
   const project = path.join(dir, name);
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name, version: "1.0.0", private: true }));
   await must(
     "npm",
-    ["install", tarball, `@pulumi/pulumi@${pulumi}`, "--prefer-offline", "--engine-strict", "--no-audit", "--no-fund"],
+    [
+      "install",
+      ...flags,
+      tarball,
+      `@pulumi/pulumi@${pulumi}`,
+      "--prefer-offline",
+      "--engine-strict",
+      "--no-audit",
+      "--no-fund",
+    ],
     project,
     NPM_ENV,
   );
   return project;
+}
+
+/** `npm install <packages>` in `project`, from the registry (or npm's cache). */
+export async function npmInstall(project: string, packages: string[]): Promise<void> {
+  await must("npm", ["install", ...packages, "--prefer-offline", "--no-audit", "--no-fund"], project, NPM_ENV);
+}
+
+/**
+ * The flags of the README's `npm install` of the tarball (`--save-exact`, ...), so the projects are installed
+ * as a reader who copies the command installs them.
+ */
+export function readmeInstallFlags(readme: string): string[] {
+  const line = readme.split("\n").find((l) => /^\s*npm install .*pulumi-cdn-zones-[\d.]+\.tgz/.test(l));
+  if (!line) throw new Error("the README gives no `npm install <tarball>` line");
+  return line
+    .replace(/#.*/, "")
+    .trim()
+    .split(/\s+/)
+    .slice(2)
+    .filter((a) => a.startsWith("-"));
 }
 
 export interface InstalledEmulator {
@@ -140,14 +175,19 @@ export function startInstalledEmulator(project: string, apiKey = "outside-test-k
  * `pulumi` (the real CLI, tests/support/engine.ts) in `project`, with a private PULUMI_HOME and file backend
  * under `root`: a function running one command non-interactively.
  */
-export async function pulumiIn(project: string, root: string): Promise<(args: string[]) => Promise<Ran>> {
+export async function pulumiIn(
+  project: string,
+  root: string,
+): Promise<((args: string[]) => Promise<Ran>) & { env: NodeJS.ProcessEnv }> {
   const cli = await pulumiCli();
   for (const d of ["home", "state"]) fs.mkdirSync(path.join(root, d), { recursive: true });
   const env = {
     ...cliScript.pulumiEnv(cli, { home: path.join(root, "home"), backendDir: path.join(root, "state") }),
     CDN_LOG: "quiet",
   };
-  return (args) => run(cli.pulumi, [...args, "--non-interactive", "--color", "never"], project, env);
+  const pulumi = (args: string[]) => run(cli.pulumi, [...args, "--non-interactive", "--color", "never"], project, env);
+  // The environment of these commands (the CLI first on PATH): for other tools run as the user would, such as `cdn-zones`.
+  return Object.assign(pulumi, { env });
 }
 
 /** The lowest Node.js major a package's `engines.node` (`>=N...`) admits. */

@@ -14,12 +14,18 @@ import {
   InstalledEmulator,
   lowestNode,
   must,
+  npmInstall,
   outsideProject,
   pack,
   pulumiIn,
+  readmeInstallFlags,
   ROOT,
+  run,
   startInstalledEmulator,
 } from "./outside";
+
+// A plain script (it runs at pack time): typed here by hand.
+const packDocs = require("../../scripts/pack-docs.js") as { NOTE: string };
 
 /** The ends of the peer range that run on this Node: 3.216.0, and 3.248.0 (3.249.0 and newer need Node 22). */
 const LOWEST_SDK = "3.216.0";
@@ -47,9 +53,11 @@ beforeAll(async () => {
   unpacked = path.join(dir, "unpacked");
   fs.mkdirSync(unpacked);
   execFileSync("tar", ["-xzf", tarball, "-C", unpacked, "--strip-components=1"]);
+  // Installed with the flags the README's command gives (`--save-exact`), as a reader copying it does.
+  const flags = readmeInstallFlags(fs.readFileSync(path.join(ROOT, "README.md"), "utf8"));
   const [newest, lowest] = await Promise.all([
-    outsideProject(dir, "newest", tarball, NEWEST_SDK),
-    outsideProject(dir, "lowest", tarball, LOWEST_SDK),
+    outsideProject(dir, "newest", tarball, NEWEST_SDK, flags),
+    outsideProject(dir, "lowest", tarball, LOWEST_SDK, flags),
   ]);
   Object.assign(projects, { [NEWEST_SDK]: newest, [LOWEST_SDK]: lowest });
   emu = await startInstalledEmulator(newest);
@@ -65,6 +73,9 @@ test("a fresh clone's tree packs with its build: dist/, entries, bins, guides, n
   for (const f of [
     "dist/index.js",
     "dist/index.d.ts",
+    // The declarations `typesVersions` gives TypeScript before 5.0 (the vendored 3.8.3 of @pulumi/pulumi).
+    "types-ts3.8/dist/index.d.ts",
+    "types-ts3.8/testing.d.ts",
     "dist/cli/main.js",
     "h.js",
     "emulator.js",
@@ -115,6 +126,47 @@ test("every guide a message or a shipped guide names ships, and every relative l
   }
 });
 
+/** Path-like words of a guide: `tests/engine/interrupt.test.ts`, `api/dates.ts`, `docs/resources.md`. */
+const FILE_MENTION =
+  /(?<![\w./@:-])((?:\.{1,2}\/)?(?:[\w.-]+\/)*[\w-][\w.-]*\.(?:ts|js|md|json|py|yaml|sh))(?![\w/-])/g;
+/** A command that needs a clone of the repository: its scripts, its tests, its install. */
+const REPOSITORY_COMMAND = /\bnpm (?:run [\w:-]+|test|ci)\b|\bnpx jest\b/;
+
+test("the shipped guides: no address made up, the repository's files and commands said to be the repository's", () => {
+  const shipped = new Set(listing);
+  const texts = listing
+    .filter((f) => /\.(md|json)$/.test(f) && !f.startsWith("dist/"))
+    .map((f) => ({ f, text: fs.readFileSync(path.join(unpacked, f), "utf8") }));
+  expect(texts.map((t) => t.f)).toEqual(expect.arrayContaining(["README.md", "CHANGELOG.md", "package.json"]));
+  // The repository has no public address yet: no link, homepage or repository field may invent one.
+  for (const { f, text } of texts) expect(`${f}: ${/github\.com\/pulumi-cdn-zones/.test(text)}`).toBe(`${f}: false`);
+  const pkg = JSON.parse(fs.readFileSync(path.join(unpacked, "package.json"), "utf8"));
+  expect([pkg.homepage, pkg.repository, pkg.bugs]).toEqual([undefined, undefined, undefined]);
+
+  // A path with a folder that names a file of the repository (`api/dates.ts` is provider/api/dates.ts); a bare
+  // name (`index.ts`, `Pulumi.yaml`) is the user's own file.
+  const inRepository = (m: string) =>
+    m.includes("/") && [m, `provider/${m}`].some((p) => fs.existsSync(path.join(ROOT, p)));
+  let repositoryMentions = 0;
+  for (const { f, text } of texts.filter((t) => t.f.endsWith(".md"))) {
+    const noted = text.includes(packDocs.NOTE);
+    for (const [, m] of text.matchAll(FILE_MENTION)) {
+      const asShipped = [path.posix.normalize(path.posix.join(path.posix.dirname(f), m)), path.posix.normalize(m)];
+      if (asShipped.some((p) => shipped.has(p))) continue;
+      if (!inRepository(m)) continue; // Pulumi's or the SDK's files (pkg/resource/deploy/step.go), named as such
+      repositoryMentions++;
+      expect(`${f} names ${m}, noted as the repository's: ${noted}`).toBe(
+        `${f} names ${m}, noted as the repository's: true`,
+      );
+    }
+    text.split("\n").forEach((line, i) => {
+      if (!REPOSITORY_COMMAND.test(line)) return;
+      expect(`${f}:${i + 1} ${line}`).toMatch(/repository/i);
+    });
+  }
+  expect(repositoryMentions).toBeGreaterThan(20);
+});
+
 test("engines states the Node.js both ends of the peer range need; typescript is an optional peer", () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(unpacked, "package.json"), "utf8"));
   expect(pkg.peerDependencies["@pulumi/pulumi"]).toBe(`>=${LOWEST_SDK} <4`);
@@ -144,13 +196,22 @@ test("npm publish --dry-run of the fresh clone's provider/ is clean", async () =
   expect(r.output).toContain("+ pulumi-cdn-zones@");
 });
 
-test("the README's install is the one this test does: a tarball from npm pack, not the registry", () => {
+test("the README's install is the one this test does: a tarball from npm pack, pinned exactly, no made-up address", () => {
   for (const readme of [
     fs.readFileSync(path.join(ROOT, "README.md"), "utf8"),
     fs.readFileSync(path.join(unpacked, "README.md"), "utf8"),
   ]) {
     expect(readme).toContain("npm pack -w provider");
-    expect(readme).toMatch(/npm install \S*pulumi-cdn-zones-0\.1\.0\.tgz @pulumi\/pulumi@3\.248\.0/);
+    expect(readme).toMatch(/npm install --save-exact \S*pulumi-cdn-zones-0\.1\.0\.tgz @pulumi\/pulumi@3\.248\.0/);
+    // The repository has no public address: the README says where to pack without inventing one.
+    expect(readme).not.toMatch(/git clone \S/);
+    expect(readme).not.toContain("github.com/pulumi-cdn-zones");
+  }
+  // What the README's command saves: exact versions, so a later `npm install` keeps 3.248.0 (3.249+ needs Node 22).
+  for (const [version, project] of Object.entries(projects)) {
+    const saved = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8")).dependencies;
+    expect(saved["@pulumi/pulumi"]).toBe(version);
+    expect(saved["pulumi-cdn-zones"]).toMatch(/^file:.*pulumi-cdn-zones-0\.1\.0\.tgz$/);
   }
   // No guide, in the repository or shipped, sends a user to the registry, where the package is not (404).
   const guides = [
@@ -285,3 +346,83 @@ up({ program, stateFile, config: { "cdn:baseUrl": baseUrl, "cdn:apiUserId": apiU
   expect(Object.keys(sizes).sort()).toEqual(["LiveZone", "PullZone", "PushZone", "VodZone"]);
   for (const n of Object.values(sizes)) expect(n).toBeLessThanOrEqual(600);
 }, 180_000);
+
+/**
+ * A TypeScript program through the real CLI, in a project without `typescript` (the language host then
+ * compiles with the TypeScript 3.8.3 that @pulumi/pulumi vendors: the package's `typesVersions` gives it the
+ * declarations of types-ts3.8/) and in one with its own (5.x, the package's own declarations). Both keep the
+ * real types: a function's result has its fields, and a wrong argument is an error (with `any` it would not be).
+ * Then `cdn-zones import` in the same stack reads its config through the CLI (issue 26, items 2 and 3).
+ */
+const TS_OK = `import * as pulumi from "@pulumi/pulumi";
+import { getBandwidthOutput, PullZone } from "pulumi-cdn-zones";
+const site = new PullZone("site", { name: pulumi.getProject() + "-ts", origin: "https://origin.example.com" });
+export const remaining = getBandwidthOutput({}).remaining;
+export const url: pulumi.Output<string> = site.cdnUrl;
+`;
+const TS_WRONG = `${TS_OK}new PullZone("typo", { origin: 42 });\n`;
+
+test("a .ts program keeps the package's types with and without the project's typescript; cdn-zones import reads its stack", async () => {
+  const workspaceTs = JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/typescript/package.json"), "utf8"));
+  // A pull zone in the account, so the import has a zone whose cdnUrl needs cdn:companyAlias and cdn:cdnDomain.
+  const { CdnClient } = await import("../../provider/api");
+  const client = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 0 });
+  await client.pullzone.create({ name: "ts-import-seed", origin: "https://origin.example.com" });
+  client.close();
+  await npmInstall(projects[LOWEST_SDK], ["--save-exact", `typescript@${workspaceTs.version}`]);
+  const cases = [
+    { label: "plain", project: projects[NEWEST_SDK], compiler: "3.8.3" },
+    { label: "own-ts", project: projects[LOWEST_SDK], compiler: workspaceTs.version as string },
+  ];
+  await Promise.all(
+    cases.map(async ({ label, project, compiler }) => {
+      const sub = path.join(project, `ts-${label}`);
+      fs.mkdirSync(sub);
+      fs.writeFileSync(path.join(sub, "Pulumi.yaml"), `name: outside-${label}\nruntime: nodejs\nmain: index.ts\n`);
+      const pulumi = await pulumiIn(sub, path.join(dir, `pulumi-ts-${label}`));
+      const ok = async (args: string[]) => {
+        const r = await pulumi(args);
+        if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} in ${sub} exited ${r.code}:\n${r.output}`);
+        return r;
+      };
+      await ok(["stack", "init", "dev"]);
+      await ok([
+        "config",
+        "set-all",
+        ...["--plaintext", `cdn:baseUrl=${emu.url}`, "--plaintext", `cdn:apiUserId=${emu.apiUserId}`],
+        ...["--secret", `cdn:apiKey=${emu.apiKey}`, "--plaintext", "cdn:companyAlias=acme"],
+      ]);
+      // The compiler the language host will use: the project's typescript, else the SDK's vendored one.
+      const shim = await must(process.execPath, ["-p", 'require("@pulumi/pulumi/typescript-shim.js").version'], sub);
+      expect(`${label}: ${shim.stdout.trim()}`).toBe(`${label}: ${compiler}`);
+
+      fs.writeFileSync(path.join(sub, "index.ts"), TS_WRONG);
+      const wrong = await pulumi(["preview"]);
+      expect(wrong.code).not.toBe(0);
+      expect(wrong.output).toMatch(/index\.ts\(\d+,\d+\): error TS2322/);
+      expect(wrong.output).not.toMatch(/TS2339|Output<any>/);
+
+      fs.writeFileSync(path.join(sub, "index.ts"), TS_OK);
+      expect((await ok(["preview"])).output).toMatch(/\+ 2 to create/);
+
+      // The import, run in the project as its README says, with no CDN_* set: the stack's config connects it.
+      const env = { ...pulumi.env };
+      const imported = await run(
+        path.join(project, "node_modules/.bin/cdn-zones"),
+        ["import", "--kinds", "pull"],
+        sub,
+        env,
+      );
+      expect(imported.stderr).toContain(
+        "read the config of the selected stack (pulumi config): cdn:apiKey, cdn:apiUserId, cdn:baseUrl, cdn:companyAlias",
+      );
+      expect(imported.code).toBe(0);
+      expect(imported.stdout).toContain(`from ${emu.url} (API user ${emu.apiUserId})`);
+      expect(imported.stderr).not.toContain("is not set");
+      expect(imported.stderr).not.toContain("cdn:companyAlias <");
+      expect(imported.stderr).not.toContain("pulumi config set cdn:companyAlias");
+      expect(imported.stderr).toContain("pulumi config set cdn:cdnDomain");
+      expect(imported.output).not.toContain(emu.apiKey);
+    }),
+  );
+}, 300_000);

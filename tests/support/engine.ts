@@ -181,6 +181,11 @@ export class EngineProject {
     return p;
   }
 
+  /** The environment of this project's commands (the CLI first on PATH, its home and backend): for a tool run beside them. */
+  get env(): NodeJS.ProcessEnv {
+    return { ...this.baseEnv };
+  }
+
   /** The folder that holds the state (`file://` backend) and PULUMI_HOME. */
   get root(): string {
     return path.dirname(this.dir);
@@ -261,6 +266,19 @@ export class EngineProject {
   async exported(showSecrets = false): Promise<{ text: string; deployment: Record<string, unknown> }> {
     const r = await this.must(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])]);
     return { text: r.stdout, deployment: JSON.parse(r.stdout) as Record<string, unknown> };
+  }
+
+  /**
+   * Rewrites the stack's state as `pulumi stack export` / `pulumi stack import` would let a user: `edit` changes the
+   * exported deployment's resources in place. For the tests of a state that is wrong (copied, restored, tampered).
+   */
+  async editState(edit: (resources: StateResource[]) => void): Promise<void> {
+    const { deployment } = await this.exported();
+    const d = deployment.deployment as { resources?: StateResource[] };
+    edit(d.resources ?? []);
+    const file = path.join(this.root, `state-edit-${++this.runs}.json`);
+    fs.writeFileSync(file, JSON.stringify(deployment));
+    await this.must(["stack", "import", "--file", file]);
   }
 
   /** The raw checkpoint file of the local backend, as it lies on disk. */

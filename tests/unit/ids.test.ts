@@ -44,7 +44,7 @@ const READERS: Record<string, (v: unknown) => Promise<number | Error>> = {
     }),
   "the engine's resource id": async (v) => {
     // A stand-in connection whose account lists no zone: read (as Resource.get) then names the id it looked for.
-    const conn = { identity: { account: "acct" }, lists: { confirmedById: async () => undefined } };
+    const conn = { identity: { account: "acct" }, lists: { confirmed: async () => [] } };
     const e = (await read(PULL_ZONE, conn as never, String(v), { name: "a" }).catch((err: Error) => err)) as Error;
     const looked = /no pull zone with id (\d+) in the account/.exec(e.message);
     return looked ? Number(looked[1]) : e;

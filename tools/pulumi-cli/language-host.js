@@ -11,8 +11,10 @@
  * Methods left out answer UNIMPLEMENTED, which the engine accepts (langruntime_plugin.go).
  *
  * The engine starts it with the program's folder as working directory and the engine's address as
- * the argument; it prints its port on the first line of stdout. Modules come from the program's own
- * `@pulumi/pulumi`, as the dynamic-provider host's do.
+ * the last argument, after flags such as `--tracing <addr>`; it prints its port on the first line of
+ * stdout. Modules come from the program's own `@pulumi/pulumi`, as the dynamic-provider host's do.
+ * What still differs from Pulumi's host is listed in docs/engine-fidelity.md; tests/unit/language-host.test.ts
+ * holds the command line, `nodeargs` and the options to main.go.
  */
 "use strict";
 const path = require("path");
@@ -22,13 +24,132 @@ const { spawn } = require("child_process");
 /** Exit code of the SDK's runner after it already showed the user an actionable message. */
 const BAIL_EXIT_CODE = 32;
 
-const engineAddress = process.argv.slice(2).find((a) => !a.startsWith("-")) || "";
+/**
+ * The flags main.go declares (and glog's, which the engine passes with `--logflow`), by whether they
+ * take a value. Read as Go's `flag` package reads them: `-x` or `--x`, `-x=v`, or `-x v` for a flag
+ * with a value; parsing stops at the first argument that is not a flag, or after `--`. util.parseArgs
+ * cannot: it reads `-tracing` as six short options and knows no `-v=9`.
+ */
+const GO_FLAGS = {
+  tracing: true,
+  runtime: true,
+  version: false,
+  logtostderr: false,
+  alsologtostderr: false,
+  v: true,
+  vmodule: true,
+  stderrthreshold: true,
+  log_dir: true,
+  log_backtrace_at: true,
+};
+
+/** A command line the Go host's flag.Parse refuses; it exits 2 after printing this. */
+class FlagError extends Error {}
+
+/**
+ * The host's command line as main.go reads it: `{ flags, engineAddress }`. The engine starts a plugin with
+ * `[--logtostderr] [-v=N] [--tracing <addr>] <engine address>` (sdk/go/common/resource/plugin/plugin.go,
+ * buildPluginArguments); the address is the first argument after the flags.
+ */
+function parseHostArgs(argv) {
+  const flags = {};
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") {
+      i++;
+      break;
+    }
+    if (arg.length < 2 || arg[0] !== "-") break;
+    const body = arg.slice(arg[1] === "-" ? 2 : 1);
+    if (!body || body[0] === "-" || body[0] === "=") throw new FlagError(`bad flag syntax: ${arg}`);
+    const eq = body.indexOf("=");
+    const name = eq < 0 ? body : body.slice(0, eq);
+    if (!(name in GO_FLAGS)) throw new FlagError(`flag provided but not defined: -${name}`);
+    if (eq >= 0) flags[name] = body.slice(eq + 1);
+    else if (!GO_FLAGS[name]) flags[name] = "true";
+    else if (i + 1 < argv.length) flags[name] = argv[++i];
+    else throw new FlagError(`flag needs an argument: -${name}`);
+  }
+  return { flags, engineAddress: argv[i] || "" };
+}
+
+/**
+ * `nodeargs` split as github.com/google/shlex splits it (main.go, execRuntime): white space separates
+ * words; '...' quotes literally; "..." quotes with backslash escapes; a backslash outside quotes escapes
+ * the next character; `#` at the start of a word comments out the rest of the line. An open quote or a
+ * trailing backslash is an error, with shlex's message.
+ */
+function splitNodeArgs(text) {
+  const words = [];
+  let word = null;
+  let state = "start";
+  for (const ch of text || "") {
+    const space = ch === " " || ch === "\t" || ch === "\r" || ch === "\n";
+    if (state === "comment") {
+      if (ch === "\n") state = "start";
+    } else if (state === "escape") {
+      word += ch;
+      state = "word";
+    } else if (state === "escapeQuoted") {
+      word += ch;
+      state = "double";
+    } else if (state === "double") {
+      if (ch === '"') state = "word";
+      else if (ch === "\\") state = "escapeQuoted";
+      else word += ch;
+    } else if (state === "single") {
+      if (ch === "'") state = "word";
+      else word += ch;
+    } else if (space) {
+      if (state === "word") words.push(word);
+      word = null;
+      state = "start";
+    } else {
+      if (state === "start") {
+        if (ch === "#") {
+          state = "comment";
+          continue;
+        }
+        word = "";
+      }
+      state = "word";
+      if (ch === '"') state = "double";
+      else if (ch === "'") state = "single";
+      else if (ch === "\\") state = "escape";
+      else word += ch;
+    }
+  }
+  if (state === "escape" || state === "escapeQuoted") throw new Error("EOF found after escape character");
+  if (state === "double" || state === "single") throw new Error("EOF found when expecting closing quote");
+  if (state === "word") words.push(word);
+  return words;
+}
+
+const PACKAGE_MANAGERS = ["auto", "npm", "yarn", "pnpm", "bun"];
+
+/** Runtime options from Pulumi.yaml (`runtime.options`), with the Go host's defaults, checks and messages (parseOptions). */
+function runtimeOptions(options) {
+  const typescript = options.typescript === undefined ? true : options.typescript;
+  if (typeof typescript !== "boolean") throw new Error("typescript option must be a boolean");
+  if (options.tsconfig !== undefined && typeof options.tsconfig !== "string") {
+    throw new Error("tsconfigpath option must be a string");
+  }
+  if (options.nodeargs !== undefined && typeof options.nodeargs !== "string") {
+    throw new Error("nodeargs option must be a string");
+  }
+  const pm = options.packagemanager === undefined ? "auto" : options.packagemanager;
+  if (typeof pm !== "string") throw new Error("packagemanager option must be a string");
+  if (!PACKAGE_MANAGERS.includes(pm)) {
+    throw new Error(`packagemanager option must be one of auto, npm, yarn, pnpm or bun, got ${JSON.stringify(pm)}`);
+  }
+  return { typescript, tsconfig: options.tsconfig, nodeargs: options.nodeargs || "", packagemanager: pm };
+}
+
 const fromDir = (dir) => createRequire(path.join(dir, "package.json"));
-const sdkRequire = fromDir(path.dirname(fromDir(process.cwd()).resolve("@pulumi/pulumi/package.json")));
-const grpc = sdkRequire("@grpc/grpc-js");
-const services = sdkRequire("./proto/language_grpc_pb");
-const messages = sdkRequire("./proto/language_pb");
-const pluginMessages = sdkRequire("./proto/plugin_pb");
+/** Set by main(): the command line, and modules of the program's own @pulumi/pulumi. */
+let host;
+let sdk;
 
 /** Children still running, so a Cancel or a signal reaches the program as Ctrl-C reaches the Go host's. */
 const children = new Set();
@@ -43,44 +164,15 @@ function configJson(req) {
   return JSON.stringify(out);
 }
 
-/** Runtime options from Pulumi.yaml (`runtime.options`), with the Go host's defaults and checks. */
-function runtimeOptions(info) {
-  const options = info && info.getOptions() ? info.getOptions().toJavaScript() : {};
-  const typescript = options.typescript === undefined ? true : options.typescript;
-  if (typeof typescript !== "boolean") throw new Error("typescript option must be a boolean");
-  if (options.tsconfig !== undefined && typeof options.tsconfig !== "string") {
-    throw new Error("tsconfigpath option must be a string");
-  }
-  if (options.nodeargs !== undefined && typeof options.nodeargs !== "string") {
-    throw new Error("nodeargs option must be a string");
-  }
-  return { typescript, tsconfig: options.tsconfig, nodeargs: options.nodeargs ? options.nodeargs.split(/\s+/) : [] };
-}
-
-function run(call, callback) {
-  const req = call.request;
-  const answer = (error, bail = false) => {
-    const res = new messages.RunResponse();
-    res.setError(error);
-    res.setBail(bail);
-    callback(null, res);
-  };
-  let options;
-  let runPath;
+/** The arguments of the SDK's runner, in the order of main.go's constructArguments. */
+function runnerArgs(req, runPath, programDir) {
   const info = req.getInfo();
-  const programDir = (info && info.getProgramDirectory()) || req.getPwd();
-  try {
-    options = runtimeOptions(info);
-    runPath = fromDir(programDir).resolve(process.env.PULUMI_LANGUAGE_NODEJS_RUN_PATH || "@pulumi/pulumi/cmd/run");
-  } catch (e) {
-    return answer(e.message);
-  }
   const args = [runPath];
   const flag = (name, value) => {
     if (value !== undefined && value !== "") args.push(`--${name}`, String(value));
   };
   flag("monitor", req.getMonitorAddress());
-  flag("engine", engineAddress);
+  flag("engine", host.engineAddress);
   flag("organization", req.getOrganization());
   flag("project", req.getProject());
   flag("root-directory", info && info.getRootDirectory());
@@ -88,8 +180,31 @@ function run(call, callback) {
   flag("pwd", programDir);
   if (req.getDryrun()) args.push("--dry-run");
   flag("parallel", req.getParallel());
+  flag("tracing", host.flags.tracing);
   args.push((info && info.getEntryPoint()) || req.getProgram() || ".", ...req.getArgsList());
+  return args;
+}
 
+function run(call, callback) {
+  const req = call.request;
+  const answer = (error, bail = false) => {
+    const res = new sdk.messages.RunResponse();
+    res.setError(error);
+    res.setBail(bail);
+    callback(null, res);
+  };
+  let options;
+  let runPath;
+  let nodeArgs;
+  const info = req.getInfo();
+  const programDir = (info && info.getProgramDirectory()) || req.getPwd();
+  try {
+    runPath = fromDir(programDir).resolve(process.env.PULUMI_LANGUAGE_NODEJS_RUN_PATH || "@pulumi/pulumi/cmd/run");
+    options = runtimeOptions(info && info.getOptions() ? info.getOptions().toJavaScript() : {});
+    nodeArgs = splitNodeArgs(options.nodeargs);
+  } catch (e) {
+    return answer(e.message);
+  }
   const env = {
     ...process.env,
     PULUMI_CONFIG: configJson(req),
@@ -98,7 +213,8 @@ function run(call, callback) {
   if (options.typescript) env.PULUMI_NODEJS_TYPESCRIPT = "true";
   if (options.tsconfig) env.PULUMI_NODEJS_TSCONFIG_PATH = options.tsconfig;
 
-  const child = spawn(process.execPath, [...options.nodeargs, ...args], { cwd: programDir, env, stdio: "inherit" });
+  const args = [...nodeArgs, ...runnerArgs(req, runPath, programDir)];
+  const child = spawn(process.execPath, args, { cwd: programDir, env, stdio: "inherit" });
   children.add(child);
   child.on("error", (e) => {
     children.delete(child);
@@ -113,18 +229,18 @@ function run(call, callback) {
 }
 
 function getPluginInfo(_call, callback) {
-  const res = new pluginMessages.PluginInfo();
-  res.setVersion(sdkRequire("./package.json").version);
+  const res = new sdk.pluginMessages.PluginInfo();
+  res.setVersion(sdk.require("./package.json").version);
   callback(null, res);
 }
 
 /** No plugins to install beforehand: the engine loads the bundled `pulumi-nodejs` provider when a dynamic resource registers. */
 function getRequiredPackages(_call, callback) {
-  callback(null, new messages.GetRequiredPackagesResponse());
+  callback(null, new sdk.messages.GetRequiredPackagesResponse());
 }
 
 function getRequiredPlugins(_call, callback) {
-  callback(null, new messages.GetRequiredPluginsResponse());
+  callback(null, new sdk.messages.GetRequiredPluginsResponse());
 }
 
 function interruptChildren() {
@@ -133,30 +249,65 @@ function interruptChildren() {
 
 function cancel(_call, callback) {
   interruptChildren();
-  callback(null, new (sdkRequire("google-protobuf/google/protobuf/empty_pb").Empty)());
+  callback(null, new (sdk.require("google-protobuf/google/protobuf/empty_pb").Empty)());
 }
 
-const server = new grpc.Server();
-server.addService(services.LanguageRuntimeService, {
-  run,
-  getPluginInfo,
-  getRequiredPackages,
-  getRequiredPlugins,
-  cancel,
-});
-server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
-  if (err) {
-    process.stderr.write(`language host: could not listen: ${err.message}\n`);
+/** Reads the command line as main.go does, then serves LanguageRuntime and prints its port. */
+function main(argv) {
+  try {
+    host = parseHostArgs(argv);
+  } catch (e) {
+    if (!(e instanceof FlagError)) throw e;
+    process.stderr.write(`${e.message}\nUsage of pulumi-language-nodejs:\n`);
+    process.exit(2);
+  }
+  if (host.flags.version === "true") {
+    process.stdout.write(`${fromDir(process.cwd())("@pulumi/pulumi/package.json").version}\n`);
+    process.exit(0);
+  }
+  const runtime = host.flags.runtime || "nodejs";
+  if (runtime !== "nodejs") {
+    // main.go also takes `bun`; this stand-in runs node only.
+    process.stderr.write(
+      runtime === "bun"
+        ? "error: the bun runtime is not supported by this test host\n"
+        : `error: unsupported runtime: ${runtime}\n`,
+    );
     process.exit(1);
   }
-  process.stdout.write(`${port}\n`);
-});
-/** Ctrl-C or the engine closing its plugins: the program gets SIGINT, and the host ends once it has. */
-function shutdown() {
-  interruptChildren();
-  server.forceShutdown();
-  if (children.size === 0) process.exit(0);
-  for (const child of children) child.on("exit", () => children.size === 0 && process.exit(0));
+  const sdkRequire = fromDir(path.dirname(fromDir(process.cwd()).resolve("@pulumi/pulumi/package.json")));
+  sdk = {
+    require: sdkRequire,
+    messages: sdkRequire("./proto/language_pb"),
+    pluginMessages: sdkRequire("./proto/plugin_pb"),
+  };
+  const grpc = sdkRequire("@grpc/grpc-js");
+  const server = new grpc.Server();
+  server.addService(sdkRequire("./proto/language_grpc_pb").LanguageRuntimeService, {
+    run,
+    getPluginInfo,
+    getRequiredPackages,
+    getRequiredPlugins,
+    cancel,
+  });
+  server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
+    if (err) {
+      process.stderr.write(`language host: could not listen: ${err.message}\n`);
+      process.exit(1);
+    }
+    process.stdout.write(`${port}\n`);
+  });
+  /** Ctrl-C or the engine closing its plugins: the program gets SIGINT, and the host ends once it has. */
+  const shutdown = () => {
+    interruptChildren();
+    server.forceShutdown();
+    if (children.size === 0) process.exit(0);
+    for (const child of children) child.on("exit", () => children.size === 0 && process.exit(0));
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
 }
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
+
+module.exports = { parseHostArgs, splitNodeArgs, runtimeOptions, FlagError };
+
+if (require.main === module) main(process.argv.slice(2));

@@ -17,11 +17,11 @@ import { adoptMismatches, adoptMismatchMessage } from "./adopt";
 import { RESOURCE_NAME } from "./identity";
 import { createOnlyMessage, nameInUseMessage, zoneRef } from "./messages";
 import { AUTO_NAME, AutoNameScope, isOwnAutoName } from "../naming";
-import { aliasZone, takeScope, warnLeftBehind, warnTakeBack } from "./renames";
+import { aliasZone, recordDeclared, takeScope, warnLeftBehind, warnTakeBack } from "./renames";
 import { declared } from "./outputs";
 import { ZoneSpec } from "../specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
-import { sameName, type ZoneRow } from "./zoneLookup";
+import { rowByName, type ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
 
@@ -43,8 +43,11 @@ export async function check(
   if (!declared(news.name) && typeof candidate === "string" && candidate !== "" && inputs.name === candidate)
     inputs[AUTO_NAME] = candidate;
   // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
-  for (const p of settingProblems())
+  const problems = settingProblems();
+  for (const p of problems)
     failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
+  // Every zone's names, stored or new: what the program declares is learned from the checks themselves (renames.ts).
+  if (!problems.length && named.scope) recordDeclared(spec, connect(), named.scope);
   if (failures.length) return { inputs, failures };
   const existing = declared(olds.name);
   if (existing) failures.push(...createOnlyChanges(spec, olds, inputs));
@@ -113,7 +116,7 @@ async function newZoneProblems(
     ];
   }
   if (naming.scope) warnLeftBehind(spec, rows, naming.scope, conn);
-  const existing = rows.find((z) => sameName(z.name, name));
+  const existing = rowByName(rows, name);
   if (!existing) return aliasZoneProblems(spec, conn, rows, naming);
   // The engine checks a `pulumi up --replace` target once, with no stored inputs (step_generator.go,
   // continueStepsFromImport), while the zone it replaces still holds the name: for a live zone, replaced

@@ -20,6 +20,7 @@ import {
   createOnlyMessage,
   describeError,
   nameInUseMessage,
+  sharedIdMessage,
   unlistedOwnZoneMessage,
   zoneRef,
 } from "./messages";
@@ -29,7 +30,8 @@ import { ZoneInitError } from "./partial";
 import { createWithRecovery, RecoveredCreate } from "./recover";
 import { FieldSpec, ZONE_ID, ZoneSpec } from "../specs";
 import { UNKNOWN } from "./validate";
-import { sameName, ZoneRow } from "./zoneLookup";
+import { lookUpRecorded, otherZoneMessage } from "./recorded";
+import { rowById, rowByName, sameName, ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
 
@@ -132,7 +134,7 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
   } catch (e) {
     throw describeError(spec, name, e);
   }
-  const existing = before.find((z) => sameName(z.name, name));
+  const existing = rowByName(before, name);
   if (existing) {
     // The zone existed before this deployment: it is never made, only adopted when asked to, or taken back.
     if (inputs.adopt === true || own) return adopt(spec, conn, inputs, existing, !inputs.adopt);
@@ -156,6 +158,8 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
   }
   const id = Number(created.id);
   if (created.recovered) return takeOver(spec, conn, inputs, created as unknown as RecoveredCreate, started);
+  const holder = identity.claimedBy(spec, id);
+  if (holder !== undefined && !sameName(holder, name)) throw new Error(sharedIdMessage(spec, name, id, holder));
   identity.claim(spec, id, name);
   identity.learnFrom(name, created.cdn_url);
   log(`${zoneRef(spec, name, id)} created in ${Date.now() - started} ms`);
@@ -177,12 +181,16 @@ export async function read(
   const zoneId = parseId(spec, id, props);
   const refreshing = declared(props[ZONE_ID]);
   sameAccount(spec, conn, props, zoneId, "read");
-  let row: ZoneRow | undefined;
+  let rows: ZoneRow[];
   try {
-    row = await conn.lists.confirmedById(spec, zoneId);
+    rows = await conn.lists.confirmed(spec, zoneId);
   } catch (e) {
     throw describeError(spec, props.name, e, zoneId);
   }
+  // A refresh compares the zone at the id with the recorded one (recorded.ts); a `get`'s props record nothing.
+  const found = refreshing ? lookUpRecorded(rows, zoneId, props.name) : undefined;
+  if (found?.found === "other") throw new Error(otherZoneMessage(spec, props.name, zoneId, found, "read"));
+  const row = rowById(rows, zoneId);
   if (!row) {
     if (!refreshing) {
       throw new Error(
@@ -237,9 +245,13 @@ export async function update(
         .join("\n"),
     );
   const changed = changedAll.filter((f) => !f.createOnly);
-  identity.claim(spec, zoneId, String(news.name ?? olds.name));
   const outs = toOutputs(spec, { inputs: news, id: zoneId, previous: olds, identity });
-  if (!changed.length) return { outs };
+  if (!changed.length) {
+    identity.claim(spec, zoneId, String(news.name ?? olds.name));
+    return { outs };
+  }
+  await refuseOtherZone(spec, conn, zoneId, olds.name, "update", news.name);
+  identity.claim(spec, zoneId, String(news.name ?? olds.name));
   const started = Date.now();
   try {
     await client[spec.group].update(zoneId, wireValues(changed, news) as never);
@@ -339,6 +351,11 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
   const { client, lists } = conn;
   sameAccount(spec, conn, props, zoneId, "delete");
   if (readInstead(spec, conn, zoneId, props)) return;
+  if ((await refuseOtherZone(spec, conn, zoneId, props.name, "delete")) === "gone") {
+    conn.identity.release(spec, zoneId);
+    log(`${zoneRef(spec, props.name, zoneId)} was already deleted (${spec.group}.listZones no longer lists it)`);
+    return;
+  }
   try {
     await client.livezone.delete(zoneId);
   } catch (e) {
@@ -380,6 +397,34 @@ function readInstead(spec: ZoneSpec, conn: Connection, zoneId: number, props: Pr
       "`pulumi up` and add the get in the next.",
   );
   return true;
+}
+
+/**
+ * Before an update or a delete: the zone at the id must be the recorded one (recorded.ts). The deployment's
+ * snapshot (one listing per kind, amended by this deployment's own renames and deletes) settles it; a doubt is
+ * settled by one fresh listing, so the check costs no call in most deployments that already list the kind.
+ */
+async function refuseOtherZone(
+  spec: ZoneSpec,
+  conn: Connection,
+  zoneId: number,
+  name: unknown,
+  action: "update" | "delete",
+  wanted?: unknown,
+): Promise<"same" | "gone"> {
+  let found;
+  try {
+    found = lookUpRecorded(await conn.lists.snapshot(spec), zoneId, name, wanted);
+    if (found.found !== "same") found = lookUpRecorded(await conn.lists.fresh(spec), zoneId, name, wanted);
+  } catch (e) {
+    throw describeError(spec, name, e, zoneId);
+  }
+  if (found.found === "other") throw new Error(otherZoneMessage(spec, name, zoneId, found, action));
+  if (found.found === "gone" && action === "update")
+    throw new Error(
+      `${zoneRef(spec, name, zoneId)}: ${spec.group}.listZones no longer lists it (deleted outside Pulumi?), so it was not updated. Run \`pulumi refresh\` to forget it, then \`pulumi up\` to create it again.`,
+    );
+  return found.found;
 }
 
 /** The resource's id as a zone id, by the one rule for ids (api/ids.ts). */

@@ -182,3 +182,15 @@ export function accountMismatchMessage(
     `If the stack should manage the other account from now on, remove this zone from the state (pulumi state delete <urn>) and declare it again there, with adopt: true if it exists.`
   );
 }
+
+/**
+ * A create answered with an id another resource of this deployment already manages: a server that hands one id to
+ * two zones. Nothing is recorded for the second, so no zone is managed (or deleted) twice under one id.
+ */
+export function sharedIdMessage(spec: ZoneSpec, name: unknown, id: number, holder: string): string {
+  return (
+    `${zoneRef(spec, name)}: ${spec.group}.create answered id ${id}, which another resource of this deployment already ` +
+    `manages (as '${holder}'): the server gave one id to two zones. Nothing was recorded for '${String(name)}', so no ` +
+    `zone is managed twice. If the zone was made, the next \`pulumi up\` finds it by name; check the server's answers first.`
+  );
+}

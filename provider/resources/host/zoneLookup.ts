@@ -41,6 +41,33 @@ export function sameName(a: unknown, b: unknown): boolean {
   return typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
 }
 
+const indexes = new WeakMap<readonly ZoneRow[], { byId: Map<number, ZoneRow>; byName: Map<string, ZoneRow> }>();
+
+/** The indexes of one listZones answer, built on first use: every read of a refresh looks in the same answer. */
+function indexOf(rows: readonly ZoneRow[]) {
+  let index = indexes.get(rows);
+  if (!index) {
+    index = { byId: new Map(), byName: new Map() };
+    for (const z of rows) {
+      if (!index.byId.has(z.id)) index.byId.set(z.id, z);
+      if (typeof z.name === "string" && !index.byName.has(z.name.toLowerCase()))
+        index.byName.set(z.name.toLowerCase(), z);
+    }
+    indexes.set(rows, index);
+  }
+  return index;
+}
+
+/** The first row of a zone id, in constant time per lookup (a scan per zone made a refresh of N zones cost N x N). */
+export function rowById(rows: readonly ZoneRow[], id: number): ZoneRow | undefined {
+  return indexOf(rows).byId.get(id);
+}
+
+/** The first row of a zone name, compared as {@link sameName} does. */
+export function rowByName(rows: readonly ZoneRow[], name: unknown): ZoneRow | undefined {
+  return typeof name === "string" ? indexOf(rows).byName.get(name.toLowerCase()) : undefined;
+}
+
 export class ListCache {
   private readonly entries = new Map<string, Entry>();
   private readonly snapshots = new Map<string, { made: number; rows: Promise<ZoneRow[]> }>();
@@ -111,7 +138,7 @@ export class ListCache {
   }
 
   async byId(spec: ZoneSpec, id: number, fresh = false): Promise<ZoneRow | undefined> {
-    return (await (fresh ? this.fresh(spec) : this.list(spec))).find((z) => z.id === id);
+    return rowById(await (fresh ? this.fresh(spec) : this.list(spec)), id);
   }
 
   /**
@@ -120,17 +147,21 @@ export class ListCache {
    * one extra call per kind however many zones are missing.
    */
   async confirmedById(spec: ZoneSpec, id: number): Promise<ZoneRow | undefined> {
+    return rowById(await this.confirmed(spec, id), id);
+  }
+
+  /** The listing that settles whether zone `id` is listed: a recent answer that lists it, else one fresh call (shared). */
+  async confirmed(spec: ZoneSpec, id: number): Promise<ZoneRow[]> {
     const first = this.list(spec);
     const firstWasConfirming = this.entries.get(spec.group)?.confirming === true;
-    const row = (await first).find((z) => z.id === id);
-    if (row || firstWasConfirming) return row;
+    const rows = await first;
+    if (rowById(rows, id) || firstWasConfirming) return rows;
     const now = this.entries.get(spec.group);
     // Another read already asked again after this answer: share its call rather than make another.
-    const again = now && now.confirming && now.rows !== first ? now.rows : this.fresh(spec, true);
-    return (await again).find((z) => z.id === id);
+    return now && now.confirming && now.rows !== first ? now.rows : this.fresh(spec, true);
   }
 
   async byName(spec: ZoneSpec, name: string, fresh = true): Promise<ZoneRow | undefined> {
-    return (await (fresh ? this.fresh(spec) : this.list(spec))).find((z) => sameName(z.name, name));
+    return rowByName(await (fresh ? this.fresh(spec) : this.list(spec)), name);
   }
 }

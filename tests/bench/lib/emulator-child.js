@@ -7,6 +7,7 @@
  *   seed { kind, count, prefix, values }   creates zones directly in the store
  *   latency { ms }                          sets the fixed latency of every call
  *   zones { kind }                          the stored zones of a kind (emulator.zones)
+ *   reset                                   forgets every zone (emulator.reset), so each stack starts from an empty account
  *   mark                                    the index of the next call record
  *   calls { from, method? }                 { method, at, ms, ok } of records since `from`
  *   faults { rules }                        adds fault rules (emulator.faults.add); none: clears them
@@ -40,6 +41,7 @@ async function main() {
     },
     latency: ({ ms }) => emu.setLatency(ms),
     zones: ({ kind }) => emu.zones(kind),
+    reset: () => emu.reset(),
     mark: () => emu.stats().total,
     calls({ from, method }) {
       const out = [];

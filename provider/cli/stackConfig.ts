@@ -1,0 +1,98 @@
+/**
+ * The selected stack's `cdn:*` config, for `cdn-zones import` run inside a Pulumi project: read with the
+ * `pulumi` CLI itself (`pulumi config --json --show-secrets`), so secrets are decrypted by whatever secrets
+ * provider and passphrase the user's stack has, and nothing here parses Pulumi's files or keys. Values are
+ * held in memory only: never printed, never written.
+ */
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import type { ConfigLookup } from "../api/config";
+
+/** What was read: the lookup (empty when nothing was), and a line for the user saying what happened. */
+export interface StackConfig {
+  lookup: ConfigLookup;
+  /** The `cdn:*` keys the stack sets (names only). */
+  keys: string[];
+  /** Set when the folder is a Pulumi project: which stack was read, or why it was not. */
+  note?: string;
+  /** Set when the project's stack could not be read: the first line of pulumi's error, or why it did not run. */
+  problem?: string;
+}
+
+/** Runs `pulumi` with `args` in `cwd`; the default spawns it from PATH. */
+export type PulumiRunner = (
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+) => { status: number | null; stdout: string; stderr: string; error?: Error };
+
+const runPulumi: PulumiRunner = (args, cwd, env) => {
+  const r = spawnSync("pulumi", args, { cwd, env, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+  return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", error: r.error };
+};
+
+const NOTHING: ConfigLookup = () => undefined;
+
+/** The folder holding `Pulumi.yaml` (or `.yml`), from `dir` upwards as the CLI looks for it; undefined outside a project. */
+export function findProjectDir(dir: string): string | undefined {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (["Pulumi.yaml", "Pulumi.yml"].some((f) => fs.existsSync(path.join(d, f)))) return d;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/** The values of `pulumi config --json` output by key: `{ "cdn:apiKey": { "value": "...", "secret": true } }`. */
+export function parseConfigJson(text: string): Record<string, string> {
+  const parsed = JSON.parse(text) as Record<string, { value?: unknown } | undefined>;
+  const out: Record<string, string> = {};
+  for (const [key, entry] of Object.entries(parsed ?? {})) {
+    if (key.startsWith("cdn:") && entry && typeof entry.value === "string") out[key] = entry.value;
+  }
+  return out;
+}
+
+/**
+ * The selected stack's config (or `stack`'s), when `cwd` is in a Pulumi project. Outside a project,
+ * nothing. A project whose stack cannot be read (no stack selected, no `pulumi` on PATH, a wrong
+ * passphrase) gives `problem`: the import goes on with the environment and the flags.
+ */
+export function readStackConfig(
+  opts: { cwd?: string; stack?: string; env?: NodeJS.ProcessEnv; run?: PulumiRunner } = {},
+): StackConfig {
+  const cwd = opts.cwd ?? process.cwd();
+  const project = findProjectDir(cwd);
+  if (!project) {
+    if (opts.stack)
+      return { lookup: NOTHING, keys: [], problem: `--stack ${opts.stack}: no Pulumi.yaml here or above` };
+    return { lookup: NOTHING, keys: [] };
+  }
+  const args = ["config", "--json", "--show-secrets", ...(opts.stack ? ["--stack", opts.stack] : [])];
+  const env = { ...(opts.env ?? process.env), PULUMI_SKIP_UPDATE_CHECK: "true" };
+  const r = (opts.run ?? runPulumi)(args, cwd, env);
+  const which = opts.stack ? `stack ${opts.stack}` : "the selected stack";
+  if (r.error || r.status !== 0) {
+    const why = r.error
+      ? (r.error as NodeJS.ErrnoException).code === "ENOENT"
+        ? "no `pulumi` on PATH"
+        : r.error.message
+      : (r.stderr.split("\n").find((l) => l.trim()) ?? `pulumi exited ${r.status}`).trim();
+    return {
+      lookup: NOTHING,
+      keys: [],
+      problem: `the config of ${which} of the project in ${project} was not read: ${why}`,
+    };
+  }
+  let values: Record<string, string>;
+  try {
+    values = parseConfigJson(r.stdout);
+  } catch {
+    return { lookup: NOTHING, keys: [], problem: `\`pulumi ${args.join(" ")}\` printed no JSON` };
+  }
+  const keys = Object.keys(values).sort();
+  return {
+    lookup: (key) => values[key],
+    keys,
+    note: `read the config of ${which} (pulumi config): ${keys.length ? keys.join(", ") : "no cdn:* key"}`,
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * A zone is changed only when it is provably the one in the state, through the real `pulumi` CLI (issue 25,
+ * point 1; resources/host/recorded.ts). Each test points a resource's recorded id at another zone, as a state
+ * copied from another stack, an old backup or an id given again after a delete would, with `pulumi stack export`
+ * and `pulumi stack import`, then runs what a user runs: the other zone is never changed or deleted, and the
+ * command fails naming both zones. The same rules in process: tests/integration/recorded-identity.test.ts.
+ */
+import type { Emulator } from "../support/emulator";
+import { useEmulator } from "../support/emulator";
+import { EngineProject, expectOk, type StateResource, type ZoneDecl } from "../support/engine";
+
+const emu = useEmulator();
+let p: EngineProject;
+const suffix = `${process.pid % 997}`;
+const ZONES: ZoneDecl[] = [
+  { kind: "PullZone", name: "site", args: { name: `site-${suffix}`, origin: "https://origin.example.com" } },
+  { kind: "PushZone", name: "assets", args: { name: `assets-${suffix}`, password: "Assets-Pass-1", label: "a" } },
+  { kind: "LiveZone", name: "cam", args: { name: `cam-${suffix}`, password: "Cam-Pass-1" } },
+];
+/** The zones of another team in the same account. */
+let foreign: {
+  pull: { id: number; name: string };
+  push: { id: number; name: string };
+  live: { id: number; name: string };
+};
+let original: StateResource[];
+
+const E = (): Emulator => emu.get();
+const writes = () => E().calls.filter((c) => /\.(create|update|delete)$/.test(c.method)).length;
+const byName = (rs: StateResource[], name: string) => rs.find((r) => r.urn.endsWith(`::${name}`))!;
+/** Points a resource's recorded id (its id and its zoneId output) at `id`. */
+const pointAt = (name: string, id: number) =>
+  p.editState((rs) => {
+    const r = byName(rs, name);
+    r.id = String(id);
+    r.outputs!.zoneId = id;
+  });
+const restore = () =>
+  p.editState((rs) => {
+    for (const r of rs) {
+      const was = original.find((o) => o.urn === r.urn);
+      if (was) Object.assign(r, { id: was.id, outputs: was.outputs });
+    }
+  });
+
+beforeAll(async () => {
+  p = await EngineProject.create(E());
+  const pull = await E().seedZone("pullzone", { name: `adv-pull-${suffix}`, origin: "https://adv.example.com" });
+  const push = await E().seedZone("pushzone", { name: `adv-push-${suffix}`, password: "Adv-Pass-1", label: "theirs" });
+  const live = await E().seedZone("livezone", { name: `adv-live-${suffix}`, password: "Adv-Pass-1" });
+  foreign = { pull, push, live };
+  expectOk(await p.up(ZONES));
+  original = (await p.resources()).map((r) => JSON.parse(JSON.stringify(r)) as StateResource);
+});
+afterAll(() => p?.dispose());
+afterEach(() => restore());
+
+test("pulumi up after a push zone's id was pointed at another push zone: that zone keeps its values", async () => {
+  await pointAt("assets", foreign.push.id);
+  const before = writes();
+  const changed = ZONES.map((z) => (z.name === "assets" ? { ...z, args: { ...z.args, label: "b" } } : z));
+  const r = await p.up(changed);
+  expect(r.code).not.toBe(0);
+  expect(r.output).toContain(
+    `push zone 'assets-${suffix}' (id ${foreign.push.id}): id ${foreign.push.id} is now push zone '${foreign.push.name}'`,
+  );
+  expect(r.output).toContain("Refusing to update it: nothing was changed.");
+  expect(writes()).toBe(before);
+  expect(
+    E()
+      .zones("push")
+      .find((z) => z.id === foreign.push.id),
+  ).toMatchObject({ label: "theirs" });
+});
+
+test("pulumi up --refresh with a live zone's id pointed at another live zone: the refresh fails, nothing is renamed", async () => {
+  await pointAt("cam", foreign.live.id);
+  const before = writes();
+  const r = await p.up(ZONES, ["--refresh"]);
+  expect(r.code).not.toBe(0);
+  expect(r.output).toContain(
+    `live zone 'cam-${suffix}' (id ${foreign.live.id}): id ${foreign.live.id} is now live zone '${foreign.live.name}'`,
+  );
+  expect(writes()).toBe(before);
+  expect(
+    E()
+      .zones("live")
+      .find((z) => z.id === foreign.live.id),
+  ).toMatchObject({ name: foreign.live.name });
+});
+
+test("refresh: a pull zone's id at another pull zone, a push zone's at a live zone: neither drift nor deleted", async () => {
+  await pointAt("site", foreign.pull.id);
+  await pointAt("assets", foreign.live.id);
+  const r = await p.refresh(ZONES);
+  expect(r.code).not.toBe(0);
+  expect(r.output).toContain(`id ${foreign.pull.id} is now pull zone '${foreign.pull.name}'`);
+  const assets = byName(original, "assets");
+  expect(r.output).toContain(
+    `pushzone.listZones has no zone with id ${foreign.live.id}, and push zone 'assets-${suffix}' (id ${assets.outputs!.zoneId}) is listed`,
+  );
+  // The state still records both resources, with what they held: no drift taken, nothing dropped as deleted.
+  const now = await p.resources();
+  expect(byName(now as StateResource[], "site").outputs).toMatchObject({ origin: "https://origin.example.com" });
+  expect(byName(now as StateResource[], "assets")).toBeDefined();
+});
+
+test("pulumi destroy --target of a live zone whose id was pointed at another: the other is not deleted", async () => {
+  await pointAt("cam", foreign.live.id);
+  const urn = byName(original, "cam").urn;
+  const r = await p.destroy(["--target", urn]);
+  expect(r.code).not.toBe(0);
+  expect(r.output).toContain("Refusing to delete it: nothing was changed.");
+  const live = E()
+    .zones("live")
+    .map((z) => z.id);
+  expect(live).toContain(foreign.live.id);
+  expect(live).toContain(byName(original, "cam").outputs!.zoneId);
+});
