@@ -125,6 +125,46 @@ async function largeStacks(p, emu, count, log) {
   return compareFigures(results, count, 1).map((f) => (f.unit === "x" && !f.id.endsWith(".rss") ? untimed(f) : f));
 }
 
+/**
+ * What a user can do about the file backend's checkpoint writes, which grow with the square of a stack's zones:
+ * the same `count` zones as one stack, as four stacks of a quarter each (deployed one after the other), and as one
+ * stack with `--parallel 32`; wall time and bytes written for each (docs/performance.md, section 7).
+ */
+async function backendChoices(p, emu, count, log) {
+  const figures = [];
+  const run = async (name, zones, flags = []) => {
+    const s = await p.stack(name, [{ kind: "PullZone", count: zones, prefix: `${name}-`, args: ARGS }]);
+    const r = await s.run(["up", "--yes", "--skip-preview", ...flags]);
+    if (r.code !== 0) throw new Error(`${name}: up failed:\n${r.output.slice(-2000)}`);
+    log(`${name}: up ${(r.ms / 1000).toFixed(1)} s, ${Math.round(r.writeBytes / 1048576)} MiB written`);
+    return r;
+  };
+  await emu.cmd("reset");
+  const one = await run(`one${count}`, count);
+  await emu.cmd("reset");
+  const parts = [];
+  for (let i = 0; i < 4; i++) parts.push(await run(`part${count}q${i}`, count / 4));
+  await emu.cmd("reset");
+  const wide = await run(`wide${count}`, count, ["--parallel", "32"]);
+  await emu.cmd("reset");
+  const sum = (k) => parts.reduce((a, r) => a + r[k], 0);
+  const mib = (b) => `${Math.round(b / 1048576)} MiB written`;
+  figures.push(
+    figure(`backend.one${count}`, `${count} zones as one stack: \`pulumi up\``, one.ms, "ms", {
+      note: mib(one.writeBytes),
+    }),
+    figure(`backend.four${count}`, `  as four stacks of ${count / 4}, one after the other`, sum("ms"), "ms", {
+      ratio: { value: sum("ms") / one.ms, of: "of one stack" },
+      note: `${mib(sum("writeBytes"))} (${(sum("writeBytes") / one.writeBytes).toFixed(2)}x)`,
+    }),
+    figure(`backend.wide${count}`, "  as one stack with `--parallel 32`", wide.ms, "ms", {
+      ratio: { value: wide.ms / one.ms, of: "of the default --parallel" },
+      note: mib(wide.writeBytes),
+    }),
+  );
+  return figures;
+}
+
 /** A time ratio of a run made for memory: shown, not judged (checkpoints skipped, one round). */
 function untimed(f) {
   return { ...f, target: undefined, note: `${f.note}; checkpoints skipped, shown only` };
@@ -189,6 +229,7 @@ async function main() {
       figures.push(...compareFigures(results, count, rounds));
     }
     if (FLOOR_LARGE) figures.push(...(await largeStacks(p, emu, FLOOR_LARGE, log)));
+    if (FLOOR_SIZES.includes(1000)) figures.push(...(await backendChoices(p, emu, 1000, log)));
     const bytes = {};
     for (const v of ["ours", "bare"]) bytes[v] = await requestBytes(p, emu, dir, v, REQUEST_ZONES);
     figures.push(...requestFigures(bytes, REQUEST_ZONES));

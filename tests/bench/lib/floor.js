@@ -48,7 +48,7 @@ async function compare(p, emu, { count, rounds, latencyMs, variants = VARIANTS, 
       const step = async (measure, args) => {
         const r = await s.run(args);
         if (r.code !== 0) throw new Error(`${variant}: pulumi ${args.join(" ")} failed:\n${r.output.slice(-2000)}`);
-        results[variant][measure].push({ ms: r.ms, rss: r.maxRssBytes });
+        results[variant][measure].push({ ms: r.ms, rss: r.maxRssBytes, written: r.writeBytes });
         log?.(`${name}: ${measure} ${(r.ms / 1000).toFixed(1)} s, ${mib(r.maxRssBytes)}`);
       };
       await step("up", ["up", "--yes", "--skip-preview"]);
