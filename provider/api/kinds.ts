@@ -1,17 +1,14 @@
 /**
- * The four zone kinds, named once. A kind has one name everywhere (`pull`), and three spellings the
- * outside world fixes: its XML-RPC group (`pullzone`, on the wire and in the emulator's data file),
- * its resource type (`PullZone`, the exported class and the type the serialized provider passes to
- * `handle(1, "PullZone", ...)`, so it is in every state written since 0.1.0) and its labels. Every
- * layer derives its maps from this table, so adding or renaming one spelling cannot leave a copy behind.
+ * The zone kinds' names. A kind has one name everywhere (`pull`), and three spellings the outside world
+ * fixes: its XML-RPC group (`pullzone`, on the wire and in the emulator's data file), its resource type
+ * (`PullZone`, the exported class and the type the serialized provider passes to `handle(1, "PullZone", ...)`,
+ * so it is in every state written since 0.1.0) and its labels. They come from the kinds' table
+ * (zoneKinds.ts), and every layer derives its maps from here, so adding or renaming one spelling cannot leave a
+ * copy behind.
  */
+import { ZONE_KIND_TABLE } from "./zoneKinds";
 
-const TABLE = {
-  pull: { group: "pullzone", type: "PullZone", label: "pull zone", apiLabel: "Pull Zone" },
-  push: { group: "pushzone", type: "PushZone", label: "push zone", apiLabel: "Push Zone" },
-  vod: { group: "vodzone", type: "VodZone", label: "VOD zone", apiLabel: "VOD Zone" },
-  live: { group: "livezone", type: "LiveZone", label: "live zone", apiLabel: "Live Zone" },
-} as const;
+const TABLE = ZONE_KIND_TABLE;
 
 /** A zone kind: `pull`, `push`, `vod` or `live`. The one name of a kind in code, functions and the CLI. */
 export type ZoneKind = keyof typeof TABLE;

@@ -6,7 +6,16 @@
  */
 import { MAX_RETURN_LIMIT } from "./config";
 import { INT32_MAX } from "./ids";
-import { ZONE_GROUPS, type ZoneGroup } from "./kinds";
+import { ZONE_GROUPS, ZONE_KINDS, type ZoneGroup, type ZoneKind } from "./kinds";
+import {
+  createKeys,
+  requiredCreateKeys,
+  updateKeys,
+  type CreateKey,
+  type RequiredCreateKey,
+  type UpdateKey,
+} from "./zoneFields";
+import { ZONE_KIND_TABLE } from "./zoneKinds";
 import { VIEWBY, type ReportColumn } from "./wire";
 
 const OTHER_GROUPS = ["cache", "user", "account", "report"] as const;
@@ -72,21 +81,10 @@ export interface MethodSpec {
   readonly mayAnswerTotal?: boolean;
 }
 
-export const PULL_CREATE_KEYS = ["name", "origin", "vhost", "ip", "compress", "vanity_domain", "label"] as const;
-export const PULL_UPDATE_KEYS = ["name", "origin", "vhost", "ip", "compress", "label"] as const;
-export const PUSH_CREATE_KEYS = ["name", "password", "compress", "vanity_domain", "label"] as const;
-export const PUSH_UPDATE_KEYS = ["name", "password", "label"] as const;
-export const VOD_CREATE_KEYS = ["name", "password", "label"] as const;
-export const VOD_UPDATE_KEYS = ["name", "password", "label"] as const;
-export const LIVE_CREATE_KEYS = VOD_CREATE_KEYS;
-export const LIVE_UPDATE_KEYS = VOD_UPDATE_KEYS;
 /** The create keys of each zone group, for code that serves any kind (the emulator's seedZone, its password rule). */
-export const ZONE_CREATE_KEYS: Readonly<Record<ZoneGroup, readonly string[]>> = {
-  pullzone: PULL_CREATE_KEYS,
-  pushzone: PUSH_CREATE_KEYS,
-  vodzone: VOD_CREATE_KEYS,
-  livezone: LIVE_CREATE_KEYS,
-};
+export const ZONE_CREATE_KEYS: Readonly<Record<ZoneGroup, readonly string[]>> = Object.fromEntries(
+  ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].group, createKeys(k)]),
+) as Record<ZoneGroup, readonly string[]>;
 /**
  * Keys of user.update's `values` the emulator accepts. The contract does not list them, so the
  * client sends any key with a string value (see docs/client.md for the keys public samples sent).
@@ -112,44 +110,96 @@ const to = { name: "to", type: "date", required: false } as const;
 const values = <const K extends readonly string[], const R extends readonly string[]>(keys: K, requiredKeys: R) =>
   ({ name: "values", type: "struct", required: true, keys, requiredKeys }) as const;
 
-const zone = <
-  const G extends ZoneGroup,
-  const C extends readonly string[],
-  const R extends readonly string[],
-  const U extends readonly string[],
->(
-  group: G,
-  createKeys: C,
-  createRequired: R,
-  updateKeys: U,
-) =>
-  [
+type KindRow<K extends ZoneKind> = (typeof ZONE_KIND_TABLE)[K];
+/** The `values` parameter of a zone method: the keys the table gives, those that are required. */
+type ValuesParam<Keys extends string, Required extends string> = {
+  readonly name: "values";
+  readonly type: "struct";
+  readonly required: true;
+  readonly keys: readonly Keys[];
+  readonly requiredKeys: readonly Required[];
+};
+/** The table entries of kind K's methods, spelled out so each carries its own group and keys. */
+type ZoneMethodsOf<K extends ZoneKind, G = KindRow<K>["group"], L = KindRow<K>["liveOnly"]> =
+  | {
+      readonly group: G;
+      readonly name: "create";
+      readonly params: readonly [ValuesParam<CreateKey<K>, RequiredCreateKey<K>>];
+      readonly returns: "create";
+      readonly idempotent: false;
+      readonly liveOnly: L;
+    }
+  | {
+      readonly group: G;
+      readonly name: "update";
+      readonly params: readonly [typeof id, ValuesParam<UpdateKey<K>, never>];
+      readonly returns: "status";
+      readonly idempotent: true;
+      readonly liveOnly: L;
+    }
+  | {
+      readonly group: G;
+      readonly name: "listZones";
+      readonly params: readonly [];
+      readonly returns: "zones";
+      readonly idempotent: true;
+      readonly liveOnly: L;
+    }
+  | (KindRow<K>["deletable"] extends true
+      ? {
+          readonly group: G;
+          readonly name: "delete";
+          readonly params: readonly [typeof id];
+          readonly returns: "status";
+          readonly idempotent: false;
+          readonly liveOnly: L;
+        }
+      : never);
+
+/**
+ * The methods of one zone kind, from its row of the kinds' table (zoneKinds.ts): create, update and listZones,
+ * and delete where the API can delete the kind. Their `values` keys are derived, so their types are too.
+ */
+function zone<K extends ZoneKind>(kind: K): ZoneMethodsOf<K>[] {
+  const { group, liveOnly, deletable } = ZONE_KIND_TABLE[kind];
+  const methods: MethodSpec[] = [
     {
       group,
       name: "create",
-      params: [values(createKeys, createRequired)],
+      params: [
+        {
+          name: "values",
+          type: "struct",
+          required: true,
+          keys: createKeys(kind),
+          requiredKeys: requiredCreateKeys(kind),
+        },
+      ],
       returns: "create",
       idempotent: false,
-      liveOnly: group === "livezone",
+      liveOnly,
     },
     {
       group,
       name: "update",
-      params: [id, values(updateKeys, [])],
+      params: [id, { name: "values", type: "struct", required: true, keys: updateKeys(kind), requiredKeys: [] }],
       returns: "status",
       idempotent: true,
-      liveOnly: group === "livezone",
+      liveOnly,
     },
-    { group, name: "listZones", params: [], returns: "zones", idempotent: true, liveOnly: group === "livezone" },
-  ] as const;
+    { group, name: "listZones", params: [], returns: "zones", idempotent: true, liveOnly },
+  ];
+  if (deletable) methods.push({ group, name: "delete", params: [id], returns: "status", idempotent: false, liveOnly });
+  return methods as ZoneMethodsOf<K>[];
+}
+
+/** Every zone kind's methods, in the table's order. */
+type ZoneMethod = { [K in ZoneKind]: ZoneMethodsOf<K> }[ZoneKind];
+const ZONE_METHODS = ZONE_KINDS.flatMap((k) => zone(k)) as readonly ZoneMethod[];
 
 /** Every method of the contract, in its order. */
 export const METHOD_LIST = [
-  ...zone("pullzone", PULL_CREATE_KEYS, ["name", "origin"], PULL_UPDATE_KEYS),
-  ...zone("pushzone", PUSH_CREATE_KEYS, ["name", "password"], PUSH_UPDATE_KEYS),
-  ...zone("vodzone", VOD_CREATE_KEYS, ["name", "password"], VOD_UPDATE_KEYS),
-  ...zone("livezone", LIVE_CREATE_KEYS, ["name", "password"], LIVE_UPDATE_KEYS),
-  { group: "livezone", name: "delete", params: [id], returns: "status", idempotent: false, liveOnly: true },
+  ...ZONE_METHODS,
   {
     group: "cache",
     name: "purge",

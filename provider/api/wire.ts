@@ -3,39 +3,19 @@
  * silent (fault codes, report columns, user fields, the bandwidth answer) the choice made here
  * is the one documented in docs/emulator.md; the client tolerates the other plausible shapes.
  */
+import { ZONE_KINDS, type ZoneKind } from "./kinds";
+import { rowFields, type CreateResultOf, type ZoneRowOf } from "./zoneFields";
+import { ZONE_KIND_TABLE } from "./zoneKinds";
 
-/** Zone structs as listZones returns them (§2.2), plus any field the server adds. */
-export interface PullZoneRow {
-  id: number;
-  name: string;
-  origin: string;
-  vhost: string;
-  ip: string;
-  compress: string;
-  vanity_domain: string;
-  vanity_ip: string;
-}
-export interface PushZoneRow {
-  id: number;
-  name: string;
-  vanity_domain: string;
-  vanity_ip: string;
-  storage_location: string;
-}
-export interface VodZoneRow {
-  id: number;
-  name: string;
-  storage_location: string;
-}
+/** Zone structs as listZones returns them (§2.2), derived from the kinds' table (zoneKinds.ts). */
+export type PullZoneRow = ZoneRowOf<"pull">;
+export type PushZoneRow = ZoneRowOf<"push">;
+export type VodZoneRow = ZoneRowOf<"vod">;
 /**
  * A live zone row. The contract shows no live-zone field but `id` (§2.2), so a row may carry only
  * `id`: `name` is then absent (not ""), and whoever needs the name keeps it from elsewhere (state).
  */
-export interface LiveZoneRow {
-  id: number;
-  name?: string;
-  readonly [field: string]: unknown;
-}
+export type LiveZoneRow = ZoneRowOf<"live">;
 
 /**
  * Columns of a live row that may hold its stream URL, whose host is `<name>.<company alias>.<cdn
@@ -44,42 +24,20 @@ export interface LiveZoneRow {
  */
 export const LIVE_URL_COLUMNS = ["stream_url", "rtmp_url", "cdn_url"] as const;
 
-/** Fields each kind's listZones rows carry, exactly (never the password or the label). */
-export const ZONE_ROW_FIELDS = {
-  pullzone: ["id", "name", "origin", "vhost", "ip", "compress", "vanity_domain", "vanity_ip"],
-  pushzone: ["id", "name", "vanity_domain", "vanity_ip", "storage_location"],
-  vodzone: ["id", "name", "storage_location"],
-  livezone: ["id", "name"],
-} as const;
+/** Fields each kind's listZones rows carry, exactly and in order (never the password or the label), by group. */
+export const ZONE_ROW_FIELDS: { readonly [K in ZoneKind as (typeof ZONE_KIND_TABLE)[K]["group"]]: readonly string[] } =
+  Object.fromEntries(ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].group, rowFields(k)])) as never;
 
 /** What a successful create returns, after normalization. */
-export interface PullCreateResult {
-  id: number;
-  vanity_ip: string;
-  cdn_url: string;
-}
-export interface PushCreateResult {
-  id: number;
-  vanity_ip: string;
-  storage_location: string;
-  cdn_url: string;
-}
-export interface VodCreateResult {
-  id: number;
-  vanity_ip: string;
-  storage_location: string;
-}
-export interface LiveCreateResult {
-  id: number;
-}
+export type PullCreateResult = CreateResultOf<"pull">;
+export type PushCreateResult = CreateResultOf<"push">;
+export type VodCreateResult = CreateResultOf<"vod">;
+export type LiveCreateResult = CreateResultOf<"live">;
 
 /** Create error codes of §7, by group: `failed`, `nameInUse`, and pull's `originUnresolvable`. */
-export const CREATE_ERROR_CODES = {
-  pullzone: { failed: 2001, nameInUse: 2002, originUnresolvable: 2003 },
-  pushzone: { failed: 3001, nameInUse: 3002 },
-  vodzone: { failed: 4001, nameInUse: 4002 },
-  livezone: { failed: 5001, nameInUse: 5002 },
-} as const;
+export const CREATE_ERROR_CODES: {
+  readonly [K in ZoneKind as (typeof ZONE_KIND_TABLE)[K]["group"]]: (typeof ZONE_KIND_TABLE)[K]["createErrors"];
+} = Object.fromEntries(ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].group, ZONE_KIND_TABLE[k].createErrors])) as never;
 
 /**
  * XML-RPC fault codes. The document does not show them (§5.6, §7); the emulator uses the

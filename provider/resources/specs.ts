@@ -2,7 +2,8 @@
  * One declarative spec per zone kind. check, diff, create, read and update all read these
  * tables, so what diff calls an in-place change is exactly what update can send.
  */
-import { kindInfo, type ZoneKind, type ZoneKindInfo, type ZoneType } from "../api/kinds";
+import { kindInfo, ZONE_KINDS, type ZoneKind, type ZoneKindInfo, type ZoneType } from "../api/kinds";
+import { ZONE_KIND_TABLE } from "../api/zoneKinds";
 
 /** How check validates a field's value (see validate.ts). */
 export type FieldRule = "name" | "origin" | "host" | "ip" | "compress" | "text" | "password";
@@ -43,90 +44,49 @@ export interface ZoneSpec extends ZoneKindInfo {
   readonly deletable: boolean;
 }
 
-const name: FieldSpec = { input: "name", wire: "name", rule: "name", required: true, listed: true };
-const label: FieldSpec = { input: "label", wire: "label", rule: "text", listed: false };
-const password: FieldSpec = {
-  input: "password",
-  wire: "password",
-  rule: "password",
-  required: true,
-  secret: true,
-  listed: false,
-};
-const vanityDomain: FieldSpec = {
-  input: "vanityDomain",
-  wire: "vanity_domain",
-  rule: "host",
-  createOnly: true,
-  listed: true,
-};
-const computed = (output: string, wire: string, fromCreate: boolean, fromList: boolean): ComputedSpec => ({
-  output,
-  wire,
-  fromCreate,
-  fromList,
-});
-const cdnUrl: ComputedSpec = { ...computed("cdnUrl", "cdn_url", true, false), deliveryHost: true };
-
-export const PULL_ZONE: ZoneSpec = {
-  ...kindInfo("pull"),
-  fields: [
-    name,
-    { input: "origin", wire: "origin", rule: "origin", required: true, listed: true },
-    { input: "vhost", wire: "vhost", rule: "host", listed: true },
-    { input: "ip", wire: "ip", rule: "ip", listed: true },
-    { input: "compress", wire: "compress", rule: "compress", listed: true },
-    vanityDomain,
-    label,
-  ],
-  computed: [cdnUrl, computed("vanityIp", "vanity_ip", true, true)],
-  deletable: false,
-};
-
-export const PUSH_ZONE: ZoneSpec = {
-  ...kindInfo("push"),
-  fields: [
-    name,
-    password,
-    { input: "compress", wire: "compress", rule: "compress", createOnly: true, listed: false },
-    vanityDomain,
-    label,
-  ],
-  computed: [
-    cdnUrl,
-    computed("vanityIp", "vanity_ip", true, true),
-    computed("storageLocation", "storage_location", true, true),
-  ],
-  deletable: false,
-};
-
-export const VOD_ZONE: ZoneSpec = {
-  ...kindInfo("vod"),
-  fields: [name, password, label],
-  computed: [
-    computed("vanityIp", "vanity_ip", true, false),
-    computed("storageLocation", "storage_location", true, true),
-  ],
-  deletable: false,
-};
-
-export const LIVE_ZONE: ZoneSpec = {
-  ...kindInfo("live"),
-  fields: [name, password, label],
-  computed: [],
-  deletable: true,
-};
+/** A kind's spec, read from its row of the kinds' table (api/zoneKinds.ts). */
+function specFromTable(kind: ZoneKind): ZoneSpec {
+  const row = ZONE_KIND_TABLE[kind];
+  const fields = Object.entries(row.fields).map(([input, f]): FieldSpec => {
+    const field = f as FieldRow;
+    return {
+      input,
+      wire: field.wire,
+      rule: field.rule,
+      ...(field.create === "required" ? { required: true } : {}),
+      ...(field.create !== "no" && !field.update ? { createOnly: true } : {}),
+      ...(field.secret ? { secret: true } : {}),
+      listed: field.listed,
+    };
+  });
+  const computed = Object.entries(row.computed).map(([output, c]): ComputedSpec => {
+    const out = c as ComputedRow;
+    return {
+      output,
+      wire: out.wire,
+      fromCreate: out.fromCreate,
+      fromList: out.fromList,
+      ...(out.deliveryHost ? { deliveryHost: true } : {}),
+    };
+  });
+  return { ...kindInfo(kind), fields, computed, deletable: row.deletable };
+}
+type FieldRow = { wire: string; rule: FieldRule; create: string; update: boolean; listed: boolean; secret?: boolean };
+type ComputedRow = { wire: string; fromCreate: boolean; fromList: boolean; deliveryHost?: boolean };
 
 /**
  * The specs by resource type, the key the serialized provider passes (`handle(1, "PullZone", ...)`):
  * states written by 0.1.0 call it so, so the key never changes.
  */
-export const SPECS: Readonly<Record<ZoneType, ZoneSpec>> = {
-  PullZone: PULL_ZONE,
-  PushZone: PUSH_ZONE,
-  VodZone: VOD_ZONE,
-  LiveZone: LIVE_ZONE,
-};
+export const SPECS: Readonly<Record<ZoneType, ZoneSpec>> = Object.fromEntries(
+  ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].type, specFromTable(k)]),
+) as Record<ZoneType, ZoneSpec>;
+
+/** The four kinds' specs by name, for code and tests that name one kind. */
+export const PULL_ZONE: ZoneSpec = SPECS.PullZone;
+export const PUSH_ZONE: ZoneSpec = SPECS.PushZone;
+export const VOD_ZONE: ZoneSpec = SPECS.VodZone;
+export const LIVE_ZONE: ZoneSpec = SPECS.LiveZone;
 
 /** The spec of a kind by its short name (`pull`). */
 export function specOf(kind: ZoneKind): ZoneSpec {

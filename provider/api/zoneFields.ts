@@ -1,0 +1,88 @@
+/**
+ * What the API takes and gives for each zone kind, derived from the kinds' table (zoneKinds.ts) by types and by
+ * code: the keys of create's and update's `values` struct, a listZones row and a create answer. The method table
+ * (methods.ts), the wire types (wire.ts), the client and the emulator read these, never their own lists.
+ */
+import { ZONE_KIND_TABLE } from "./zoneKinds";
+
+type Table = typeof ZONE_KIND_TABLE;
+type Kind = keyof Table;
+type FieldsOf<K extends Kind> = Table[K]["fields"];
+type ComputedOf<K extends Kind> = Table[K]["computed"];
+type FieldOf<K extends Kind> = FieldsOf<K>[keyof FieldsOf<K>];
+type Computed<K extends Kind> = ComputedOf<K>[keyof ComputedOf<K>];
+
+/** The wire key of a field or computed output row. */
+type WireOf<T> = T extends { readonly wire: infer W extends string } ? W : never;
+
+/** The wire keys create's `values` takes for kind K. */
+export type CreateKey<K extends Kind> = WireOf<Extract<FieldOf<K>, { create: "required" | "optional" }>>;
+/** The wire keys create's `values` requires for kind K. */
+export type RequiredCreateKey<K extends Kind> = WireOf<Extract<FieldOf<K>, { create: "required" }>>;
+/** The wire keys update's `values` takes for kind K. */
+export type UpdateKey<K extends Kind> = WireOf<Extract<FieldOf<K>, { update: true }>>;
+/** The wire keys a listZones row of kind K carries besides `id`: listed fields, then listed computed outputs. */
+export type RowKey<K extends Kind> =
+  WireOf<Extract<FieldOf<K>, { listed: true }>> | WireOf<Extract<Computed<K>, { fromList: true }>>;
+/** The wire keys of a create answer of kind K besides `id`. */
+export type CreateResultKey<K extends Kind> = WireOf<Extract<Computed<K>, { fromCreate: true }>>;
+
+/**
+ * A listZones row of kind K, as the client returns it, plus any field the server adds. Where rows may carry only
+ * `id` (live zones: §2.2 shows no other field), every other field may be absent: whoever needs the name keeps it
+ * from elsewhere (state).
+ */
+export type ZoneRowOf<K extends Kind> = Table[K]["rowsMayOmitFields"] extends true
+  ? { id: number; readonly [field: string]: unknown } & { [F in RowKey<K>]?: string }
+  : { id: number } & { [F in RowKey<K>]: string };
+/** What a successful create of kind K returns, after normalization (every computed value as a string). */
+export type CreateResultOf<K extends Kind> = { id: number } & { [F in CreateResultKey<K>]: string };
+
+type FieldRow = { readonly wire: string; readonly create: string; readonly update: boolean; readonly listed: boolean };
+type ComputedRow = { readonly wire: string; readonly fromCreate: boolean; readonly fromList: boolean };
+const fieldsOf = (kind: Kind): FieldRow[] => Object.values(ZONE_KIND_TABLE[kind].fields);
+const computedOf = (kind: Kind): ComputedRow[] => Object.values(ZONE_KIND_TABLE[kind].computed);
+
+/** Create's keys for `kind`, in the table's order. */
+export function createKeys<K extends Kind>(kind: K): readonly CreateKey<K>[] {
+  return fieldsOf(kind)
+    .filter((f) => f.create !== "no")
+    .map((f) => f.wire as CreateKey<K>);
+}
+
+/** Create's required keys for `kind`. */
+export function requiredCreateKeys<K extends Kind>(kind: K): readonly RequiredCreateKey<K>[] {
+  return fieldsOf(kind)
+    .filter((f) => f.create === "required")
+    .map((f) => f.wire as RequiredCreateKey<K>);
+}
+
+/** Update's keys for `kind`. */
+export function updateKeys<K extends Kind>(kind: K): readonly UpdateKey<K>[] {
+  return fieldsOf(kind)
+    .filter((f) => f.update)
+    .map((f) => f.wire as UpdateKey<K>);
+}
+
+/** The fields of a listZones row of `kind`, exactly and in order: `id`, the listed fields, the listed computed outputs. */
+export function rowFields<K extends Kind>(kind: K): readonly ("id" | RowKey<K>)[] {
+  return [
+    "id",
+    ...fieldsOf(kind)
+      .filter((f) => f.listed)
+      .map((f) => f.wire),
+    ...computedOf(kind)
+      .filter((c) => c.fromList)
+      .map((c) => c.wire),
+  ] as ("id" | RowKey<K>)[];
+}
+
+/** The fields of a create answer of `kind`: `id`, then the computed outputs create gives. */
+export function createResultFields<K extends Kind>(kind: K): readonly ("id" | CreateResultKey<K>)[] {
+  return [
+    "id",
+    ...computedOf(kind)
+      .filter((c) => c.fromCreate)
+      .map((c) => c.wire),
+  ] as ("id" | CreateResultKey<K>)[];
+}

@@ -1,0 +1,222 @@
+/**
+ * The zone kinds, one row each: everything the package knows of a kind, said once. Derived from it, by types or by
+ * code: the kinds' names (kinds.ts), the create and update key lists of the method table (methods.ts), the wire
+ * rows and create results (wire.ts), the client's zone methods (client.ts), the lifecycle's specs
+ * (resources/specs.ts), the zone lookups' result types (functions/zones.ts), the emulator's stored fields and
+ * answers (emulator/), and the files that must exist one per kind, which `npm run generate` writes: the resource
+ * classes (resources/kinds/), the providers (resources/providers/), the lookup functions (functions/kinds/) and the
+ * package's `./p/<kind>` exports. tests/unit/generated-kinds.test.ts fails when a written file differs from what
+ * the table gives. docs/architecture.md, "How to add", has the recipe for a fifth kind.
+ *
+ * This file imports nothing: scripts/generate-kinds.js reads it on its own.
+ *
+ * A field: `wire` its key in the API's `values` struct and listZones rows; `rule` how check validates it
+ * (resources/host/validate.ts); `create` whether the create method takes it (`required`, `optional`, or `no`);
+ * `update` whether the update method takes it (a field create takes and update does not is create-only: changing
+ * it later is refused at check); `listed` whether listZones carries it (so refresh sees it drift); `secret` stored
+ * only as a Pulumi secret; `input` the TypeScript type a program may give; `doc` the text users read.
+ *
+ * A computed output: `wire` its key in a create answer and listZones rows; `fromCreate` / `fromList` where it comes
+ * from; `deliveryHost` built from the account's suffix where the API gave none (cdnUrl); `createWireType` the
+ * wire type of the create answer where the contract says another than string (§4.4: VOD's vanity_ip is an int).
+ */
+
+/** The text every kind's `name` carries. */
+const NAME_DOC =
+  "Zone name (a DNS label, letters of either case). Without it the zone gets `<resource name>-<7 letters or digits>`, " +
+  "unique to the stack and kept from then on; set it for a predictable delivery host name. Renaming updates in place.";
+
+const name = {
+  wire: "name",
+  rule: "name",
+  create: "required",
+  update: true,
+  listed: true,
+  input: "string",
+  optionalInput: true,
+  doc: NAME_DOC,
+} as const;
+const label = (doc: string) =>
+  ({ wire: "label", rule: "text", create: "optional", update: true, listed: false, input: "string", doc }) as const;
+const password = (doc: string) =>
+  ({
+    wire: "password",
+    rule: "password",
+    create: "required",
+    update: true,
+    listed: false,
+    secret: true,
+    input: "string",
+    doc,
+  }) as const;
+const vanityDomain = (doc: string) =>
+  ({
+    wire: "vanity_domain",
+    rule: "host",
+    create: "optional",
+    update: false,
+    listed: true,
+    input: "string",
+    doc,
+  }) as const;
+const LABEL_DOC = "Free text label; the API does not list it back, so drift in it cannot be seen.";
+
+export const ZONE_KIND_TABLE = {
+  pull: {
+    group: "pullzone",
+    type: "PullZone",
+    label: "pull zone",
+    apiLabel: "Pull Zone",
+    deletable: false,
+    liveOnly: false,
+    /** A listZones row may carry only `id` (§2.2 shows no live-zone field but `id`). */
+    rowsMayOmitFields: false,
+    argsDoc: "Inputs of a pull zone: a cache in front of the customer's origin server.",
+    classDoc: "A pull zone. Retained on delete by default: the API cannot delete pull zones.",
+    createErrors: { failed: 2001, nameInUse: 2002, originUnresolvable: 2003 },
+    fields: {
+      name,
+      origin: {
+        wire: "origin",
+        rule: "origin",
+        create: "required",
+        update: true,
+        listed: true,
+        input: "string",
+        doc: "The origin the edge fetches from: a URL or a host name.",
+      },
+      vhost: {
+        wire: "vhost",
+        rule: "host",
+        create: "optional",
+        update: true,
+        listed: true,
+        input: "string",
+        doc: "Host header sent to the origin.",
+      },
+      ip: {
+        wire: "ip",
+        rule: "ip",
+        create: "optional",
+        update: true,
+        listed: true,
+        input: "string",
+        doc: "Origin IP, when the origin host should not be resolved.",
+      },
+      compress: {
+        wire: "compress",
+        rule: "compress",
+        create: "optional",
+        update: true,
+        listed: true,
+        input: "string | boolean",
+        doc: '"1" to compress, "0" not to.',
+      },
+      vanityDomain: vanityDomain("Custom domain; set at creation only (the update method does not accept it)."),
+      label: label(LABEL_DOC),
+    },
+    computed: {
+      cdnUrl: {
+        wire: "cdn_url",
+        fromCreate: true,
+        fromList: false,
+        deliveryHost: true,
+        doc: "Delivery host name (`<name>.<company alias>.<cdn domain>`), as returned by create.",
+      },
+      vanityIp: { wire: "vanity_ip", fromCreate: true, fromList: true, doc: "The zone's vanity IP address." },
+    },
+  },
+  push: {
+    group: "pushzone",
+    type: "PushZone",
+    label: "push zone",
+    apiLabel: "Push Zone",
+    deletable: false,
+    liveOnly: false,
+    rowsMayOmitFields: false,
+    argsDoc: "Inputs of a push zone: storage the customer uploads to, served by the edge.",
+    classDoc: "A push zone. Retained on delete by default: the API cannot delete push zones.",
+    createErrors: { failed: 3001, nameInUse: 3002 },
+    fields: {
+      name,
+      password: password("Upload password; always stored as a Pulumi secret."),
+      compress: {
+        wire: "compress",
+        rule: "compress",
+        create: "optional",
+        update: false,
+        listed: false,
+        input: "string | boolean",
+        doc: '"1" to compress, "0" not to; set at creation only.',
+      },
+      vanityDomain: vanityDomain("Custom domain; set at creation only."),
+      label: label(LABEL_DOC),
+    },
+    computed: {
+      cdnUrl: {
+        wire: "cdn_url",
+        fromCreate: true,
+        fromList: false,
+        deliveryHost: true,
+        doc: "Delivery host name (`<name>.<company alias>.<cdn domain>`), as returned by create.",
+      },
+      vanityIp: { wire: "vanity_ip", fromCreate: true, fromList: true, doc: "The zone's vanity IP address." },
+      storageLocation: {
+        wire: "storage_location",
+        fromCreate: true,
+        fromList: true,
+        doc: "Upload host for the zone's files.",
+      },
+    },
+  },
+  vod: {
+    group: "vodzone",
+    type: "VodZone",
+    label: "VOD zone",
+    apiLabel: "VOD Zone",
+    deletable: false,
+    liveOnly: false,
+    rowsMayOmitFields: false,
+    argsDoc: "Inputs of a VOD (video on demand) zone.",
+    classDoc: "A VOD zone. Retained on delete by default: the API cannot delete VOD zones.",
+    createErrors: { failed: 4001, nameInUse: 4002 },
+    fields: {
+      name,
+      password: password("Upload password; always stored as a Pulumi secret."),
+      label: label(LABEL_DOC),
+    },
+    computed: {
+      vanityIp: {
+        wire: "vanity_ip",
+        fromCreate: true,
+        fromList: false,
+        createWireType: "int",
+        doc: "The zone's vanity IP address.",
+      },
+      storageLocation: {
+        wire: "storage_location",
+        fromCreate: true,
+        fromList: true,
+        doc: "Upload host for the zone's files.",
+      },
+    },
+  },
+  live: {
+    group: "livezone",
+    type: "LiveZone",
+    label: "live zone",
+    apiLabel: "Live Zone",
+    deletable: true,
+    liveOnly: true,
+    rowsMayOmitFields: true,
+    argsDoc: "Inputs of a live (streaming) zone. The API key must have been granted live-zone access.",
+    classDoc: "A live zone: the only kind the API can delete, so `pulumi destroy` really deletes it.",
+    createErrors: { failed: 5001, nameInUse: 5002 },
+    fields: {
+      name,
+      password: password("Stream password; always stored as a Pulumi secret."),
+      label: label(LABEL_DOC),
+    },
+    computed: {},
+  },
+} as const;
