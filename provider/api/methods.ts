@@ -107,9 +107,6 @@ const type = { name: "type", type: "int", required: false, enum: [1, 2, 3] } as 
 const from = { name: "from", type: "date", required: false } as const;
 const to = { name: "to", type: "date", required: false } as const;
 
-const values = <const K extends readonly string[], const R extends readonly string[]>(keys: K, requiredKeys: R) =>
-  ({ name: "values", type: "struct", required: true, keys, requiredKeys }) as const;
-
 type KindRow<K extends ZoneKind> = (typeof ZONE_KIND_TABLE)[K];
 /** The `values` parameter of a zone method: the keys the table gives, those that are required. */
 type ValuesParam<Keys extends string, Required extends string> = {
