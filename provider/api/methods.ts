@@ -194,9 +194,8 @@ function zone<K extends ZoneKind>(kind: K): ZoneMethodsOf<K>[] {
 type ZoneMethod = { [K in ZoneKind]: ZoneMethodsOf<K> }[ZoneKind];
 const ZONE_METHODS = ZONE_KINDS.flatMap((k) => zone(k)) as readonly ZoneMethod[];
 
-/** Every method of the contract, in its order. */
-export const METHOD_LIST = [
-  ...ZONE_METHODS,
+/** The methods of the other groups, in the contract's order. */
+const OTHER_METHODS = [
   {
     group: "cache",
     name: "purge",
@@ -307,6 +306,15 @@ export const METHOD_LIST = [
     idempotent: true,
   },
 ] as const satisfies readonly MethodSpec[];
+
+/**
+ * Every method of the contract, in its order: the zone kinds' (from their table), then the others. Typed as an
+ * array of its entries' literal types (a tuple with a leading rest would not read under TypeScript 3.8).
+ */
+export const METHOD_LIST: readonly (ZoneMethod | (typeof OTHER_METHODS)[number])[] = [
+  ...ZONE_METHODS,
+  ...OTHER_METHODS,
+];
 
 /** One entry of the table, with its literal types. */
 export type MethodEntry = (typeof METHOD_LIST)[number];

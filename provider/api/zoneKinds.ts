@@ -5,7 +5,7 @@
  * (resources/specs.ts), the zone lookups' result types (functions/zones.ts), the emulator's stored fields and
  * answers (emulator/), and the files that must exist one per kind, which `npm run generate` writes: the resource
  * classes (resources/kinds/), the providers (resources/providers/), the lookup functions (functions/kinds/) and the
- * package's `./p/<kind>` exports. tests/unit/generated-kinds.test.ts fails when a written file differs from what
+ * package's `./p/<kind>` exports. tests/unit/generated-kinds.host.test.ts fails when a written file differs from what
  * the table gives. docs/architecture.md, "How to add", has the recipe for a fifth kind.
  *
  * This file imports nothing: scripts/generate-kinds.js reads it on its own.

@@ -29,27 +29,12 @@ export type {
   PurgeZoneArgs,
   PurgeZoneOutputArgs,
 } from "./purge";
-export const {
-  getPullZones,
-  getPullZonesOutput,
-  getPushZones,
-  getPushZonesOutput,
-  getVodZones,
-  getVodZonesOutput,
-  getLiveZones,
-  getLiveZonesOutput,
-  getZone,
-  getZoneOutput,
-  getUnmanagedZones,
-  getUnmanagedZonesOutput,
-} = mockable(zones);
+export * from "./kinds";
+export const { getZone, getZoneOutput, getUnmanagedZones, getUnmanagedZonesOutput } = mockable(zones);
 export type {
   ZoneKindName,
   ZoneInfo,
-  PullZoneInfo,
-  PushZoneInfo,
-  VodZoneInfo,
-  LiveZoneInfo,
+  ZoneInfoOf,
   GetZonesResult,
   GetZoneArgs,
   GetZoneOutputArgs,

@@ -7,120 +7,17 @@ import { CdnAuthError, CdnError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { isZoneKind, kindInfo, kindOfType, ZONE_KINDS, type ZoneKind, type ZoneType } from "../api/kinds";
 import { FAULT } from "../api/wire";
-import { camelCase, checkArgs, controlProblem } from "./args";
-import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
+import { checkArgs, controlProblem } from "./args";
+import { FunctionOptions, FunctionOutputOptions } from "./connection";
 import { lift, outputOf, settle } from "./lift";
+import { listKind, type ZoneInfo } from "./zoneList";
 import { closeNames } from "./names";
 
 /** @deprecated Use `ZoneKind`: the four kinds as functions name them, which is now their name everywhere. */
 export type ZoneKindName = ZoneKind;
 
-export interface PullZoneInfo {
-  kind: "pull";
-  zoneId: number;
-  name: string;
-  origin: string;
-  vhost: string;
-  ip: string;
-  compress: string;
-  vanityDomain: string;
-  vanityIp: string;
-}
-export interface PushZoneInfo {
-  kind: "push";
-  zoneId: number;
-  name: string;
-  vanityDomain: string;
-  vanityIp: string;
-  storageLocation: string;
-}
-export interface VodZoneInfo {
-  kind: "vod";
-  zoneId: number;
-  name: string;
-  storageLocation: string;
-}
-/**
- * A live zone. The contract shows no live-zone field but `id` (§2.2), so a server may list live
- * zones by id only: `name` is then absent, and getZone cannot find a live zone by name.
- */
-export interface LiveZoneInfo {
-  kind: "live";
-  zoneId: number;
-  name?: string;
-  readonly [field: string]: unknown;
-}
-/** A zone of any kind, as the lookups return it. */
-export type ZoneInfo = PullZoneInfo | PushZoneInfo | VodZoneInfo | LiveZoneInfo;
-
-export interface GetZonesResult<T extends ZoneInfo> {
-  zones: T[];
-}
-
-/** A listZones row as camelCase, `id` as `zoneId`. */
-function toInfo(kind: ZoneKind, row: Record<string, unknown>): ZoneInfo {
-  const out: Record<string, unknown> = { kind, zoneId: row.id };
-  for (const [k, v] of Object.entries(row)) if (k !== "id") out[camelCase(k)] = v;
-  return out as unknown as ZoneInfo;
-}
-
-async function listKind(kind: ZoneKind, opts?: FunctionOptions): Promise<ZoneInfo[]> {
-  const rows = (await clientFor(opts)[kindInfo(kind).group].listZones()) as unknown as Record<string, unknown>[];
-  return rows.map((r) => toInfo(kind, r));
-}
-
-function zonesOf<T extends ZoneInfo>(kind: ZoneKind, fn: string) {
-  return async (args?: Record<string, never>, opts?: FunctionOptions): Promise<GetZonesResult<T>> => {
-    checkArgs(fn, args, []);
-    return { zones: (await listKind(kind, opts)) as T[] };
-  };
-}
-
-/** Every pull zone of the account. */
-export const getPullZones: (
-  args?: Record<string, never>,
-  opts?: FunctionOptions,
-) => Promise<GetZonesResult<PullZoneInfo>> = zonesOf("pull", "getPullZones");
-/** Every push zone of the account. */
-export const getPushZones: (
-  args?: Record<string, never>,
-  opts?: FunctionOptions,
-) => Promise<GetZonesResult<PushZoneInfo>> = zonesOf("push", "getPushZones");
-/** Every VOD zone of the account. */
-export const getVodZones: (
-  args?: Record<string, never>,
-  opts?: FunctionOptions,
-) => Promise<GetZonesResult<VodZoneInfo>> = zonesOf("vod", "getVodZones");
-/** Every live zone of the account (needs live-zone access on the API key). */
-export const getLiveZones: (
-  args?: Record<string, never>,
-  opts?: FunctionOptions,
-) => Promise<GetZonesResult<LiveZoneInfo>> = zonesOf("live", "getLiveZones");
-
-export function getPullZonesOutput(
-  args?: Record<string, never>,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<GetZonesResult<PullZoneInfo>> {
-  return lift(getPullZones, args, opts);
-}
-export function getPushZonesOutput(
-  args?: Record<string, never>,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<GetZonesResult<PushZoneInfo>> {
-  return lift(getPushZones, args, opts);
-}
-export function getVodZonesOutput(
-  args?: Record<string, never>,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<GetZonesResult<VodZoneInfo>> {
-  return lift(getVodZones, args, opts);
-}
-export function getLiveZonesOutput(
-  args?: Record<string, never>,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<GetZonesResult<LiveZoneInfo>> {
-  return lift(getLiveZones, args, opts);
-}
+export type { GetZonesResult, ZoneInfo, ZoneInfoOf } from "./zoneList";
+export type { LiveZoneInfo, PullZoneInfo, PushZoneInfo, VodZoneInfo } from "./kinds/lookups";
 
 /** A kind as functions take it: `pull`, `push`, `vod`, `live`, or the resource name `PullZone`... */
 export function zoneKindArg(fn: string, v: unknown): ZoneKind {

@@ -1,11 +1,4 @@
-/** The resources: the four zone kinds and CachePurge. Their specs and lifecycle stay internal. */
-export { PullZone } from "./pullZone";
-export type { PullZoneArgs } from "./pullZone";
-export { PushZone } from "./pushZone";
-export type { PushZoneArgs } from "./pushZone";
-export { VodZone } from "./vodZone";
-export type { VodZoneArgs } from "./vodZone";
-export { LiveZone } from "./liveZone";
+/** The resources: the zone kinds (generated from the kinds' table: kinds/) and CachePurge. Their specs and lifecycle stay internal. */
+export * from "./kinds";
 export { CachePurge } from "./cachePurge";
 export type { CachePurgeArgs } from "./cachePurge";
-export type { LiveZoneArgs } from "./liveZone";

@@ -1,0 +1,65 @@
+/**
+ * What every zone lookup shares: a kind's listZones rows as camelCase results, their types derived from the
+ * kinds' table (api/zoneKinds.ts), and the getXZones / getXZonesOutput pair made for a kind. The pairs of the
+ * four kinds are generated into functions/kinds/ (scripts/generate-kinds.js).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { kindInfo, type ZoneKind } from "../api/kinds";
+import { ZONE_KIND_TABLE } from "../api/zoneKinds";
+import { camelCase, checkArgs } from "./args";
+import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
+import { lift } from "./lift";
+
+type Table = typeof ZONE_KIND_TABLE;
+type Fields<K extends ZoneKind> = Table[K]["fields"];
+type Computed<K extends ZoneKind> = Table[K]["computed"];
+/** The camelCase names of what a listZones row of kind K carries: listed fields, listed computed outputs. */
+type ListedName<K extends ZoneKind> =
+  | { [F in keyof Fields<K>]: Fields<K>[F] extends { listed: true } ? F : never }[keyof Fields<K>]
+  | { [C in keyof Computed<K>]: Computed<K>[C] extends { fromList: true } ? C : never }[keyof Computed<K>];
+
+/**
+ * A zone of kind K as the lookups return it: `kind`, `zoneId`, and the row's fields in camelCase. A kind whose rows
+ * may carry only `id` (live zones: §2.2 shows no other field) has every other field optional, and keeps the
+ * columns a server adds.
+ */
+export type ZoneInfoOf<K extends ZoneKind> = Table[K]["rowsMayOmitFields"] extends true
+  ? { kind: K; zoneId: number; readonly [field: string]: unknown } & { [F in ListedName<K> & string]?: string }
+  : { kind: K; zoneId: number } & { [F in ListedName<K> & string]: string };
+
+/** A zone of any kind, as the lookups return it. */
+export type ZoneInfo = { [K in ZoneKind]: ZoneInfoOf<K> }[ZoneKind];
+
+export interface GetZonesResult<T extends ZoneInfo> {
+  zones: T[];
+}
+
+/** A listZones row as camelCase, `id` as `zoneId`. */
+function toInfo(kind: ZoneKind, row: Record<string, unknown>): ZoneInfo {
+  const out: Record<string, unknown> = { kind, zoneId: row.id };
+  for (const [k, v] of Object.entries(row)) if (k !== "id") out[camelCase(k)] = v;
+  return out as unknown as ZoneInfo;
+}
+
+/** Every zone of a kind, as lookups return them. */
+export async function listKind(kind: ZoneKind, opts?: FunctionOptions): Promise<ZoneInfo[]> {
+  const rows = (await clientFor(opts)[kindInfo(kind).group].listZones()) as unknown as Record<string, unknown>[];
+  return rows.map((r) => toInfo(kind, r));
+}
+
+/** getXZones of a kind: takes no arguments (any given is refused, naming `fn`). */
+export function zonesOf<T extends ZoneInfo>(kind: ZoneKind, fn: string) {
+  return async (args?: Record<string, never>, opts?: FunctionOptions): Promise<GetZonesResult<T>> => {
+    checkArgs(fn, args, []);
+    return { zones: (await listKind(kind, opts)) as T[] };
+  };
+}
+
+/** getXZonesOutput of a kind: its getXZones lifted over Inputs. */
+export function zonesOfOutput<T extends ZoneInfo>(
+  get: (args?: Record<string, never>, opts?: FunctionOptions) => Promise<GetZonesResult<T>>,
+  args?: Record<string, never>,
+  opts?: FunctionOutputOptions,
+): pulumi.Output<GetZonesResult<T>> {
+  return lift(get, args, opts);
+}
