@@ -24,7 +24,7 @@
 import { CdnClient } from "../../api/client";
 import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError, withMessage } from "../../api/errors";
 import { CREATE_ERROR_CODES } from "../../api/wire";
-import { afterBudget, RetryPolicy, shouldRetry, withRetry } from "../../api/retry";
+import { afterBudget, retriesAllowed, retryDelay, RetryPolicy, shouldRetry, withRetry } from "../../api/retry";
 import { DeploymentIdentity } from "./identity";
 import { interrupted, pause } from "./interrupt";
 import { log } from "./log";
@@ -77,10 +77,25 @@ class StaleListError extends CdnError {
   }
 }
 
-/** Carries an error that ends the create as it is: not retried, no lookups or budget talk added. */
-class Verdict {
-  constructor(readonly error: Error) {}
-}
+/**
+ * Where a create with recovery stands. Each state names what happens next; {@link CreateRecovery} moves from one to
+ * the next until the create is `done` or has `failed`:
+ *
+ *   attempt n --answer--> done
+ *   attempt n --lost or retryable, budget left--> backoff n --> attempt n+1 (looking the zone up first after a loss)
+ *   attempt n --name in use after a loss--> proven --> found | failed
+ *   attempt n --out of attempts, or refused for good--> spent --> found | failed
+ *   found --ours--> done;  found --existed before, another resource's, or differs--> failed (name in use)
+ *   any state, the host asked to stop --> failed (what is known of the zone)
+ */
+type State =
+  | { at: "attempt"; n: number }
+  | { at: "backoff"; n: number; error: CdnError }
+  | { at: "proven"; inUse: CdnNameInUseError }
+  | { at: "spent"; last: CdnError }
+  | { at: "found"; row: ZoneRow }
+  | { at: "done"; result: Record<string, unknown> }
+  | { at: "failed"; error: Error };
 
 /** The create answer, or a {@link RecoveredCreate} when a lost answer was settled by lookup. */
 export async function createWithRecovery(
@@ -91,111 +106,172 @@ export async function createWithRecovery(
   before: readonly ZoneRow[],
   options: RecoveryOptions = {},
 ): Promise<Record<string, unknown>> {
-  const { client, lists, identity } = conn;
-  const attempts = options.attempts ?? client.retryPolicy.retries + 1;
-  const policy: RetryPolicy = { ...client.retryPolicy, retries: attempts - 1 };
-  const method = `${spec.group}.create`;
-  const listMethod = `${spec.group}.listZones`;
-  const name = values.name;
-  const started = Date.now();
-  // Waits end early when the host is asked to stop (interrupt.ts).
-  const sleep = options.sleep ?? pause;
-  // A zone the server said exists is left out of state if the lookups give up: it gets twice the lookups.
-  const settle = (proven: boolean) =>
-    lookUpWithin(spec, lists, name, proven ? { ...policy, retries: 2 * attempts - 1 } : policy, proven, sleep);
+  return new CreateRecovery(spec, conn, values, before, options).run();
+}
+
+/** One create with recovery: the facts it learns on the way, and one method per state. */
+class CreateRecovery {
+  private readonly attempts: number;
+  private readonly policy: RetryPolicy;
+  private readonly method: string;
+  private readonly listMethod: string;
+  private readonly name: string;
+  private readonly started = Date.now();
+  /** Waits end early when the host is asked to stop (interrupt.ts). */
+  private readonly sleep: (ms: number) => Promise<void>;
   /** The last attempt whose answer was lost: it may have made the zone, whatever a list said since. */
-  let lost: CdnError | undefined;
-  let made = 0;
-  let lastError: CdnError | undefined;
+  private lost: CdnError | undefined;
+  /** Attempts sent so far. */
+  private made = 0;
+  private lastError: CdnError | undefined;
 
-  /** Ends the create: a zone of ours found takes over; one that existed before, another resource's, or one that differs is a clash. */
-  const decide = (row: ZoneRow): RecoveredCreate => {
-    const code = CREATE_ERROR_CODES[spec.group].nameInUse;
-    const clash = (why: string) =>
-      new Verdict(new CdnNameInUseError(code, method, name, `${name} is already in use (by zone ${row.id}, ${why})`));
-    if (before.some((z) => z.id === row.id)) throw clash("which existed before this deployment");
-    if (identity.claimedBy(spec, row.id) !== undefined)
-      throw clash("which another resource of this deployment manages");
-    if (!matchesSent(spec, row, values)) throw clash("which does not match what was sent");
-    return { id: row.id, recovered: true, row };
-  };
+  constructor(
+    private readonly spec: ZoneSpec,
+    private readonly conn: { client: CdnClient; lists: ListCache; identity: DeploymentIdentity },
+    private readonly values: Record<string, string>,
+    private readonly before: readonly ZoneRow[],
+    options: RecoveryOptions,
+  ) {
+    this.attempts = options.attempts ?? conn.client.retryPolicy.retries + 1;
+    this.policy = { ...conn.client.retryPolicy, retries: this.attempts - 1 };
+    this.method = `${spec.group}.create`;
+    this.listMethod = `${spec.group}.listZones`;
+    this.name = values.name;
+    this.sleep = options.sleep ?? pause;
+  }
 
-  /** The error of a create that ends without the zone's id: `err` with the attempts, their time and what is known of the zone. */
-  const unsettled = (err: CdnError, outcome: string): Verdict => {
-    err.attempts = made;
-    const spent = afterBudget(err, started);
-    const given = withMessage(spent, `${spent.message}; ${outcome}`);
-    given.attempts = made;
-    return new Verdict(given);
-  };
-  const unknown = (lookupError: CdnError | undefined) =>
-    `whether the zone was made is unknown: ${listMethod} failed too (${lookupError?.message ?? "no answer"}). ` +
-    `If it was, the next \`pulumi up\` reports the name in use: set \`adopt: true\` on the resource to take it over`;
+  async run(): Promise<Record<string, unknown>> {
+    let state: State = { at: "attempt", n: 1 };
+    for (;;) {
+      if (state.at === "done") return state.result;
+      if (state.at === "failed") throw state.error;
+      state = await this.next(state);
+    }
+  }
+
+  private next(state: Exclude<State, { at: "done" | "failed" }>): Promise<State> | State {
+    switch (state.at) {
+      case "attempt":
+        return this.attempt(state.n);
+      case "backoff":
+        return this.backoff(state.n, state.error);
+      case "proven":
+        return this.proven(state.inUse);
+      case "spent":
+        return this.spent(state.last);
+      case "found":
+        return this.found(state.row);
+    }
+  }
+
+  /** Sends attempt `n`, after looking the zone up when an earlier answer was lost (that attempt may have made it). */
+  private async attempt(n: number): Promise<State> {
+    if (interrupted()) return this.stopped(n - 1, this.lastError);
+    if (this.lost) {
+      const found = await lookUp(this.spec, this.conn.lists, this.name);
+      if (found.row) return { at: "found", row: found.row };
+    }
+    this.made = n;
+    try {
+      const answer = await this.conn.client[this.spec.group].create(this.values as never);
+      return { at: "done", result: answer as unknown as Record<string, unknown> };
+    } catch (e) {
+      if (!(e instanceof CdnError)) return { at: "failed", error: e as Error };
+      this.lastError = e;
+      // Without a lost answer, no attempt of ours can have taken the name.
+      if (e instanceof CdnNameInUseError) return this.lost ? { at: "proven", inUse: e } : { at: "failed", error: e };
+      const more = n <= retriesAllowed(this.policy) && shouldRetry(e, n);
+      if (mayHaveBeenProcessed(e)) {
+        this.lost = e;
+        if (n < this.attempts && shouldRetry(e, n))
+          log(
+            `${this.spec.label} '${this.name}': ${this.method} attempt ${n} failed (${e.message}); looking the zone up before trying again`,
+          );
+      }
+      if (more) return { at: "backoff", n, error: e };
+      e.attempts = n;
+      return { at: "spent", last: e };
+    }
+  }
+
+  /** Waits as the one retry policy says (api/retry.ts), `Retry-After` included, before attempt `n + 1`. */
+  private async backoff(n: number, error: CdnError): Promise<State> {
+    await this.sleep(retryDelay(error, n, this.policy));
+    return { at: "attempt", n: n + 1 };
+  }
 
   /** A name-in-use answer after a lost one: the zone exists, so a list that does not show it is stale. */
-  const inUseAfterLoss = async (e: CdnNameInUseError, lostErr: CdnError): Promise<RecoveredCreate> => {
-    const found = await settle(true);
-    if (found.row) return decide(found.row);
-    if (!found.known) throw unsettled(lostErr, unknown(found.error));
-    throw unsettled(
-      lostErr,
-      `${method} then answered error ${e.code} (name in use), yet ${listMethod} did not show the zone in ${found.lookups} lookup${found.lookups === 1 ? "" : "s"}: ` +
+  private async proven(inUse: CdnNameInUseError): Promise<State> {
+    const lost = this.lost!;
+    const found = await this.settle(true);
+    if (found.row) return { at: "found", row: found.row };
+    if (!found.known) return this.unsettled(lost, this.unknown(found.error));
+    return this.unsettled(
+      lost,
+      `${this.method} then answered error ${inUse.code} (name in use), yet ${this.listMethod} did not show the zone in ${found.lookups} lookup${found.lookups === 1 ? "" : "s"}: ` +
         `it is most likely the zone the attempt whose answer was lost made, not another's. The next \`pulumi up\` reports the name in use: ` +
         `set \`adopt: true\` on the resource to take it over`,
     );
-  };
-
-  const attempt = async (n: number): Promise<Record<string, unknown>> => {
-    if (interrupted()) throw new Verdict(stopped(method, n - 1, lost !== undefined, lastError));
-    if (lost) {
-      // Look before trying again: the lost attempt may have made it.
-      const found = await lookUp(spec, lists, name);
-      if (found.row) return decide(found.row);
-    }
-    made = n;
-    try {
-      return (await client[spec.group].create(values as never)) as unknown as Record<string, unknown>;
-    } catch (e) {
-      if (!(e instanceof CdnError)) throw e;
-      lastError = e;
-      if (e instanceof CdnNameInUseError) {
-        // Without a lost answer, no attempt of ours can have taken the name.
-        if (!lost) throw new Verdict(e);
-        return inUseAfterLoss(e, lost);
-      }
-      if (mayHaveBeenProcessed(e)) {
-        lost = e;
-        if (n < attempts && shouldRetry(e, n))
-          log(
-            `${spec.label} '${name}': ${method} attempt ${n} failed (${e.message}); looking the zone up before trying again`,
-          );
-      }
-      throw e;
-    }
-  };
+  }
 
   /** Out of attempts, or refused for good. If an attempt may have made the zone, find out before failing. */
-  const afterAttempts = async (last: CdnError): Promise<RecoveredCreate> => {
-    if (interrupted()) throw new Verdict(stopped(method, made, lost !== undefined, last));
-    if (!lost) throw new Verdict(afterBudget(last, started));
-    const found = await settle(false);
-    if (found.row) return decide(found.row);
-    if (!found.known) throw unsettled(last, unknown(found.error));
+  private async spent(last: CdnError): Promise<State> {
+    if (interrupted()) return this.stopped(this.made, last);
+    if (!this.lost) return { at: "failed", error: afterBudget(last, this.started) };
+    const found = await this.settle(false);
+    if (found.row) return { at: "found", row: found.row };
+    if (!found.known) return this.unsettled(last, this.unknown(found.error));
     // One answer without the zone may be short: a second must agree before "none was made" is said.
-    const again = await lookUp(spec, lists, name);
-    if (again.row) return decide(again.row);
-    throw unsettled(last, `${listMethod} shows no zone '${name}', so none was made (asked twice)`);
-  };
+    const again = await lookUp(this.spec, this.conn.lists, this.name);
+    if (again.row) return { at: "found", row: again.row };
+    return this.unsettled(last, `${this.listMethod} shows no zone '${this.name}', so none was made (asked twice)`);
+  }
 
-  try {
-    try {
-      return await withRetry(attempt, policy, undefined, sleep);
-    } catch (e) {
-      if (!(e instanceof CdnError)) throw e;
-      return await afterAttempts(e);
-    }
-  } catch (e) {
-    throw e instanceof Verdict ? e.error : e;
+  /** A zone of ours found takes over; one that existed before, another resource's, or one that differs is a clash. */
+  private found(row: ZoneRow): State {
+    const code = CREATE_ERROR_CODES[this.spec.group].nameInUse;
+    const clash = (why: string): State => ({
+      at: "failed",
+      error: new CdnNameInUseError(
+        code,
+        this.method,
+        this.name,
+        `${this.name} is already in use (by zone ${row.id}, ${why})`,
+      ),
+    });
+    if (this.before.some((z) => z.id === row.id)) return clash("which existed before this deployment");
+    if (this.conn.identity.claimedBy(this.spec, row.id) !== undefined)
+      return clash("which another resource of this deployment manages");
+    if (!matchesSent(this.spec, row, this.values)) return clash("which does not match what was sent");
+    const recovered: RecoveredCreate = { id: row.id, recovered: true, row };
+    return { at: "done", result: recovered };
+  }
+
+  /** Lookups until listZones answers; a zone the server said exists gets twice the lookups (giving up would leave it out of state). */
+  private settle(proven: boolean) {
+    const policy = proven ? { ...this.policy, retries: 2 * this.attempts - 1 } : this.policy;
+    return lookUpWithin(this.spec, this.conn.lists, this.name, policy, proven, this.sleep);
+  }
+
+  /** The create ends without the zone's id: `err` with the attempts, their time and what is known of the zone. */
+  private unsettled(err: CdnError, outcome: string): State {
+    err.attempts = this.made;
+    const spent = afterBudget(err, this.started);
+    const given = withMessage(spent, `${spent.message}; ${outcome}`);
+    given.attempts = this.made;
+    return { at: "failed", error: given };
+  }
+
+  private unknown(lookupError: CdnError | undefined): string {
+    return (
+      `whether the zone was made is unknown: ${this.listMethod} failed too (${lookupError?.message ?? "no answer"}). ` +
+      `If it was, the next \`pulumi up\` reports the name in use: set \`adopt: true\` on the resource to take it over`
+    );
+  }
+
+  /** The host was asked to stop: no further attempt, backoff or lookup starts. */
+  private stopped(attempts: number, last: CdnError | undefined): State {
+    return { at: "failed", error: stopped(this.method, attempts, this.lost !== undefined, last) };
   }
 }
 
