@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { checkArgs, checkOrder, dateArg } from "./args";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
-import { lift } from "./lift";
+import { outputForm } from "./outputForm";
 import type { Bandwidth, GetBandwidthArgs, GetBandwidthResult, Inputs } from "./report-types";
 import { camelRow } from "./args";
 
@@ -33,7 +33,7 @@ export function getBandwidthOutput(
   args?: Inputs<GetBandwidthArgs>,
   opts?: FunctionOutputOptions,
 ): pulumi.Output<GetBandwidthResult> {
-  return lift(getBandwidth, args, opts);
+  return outputForm(getBandwidth, args, opts);
 }
 
 /**
@@ -71,5 +71,5 @@ export function getUsersOutput(
   args?: Record<string, never>,
   opts?: FunctionOutputOptions,
 ): pulumi.Output<GetUsersResult> {
-  return lift(getUsers, args, opts);
+  return outputForm(getUsers, args, opts);
 }

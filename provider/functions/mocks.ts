@@ -5,7 +5,7 @@
  * (functions/index.ts), so no function body knows about mocks.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { datesToText } from "./lift";
+import { datesToText } from "./outputForm";
 import { terminalSafe } from "../api/errors";
 
 /** The token prefix of every function's invoke: `cdn:index:getPullZones`. */
@@ -46,7 +46,7 @@ type OutputFn = (args: never, opts?: never) => pulumi.Output<unknown>;
 
 /**
  * `fn`, answered by `mocks.call` under mocks. Its error leaves with a printable message (the program's runtime
- * prints it as it is: api/terminalText.ts); the `...Output` forms get the same from `lift`.
+ * prints it as it is: api/terminalText.ts); the `...Output` forms get the same from `outputForm`.
  */
 export function mockablePromise<F extends PlainFn>(name: string, fn: F): F {
   const token = FUNCTION_TOKEN_PREFIX + name;

@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { CdnValidationError } from "../api/errors";
 import { checkArgs, intArg } from "./args";
 import { clientFor, companyAliasFor, FunctionOptions, FunctionOutputOptions } from "./connection";
-import { lift, settle } from "./lift";
+import { outputForm, settle } from "./outputForm";
 import {
   aliasFromCdnUrl,
   checkUrls,
@@ -92,7 +92,7 @@ export async function purgeUrl(args: PurgeUrlArgs, opts?: FunctionOptions): Prom
 
 /** {@link purgeUrl} over Inputs. */
 export function purgeUrlOutput(args: PurgeUrlOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<PurgeResult> {
-  return lift(purgeUrl, args, opts);
+  return outputForm(purgeUrl, args, opts);
 }
 
 /**
@@ -113,7 +113,7 @@ export async function purgeUrls(args: PurgeUrlsArgs, opts?: FunctionOptions): Pr
 
 /** {@link purgeUrls} over Inputs. */
 export function purgeUrlsOutput(args: PurgeUrlsOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<PurgeResult> {
-  return lift(purgeUrls, args, opts);
+  return outputForm(purgeUrls, args, opts);
 }
 
 /** The purgeAllCache argument for a zone reference; `undefined` while a preview cannot know it yet. */
@@ -169,7 +169,7 @@ export function purgeZoneOutput(args: PurgeZoneOutputArgs, opts?: FunctionOutput
   if (isZoneObject(zone)) {
     const rest: Record<string, unknown> = { ...args };
     delete rest.zone;
-    return lift((a: Omit<PurgeZoneArgs, "zone">, o) => purgeZone({ ...a, zone }, o), rest, opts);
+    return outputForm((a: Omit<PurgeZoneArgs, "zone">, o) => purgeZone({ ...a, zone }, o), rest, opts);
   }
-  return lift(purgeZone, args, opts);
+  return outputForm(purgeZone, args, opts);
 }

@@ -10,7 +10,7 @@ import { findMethod, type ParamSpec } from "../api/methods";
 import type { ReportName } from "../api/reportShapes";
 import { camelRow, checkArgs, checkOrder, dateArg, intArg, reportType, sortByArg, stringArg } from "./args";
 import { clientFor, companyIdFor, FunctionOptions, FunctionOutputOptions } from "./connection";
-import { lift } from "./lift";
+import { outputForm } from "./outputForm";
 import { mockableOutput, mockablePromise } from "./mocks";
 import { Page, pager, PAGING_ARGS } from "./paging";
 import type {
@@ -85,7 +85,7 @@ export const getTotalTransfer = mockablePromise("getTotalTransfer", totalTransfe
 export const getTotalTransferOutput = mockableOutput(
   "getTotalTransferOutput",
   (args: GetTotalsOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<GetTotalTransferResult> =>
-    lift(totalTransfer, args, opts),
+    outputForm(totalTransfer, args, opts),
 );
 
 /** Requests served by a zone today so far, in the current hour, or over a date range. */
@@ -103,7 +103,7 @@ export const getTotalHits = mockablePromise("getTotalHits", totalHits);
 export const getTotalHitsOutput = mockableOutput(
   "getTotalHitsOutput",
   (args: GetTotalsOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<GetTotalHitsResult> =>
-    lift(totalHits, args, opts),
+    outputForm(totalHits, args, opts),
 );
 
 // ---- the other reports: one generic function over the method table -------------------------
@@ -189,7 +189,7 @@ async function report<R extends RangeName>(
 function reportFunction<R extends RangeName>(fn: R) {
   const call = (args: ReportArgsOf<R>, opts?: FunctionOptions): Promise<ReportResultOf<R>> => report(fn, args, opts);
   const output = (args: Inputs<ReportArgsOf<R>>, opts?: FunctionOutputOptions): pulumi.Output<ReportResultOf<R>> =>
-    lift(call, args, opts);
+    outputForm(call, args, opts);
   // Answered by `mocks.call` under setMocks, as every function is (mocks.ts).
   return [mockablePromise(fn, call), mockableOutput(`${fn}Output`, output)] as const;
 }

@@ -8,7 +8,7 @@ import { kindInfo, type ZoneKind } from "../api/kinds";
 import { ZONE_KIND_TABLE } from "../api/zoneKinds";
 import { camelCase, checkArgs } from "./args";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
-import { lift } from "./lift";
+import { outputForm } from "./outputForm";
 
 type Table = typeof ZONE_KIND_TABLE;
 type Fields<K extends ZoneKind> = Table[K]["fields"];
@@ -61,5 +61,5 @@ export function zonesOfOutput<T extends ZoneInfo>(
   args?: Record<string, never>,
   opts?: FunctionOutputOptions,
 ): pulumi.Output<GetZonesResult<T>> {
-  return lift(get, args, opts);
+  return outputForm(get, args, opts);
 }

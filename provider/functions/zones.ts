@@ -9,7 +9,7 @@ import { isZoneKind, kindInfo, kindOfType, ZONE_KINDS, type ZoneKind, type ZoneT
 import { FAULT } from "../api/wire";
 import { checkArgs, controlProblem } from "./args";
 import { FunctionOptions, FunctionOutputOptions } from "./connection";
-import { lift, outputOf, settle } from "./lift";
+import { outputForm, outputOf, settle } from "./outputForm";
 import { listKind, type ZoneInfo } from "./zoneList";
 import { closeNames } from "./names";
 
@@ -75,7 +75,7 @@ export async function getZone(args: GetZoneArgs, opts?: FunctionOptions): Promis
 }
 
 export function getZoneOutput(args: GetZoneOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<ZoneInfo> {
-  return lift(getZone, args, opts);
+  return outputForm(getZone, args, opts);
 }
 
 /**
@@ -204,7 +204,7 @@ export function getUnmanagedZonesOutput(
   args: GetUnmanagedZonesOutputArgs,
   opts?: FunctionOutputOptions,
 ): pulumi.Output<GetUnmanagedZonesResult> {
-  const run = lift(
+  const run = outputForm(
     async (a: { kinds?: ZoneKind[] }, o?: FunctionOptions) => {
       const r = await unmanaged({ managed: args?.managed, kinds: a.kinds } as GetUnmanagedZonesArgs, o);
       return r;

@@ -25,12 +25,13 @@ export function datesToText<T>(args: T): T {
 }
 
 /**
- * Runs `fn` once every Input in `args` (and in the connection) is known; the result follows the
+ * The `...Output` form of a plain function (`getZoneOutput` of `getZone`): runs it once every Input in `args` (and
+ * in the connection) is known; the result follows the
  * secrecy of `args`. A connection's secret key does not make results secret (they hold nothing
  * derived from it), and a `CdnClient` is passed as it is (`pulumi.output` would copy it). An error
  * leaves with a printable message (api/terminalText.ts).
  */
-export function lift<A, R>(
+export function outputForm<A, R>(
   unsafe: (args: A, opts?: FunctionOptions) => Promise<R>,
   args: unknown,
   opts?: FunctionOutputOptions,
