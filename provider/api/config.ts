@@ -7,6 +7,7 @@
 import { CdnConfigError } from "./errors";
 import {
   ConfigLookup,
+  CREDENTIAL_SETTINGS,
   missingProblem,
   parseSetting,
   readSettings,
@@ -15,6 +16,8 @@ import {
   SettingProblem,
   SettingSource,
   SettingValues,
+  SETTING_NAMES,
+  type CredentialName,
 } from "./settings";
 
 export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./settings";
@@ -43,8 +46,6 @@ export interface ResolvedCredentials extends Credentials {
   sources: Record<keyof Credentials, CredentialSource>;
 }
 
-const CREDENTIALS: readonly (keyof Credentials)[] = ["baseUrl", "apiUserId", "apiKey"];
-
 /** One `CdnConfigError` for a list of problems: every bad or missing setting in one message. */
 export function configErrorOf(problems: readonly SettingProblem[]): CdnConfigError {
   const missing = problems.filter((p) => / is not set:/.test(p.message)).map((p) => p.setting);
@@ -62,25 +63,21 @@ export function resolveCredentials(
   opts: { explicit?: Partial<Record<keyof Credentials, unknown>>; config?: ConfigLookup; env?: NodeJS.ProcessEnv } = {},
 ): ResolvedCredentials {
   const inputs: SettingInputs = { explicit: opts.explicit, config: opts.config, env: opts.env ?? process.env };
-  const read = readSettings(inputs, CREDENTIALS);
-  const problems = [...read.problems];
-  for (const name of CREDENTIALS)
-    if (read.values[name] === undefined && !problems.some((p) => p.setting === name))
-      problems.push(missingProblem(name));
-  if (problems.length)
-    throw configErrorOf(
-      problems.sort(
-        (a, b) =>
-          CREDENTIALS.indexOf(a.setting as keyof Credentials) - CREDENTIALS.indexOf(b.setting as keyof Credentials),
-      ),
+  const { values, sources, problems } = readSettings(inputs, CREDENTIAL_SETTINGS);
+  const { baseUrl, apiUserId, apiKey } = values;
+  if (baseUrl === undefined || apiUserId === undefined || apiKey === undefined) {
+    const missing = CREDENTIAL_SETTINGS.filter(
+      (n) => values[n] === undefined && !problems.some((p) => p.setting === n),
     );
-  const v = read.values as Pick<SettingValues, keyof Credentials>;
-  return {
-    baseUrl: v.baseUrl,
-    apiUserId: v.apiUserId,
-    apiKey: v.apiKey,
-    sources: read.sources as Record<keyof Credentials, CredentialSource>,
-  };
+    throw configErrorOf(inTableOrder([...problems, ...missing.map(missingProblem)]));
+  }
+  // Every credential has a value, and a value read has its source.
+  return { baseUrl, apiUserId, apiKey, sources: sources as Record<CredentialName, CredentialSource> };
+}
+
+/** Problems in the order of the table, as `validateSettings` gives them. */
+function inTableOrder(problems: SettingProblem[]): SettingProblem[] {
+  return problems.sort((a, b) => SETTING_NAMES.indexOf(a.setting) - SETTING_NAMES.indexOf(b.setting));
 }
 
 /**
@@ -93,7 +90,7 @@ export function resolveSettings<N extends SettingName>(
 ): Partial<Pick<SettingValues, N>> {
   const read = readSettings(inputs, names);
   if (read.problems.length) throw configErrorOf(read.problems);
-  return read.values as Partial<Pick<SettingValues, N>>;
+  return read.values;
 }
 
 /** Checks a base URL and drops a trailing slash or `/xmlrpc`, so `{baseUrl}/xmlrpc/<group>` is well formed. */

@@ -7,10 +7,7 @@
 import { createHash } from "crypto";
 import { CdnClient, type CdnClientOptions } from "./client";
 import { Credentials, resolveSettings } from "./config";
-import type { SettingInputs } from "./settings";
-
-/** The settings that tune a client besides its credentials. */
-export const TUNING_SETTINGS = ["timeoutMs", "retries", "firstContactTimeoutMs", "maxInFlight"] as const;
+import { TUNING_SETTINGS, type SettingInputs } from "./settings";
 
 /** Values kept per account (base URL, API user id, API key), each made once around its own client. */
 export class PerAccount<V> {

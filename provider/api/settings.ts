@@ -17,33 +17,6 @@
 import { INT32_MAX } from "./ids";
 import { levenshtein } from "./levenshtein";
 
-/** The names of the settings, as the client's options spell them. */
-export type SettingName =
-  | "baseUrl"
-  | "apiUserId"
-  | "apiKey"
-  | "timeoutMs"
-  | "retries"
-  | "firstContactTimeoutMs"
-  | "maxInFlight"
-  | "companyId"
-  | "companyAlias"
-  | "cdnDomain";
-
-/** The value of each setting once parsed. */
-export interface SettingValues {
-  baseUrl: string;
-  apiUserId: number;
-  apiKey: string;
-  timeoutMs: number;
-  retries: number;
-  firstContactTimeoutMs: number;
-  maxInFlight: number;
-  companyId: number | string;
-  companyAlias: string;
-  cdnDomain: string;
-}
-
 /** Where a value was found: given in code, the stack's Pulumi config, or the environment. */
 export type SettingSource = "explicit" | "config" | "env";
 
@@ -53,9 +26,14 @@ export type ConfigLookup = (key: string) => string | undefined;
 /** The outcome of parsing one raw value: the value, or why it is refused (without the value). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-/** One row of the table. */
-export interface SettingSpec<N extends SettingName = SettingName> {
+/** One row of the table, for the setting `N`. */
+export interface SettingSpec<N extends SettingName = SettingName> extends SettingRow<SettingValues[N]> {
   name: N;
+}
+
+/** What a row says, whatever its name; `V` is the type of its parsed value. */
+interface SettingRow<V> {
+  name: string;
   configKey: string;
   env: string;
   /** The type as the documentation names it. */
@@ -64,7 +42,9 @@ export interface SettingSpec<N extends SettingName = SettingName> {
   secret: boolean;
   /** Needed by every call (the connection); the others have a default or are needed by some functions only. */
   required: boolean;
-  default?: SettingValues[N];
+  /** `CdnClient` takes it as an option of the same name (docs/configuration.md says "client: option"). */
+  clientOption: boolean;
+  default?: V;
   /** Inclusive bounds of an integer setting. */
   min?: number;
   max?: number;
@@ -72,7 +52,7 @@ export interface SettingSpec<N extends SettingName = SettingName> {
   readBy: string;
   /** What it is for, in the words of docs/configuration.md. */
   description: string;
-  parse(raw: string): Parsed<SettingValues[N]>;
+  parse(raw: string): Parsed<V>;
 }
 
 /** Per-call timeout: long enough for a slow listZones, short enough that a hung call is noticed. */
@@ -185,8 +165,11 @@ function parseHost(raw: string): Parsed<string> {
 
 const CONNECTION = "the client, the zone resources, CachePurge and the functions";
 
-/** The table. Keep the descriptions user-facing: docs/configuration.md is written from them. */
-export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
+/**
+ * The rows, as written: their keys are the settings' names and their parsers give the values'
+ * types, so `SettingName` and `SettingValues` are read from here rather than written beside it.
+ */
+const ROWS = {
   baseUrl: {
     name: "baseUrl",
     configKey: "cdn:baseUrl",
@@ -194,6 +177,7 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     type: "URL",
     secret: false,
     required: true,
+    clientOption: true,
     readBy: CONNECTION,
     description:
       "Address of the API, such as https://api.example.com (calls go to <baseUrl>/xmlrpc/<group>; a trailing /xmlrpc is dropped).",
@@ -206,6 +190,7 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     type: "integer",
     secret: false,
     required: true,
+    clientOption: true,
     min: 1,
     max: INT32_MAX,
     readBy: CONNECTION,
@@ -219,6 +204,7 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     type: "string (secret)",
     secret: true,
     required: true,
+    clientOption: true,
     readBy: CONNECTION,
     description:
       "Your API key; it signs every call and is never sent or stored as is. Set it with `pulumi config set --secret cdn:apiKey`.",
@@ -231,6 +217,7 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     type: "integer (milliseconds)",
     secret: false,
     required: false,
+    clientOption: true,
     default: DEFAULT_TIMEOUT_MS,
     min: 1,
     max: MAX_TIMER_MS,
@@ -245,6 +232,7 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     type: "integer",
     secret: false,
     required: false,
+    clientOption: true,
     default: DEFAULT_RETRIES,
     min: 0,
     max: 100,
@@ -260,6 +248,7 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     type: "integer (milliseconds)",
     secret: false,
     required: false,
+    clientOption: true,
     default: DEFAULT_FIRST_CONTACT_TIMEOUT_MS,
     min: 1,
     max: MAX_TIMER_MS,
@@ -275,6 +264,7 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     type: "integer",
     secret: false,
     required: false,
+    clientOption: true,
     default: DEFAULT_MAX_IN_FLIGHT,
     min: 1,
     max: 1024,
@@ -289,6 +279,7 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     type: "integer or company alias",
     secret: false,
     required: false,
+    clientOption: false,
     readBy: "the report functions",
     description:
       "Your company id, which the report functions send as companyId; when unset they send cdn:companyAlias.",
@@ -301,6 +292,7 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     type: "string (DNS label)",
     secret: false,
     required: false,
+    clientOption: false,
     readBy: "purgeZone, CachePurge, the report functions, the zone resources (cdnUrl)",
     description:
       "Your company alias, the middle part of every delivery host name <zone>.<companyAlias>.<cdnDomain>; a whole-zone purge targets <zone>.<companyAlias>.",
@@ -313,12 +305,23 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = {
     type: "host name",
     secret: false,
     required: false,
+    clientOption: false,
     readBy: "the zone resources (cdnUrl)",
     description:
       "The CDN's delivery domain, such as netdna-cdn.com: the last part of the delivery host names <zone>.<companyAlias>.<cdnDomain>.",
     parse: parseHost,
   },
-};
+} as const satisfies { readonly [name: string]: SettingRow<unknown> };
+
+/** The names of the settings, as the client's options spell them. */
+export type SettingName = keyof typeof ROWS;
+
+/** The value of each setting once parsed: what its parser gives. */
+export type SettingValues = { [N in SettingName]: ParsedBy<(typeof ROWS)[N]["parse"]> };
+type ParsedBy<P> = P extends (raw: string) => Parsed<infer V> ? V : never;
+
+/** The table. Keep the descriptions user-facing: docs/configuration.md is written from them. */
+export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = ROWS;
 
 /**
  * The one switch that is not a setting of the account: environment only (no config key, nothing to
@@ -337,6 +340,27 @@ export function logsQuiet(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** The settings in table order. */
 export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/** The names of the settings whose row has `flag` set, from the rows' literal types. */
+type Flagged<F extends "required" | "clientOption"> = {
+  [N in SettingName]: (typeof ROWS)[N][F] extends true ? N : never;
+}[SettingName];
+
+/** The settings every call needs (the connection): the client's required options. */
+export type CredentialName = Flagged<"required">;
+
+/** The settings that tune a client besides its credentials: its optional options, with a default. */
+export type TuningName = Exclude<Flagged<"clientOption">, CredentialName>;
+
+/** The credentials in table order. */
+export const CREDENTIAL_SETTINGS: readonly CredentialName[] = SETTING_NAMES.filter(
+  (n): n is CredentialName => SETTINGS[n].required,
+);
+
+/** The tuning settings in table order. */
+export const TUNING_SETTINGS: readonly TuningName[] = SETTING_NAMES.filter(
+  (n): n is TuningName => SETTINGS[n].clientOption && !SETTINGS[n].required,
+);
 
 /** Every `cdn:` config key the package reads. */
 export const KNOWN_CONFIG_KEYS: readonly string[] = SETTING_NAMES.map((n) => SETTINGS[n].configKey);
@@ -363,9 +387,9 @@ export interface SettingInputs {
 }
 
 /** What `readSettings` found: the parsed values, where each came from, and every problem. */
-export interface SettingsRead {
-  values: Partial<SettingValues>;
-  sources: Partial<Record<SettingName, SettingSource>>;
+export interface SettingsRead<N extends SettingName = SettingName> {
+  values: Partial<Pick<SettingValues, N>>;
+  sources: Partial<Record<N, SettingSource>>;
   problems: SettingProblem[];
 }
 
@@ -407,14 +431,21 @@ export function parseSetting<N extends SettingName>(
 }
 
 /** Reads the named settings (all by default); a setting not set is left out unless it has a default. */
-export function readSettings(inputs: SettingInputs, names: readonly SettingName[] = SETTING_NAMES): SettingsRead {
-  const values: Partial<Record<SettingName, unknown>> = {};
-  const sources: Partial<Record<SettingName, SettingSource>> = {};
+export function readSettings(inputs: SettingInputs): SettingsRead;
+export function readSettings<N extends SettingName>(inputs: SettingInputs, names: readonly N[]): SettingsRead<N>;
+export function readSettings<N extends SettingName>(
+  inputs: SettingInputs,
+  // Only the first overload leaves `names` out, and its N is every setting.
+  names: readonly N[] = SETTING_NAMES as readonly SettingName[] as readonly N[],
+): SettingsRead<N> {
+  const values: Partial<Pick<SettingValues, N>> = {};
+  const sources: Partial<Record<N, SettingSource>> = {};
   const problems: SettingProblem[] = [];
   for (const name of names) {
     const found = rawSetting(name, inputs);
     if (!found) {
-      if (SETTINGS[name].default !== undefined) values[name] = SETTINGS[name].default;
+      const fallback = (SETTINGS[name] as SettingSpec<N>).default;
+      if (fallback !== undefined) values[name] = fallback;
       continue;
     }
     const r = parseSetting(name, found.raw, found.source);
@@ -424,7 +455,7 @@ export function readSettings(inputs: SettingInputs, names: readonly SettingName[
       sources[name] = found.source;
     }
   }
-  return { values: values as Partial<SettingValues>, sources, problems };
+  return { values, sources, problems };
 }
 
 /** The problem of a required setting that is not set, saying how to set it. */
