@@ -4,14 +4,8 @@
  * faults and failure codes into typed errors.
  */
 import { authString, currentDate } from "./auth";
-import {
-  configErrorOf,
-  Credentials,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_RETRY_BASE_MS,
-  DEFAULT_RETRY_MAX_MS,
-  resolveCredentials,
-} from "./config";
+import { resolveClientOptions } from "./clientOptions";
+import { Credentials, resolveCredentials } from "./config";
 import { encodeParams } from "./encode";
 import {
   CdnError,
@@ -49,9 +43,9 @@ import {
 import type { ZoneGroup } from "./kinds";
 import type { BandwidthOptions, ReportApi, ReportMethod } from "./types";
 import { afterBudget, retriesAllowed, RetryPolicy, withRetry } from "./retry";
-import { DEFAULT_WAIT_NOTICE_MS, FirstContactWatch, type WaitNotice } from "./firstContact";
+import { FirstContactWatch, type WaitNotice } from "./firstContact";
 import { Semaphore } from "./semaphore";
-import { FIRST_CONTACT_RETRIES, MAX_TIMER_MS, parseSetting, SETTINGS } from "./settings";
+import { FIRST_CONTACT_RETRIES } from "./settings";
 import { Transport } from "./transport";
 import * as W from "./wire";
 
@@ -169,48 +163,34 @@ export class CdnClient {
   readonly report: ReportApi;
 
   constructor(opts: CdnClientOptions) {
-    if (!opts || typeof opts !== "object")
-      throw new CdnValidationError("options", "CdnClient needs { baseUrl, apiUserId, apiKey }");
-    const creds = resolveCredentials({
-      explicit: { baseUrl: opts.baseUrl, apiUserId: opts.apiUserId, apiKey: opts.apiKey },
-      env: {},
-    });
-    this.baseUrl = creds.baseUrl;
-    this.apiUserId = creds.apiUserId;
-    SECRETS.set(this, { apiKey: creds.apiKey });
-    const maxInFlight = settingOption("maxInFlight", opts.maxInFlight);
-    this.inFlight = new Semaphore(maxInFlight);
-    const timeoutMs = settingOption("timeoutMs", opts.timeoutMs);
-    const firstContactTimeoutMs = settingOption("firstContactTimeoutMs", opts.firstContactTimeoutMs);
+    const o = resolveClientOptions(opts);
+    this.baseUrl = o.baseUrl;
+    this.apiUserId = o.apiUserId;
+    SECRETS.set(this, { apiKey: o.apiKey });
+    this.inFlight = new Semaphore(o.maxInFlight);
     this.transport = new Transport({
-      baseUrl: this.baseUrl,
-      timeoutMs,
-      firstContactTimeoutMs,
-      maxResponseBytes: intOption(
-        "maxResponseBytes",
-        opts.maxResponseBytes,
-        DEFAULT_MAX_RESPONSE_BYTES,
-        1,
-        Number.MAX_SAFE_INTEGER,
-      ),
-      idleSockets: maxInFlight,
-      userAgent: opts.userAgent,
+      baseUrl: o.baseUrl,
+      timeoutMs: o.timeoutMs,
+      firstContactTimeoutMs: o.firstContactTimeoutMs,
+      maxResponseBytes: o.maxResponseBytes,
+      idleSockets: o.maxInFlight,
+      userAgent: o.userAgent,
     });
     this.retryPolicy = {
-      retries: settingOption("retries", opts.retries),
-      baseDelayMs: intOption("retryBaseDelayMs", opts.retryBaseDelayMs, DEFAULT_RETRY_BASE_MS, 0, MAX_TIMER_MS),
-      maxDelayMs: intOption("retryMaxDelayMs", opts.retryMaxDelayMs, DEFAULT_RETRY_MAX_MS, 0, MAX_TIMER_MS),
-      random: opts.random,
+      retries: o.retries,
+      baseDelayMs: o.retryBaseDelayMs,
+      maxDelayMs: o.retryMaxDelayMs,
+      random: o.random,
       firstContactRetries: FIRST_CONTACT_RETRIES,
       contacted: () => this.transport.contacted,
     };
-    this.now = opts.now ?? Date.now;
-    this.onEvent = opts.onEvent;
+    this.now = o.now ?? Date.now;
+    this.onEvent = o.onEvent;
     this.firstContact = new FirstContactWatch({
       contacted: () => this.transport.contacted,
-      afterMs: intOption("waitNoticeAfterMs", opts.waitNoticeAfterMs, DEFAULT_WAIT_NOTICE_MS, 0, MAX_TIMER_MS),
-      attemptTimeoutMs: Math.min(timeoutMs, firstContactTimeoutMs),
-      onWaiting: opts.onWaiting,
+      afterMs: o.waitNoticeAfterMs,
+      attemptTimeoutMs: Math.min(o.timeoutMs, o.firstContactTimeoutMs),
+      onWaiting: o.onWaiting,
     });
 
     this.pullzone = this.zoneApi("pullzone");
@@ -430,26 +410,6 @@ export class CdnClient {
     const args = s.params.map((p) => (p.required ? positional[i++] : given[p.name]));
     return this.invoke(s, args);
   }
-}
-
-/** A client option that is also a setting: checked against the settings table's bounds. */
-function settingOption(
-  name: "timeoutMs" | "retries" | "maxInFlight" | "firstContactTimeoutMs",
-  given: unknown,
-): number {
-  if (given === undefined || given === null) return SETTINGS[name].default!;
-  const r = typeof given === "number" || typeof given === "string" ? parseSetting(name, String(given)) : undefined;
-  if (r && "value" in r) return r.value;
-  if (r) throw configErrorOf([r.problem]);
-  throw new CdnValidationError(name, `must be a number (${SETTINGS[name].min} to ${SETTINGS[name].max})`);
-}
-
-/** A numeric client option that is not a setting. */
-function intOption(name: string, given: number | undefined, fallback: number, min: number, max: number): number {
-  if (given === undefined) return fallback;
-  if (!Number.isInteger(given) || given < min || given > max)
-    throw new CdnValidationError(name, `must be an integer from ${min} to ${max}`);
-  return given;
 }
 
 /** Whether a fault code is one of §7's create error codes of this group (2001-2003, 3001-3002, ...). */

@@ -6,8 +6,8 @@
  */
 import { createHash } from "crypto";
 import { CdnClient, type CdnClientOptions } from "./client";
-import { Credentials, resolveSettings } from "./config";
-import { TUNING_SETTINGS, type SettingInputs } from "./settings";
+import { resolveClientOptions, type TuningSources } from "./clientOptions";
+import type { Credentials } from "./config";
 
 /** Values kept per account (base URL, API user id, API key), each made once around its own client. */
 export class PerAccount<V> {
@@ -23,14 +23,15 @@ export class PerAccount<V> {
   ) {}
 
   /** The value for `credentials`; on first use, a client tuned from `settings` (a malformed value throws naming it). */
-  get(credentials: Credentials, settings: SettingInputs): V {
+  get(credentials: Credentials, settings: TuningSources): V {
     const { baseUrl, apiUserId, apiKey } = credentials;
     // A digest, so the map never holds the key itself.
     const key = createHash("sha256").update(`${baseUrl}\n${apiUserId}\n${apiKey}`).digest("hex");
     let value = this.byAccount.get(key);
     if (!value) {
-      const tuning = resolveSettings(TUNING_SETTINGS, settings);
-      value = this.make(new CdnClient({ ...this.clientOptions, baseUrl, apiUserId, apiKey, ...tuning }));
+      value = this.make(
+        new CdnClient(resolveClientOptions({ ...this.clientOptions, baseUrl, apiUserId, apiKey }, settings)),
+      );
       this.byAccount.set(key, value);
     }
     return value;

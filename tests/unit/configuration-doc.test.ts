@@ -5,7 +5,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { LOG_SWITCH, SETTING_NAMES, SETTINGS } from "../../provider/api/settings";
+import { LOG_SWITCH, SETTING_NAMES, SETTINGS, TUNING_SETTINGS } from "../../provider/api/settings";
 
 const DOC = fs.readFileSync(path.join(__dirname, "../../docs/configuration.md"), "utf8");
 /** The cells of the first table's rows (the header and the separator left out). */
@@ -57,4 +57,12 @@ test("the bounds the document gives for a numeric setting are the ones its parse
     expect(s.parse(String(s.min - 1)).ok).toBe(false);
     expect(s.parse(String(s.max + 1)).ok).toBe(false);
   }
+});
+
+test("the settings the document says the client takes as an option are the table's tuning settings, each in its row", () => {
+  const byRow = rows
+    .filter((r) => codes(r[0]).length)
+    .map((r) => ({ key: codes(r[0])[0], option: /client: option `(\w+)`/.exec(r[5])?.[1] }))
+    .filter((r) => r.option !== undefined);
+  expect(byRow).toEqual(TUNING_SETTINGS.map((name) => ({ key: SETTINGS[name].configKey, option: name })));
 });
