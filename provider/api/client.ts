@@ -47,7 +47,19 @@ import { FirstContactWatch, type WaitNotice } from "./firstContact";
 import { Semaphore } from "./semaphore";
 import { FIRST_CONTACT_RETRIES } from "./settings";
 import { Transport } from "./transport";
-import * as W from "./wire";
+import {
+  CREATE_ERROR_CODES,
+  ZONE_ROW_FIELDS,
+  type LiveCreateResult,
+  type LiveZoneRow,
+  type PullCreateResult,
+  type PullZoneRow,
+  type PushCreateResult,
+  type PushZoneRow,
+  type UserRow,
+  type VodCreateResult,
+  type VodZoneRow,
+} from "./wire";
 
 export interface CdnClientOptions {
   baseUrl: string;
@@ -147,16 +159,16 @@ export class CdnClient {
   /** Calls retried so far, for figures. */
   retriedCalls = 0;
 
-  readonly pullzone: ZoneApi<PullCreateValues, PullUpdateValues, W.PullZoneRow, W.PullCreateResult>;
-  readonly pushzone: ZoneApi<PushCreateValues, PushUpdateValues, W.PushZoneRow, W.PushCreateResult>;
-  readonly vodzone: ZoneApi<VodCreateValues, VodUpdateValues, W.VodZoneRow, W.VodCreateResult>;
-  readonly livezone: ZoneApi<VodCreateValues, VodUpdateValues, W.LiveZoneRow, W.LiveCreateResult> & {
+  readonly pullzone: ZoneApi<PullCreateValues, PullUpdateValues, PullZoneRow, PullCreateResult>;
+  readonly pushzone: ZoneApi<PushCreateValues, PushUpdateValues, PushZoneRow, PushCreateResult>;
+  readonly vodzone: ZoneApi<VodCreateValues, VodUpdateValues, VodZoneRow, VodCreateResult>;
+  readonly livezone: ZoneApi<VodCreateValues, VodUpdateValues, LiveZoneRow, LiveCreateResult> & {
     delete(id: number): Promise<void>;
   };
   readonly cache: { purge(url: string): Promise<true>; purgeAllCache(zone: string): Promise<true> };
   readonly user: {
-    listUsers(): Promise<W.UserRow[]>;
-    update(id: number, values: UserUpdateValues): Promise<W.UserRow | undefined>;
+    listUsers(): Promise<UserRow[]>;
+    update(id: number, values: UserUpdateValues): Promise<UserRow | undefined>;
   };
   /** account.getBandwidth read into one result, whatever shape the server answers in (normalize.ts). */
   readonly account: { getBandwidth(opts?: BandwidthOptions): Promise<BandwidthAnswer> };
@@ -197,7 +209,7 @@ export class CdnClient {
     this.pushzone = this.zoneApi("pushzone");
     this.vodzone = this.zoneApi("vodzone");
     this.livezone = {
-      ...(this.zoneApi("livezone") as ZoneApi<VodCreateValues, VodUpdateValues, W.LiveZoneRow, W.LiveCreateResult>),
+      ...(this.zoneApi("livezone") as ZoneApi<VodCreateValues, VodUpdateValues, LiveZoneRow, LiveCreateResult>),
       delete: (id) => this.status("livezone.delete", [id], id, []),
     };
     this.cache = {
@@ -206,11 +218,11 @@ export class CdnClient {
     };
     this.user = {
       listUsers: async () =>
-        normalizeUsers(await this.invoke(spec("user.listUsers"), []), "user.listUsers") as W.UserRow[],
+        normalizeUsers(await this.invoke(spec("user.listUsers"), []), "user.listUsers") as UserRow[],
       update: async (id, values) => {
         const r = normalizeUserUpdate(await this.invoke(spec("user.update"), [id, values]), "user.update");
         if (!r.ok) throw new CdnOperationFailedError("user.update", id, Object.keys(values ?? {}));
-        return r.user as W.UserRow | undefined;
+        return r.user as UserRow | undefined;
       },
     };
     this.account = {
@@ -374,7 +386,7 @@ export class CdnClient {
         normalizeZones(
           await this.invoke(spec(`${group}.listZones`), []),
           `${group}.listZones`,
-          W.ZONE_ROW_FIELDS[group],
+          ZONE_ROW_FIELDS[group],
           group === "livezone",
         ),
     } as never;
@@ -413,8 +425,8 @@ export class CdnClient {
 }
 
 /** Whether a fault code is one of §7's create error codes of this group (2001-2003, 3001-3002, ...). */
-function isCreateCode(group: keyof typeof W.CREATE_ERROR_CODES, code: number): boolean {
-  return (Object.values(W.CREATE_ERROR_CODES[group]) as number[]).includes(code);
+function isCreateCode(group: keyof typeof CREATE_ERROR_CODES, code: number): boolean {
+  return (Object.values(CREATE_ERROR_CODES[group]) as number[]).includes(code);
 }
 
 function spec(method: string): MethodSpec {
