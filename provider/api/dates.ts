@@ -6,12 +6,14 @@
  * read as written, in the report's time zone, and the offset is dropped. A value that is none of
  * these, or that does not fall at the start of its day, hour or month (which day `07:00Z` counts for
  * depends on a time zone), is refused rather than guessed: a report matched by date must never drop
- * rows silently.
+ * rows silently. The `Y-m-d` form the API takes for a day is checked here too, for the client and the
+ * emulator alike.
  */
 
 /** How finely a report field dates its rows. */
 export type DateGrain = "day" | "hour" | "month";
 
+const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MONTH = /^(\d{4})-(\d{2})$/;
 /** `Y-m-d`, `Ymd`, with an optional time (`T` or a space; `HH`, `HH:mm`, `HH:mm:ss`, `HHmmss`, fractions) and offset. */
 const DATE_TIME =
@@ -67,4 +69,17 @@ export function reportDate(
   if (!p.timed) return { ok: false, reason: `is '${text}', a day where an hour (${form}) is due` };
   if (p.mi || p.s) return notAtStart("hour");
   return { ok: true, date: `${p.y}-${p.mo}-${p.d} ${String(p.h).padStart(2, "0")}:00` };
+}
+
+/** Whether `s` is a real calendar date in `Y-m-d` form (the dates of the report and account methods, §4.1). */
+export function isYmd(s: string): boolean {
+  const m = YMD.exec(s);
+  if (!m) return false;
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+}
+
+/** A `Date` as the `Y-m-d` of its UTC calendar day. */
+export function toYmd(d: Date): string {
+  return d.toISOString().slice(0, 10);
 }

@@ -3,11 +3,11 @@
  * bad value is refused with the parameter's name before anything is sent.
  */
 import { IANAZone } from "luxon";
+import { isYmd, toYmd } from "./dates";
 import { CdnValidationError } from "./errors";
 import { INT32_MAX } from "./ids";
 import { MethodSpec, ParamSpec, wireName } from "./methods";
 
-const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
 // XML 1.0 forbids C0 controls other than tab, LF and CR, and lone surrogates; the API requires XML-safe strings (§2.1).
 const XML_UNSAFE =
   // eslint-disable-next-line no-control-regex -- the control characters are what this matches
@@ -16,19 +16,6 @@ const XML_UNSAFE =
 /** Whether a string can travel in an XML-RPC document unchanged. */
 export function isXmlSafe(s: string): boolean {
   return !XML_UNSAFE.test(s);
-}
-
-/** Whether `s` is a real calendar date in `Y-m-d` form. */
-export function isYmd(s: string): boolean {
-  const m = YMD.exec(s);
-  if (!m) return false;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
-}
-
-/** A `Date` as the `Y-m-d` of its UTC calendar day. */
-export function toYmd(d: Date): string {
-  return d.toISOString().slice(0, 10);
 }
 
 /**

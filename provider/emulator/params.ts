@@ -3,6 +3,7 @@
  * and converts them to plain values keyed by parameter name. The table is the only source of
  * positions, wire types, struct keys and report columns.
  */
+import { isYmd } from "../api/dates";
 import type { MethodSpec, ParamSpec } from "../api/methods";
 import { isReportName, REPORT_COLUMNS } from "../api/reportShapes";
 import { Faults } from "./errors";
@@ -25,17 +26,8 @@ export interface Company {
 }
 
 const AUTH_COUNT = 3;
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const SORT_RE = /^(\S+)\s+(ASC|DESC)$/i;
 const NUMERIC_RE = /^\d+$/;
-
-/** True for a real calendar date in `Y-m-d` form. */
-export function isYmd(text: string): boolean {
-  const m = DATE_RE.exec(text);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-}
 
 function label(spec: ParamSpec, index: number): string {
   return `parameter ${index + AUTH_COUNT + 1} (${spec.name})`;

@@ -5,7 +5,7 @@
  * both dates) the client refuses before sending; both happen before anything reaches the API.
  * Which report columns exist is the server's to say (the contract does not list them).
  */
-import { isYmd, toYmd } from "../api/encode";
+import { isYmd, toYmd } from "../api/dates";
 import { CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { unprintableChar } from "../api/terminalText";

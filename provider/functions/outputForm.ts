@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { CdnClient } from "../api/client";
-import { toYmd } from "../api/encode";
+import { toYmd } from "../api/dates";
 import { ConnectionArgs, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { terminalSafe } from "../api/errors";
 

@@ -1,4 +1,5 @@
-import { encodeParams, isXmlSafe, isYmd } from "../../provider/api/encode";
+import { isYmd } from "../../provider/api/dates";
+import { encodeParams, isXmlSafe } from "../../provider/api/encode";
 import { CdnValidationError } from "../../provider/api/errors";
 import { findMethod } from "../../provider/api/methods";
 
