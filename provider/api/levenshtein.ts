@@ -1,4 +1,7 @@
-/** Edit distance between two short strings (insertions, deletions, substitutions): for "did you mean" (settings.ts). */
+/**
+ * Edit distance between two short strings (insertions, deletions, substitutions): for "did you mean",
+ * of a config key (settings.ts) and of a zone's name (functions/names.ts).
+ */
 export function levenshtein(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
