@@ -18,6 +18,7 @@
  * may sort by), so the store, the checks and the faults stay the emulator's own.
  */
 import { DateTime } from "luxon";
+import { AUTH_TIME_ZONE } from "../api/auth";
 import { INT32_MAX } from "../api/ids";
 import { findMethod } from "../api/methods";
 import { isReportName, mayAnswerTotal, type ColumnOf, type ReportName } from "../api/reportShapes";
@@ -77,8 +78,6 @@ const BARE_INT_REPORTS: { readonly [R in ReportName]?: ColumnOf<R> } = {
 for (const name of Object.keys(BARE_INT_REPORTS) as ReportName[])
   if (!mayAnswerTotal(name)) throw new Error(`cdn-emulator: ${name} may not answer a bare number (api/methods.ts)`);
 
-/** The time zone public clients wrote their dates in (§5: America/Los_Angeles, with its offset). */
-const LEGACY_ZONE = "America/Los_Angeles";
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2})(?::(\d{2})(?::(\d{2}))?)?)?$/;
 
 /** A report's `Y-m-d[ HH[:mm[:ss]]]` as an ISO 8601 dateTime with the Pacific offset; other text unchanged. */
@@ -87,7 +86,8 @@ export function withOffset(text: string): WireOut {
   if (!m) return text;
   const t = DateTime.fromObject(
     { year: +m[1], month: +m[2], day: +m[3], hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0) },
-    { zone: LEGACY_ZONE },
+    // Public clients wrote report dates in the zone §5 gives currentDate, with its offset.
+    { zone: AUTH_TIME_ZONE },
   );
   return t.isValid ? new DateTimeText(t.toISO({ suppressMilliseconds: true })!) : text;
 }
