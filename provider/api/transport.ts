@@ -37,8 +37,10 @@ export interface TransportOptions {
   userAgent?: string;
 }
 
+type Inflater = zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress;
+
 /** Inflaters for the Content-Encodings a server may send; any other encoding is a protocol error. */
-const INFLATERS = new Map<string, () => zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress>([
+const INFLATERS = new Map<string, () => Inflater>([
   ["gzip", () => zlib.createGunzip()],
   ["x-gzip", () => zlib.createGunzip()],
   ["deflate", () => zlib.createInflate()],
@@ -144,166 +146,244 @@ export class Transport {
     this.agent.destroy();
   }
 
+  /** One POST of one call: the answer's status, body and headers, or a typed error; settled once. */
   private post(
     group: string,
     method: string,
     xml: string,
     secrets: readonly (string | undefined)[],
   ): Promise<Received> {
-    const { timeoutMs, maxResponseBytes, userAgent } = this.opts;
-    const transport = this.base.protocol === "https:" ? https : http;
-    const path = this.path(group);
     const payload = Buffer.from(xml, "utf8");
+    const call: CallContext = {
+      method,
+      secrets,
+      maxResponseBytes: this.opts.maxResponseBytes,
+      timeoutMs: this.opts.timeoutMs,
+      where: this.where(group),
+    };
     return new Promise((resolve, reject) => {
       let sent = false;
-      let settled = false;
-      let rearm: (() => void) | undefined;
-      const finish = (err: Error | null, value?: Received) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        if (rearm) this.underFirstContact.delete(rearm);
-        if (err) reject(err);
-        else resolve(value!);
-      };
-      const req = transport.request(
-        {
-          protocol: this.base.protocol,
-          hostname: this.base.hostname,
-          port: this.base.port || undefined,
-          path,
-          method: "POST",
-          agent: this.agent,
-          headers: {
-            "Content-Type": "text/xml; charset=utf-8",
-            Accept: "text/xml",
-            "Content-Length": payload.length,
-            "User-Agent": userAgent ?? "pulumi-cdn-zones",
-          },
-        },
-        (res) => {
-          this.markContacted();
-          const tooLarge = () =>
-            new CdnProtocolError(
-              `response larger than ${maxResponseBytes} bytes (the client's maxResponseBytes)`,
-              method,
-            );
-          // Settle before destroying: destroying emits a reset that must not become the call's error
-          // (a retryable one, so the oversized answer would be downloaded again with every retry).
-          if (Number(res.headers["content-length"]) > maxResponseBytes) {
-            finish(tooLarge());
-            res.destroy();
-            return;
-          }
-          const encoding = (header(res.headers["content-encoding"]) ?? "identity").trim().toLowerCase();
-          const identity = encoding === "identity" || encoding === "";
-          const inflater = identity ? undefined : INFLATERS.get(encoding);
-          if (!identity && inflater === undefined) {
-            finish(
-              new CdnProtocolError(`unsupported Content-Encoding '${redact(encoding.slice(0, 40), secrets)}'`, method),
-            );
-            res.destroy();
-            return;
-          }
-          // The cap holds for the bytes received and, for a compressed answer, for the inflated
-          // bytes as they come out: a small gzip bomb is refused once it has inflated past the cap.
-          const inflate = inflater?.();
-          const stop = () => {
-            finish(tooLarge());
-            res.destroy();
-            inflate?.destroy();
-          };
-          const chunks: Buffer[] = [];
-          let size = 0;
-          let received = 0;
-          if (inflate) {
-            res.on("data", (c: Buffer) => {
-              received += c.length;
-              if (received > maxResponseBytes) stop();
-            });
-            res.pipe(inflate);
-            inflate.on("error", (e: Error) =>
-              // A compressed body cut short is a transport accident like any cut body; corrupt data is not.
-              finish(
-                new CdnProtocolError(
-                  `the ${encoding} body could not be inflated: ${e.message}`,
-                  method,
-                  /unexpected end/i.test(e.message),
-                ),
-              ),
-            );
-          }
-          const body = inflate ?? res;
-          body.on("data", (c: Buffer) => {
-            if (settled) return;
-            size += c.length;
-            if (size > maxResponseBytes) {
-              stop();
-              return;
-            }
-            chunks.push(c);
-          });
-          body.on("end", () =>
-            finish(null, {
-              status: res.statusCode ?? 0,
-              body: Buffer.concat(chunks),
-              serverDate: header(res.headers.date),
-              retryAfter: header(res.headers["retry-after"]),
-            }),
-          );
-          res.on("aborted", () =>
-            finish(
-              errorFromNetwork(
-                method,
-                Object.assign(new Error("response aborted"), { code: "ECONNRESET" }),
-                true,
-                secrets,
-                { where: this.where(group) },
-              ),
-            ),
-          );
-          res.on("error", (e: NodeJS.ErrnoException) =>
-            finish(errorFromNetwork(method, e, true, secrets, { timeoutMs, where: this.where(group) })),
-          );
-        },
-      );
-      const onTimeout = () => {
+      const outcome = settleOnce(resolve, reject, () => timer.stop());
+      // The timer and the request each reach the other, but only from callbacks that run later.
+      const timer = this.startTimer((limitMs, firstContact) => {
         // Settled first, so the socket's own error on destroy does not replace the timeout.
-        finish(
-          errorFromNetwork(
-            method,
-            Object.assign(new Error("call timeout"), { code: "ETIMEDOUT_CALL" }),
-            sent,
-            secrets,
-            {
-              timeoutMs: limit,
-              where: this.where(group),
-              firstContact: limit < timeoutMs ? true : !this.answered ? "unanswered" : undefined,
-            },
-          ),
+        const timedOut = Object.assign(new Error("call timeout"), { code: "ETIMEDOUT_CALL" });
+        outcome.fail(
+          errorFromNetwork(method, timedOut, sent, secrets, {
+            ...networkContext(call),
+            timeoutMs: limitMs,
+            firstContact,
+          }),
         );
         req.destroy();
-      };
-      const startedAt = Date.now();
-      const first = this.opts.firstContactTimeoutMs;
-      let limit = !this.answered && first !== undefined && first < timeoutMs ? first : timeoutMs;
-      let timer = setTimeout(onTimeout, limit);
-      if (limit < timeoutMs) {
-        rearm = () => {
-          clearTimeout(timer);
-          limit = timeoutMs;
-          timer = setTimeout(onTimeout, Math.max(0, timeoutMs - (Date.now() - startedAt)));
-        };
-        this.underFirstContact.add(rearm);
-      }
+      });
+      const req = this.request(group, payload.length, (res) => {
+        this.markContacted();
+        readResponse(res, call, outcome);
+      });
       req.on("error", (e: NodeJS.ErrnoException) =>
-        finish(errorFromNetwork(method, e, sent, secrets, { timeoutMs, where: this.where(group) })),
+        outcome.fail(errorFromNetwork(method, e, sent, secrets, networkContext(call))),
       );
       req.end(payload, () => {
         sent = true;
       });
     });
   }
+
+  /** Opens the POST of one call to `group`'s path (sent by `end`); `onResponse` gets the answer's head. */
+  private request(group: string, length: number, onResponse: (res: http.IncomingMessage) => void): http.ClientRequest {
+    const transport = this.base.protocol === "https:" ? https : http;
+    const options: http.RequestOptions = {
+      protocol: this.base.protocol,
+      hostname: this.base.hostname,
+      port: this.base.port || undefined,
+      path: this.path(group),
+      method: "POST",
+      agent: this.agent,
+      headers: {
+        "Content-Type": "text/xml; charset=utf-8",
+        Accept: "text/xml",
+        "Content-Length": length,
+        "User-Agent": this.opts.userAgent ?? "pulumi-cdn-zones",
+      },
+    };
+    return transport.request(options, onResponse);
+  }
+
+  /**
+   * Arms the timeout of one attempt: `firstContactTimeoutMs` while nothing has answered yet (when it
+   * is the shorter), re-armed with the whole `timeoutMs`, counted from the start, as soon as any
+   * answer arrives. `onTimeout` is told the limit that ran out and whether the first contact did.
+   */
+  private startTimer(onTimeout: (limitMs: number, firstContact: FirstContactTimeout) => void): { stop(): void } {
+    const { timeoutMs, firstContactTimeoutMs: first } = this.opts;
+    const startedAt = Date.now();
+    let limit = !this.answered && first !== undefined && first < timeoutMs ? first : timeoutMs;
+    const fire = () => onTimeout(limit, limit < timeoutMs ? true : !this.answered ? "unanswered" : undefined);
+    let timer = setTimeout(fire, limit);
+    const rearm = () => {
+      clearTimeout(timer);
+      limit = timeoutMs;
+      timer = setTimeout(fire, Math.max(0, timeoutMs - (Date.now() - startedAt)));
+    };
+    if (limit < timeoutMs) this.underFirstContact.add(rearm);
+    return {
+      stop: () => {
+        clearTimeout(timer);
+        this.underFirstContact.delete(rearm);
+      },
+    };
+  }
+}
+
+/**
+ * How a timeout met the first contact: under its shorter limit (`true`), under the whole timeout
+ * with nothing answered yet (`"unanswered"`), or after an answer (undefined). errors.ts words each.
+ */
+type FirstContactTimeout = true | "unanswered" | undefined;
+
+/** What reading the answer of one call needs to know about the call. */
+interface CallContext {
+  method: string;
+  secrets: readonly (string | undefined)[];
+  maxResponseBytes: number;
+  timeoutMs: number;
+  /** Where the call went, for messages (`Transport.where`). */
+  where: string;
+}
+
+/** The network context of the call's errors: where it went and its timeout. */
+function networkContext(call: CallContext): { where: string; timeoutMs: number } {
+  return { where: call.where, timeoutMs: call.timeoutMs };
+}
+
+/**
+ * The one outcome of a call: the first to settle it wins, and what comes after (the reset our own
+ * destroy causes, a late timer) is dropped.
+ */
+interface Outcome {
+  readonly settled: boolean;
+  fail(err: Error): void;
+  succeed(received: Received): void;
+}
+
+function settleOnce(resolve: (r: Received) => void, reject: (e: Error) => void, cleanup: () => void): Outcome {
+  let settled = false;
+  const settle = (then: () => void) => {
+    if (settled) return;
+    settled = true;
+    cleanup();
+    then();
+  };
+  return {
+    get settled() {
+      return settled;
+    },
+    fail: (err) => settle(() => reject(err)),
+    succeed: (received) => settle(() => resolve(received)),
+  };
+}
+
+/**
+ * Reads one answer into the call's outcome: its status, the headers the client reads and its body,
+ * inflated when compressed, refused once it passes the size cap; an aborted or failed answer is a
+ * network error.
+ */
+function readResponse(res: http.IncomingMessage, call: CallContext, outcome: Outcome): void {
+  if (Number(res.headers["content-length"]) > call.maxResponseBytes) return refuse(res, outcome, tooLarge(call));
+  const encoding = (header(res.headers["content-encoding"]) ?? "identity").trim().toLowerCase();
+  const identity = encoding === "identity" || encoding === "";
+  const inflater = identity ? undefined : INFLATERS.get(encoding);
+  if (!identity && inflater === undefined) {
+    const what = redact(encoding.slice(0, 40), call.secrets);
+    return refuse(res, outcome, new CdnProtocolError(`unsupported Content-Encoding '${what}'`, call.method));
+  }
+  const inflate = inflater?.();
+  const overCap = () => refuse(res, outcome, tooLarge(call), inflate);
+  if (inflate) inflateInto(res, inflate, encoding, call, outcome, overCap);
+  collectBody(inflate ?? res, call.maxResponseBytes, outcome, overCap, (body) =>
+    outcome.succeed({
+      status: res.statusCode ?? 0,
+      body,
+      serverDate: header(res.headers.date),
+      retryAfter: header(res.headers["retry-after"]),
+    }),
+  );
+  res.on("aborted", () => {
+    const aborted = Object.assign(new Error("response aborted"), { code: "ECONNRESET" });
+    outcome.fail(errorFromNetwork(call.method, aborted, true, call.secrets, { where: call.where }));
+  });
+  res.on("error", (e: NodeJS.ErrnoException) =>
+    outcome.fail(errorFromNetwork(call.method, e, true, call.secrets, networkContext(call))),
+  );
+}
+
+function tooLarge(call: CallContext): CdnProtocolError {
+  return new CdnProtocolError(
+    `response larger than ${call.maxResponseBytes} bytes (the client's maxResponseBytes)`,
+    call.method,
+  );
+}
+
+/**
+ * Settles the call with `err`, then drops the answer. Settled before destroying: destroying emits a
+ * reset that must not become the call's error (a retryable one, so an oversized answer would be
+ * downloaded again with every retry).
+ */
+function refuse(res: http.IncomingMessage, outcome: Outcome, err: Error, inflate?: Inflater): void {
+  outcome.fail(err);
+  res.destroy();
+  inflate?.destroy();
+}
+
+/**
+ * Pipes a compressed answer through its inflater. The cap holds for the bytes received as well as
+ * for the inflated bytes `collectBody` counts: a small gzip bomb is refused once it has inflated
+ * past the cap.
+ */
+function inflateInto(
+  res: http.IncomingMessage,
+  inflate: Inflater,
+  encoding: string,
+  call: CallContext,
+  outcome: Outcome,
+  overCap: () => void,
+): void {
+  let received = 0;
+  res.on("data", (c: Buffer) => {
+    received += c.length;
+    if (received > call.maxResponseBytes) overCap();
+  });
+  res.pipe(inflate);
+  inflate.on("error", (e: Error) =>
+    // A compressed body cut short is a transport accident like any cut body; corrupt data is not.
+    outcome.fail(
+      new CdnProtocolError(
+        `the ${encoding} body could not be inflated: ${e.message}`,
+        call.method,
+        /unexpected end/i.test(e.message),
+      ),
+    ),
+  );
+}
+
+/** Collects a body's chunks until it ends (`done`), or until it passes `max` bytes (`overCap`). */
+function collectBody(
+  body: NodeJS.ReadableStream,
+  max: number,
+  outcome: Outcome,
+  overCap: () => void,
+  done: (body: Buffer) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  body.on("data", (c: Buffer) => {
+    if (outcome.settled) return;
+    size += c.length;
+    if (size > max) return overCap();
+    chunks.push(c);
+  });
+  body.on("end", () => done(Buffer.concat(chunks)));
 }
 
 /** What came back over HTTP, before decoding. */
