@@ -19,8 +19,8 @@ const path = require("path");
 
 const ROOT = path.resolve(__dirname, "..");
 const MODULE_DIR = path.join(ROOT, "tools/pulumi-cli");
-/** The CLI versions we run against: the peer range of @pulumi/pulumi in provider/package.json. */
-const SUPPORTED = { min: [3, 216, 0], below: [4, 0, 0] };
+/** The CLI versions we run against: the peer range of @pulumi/pulumi in provider/package.json, read from there. */
+const SUPPORTED = supportedRange();
 const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi";
 /** Set to "build" to ignore a `pulumi` on PATH (the suite's figures are then always of one version). */
 const CHOICE_ENV = "CDN_ZONES_PULUMI";
@@ -31,6 +31,15 @@ const parseVersion = (text) => {
 };
 const compare = (a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 const supported = (v) => v !== undefined && compare(v, SUPPORTED.min) >= 0 && compare(v, SUPPORTED.below) < 0;
+
+/** `>=X.Y.Z <N`, the package's peer range of @pulumi/pulumi, as `{ min: [X, Y, Z], below: [N, 0, 0] }`. */
+function supportedRange() {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "provider/package.json"), "utf8"));
+  const range = manifest.peerDependencies["@pulumi/pulumi"];
+  const m = /^>=(\d+)\.(\d+)\.(\d+) <(\d+)$/.exec(range);
+  if (!m) throw new Error(`provider/package.json: the peer range of @pulumi/pulumi '${range}' is not '>=X.Y.Z <N'`);
+  return { min: [Number(m[1]), Number(m[2]), Number(m[3])], below: [Number(m[4]), 0, 0] };
+}
 
 /** The Pulumi version the Go module pins (`github.com/pulumi/pulumi/pkg/v3 vX.Y.Z` in tools/pulumi-cli/go.mod). */
 function pinnedVersion() {

@@ -8,6 +8,7 @@ import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { MIN_PULUMI_SDK } from "../../provider/resources/host/sdk";
 import * as driver from "../../provider/testing";
 import {
   cleanTree,
@@ -27,8 +28,8 @@ import {
 // A plain script (it runs at pack time): typed here by hand.
 const packDocs = require("../../scripts/pack-docs.js") as { NOTE: string };
 
-/** The ends of the peer range that run on this Node: 3.216.0, and 3.248.0 (3.249.0 and newer need Node 22). */
-const LOWEST_SDK = "3.216.0";
+/** The ends of the peer range that run on this Node: its floor, and 3.248.0 (3.249.0 and newer need Node 22). */
+const LOWEST_SDK = MIN_PULUMI_SDK;
 const NEWEST_SDK = "3.248.0";
 
 let dir: string;

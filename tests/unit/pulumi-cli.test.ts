@@ -6,6 +6,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { MIN_PULUMI_SDK } from "../../provider/resources/host/sdk";
 
 const cliScript = require("../../scripts/pulumi-cli.js") as {
   ensurePulumiCli(o: { progress?: (l: string) => void; env?: NodeJS.ProcessEnv }): Promise<unknown>;
@@ -39,7 +40,9 @@ test("with neither a pulumi on PATH nor Go, it says what is missing and how to g
     const lines: string[] = [];
     const env = { PATH: path.join(cache, "empty-bin"), CDN_ZONES_PULUMI_CACHE: cache, HOME: cache };
     await expect(cliScript.ensurePulumiCli({ env, progress: (l) => lines.push(l) })).rejects.toThrow(
-      /No pulumi CLI 3\.216\.0 or newer .* on PATH, and no Go toolchain to build v3\.\d+\.\d+: install Go .*or install the Pulumi CLI/,
+      new RegExp(
+        `No pulumi CLI ${MIN_PULUMI_SDK.replace(/\./g, "\\.")} or newer .* on PATH, and no Go toolchain to build v3\\.\\d+\\.\\d+: install Go .*or install the Pulumi CLI`,
+      ),
     );
     expect(fs.readdirSync(cache)).toEqual([]);
   } finally {

@@ -5,10 +5,35 @@
  * false diff) from 3.216 (docs/engine-fidelity.md, "Facts about dynamic providers"). Configure checks the
  * version running it.
  */
+import * as fs from "fs";
 import * as path from "path";
 
-/** The oldest `@pulumi/pulumi` whose host gives the provider everything it relies on. */
-export const MIN_PULUMI_SDK = "3.216.0";
+const PACKAGE = "pulumi-cdn-zones";
+
+/**
+ * The range of `@pulumi/pulumi` the package runs with: its peer dependency, stated once, in the
+ * package's own package.json. Everything else reads it from there (this module, scripts/pulumi-cli.js,
+ * the tests), and tests/unit/sdk-floor.test.ts holds the guides' mentions of it to it.
+ */
+export const PULUMI_SDK_RANGE: string = ownManifest().peerDependencies["@pulumi/pulumi"];
+
+const RANGE = /^>=(\d+\.\d+\.\d+) <(\d+)$/.exec(PULUMI_SDK_RANGE);
+if (!RANGE) throw new Error(`${PACKAGE}: the peer range of @pulumi/pulumi '${PULUMI_SDK_RANGE}' is not '>=X.Y.Z <N'`);
+
+/** The oldest `@pulumi/pulumi` whose host gives the provider everything it relies on: the floor of the range. */
+export const MIN_PULUMI_SDK = RANGE[1];
+/** The first major version the range leaves out. */
+const BELOW_MAJOR = Number(RANGE[2]);
+
+/** The package's package.json, found from this file up: the same file from the sources and from dist/. */
+function ownManifest(): { peerDependencies: Record<string, string> } {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, "package.json");
+    const manifest = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined;
+    if (manifest?.name === PACKAGE) return manifest;
+    if (path.dirname(dir) === dir) throw new Error(`${PACKAGE}: its package.json is not above ${__dirname}`);
+  }
+}
 
 function parts(v: string): number[] | undefined {
   const m = /^(\d+)\.(\d+)\.(\d+)/.exec(v);
@@ -20,14 +45,14 @@ export function sdkVersionProblem(version: string | undefined): string | undefin
   const have = version === undefined ? undefined : parts(version);
   const need = parts(MIN_PULUMI_SDK)!;
   if (!have) return undefined; // a development build without a version: nothing to compare
-  if (have[0] > need[0])
-    return `@pulumi/pulumi ${version} is not supported by pulumi-cdn-zones (it needs >=${MIN_PULUMI_SDK} <4): install a 3.x version in the project`;
+  if (have[0] >= BELOW_MAJOR)
+    return `@pulumi/pulumi ${version} is not supported by pulumi-cdn-zones (it needs ${PULUMI_SDK_RANGE}): install a ${BELOW_MAJOR - 1}.x version in the project`;
   for (let i = 0; i < 3; i++) {
     if (have[i] > need[i]) return undefined;
     if (have[i] < need[i]) {
       return (
         `@pulumi/pulumi ${version} runs this program, but pulumi-cdn-zones needs ${MIN_PULUMI_SDK} or later: ` +
-        `older dynamic-provider hosts do not pass the stack's configuration or keep refreshed inputs. Run \`npm install @pulumi/pulumi@^3\` in the project.`
+        `older dynamic-provider hosts do not pass the stack's configuration or keep refreshed inputs. Run \`npm install @pulumi/pulumi@^${BELOW_MAJOR - 1}\` in the project.`
       );
     }
   }
