@@ -7,6 +7,7 @@
  * compiles (`ClientOptionsMatchTheTable`); docs/configuration.md's "client: option" cells are held by
  * configuration-doc.test.ts.
  */
+import { CdnClient } from "../../provider/api/client";
 import { CLIENT_LIMITS, resolveClientOptions, type LimitName } from "../../provider/api/clientOptions";
 import { CdnConfigError, CdnValidationError } from "../../provider/api/errors";
 import { CREDENTIAL_SETTINGS, SETTINGS, SETTING_NAMES, TUNING_SETTINGS } from "../../provider/api/settings";
@@ -78,4 +79,12 @@ test("resolved once: the object resolved is taken as it is, a copy is checked ag
   expect(resolveClientOptions(r)).toBe(r);
   // A spread copies every property but not the mark, so a value changed after the check is caught.
   expect(thrown(() => resolveClientOptions({ ...r, timeoutMs: 0 }))).toBeInstanceOf(CdnConfigError);
+});
+
+test("every out-of-range tuning option is named in one error, as the stack's settings are", () => {
+  const e = thrown(() => new CdnClient({ ...BASE, timeoutMs: 0, retries: -1, maxInFlight: 0 })) as CdnConfigError;
+  expect(e).toBeInstanceOf(CdnConfigError);
+  expect(e.problems.map((p) => p.setting)).toEqual(["timeoutMs", "retries", "maxInFlight"]);
+  for (const name of ["timeoutMs", "retries", "maxInFlight"] as const)
+    expect(e.message).toContain(`${name} (${SETTINGS[name].configKey} / ${SETTINGS[name].env})`);
 });
