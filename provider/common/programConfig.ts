@@ -24,7 +24,7 @@ export const programConfig: ConfigLookup = (key) => {
 
 /** A company setting from the stack's config, else the environment, parsed by the settings table (which names a bad one). */
 export function programSetting<N extends "companyId" | "companyAlias">(name: N): SettingValues[N] | undefined {
-  return resolveSettings([name], { config: programConfig, env: process.env })[name] as SettingValues[N] | undefined;
+  return resolveSettings([name], { config: programConfig, env: process.env })[name];
 }
 
 /**
