@@ -7,8 +7,8 @@ import { kindInfo, kindOfGroup, type ZoneGroup } from "../../api/kinds";
 import { ZONE_CREATE_KEYS } from "../../api/methods";
 import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS } from "../../api/wire";
 import type { WireOut } from "../xml/response";
-import type { Args } from "../params";
-import type { Account, Handler, HandlerContext, HandlersOf } from "./context";
+import { perZoneGroup, type ZoneGroupHandlers } from "../zone-groups";
+import type { Account, HandlerContext, HandlersOf } from "./context";
 import type { StoredZone, ZonePatch } from "../store/store";
 import {
   cdnHost,
@@ -117,7 +117,7 @@ export function zoneCdnUrl(zone: Pick<StoredZone, "name">, account: Account): st
 /** A listZones row: exactly ZONE_ROW_FIELDS of the zone's kind. */
 export function zoneRow(zone: Readonly<StoredZone>): Record<string, WireOut> {
   const row: Record<string, WireOut> = {};
-  for (const field of ZONE_ROW_FIELDS[zone.kind]) row[field] = zone[field as keyof StoredZone] as WireOut;
+  for (const field of ZONE_ROW_FIELDS[zone.kind]) row[field] = zone[field];
   return row;
 }
 
@@ -141,29 +141,23 @@ export function createResult(zone: Readonly<StoredZone>, account: Account): Reco
   }
 }
 
-/** The handlers of one zone group, keyed by wire name. */
-/** The create, update and listZones handlers of a zone group. */
-function zoneMethods<G extends ZoneGroup>(kind: G) {
-  const handlers: Record<`${G}.${"create" | "update" | "listZones"}`, Handler> = {
-    [`${kind}.create`]: (ctx: HandlerContext, args: Args) => {
-      const outcome = createZone(ctx, kind, args.values as Record<string, string>);
+/** The create, update and listZones handlers of one zone group. */
+function zoneMethods(group: ZoneGroup): ZoneGroupHandlers {
+  return {
+    create: (ctx, args) => {
+      const outcome = createZone(ctx, group, args.values);
       return outcome.ok ? [0, createResult(outcome.zone, ctx.account)] : [outcome.code, outcome.message];
     },
-    [`${kind}.update`]: (ctx: HandlerContext, args: Args) =>
-      changeZone(ctx, kind, args.id as number, args.values as Record<string, string>) === undefined ? 0 : 1,
-    [`${kind}.listZones`]: (ctx: HandlerContext) => ctx.store.zones(kind).map(zoneRow),
-  } as Record<`${G}.${"create" | "update" | "listZones"}`, Handler>;
-  return handlers;
+    update: (ctx, args) => (changeZone(ctx, group, args.id, args.values) === undefined ? 0 : 1),
+    listZones: (ctx) => ctx.store.zones(group).map(zoneRow),
+  };
 }
 
 /** The handlers of the four zone groups; livezone also has delete. */
 export const zoneHandlers: HandlersOf<ZoneGroup> = {
-  ...zoneMethods("pullzone"),
-  ...zoneMethods("pushzone"),
-  ...zoneMethods("vodzone"),
-  ...zoneMethods("livezone"),
+  ...perZoneGroup(zoneMethods),
   "livezone.delete": (ctx, args) => {
-    const zone = ctx.store.zone(args.id as number);
+    const zone = ctx.store.zone(args.id);
     return zone?.kind === "livezone" && ctx.store.deleteZone(zone.id) ? 0 : 1;
   },
 };

@@ -1,0 +1,59 @@
+/**
+ * The shape of the emulator's source, read with the TypeScript parser: its handlers take arguments
+ * typed from the method table (provider/emulator/args.ts), so none of them asserts a type; and its
+ * functions, and the testing kit's, fit on a screen.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import * as ts from "typescript";
+
+const PROVIDER = path.join(__dirname, "../../provider");
+
+/** The `.ts` sources under `dir` (declarations left out), relative to provider/. */
+function sources(dir: string): string[] {
+  return fs
+    .readdirSync(path.join(PROVIDER, dir), { withFileTypes: true })
+    .flatMap((e) => {
+      const file = path.join(dir, e.name);
+      if (e.isDirectory()) return sources(file);
+      return e.name.endsWith(".ts") && !e.name.endsWith(".d.ts") ? [file] : [];
+    })
+    .sort();
+}
+
+function parse(file: string): ts.SourceFile {
+  const text = fs.readFileSync(path.join(PROVIDER, file), "utf8");
+  return ts.createSourceFile(file, text, ts.ScriptTarget.ES2020, true);
+}
+
+/** Every node of `source`, depth first. */
+function nodes(source: ts.SourceFile): ts.Node[] {
+  const out: ts.Node[] = [];
+  const visit = (n: ts.Node): void => {
+    out.push(n);
+    ts.forEachChild(n, visit);
+  };
+  visit(source);
+  return out;
+}
+
+const where = (source: ts.SourceFile, n: ts.Node): string =>
+  `${source.fileName}:${source.getLineAndCharacterOfPosition(n.getStart(source)).line + 1}`;
+
+/** `x as T`, `<T>x` and `x!`: an `as const` is no assertion of a type, so it is left out. */
+function isAssertion(n: ts.Node): boolean {
+  if (ts.isNonNullExpression(n) || ts.isTypeAssertionExpression(n)) return true;
+  return ts.isAsExpression(n) && !(ts.isTypeReferenceNode(n.type) && n.type.typeName.getText() === "const");
+}
+
+test("the handlers assert no type: each takes its method's arguments as the table types them", () => {
+  const files = sources("emulator/handlers");
+  expect(files).toContain(path.join("emulator", "handlers", "report.ts"));
+  const found = files.flatMap((file) => {
+    const source = parse(file);
+    return nodes(source)
+      .filter(isAssertion)
+      .map((n) => `${where(source, n)} ${n.getText(source)}`);
+  });
+  expect(found).toEqual([]);
+});
