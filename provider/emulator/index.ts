@@ -126,14 +126,14 @@ function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
   return out as unknown as ZoneView;
 }
 
-function checkKeys(kind: ZoneGroup, values: Record<string, string>): void {
+function checkKeys(group: ZoneGroup, values: Record<string, string>): void {
   for (const [key, value] of Object.entries(values)) {
-    if (!ZONE_CREATE_KEYS[kind].includes(key))
-      throw new TypeError(`${kind}: unknown key '${key}' (accepted: ${ZONE_CREATE_KEYS[kind].join(", ")})`);
-    if (typeof value !== "string") throw new TypeError(`${kind}: ${key} must be a string`);
+    if (!ZONE_CREATE_KEYS[group].includes(key))
+      throw new TypeError(`${group}: unknown key '${key}' (accepted: ${ZONE_CREATE_KEYS[group].join(", ")})`);
+    if (typeof value !== "string") throw new TypeError(`${group}: ${key} must be a string`);
     // Same rule as for requests: the emulator never holds what it could not serve as XML.
     const bad = forbiddenXmlChar(value);
-    if (bad) throw new TypeError(`${kind}: ${key} holds ${bad}, a character XML does not allow`);
+    if (bad) throw new TypeError(`${group}: ${key} holds ${bad}, a character XML does not allow`);
   }
 }
 
@@ -202,30 +202,30 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return zone && view(zone, account);
     },
     passwordMatches: (spelling, id, password) => {
-      const kind = groupOf("passwordMatches", spelling);
+      const group = groupOf("passwordMatches", spelling);
       const zone = store.zone(id);
-      return !!zone && zone.kind === kind && matchesHash(zone, password);
+      return !!zone && zone.kind === group && matchesHash(zone, password);
     },
     async seedZone(spelling, values) {
-      const kind = groupOf("seedZone", spelling);
-      checkKeys(kind, values);
-      const outcome = createZone(context, kind, values);
-      if (!outcome.ok) throw new Error(`seedZone ${kind}: ${outcome.code} ${outcome.message}`);
+      const group = groupOf("seedZone", spelling);
+      checkKeys(group, values);
+      const outcome = createZone(context, group, values);
+      if (!outcome.ok) throw new Error(`seedZone ${group}: ${outcome.code} ${outcome.message}`);
       await store.flush();
       return view(outcome.zone, account);
     },
     async editZone(spelling, id, values) {
-      const kind = groupOf("editZone", spelling);
-      checkKeys(kind, values);
-      const problem = changeZone(context, kind, id, values);
-      if (problem) throw new Error(`editZone ${kind} ${id}: ${problem}`);
+      const group = groupOf("editZone", spelling);
+      checkKeys(group, values);
+      const problem = changeZone(context, group, id, values);
+      if (problem) throw new Error(`editZone ${group} ${id}: ${problem}`);
       await store.flush();
       return view(store.zone(id)!, account);
     },
     async deleteZone(spelling, id) {
-      const kind = groupOf("deleteZone", spelling);
+      const group = groupOf("deleteZone", spelling);
       const zone = store.zone(id);
-      if (!zone || zone.kind !== kind) return false;
+      if (!zone || zone.kind !== group) return false;
       store.deleteZone(id);
       await store.flush();
       return true;

@@ -1,7 +1,7 @@
 /**
  * The shape of the emulator's source, read with the TypeScript parser: its handlers take arguments
- * typed from the method table (provider/emulator/args.ts), so none of them asserts a type; and its
- * functions, and the testing kit's, fit on a screen.
+ * typed from the method table (provider/emulator/args.ts), so none of them asserts a type; what holds
+ * a group is named group; and its functions, and the testing kit's, fit on a screen.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -21,9 +21,15 @@ function sources(dir: string): string[] {
     .sort();
 }
 
+const parsed = new Map<string, ts.SourceFile>();
 function parse(file: string): ts.SourceFile {
-  const text = fs.readFileSync(path.join(PROVIDER, file), "utf8");
-  return ts.createSourceFile(file, text, ts.ScriptTarget.ES2020, true);
+  let source = parsed.get(file);
+  if (!source) {
+    const text = fs.readFileSync(path.join(PROVIDER, file), "utf8");
+    source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2020, true);
+    parsed.set(file, source);
+  }
+  return source;
 }
 
 /** Every node of `source`, depth first. */
@@ -56,4 +62,28 @@ test("the handlers assert no type: each takes its method's arguments as the tabl
       .map((n) => `${where(source, n)} ${n.getText(source)}`);
   });
   expect(found).toEqual([]);
+});
+
+/** Parameters typed `ZoneGroup`, and variables set from `groupOf(...)`, in code with a body (not interfaces). */
+function groupHolders(source: ts.SourceFile): ts.NamedDeclaration[] {
+  return nodes(source).filter((n): n is ts.NamedDeclaration => {
+    if (ts.isParameter(n))
+      return !!n.type && n.type.getText(source) === "ZoneGroup" && !!(n.parent as ts.FunctionLikeDeclaration).body;
+    return (
+      ts.isVariableDeclaration(n) &&
+      !!n.initializer &&
+      ts.isCallExpression(n.initializer) &&
+      n.initializer.expression.getText(source) === "groupOf"
+    );
+  });
+}
+
+test("what holds a group (`pullzone`) is named group: a kind is `pull` (api/kinds.ts)", () => {
+  const files = sources("emulator");
+  const holders = files.flatMap((file) => {
+    const source = parse(file);
+    return groupHolders(source).map((d) => `${where(source, d)} ${d.name?.getText(source)}`);
+  });
+  expect(holders.length).toBeGreaterThan(10);
+  expect(holders.filter((h) => !h.endsWith(" group"))).toEqual([]);
 });

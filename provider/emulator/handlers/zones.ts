@@ -26,32 +26,32 @@ export type CreateOutcome = { ok: true; zone: Readonly<StoredZone> } | { ok: fal
 
 const STRING_FIELDS = ["label", "origin", "vhost", "ip", "compress", "vanity_domain"] as const;
 /** The kinds whose create takes a password require one. */
-const hasPassword = (kind: ZoneGroup): boolean => ZONE_CREATE_KEYS[kind].includes("password");
+const hasPassword = (group: ZoneGroup): boolean => ZONE_CREATE_KEYS[group].includes("password");
 
-function failed(kind: ZoneGroup, reason: string): CreateOutcome {
+function failed(group: ZoneGroup, reason: string): CreateOutcome {
   return {
     ok: false,
-    code: CREATE_ERROR_CODES[kind].failed,
-    message: `${kindInfo(kindOfGroup(kind)).apiLabel} creation failed: ${reason}`,
+    code: CREATE_ERROR_CODES[group].failed,
+    message: `${kindInfo(kindOfGroup(group)).apiLabel} creation failed: ${reason}`,
   };
 }
 
 /** Creates a zone after the checks a real service would make; never throws for bad values. */
 export function createZone(
   ctx: HandlerContext,
-  kind: ZoneGroup,
+  group: ZoneGroup,
   values: Readonly<Record<string, string>>,
 ): CreateOutcome {
   const name = values.name ?? "";
   const problem = nameProblem(name) ?? fieldsProblem(values);
-  if (problem) return failed(kind, problem);
-  if (hasPassword(kind) && !values.password) return failed(kind, "password must not be empty");
-  if (ctx.store.zoneByName(kind, name))
-    return { ok: false, code: CREATE_ERROR_CODES[kind].nameInUse, message: `${name} is already in use` };
-  if (kind === "pullzone") {
+  if (problem) return failed(group, problem);
+  if (hasPassword(group) && !values.password) return failed(group, "password must not be empty");
+  if (ctx.store.zoneByName(group, name))
+    return { ok: false, code: CREATE_ERROR_CODES[group].nameInUse, message: `${name} is already in use` };
+  if (group === "pullzone") {
     const origin = values.origin ?? "";
     const bad = originProblem(origin);
-    if (bad?.kind === "failed") return failed(kind, bad.reason);
+    if (bad?.kind === "failed") return failed(group, bad.reason);
     if (bad)
       return { ok: false, code: CREATE_ERROR_CODES.pullzone.originUnresolvable, message: `${origin} does not resolve` };
   }
@@ -65,41 +65,41 @@ export function createZone(
     vanity_domain: "",
     vanity_ip: "",
     storage_location: "",
-    passwordHash: hasPassword(kind) ? hashPassword(values.password) : "",
+    passwordHash: hasPassword(group) ? hashPassword(values.password) : "",
   };
   for (const key of STRING_FIELDS) if (values[key] !== undefined) fields[key] = values[key];
-  const zone = ctx.store.insertZone(kind, fields, ctx.now());
+  const zone = ctx.store.insertZone(group, fields, ctx.now());
   // Derived fields depend on the id, known only after the insert.
   const derived: ZonePatch = {};
-  if (kind === "pullzone" || kind === "pushzone") derived.vanity_ip = vanityIp(zone.id);
-  if (kind === "pushzone" || kind === "vodzone") derived.storage_location = storageLocation(zone.id, ctx.account);
+  if (group === "pullzone" || group === "pushzone") derived.vanity_ip = vanityIp(zone.id);
+  if (group === "pushzone" || group === "vodzone") derived.storage_location = storageLocation(zone.id, ctx.account);
   return { ok: true, zone: ctx.store.updateZone(zone.id, derived) ?? zone };
 }
 
 /**
- * Applies `values` (keys already checked by the caller) to a zone of `kind`; returns why it was
+ * Applies `values` (keys already checked by the caller) to a zone of `group`; returns why it was
  * refused, or undefined once applied. A refused change leaves the zone untouched.
  */
 export function changeZone(
   ctx: HandlerContext,
-  kind: ZoneGroup,
+  group: ZoneGroup,
   id: number,
   values: Readonly<Record<string, string>>,
 ): string | undefined {
   const zone = ctx.store.zone(id);
-  if (!zone || zone.kind !== kind) return `no ${kind} with id ${id}`;
+  if (!zone || zone.kind !== group) return `no ${group} with id ${id}`;
   const patch: ZonePatch = {};
   if (values.name !== undefined && values.name !== zone.name) {
     const problem = nameProblem(values.name);
     if (problem) return problem;
-    const holder = ctx.store.zoneByName(kind, values.name);
+    const holder = ctx.store.zoneByName(group, values.name);
     if (holder && holder.id !== id) return `${values.name} is already in use`;
     patch.name = values.name;
   }
   const tooLong = fieldsProblem(values);
   if (tooLong) return tooLong;
   if (values.password !== undefined) {
-    if (!hasPassword(kind)) return `${kind} has no password`;
+    if (!hasPassword(group)) return `${group} has no password`;
     if (values.password === "") return "password must not be empty";
     patch.passwordHash = hashPassword(values.password);
   }
