@@ -1,7 +1,7 @@
 /**
  * The shape of the emulator's source, read with the TypeScript parser: its handlers take arguments
  * typed from the method table (provider/emulator/args.ts), so none of them asserts a type; what holds
- * a group is named group; and its functions, and the testing kit's, fit on a screen.
+ * a group is named group; and its functions, and the testing kit's, fit on a screen (80 lines).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -86,4 +86,23 @@ test("what holds a group (`pullzone`) is named group: a kind is `pull` (api/kind
   });
   expect(holders.length).toBeGreaterThan(10);
   expect(holders.filter((h) => !h.endsWith(" group"))).toEqual([]);
+});
+
+/** Longest a function may be, in lines from its first to its last (issue 27: "functions that fit on a screen"). */
+const MAX_FUNCTION_LINES = 80;
+
+test(`no function of the emulator or the testing kit is over ${MAX_FUNCTION_LINES} lines`, () => {
+  const files = [...sources("emulator"), ...sources("testing")];
+  const long = files.flatMap((file) => {
+    const source = parse(file);
+    return nodes(source)
+      .filter((n): n is ts.FunctionLikeDeclaration => ts.isFunctionLike(n) && "body" in n && !!n.body)
+      .map((n) => {
+        const line = (pos: number) => source.getLineAndCharacterOfPosition(pos).line;
+        return { at: where(source, n), lines: line(n.getEnd()) - line(n.getStart(source)) + 1 };
+      })
+      .filter((f) => f.lines > MAX_FUNCTION_LINES);
+  });
+  expect(files.length).toBeGreaterThan(60);
+  expect(long).toEqual([]);
 });
