@@ -207,12 +207,12 @@ class Collector {
 }
 
 /** Resolves on the runner's "done"; rejects when it exits before. `needHost` answers its `host-needed`. */
-function runnerOutcome(runner: Child, c: Collector, needHost: () => void): Promise<void> {
+function runnerOutcome(runner: Child, collector: Collector, needHost: () => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let done = false;
     runner.proc.on("message", (m: FromRunner) => {
       if (m.t === "host-needed") needHost();
-      else if (c.fromRunner(m)) {
+      else if (collector.fromRunner(m)) {
         done = true;
         resolve();
       }
@@ -288,7 +288,7 @@ function jobOf(
  */
 class OperationRun {
   private readonly started = Date.now();
-  private readonly c: Collector;
+  private readonly collector: Collector;
   private readonly timeoutMs: number;
   private readonly children: Child[] = [];
   private lock: StackLock | undefined;
@@ -308,8 +308,8 @@ class OperationRun {
     private readonly op: Operation,
     private readonly opts: DriverOptions,
   ) {
-    this.c = new Collector(opts.onEvent);
-    this.c.redactor.add(Object.values(opts.secretConfig ?? {}));
+    this.collector = new Collector(opts.onEvent);
+    this.collector.redactor.add(Object.values(opts.secretConfig ?? {}));
     const timeoutMs = (this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     this.timeout = new Promise<never>((_, reject) => {
       this.timer = setTimeout(() => reject(new Error(`${op} timed out after ${timeoutMs} ms`)), timeoutMs);
@@ -347,24 +347,24 @@ class OperationRun {
     if (this.stopping)
       return Promise.reject(new Error(`${this.op} is ending: the dynamic-provider host was not started`));
     if (!this.host) {
-      this.host = startHost(prepared.projectDir, prepared.env, (s, l) => this.c.hostLine(s, l));
+      this.host = startHost(prepared.projectDir, prepared.env, (s, l) => this.collector.hostLine(s, l));
       this.children.push(this.host);
-      this.c.process("host", this.host.proc.pid);
+      this.collector.process("host", this.host.proc.pid);
     }
     return this.host.port;
   }
 
   /** Starts the runner and warms it; the promise settles on its "done" (or rejects when it exits before). */
   private startRunner(prepared: Prepared): { runner: Child; outcome: Promise<void> } {
-    const runner = startRunner(prepared.projectDir, prepared.env, (s, l) => this.c.programLine(s, l));
+    const runner = startRunner(prepared.projectDir, prepared.env, (s, l) => this.collector.programLine(s, l));
     this.children.push(runner);
-    this.c.process("runner", runner.proc.pid);
+    this.collector.process("runner", runner.proc.pid);
     // The answer may come after the runner is gone: then it is dropped, never an unhandled error.
     const send = (m: ToRunner): void => {
       if (runner.proc.connected) runner.proc.send(m, undefined, {}, () => undefined);
     };
     this.tell = send;
-    const outcome = runnerOutcome(runner, this.c, () =>
+    const outcome = runnerOutcome(runner, this.collector, () =>
       // Started from a promise: a start that throws (no host script) answers host-failed, never crashes this process.
       Promise.resolve()
         .then(() => this.startHostOnce(prepared))
@@ -383,24 +383,24 @@ class OperationRun {
     try {
       await this.operate();
     } catch (e) {
-      if (!(e instanceof Interrupted)) this.c.error(e instanceof Error ? e.message : String(e));
+      if (!(e instanceof Interrupted)) this.collector.error(e instanceof Error ? e.message : String(e));
     } finally {
       clearTimeout(this.timer);
       clearTimeout(this.interruptTimer);
       this.stopping = true;
       await Promise.all(this.children.map(stopChild));
       this.lock?.release();
-      if (this.signalled) this.c.error(interruptedMessage(this.op, this.signalled));
+      if (this.signalled) this.collector.error(interruptedMessage(this.op, this.signalled));
       this.release();
     }
-    return this.c.result(this.started);
+    return this.collector.result(this.started);
   }
 
   private async operate(): Promise<void> {
     const { op, opts, timeoutMs } = this;
     const prepared = prepare(op, opts);
     // One writer per state file, refused at once (a preview writes nothing and, as in the CLI, takes no lock).
-    if (op !== "preview") this.lock = StackLock.acquire(opts.stateFile, op, (m) => this.c.warnings.push(m));
+    if (op !== "preview") this.lock = StackLock.acquire(opts.stateFile, op, (m) => this.collector.warnings.push(m));
     // The host starts with the runner when the state holds resources (every operation then calls the
     // provider, and the two start-ups overlap); otherwise only when the runner's engine first needs it.
     const eager = stateHasResources(opts.stateFile);
