@@ -4,7 +4,7 @@
  * is the one documented in docs/emulator.md; the client tolerates the other plausible shapes.
  */
 import { ZONE_KINDS, type ZoneKind } from "./kinds";
-import { rowFields, type CreateResultOf, type ZoneRowOf } from "./zoneFields";
+import { rowFields, type CreateResultOf, type RowKey, type ZoneRowOf } from "./zoneFields";
 import { ZONE_KIND_TABLE } from "./zoneKinds";
 
 /** Zone structs as listZones returns them (§2.2), derived from the kinds' table (zoneKinds.ts). */
@@ -25,8 +25,9 @@ export type LiveZoneRow = ZoneRowOf<"live">;
 export const LIVE_URL_COLUMNS = ["stream_url", "rtmp_url", "cdn_url"] as const;
 
 /** Fields each kind's listZones rows carry, exactly and in order (never the password or the label), by group. */
-export const ZONE_ROW_FIELDS: { readonly [K in ZoneKind as (typeof ZONE_KIND_TABLE)[K]["group"]]: readonly string[] } =
-  Object.fromEntries(ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].group, rowFields(k)])) as never;
+export const ZONE_ROW_FIELDS: {
+  readonly [K in ZoneKind as (typeof ZONE_KIND_TABLE)[K]["group"]]: readonly ("id" | RowKey<K>)[];
+} = Object.fromEntries(ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].group, rowFields(k)])) as never;
 
 /** What a successful create returns, after normalization. */
 export type PullCreateResult = CreateResultOf<"pull">;

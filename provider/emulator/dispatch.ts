@@ -9,7 +9,8 @@ import type { Compat } from "./compat";
 import { Faults, RpcFault } from "./errors";
 import type { HandlerContext } from "./handlers/context";
 import { HANDLERS } from "./handlers";
-import { checkParams } from "./params";
+import { checkParams, type Args } from "./params";
+import type { ArgsOf } from "./args";
 import type { ParsedCall } from "./xml/request";
 import type { WireOut } from "./xml/response";
 
@@ -34,6 +35,14 @@ export interface DispatchConfig {
   readonly compat?: Compat;
   /** Receives unexpected errors (bugs), which the caller sees as INTERNAL_ERROR. */
   readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * Runs the handler of `name` with the arguments checkParams converted. It converted them from the
+ * same table entry, parameter by parameter, so they have the type the handler is written against.
+ */
+function runHandler<N extends WireName>(name: N, context: HandlerContext, args: Args): WireOut {
+  return HANDLERS[name](context, args as ArgsOf<N>);
 }
 
 export class Dispatcher {
@@ -61,7 +70,7 @@ export class Dispatcher {
     const args = checkParams(method, params, context.account);
     const before = context.store.revision;
     // findMethod found it, so the name is one of the table's, and HANDLERS has one for each.
-    const value = HANDLERS[call.methodName as WireName](context, args);
+    const value = runHandler(call.methodName as WireName, context, args);
     if (context.store.revision !== before) {
       try {
         await context.store.flush();

@@ -4,23 +4,18 @@
  * the client's back (drift), inject faults and close. It is a development tool, not a server
  * to expose: see docs/emulator.md.
  */
-import type { EmulatorUser } from "./store/store";
-import { ZONE_ROW_FIELDS } from "../api/wire";
-import { kindInfo, zoneKindOf, type ZoneGroup, type ZoneSpelling } from "../api/kinds";
-import { ZONE_CREATE_KEYS } from "../api/methods";
+import type { ZoneGroup, ZoneSpelling } from "../api/kinds";
 import { compatFor, type CompatProfile } from "./compat";
 import { Dispatcher } from "./dispatch";
 import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
-import { changeZone, createZone, zoneCdnUrl } from "./handlers/zones";
-import { passwordMatches as matchesHash } from "./handlers/zone-rules";
 import { FaultInjector } from "./injection";
-import { initialUsers, resolveOptions, type EmulatorOptions } from "./options";
+import { initialUsers, resolveOptions, type EmulatorOptions, type ResolvedOptions } from "./options";
 import { Recorder, type CallRecord, type EmulatorStats } from "./recorder";
-import { EmulatorServer } from "./server";
-import { forbiddenXmlChar } from "./xml/chars";
+import { EmulatorServer, type ServerDeps } from "./server";
 import { FileStore } from "./store/file";
 import { MemoryStore } from "./store/memory";
-import type { Store, StoredZone } from "./store/store";
+import type { EmulatorUser, Store } from "./store/store";
+import { zoneAccess } from "./zone-access";
 
 export type { EmulatorOptions } from "./options";
 export {
@@ -108,51 +103,16 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-/** The group of a kind spelled any way; a TypeError naming the method for anything else (JavaScript callers). */
-function groupOf(method: string, spelling: ZoneSpelling): ZoneGroup {
-  const kind = typeof spelling === "string" ? zoneKindOf(spelling) : undefined;
-  if (!kind)
-    throw new TypeError(`${method}: unknown zone kind '${String(spelling)}' (e.g. pull, pullzone or PullZone)`);
-  return kindInfo(kind).group;
-}
-
-function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
-  const out: Record<string, string | number | boolean> = { kind: zone.kind };
-  for (const field of ZONE_ROW_FIELDS[zone.kind]) out[field] = zone[field as keyof StoredZone];
-  out.label = zone.label;
-  out.hasPassword = zone.passwordHash !== "";
-  if (zone.kind === "pullzone" || zone.kind === "pushzone") out.cdn_url = zoneCdnUrl(zone, account);
-  out.createdAt = zone.createdAt;
-  return out as unknown as ZoneView;
-}
-
-function checkKeys(kind: ZoneGroup, values: Record<string, string>): void {
-  for (const [key, value] of Object.entries(values)) {
-    if (!ZONE_CREATE_KEYS[kind].includes(key))
-      throw new TypeError(`${kind}: unknown key '${key}' (accepted: ${ZONE_CREATE_KEYS[kind].join(", ")})`);
-    if (typeof value !== "string") throw new TypeError(`${kind}: ${key} must be a string`);
-    // Same rule as for requests: the emulator never holds what it could not serve as XML.
-    const bad = forbiddenXmlChar(value);
-    if (bad) throw new TypeError(`${kind}: ${key} holds ${bad}, a character XML does not allow`);
-  }
-}
-
-/** Starts an emulator; rejects if the port is taken or the data file cannot be used. */
-export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const opts = resolveOptions(options);
+/** The store of `opts`: the data file's, or a fresh one in memory. */
+function openStore(opts: ResolvedOptions): Promise<Store> | Store {
   const users = () => initialUsers(opts.apiUserId, opts.companyAlias);
-  const store: Store = opts.dataFile
-    ? await FileStore.open(opts.dataFile, users, opts.firstZoneId)
+  return opts.dataFile
+    ? FileStore.open(opts.dataFile, users, opts.firstZoneId)
     : new MemoryStore(users, undefined, opts.firstZoneId);
-  const account: Account = {
-    apiUserId: opts.apiUserId,
-    companyId: opts.companyId,
-    companyAlias: opts.companyAlias,
-    cdnDomain: opts.cdnDomain,
-  };
-  const recorder = new Recorder();
-  const injector = new FaultInjector();
-  const context: HandlerContext = { store, account, now: opts.now, recordPurge: (p) => recorder.recordPurge(p) };
+}
+
+/** What the server needs to answer calls: the dispatcher over `context`, the recorder, the faults, the limits. */
+function serverDeps(opts: ResolvedOptions, context: HandlerContext, recorder: Recorder, injector: FaultInjector) {
   const dispatcher = new Dispatcher({
     auth: { apiUserId: opts.apiUserId, apiKey: opts.apiKey, now: opts.now },
     live: opts.live,
@@ -161,7 +121,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     onError: (error) =>
       opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
-  const deps = {
+  return {
     dispatcher,
     injector,
     recorder,
@@ -171,65 +131,48 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log: opts.log,
     listenHost: opts.host,
     allowedHosts: opts.allowedHosts,
-  };
-  const server = new EmulatorServer(deps);
-  let port: number;
+  } satisfies ServerDeps;
+}
+
+/** Listens on `opts.port`; closes the store if that fails, so a refused start leaves nothing open. */
+async function listen(server: EmulatorServer, opts: ResolvedOptions, store: Store): Promise<number> {
   try {
-    port = await server.listen(opts.port, opts.host);
+    return await server.listen(opts.port, opts.host);
   } catch (error) {
     await store.close();
     throw error;
   }
+}
+
+/** Starts an emulator; rejects if the port is taken or the data file cannot be used. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const opts = resolveOptions(options);
+  const store = await openStore(opts);
+  const { apiUserId, companyId, companyAlias, cdnDomain } = opts;
+  const account: Account = { apiUserId, companyId, companyAlias, cdnDomain };
+  const recorder = new Recorder();
+  const injector = new FaultInjector();
+  const context: HandlerContext = { store, account, now: opts.now, recordPurge: (p) => recorder.recordPurge(p) };
+  const deps = serverDeps(opts, context, recorder, injector);
+  const server = new EmulatorServer(deps);
+  const port = await listen(server, opts, store);
   const hostForUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
   let closing: Promise<void> | undefined;
 
-  const emulator: Emulator = {
+  return {
     url: `http://${hostForUrl}:${port}`,
     port,
-    apiUserId: opts.apiUserId,
+    apiUserId,
     apiKey: opts.apiKey,
-    companyAlias: opts.companyAlias,
-    companyId: opts.companyId,
-    cdnDomain: opts.cdnDomain,
+    companyAlias,
+    companyId,
+    cdnDomain,
     compat: opts.compat,
     calls: recorder.calls,
     inFlight: () => server.inFlight(),
     purges: recorder.purges,
     faults: injector,
-    zones: (spelling) => store.zones(groupOf("zones", spelling)).map((z) => view(z, account)),
-    zoneByName: (spelling, name) => {
-      const zone = store.zoneByName(groupOf("zoneByName", spelling), name);
-      return zone && view(zone, account);
-    },
-    passwordMatches: (spelling, id, password) => {
-      const kind = groupOf("passwordMatches", spelling);
-      const zone = store.zone(id);
-      return !!zone && zone.kind === kind && matchesHash(zone, password);
-    },
-    async seedZone(spelling, values) {
-      const kind = groupOf("seedZone", spelling);
-      checkKeys(kind, values);
-      const outcome = createZone(context, kind, values);
-      if (!outcome.ok) throw new Error(`seedZone ${kind}: ${outcome.code} ${outcome.message}`);
-      await store.flush();
-      return view(outcome.zone, account);
-    },
-    async editZone(spelling, id, values) {
-      const kind = groupOf("editZone", spelling);
-      checkKeys(kind, values);
-      const problem = changeZone(context, kind, id, values);
-      if (problem) throw new Error(`editZone ${kind} ${id}: ${problem}`);
-      await store.flush();
-      return view(store.zone(id)!, account);
-    },
-    async deleteZone(spelling, id) {
-      const kind = groupOf("deleteZone", spelling);
-      const zone = store.zone(id);
-      if (!zone || zone.kind !== kind) return false;
-      store.deleteZone(id);
-      await store.flush();
-      return true;
-    },
+    ...zoneAccess(context),
     users: () => store.users().map((u) => ({ ...u })),
     async reset() {
       store.reset();
@@ -249,5 +192,4 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return closing;
     },
   };
-  return emulator;
 }

@@ -207,12 +207,12 @@ class Collector {
 }
 
 /** Resolves on the runner's "done"; rejects when it exits before. `needHost` answers its `host-needed`. */
-function runnerOutcome(runner: Child, c: Collector, needHost: () => void): Promise<void> {
+function runnerOutcome(runner: Child, collector: Collector, needHost: () => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let done = false;
     runner.proc.on("message", (m: FromRunner) => {
       if (m.t === "host-needed") needHost();
-      else if (c.fromRunner(m)) {
+      else if (collector.fromRunner(m)) {
         done = true;
         resolve();
       }
@@ -230,137 +230,201 @@ function runnerOutcome(runner: Child, c: Collector, needHost: () => void): Promi
   });
 }
 
-async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployResult> {
-  const started = Date.now();
-  const c = new Collector(opts.onEvent);
-  c.redactor.add(Object.values(opts.secretConfig ?? {}));
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const children: Child[] = [];
-  let lock: StackLock | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopping = false;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${op} timed out after ${timeoutMs} ms`)), timeoutMs);
-  });
-  timeout.catch(() => undefined);
-  // A signal to this process (signals.ts): the runner starts no new step and reports, the host gets the signal
-  // (the provider's own stop), and the operation ends with an error; exiting, the children are told to stop.
-  let signalled: NodeJS.Signals | undefined;
-  let tell: ((m: ToRunner) => void) | undefined;
-  let hostChild: Child | undefined;
-  let interruptTimer: NodeJS.Timeout | undefined;
-  let release = (): void => undefined;
-  const interruption = new Promise<never>((_, reject) => {
-    release = guard({
-      interrupt(signal) {
-        if (signalled) return;
-        signalled = signal;
-        stopping = true;
-        tell?.({ t: "cancel", signal });
-        if (hostChild) signalChild(hostChild, signal);
-        if (!tell) return reject(new Interrupted());
-        interruptTimer = setTimeout(
-          () => reject(new Error(`the runner did not report within ${INTERRUPT_WAIT_MS} ms of the interruption`)),
-          INTERRUPT_WAIT_MS,
-        );
-      },
-      stopNow: () => children.forEach((ch) => signalChild(ch, "SIGTERM")),
-    });
-  });
-  interruption.catch(() => undefined);
-  try {
-    const program = path.resolve(opts.program);
-    if (!fs.existsSync(program)) throw new Error(`program ${program} does not exist`);
-    const projectDir = path.resolve(opts.projectDir ?? findProjectDir(path.dirname(program)));
-    const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
-    const project = opts.project ?? projectNameOf(path.dirname(program));
-    if (opts.typecheck && (op === "up" || op === "preview")) {
-      const errors = typeErrors(program, projectDir);
-      if (errors.length > 0) throw new Error(`the program has type errors (typecheck: true):\n${errors.join("\n")}`);
-    }
-    // One writer per state file, refused at once (a preview writes nothing and, as in the CLI, takes no lock).
-    if (op !== "preview") lock = StackLock.acquire(opts.stateFile, op, (m) => c.warnings.push(m));
+/** What an operation runs, resolved and checked before any process starts. */
+interface Prepared {
+  readonly program: string;
+  readonly projectDir: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly project: string;
+}
 
-    // The host starts with the runner when the state holds resources (every operation then calls the
-    // provider, and the two start-ups overlap); otherwise only when the runner's engine first needs it.
-    let hostStarted: Promise<number> | undefined;
-    const startHostOnce = (): Promise<number> => {
-      // A host-needed read while the operation ends would start a host nothing stops.
-      if (stopping) return Promise.reject(new Error(`${op} is ending: the dynamic-provider host was not started`));
-      if (!hostStarted) {
-        const host = startHost(projectDir, env, (s, l) => c.hostLine(s, l));
-        hostChild = host;
-        children.push(host);
-        c.process("host", host.proc.pid);
-        hostStarted = host.port;
-      }
-      return hostStarted;
-    };
-    const eager = stateHasResources(opts.stateFile);
-    if (eager) void startHostOnce().catch(() => undefined);
-    const runner = startRunner(projectDir, env, (s, l) => c.programLine(s, l));
-    children.push(runner);
-    c.process("runner", runner.proc.pid);
+/** Resolves the program, its project and environment; type-checks it when asked. Throws what stops the operation. */
+function prepare(op: Operation, opts: DriverOptions): Prepared {
+  const program = path.resolve(opts.program);
+  if (!fs.existsSync(program)) throw new Error(`program ${program} does not exist`);
+  const projectDir = path.resolve(opts.projectDir ?? findProjectDir(path.dirname(program)));
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
+  const project = opts.project ?? projectNameOf(path.dirname(program));
+  if (opts.typecheck && (op === "up" || op === "preview")) {
+    const errors = typeErrors(program, projectDir);
+    if (errors.length > 0) throw new Error(`the program has type errors (typecheck: true):\n${errors.join("\n")}`);
+  }
+  return { program, projectDir, env, project };
+}
+
+/** The runner's job: the operation, its options with their defaults, and the host if one was started already. */
+function jobOf(
+  op: Operation,
+  opts: DriverOptions,
+  prepared: Prepared,
+  deadline: number,
+  host?: { port: number; pid: number | undefined },
+): RunnerJob {
+  return {
+    op,
+    program: prepared.program,
+    projectDir: prepared.projectDir,
+    stateFile: path.resolve(opts.stateFile),
+    config: opts.config ?? {},
+    secretConfig: opts.secretConfig ?? {},
+    parallel: opts.parallel ?? defaultParallel(prepared.env),
+    continueOnError: opts.continueOnError ?? false,
+    project: prepared.project,
+    stack: opts.stack ?? DEFAULT_STACK,
+    passphrase: opts.passphrase,
+    hostAddress: host === undefined ? undefined : `127.0.0.1:${host.port}`,
+    hostPid: host?.pid,
+    deadline,
+    refresh: opts.refresh ?? false,
+    expectNoChanges: opts.expectNoChanges ?? false,
+    replaceTargets: opts.replace ?? [],
+    clearPendingCreates: opts.clearPendingCreates ?? false,
+  };
+}
+
+/**
+ * One operation: its two child processes, and the three ways it ends (the runner's "done", the time limit,
+ * a signal to this process). Whichever way, {@link OperationRun.run} stops both children and releases the lock.
+ */
+class OperationRun {
+  private readonly started = Date.now();
+  private readonly collector: Collector;
+  private readonly timeoutMs: number;
+  private readonly children: Child[] = [];
+  private lock: StackLock | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private interruptTimer: NodeJS.Timeout | undefined;
+  /** Set once the operation is ending: no host may start after it. */
+  private stopping = false;
+  private signalled: NodeJS.Signals | undefined;
+  /** Sends to the runner, once it runs. */
+  private tell: ((m: ToRunner) => void) | undefined;
+  private host: (Child & { port: Promise<number> }) | undefined;
+  private release = (): void => undefined;
+  private readonly timeout: Promise<never>;
+  private readonly interruption: Promise<never>;
+
+  constructor(
+    private readonly op: Operation,
+    private readonly opts: DriverOptions,
+  ) {
+    this.collector = new Collector(opts.onEvent);
+    this.collector.redactor.add(Object.values(opts.secretConfig ?? {}));
+    const timeoutMs = (this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    this.timeout = new Promise<never>((_, reject) => {
+      this.timer = setTimeout(() => reject(new Error(`${op} timed out after ${timeoutMs} ms`)), timeoutMs);
+    });
+    this.timeout.catch(() => undefined);
+    this.interruption = new Promise<never>((_, reject) => {
+      this.release = guard({
+        interrupt: (signal) => this.interrupt(signal, reject),
+        stopNow: () => this.children.forEach((ch) => signalChild(ch, "SIGTERM")),
+      });
+    });
+    this.interruption.catch(() => undefined);
+  }
+
+  /**
+   * A signal to this process (signals.ts): the runner starts no new step and reports, the host gets the signal
+   * (the provider's own stop), and the operation ends with an error; exiting, the children are told to stop.
+   */
+  private interrupt(signal: NodeJS.Signals, reject: (e: Error) => void): void {
+    if (this.signalled) return;
+    this.signalled = signal;
+    this.stopping = true;
+    this.tell?.({ t: "cancel", signal });
+    if (this.host) signalChild(this.host, signal);
+    if (!this.tell) return reject(new Interrupted());
+    this.interruptTimer = setTimeout(
+      () => reject(new Error(`the runner did not report within ${INTERRUPT_WAIT_MS} ms of the interruption`)),
+      INTERRUPT_WAIT_MS,
+    );
+  }
+
+  /** Starts the dynamic-provider host the first time it is asked for; resolves to its port. */
+  private startHostOnce(prepared: Prepared): Promise<number> {
+    // A host-needed read while the operation ends would start a host nothing stops.
+    if (this.stopping)
+      return Promise.reject(new Error(`${this.op} is ending: the dynamic-provider host was not started`));
+    if (!this.host) {
+      this.host = startHost(prepared.projectDir, prepared.env, (s, l) => this.collector.hostLine(s, l));
+      this.children.push(this.host);
+      this.collector.process("host", this.host.proc.pid);
+    }
+    return this.host.port;
+  }
+
+  /** Starts the runner and warms it; the promise settles on its "done" (or rejects when it exits before). */
+  private startRunner(prepared: Prepared): { runner: Child; outcome: Promise<void> } {
+    const runner = startRunner(prepared.projectDir, prepared.env, (s, l) => this.collector.programLine(s, l));
+    this.children.push(runner);
+    this.collector.process("runner", runner.proc.pid);
     // The answer may come after the runner is gone: then it is dropped, never an unhandled error.
-    tell = (m: ToRunner): void => {
+    const send = (m: ToRunner): void => {
       if (runner.proc.connected) runner.proc.send(m, undefined, {}, () => undefined);
     };
-    const send = tell;
-    const outcome = runnerOutcome(runner, c, () =>
+    this.tell = send;
+    const outcome = runnerOutcome(runner, this.collector, () =>
       // Started from a promise: a start that throws (no host script) answers host-failed, never crashes this process.
       Promise.resolve()
-        .then(startHostOnce)
+        .then(() => this.startHostOnce(prepared))
         .then(
-          (port) => send({ t: "host", address: `127.0.0.1:${port}`, pid: hostChild?.proc.pid }),
+          (port) => send({ t: "host", address: `127.0.0.1:${port}`, pid: this.host?.proc.pid }),
           (e: Error) => send({ t: "host-failed", message: e.message }),
         ),
     );
     outcome.catch(() => undefined);
-    runner.proc.send({ t: "warm", projectDir });
+    runner.proc.send({ t: "warm", projectDir: prepared.projectDir });
+    return { runner, outcome };
+  }
+
+  /** Runs the operation to its end, whichever it is, and reports what it gathered. */
+  async run(): Promise<DeployResult> {
+    try {
+      await this.operate();
+    } catch (e) {
+      if (!(e instanceof Interrupted)) this.collector.error(e instanceof Error ? e.message : String(e));
+    } finally {
+      clearTimeout(this.timer);
+      clearTimeout(this.interruptTimer);
+      this.stopping = true;
+      await Promise.all(this.children.map(stopChild));
+      this.lock?.release();
+      if (this.signalled) this.collector.error(interruptedMessage(this.op, this.signalled));
+      this.release();
+    }
+    return this.collector.result(this.started);
+  }
+
+  private async operate(): Promise<void> {
+    const { op, opts, timeoutMs } = this;
+    const prepared = prepare(op, opts);
+    // One writer per state file, refused at once (a preview writes nothing and, as in the CLI, takes no lock).
+    if (op !== "preview") this.lock = StackLock.acquire(opts.stateFile, op, (m) => this.collector.warnings.push(m));
+    // The host starts with the runner when the state holds resources (every operation then calls the
+    // provider, and the two start-ups overlap); otherwise only when the runner's engine first needs it.
+    const eager = stateHasResources(opts.stateFile);
+    if (eager) void this.startHostOnce(prepared).catch(() => undefined);
+    const { runner, outcome } = this.startRunner(prepared);
     const port = eager
       ? await Promise.race([
-          startHostOnce(),
+          this.startHostOnce(prepared),
           outcome.then(() => Promise.reject(new Error("runner ended before the host started"))),
-          timeout,
-          interruption,
+          this.timeout,
+          this.interruption,
         ])
       : undefined;
-    if (signalled) throw new Interrupted(); // the runner was told to cancel before it had a job: it ends
-    const job: RunnerJob = {
-      op,
-      program,
-      projectDir,
-      stateFile: path.resolve(opts.stateFile),
-      config: opts.config ?? {},
-      secretConfig: opts.secretConfig ?? {},
-      parallel: opts.parallel ?? defaultParallel(env),
-      continueOnError: opts.continueOnError ?? false,
-      project,
-      stack: opts.stack ?? DEFAULT_STACK,
-      passphrase: opts.passphrase,
-      hostAddress: port === undefined ? undefined : `127.0.0.1:${port}`,
-      hostPid: port === undefined ? undefined : hostChild?.proc.pid,
-      deadline: started + Math.max(timeoutMs - DEADLINE_MARGIN_MS, timeoutMs / 2),
-      refresh: opts.refresh ?? false,
-      expectNoChanges: opts.expectNoChanges ?? false,
-      replaceTargets: opts.replace ?? [],
-      clearPendingCreates: opts.clearPendingCreates ?? false,
-    };
-    runner.proc.send({ t: "job", job });
-    await Promise.race([outcome, timeout, interruption]);
+    if (this.signalled) throw new Interrupted(); // the runner was told to cancel before it had a job: it ends
+    const deadline = this.started + Math.max(timeoutMs - DEADLINE_MARGIN_MS, timeoutMs / 2);
+    const host = port === undefined ? undefined : { port, pid: this.host?.proc.pid };
+    runner.proc.send({ t: "job", job: jobOf(op, opts, prepared, deadline, host) });
+    await Promise.race([outcome, this.timeout, this.interruption]);
     await waitForExit(runner, RUNNER_EXIT_MS);
-  } catch (e) {
-    if (!(e instanceof Interrupted)) c.error(e instanceof Error ? e.message : String(e));
-  } finally {
-    clearTimeout(timer);
-    clearTimeout(interruptTimer);
-    stopping = true;
-    await Promise.all(children.map(stopChild));
-    lock?.release();
-    if (signalled) c.error(interruptedMessage(op, signalled));
-    release();
   }
-  return c.result(started);
+}
+
+async function runOperation(op: Operation, opts: DriverOptions): Promise<DeployResult> {
+  return new OperationRun(op, opts).run();
 }
 
 /** Runs the program without changing anything: Check and Diff only, outputs of new resources unknown. */

@@ -4,11 +4,20 @@
  * can be tested in process; `engine.ts` executes what they decide. Each rule names the file of the Pulumi
  * engine (pulumi/pulumi) it follows; docs/engine-fidelity.md lists them.
  */
+import { isDeepStrictEqual } from "util";
 import type { DiffResult } from "./host-client";
 import type { StateResource } from "./types";
-import { changedKeys } from "./values";
 
 type Props = Record<string, unknown>;
+
+/**
+ * Top-level keys whose values differ, sorted. Values are JSON (they crossed a gRPC Struct or the state file),
+ * so Node's strict deep equality is the structural comparison the engine makes.
+ */
+export function changedKeys(olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+  return [...keys].filter((k) => !isDeepStrictEqual(olds[k], news[k])).sort();
+}
 
 /** The key the engine puts in a diff's replace keys when a `replaceOnChanges` path covers init errors. */
 export const INIT_ERROR_KEY = "#initerror";

@@ -229,6 +229,65 @@ function driverMonitorClass(Base: MockMonitorCtor, job: RunnerJob) {
   };
 }
 
+/** What the mocks need of the monitor: the registration it captured, and where a step's failure is kept. */
+interface CapturingMonitor {
+  pending: Registration | undefined;
+  readonly results: Map<string, "fail" | "skip">;
+}
+
+/**
+ * The mocks whose `newResource` deploys the registration the monitor captured through `engine`. The monitor
+ * is made from the mocks, so it is read through `monitor()` once it exists.
+ */
+function deployingMocks(engine: Engine, monitor: () => CapturingMonitor | undefined) {
+  return {
+    newResource: (args: { type: string; name: string }): Promise<MockResult> => {
+      const m = monitor();
+      const reg = m?.pending;
+      if (m) m.pending = undefined;
+      if (!reg) return Promise.reject(new Error(`driver: no request captured for ${args.type} ${args.name}`));
+      return engine.register(reg).then((r) => {
+        if (r.result) monitor()?.results.set(reg.urn, r.result);
+        return r;
+      });
+    },
+    call: (args: { token: string }): Promise<Props> =>
+      Promise.reject(
+        new Error(`invoke ${args.token} is not supported by the driver (dynamic providers have no functions)`),
+      ),
+  };
+}
+
+/** Requires the program and runs it, as the Node.js language host does: a lone default export is the program; a function is called. */
+async function runModule(programPath: string): Promise<unknown> {
+  let mod = require(programPath);
+  if (
+    mod &&
+    typeof mod === "object" &&
+    Object.getOwnPropertyDescriptor(mod, "default") !== undefined &&
+    Object.keys(mod).length === 1
+  ) {
+    mod = mod.default;
+  }
+  return await (typeof mod === "function" ? mod() : mod);
+}
+
+/** Reports each of the program's own errors once: those that only repeat a failed step were reported with it. */
+function reportProgramErrors(errors: readonly unknown[], engine: Engine, report: Reporter): void {
+  const isRepeat = (e: unknown): boolean =>
+    e instanceof StepError ||
+    messageOf(e).includes(SKIPPED_MESSAGE) ||
+    engine.reported.some((m) => messageOf(e).includes(m));
+  const seen = new Set<string>();
+  for (const e of errors.filter((e) => !isRepeat(e))) {
+    const m = messageOf(e);
+    if (seen.has(m)) continue;
+    seen.add(m);
+    report.error(`program failed: ${m}`);
+    if (e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
+  }
+}
+
 /**
  * Runs the program once under mocks whose `newResource` deploys through `engine`.
  * Program exceptions and unhandled rejections are reported as errors (those that only repeat a failed step are not).
@@ -240,10 +299,6 @@ export async function runProgram(job: RunnerJob, engine: Engine, report: Reporte
   const { MockMonitor } = require(fromProject("@pulumi/pulumi/runtime/mocks")) as { MockMonitor: MockMonitorCtor };
 
   const programErrors: unknown[] = [];
-  const isRepeat = (e: unknown): boolean =>
-    e instanceof StepError ||
-    messageOf(e).includes(SKIPPED_MESSAGE) ||
-    engine.reported.some((m) => messageOf(e).includes(m));
   const onUnhandled = (e: unknown): void => {
     programErrors.push(e);
   };
@@ -252,21 +307,7 @@ export async function runProgram(job: RunnerJob, engine: Engine, report: Reporte
 
   const DriverMonitor = driverMonitorClass(MockMonitor, job);
   let monitor: InstanceType<typeof DriverMonitor> | undefined = undefined;
-  const mocks = {
-    newResource: (args: { type: string; name: string }): Promise<MockResult> => {
-      const reg = monitor?.pending;
-      if (monitor) monitor.pending = undefined;
-      if (!reg) return Promise.reject(new Error(`driver: no request captured for ${args.type} ${args.name}`));
-      return engine.register(reg).then((r) => {
-        if (r.result) monitor?.results.set(reg.urn, r.result);
-        return r;
-      });
-    },
-    call: (args: { token: string }): Promise<Props> =>
-      Promise.reject(
-        new Error(`invoke ${args.token} is not supported by the driver (dynamic providers have no functions)`),
-      ),
-  };
+  const mocks = deployingMocks(engine, () => monitor);
   // The program's functions call the account (the emulator), not `mocks.call`: see functions/mocks.ts.
   monitor = Object.assign(new DriverMonitor(mocks), { [Symbol.for("pulumi-cdn-zones.liveFunctions")]: true });
 
@@ -278,19 +319,7 @@ export async function runProgram(job: RunnerJob, engine: Engine, report: Reporte
   installTypeScriptHook(job.projectDir);
   const programPath = path.resolve(job.program);
   try {
-    await pulumi.runtime.runInPulumiStack(async () => {
-      let mod = require(programPath);
-      // As the Node.js language host does: a lone default export is the program; a function is called.
-      if (
-        mod &&
-        typeof mod === "object" &&
-        Object.getOwnPropertyDescriptor(mod, "default") !== undefined &&
-        Object.keys(mod).length === 1
-      ) {
-        mod = mod.default;
-      }
-      return await (typeof mod === "function" ? mod() : mod);
-    });
+    await pulumi.runtime.runInPulumiStack(() => runModule(programPath));
   } catch (e) {
     programErrors.push(e);
   }
@@ -302,15 +331,7 @@ export async function runProgram(job: RunnerJob, engine: Engine, report: Reporte
 
   process.off("unhandledRejection", onUnhandled);
   process.off("uncaughtException", onUnhandled);
-  const own = programErrors.filter((e) => !isRepeat(e));
-  const seen = new Set<string>();
-  for (const e of own) {
-    const m = messageOf(e);
-    if (seen.has(m)) continue;
-    seen.add(m);
-    report.error(`program failed: ${m}`);
-    if (e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
-  }
+  reportProgramErrors(programErrors, engine, report);
   return {
     outputs: maskForDisplay(monitor.stackOutputs ?? {}) as Props,
     failed: programErrors.length > 0,

@@ -3,10 +3,10 @@
  * destroy) and refreshes. Each rule names the file of the Pulumi engine it follows (docs/engine-fidelity.md).
  */
 import type { DiffResult, Target } from "./host-client";
-import { applyIgnoreChanges, effectiveDiff, initErrorMessage, refreshResultOp } from "./plan";
+import { reverseDependencyOrder } from "./delete-order";
+import { applyIgnoreChanges, changedKeys, effectiveDiff, initErrorMessage, refreshResultOp } from "./plan";
 import { initFailureOf, messageOf, Steps, union } from "./steps";
 import type { StateResource, StepOp } from "./types";
-import { changedKeys, reverseDependencyOrder } from "./values";
 
 /** Deletes and refreshes, on top of what every step shares. */
 export abstract class Removal extends Steps {

@@ -8,7 +8,7 @@ import { HostCallError, ProviderHost, Target } from "./host-client";
 import { isChange } from "./plan";
 import { StateStore } from "./state-store";
 import type { StepOp } from "./types";
-import { Semaphore } from "./values";
+import { Semaphore } from "../api/semaphore";
 
 /** gRPC codes after which the provider may or may not have done the work. */
 const UNCERTAIN_CODES = new Set([4 /* DEADLINE_EXCEEDED */, 14 /* UNAVAILABLE */]);

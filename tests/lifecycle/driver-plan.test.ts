@@ -1,4 +1,5 @@
-/** The engine's decisions as pure functions (provider/testing/plan.ts): no host, no state file. */
+/** The engine's decisions as pure functions (provider/testing/plan.ts, delete-order.ts): no host, no state file. */
+import { reverseDependencyOrder } from "../../provider/testing/delete-order";
 import {
   effectiveDiff,
   initErrorMessage,
@@ -118,4 +119,25 @@ test("refresh result ops and init-error messages", () => {
   expect(refreshResultOp({ gone: false, external: true, diffChanges: false, outputsChanged: true })).toBe("refresh");
   expect(initErrorMessage(["a", "b"])).toBe("a; b");
   expect(initErrorMessage([])).toBe("resource init failed");
+});
+
+describe("reverseDependencyOrder (the order of deletes)", () => {
+  const entry = (urn: string, dependencies?: string[]) => ({ urn, dependencies });
+  const urns = (items: { urn: string }[]) => items.map((i) => i.urn);
+
+  it("puts each entry before what it depends on, else keeps reverse registration order", () => {
+    const chain = [entry("a"), entry("b", ["a"]), entry("c", ["b"])];
+    expect(urns(reverseDependencyOrder(chain))).toEqual(["c", "b", "a"]);
+    expect(urns(reverseDependencyOrder([entry("a"), entry("b"), entry("c")]))).toEqual(["c", "b", "a"]);
+    const fork = [entry("base"), entry("x"), entry("uses-base", ["base"])];
+    expect(urns(reverseDependencyOrder(fork))).toEqual(["uses-base", "x", "base"]);
+    const early = [entry("a", ["b"]), entry("b")];
+    expect(urns(reverseDependencyOrder(early))).toEqual(["a", "b"]);
+  });
+
+  it("falls back to reverse order inside a cycle, and leaves its input as it was", () => {
+    const cycle = [entry("a", ["b"]), entry("b", ["a"])];
+    expect(urns(reverseDependencyOrder(cycle))).toEqual(["b", "a"]);
+    expect(urns(cycle)).toEqual(["a", "b"]);
+  });
 });

@@ -10,7 +10,7 @@ import { isYmd } from "../../provider/api/dates";
 import { checkParams } from "../../provider/emulator/params";
 import { dayDate, dayNumber, localDays, timeZone } from "../../provider/emulator/reports/calendar";
 import { page, sortRows, toWire } from "../../provider/emulator/reports/rows";
-import { hoursMetrics, mix, nodeShares } from "../../provider/emulator/reports/series";
+import { hash32, hoursMetrics, nodeShares } from "../../provider/emulator/reports/series";
 import { ipToInt, nameProblem, originProblem, vanityIp } from "../../provider/emulator/handlers/zone-rules";
 import { Double } from "../../provider/emulator/xml/response";
 import type { WireValue } from "../../provider/emulator/xml/wire-value";
@@ -121,8 +121,8 @@ describe("calendar", () => {
 
 describe("series and rows", () => {
   it("is deterministic and additive", () => {
-    expect(mix(1, 2, 3)).toBe(mix(1, 2, 3));
-    expect(mix(1, 2, 3)).not.toBe(mix(2, 2, 3));
+    expect(hash32(1, 2, 3)).toBe(hash32(1, 2, 3));
+    expect(hash32(1, 2, 3)).not.toBe(hash32(2, 2, 3));
     const start = Date.UTC(2024, 0, 1);
     const day = hoursMetrics(7, start, 24);
     const halves = [hoursMetrics(7, start, 12), hoursMetrics(7, start + 12 * 3_600_000, 12)];

@@ -3,7 +3,7 @@
  * current month up to today (GMT); `used` is the transfer of every zone over the period.
  */
 import { Faults } from "../errors";
-import { MAX_RANGE_DAYS, dayNumber, localDays, localNow, timeZone } from "../reports/calendar";
+import { GMT, MAX_RANGE_DAYS, dayNumber, localDays, localNow } from "../reports/calendar";
 import { totalTransfer } from "../reports/build";
 import { toWire } from "../reports/rows";
 import type { HandlersOf } from "./context";
@@ -13,16 +13,15 @@ export const PREPAID_BYTES = 10e12;
 
 export const accountHandlers: HandlersOf<"account"> = {
   "account.getBandwidth": (ctx, args) => {
-    const gmt = timeZone("GMT")!;
-    const to = (args.to as string | undefined) ?? localNow(ctx.now(), gmt).date;
-    const from = (args.from as string | undefined) ?? `${to.slice(0, 7)}-01`;
+    const to = args.to ?? localNow(ctx.now(), GMT).date;
+    const from = args.from ?? `${to.slice(0, 7)}-01`;
     const days = dayNumber(to) - dayNumber(from) + 1;
     if (days < 1) throw Faults.invalidParams(`to ${to} is before from ${from}`);
     if (days > MAX_RANGE_DAYS)
       throw Faults.invalidParams(
         `the range ${from}..${to} is longer than the emulator's limit of ${MAX_RANGE_DAYS} days`,
       );
-    const used = totalTransfer(ctx.store.allZones(), localDays(from, to, gmt));
+    const used = totalTransfer(ctx.store.allZones(), localDays(from, to, GMT));
     return [toWire({ from, to, prepaid: PREPAID_BYTES, used, remaining: Math.max(0, PREPAID_BYTES - used) })];
   },
 };

@@ -40,14 +40,14 @@ export function zonesForName(ctx: HandlerContext, zone: string): number[] {
 
 export const cacheHandlers: HandlersOf<"cache"> = {
   "cache.purge": (ctx, args) => {
-    const url = args.url as string;
+    const url = args.url;
     const zoneIds = zonesForUrl(ctx, url);
     const result = zoneIds.length > 0;
     ctx.recordPurge({ method: "cache.purge", argument: url, result, zoneIds, at: ctx.now() });
     return result;
   },
   "cache.purgeAllCache": (ctx, args) => {
-    const zone = args.zone as string;
+    const zone = args.zone;
     const zoneIds = zonesForName(ctx, zone);
     const result = zoneIds.length > 0;
     ctx.recordPurge({ method: "cache.purgeAllCache", argument: zone, result, zoneIds, at: ctx.now() });

@@ -1,7 +1,7 @@
 /** What every handler receives: the store, the account's settings, the clock and the recorders. */
 import type { Group, WireName } from "../../api/methods";
 import type { WireOut } from "../xml/response";
-import type { Args } from "../params";
+import type { ArgsOf } from "../args";
 import type { Store } from "../store/store";
 
 /** The emulated account. */
@@ -30,10 +30,13 @@ export interface HandlerContext {
   readonly recordPurge: (record: PurgeRecord) => void;
 }
 
-/** Runs one method synchronously (so state checks and changes are atomic) and returns its answer. */
-export type Handler = (ctx: HandlerContext, args: Args) => WireOut;
+/**
+ * Runs method `N` synchronously (so state checks and changes are atomic) and returns its answer.
+ * Its arguments are typed from the method's entry in the table (args.ts), already checked and converted.
+ */
+export type Handler<N extends WireName> = (ctx: HandlerContext, args: ArgsOf<N>) => WireOut;
 
 /** One handler per method of group `G`, keyed by wire name: the compiler checks none is missing or extra. */
 export type HandlersOf<G extends Group> = {
-  readonly [N in WireName as N extends `${G}.${string}` ? N : never]: Handler;
+  readonly [N in WireName as N extends `${G}.${string}` ? N : never]: Handler<N>;
 };

@@ -1,6 +1,6 @@
 /**
- * The handler table: one handler per wire name of the method table, typed
- * `Record<WireName, Handler>`, so a method added to api/methods.ts without a handler (or a handler
+ * The handler table: one handler per wire name of the method table, each typed with its method's
+ * arguments (`Handler<N>`), so a method added to api/methods.ts without a handler (or a handler
  * for a method the table does not have) fails the build, not a call.
  */
 import type { WireName } from "../../api/methods";
@@ -11,7 +11,10 @@ import { reportHandlers } from "./report";
 import { userHandlers } from "./user";
 import { zoneHandlers } from "./zones";
 
-export const HANDLERS: Readonly<Record<WireName, Handler>> = {
+/** One handler per method, keyed by wire name. */
+export type HandlerTable = { readonly [N in WireName]: Handler<N> };
+
+export const HANDLERS: HandlerTable = {
   ...zoneHandlers,
   ...cacheHandlers,
   ...userHandlers,

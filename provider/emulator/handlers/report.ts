@@ -5,8 +5,18 @@
 import type { Zone } from "luxon";
 import { VIEWBY } from "../../api/wire";
 import { Faults } from "../errors";
-import type { Args, SortKey } from "../params";
-import { HOUR_MS, MAX_RANGE_DAYS, dayNumber, localDays, localNow, timeZone, type LocalDay } from "../reports/calendar";
+import type { ArgsOf } from "../args";
+import type { SortKey } from "../params";
+import {
+  GMT,
+  HOUR_MS,
+  MAX_RANGE_DAYS,
+  dayNumber,
+  localDays,
+  localNow,
+  timeZone,
+  type LocalDay,
+} from "../reports/calendar";
 import * as build from "../reports/build";
 import { MAX_REPORT_ROWS, page, sortRows, toWire, type Row } from "../reports/rows";
 import { FILES_PER_ZONE, NODES, hoursMetrics } from "../reports/series";
@@ -17,8 +27,14 @@ import { cdnHost } from "./zone-rules";
 
 const DEFAULT_TZ = "GMT";
 
-function tzOf(args: Args): { name: string; zone: Zone } {
-  const name = (args.timezone as string | undefined) ?? DEFAULT_TZ;
+/** What the helpers below read of a report's arguments; each report's ArgsOf has them, checked where it is passed. */
+type TimeZoneArg = { readonly timezone?: string };
+type RangeArgs = { readonly dateFrom: string; readonly dateTo: string };
+type PagingArgs = { readonly sortby?: readonly SortKey[]; readonly maxReturn?: number; readonly offset?: number };
+type TotalsArgs = ArgsOf<"report.getTotalTransfer"> | ArgsOf<"report.getTotalHits">;
+
+function tzOf(args: TimeZoneArg): { name: string; zone: Zone } {
+  const name = args.timezone ?? DEFAULT_TZ;
   const zone = timeZone(name);
   if (!zone) throw Faults.invalidParams(`timezone '${name.slice(0, 60)}' is not an IANA time zone name or GMT`);
   return { name, zone };
@@ -54,13 +70,11 @@ function guardSize(rows: number): void {
 }
 
 /** Sorts (by `sortby`, else `fallback`), pages and converts rows for the wire. */
-function finish(rows: Row[], args: Args, fallback: readonly SortKey[] = []): WireOut {
-  const maxReturn = args.maxReturn as number | undefined;
-  const offset = args.offset as number | undefined;
+function finish(rows: Row[], args: PagingArgs, fallback: readonly SortKey[] = []): WireOut {
+  const { maxReturn, offset, sortby } = args;
   if (maxReturn !== undefined && maxReturn < 1)
     throw Faults.invalidParams("maxReturn must be at least 1 (omit it or send nil for no limit)");
   if (offset !== undefined && offset < 0) throw Faults.invalidParams("offset must not be negative");
-  const sortby = args.sortby as SortKey[] | undefined;
   const keys = sortby && sortby.length > 0 ? sortby : fallback;
   return page(sortRows(rows, keys), offset, maxReturn).map(toWire);
 }
@@ -68,12 +82,10 @@ function finish(rows: Row[], args: Args, fallback: readonly SortKey[] = []): Wir
 /** The window of getTotalTransfer / getTotalHits: `type` 1 today so far, 2 this hour, 3 a range. */
 function totalWindow(
   ctx: HandlerContext,
-  args: Args,
+  args: TotalsArgs,
   zone: Zone,
 ): { from: string; to: string; spans: { startMs: number; hours: number }[] } {
-  const from = args.from as string | undefined;
-  const to = args.to as string | undefined;
-  const given = args.type as number | undefined;
+  const { from, to, type: given } = args;
   if (given !== undefined && ![1, 2, 3].includes(given))
     throw Faults.invalidParams("type must be 1 (today), 2 (this hour) or 3 (date range)");
   if (given === undefined && (from === undefined) !== (to === undefined))
@@ -103,9 +115,8 @@ function totalWindow(
   };
 }
 
-function totals(ctx: HandlerContext, args: Args, field: "transfer" | "hits"): WireOut {
-  const zoneId = args.zoneId as number;
-  const [zone] = reportZones(ctx, zoneId, false);
+function totals(ctx: HandlerContext, args: TotalsArgs, field: "transfer" | "hits"): WireOut {
+  const [zone] = reportZones(ctx, args.zoneId, false);
   const tz = tzOf(args);
   const window = totalWindow(ctx, args, tz.zone);
   let transfer = 0;
@@ -121,9 +132,9 @@ function totals(ctx: HandlerContext, args: Args, field: "transfer" | "hits"): Wi
 }
 
 /** Local days of `dateFrom..dateTo`, after the range checks. */
-function rangeDays(args: Args, zone: Zone): LocalDay[] {
-  checkRange(args.dateFrom as string, args.dateTo as string, "dateFrom", "dateTo");
-  return localDays(args.dateFrom as string, args.dateTo as string, zone);
+function rangeDays(args: RangeArgs, zone: Zone): LocalDay[] {
+  checkRange(args.dateFrom, args.dateTo, "dateFrom", "dateTo");
+  return localDays(args.dateFrom, args.dateTo, zone);
 }
 
 export const reportHandlers: HandlersOf<"report"> = {
@@ -131,11 +142,11 @@ export const reportHandlers: HandlersOf<"report"> = {
   "report.getTotalHits": (ctx, args) => totals(ctx, args, "hits"),
 
   "report.getTotalTransferStats": (ctx, args) => {
-    const viewby = (args.viewby as string | undefined) ?? "daily";
-    if (!(VIEWBY as readonly string[]).includes(viewby))
-      throw Faults.invalidParams(`viewby must be one of ${VIEWBY.join(", ")}`);
+    const given = args.viewby ?? "daily";
+    const viewby = VIEWBY.find((v) => v === given);
+    if (viewby === undefined) throw Faults.invalidParams(`viewby must be one of ${VIEWBY.join(", ")}`);
     const tz = tzOf(args);
-    const zones = reportZones(ctx, args.zoneId as number | undefined, false);
+    const zones = reportZones(ctx, args.zoneId, false);
     const days = rangeDays(args, tz.zone);
     guardSize(days.length * (viewby === "hourly" ? 25 : 1) * zones.length);
     return finish(build.transferStats(zones, days, viewby, tz.zone), args);
@@ -143,37 +154,36 @@ export const reportHandlers: HandlersOf<"report"> = {
 
   "report.getCacheHitStats": (ctx, args) => {
     const tz = tzOf(args);
-    const zones = reportZones(ctx, args.zoneId as number | undefined, false);
+    const zones = reportZones(ctx, args.zoneId, false);
     const days = rangeDays(args, tz.zone);
     guardSize(days.length * zones.length);
     return finish(build.cacheHitStats(zones, days), args);
   },
 
   "report.getPopularFiles": (ctx, args) => {
-    const zones = reportZones(ctx, args.zoneId as number | undefined, false);
-    const dayCount = checkRange(args.dateFrom as string, args.dateTo as string, "dateFrom", "dateTo");
+    const zones = reportZones(ctx, args.zoneId, false);
+    const dayCount = checkRange(args.dateFrom, args.dateTo, "dateFrom", "dateTo");
     guardSize(zones.length * FILES_PER_ZONE);
     const hosts = zones.map((z) => ({ id: z.id, host: cdnHost(z.name, ctx.account) }));
-    const rows = build.popularFiles(hosts, dayNumber(args.dateFrom as string), dayCount);
+    const rows = build.popularFiles(hosts, dayNumber(args.dateFrom), dayCount);
     return finish(rows, args, [{ column: "hits", desc: true }]);
   },
 
   "report.getUsagePerDay": (ctx, args) => {
-    const [zone] = reportZones(ctx, args.zoneId as number, false);
-    const tz = timeZone(DEFAULT_TZ)!;
-    return finish(build.usagePerDay(zone, rangeDays(args, tz)), args);
+    const [zone] = reportZones(ctx, args.zoneId, false);
+    return finish(build.usagePerDay(zone, rangeDays(args, GMT)), args);
   },
 
   "report.getNodeHits": (ctx, args) => {
-    const zones = reportZones(ctx, args.zoneId as number | undefined, false);
-    const days = rangeDays(args, timeZone(DEFAULT_TZ)!);
+    const zones = reportZones(ctx, args.zoneId, false);
+    const days = rangeDays(args, GMT);
     guardSize(zones.length * NODES.length);
     return finish(build.nodeHits(zones, days), args);
   },
 
   "report.getConnectionStats": (ctx, args) => {
     const tz = tzOf(args);
-    const zones = reportZones(ctx, args.zoneId as number | undefined, true);
+    const zones = reportZones(ctx, args.zoneId, true);
     const days = rangeDays(args, tz.zone);
     guardSize(days.length * zones.length);
     return finish(build.connectionStats(zones, days), args);
@@ -181,9 +191,8 @@ export const reportHandlers: HandlersOf<"report"> = {
 
   "report.getHourlyConnectionStats": (ctx, args) => {
     const tz = tzOf(args);
-    const zones = reportZones(ctx, args.zoneId as number | undefined, true);
-    const date = args.date as string;
-    const [day] = localDays(date, date, tz.zone);
+    const zones = reportZones(ctx, args.zoneId, true);
+    const [day] = localDays(args.date, args.date, tz.zone);
     return finish(build.hourlyConnectionStats(zones, day, tz.zone), args);
   },
 };

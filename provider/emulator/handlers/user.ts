@@ -35,12 +35,11 @@ function checkUserValues(values: Readonly<Record<string, string>>): void {
 export const userHandlers: HandlersOf<"user"> = {
   "user.listUsers": (ctx) => ctx.store.users().map(userStruct),
   "user.update": (ctx, args) => {
-    const id = args.id as number;
-    const values = args.values as Record<string, string>;
-    if (!ctx.store.users().some((u) => u.id === id)) throw Faults.notFound(`user ${id}`);
+    const { id, values } = args;
+    const current = ctx.store.users().find((u) => u.id === id);
+    if (!current) throw Faults.notFound(`user ${id}`);
     checkUserValues(values);
-    const user =
-      Object.keys(values).length > 0 ? ctx.store.updateUser(id, values) : ctx.store.users().find((u) => u.id === id);
-    return [0, userStruct(user!)];
+    const user = Object.keys(values).length > 0 ? ctx.store.updateUser(id, values) : current;
+    return [0, userStruct(user ?? current)];
   },
 };

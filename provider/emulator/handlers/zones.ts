@@ -7,8 +7,8 @@ import { kindInfo, kindOfGroup, type ZoneGroup } from "../../api/kinds";
 import { ZONE_CREATE_KEYS } from "../../api/methods";
 import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS } from "../../api/wire";
 import type { WireOut } from "../xml/response";
-import type { Args } from "../params";
-import type { Account, Handler, HandlerContext, HandlersOf } from "./context";
+import { perZoneGroup, type ZoneGroupHandlers } from "../zone-groups";
+import type { Account, HandlerContext, HandlersOf } from "./context";
 import type { StoredZone, ZonePatch } from "../store/store";
 import {
   cdnHost,
@@ -26,32 +26,32 @@ export type CreateOutcome = { ok: true; zone: Readonly<StoredZone> } | { ok: fal
 
 const STRING_FIELDS = ["label", "origin", "vhost", "ip", "compress", "vanity_domain"] as const;
 /** The kinds whose create takes a password require one. */
-const hasPassword = (kind: ZoneGroup): boolean => ZONE_CREATE_KEYS[kind].includes("password");
+const hasPassword = (group: ZoneGroup): boolean => ZONE_CREATE_KEYS[group].includes("password");
 
-function failed(kind: ZoneGroup, reason: string): CreateOutcome {
+function failed(group: ZoneGroup, reason: string): CreateOutcome {
   return {
     ok: false,
-    code: CREATE_ERROR_CODES[kind].failed,
-    message: `${kindInfo(kindOfGroup(kind)).apiLabel} creation failed: ${reason}`,
+    code: CREATE_ERROR_CODES[group].failed,
+    message: `${kindInfo(kindOfGroup(group)).apiLabel} creation failed: ${reason}`,
   };
 }
 
 /** Creates a zone after the checks a real service would make; never throws for bad values. */
 export function createZone(
   ctx: HandlerContext,
-  kind: ZoneGroup,
+  group: ZoneGroup,
   values: Readonly<Record<string, string>>,
 ): CreateOutcome {
   const name = values.name ?? "";
   const problem = nameProblem(name) ?? fieldsProblem(values);
-  if (problem) return failed(kind, problem);
-  if (hasPassword(kind) && !values.password) return failed(kind, "password must not be empty");
-  if (ctx.store.zoneByName(kind, name))
-    return { ok: false, code: CREATE_ERROR_CODES[kind].nameInUse, message: `${name} is already in use` };
-  if (kind === "pullzone") {
+  if (problem) return failed(group, problem);
+  if (hasPassword(group) && !values.password) return failed(group, "password must not be empty");
+  if (ctx.store.zoneByName(group, name))
+    return { ok: false, code: CREATE_ERROR_CODES[group].nameInUse, message: `${name} is already in use` };
+  if (group === "pullzone") {
     const origin = values.origin ?? "";
     const bad = originProblem(origin);
-    if (bad?.kind === "failed") return failed(kind, bad.reason);
+    if (bad?.kind === "failed") return failed(group, bad.reason);
     if (bad)
       return { ok: false, code: CREATE_ERROR_CODES.pullzone.originUnresolvable, message: `${origin} does not resolve` };
   }
@@ -65,41 +65,41 @@ export function createZone(
     vanity_domain: "",
     vanity_ip: "",
     storage_location: "",
-    passwordHash: hasPassword(kind) ? hashPassword(values.password) : "",
+    passwordHash: hasPassword(group) ? hashPassword(values.password) : "",
   };
   for (const key of STRING_FIELDS) if (values[key] !== undefined) fields[key] = values[key];
-  const zone = ctx.store.insertZone(kind, fields, ctx.now());
+  const zone = ctx.store.insertZone(group, fields, ctx.now());
   // Derived fields depend on the id, known only after the insert.
   const derived: ZonePatch = {};
-  if (kind === "pullzone" || kind === "pushzone") derived.vanity_ip = vanityIp(zone.id);
-  if (kind === "pushzone" || kind === "vodzone") derived.storage_location = storageLocation(zone.id, ctx.account);
+  if (group === "pullzone" || group === "pushzone") derived.vanity_ip = vanityIp(zone.id);
+  if (group === "pushzone" || group === "vodzone") derived.storage_location = storageLocation(zone.id, ctx.account);
   return { ok: true, zone: ctx.store.updateZone(zone.id, derived) ?? zone };
 }
 
 /**
- * Applies `values` (keys already checked by the caller) to a zone of `kind`; returns why it was
+ * Applies `values` (keys already checked by the caller) to a zone of `group`; returns why it was
  * refused, or undefined once applied. A refused change leaves the zone untouched.
  */
 export function changeZone(
   ctx: HandlerContext,
-  kind: ZoneGroup,
+  group: ZoneGroup,
   id: number,
   values: Readonly<Record<string, string>>,
 ): string | undefined {
   const zone = ctx.store.zone(id);
-  if (!zone || zone.kind !== kind) return `no ${kind} with id ${id}`;
+  if (!zone || zone.kind !== group) return `no ${group} with id ${id}`;
   const patch: ZonePatch = {};
   if (values.name !== undefined && values.name !== zone.name) {
     const problem = nameProblem(values.name);
     if (problem) return problem;
-    const holder = ctx.store.zoneByName(kind, values.name);
+    const holder = ctx.store.zoneByName(group, values.name);
     if (holder && holder.id !== id) return `${values.name} is already in use`;
     patch.name = values.name;
   }
   const tooLong = fieldsProblem(values);
   if (tooLong) return tooLong;
   if (values.password !== undefined) {
-    if (!hasPassword(kind)) return `${kind} has no password`;
+    if (!hasPassword(group)) return `${group} has no password`;
     if (values.password === "") return "password must not be empty";
     patch.passwordHash = hashPassword(values.password);
   }
@@ -117,7 +117,7 @@ export function zoneCdnUrl(zone: Pick<StoredZone, "name">, account: Account): st
 /** A listZones row: exactly ZONE_ROW_FIELDS of the zone's kind. */
 export function zoneRow(zone: Readonly<StoredZone>): Record<string, WireOut> {
   const row: Record<string, WireOut> = {};
-  for (const field of ZONE_ROW_FIELDS[zone.kind]) row[field] = zone[field as keyof StoredZone] as WireOut;
+  for (const field of ZONE_ROW_FIELDS[zone.kind]) row[field] = zone[field];
   return row;
 }
 
@@ -141,29 +141,23 @@ export function createResult(zone: Readonly<StoredZone>, account: Account): Reco
   }
 }
 
-/** The handlers of one zone group, keyed by wire name. */
-/** The create, update and listZones handlers of a zone group. */
-function zoneMethods<G extends ZoneGroup>(kind: G) {
-  const handlers: Record<`${G}.${"create" | "update" | "listZones"}`, Handler> = {
-    [`${kind}.create`]: (ctx: HandlerContext, args: Args) => {
-      const outcome = createZone(ctx, kind, args.values as Record<string, string>);
+/** The create, update and listZones handlers of one zone group. */
+function zoneMethods(group: ZoneGroup): ZoneGroupHandlers {
+  return {
+    create: (ctx, args) => {
+      const outcome = createZone(ctx, group, args.values);
       return outcome.ok ? [0, createResult(outcome.zone, ctx.account)] : [outcome.code, outcome.message];
     },
-    [`${kind}.update`]: (ctx: HandlerContext, args: Args) =>
-      changeZone(ctx, kind, args.id as number, args.values as Record<string, string>) === undefined ? 0 : 1,
-    [`${kind}.listZones`]: (ctx: HandlerContext) => ctx.store.zones(kind).map(zoneRow),
-  } as Record<`${G}.${"create" | "update" | "listZones"}`, Handler>;
-  return handlers;
+    update: (ctx, args) => (changeZone(ctx, group, args.id, args.values) === undefined ? 0 : 1),
+    listZones: (ctx) => ctx.store.zones(group).map(zoneRow),
+  };
 }
 
 /** The handlers of the four zone groups; livezone also has delete. */
 export const zoneHandlers: HandlersOf<ZoneGroup> = {
-  ...zoneMethods("pullzone"),
-  ...zoneMethods("pushzone"),
-  ...zoneMethods("vodzone"),
-  ...zoneMethods("livezone"),
+  ...perZoneGroup(zoneMethods),
   "livezone.delete": (ctx, args) => {
-    const zone = ctx.store.zone(args.id as number);
+    const zone = ctx.store.zone(args.id);
     return zone?.kind === "livezone" && ctx.store.deleteZone(zone.id) ? 0 : 1;
   },
 };

@@ -12,6 +12,9 @@ export const MAX_RANGE_DAYS = 3_660;
 const DAY_MS = 86_400_000;
 const zones = new Map<string, Zone | null>();
 
+/** GMT, the zone of getBandwidth and of the reports that take no time zone (`timeZone("GMT")` gives the same). */
+export const GMT: Zone = FixedOffsetZone.utcInstance;
+
 /** The luxon zone for "GMT" or an IANA name, or undefined for anything else. */
 export function timeZone(name: string): Zone | undefined {
   let zone = zones.get(name);

@@ -6,7 +6,7 @@
 import { HOUR_MS } from "./calendar";
 
 /** A 32-bit unsigned hash of three integers (murmur3-style finalizer). */
-export function mix(a: number, b: number, c: number): number {
+export function hash32(a: number, b: number, c: number): number {
   let h =
     Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul((b + 0x7f4a7c15) | 0, 0xc2b2ae35) ^ Math.imul(c | 0, 0x27d4eb2f);
   h ^= h >>> 16;
@@ -34,15 +34,15 @@ export function emptyMetrics(): Metrics {
 export function addHours(into: Metrics, zoneId: number, startMs: number, count: number): Metrics {
   const first = Math.floor(startMs / HOUR_MS);
   for (let hour = first; hour < first + count; hour++) {
-    const hits = 40 + (mix(zoneId, hour, 1) % 960);
+    const hits = 40 + (hash32(zoneId, hour, 1) % 960);
     into.hits += hits;
-    into.transfer += hits * (8_000 + (mix(zoneId, hour, 2) % 120_000));
-    into.cacheHits += Math.floor((hits * (700 + (mix(zoneId, hour, 3) % 300))) / 1000);
-    const connections = 5 + (mix(zoneId, hour, 4) % 200);
+    into.transfer += hits * (8_000 + (hash32(zoneId, hour, 2) % 120_000));
+    into.cacheHits += Math.floor((hits * (700 + (hash32(zoneId, hour, 3) % 300))) / 1000);
+    const connections = 5 + (hash32(zoneId, hour, 4) % 200);
     into.connections += connections;
     into.peakConcurrent = Math.max(
       into.peakConcurrent,
-      1 + Math.floor((connections * (10 + (mix(zoneId, hour, 5) % 40))) / 100),
+      1 + Math.floor((connections * (10 + (hash32(zoneId, hour, 5) % 40))) / 100),
     );
   }
   return into;
@@ -64,7 +64,7 @@ const EXTENSIONS = ["js", "css", "png", "jpg", "mp4", "html", "json", "woff2"] a
 
 /** The path of a zone's k-th file. */
 export function filePath(zoneId: number, k: number): string {
-  return `/assets/${zoneId}/file-${String(k).padStart(4, "0")}.${EXTENSIONS[mix(zoneId, k, 6) % EXTENSIONS.length]}`;
+  return `/assets/${zoneId}/file-${String(k).padStart(4, "0")}.${EXTENSIONS[hash32(zoneId, k, 6) % EXTENSIONS.length]}`;
 }
 
 /**
@@ -78,9 +78,9 @@ export function fileTraffic(
   firstDay: number,
   days: number,
 ): { hits: number; transfer: number } {
-  const daily = Math.floor(900 / (k + 1)) + (mix(zoneId, k, 7) % 2);
-  const hits = daily * days + (mix(zoneId, k, firstDay * 4099 + days) % (days + 1));
-  const size = 2_000 + (mix(zoneId, k, 9) % 100_000);
+  const daily = Math.floor(900 / (k + 1)) + (hash32(zoneId, k, 7) % 2);
+  const hits = daily * days + (hash32(zoneId, k, firstDay * 4099 + days) % (days + 1));
+  const size = 2_000 + (hash32(zoneId, k, 9) % 100_000);
   return { hits, transfer: hits * size };
 }
 
@@ -102,7 +102,7 @@ export const NODES = [
 
 /** Splits a zone's traffic over NODES by fixed per-zone weights; the parts add up to the whole. */
 export function nodeShares(zoneId: number, total: Metrics): { node: string; hits: number; transfer: number }[] {
-  const weights = NODES.map((_, i) => 1 + (mix(zoneId, i, 11) % 100));
+  const weights = NODES.map((_, i) => 1 + (hash32(zoneId, i, 11) % 100));
   const sum = weights.reduce((a, b) => a + b, 0);
   const rows = NODES.map((node, i) => ({
     node,

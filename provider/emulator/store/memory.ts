@@ -1,4 +1,4 @@
-/** The in-memory store: maps indexed by id and by kind+name, nothing persisted. */
+/** The in-memory store: maps indexed by id and by group+name, nothing persisted. */
 import type { EmulatorUser } from "./store";
 import { INT32_MAX } from "../options";
 import type { ZoneGroup } from "../../api/kinds";
@@ -29,8 +29,8 @@ export class MemoryStore implements Store {
     }
   }
 
-  private static nameKey(kind: ZoneGroup, name: string): string {
-    return `${kind}\n${name.toLowerCase()}`;
+  private static nameKey(group: ZoneGroup, name: string): string {
+    return `${group}\n${name.toLowerCase()}`;
   }
 
   private load(snapshot: StoreSnapshot): void {
@@ -62,9 +62,9 @@ export class MemoryStore implements Store {
     return { version: 1, nextZoneId: this.nextZoneId, zones: Array.from(this.byId.values()), users: this.userList };
   }
 
-  zones(kind: ZoneGroup): readonly StoredZone[] {
+  zones(group: ZoneGroup): readonly StoredZone[] {
     const out: StoredZone[] = [];
-    for (const zone of this.byId.values()) if (zone.kind === kind) out.push(zone);
+    for (const zone of this.byId.values()) if (zone.kind === group) out.push(zone);
     return out;
   }
 
@@ -76,14 +76,14 @@ export class MemoryStore implements Store {
     return this.byId.get(id);
   }
 
-  zoneByName(kind: ZoneGroup, name: string): StoredZone | undefined {
-    return this.byName.get(MemoryStore.nameKey(kind, name));
+  zoneByName(group: ZoneGroup, name: string): StoredZone | undefined {
+    return this.byName.get(MemoryStore.nameKey(group, name));
   }
 
-  insertZone(kind: ZoneGroup, fields: Omit<StoredZone, "id" | "kind" | "createdAt">, createdAt: number): StoredZone {
+  insertZone(group: ZoneGroup, fields: Omit<StoredZone, "id" | "kind" | "createdAt">, createdAt: number): StoredZone {
     // Ids travel as <int>; past INT32_MAX no client could send one back (answered as INTERNAL_ERROR).
     if (this.nextZoneId > INT32_MAX) throw new Error(`zone ids are exhausted: the next id would exceed ${INT32_MAX}`);
-    const zone: StoredZone = { id: this.nextZoneId++, kind, ...fields, createdAt };
+    const zone: StoredZone = { id: this.nextZoneId++, kind: group, ...fields, createdAt };
     this.index(zone);
     this.touch();
     return zone;

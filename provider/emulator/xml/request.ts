@@ -119,112 +119,127 @@ function forbiddenMessage(char: string): string {
   return `the document holds ${char}, a character XML 1.0 does not allow (standard clients could not read it back)`;
 }
 
+/**
+ * Builds the call from sax's events: checks each element against the grammar (PARENT), keeps the
+ * text of the elements that have one (TEXT_TAGS), and turns each closed element into a value of its parent.
+ */
+class CallBuilder {
+  private readonly stack: Frame[] = [];
+  private methodName: string | undefined;
+  private params: WireValue[] = [];
+  private rootSeen = false;
+  private rootClosed = false;
+
+  open(name: string): void {
+    const { stack } = this;
+    const parent = stack.length ? stack[stack.length - 1] : undefined;
+    if (!parent && !this.rootSeen && name !== "methodCall") fail("the root element must be <methodCall>");
+    const allowed = PARENT.get(name);
+    if (!allowed) fail(`unexpected element <${name}>`);
+    if (this.rootClosed || (!parent && this.rootSeen)) fail("content after the end of <methodCall>");
+    if (!allowed.includes(parent ? parent.tag : null)) {
+      fail(parent ? `<${name}> is not allowed inside <${parent.tag}>` : "the root element must be <methodCall>");
+    }
+    if (stack.length >= MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH} levels`);
+    if (parent) parent.hasChild = true;
+    this.rootSeen = true;
+    stack.push({ tag: name, text: "" });
+  }
+
+  text(text: string): void {
+    // sax decodes &#1; and &#xFFFE; without complaint; XML 1.0 forbids them as it forbids the raw characters.
+    const decoded = forbiddenXmlChar(text);
+    if (decoded) fail(forbiddenMessage(decoded));
+    const top = this.stack[this.stack.length - 1];
+    if (top && TEXT_TAGS.has(top.tag)) top.text += text;
+    else if (text.trim() !== "") fail(top ? `unexpected text inside <${top.tag}>` : "text outside <methodCall>");
+  }
+
+  close(name: string): void {
+    const frame = this.stack.pop() as Frame;
+    if (frame.tag === "methodName") this.closeMethodName(frame);
+    else if (frame.tag === "params") this.params = frame.values ?? [];
+    else if (frame.tag !== "methodCall") closeInto(frame, this.stack[this.stack.length - 1]);
+    if (name === "methodCall") this.rootClosed = true;
+  }
+
+  private closeMethodName(frame: Frame): void {
+    if (this.methodName !== undefined) fail("more than one <methodName>");
+    this.methodName = frame.text.trim();
+  }
+
+  /** The call, once the document has ended. */
+  result(): ParsedCall {
+    if (!this.rootClosed) fail("not a complete <methodCall> document");
+    if (!this.methodName) fail("<methodCall> without a <methodName>");
+    return { methodName: this.methodName, params: this.params };
+  }
+}
+
+/** Adds what a closed element below `<params>` holds to its parent, as the grammar places it. */
+function closeInto(frame: Frame, parent: Frame): void {
+  switch (frame.tag) {
+    case "param":
+      if (!frame.value) fail("<param> without a <value>");
+      (parent.values ??= []).push(frame.value);
+      return;
+    case "value":
+      return closeValue(frame, parent);
+    case "data":
+      if (parent.values) fail("more than one <data> inside <array>");
+      parent.values = frame.values ?? [];
+      return;
+    case "array":
+      return setTyped(parent, { t: "array", v: frame.values ?? [] });
+    case "struct":
+      return setTyped(parent, { t: "struct", v: frame.members ?? new Map() });
+    case "name":
+      if (parent.name !== undefined) fail("more than one <name> inside <member>");
+      parent.name = frame.text;
+      return;
+    case "member": {
+      if (frame.name === undefined || !frame.value) fail("<member> needs a <name> and a <value>");
+      const members = (parent.members ??= new Map());
+      if (members.has(frame.name)) fail(`duplicate struct member '${frame.name.slice(0, 40)}'`);
+      members.set(frame.name, frame.value);
+      return;
+    }
+    default:
+      return setTyped(parent, scalar(frame.tag, frame.text));
+  }
+}
+
+/** A `<value>`: its typed child, or its text as an implicit string; an item of `<data>` or the value of its parent. */
+function closeValue(frame: Frame, parent: Frame): void {
+  if (frame.hasChild && frame.text.trim() !== "") fail("<value> mixes text with a typed element");
+  const value: WireValue = frame.value ?? { t: "string", v: frame.text };
+  if (parent.tag === "data") (parent.values ??= []).push(value);
+  else if (parent.value) fail(`more than one <value> inside <${parent.tag}>`);
+  else parent.value = value;
+}
+
+function setTyped(valueFrame: Frame, value: WireValue): void {
+  if (valueFrame.value) fail("more than one typed element inside <value>");
+  valueFrame.value = value;
+}
+
 /** Parses an XML-RPC methodCall document; throws ParseFailure when it is not one. */
 export function parseMethodCall(xml: string): ParsedCall {
   const raw = forbiddenXmlChar(xml);
   if (raw) fail(forbiddenMessage(raw));
-  const stack: Frame[] = [];
-  let methodName: string | undefined;
-  let params: WireValue[] = [];
-  let rootClosed = false;
-  let rootSeen = false;
-
+  const call = new CallBuilder();
   const parser = sax.parser(true, { trim: false, normalize: false, xmlns: false, position: true });
   parser.onerror = (error) => fail(String(error.message).replace(/\s*\n\s*/g, ", "));
   parser.ondoctype = () => fail("DOCTYPE declarations are not allowed");
-
-  parser.onopentag = (tag) => {
-    const parent = stack.length ? stack[stack.length - 1] : undefined;
-    if (!parent && !rootSeen && tag.name !== "methodCall") fail("the root element must be <methodCall>");
-    const allowed = PARENT.get(tag.name);
-    if (!allowed) fail(`unexpected element <${tag.name}>`);
-    if (rootClosed || (!parent && rootSeen)) fail("content after the end of <methodCall>");
-    if (!allowed.includes(parent ? parent.tag : null)) {
-      fail(parent ? `<${tag.name}> is not allowed inside <${parent.tag}>` : "the root element must be <methodCall>");
-    }
-    if (stack.length >= MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH} levels`);
-    if (parent) parent.hasChild = true;
-    rootSeen = true;
-    stack.push({ tag: tag.name, text: "" });
-  };
-
-  const onText = (text: string) => {
-    // sax decodes &#1; and &#xFFFE; without complaint; XML 1.0 forbids them as it forbids the raw characters.
-    const decoded = forbiddenXmlChar(text);
-    if (decoded) fail(forbiddenMessage(decoded));
-    const top = stack[stack.length - 1];
-    if (top && TEXT_TAGS.has(top.tag)) top.text += text;
-    else if (text.trim() !== "") fail(top ? `unexpected text inside <${top.tag}>` : "text outside <methodCall>");
-  };
-  parser.ontext = onText;
-  parser.oncdata = onText;
-
-  parser.onclosetag = (tagName) => {
-    const frame = stack.pop() as Frame;
-    const parent = stack[stack.length - 1];
-    closeElement(frame, parent);
-    if (tagName === "methodCall") rootClosed = true;
-  };
-
-  function closeElement(frame: Frame, parent: Frame | undefined): void {
-    switch (frame.tag) {
-      case "methodCall":
-        return;
-      case "methodName":
-        if (methodName !== undefined) fail("more than one <methodName>");
-        methodName = frame.text.trim();
-        return;
-      case "params":
-        params = frame.values ?? [];
-        return;
-      case "param":
-        if (!frame.value) fail("<param> without a <value>");
-        (parent!.values ??= []).push(frame.value);
-        return;
-      case "value": {
-        if (frame.hasChild && frame.text.trim() !== "") fail("<value> mixes text with a typed element");
-        const value: WireValue = frame.value ?? { t: "string", v: frame.text };
-        if (parent!.tag === "data") (parent!.values ??= []).push(value);
-        else if (parent!.value) fail(`more than one <value> inside <${parent!.tag}>`);
-        else parent!.value = value;
-        return;
-      }
-      case "data":
-        if (parent!.values) fail("more than one <data> inside <array>");
-        parent!.values = frame.values ?? [];
-        return;
-      case "array":
-        return setTyped(parent!, { t: "array", v: frame.values ?? [] });
-      case "struct":
-        return setTyped(parent!, { t: "struct", v: frame.members ?? new Map() });
-      case "name":
-        if (parent!.name !== undefined) fail("more than one <name> inside <member>");
-        parent!.name = frame.text;
-        return;
-      case "member": {
-        if (frame.name === undefined || !frame.value) fail("<member> needs a <name> and a <value>");
-        const members = (parent!.members ??= new Map());
-        if (members.has(frame.name)) fail(`duplicate struct member '${frame.name.slice(0, 40)}'`);
-        members.set(frame.name, frame.value);
-        return;
-      }
-      default:
-        return setTyped(parent!, scalar(frame.tag, frame.text));
-    }
-  }
-
-  function setTyped(valueFrame: Frame, value: WireValue): void {
-    if (valueFrame.value) fail("more than one typed element inside <value>");
-    valueFrame.value = value;
-  }
-
+  parser.onopentag = (tag) => call.open(tag.name);
+  parser.ontext = (text) => call.text(text);
+  parser.oncdata = (text) => call.text(text);
+  parser.onclosetag = (name) => call.close(name);
   try {
     parser.write(xml).close();
   } catch (error) {
     if (error instanceof ParseFailure) throw error;
     throw new ParseFailure(error instanceof Error ? error.message : String(error));
   }
-  if (!rootClosed) fail("not a complete <methodCall> document");
-  if (!methodName) fail("<methodCall> without a <methodName>");
-  return { methodName, params };
+  return call.result();
 }

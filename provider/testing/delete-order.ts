@@ -1,19 +1,4 @@
-/**
- * Small value helpers of the engine: changed keys, a semaphore, reverse dependency order.
- */
-import { isDeepStrictEqual } from "util";
-
-/**
- * Top-level keys whose values differ, sorted. Values are JSON (they crossed a gRPC Struct or the state file),
- * so Node's strict deep equality is the structural comparison the engine makes.
- */
-export function changedKeys(olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
-  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-  return [...keys].filter((k) => !isDeepStrictEqual(olds[k], news[k])).sort();
-}
-
-/** The package's one semaphore (api/semaphore.ts): a freed slot passes straight to the next waiter. */
-export { Semaphore } from "../api/semaphore";
+/** The order deletes run in, dependents first: a topological sort of state entries by their dependencies. */
 
 /**
  * Orders items so that each comes before everything it depends on (delete order): repeatedly takes the

@@ -1,0 +1,98 @@
+/**
+ * The emulator handle's zone methods: inspection, and changes made directly in the store as if
+ * through the control panel (drift), checked as create and update check them. They take a kind
+ * spelled any way (`pull`, `pullzone`, `PullZone`) and work on its group.
+ */
+import { kindInfo, zoneKindOf, type ZoneGroup, type ZoneSpelling } from "../api/kinds";
+import { ZONE_CREATE_KEYS } from "../api/methods";
+import { ZONE_ROW_FIELDS } from "../api/wire";
+import type { Account, HandlerContext } from "./handlers/context";
+import { passwordMatches as matchesHash } from "./handlers/zone-rules";
+import { changeZone, createZone, zoneCdnUrl } from "./handlers/zones";
+import type { Emulator, ZoneView } from "./index";
+import type { StoredZone } from "./store/store";
+import { forbiddenXmlChar } from "./xml/chars";
+
+/** The part of the handle these make. */
+export type ZoneAccess = Pick<
+  Emulator,
+  "zones" | "zoneByName" | "passwordMatches" | "seedZone" | "editZone" | "deleteZone"
+>;
+
+/** The group of a kind spelled any way; a TypeError naming the method for anything else (JavaScript callers). */
+function groupOf(method: string, spelling: ZoneSpelling): ZoneGroup {
+  const kind = typeof spelling === "string" ? zoneKindOf(spelling) : undefined;
+  if (!kind)
+    throw new TypeError(`${method}: unknown zone kind '${String(spelling)}' (e.g. pull, pullzone or PullZone)`);
+  return kindInfo(kind).group;
+}
+
+/** A stored zone as the handle shows it: its listZones row, then what the row leaves out (never the password). */
+function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
+  const row: Record<string, string | number> = {};
+  for (const field of ZONE_ROW_FIELDS[zone.kind]) row[field] = zone[field];
+  const delivery = zone.kind === "pullzone" || zone.kind === "pushzone" ? { cdn_url: zoneCdnUrl(zone, account) } : {};
+  return {
+    kind: zone.kind,
+    id: zone.id,
+    name: zone.name,
+    ...row,
+    label: zone.label,
+    hasPassword: zone.passwordHash !== "",
+    ...delivery,
+    createdAt: zone.createdAt,
+  };
+}
+
+/** Refuses keys create does not take for `group`, values that are not strings, and characters XML forbids. */
+function checkKeys(group: ZoneGroup, values: Record<string, string>): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (!ZONE_CREATE_KEYS[group].includes(key))
+      throw new TypeError(`${group}: unknown key '${key}' (accepted: ${ZONE_CREATE_KEYS[group].join(", ")})`);
+    if (typeof value !== "string") throw new TypeError(`${group}: ${key} must be a string`);
+    // Same rule as for requests: the emulator never holds what it could not serve as XML.
+    const bad = forbiddenXmlChar(value);
+    if (bad) throw new TypeError(`${group}: ${key} holds ${bad}, a character XML does not allow`);
+  }
+}
+
+/** The zone methods of a handle over `context`'s store; each change is flushed before it resolves. */
+export function zoneAccess(context: HandlerContext): ZoneAccess {
+  const { store, account } = context;
+  return {
+    zones: (spelling) => store.zones(groupOf("zones", spelling)).map((z) => view(z, account)),
+    zoneByName: (spelling, name) => {
+      const zone = store.zoneByName(groupOf("zoneByName", spelling), name);
+      return zone && view(zone, account);
+    },
+    passwordMatches: (spelling, id, password) => {
+      const group = groupOf("passwordMatches", spelling);
+      const zone = store.zone(id);
+      return !!zone && zone.kind === group && matchesHash(zone, password);
+    },
+    async seedZone(spelling, values) {
+      const group = groupOf("seedZone", spelling);
+      checkKeys(group, values);
+      const outcome = createZone(context, group, values);
+      if (!outcome.ok) throw new Error(`seedZone ${group}: ${outcome.code} ${outcome.message}`);
+      await store.flush();
+      return view(outcome.zone, account);
+    },
+    async editZone(spelling, id, values) {
+      const group = groupOf("editZone", spelling);
+      checkKeys(group, values);
+      const problem = changeZone(context, group, id, values);
+      if (problem) throw new Error(`editZone ${group} ${id}: ${problem}`);
+      await store.flush();
+      return view(store.zone(id)!, account);
+    },
+    async deleteZone(spelling, id) {
+      const group = groupOf("deleteZone", spelling);
+      const zone = store.zone(id);
+      if (!zone || zone.kind !== group) return false;
+      store.deleteZone(id);
+      await store.flush();
+      return true;
+    },
+  };
+}
