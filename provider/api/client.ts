@@ -40,26 +40,16 @@ import {
   normalizeUsers,
   normalizeZones,
 } from "./normalize";
-import type { ZoneGroup } from "./kinds";
-import type { BandwidthOptions, ReportApi, ReportMethod } from "./types";
+import { kindInfo, ZONE_KINDS, type ZoneGroup, type ZoneKind } from "./kinds";
+import type { GroupApi, MethodsOf, ReportApi } from "./types";
 import { afterBudget, retriesAllowed, RetryPolicy, withRetry } from "./retry";
 import { FirstContactWatch, type WaitNotice } from "./firstContact";
 import { Semaphore } from "./semaphore";
 import { FIRST_CONTACT_RETRIES } from "./settings";
 import { Transport } from "./transport";
-import {
-  CREATE_ERROR_CODES,
-  ZONE_ROW_FIELDS,
-  type LiveCreateResult,
-  type LiveZoneRow,
-  type PullCreateResult,
-  type PullZoneRow,
-  type PushCreateResult,
-  type PushZoneRow,
-  type UserRow,
-  type VodCreateResult,
-  type VodZoneRow,
-} from "./wire";
+import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS, type UserRow } from "./wire";
+import type { CreateResultOf, ZoneRowOf } from "./zoneFields";
+import { ZONE_KIND_TABLE } from "./zoneKinds";
 
 export interface CdnClientOptions {
   baseUrl: string;
@@ -117,12 +107,16 @@ type ValuesOf<N extends WireName> =
     ? { [k in R]: string } & { [k in Exclude<K, R>]?: string }
     : never;
 
-export type PullCreateValues = ValuesOf<"pullzone.create">;
-export type PullUpdateValues = ValuesOf<"pullzone.update">;
-export type PushCreateValues = ValuesOf<"pushzone.create">;
-export type PushUpdateValues = ValuesOf<"pushzone.update">;
-export type VodCreateValues = ValuesOf<"vodzone.create">;
-export type VodUpdateValues = ValuesOf<"vodzone.update">;
+type GroupOf<K extends ZoneKind> = (typeof ZONE_KIND_TABLE)[K]["group"];
+/** The `values` of kind K's create and update, from the kinds' table through the method table. */
+export type CreateValuesOf<K extends ZoneKind> = ValuesOf<`${GroupOf<K>}.create` & WireName>;
+export type UpdateValuesOf<K extends ZoneKind> = ValuesOf<`${GroupOf<K>}.update` & WireName>;
+export type PullCreateValues = CreateValuesOf<"pull">;
+export type PullUpdateValues = UpdateValuesOf<"pull">;
+export type PushCreateValues = CreateValuesOf<"push">;
+export type PushUpdateValues = UpdateValuesOf<"push">;
+export type VodCreateValues = CreateValuesOf<"vod">;
+export type VodUpdateValues = UpdateValuesOf<"vod">;
 /**
  * user.update's values: the contract leaves the keys open, so any key with a string value is sent.
  * The named ones are those public samples sent and those the emulator knows (docs/client.md).
@@ -138,6 +132,23 @@ export interface ZoneApi<C, U, Row, Created> {
   listZones(): Promise<Row[]>;
 }
 
+/** Kind K's methods on the client: the three every kind has, and delete where the API can delete the kind. */
+export type ZoneApiOf<K extends ZoneKind> = ZoneApi<
+  CreateValuesOf<K>,
+  UpdateValuesOf<K>,
+  ZoneRowOf<K>,
+  CreateResultOf<K>
+> &
+  ((typeof ZONE_KIND_TABLE)[K]["deletable"] extends true ? { delete(id: number): Promise<void> } : unknown);
+
+/** One group per zone kind, named as the API names it (`client.pullzone.listZones()`), from the kinds' table. */
+export type ZoneGroups = { readonly [K in ZoneKind as GroupOf<K>]: ZoneApiOf<K> };
+
+/** The user group: user.listUsers and user.update, their arguments from the method table. */
+export type UserApi = GroupApi<"user", { listUsers: UserRow[]; update: UserRow | undefined }>;
+/** The account group: account.getBandwidth read into one result, whatever shape the server answers in (normalize.ts). */
+export type AccountApi = GroupApi<"account", { getBandwidth: BandwidthAnswer }>;
+
 export type { BandwidthAnswer } from "./normalize";
 export type { WaitNotice } from "./firstContact";
 export type { BandwidthOptions, DateArg, OptionsOf, ReportApi, ReportRangeOptions, TotalOptions } from "./types";
@@ -145,7 +156,15 @@ export type { BandwidthOptions, DateArg, OptionsOf, ReportApi, ReportRangeOption
 // Credentials are kept off the instance so that logging or serializing a client can never show them.
 const SECRETS = new WeakMap<CdnClient, { apiKey: string }>();
 
+/**
+ * The zone groups of the client (`pullzone`, ...), one per kind of the kinds' table: declared on the class through
+ * this interface, so a kind added to the table gets its group without a line here (the constructor makes them).
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the groups are made in the constructor, from the table
+export interface CdnClient extends ZoneGroups {}
+
 /** A client for the whole API; one per account, shared by all calls (it holds the keep-alive pool). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class CdnClient {
   readonly baseUrl: string;
   readonly apiUserId: number;
@@ -159,19 +178,10 @@ export class CdnClient {
   /** Calls retried so far, for figures. */
   retriedCalls = 0;
 
-  readonly pullzone: ZoneApi<PullCreateValues, PullUpdateValues, PullZoneRow, PullCreateResult>;
-  readonly pushzone: ZoneApi<PushCreateValues, PushUpdateValues, PushZoneRow, PushCreateResult>;
-  readonly vodzone: ZoneApi<VodCreateValues, VodUpdateValues, VodZoneRow, VodCreateResult>;
-  readonly livezone: ZoneApi<VodCreateValues, VodUpdateValues, LiveZoneRow, LiveCreateResult> & {
-    delete(id: number): Promise<void>;
-  };
   readonly cache: { purge(url: string): Promise<true>; purgeAllCache(zone: string): Promise<true> };
-  readonly user: {
-    listUsers(): Promise<UserRow[]>;
-    update(id: number, values: UserUpdateValues): Promise<UserRow | undefined>;
-  };
+  readonly user: UserApi;
   /** account.getBandwidth read into one result, whatever shape the server answers in (normalize.ts). */
-  readonly account: { getBandwidth(opts?: BandwidthOptions): Promise<BandwidthAnswer> };
+  readonly account: AccountApi;
   readonly report: ReportApi;
 
   constructor(opts: CdnClientOptions) {
@@ -205,31 +215,23 @@ export class CdnClient {
       onWaiting: o.onWaiting,
     });
 
-    this.pullzone = this.zoneApi("pullzone");
-    this.pushzone = this.zoneApi("pushzone");
-    this.vodzone = this.zoneApi("vodzone");
-    this.livezone = {
-      ...(this.zoneApi("livezone") as ZoneApi<VodCreateValues, VodUpdateValues, LiveZoneRow, LiveCreateResult>),
-      delete: (id) => this.status("livezone.delete", [id], id, []),
-    };
+    for (const kind of ZONE_KINDS) Object.defineProperty(this, kindInfo(kind).group, { value: this.zoneApi(kind) });
     this.cache = {
       purge: (url) => this.purge("cache.purge", url),
       purgeAllCache: (zone) => this.purge("cache.purgeAllCache", zone),
     };
-    this.user = {
-      listUsers: async () =>
-        normalizeUsers(await this.invoke(spec("user.listUsers"), []), "user.listUsers") as UserRow[],
-      update: async (id, values) => {
-        const r = normalizeUserUpdate(await this.invoke(spec("user.update"), [id, values]), "user.update");
-        if (!r.ok) throw new CdnOperationFailedError("user.update", id, Object.keys(values ?? {}));
-        return r.user as UserRow | undefined;
-      },
-    };
-    this.account = {
-      getBandwidth: async (o = {}) =>
-        normalizeBandwidth(await this.byOptions("account.getBandwidth", [], o), "account.getBandwidth"),
-    };
-    this.report = makeReportApi(async (name, positional, options) =>
+    this.user = this.groupApi("user", async (name, positional, options) => {
+      const answer = await this.byOptions(`user.${name}`, positional, options);
+      if (name === "listUsers") return normalizeUsers(answer, "user.listUsers") as UserRow[];
+      const r = normalizeUserUpdate(answer, "user.update");
+      const [id, values] = positional as [number, object | undefined];
+      if (!r.ok) throw new CdnOperationFailedError("user.update", id, Object.keys(values ?? {}));
+      return r.user as UserRow | undefined;
+    });
+    this.account = this.groupApi("account", async (name, positional, options) =>
+      normalizeBandwidth(await this.byOptions(`account.${name}`, positional, options), `account.${name}`),
+    );
+    this.report = this.groupApi("report", async (name, positional, options) =>
       normalizeReport(await this.byOptions(`report.${name}`, positional, options), `report.${name}`, name, {
         viewby: (options as { viewby?: unknown } | undefined)?.viewby,
         // A zone is asked for when the method requires one, or when the call gave one.
@@ -352,7 +354,38 @@ export class CdnClient {
     }
   }
 
-  private zoneApi<G extends ZoneGroup>(group: G) {
+  /**
+   * A group's typed wrappers from the method table, as Octokit derives its endpoint methods: each takes its required
+   * parameters positionally (as many as the table has) and its optional ones in one options object, and `answer`
+   * reads what the server sent for it.
+   */
+  private groupApi<G extends "user" | "account" | "report", Api>(
+    group: G,
+    answer: (name: MethodsOf<G>, positional: unknown[], options?: object) => Promise<unknown>,
+  ): Api {
+    const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+    for (const m of METHOD_LIST) {
+      if (m.group !== group) continue;
+      const required = (m.params as readonly { required: boolean }[]).filter((p) => p.required).length;
+      const name = m.name as MethodsOf<G>;
+      api[name] = (...args) => answer(name, args.slice(0, required), args[required] as object | undefined);
+    }
+    return api as Api;
+  }
+
+  /** A zone kind's group: create, update and listZones, and delete where the kinds' table says the API can. */
+  private zoneApi(kind: ZoneKind) {
+    const { group } = kindInfo(kind);
+    const { deletable } = ZONE_KIND_TABLE[kind];
+    const methods = this.zoneMethods(group);
+    return deletable ? { ...methods, delete: (id: number) => this.status(`${group}.delete`, [id], id, []) } : methods;
+  }
+
+  private zoneMethods(group: ZoneGroup): {
+    create(values: { name: string }): Promise<unknown>;
+    update(id: number, values: object): Promise<void>;
+    listZones(): Promise<unknown[]>;
+  } {
     return {
       create: async (values: { name: string }) => {
         const method = `${group}.create`;
@@ -389,7 +422,7 @@ export class CdnClient {
           ZONE_ROW_FIELDS[group],
           group === "livezone",
         ),
-    } as never;
+    };
   }
 
   private async status(method: string, args: unknown[], id: number, fields: string[]): Promise<void> {
@@ -441,20 +474,4 @@ function collectPasswords(args: readonly unknown[]): string[] {
       out.push((a as { password: string }).password);
   }
   return out;
-}
-
-/**
- * The report group from the method table: each method takes its required parameters positionally
- * (as many as the table has) and its optional ones in one options object.
- */
-function makeReportApi(
-  rows: (name: ReportMethod, positional: unknown[], options?: object) => Promise<Record<string, unknown>[] | number>,
-): ReportApi {
-  const api: Record<string, (...args: unknown[]) => Promise<Record<string, unknown>[] | number>> = {};
-  for (const m of METHOD_LIST) {
-    if (m.group !== "report") continue;
-    const required = (m.params as readonly { required: boolean }[]).filter((p) => p.required).length;
-    api[m.name] = (...args) => rows(m.name, args.slice(0, required), args[required] as object | undefined);
-  }
-  return api as unknown as ReportApi;
 }

@@ -45,15 +45,24 @@ export type OptionsOf<N extends WireName> = {
 /** The report methods' names. */
 export type ReportMethod = ReportName;
 
+/** The methods of a group in the table (`getBandwidth` of `account`). */
+export type MethodsOf<G extends string> = WireName extends infer W ? (W extends `${G}.${infer M}` ? M : never) : never;
+
+/** A typed wrapper's arguments: the required parameters positional in the table's order, the optional ones by name. */
+export type ArgsOf<N extends WireName> = [keyof OptionsOf<N>] extends [never]
+  ? RequiredArgs<Params<N>>
+  : [...RequiredArgs<Params<N>>, options?: OptionsOf<N>];
+
+/** A group of the client derived from the table: each method's arguments from its entry, its answer as `Answers` says. */
+export type GroupApi<G extends string, Answers extends { [M in MethodsOf<G>]: unknown }> = {
+  [M in MethodsOf<G>]: (...args: ArgsOf<`${G}.${M}` & WireName>) => Promise<Answers[M]>;
+};
+
 /**
  * The report group: required parameters positional in the contract's order, the optional ones by name.
  * Each answers its rows, or one bare number where the table says it may (reportShapes.ts).
  */
-export type ReportApi = {
-  [R in ReportMethod]: (
-    ...args: [...RequiredArgs<Params<`report.${R}`>>, options?: OptionsOf<`report.${R}`>]
-  ) => Promise<ReportAnswer<R>>;
-};
+export type ReportApi = GroupApi<"report", { [R in ReportMethod]: ReportAnswer<R> }>;
 
 /** Options of getTotalTransfer and getTotalHits (`type`: 1 today, 2 current hour, 3 a range). */
 export type TotalOptions = OptionsOf<"report.getTotalTransfer">;

@@ -12,6 +12,7 @@ import { changeZone, createZone, zoneCdnUrl } from "./handlers/zones";
 import type { Emulator, ZoneView } from "./index";
 import type { StoredZone } from "./store/store";
 import { forbiddenXmlChar } from "./xml/chars";
+import { computedOf } from "./zone-fields";
 
 /** The part of the handle these make. */
 export type ZoneAccess = Pick<
@@ -31,7 +32,8 @@ function groupOf(method: string, spelling: ZoneSpelling): ZoneGroup {
 function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
   const row: Record<string, string | number> = {};
   for (const field of ZONE_ROW_FIELDS[zone.kind]) row[field] = zone[field];
-  const delivery = zone.kind === "pullzone" || zone.kind === "pushzone" ? { cdn_url: zoneCdnUrl(zone, account) } : {};
+  const hasUrl = computedOf(zone.kind).some((c) => c.wire === "cdn_url");
+  const delivery = hasUrl ? { cdn_url: zoneCdnUrl(zone, account) } : {};
   return {
     kind: zone.kind,
     id: zone.id,

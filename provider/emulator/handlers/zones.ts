@@ -10,21 +10,12 @@ import type { WireOut } from "../xml/response";
 import { perZoneGroup, type ZoneGroupHandlers } from "../zone-groups";
 import type { Account, HandlerContext, HandlersOf } from "./context";
 import type { StoredZone, ZonePatch } from "../store/store";
-import {
-  cdnHost,
-  fieldsProblem,
-  hashPassword,
-  ipToInt,
-  nameProblem,
-  originProblem,
-  storageLocation,
-  vanityIp,
-} from "./zone-rules";
+import { fieldsProblem, hashPassword, nameProblem, originProblem } from "./zone-rules";
+import { blankZoneFields, COMPUTED, computedOf, createWireValue, originFieldOf, VALUE_FIELDS } from "../zone-fields";
 
 /** The outcome of a create: the new zone, or the §7 `(errorCode, errorString)` pair. */
 export type CreateOutcome = { ok: true; zone: Readonly<StoredZone> } | { ok: false; code: number; message: string };
 
-const STRING_FIELDS = ["label", "origin", "vhost", "ip", "compress", "vanity_domain"] as const;
 /** The kinds whose create takes a password require one. */
 const hasPassword = (group: ZoneGroup): boolean => ZONE_CREATE_KEYS[group].includes("password");
 
@@ -48,32 +39,32 @@ export function createZone(
   if (hasPassword(group) && !values.password) return failed(group, "password must not be empty");
   if (ctx.store.zoneByName(group, name))
     return { ok: false, code: CREATE_ERROR_CODES[group].nameInUse, message: `${name} is already in use` };
-  if (group === "pullzone") {
-    const origin = values.origin ?? "";
-    const bad = originProblem(origin);
-    if (bad?.kind === "failed") return failed(group, bad.reason);
-    if (bad)
-      return { ok: false, code: CREATE_ERROR_CODES.pullzone.originUnresolvable, message: `${origin} does not resolve` };
-  }
-  const fields = {
+  const refused = originRefused(group, values);
+  if (refused) return refused;
+  const fields: Omit<StoredZone, "id" | "kind" | "createdAt"> = {
+    ...blankZoneFields(),
     name,
-    label: "",
-    origin: "",
-    vhost: "",
-    ip: "",
-    compress: "",
-    vanity_domain: "",
-    vanity_ip: "",
-    storage_location: "",
     passwordHash: hasPassword(group) ? hashPassword(values.password) : "",
   };
-  for (const key of STRING_FIELDS) if (values[key] !== undefined) fields[key] = values[key];
+  for (const key of VALUE_FIELDS) if (values[key] !== undefined) fields[key] = values[key];
   const zone = ctx.store.insertZone(group, fields, ctx.now());
-  // Derived fields depend on the id, known only after the insert.
+  // Computed values listZones shows are kept; they depend on the id, known only after the insert.
   const derived: ZonePatch = {};
-  if (group === "pullzone" || group === "pushzone") derived.vanity_ip = vanityIp(zone.id);
-  if (group === "pushzone" || group === "vodzone") derived.storage_location = storageLocation(zone.id, ctx.account);
+  for (const c of computedOf(group)) if (c.fromList) derived[c.wire] = COMPUTED[c.wire](zone, ctx.account);
   return { ok: true, zone: ctx.store.updateZone(zone.id, derived) ?? zone };
+}
+
+/** A create refused for its origin (a kind with an origin field: pull zones), with the §7 code the kind has for it. */
+function originRefused(group: ZoneGroup, values: Readonly<Record<string, string>>): CreateOutcome | undefined {
+  const field = originFieldOf(group);
+  if (!field) return undefined;
+  const origin = values[field] ?? "";
+  const bad = originProblem(origin);
+  if (!bad) return undefined;
+  const codes: { failed: number; originUnresolvable?: number } = CREATE_ERROR_CODES[group];
+  if (bad.kind === "failed" || codes.originUnresolvable === undefined)
+    return failed(group, bad.kind === "failed" ? bad.reason : `${origin} does not resolve`);
+  return { ok: false, code: codes.originUnresolvable, message: `${origin} does not resolve` };
 }
 
 /**
@@ -103,15 +94,17 @@ export function changeZone(
     if (values.password === "") return "password must not be empty";
     patch.passwordHash = hashPassword(values.password);
   }
-  if (values.origin !== undefined && originProblem(values.origin)) return `origin ${values.origin} is not usable`;
-  for (const key of STRING_FIELDS) if (values[key] !== undefined) patch[key] = values[key];
+  const originField = originFieldOf(group);
+  const origin = originField ? values[originField] : undefined;
+  if (origin !== undefined && originProblem(origin)) return `origin ${origin} is not usable`;
+  for (const key of VALUE_FIELDS) if (values[key] !== undefined) patch[key] = values[key];
   if (Object.keys(patch).length > 0) ctx.store.updateZone(id, patch);
   return undefined;
 }
 
-/** The `cdn_url` of pull and push zones. */
-export function zoneCdnUrl(zone: Pick<StoredZone, "name">, account: Account): string {
-  return cdnHost(zone.name, account);
+/** The `cdn_url` of a zone (pull and push zones have one). */
+export function zoneCdnUrl(zone: Pick<StoredZone, "id" | "name">, account: Account): string {
+  return COMPUTED.cdn_url(zone, account);
 }
 
 /** A listZones row: exactly ZONE_ROW_FIELDS of the zone's kind. */
@@ -121,24 +114,18 @@ export function zoneRow(zone: Readonly<StoredZone>): Record<string, WireOut> {
   return row;
 }
 
-/** The struct of a successful create (§4.2-§4.5), per kind. */
+/**
+ * The struct of a successful create (§4.2-§4.5): the id, then the computed values the kinds' table says create gives,
+ * kept ones as stored, the others made now; in the wire type the table gives (§4.4: VOD's vanity_ip is an int).
+ */
 export function createResult(zone: Readonly<StoredZone>, account: Account): Record<string, WireOut> {
-  switch (zone.kind) {
-    case "pullzone":
-      return { id: zone.id, vanity_ip: zone.vanity_ip, cdn_url: zoneCdnUrl(zone, account) };
-    case "pushzone":
-      return {
-        id: zone.id,
-        vanity_ip: zone.vanity_ip,
-        storage_location: zone.storage_location,
-        cdn_url: zoneCdnUrl(zone, account),
-      };
-    case "vodzone":
-      // §4.4 types vanity_ip as int here: the address as PHP's ip2long would give it.
-      return { id: zone.id, vanity_ip: ipToInt(vanityIp(zone.id)), storage_location: zone.storage_location };
-    case "livezone":
-      return { id: zone.id };
+  const out: Record<string, WireOut> = { id: zone.id };
+  for (const c of computedOf(zone.kind)) {
+    if (!c.fromCreate) continue;
+    const value = c.fromList ? zone[c.wire] : COMPUTED[c.wire](zone, account);
+    out[c.wire] = createWireValue(c, value);
   }
+  return out;
 }
 
 /** The create, update and listZones handlers of one zone group. */

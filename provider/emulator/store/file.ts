@@ -17,20 +17,10 @@ import { DataFileLock, DataFileLockedError } from "./lock";
 import { MemoryStore } from "./memory";
 import { ZONE_GROUPS } from "../../api/kinds";
 import type { StoreSnapshot, StoredZone } from "./store";
+import { STORED_COMPUTED, VALUE_FIELDS } from "../zone-fields";
 
 const RESOLVED: Promise<void> = Promise.resolve();
-const ZONE_STRING_FIELDS = [
-  "name",
-  "label",
-  "origin",
-  "vhost",
-  "ip",
-  "compress",
-  "vanity_domain",
-  "vanity_ip",
-  "storage_location",
-  "passwordHash",
-] as const;
+const ZONE_STRING_FIELDS = ["name", ...VALUE_FIELDS, ...STORED_COMPUTED, "passwordHash"] as const;
 const USER_STRING_FIELDS = ["username", "email", "fullname", "timezone", "phone"] as const;
 
 /** The data file cannot be used; the message names the file and says why. */

@@ -5,6 +5,7 @@
  * calls); the dispatcher then awaits `flush()` before it answers.
  */
 import type { ZoneGroup } from "../../api/kinds";
+import type { StoredComputed, ValueField } from "../zone-fields";
 
 /** A user as the emulator stores and lists it (its own choice of fields: docs/emulator.md). */
 export interface EmulatorUser {
@@ -16,23 +17,18 @@ export interface EmulatorUser {
   phone: string;
 }
 
-/** A zone as stored; `kind` holds the group (`pullzone`), as data files do. String fields a kind does not use stay "". */
-export interface StoredZone {
+/**
+ * A zone as stored; `kind` holds the group (`pullzone`), as data files do. Its string fields are every kind's values
+ * and the computed values listZones shows (zone-fields.ts, from the kinds' table): a field a kind does not use stays "".
+ */
+export type StoredZone = {
   readonly id: number;
   readonly kind: ZoneGroup;
   name: string;
-  label: string;
-  origin: string;
-  vhost: string;
-  ip: string;
-  compress: string;
-  vanity_domain: string;
-  vanity_ip: string;
-  storage_location: string;
   /** `sha256$<salt>$<hex>`, or "" for kinds without a password; the password itself is never kept. */
   passwordHash: string;
   readonly createdAt: number;
-}
+} & { [F in ValueField | StoredComputed]: string };
 
 /** Fields of a zone that create/update/edit may set (never id, kind or createdAt). */
 export type ZonePatch = Partial<Omit<StoredZone, "id" | "kind" | "createdAt">>;

@@ -1,0 +1,79 @@
+/**
+ * What the emulator stores of a zone and how it answers with it, derived from the kinds' table (api/zoneKinds.ts):
+ * the string fields every kind's values may set, the values the API computes (and which it keeps, because
+ * listZones shows them), and each computed value's rule. A kind added to the table needs nothing here unless it
+ * brings a computed value of a new name: then COMPUTED lacks it, and the emulator does not compile until it says how
+ * the value is made (docs/architecture.md, "A zone kind").
+ */
+import { kindOfGroup, ZONE_KINDS, type ZoneGroup } from "../api/kinds";
+import { ZONE_KIND_TABLE } from "../api/zoneKinds";
+import type { Account } from "./handlers/context";
+import { cdnHost, ipToInt, storageLocation, vanityIp } from "./handlers/zone-rules";
+
+type Table = typeof ZONE_KIND_TABLE;
+type AnyField = { [K in keyof Table]: Table[K]["fields"][keyof Table[K]["fields"]] }[keyof Table];
+type AnyComputed = { [K in keyof Table]: Table[K]["computed"][keyof Table[K]["computed"]] }[keyof Table];
+type WireOf<T> = T extends { readonly wire: infer W extends string } ? W : never;
+
+/** The name of a value the API computes, in a create answer or a listZones row. */
+export type ComputedWire = WireOf<AnyComputed>;
+/** The string fields a zone's `values` may set, of any kind, but its name and password (stored as a hash). */
+export type ValueField = Exclude<WireOf<AnyField>, "name" | "password">;
+/** The computed values the emulator keeps with a zone: those listZones shows. */
+export type StoredComputed = WireOf<Extract<AnyComputed, { fromList: true }>>;
+
+/** Every field `values` may set of any kind (a kind that does not use one keeps ""), in the table's order. */
+export const VALUE_FIELDS: readonly ValueField[] = [
+  ...new Set(ZONE_KINDS.flatMap((k) => Object.values(ZONE_KIND_TABLE[k].fields).map((f) => f.wire))),
+].filter((w): w is ValueField => w !== "name" && w !== "password");
+
+/** Every computed value kept with a zone. */
+export const STORED_COMPUTED: readonly StoredComputed[] = [
+  ...new Set(
+    ZONE_KINDS.flatMap((k) =>
+      Object.values(ZONE_KIND_TABLE[k].computed as Record<string, { wire: string; fromList: boolean }>)
+        .filter((c) => c.fromList)
+        .map((c) => c.wire as StoredComputed),
+    ),
+  ),
+];
+
+/** How the emulator makes each value the API computes (docs/emulator.md). */
+export const COMPUTED: {
+  readonly [W in ComputedWire]: (zone: { id: number; name: string }, account: Account) => string;
+} = {
+  cdn_url: (zone, account) => cdnHost(zone.name, account),
+  vanity_ip: (zone) => vanityIp(zone.id),
+  storage_location: (zone, account) => storageLocation(zone.id, account),
+};
+
+/** A computed value as a create answer gives it where the contract types it int (§4.4: VOD's vanity_ip). */
+const AS_INT: { readonly [W in ComputedWire]?: (value: string) => number } = { vanity_ip: ipToInt };
+
+/** One computed output of a kind, as the table gives it; one listZones shows is kept with the zone. */
+export type ComputedOutput = { readonly fromCreate: boolean; readonly createWireType?: "int" } & (
+  { readonly wire: StoredComputed; readonly fromList: true } | { readonly wire: ComputedWire; readonly fromList: false }
+);
+
+/** Every string field a stored zone has, "" (a kind keeps "" in what it does not use). */
+export function blankZoneFields(): { [F in ValueField | StoredComputed]: string } {
+  return Object.fromEntries([...VALUE_FIELDS, ...STORED_COMPUTED].map((f) => [f, ""])) as {
+    [F in ValueField | StoredComputed]: string;
+  };
+}
+
+/** The computed outputs of a group's kind, in the table's order. */
+export function computedOf(group: ZoneGroup): readonly ComputedOutput[] {
+  return Object.values(ZONE_KIND_TABLE[kindOfGroup(group)].computed) as readonly ComputedOutput[];
+}
+
+/** A computed value in the wire type of a create answer: a string, or an int where the table says so. */
+export function createWireValue(c: ComputedOutput, value: string): string | number {
+  const asInt = c.createWireType === "int" ? AS_INT[c.wire] : undefined;
+  return asInt ? asInt(value) : value;
+}
+
+/** The field of a group's kind validated as an origin (pull zones' `origin`), if it has one. */
+export function originFieldOf(group: ZoneGroup): string | undefined {
+  return Object.values(ZONE_KIND_TABLE[kindOfGroup(group)].fields).find((f) => f.rule === "origin")?.wire;
+}
