@@ -339,15 +339,9 @@ async function explainFailedUpdate(
   );
 }
 
-/** delete: live zones are deleted; the other kinds cannot be, and are left in the account. */
+/** delete of a live zone (the other kinds cannot be deleted: left.ts). */
 export async function remove(spec: ZoneSpec, conn: Connection, id: string, props: Props): Promise<void> {
   const zoneId = parseId(spec, id, props);
-  if (!spec.deletable) {
-    log(
-      `${zoneRef(spec, props.name, zoneId)} was left in the account: the API cannot delete ${spec.label}s. Delete it in the control panel if it is no longer needed.`,
-    );
-    return;
-  }
   const { client, lists } = conn;
   sameAccount(spec, conn, props, zoneId, "delete");
   if (readInstead(spec, conn, zoneId, props)) return;
