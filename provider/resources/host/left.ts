@@ -62,11 +62,12 @@ export function leftMessage(zones: readonly LeftZone[]): string | undefined {
   const kinds = [...new Set(sorted.map((z) => z.spec.label.replace(/ zone$/, "")))];
   const these = `${kinds.length > 1 ? `${kinds.slice(0, -1).join(", ")} and ${kinds[kinds.length - 1]}` : kinds[0]} zones`;
   const one = zones.length === 1;
+  const them = one ? "it" : "them";
   return (
     `warning: ${one ? "1 zone stays" : `${zones.length} zones stay`} in the account and keep${one ? "s" : ""} serving: ` +
-    `${named.join(", ")}${more}. The API cannot delete ${these}, so Pulumi only removed ${one ? "it" : "them"} from this stack. ` +
-    "To find them: `getUnmanagedZones`, or `npx cdn-zones import`. To manage one again, declare it: a resource of this stack " +
-    "takes back the zone of its own auto-name; any other needs its `name` and `adopt: true`. Delete them in the control panel " +
-    'once nothing uses them (docs/resources.md, "Zones left in the account").'
+    `${named.join(", ")}${more}. The API cannot delete ${these}, so Pulumi only removed ${them} from this stack. ` +
+    `To find ${them}: \`getUnmanagedZones\`, or \`npx cdn-zones import\`. To manage ${one ? "it" : "one"} again, declare it: a resource of this stack ` +
+    `takes back the zone of its own auto-name; any other needs its \`name\` and \`adopt: true\`. Delete ${them} in the control panel ` +
+    `once nothing uses ${them} (docs/resources.md, "Zones left in the account").`
   );
 }
