@@ -241,16 +241,20 @@ describe("two stacks declaring the same names under transient failures", () => {
     emu.faults.add({ kind: "dropAfter", method: "vodzone.create", rate: 0.15, seed: 11 });
     const second = deployment(accountConfig(emu, { "cdn:retries": "2" }));
     const createsBefore = emu.calls.filter((c) => c.method === "vodzone.create").length;
-    const outcomes = await Promise.all(
-      names.map((name) =>
-        second.up("VodZone", { name, password: "Second-Pa55word" }).then(
-          () => "taken",
-          (e: Error) => (/already exists in the account/.test(e.message) ? "refused" : e.message),
+    const { result: outcomes, stderr } = await withStderr(() =>
+      Promise.all(
+        names.map((name) =>
+          second.up("VodZone", { name, password: "Second-Pa55word" }).then(
+            () => "taken",
+            (e: Error) => (/already exists in the account/.test(e.message) ? "refused" : e.message),
+          ),
         ),
       ),
     );
     emu.faults.clear();
     expect(outcomes.filter((o) => o === "refused")).toHaveLength(40);
+    // Each check said it first, once per zone.
+    expect(stderr.match(/so its create will fail/g)).toHaveLength(40);
     // The names were in the second stack's snapshot: nothing was sent that a lost answer could "recover".
     expect(emu.calls.filter((c) => c.method === "vodzone.create").length).toBe(createsBefore);
     const zones = emu.zones("vodzone").filter((z) => names.includes(z.name));
