@@ -330,7 +330,8 @@ export const SETTINGS: { readonly [N in SettingName]: SettingSpec<N> } = ROWS;
 export const LOG_SWITCH = {
   env: "CDN_LOG",
   quiet: "quiet",
-  description: "`CDN_LOG=quiet` silences the host's one-line notes (adopted, recovered, updated).",
+  description:
+    "`CDN_LOG=quiet` silences the host's notes (adopted, recovered) and its debug lines (each zone's timing), never a warning.",
 } as const;
 
 /** Whether the host's progress notes are silenced (`CDN_LOG=quiet`). */

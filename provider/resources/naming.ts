@@ -32,7 +32,7 @@ export function isOwnAutoName(inputs: Record<string, unknown>): boolean {
  * program declared of the kind without any zone carrying them all. Unlike `__autoName`, check never
  * keeps it in the stored inputs. It lets check name a zone that a rename without `aliases` leaves
  * behind, and find the zone of a `--replace` target whose stored name check cannot see (renames.ts):
- * the engine never asks the provider about a retained delete.
+ * a preview never calls the delete of the resource a rename replaced.
  */
 export const AUTO_NAME_SCOPE = "__autoNameScope";
 

@@ -45,8 +45,8 @@ export function zoneRegistration(
   for (const c of spec.computed) props[c.output] = undefined;
   const secretOutputs = spec.fields.filter((f) => f.secret).map((f) => f.input);
   const defaults: pulumi.CustomResourceOptions = {
-    // The API cannot delete these kinds: removing one from a program must not pretend it did.
-    ...(spec.deletable ? {} : { retainOnDelete: true }),
+    // Kinds the API cannot delete are not `retainOnDelete`: the engine then calls their delete, which sends
+    // nothing and lets the host say, once, which zones stay in the account (host/left.ts).
     // A live zone replaced (pulumi up --replace) keeps its name only if the old one is deleted first. The engine
     // never calls Diff for a --replace target, so only this option, not diff's answer, makes it delete first
     // (docs/engine-fidelity.md).

@@ -117,11 +117,13 @@ describe("a stack configured for another account, with the environment naming a 
   test("a configure that failed (the SDK guard): every later operation of that provider fails too, none reaches the environment's account", async () => {
     variant.useSdk({ version: "3.200.0", callsConfigure: true });
     // Two live zones share one provider text: the host caches it before configure fails, and sends the second
-    // delete to the cached provider (--continue-on-error makes sure the engine sends it).
+    // delete to the cached provider (--continue-on-error makes sure the engine sends it). The pull and push zones'
+    // deletes reach the provider too (they send nothing, but are not retainOnDelete: host/left.ts): their configure
+    // fails the same way, so they stay in the state until the SDK is upgraded.
     const r = await elsewhere.destroy(["--continue-on-error"]);
     expect(envAccount.calls).toEqual([]);
     expect(r.code).not.toBe(0);
-    expect(r.output.match(/\*\*deleting failed\*\* error: .*@pulumi\/pulumi 3\.200\.0/g)).toHaveLength(2);
+    expect(r.output.match(/\*\*deleting failed\*\* error: .*@pulumi\/pulumi 3\.200\.0/g)).toHaveLength(4);
     // The second delete must not even resolve the environment's account: unconfigured, it did, and only the
     // account stored with the zone stopped it ("... now configured for API user id 7001 at <B> ...").
     expect(r.output).not.toContain(`API user id ${envAccount.apiUserId}`);

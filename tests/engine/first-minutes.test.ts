@@ -2,13 +2,16 @@
  * A new user's first minutes through the real `pulumi` CLI (issue 20, items 6 and 10): what the CLI
  * shows when the key is wrong or the address is silent. One stack, pointed at the emulator, then
  * at a wrong key, then at a server that accepts connections and never answers. Then (issue 26, item 3)
- * `cdn-zones import` run in the project connects with the stack's config.
+ * `cdn-zones import` run in the project connects with the stack's config. Then (issue 26, items 5 to 8)
+ * what a first stack of five zones prints: nothing per zone by default, each zone's timing with
+ * `--debug`; a destroy that says once which zones stay in the account; and the `up` after it, which
+ * takes back every auto-named zone in one run and says what the explicitly named one needs.
  */
 import { spawn } from "child_process";
 import * as net from "net";
 import * as path from "path";
 import { useEmulator } from "../support/emulator";
-import { EngineProject, type ZoneDecl } from "../support/engine";
+import { EngineProject, expectOk, zoneResources, type ZoneDecl } from "../support/engine";
 
 const emu = useEmulator();
 let p: EngineProject;
@@ -78,4 +81,104 @@ test("cdn-zones import in the project connects with the stack's config and asks 
   expect(stderr).not.toContain("pulumi config set cdn:companyAlias");
   expect(stderr).toContain("pulumi config set cdn:cdnDomain <CDN domain");
   expect(stdout + stderr).not.toContain(emu.get().apiKey);
+});
+
+/** A first stack: five zones of every kind, one with a name of its own. */
+const FIVE: ZoneDecl[] = [
+  { kind: "PullZone", name: "web", args: { origin: "https://origin.example.com" } },
+  { kind: "PullZone", name: "shop", args: { name: "shop-first-minutes", origin: "https://origin.example.com" } },
+  { kind: "PushZone", name: "files", args: { password: "push-secret-1" } },
+  { kind: "VodZone", name: "videos", args: { password: "vod-secret-1" } },
+  { kind: "LiveZone", name: "cam", args: { password: "live-secret-1" } },
+];
+const LABEL = { pull: "pull zone", push: "push zone", vod: "VOD zone", live: "live zone" } as const;
+/** The user's default: the provider's notes on (the suite's projects run with CDN_LOG=quiet). */
+const notes = { env: { CDN_LOG: "" } };
+const zonesOf = (kind: keyof typeof LABEL) =>
+  emu
+    .get()
+    .zones(kind)
+    .filter((z) => z.name !== "first-import");
+
+test("five zones: the up prints no line per zone, and `--debug` shows each zone's timing", async () => {
+  const up = expectOk(await p.up(FIVE, [], notes));
+  // The engine's own progress shows each create: the provider adds nothing, so there are no Diagnostics at all.
+  expect(up.output).not.toContain("[cdn]");
+  expect(up.output).not.toContain("Diagnostics:");
+  expect(up.output).toContain("+ 6 created");
+  const relabelled = FIVE.map((z) => ({ ...z, args: { ...z.args, label: "second" } }));
+  const debug = expectOk(await p.up(relabelled, ["--debug"], notes));
+  for (const kind of Object.keys(LABEL) as (keyof typeof LABEL)[])
+    for (const z of zonesOf(kind))
+      expect(debug.output).toMatch(
+        new RegExp(`debug: \\[cdn\\] ${LABEL[kind]} '${z.name}' \\(id ${z.id}\\) updated \\(label\\) in \\d+ ms`),
+      );
+});
+
+let kept: Record<string, { id: number; name: string }> = {};
+
+test("destroy says once which zones stay in the account, why, and how to find them again", async () => {
+  kept = Object.fromEntries(
+    (["pull", "push", "vod"] as const).flatMap((k) => zonesOf(k).map((z) => [z.name, { id: z.id, name: z.name }])),
+  );
+  const r = expectOk(await p.destroy());
+  expect(zonesOf("live")).toEqual([]);
+  expect(r.output).toContain("- 6 deleted");
+  const diagnostics = r.output.slice(r.output.indexOf("Diagnostics:"));
+  const [pulls, [push], [vod]] = [zonesOf("pull"), zonesOf("push"), zonesOf("vod")];
+  const shop = pulls.find((z) => z.name === "shop-first-minutes")!;
+  const web = pulls.find((z) => z.name !== shop.name)!;
+  expect(diagnostics).toContain(
+    `[cdn] warning: 4 zones stay in the account and keep serving: pull zone '${shop.name}' (id ${shop.id}), ` +
+      `pull zone '${web.name}' (id ${web.id}), push zone '${push.name}' (id ${push.id}), VOD zone '${vod.name}' (id ${vod.id}). ` +
+      "The API cannot delete pull, push and VOD zones, so Pulumi only removed them from this stack. " +
+      "To find them: `getUnmanagedZones`, or `npx cdn-zones import`.",
+  );
+  expect(diagnostics).toContain("any other needs its `name` and `adopt: true`");
+  expect(diagnostics.split("stay in the account").length - 1).toBe(1);
+});
+
+test("up after destroy: one run takes back every auto-named zone and says what the named one needs", async () => {
+  const creates = () => emu.get().calls.filter((c) => /^(pull|push|vod)zone\.create$/.test(c.method)).length;
+  const before = creates();
+  // The preview names every zone's case, the name in use of `shop` included, and fails none.
+  const preview = expectOk(await p.preview(FIVE, [], notes));
+  for (const z of Object.values(kept).filter((z) => z.name !== "shop-first-minutes"))
+    expect(preview.output).toContain(`'${z.name}' (id ${z.id}) holds this resource's own auto-name`);
+  expect(preview.output).toContain("(a destroy or a removal left it in the account, an `up` was interrupted");
+  const shop = kept["shop-first-minutes"];
+  expect(preview.output).toContain(
+    `pull zone 'shop-first-minutes' (id ${shop.id}) already exists in the account and this resource does not manage it, ` +
+      "so its create will fail. To manage it here, set `adopt: true` on 'shop'",
+  );
+
+  // The `up` goes on past the zone it cannot create (--continue-on-error): every other zone is back in one run.
+  const up = await p.up(FIVE, ["--continue-on-error"], notes);
+  expect(up.code).not.toBe(0);
+  expect(up.failed.map((s) => s.name)).toEqual(["shop"]);
+  const state = zoneResources(await p.resources());
+  for (const z of Object.values(kept).filter((z) => z.name !== shop.name))
+    expect(state.find((r) => r.outputs?.name === z.name)?.outputs?.zoneId).toBe(z.id);
+  expect(state.map((r) => r.name).sort()).toEqual(["cam", "files", "videos", "web"]);
+  expect(creates()).toBe(before);
+  // The refusal leads with the likely case and its action, and fits a terminal screen.
+  const error = up.output
+    .slice(up.output.indexOf("Diagnostics:"))
+    .split("\n")
+    .find((l) => l.includes("error: pull zone 'shop-first-minutes'"))!;
+  const message = error.slice(error.indexOf("pull zone"));
+  expect(message).toMatch(
+    new RegExp(
+      `^pull zone 'shop-first-minutes' already exists in the account \\(id ${shop.id}\\), and this resource does not manage it\\. To manage it here, set \`adopt: true\``,
+    ),
+  );
+  expect(message.length).toBeLessThanOrEqual(600);
+
+  // What it said to do: adopt: true. Then nothing is created, and the stack holds all five again.
+  const adopted = FIVE.map((z) => (z.name === "shop" ? { ...z, args: { ...z.args, adopt: true } } : z));
+  expectOk(await p.up(adopted, [], notes));
+  expect(creates()).toBe(before);
+  const after = zoneResources(await p.resources());
+  expect(after.find((r) => r.name === "shop")?.outputs?.zoneId).toBe(shop.id);
+  expect(after).toHaveLength(5);
 });

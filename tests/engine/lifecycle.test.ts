@@ -2,7 +2,7 @@
  * The mission's lifecycle through the real `pulumi` CLI: preview, up of all four kinds, a no-op up with
  * --expect-no-changes, drift made in the control panel seen by refresh and repaired by up, drift on a
  * create-only field, the GitOps drift check of examples/gitops, and destroy (the live zone deleted, the
- * others retained and said so). One stack lives through the file's tests, in order, as a user's does.
+ * others left in the account, said once). One stack lives through the file's tests, in order, as a user's does.
  */
 import { useEmulator } from "../support/emulator";
 import { EngineProject, expectOk, zoneOps, zoneResources, type ZoneDecl } from "../support/engine";
@@ -105,7 +105,7 @@ test("drift on a create-only field: refresh shows it, up is refused with the rea
   expect(writes()).toBe(before);
 });
 
-test("destroy deletes the live zone and retains the others, saying so", async () => {
+test("destroy deletes the live zone and keeps the others, saying once which stay and why", async () => {
   const before = { pull: emu.get().zones("pull"), push: emu.get().zones("push"), vod: emu.get().zones("vod") };
   const r = await p.destroy();
   expect(r.code).toBe(0);
@@ -119,8 +119,14 @@ test("destroy deletes the live zone and retains the others, saying so", async ()
         .map((z) => z.id),
     ).toEqual(before[kind].map((z) => z.id));
   }
-  // The engine labels a retained delete `delete` in its events; its display says which were retained.
+  // The engine reports every zone deleted; the provider's delete of the others sent nothing, and one line says so.
   expect(zoneOps(r.steps)).toEqual(["delete assets", "delete cam", "delete site", "delete videos"]);
-  expect(r.output).toMatch(/retain/i);
+  const [pull, push, vod] = [before.pull[0], before.push[0], before.vod[0]];
+  const diagnostics = r.output.slice(r.output.indexOf("Diagnostics:"));
+  expect(diagnostics).toContain(
+    `[cdn] warning: 3 zones stay in the account and keep serving: pull zone '${pull.name}' (id ${pull.id}), ` +
+      `push zone '${push.name}' (id ${push.id}), VOD zone '${vod.name}' (id ${vod.id}). The API cannot delete pull, push and VOD zones`,
+  );
+  expect(diagnostics.split("stay in the account").length - 1).toBe(1);
   expect(zoneResources(await p.resources())).toEqual([]);
 });

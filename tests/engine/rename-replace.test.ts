@@ -1,8 +1,8 @@
 /**
  * Renames and replacements through the real `pulumi` CLI (docs/resources.md, "Renames and replacements").
  * The API cannot delete pull, push and VOD zones, so a rename without `aliases` leaves the old zone in the
- * account (the engine drops it from the state as a retained delete, calling no provider method): the new
- * resource's check names it at preview. `pulumi up --replace` of those kinds keeps the same zone, and says so;
+ * account (its delete sends nothing): the new resource's check names it at preview, and the `up` says once
+ * which zones stay. `pulumi up --replace` of those kinds keeps the same zone, and says so;
  * a live zone is replaced delete-first and ends as exactly one zone. One stack lives through the file.
  */
 import { useEmulator } from "../support/emulator";
@@ -59,14 +59,14 @@ test("pulumi up --replace of a pull, push or VOD zone keeps its zone: taken back
   for (const [kind, label] of NOT_REPLACEABLE) {
     const [zone] = emu.get().zones(kind);
     expect(r.output).toContain(
-      `${label} '${zone.name}' (id ${zone.id}) already exists and holds this resource's own auto-name: this \`up\` takes it back`,
+      `${label} '${zone.name}' (id ${zone.id}) holds this resource's own auto-name: this stack made it, and its state no longer holds it`,
     );
-    expect(r.output).toContain(
-      `or this is \`pulumi up --replace\` (or a tainted resource): ${label}s cannot be replaced`,
-    );
+    expect(r.output).toContain("or this is `pulumi up --replace`). This `up` takes it back");
     // Never the "set adopt" answer: adopting would only take the same zone again.
-    expect(r.output).not.toMatch(/already exists in the account \(id \d+\)\. To manage that zone/);
+    expect(r.output).not.toContain("and this resource does not manage it");
   }
+  // The replaced resources' deletes concern the zones their replacements took back: none is said to stay.
+  expect(r.output).not.toContain("stay in the account");
   expect(creates()).toBe(before.creates);
   for (const [kind] of NOT_REPLACEABLE) expect(emu.get().zones(kind)).toHaveLength(1);
   expect(await stored()).toEqual(before.state);
@@ -93,7 +93,7 @@ test("pulumi up --replace of a live zone deletes it first and ends with exactly 
 test("renaming without aliases: the preview names each zone left in the account, and the up leaves it there", async () => {
   const old = Object.fromEntries(NOT_REPLACEABLE.map(([kind]) => [kind, emu.get().zones(kind)[0]]));
   const preview = expectOk(await p.preview(zones("2")));
-  // The engine's plan: new resources, and the old ones dropped from the state (no provider call for a retained delete).
+  // The engine's plan: new resources, and the old ones deleted (for pull, push and VOD zones the delete sends nothing).
   expect(zoneOps(preview.steps)).toEqual([
     "create assets2",
     "create cam2",
@@ -104,7 +104,6 @@ test("renaming without aliases: the preview names each zone left in the account,
     "delete site",
     "delete videos",
   ]);
-  expect(preview.output).toMatch(/site\s+delete\[retain\]/);
   for (const [[kind, label], resource] of NOT_REPLACEABLE.map(
     (k, i) => [k, ["site", "assets", "videos"][i]] as const,
   )) {
@@ -120,6 +119,12 @@ test("renaming without aliases: the preview names each zone left in the account,
 
   const up = expectOk(await p.up(zones("2")));
   expect(up.output).toContain(`pull zone '${old.pull.name}' (id ${old.pull.id}) is still in the account and serving`);
+  // The deletes of the old resources: one line says which zones stay, and why.
+  expect(up.output).toContain(
+    `3 zones stay in the account and keep serving: pull zone '${old.pull.name}' (id ${old.pull.id}), ` +
+      `push zone '${old.push.name}' (id ${old.push.id}), VOD zone '${old.vod.name}' (id ${old.vod.id}). ` +
+      "The API cannot delete pull, push and VOD zones",
+  );
   // What the warning said: a second zone of each kind the API cannot delete, exactly one live zone.
   expect(names("PullZone")).toEqual([old.pull.name, expect.stringMatching(/^site2-[a-z0-9]{7}$/)]);
   expect(names("PushZone")).toEqual([old.push.name, expect.stringMatching(/^assets2-[a-z0-9]{7}$/)]);
@@ -148,9 +153,9 @@ test("pulumi up --replace of a renamed pull zone is refused too, naming its zone
     .zones("pull")
     .find((z) => z.name.startsWith("site2-"))!;
   expect(r.output).toContain(
-    `pull zone '${zone.name}' already exists in the account (id ${zone.id}): it is the name this stack gave resource 'site2', which 'site3' names in its aliases. ` +
-      "If this is `pulumi up --replace` (or the resource is tainted): pull zones cannot be replaced",
+    `pull zone '${zone.name}' already exists in the account (id ${zone.id}): this stack named it for 'site2', an alias of this resource.`,
   );
+  expect(r.output).toContain("`pulumi up --replace` or tainted? Pull zones cannot be replaced");
   expect(r.output).toContain(`set \`name: "${zone.name}"\` and \`adopt: true\` on 'site3'`);
   expect(creates()).toBe(before.creates);
   expect(await stored()).toEqual(before.state);

@@ -50,7 +50,7 @@ test("preview, up, refresh with drift, destroy: the driver's shape from the real
 
   const destroyed = await cliDestroy(await options(ZONES));
   expect(destroyed.ok).toBe(true);
-  expect(ops(destroyed)).toEqual(["delete cam", "retain site"]);
+  expect(ops(destroyed)).toEqual(["delete cam", "delete site"]); // a pull zone's delete sends nothing (host/left.ts)
   expect(emu.get().zones("live")).toEqual([]);
   expect(emu.get().zones("pull")).toHaveLength(1);
 });

@@ -6,9 +6,8 @@
  */
 import { CdnClient } from "../../provider/api/client";
 import { startEmulator } from "../../provider/emulator";
-import * as functions from "../../provider/functions";
 import { useEmulator } from "../support/emulator";
-import { accountConfig, deployment, uniqueName as unique } from "../support/handle";
+import { accountConfig, deployment, uniqueName as unique, withStderr } from "../support/handle";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
@@ -152,20 +151,20 @@ describe("the preview of a new zone asks the account", () => {
 
   test("'name in use' says what adopt does before suggesting it, and how to find out whether another stack manages the zone", async () => {
     const pull = await emu.seedZone("pullzone", { name: unique("theirs"), origin: ORIGIN });
-    const [failure] = await failuresOf("PullZone", { name: pull.name, origin: ORIGIN });
-    const said = failure.reason;
-    expect(said).toContain("set `adopt: true` on the resource, but only for a zone no other stack manages");
-    expect(said).toContain("adopt makes this stack manage the zone");
-    expect(said).toContain("a destroy leaves it in the account");
-    expect(said).toContain(`\`pulumi stack export --stack <stack>\` shows \`"zoneId": ${pull.id}\``);
-    expect(said).toContain("getUnmanagedZones({ managed: [<that stack's zones>] })");
-    expect(typeof functions.getUnmanagedZones).toBe("function"); // the function the message names exists
+    const d = deployment(accountConfig(emu));
+    const checked = await withStderr(() => d.check("PullZone", {}, { name: pull.name, origin: ORIGIN }));
+    expect(checked.result.failures).toEqual([]); // said at check, refused at create: one zone's name stops no other
+    expect(checked.stderr).toContain("set `adopt: true` on the resource (only if no other stack manages it)");
+    const said = await d.create("PullZone", checked.result.inputs).catch((e: Error) => e.message);
+    expect(said).toContain("set `adopt: true` on the resource, only if no other stack manages it");
+    expect(said).toContain("adopt overwrites the zone's values at every `up`");
+    expect(said).toContain(`that stack's \`pulumi stack export\` would show \`"zoneId": ${pull.id}\``);
     // A live zone adopted is deleted by this stack's destroy: said where its create is refused.
     const live = await emu.seedZone("livezone", { name: unique("theirs-live"), password: "Their-Pa55word" });
     const refused = await deployment(accountConfig(emu))
       .create("LiveZone", { name: live.name, password: "Zone-Pa55word-1" })
       .catch((e: Error) => e.message);
-    expect(refused).toContain("deletes it when this stack is destroyed or the resource is removed");
+    expect(refused).toContain("and a destroy deletes it");
     expect(refused).toContain(`"zoneId": ${live.id}`);
   });
 

@@ -129,7 +129,7 @@ describe("replacements", () => {
     expect((await d.diff("PullZone", pull.id, pull.outs, pull.inputs)).deleteBeforeReplace).toBe(false);
     // A replacement (a later deployment) created first finds the name held by the old resource.
     await expect(deployment(accountConfig(emu)).create("PullZone", pull.inputs)).rejects.toThrow(
-      /aliases: \[\{ name: "<old resource name>" \}\]/,
+      /aliases: \[\{ name: "<old name>" \}\]`\. `pulumi up --replace` or tainted\? Pull zones cannot be replaced/,
     );
   });
 });

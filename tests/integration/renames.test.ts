@@ -7,8 +7,10 @@
 import { startEmulator } from "../../provider/emulator";
 import { autoName, autoNameOwner } from "../../provider/resources/naming";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
+import { NAME_IN_USE_MAX, nameInUseMessage } from "../../provider/resources/host/messages";
+import { SPECS } from "../../provider/resources/specs";
 import { useEmulator } from "../support/emulator";
-import { accountConfig, deployment } from "../support/handle";
+import { accountConfig, deployment, withStderr } from "../support/handle";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 const ORIGIN = "https://origin.example.com";
@@ -167,9 +169,13 @@ test("a zone under the resource's own auto-name: taken back, never a second zone
   // An interrupted up and a `--replace` look the same to check: neither may end with two zones.
   expect(checked!.failures).toEqual([]);
   expect(out).toContain(
-    `[cdn] warning: pull zone '${zone.name}' (id ${zone.id}) already exists and holds this resource's own auto-name: this \`up\` takes it back`,
+    `[cdn] warning: pull zone '${zone.name}' (id ${zone.id}) holds this resource's own auto-name: this stack made it, and its state no longer holds it`,
   );
-  expect(out).toContain("or this is `pulumi up --replace` (or a tainted resource): pull zones cannot be replaced");
+  // Each way the state loses such a zone is named (issue 26, item 8: a destroy is not an interrupted up).
+  expect(out).toContain(
+    "(a destroy or a removal left it in the account, an `up` was interrupted before recording it, or this is `pulumi up --replace`)",
+  );
+  expect(out).toContain("This `up` takes it back, with the declared values; no zone is created.");
   const made = await d.create("PullZone", checked!.inputs);
   expect(made.id).toBe(String(zone.id));
   expect(creates()).toBe(before);
@@ -191,34 +197,59 @@ test("a zone under an alias's auto-name: no second zone beside it, and the way t
     {
       property: "name",
       reason: expect.stringContaining(
-        `VOD zone '${zone.name}' already exists in the account (id ${zone.id}): it is the name this stack gave resource 'videos', ` +
-          "which 'media' names in its aliases. If this is `pulumi up --replace`",
+        `VOD zone '${zone.name}' already exists in the account (id ${zone.id}): this stack named it for 'videos', an alias of this resource.`,
       ),
     },
   ]);
   expect(failures[0].reason).toContain(`set \`name: "${zone.name}"\` and \`adopt: true\` on 'media'`);
+  expect(failures[0].reason).toContain("`pulumi up --replace` or tainted? VOD zones cannot be replaced");
 });
 
-test("an explicit name in use: the replacement, rename and adopt answers, each for its case", async () => {
+test("an explicit name in use: said at check, refused at create, leading with adopt, then the rename and replacement answers", async () => {
   const zone = await emu.seedZone("pushzone", { name: `given-${process.pid % 997}`, password: "Zone-Pa55word-1" });
   const stack = newStack("PushZone");
-  const { failures } = await deployment(accountConfig(emu)).check(
-    "PushZone",
-    {},
-    {
-      name: zone.name,
-      password: "Zone-Pa55word-1",
-      ...scope(stack, "files"),
-    },
+  const d = deployment(accountConfig(emu));
+  const news = { name: zone.name, password: "Zone-Pa55word-1", ...scope(stack, "files") };
+  const checked = await withStderr(() => d.check("PushZone", {}, news));
+  // A failed check would stop every other zone of the deployment: the name is said, and the create refuses it.
+  expect(checked.result.failures).toEqual([]);
+  expect(checked.stderr).toContain(
+    `push zone '${zone.name}' (id ${zone.id}) already exists in the account and this resource does not manage it, so its create will fail. ` +
+      "To manage it here, set `adopt: true` on 'files' (only if no other stack manages it), or choose another name.",
   );
-  const reason = failures.map((f) => f.reason).join("\n");
-  expect(reason).toContain(
-    `push zone '${zone.name}' already exists in the account (id ${zone.id}). If this is \`pulumi up --replace\``,
+  const reason = await d.create("PushZone", checked.result.inputs).then(
+    () => "created",
+    (e: Error) => e.message,
   );
-  expect(reason).toContain('add `aliases: [{ name: "<old resource name>" }]`');
-  expect(reason).toContain(
-    "Otherwise choose another name, or, to manage that zone with this program, set `adopt: true`",
+  expect(reason).toMatch(
+    new RegExp(
+      `^push zone '${zone.name}' already exists in the account \\(id ${zone.id}\\), and this resource does not manage it\\. To manage it here, set \`adopt: true\``,
+    ),
   );
+  const [adopt, rename, replace] = [
+    "`adopt: true`",
+    'Renamed resource? Add `aliases: [{ name: "<old name>" }]`',
+    "`pulumi up --replace` or tainted? Push zones cannot be replaced",
+  ].map((p) => reason.indexOf(p));
+  expect(adopt).toBeGreaterThan(0);
+  expect(rename).toBeGreaterThan(adopt);
+  expect(replace).toBeGreaterThan(rename);
+  expect(emu.zones("pushzone").filter((z) => z.name === zone.name)).toHaveLength(1);
+});
+
+test("the name-in-use refusal fits a terminal screen: at most 600 characters for every kind, at the longest name", () => {
+  const longest = "z".repeat(63);
+  for (const spec of Object.values(SPECS)) {
+    const said = nameInUseMessage(spec, longest, 2_147_483_647);
+    expect(said.length).toBeLessThanOrEqual(NAME_IN_USE_MAX);
+    expect(NAME_IN_USE_MAX).toBe(600);
+    // The likely case and its action come first: the rarer ones after it.
+    expect(said.indexOf("`adopt: true`")).toBeLessThan(said.indexOf("Renamed resource?"));
+  }
+  const own = nameInUseMessage(SPECS.PullZone, longest, 2_147_483_647, {
+    own: { resource: "site-renamed", via: "site" },
+  });
+  expect(own.length).toBeLessThanOrEqual(NAME_IN_USE_MAX);
 });
 
 test("live zones: no warning and no refusal, since the API deletes them (a replacement is delete-first)", async () => {
@@ -244,8 +275,10 @@ test("a live zone's name in use at create: a rename is sent to aliases, never to
   const checked = await d.check("LiveZone", {}, { name: zone.name, password: "Zone-Pa55word-1" });
   expect(checked.failures).toEqual([]); // a live --replace target's own name: refused at create instead
   await expect(d.create("LiveZone", checked.inputs)).rejects.toThrow(
-    `live zone '${zone.name}' already exists in the account (id ${zone.id}). If the resource was renamed in the program, ` +
-      'the zone is still held by the old resource: add `aliases: [{ name: "<old resource name>" }]` to keep it under the new name ' +
-      "(adopting it would not help: the old resource's delete would then delete it)",
+    `live zone '${zone.name}' already exists in the account (id ${zone.id}), and this resource does not manage it. ` +
+      "To manage it here, set `adopt: true` on the resource, only if no other stack manages it",
+  );
+  await expect(d.create("LiveZone", checked.inputs)).rejects.toThrow(
+    'Renamed resource? Add `aliases: [{ name: "<old name>" }]` (adopt would not help: the old resource\'s delete would delete the zone).',
   );
 });

@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { autoName } from "../../provider/resources/naming";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
 import { useEmulator } from "../support/emulator";
-import { accountConfig, deployment, uniqueName as unique } from "../support/handle";
+import { accountConfig, deployment, uniqueName as unique, withStderr } from "../support/handle";
 import { settled } from "../support/mocks";
 
 const PASSWORD = "Zone-Pa55word-1";
@@ -37,11 +37,13 @@ test("a zone holding the resource's own auto-name passes check and is taken back
       .filter((z) => z.name === name),
   ).toHaveLength(1);
 
-  // The same name declared in the program is anyone's: still "name in use" with the adopt hint.
-  const declared = await deployment(accountConfig(emu.get())).check("PushZone", {}, { name, password: PASSWORD });
-  expect(declared.failures).toEqual([
-    expect.objectContaining({ property: "name", reason: expect.stringContaining("set `adopt: true`") }),
-  ]);
+  // The same name declared in the program is anyone's: still "name in use" with the adopt hint, said at check,
+  // and refused at create.
+  const other = deployment(accountConfig(emu.get()));
+  const declared = await withStderr(() => other.check("PushZone", {}, { name, password: PASSWORD }));
+  expect(declared.result.failures).toEqual([]);
+  expect(declared.stderr).toContain("its create will fail. To manage it here, set `adopt: true`");
+  await expect(other.create("PushZone", declared.result.inputs)).rejects.toThrow("set `adopt: true`");
 });
 
 test("not a zone another resource of the deployment holds, nor one whose create-only field differs", async () => {

@@ -351,15 +351,22 @@ describe("check and diff refuse what the API cannot do", () => {
 });
 
 describe("deletes", () => {
-  test("removed pull, push and VOD zones are retained; a removed live zone is deleted", async () => {
+  test("removed pull, push and VOD zones leave the stack and stay in the account, saying so; a removed live zone is deleted", async () => {
     const s = await deployed();
     const live = listed("LiveZone", s.n("LiveZone"))!;
+    const writes = () => emu().calls.filter((c) => !/\.listZones$/.test(c.method)).length;
+    const before = writes();
     const removed = await s.up([]);
     expectOk(removed);
     for (const k of RETAINED_KINDS) {
-      expect(stepOf(removed, k).op).toBe("retain");
+      // The engine calls their delete (they are not retainOnDelete), which sends nothing and says they stay.
+      expect(stepOf(removed, k).op).toBe("delete");
       expect(listed(k, s.n(k))).toBeDefined();
+      expect(removed.log.join("\n")).toMatch(
+        new RegExp(`'${s.n(k)}' \\(id \\d+\\) was left in the account: the API cannot delete`),
+      );
     }
+    expect(writes()).toBe(before + 1); // the live zone's delete only
     expect(stepOf(removed, "LiveZone").op).toBe("delete");
     expect(
       emu()
@@ -377,24 +384,23 @@ describe("deletes", () => {
     expect(listed("LiveZone", s.n("LiveZone"))).toBeUndefined();
     expect(destroyed.steps.map((x) => `${x.name}:${x.op}`).sort()).toEqual([
       "LiveZone:delete",
-      "PullZone:retain",
-      "PushZone:retain",
-      "VodZone:retain",
+      "PullZone:delete",
+      "PushZone:delete",
+      "VodZone:delete",
     ]);
   });
 
-  test("with retainOnDelete turned off, deleting a pull zone leaves it in the account and says so", async () => {
+  test("with retainOnDelete: true, a pull zone is dropped from the stack by the engine alone, the provider never asked", async () => {
     const s = stack();
     const zones = allKinds(s.n)
       .filter((z) => z.kind === "PullZone")
-      .map((z) => ({ ...z, opts: { retainOnDelete: false } }));
+      .map((z) => ({ ...z, opts: { retainOnDelete: true } }));
     expectOk(await s.up(zones));
     const destroyed = await s.destroy();
     expectOk(destroyed);
-    expect(stepOf(destroyed, "PullZone").op).toBe("delete");
+    expect(stepOf(destroyed, "PullZone").op).toBe("retain");
     expect(listed("PullZone", s.n("PullZone"))).toBeDefined();
-    expect(destroyed.log.join("\n")).toContain(`pull zone '${s.n("PullZone")}'`);
-    expect(destroyed.log.join("\n")).toMatch(/left in the account: the API cannot delete pull zones/);
+    expect(destroyed.log.join("\n")).not.toContain("left in the account");
   });
 });
 

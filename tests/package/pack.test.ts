@@ -275,7 +275,7 @@ test(`a project outside the workspace runs a program through the real pulumi CLI
     expect(typeof r.outputs.liveId).toBe("number");
     expect(r.destroy).toMatch(/- 3 deleted/);
   }
-  // The live zone is deleted; the pull zone, which the API cannot delete, is retained.
+  // The live zone is deleted; the pull zone, which the API cannot delete, stays in the account.
   const live = (await client.livezone.listZones()).map((z) => z.name);
   expect(live.filter((n) => /^(newest|lowest)-/.test(n ?? ""))).toEqual([]);
   const pull = (await client.pullzone.listZones()).map((z) => z.name);

@@ -72,3 +72,14 @@ let seq = 0;
 export function uniqueName(prefix: string): string {
   return `${prefix}-${++seq}-${process.pid % 997}`;
 }
+
+/** Runs `f` and returns what the provider wrote to stderr meanwhile (its notes and warnings), with `f`'s result. */
+export async function withStderr<T>(f: () => Promise<T>): Promise<{ result: T; stderr: string }> {
+  const spy = jest.spyOn(process.stderr, "write").mockImplementation(() => true);
+  try {
+    const result = await f();
+    return { result, stderr: spy.mock.calls.map((c) => String(c[0])).join("") };
+  } finally {
+    spy.mockRestore();
+  }
+}

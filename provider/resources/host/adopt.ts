@@ -5,9 +5,9 @@
  * both are claimed for the resource so no other resource of the deployment takes them too.
  */
 import { printable } from "../../api/terminalText";
-import { log } from "./log";
+import { detail, log } from "./log";
 import { Connection } from "./connection";
-import { attemptsNote, nameInUseMessage, zoneRef } from "./messages";
+import { attemptsNote, nameInUseMessage, takeBackMessage, zoneRef } from "./messages";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
 import { RecoveredCreate } from "./recover";
@@ -57,7 +57,7 @@ export function adoptMismatchMessage(
   );
   if (takeBack)
     return (
-      `cannot take back ${zoneRef(spec, name, row.id)}, which holds this resource's own auto-name (made by an earlier, interrupted \`pulumi up\` of this stack): ` +
+      `cannot take back ${zoneRef(spec, name, row.id)}, which holds this resource's own auto-name (this stack made it; its state no longer holds it): ` +
       `${what.join("; ")}. Declare the account's value to take the zone back, or set \`name\` to declare a new zone.`
     );
   return `cannot adopt ${zoneRef(spec, name, row.id)}: ${what.join("; ")}. Declare the account's value to adopt the zone.`;
@@ -104,13 +104,11 @@ export async function adopt(
     }
   }
   const updated = toSend.length ? ` and updated (${toSend.map((f) => f.input).join(", ")})` : "";
-  log(
-    takeBack
-      ? `${zoneRef(spec, inputs.name, row.id)} taken back${updated}: it holds this resource's own auto-name, so an earlier \`pulumi up\` of this stack ` +
-          `made it and was interrupted before recording it (once this \`up\` has succeeded, \`pulumi refresh --clear-pending-creates\` ` +
-          `clears Pulumi's warning about that create), or this is \`pulumi up --replace\`, which keeps the same zone.`
-      : `${zoneRef(spec, inputs.name, row.id)} adopted${updated}`,
-  );
+  // The take-back of a kind the API cannot delete was said at check, in this deployment (renames.ts, warnTakeBack):
+  // the engine's debug log has the rest. A live zone's check says nothing (a `--replace` deletes it first): said here.
+  if (takeBack && !spec.deletable) detail(`${zoneRef(spec, inputs.name, row.id)} taken back${updated}`);
+  else if (takeBack) log(takeBackMessage(spec, inputs.name, row.id));
+  else log(`${zoneRef(spec, inputs.name, row.id)} adopted${updated}`);
   warnUnknownUrl(spec, outs);
   return { id: String(row.id), outs };
 }

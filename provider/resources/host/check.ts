@@ -15,7 +15,8 @@ import { settingRef } from "../../api/settings";
 import { Connection, settingProblems } from "./connection";
 import { adoptMismatches, adoptMismatchMessage } from "./adopt";
 import { RESOURCE_NAME } from "./identity";
-import { createOnlyMessage, nameInUseMessage, zoneRef } from "./messages";
+import { createOnlyMessage, nameInUseMessage, nameInUseWarning, zoneRef } from "./messages";
+import { warn } from "./log";
 import { AUTO_NAME, AutoNameScope, isOwnAutoName } from "../naming";
 import { aliasZone, recordDeclared, takeScope, warnLeftBehind, warnTakeBack } from "./renames";
 import { declared } from "./outputs";
@@ -127,8 +128,15 @@ async function newZoneProblems(
   if (spec.deletable && !taking) return [];
   if (inputs.adopt === UNKNOWN) return [];
   const claimedBy = conn.identity.claimedBy(spec, existing.id);
-  if (!taking || claimedBy !== undefined) {
+  if (claimedBy !== undefined) {
     return [{ property: "name", reason: nameInUseMessage(spec, name, existing.id, { claimedBy }) }];
+  }
+  if (!taking) {
+    // Said, not failed: a check failure stops the whole deployment (step_generator.go: an invalid resource bails,
+    // --continue-on-error or not), so one zone's name held up every other zone, and a preview named one zone only.
+    // Create refuses the name (lifecycle.ts): a failed step of that zone alone.
+    warnNameInUse(spec, existing, naming.scope?.resource, conn);
+    return [];
   }
   const mismatches = adoptMismatches(spec, inputs, existing);
   if (inputs.adopt !== true && !mismatches.length && !spec.deletable) warnTakeBack(spec, existing, conn);
@@ -136,6 +144,17 @@ async function newZoneProblems(
     property: f.input,
     reason: adoptMismatchMessage(spec, existing.name ?? name, existing, [f], inputs, inputs.adopt !== true),
   }));
+}
+
+const warnedInUse = new WeakMap<object, Set<number>>();
+
+/** Says, once per zone and deployment, that a zone's name is in use and what the resource needs. */
+function warnNameInUse(spec: ZoneSpec, row: ZoneRow, resource: string | undefined, conn: Connection): void {
+  let seen = warnedInUse.get(conn.identity);
+  if (!seen) warnedInUse.set(conn.identity, (seen = new Set()));
+  if (seen.has(row.id)) return;
+  seen.add(row.id);
+  warn(nameInUseWarning(spec, row.name, row.id, resource));
 }
 
 /**

@@ -13,6 +13,7 @@ import { handlePurge } from "./purgeLifecycle";
 import { terminalSafe } from "../../api/errors";
 import { printableFailures, type CheckResult } from "./validate";
 import { watchEngine } from "./engineWatch";
+import { leave } from "./left";
 
 /** Protocol versions of `handle` this module understands. */
 export const HANDLER_VERSIONS = [1];
@@ -42,13 +43,15 @@ async function run(version: number, kind: ZoneType, op: Operation, args: unknown
     );
   }
   if (op === "configure") return recordConfigure(configureHost(a0(args)));
+  const spec = SPECS[kind];
+  const a = args as [never, never, never];
+  // Sends nothing: a destroy of zones the API cannot delete needs no settings (left.ts).
+  if (op === "delete" && spec && !spec.deletable) return leave(spec, await settledConnection(), a[0], a[1]);
   // Never the CDN_* environment in place of the stack's configuration (connection.ts).
   await whenConfigured(notConfiguredMessage);
   // CachePurge shares the entry point (and its stability promise) with the zone kinds.
   if ((kind as string) === "CachePurge") return handlePurge(op, args);
-  const spec = SPECS[kind];
   if (!spec) throw new Error(`unknown zone kind '${kind}'`);
-  const a = args as [never, never, never];
   // Stored outputs (diff's and update's olds, read's and delete's props) may teach the account's delivery suffix.
   if (op === "diff" || op === "update" || op === "read" || op === "delete")
     lifecycle.learnStoredUrl(spec, connection, a[1]);
@@ -70,6 +73,16 @@ async function run(version: number, kind: ZoneType, op: Operation, args: unknown
 }
 
 const a0 = (args: unknown[]) => args[0] as Parameters<typeof configureConnection>[0];
+
+/** The deployment's connection once configured, or undefined when the settings do not resolve. */
+async function settledConnection(): Promise<ReturnType<typeof connection> | undefined> {
+  try {
+    await whenConfigured(notConfiguredMessage);
+    return connection();
+  } catch {
+    return undefined;
+  }
+}
 
 /** configure: the SDK version guard, then the stack's settings (one body for every kind and CachePurge). */
 async function configureHost(req: Parameters<typeof configureConnection>[0]): Promise<void> {

@@ -8,8 +8,13 @@
  *   group, SIGKILL 5 s later (pkg/resource/plugin/plugin.go). Node's default ends the host at once, silently.
  * While a create is in flight this module holds SIGINT and SIGTERM instead: no further attempt, backoff or lookup
  * starts, each zone in flight is named with what the next `pulumi up` does about it, and the host ends as it would
- * have once those creates settle (at most {@link GRACE_MS}). With nothing in flight no handler is installed, so a
- * host closed at the end of a command ends as before.
+ * have once those creates settle (at most {@link GRACE_MS}). With nothing in flight and nothing to say at the
+ * close ({@link atClose}) no handler is installed, so a host closed at the end of a command ends as before.
+ *
+ * The same SIGINT ends every deployment: the engine closes its plugins once the last step is done, and what the
+ * host writes to stderr then is still read and shown, under the stack's Diagnostics (plugin.go, `Close` waits
+ * for the plugin's output). It is the one moment the host knows a deployment is over: {@link atClose} says there
+ * what one line should say of the whole deployment (left.ts).
  */
 
 import { printable } from "../../api/terminalText";
@@ -27,6 +32,8 @@ interface Tracked {
 let stopping: NodeJS.Signals | undefined;
 const inFlight = new Set<Tracked>();
 const wakers = new Set<() => void>();
+/** What the host says once when it is closed: each function gives a line, or nothing. */
+const closing: (() => string | undefined)[] = [];
 
 /** Whether the host was asked to stop: no new attempt may start. */
 export function interrupted(): boolean {
@@ -47,10 +54,17 @@ export function pause(ms: number): Promise<void> {
   });
 }
 
+/** Whether the host holds SIGINT and SIGTERM now: while a create is in flight, or while it has something to say at the close. */
+const holding = (): boolean => inFlight.size > 0 || closing.length > 0;
+
+function hold(on: boolean): void {
+  for (const s of SIGNALS) (on ? process.on : process.off).call(process, s, onSignal);
+}
+
 /** Marks a create in flight until `end` is called with what became of it (a line naming the zone). */
 export function track(what: string): { end(outcome: string): void } {
   const entry: Tracked = { what };
-  if (inFlight.size === 0 && !stopping) for (const s of SIGNALS) process.on(s, onSignal);
+  if (!holding() && !stopping) hold(true);
   inFlight.add(entry);
   return {
     end(outcome: string) {
@@ -59,14 +73,25 @@ export function track(what: string): { end(outcome: string): void } {
         say(outcome);
         // On the next turn: the answer of this create still goes out (recorded when only the host was signalled).
         if (inFlight.size === 0) setTimeout(exit, 0);
-      } else if (inFlight.size === 0) for (const s of SIGNALS) process.off(s, onSignal);
+      } else if (!holding()) hold(false);
     },
   };
+}
+
+/**
+ * Asks for a line to be written once, when the engine closes the host at the end of the deployment (or the host is
+ * stopped otherwise): `line` is called then, and says nothing by returning undefined.
+ */
+export function atClose(line: () => string | undefined): void {
+  if (!holding() && !stopping) hold(true);
+  closing.push(line);
 }
 
 function onSignal(signal: NodeJS.Signals): void {
   if (stopping) return exit(); // asked twice: end now
   stopping = signal;
+  // Closed with nothing in flight: the end of a deployment.
+  if (inFlight.size === 0) return exit();
   for (const wake of [...wakers]) wake();
   say(`${signal}: stopping; no further attempt starts. Zones being created when Pulumi was interrupted:`);
   for (const e of inFlight) say(`  ${e.what}`);
@@ -79,5 +104,9 @@ function say(line: string): void {
 }
 
 function exit(): never {
+  for (const line of closing.splice(0)) {
+    const text = line();
+    if (text !== undefined) say(text);
+  }
   process.exit(stopping === "SIGTERM" ? 143 : 130);
 }

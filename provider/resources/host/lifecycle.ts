@@ -13,7 +13,7 @@ import { asId, idProblem } from "../../api/ids";
 import { adopt, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
 import { ACCOUNT, RESOURCE_NAME } from "./identity";
-import { log, warn } from "./log";
+import { detail, log, warn } from "./log";
 import { track } from "./interrupt";
 import {
   accountMismatchMessage,
@@ -162,7 +162,7 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
   if (holder !== undefined && !sameName(holder, name)) throw new Error(sharedIdMessage(spec, name, id, holder));
   identity.claim(spec, id, name);
   identity.learnFrom(name, created.cdn_url);
-  log(`${zoneRef(spec, name, id)} created in ${Date.now() - started} ms`);
+  detail(`${zoneRef(spec, name, id)} created in ${Date.now() - started} ms`);
   return { id: String(id), outs: toOutputs(spec, { inputs, id, created, identity }) };
 }
 
@@ -263,7 +263,7 @@ export async function update(
     lists.invalidate(spec);
   }
   if (changed.some((f) => f.input === "name")) lists.amendSnapshot(spec, zoneId, String(news.name));
-  log(
+  detail(
     `${zoneRef(spec, news.name, zoneId)} updated (${changed.map((f) => f.input).join(", ")}) in ${Date.now() - started} ms`,
   );
   return { outs };
@@ -339,15 +339,9 @@ async function explainFailedUpdate(
   );
 }
 
-/** delete: live zones are deleted; the other kinds cannot be, and are left in the account. */
+/** delete of a live zone (the other kinds cannot be deleted: left.ts). */
 export async function remove(spec: ZoneSpec, conn: Connection, id: string, props: Props): Promise<void> {
   const zoneId = parseId(spec, id, props);
-  if (!spec.deletable) {
-    log(
-      `${zoneRef(spec, props.name, zoneId)} was left in the account: the API cannot delete ${spec.label}s. Delete it in the control panel if it is no longer needed.`,
-    );
-    return;
-  }
   const { client, lists } = conn;
   sameAccount(spec, conn, props, zoneId, "delete");
   if (readInstead(spec, conn, zoneId, props)) return;
@@ -372,7 +366,7 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
   }
   lists.amendSnapshot(spec, zoneId, undefined);
   conn.identity.release(spec, zoneId);
-  log(`${zoneRef(spec, props.name, zoneId)} deleted`);
+  detail(`${zoneRef(spec, props.name, zoneId)} deleted`);
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { logsQuiet } from "../../api/settings";
 import { printable } from "../../api/terminalText";
+import { engineDebug } from "./engineLog";
 import { writeLine } from "./engineWatch";
 
 /** Writes one progress line to stderr, unless `CDN_LOG=quiet`. */
@@ -19,4 +20,14 @@ export function log(line: string): void {
 /** Something the user must know, such as a zone left in the account: written even with `CDN_LOG=quiet`. */
 export function warn(line: string): void {
   writeLine(`[cdn] warning: ${printable(line)}`);
+}
+
+/**
+ * A line about one operation that went as asked (a zone created, updated or deleted, with its time): the
+ * engine shows that step itself, so the line goes to its debug log, which `pulumi up --debug` shows
+ * (engineLog.ts); outside an engine (the testing driver, tests) it is written like a progress line.
+ */
+export function detail(line: string): void {
+  if (logsQuiet()) return;
+  if (!engineDebug(`[cdn] ${printable(line)}`)) writeLine(`[cdn] ${printable(line)}`);
 }

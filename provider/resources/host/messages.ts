@@ -66,13 +66,16 @@ export function createOnlyMessage(
 }
 
 /**
- * "Name in use": the existing zone's id, and what to do. `adopt` already set means the zone could
- * not be adopted for another reason, so the message never asks for what the user already set. For
- * kinds the API cannot delete, a `pulumi up --replace` (or a tainted resource) lands here too: the
- * engine checks its target with no stored inputs while the zone still holds the name, and nothing a
- * provider sees tells it from a new resource. So the message says first that such a zone cannot be
- * replaced (`adopt` would only take the same zone again), then what helps in the other cases.
- * `own` says the zone's name is the one this stack gave `via`, a resource name in the resource's aliases.
+ * "Name in use": the existing zone's id, and what to do, within a terminal screen (at most
+ * {@link NAME_IN_USE_MAX} characters for a zone name of 63). It leads with the likely case: the zone is
+ * not in this stack's state (left by a destroy or a removed resource, made in the control panel, or
+ * another stack's), so `adopt: true`, with what adopting does, or another name. The rarer cases follow
+ * in a sentence each: a rename (`aliases`) and, for kinds the API cannot delete, `pulumi up --replace`
+ * or a tainted resource, which lands here too (the engine checks the target with no stored inputs while
+ * the zone still holds the name, and nothing a provider sees tells it from a new resource).
+ * `adopt` already set means the zone could not be adopted for another reason, so the message never asks
+ * for what the user already set. `own` says the zone's name is the one this stack gave `via`, a
+ * resource name in the resource's aliases.
  */
 export function nameInUseMessage(
   spec: ZoneSpec,
@@ -88,29 +91,41 @@ export function nameInUseMessage(
     );
   }
   if (opts.adopt) return `${ref}, and it could not be adopted.`;
-  const adoptHint = adoptWarning(spec, existingId);
-  const renamed =
-    "If the resource was renamed in the program, the zone is still held by the old resource: " +
-    'add `aliases: [{ name: "<old resource name>" }]` to keep it under the new name';
-  if (spec.deletable)
-    // Adopting would not help a rename here: the old resource's delete, which runs after this create, would delete the zone.
-    return (
-      `${ref}. ${renamed} (adopting it would not help: the old resource's delete would then delete it). ` +
-      `Otherwise choose another name, or, to manage that zone with this program, ${adoptHint}.`
-    );
-  const replace =
-    `If this is \`pulumi up --replace\` (or the resource is tainted): ${spec.label}s cannot be replaced, because the API cannot delete them; ` +
-    `a replacement would be a second zone while this one stays in the account and keeps serving. Nothing was changed: run \`pulumi up\` ` +
-    `without \`--replace\` (\`pulumi state untaint <urn>\` for a tainted resource); changed fields are updated in place.`;
   const own = opts.own;
   if (own !== undefined) {
     return (
-      `${ref}: it is the name this stack gave resource '${shown(own.via)}', which '${shown(own.resource)}' names in its aliases. ${replace} ` +
-      `If instead the zone was left in the account by '${shown(own.via)}' (removed from the program, destroyed, or \`pulumi state delete\`), ` +
-      `set \`name: "${shown(name)}"\` and \`adopt: true\` on '${shown(own.resource)}' to manage it again (docs/resources.md, "Adopting a zone").`
+      `${ref}: this stack named it for '${shown(own.via)}', an alias of this resource. If '${shown(own.via)}' left it in the account ` +
+      `(destroyed or removed), set \`name: "${shown(name)}"\` and \`adopt: true\` on '${shown(own.resource)}' to manage it again. ${replaceNote(spec)}`
     );
   }
-  return `${ref}. ${replace} ${renamed}. Otherwise choose another name, or, to manage that zone with this program, ${adoptHint}.`;
+  const rename = 'Renamed resource? Add `aliases: [{ name: "<old name>" }]`';
+  return (
+    `${ref}, and this resource does not manage it. To manage it here, ${adoptWarning(spec, existingId)} Or choose another name. ` +
+    (spec.deletable
+      ? `${rename} (adopt would not help: the old resource's delete would delete the zone).`
+      : `${rename}. ${replaceNote(spec)}`)
+  );
+}
+
+/**
+ * What check says of a zone whose name is in use (a warning, at preview too): the create will fail, and the
+ * resource's two ways out. The create's error (nameInUseMessage) says the rest.
+ */
+export function nameInUseWarning(spec: ZoneSpec, name: unknown, id: number, resource: string | undefined): string {
+  const on = resource !== undefined ? ` on '${shown(resource)}'` : " on the resource";
+  return (
+    `${zoneRef(spec, name, id)} already exists in the account and this resource does not manage it, so its create will fail. ` +
+    `To manage it here, set \`adopt: true\`${on} (only if no other stack manages it), or choose another name.`
+  );
+}
+
+/** The longest "name in use" message for a zone name of 63 characters: a terminal screen (messages test). */
+export const NAME_IN_USE_MAX = 600;
+
+/** `pulumi up --replace` of a kind the API cannot delete: refused, and what to run instead. */
+function replaceNote(spec: ZoneSpec): string {
+  const kinds = `${spec.label[0].toUpperCase()}${spec.label.slice(1)}s`;
+  return `\`pulumi up --replace\` or tainted? ${kinds} cannot be replaced (the API cannot delete them): run \`up\` without \`--replace\`.`;
 }
 
 /**
@@ -119,15 +134,10 @@ export function nameInUseMessage(
  */
 export function adoptWarning(spec: ZoneSpec, existingId: number | undefined): string {
   const id = existingId !== undefined ? String(existingId) : "<id>";
-  const destroy = spec.deletable
-    ? `, and deletes it when this stack is destroyed or the resource is removed`
-    : ` (the API cannot delete ${spec.label}s, so a destroy leaves it in the account)`;
+  const destroy = spec.deletable ? ", and a destroy deletes it" : "";
   return (
-    `set \`adopt: true\` on the resource, but only for a zone no other stack manages: adopt makes this stack manage the zone, ` +
-    `it overwrites the zone's values with the declared ones at every \`up\`${destroy}. ` +
-    `To find out whether another stack manages it: in each stack that may, \`pulumi stack export --stack <stack>\` shows \`"zoneId": ${id}\`, ` +
-    `or \`getUnmanagedZones({ managed: [<that stack's zones>] })\` run there leaves it out of its list. ` +
-    `Two stacks managing one zone overwrite each other (docs/resources.md, "Adopting a zone")`
+    `set \`adopt: true\` on the resource, only if no other stack manages it (that stack's \`pulumi stack export\` would show \`"zoneId": ${id}\`): ` +
+    `adopt overwrites the zone's values at every \`up\`${destroy} (docs/resources.md).`
   );
 }
 
@@ -143,14 +153,18 @@ export function leftBehindMessage(spec: ZoneSpec, name: unknown, id: number, own
 
 /**
  * A zone the new resource's check finds holding the resource's own auto-name, which create will take back
- * (naming.ts). Nothing a provider sees tells an interrupted `up` from a `pulumi up --replace`, so both are said.
+ * (naming.ts). Nothing a provider sees tells apart how the state lost it (a destroy, or a removal, that left it
+ * in the account; an interrupted `up`) or a `pulumi up --replace`, so the cases are named, briefly.
  */
 export function takeBackMessage(spec: ZoneSpec, name: unknown, id: number): string {
+  // A live zone is deleted by a destroy, a removal and a `--replace`, unless retained by its options.
+  const how = spec.deletable
+    ? "(an `up` was interrupted before recording it, or a destroy or a removal retained it)"
+    : "(a destroy or a removal left it in the account, an `up` was interrupted before recording it, or this is `pulumi up --replace`)";
   return (
-    `${zoneRef(spec, name, id)} already exists and holds this resource's own auto-name: this \`up\` takes it back and brings it to ` +
-    `the declared values; no zone is created. Either an earlier \`pulumi up\` of this stack made it and was interrupted before ` +
-    `recording it, or this is \`pulumi up --replace\` (or a tainted resource): ${spec.label}s cannot be replaced, because the API ` +
-    `cannot delete them, so the same zone is kept and updated in place.`
+    `${zoneRef(spec, name, id)} holds this resource's own auto-name: this stack made it, and its state no longer holds it ${how}. ` +
+    "This `up` takes it back, with the declared values; no zone is created. After an interrupted `up`, " +
+    "`pulumi refresh --clear-pending-creates` then clears Pulumi's warning about that create."
   );
 }
 
@@ -161,8 +175,8 @@ export function takeBackMessage(spec: ZoneSpec, name: unknown, id: number): stri
 export function unlistedOwnZoneMessage(spec: ZoneSpec, name: unknown): string {
   return (
     `${zoneRef(spec, name)} already exists in the account, but ${spec.group}.listZones does not show it by name, so it cannot be taken back. ` +
-    `The name is this resource's own auto-name: an earlier \`pulumi up\` of this stack made the zone and was interrupted before recording it. ` +
-    `Delete that zone in the control panel and run \`pulumi up\` again, or set \`name\` to declare another zone.`
+    `The name is this resource's own auto-name: this stack made the zone, and its state does not hold it (an earlier \`up\` ` +
+    `interrupted before recording it, or a destroy that left it). Delete that zone in the control panel and run \`pulumi up\` again, or set \`name\` to declare another zone.`
   );
 }
 

@@ -7,7 +7,7 @@
 import { randomUUID } from "crypto";
 import { purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "../../api/purge";
 import { connection, hostSetting } from "./connection";
-import { log } from "./log";
+import { detail, log } from "./log";
 import { UNKNOWN } from "./validate";
 
 type Props = Record<string, unknown>;
@@ -132,11 +132,11 @@ async function purge(inputs: Props): Promise<string> {
   if (Array.isArray(inputs.urls)) {
     const urls = [...new Set(inputs.urls as string[])];
     await purgeUrlList(client, urls);
-    log(`cache purge: ${urls.length} URL${urls.length === 1 ? "" : "s"} purged in ${Date.now() - started} ms`);
+    detail(`cache purge: ${urls.length} URL${urls.length === 1 ? "" : "s"} purged in ${Date.now() - started} ms`);
   } else {
     const target = String(inputs.zone);
     await purgeZoneTarget(client, target);
-    log(`cache purge: zone '${target}' purged in ${Date.now() - started} ms`);
+    detail(`cache purge: zone '${target}' purged in ${Date.now() - started} ms`);
   }
   return new Date().toISOString();
 }

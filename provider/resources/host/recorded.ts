@@ -12,6 +12,7 @@
  * cannot tell that from a wrong id, but the program can: an update that gives the zone the very name it already
  * holds is accepted. A refresh sees no program, so it fails and says to run `pulumi up`.
  */
+import { printable } from "../../api/terminalText";
 import type { ZoneSpec } from "../specs";
 import { zoneRef } from "./messages";
 import { rowById, rowByName, sameName, type ZoneRow } from "./zoneLookup";
@@ -62,7 +63,7 @@ export function otherZoneMessage(
       : `Refusing to ${action} it: nothing was changed`;
   const renamed =
     found.at && !found.elsewhere
-      ? ` If '${String(found.at.name)}' is this zone renamed in the control panel, declare \`name: "${String(found.at.name)}"\`` +
+      ? ` If '${printable(String(found.at.name))}' is this zone renamed in the control panel, declare \`name: "${printable(String(found.at.name))}"\`` +
         " on the resource and run `pulumi up`: an update that keeps the zone's current name confirms it."
       : "";
   return (

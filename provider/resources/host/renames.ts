@@ -1,9 +1,9 @@
 /**
  * Zones a rename leaves behind. A resource renamed in the program without `aliases` is a new
- * resource to the engine: it is created (with a new auto-name), and the old one is dropped from the
- * state as a retained delete, for which the engine calls no provider method at all (pull, push and
- * VOD zones are `retainOnDelete`: the API cannot delete them). The provider sees only the new
- * resource's check, with no stored inputs; so that check looks in the account (the listZones snapshot
+ * resource to the engine: it is created (with a new auto-name), and the old one is deleted after
+ * the creates, a delete that sends nothing for pull, push and VOD zones (the API cannot delete them:
+ * left.ts), and comes too late for a preview. Before it, the provider sees only the new resource's
+ * check, with no stored inputs; so that check looks in the account (the listZones snapshot
  * it reads anyway for "name in use") for zones this stack auto-named for a resource the program no
  * longer declares, and says at preview that each one stays in the account, and how to keep it.
  */

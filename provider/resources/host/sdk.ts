@@ -66,9 +66,8 @@ export function sdkVersionProblem(version: string | undefined): string | undefin
  * version, beside its entry module, is read first; outside a host, the one this package loads.
  */
 export function runningSdkVersion(main: string | undefined = require.main?.filename): string | undefined {
-  const host =
-    main === undefined ? undefined : /^(.*[\\/]@pulumi[\\/]pulumi)[\\/]cmd[\\/]dynamic-provider[\\/]/.exec(main);
-  for (const id of [...(host ? [path.join(host[1], "version")] : []), "@pulumi/pulumi/version"]) {
+  const host = hostSdkRoot(main);
+  for (const id of [...(host ? [path.join(host, "version")] : []), "@pulumi/pulumi/version"]) {
     try {
       return (require(id) as { version?: string }).version;
     } catch {
@@ -76,4 +75,14 @@ export function runningSdkVersion(main: string | undefined = require.main?.filen
     }
   }
   return undefined;
+}
+
+/**
+ * The folder of the `@pulumi/pulumi` whose dynamic-provider host runs this process (its entry module is
+ * `<root>/cmd/dynamic-provider/index.js`), or undefined when this process is no such host (a test, a program).
+ */
+export function hostSdkRoot(main: string | undefined = require.main?.filename): string | undefined {
+  const m =
+    main === undefined ? undefined : /^(.*[\\/]@pulumi[\\/]pulumi)[\\/]cmd[\\/]dynamic-provider[\\/]/.exec(main);
+  return m?.[1];
 }

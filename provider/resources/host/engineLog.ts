@@ -1,0 +1,83 @@
+/**
+ * The engine's own debug log, for lines a user asks to see with `pulumi up --debug`. What a dynamic
+ * provider writes to stderr reaches every user: the engine reads it as an info message of the stack,
+ * which the CLI shows twice, in the progress and under Diagnostics (pulumi/pulumi v3.248.0,
+ * sdk/go/common/resource/plugin/plugin.go, `runtrace`). The SDK's host does not connect `pulumi.log`
+ * to the engine (it reads the engine's address from PULUMI_NODEJS_ENGINE, which only the language
+ * host sets, for programs), but the engine passes that address as the host's last argument
+ * (provider_plugin.go: `[]string{host.ServerAddr()}`), and its Engine service's `Log` takes a
+ * severity (pkg/host/host_server.go). A DEBUG message is shown by the CLI with `--debug` only
+ * (pkg/backend/display/progress.go) and written to the CLI's own log at `-v=3`
+ * (pkg/engine/eventsink.go, `Debugf`): docs/resources.md, "What the provider says".
+ */
+import * as path from "path";
+import { hostSdkRoot } from "./sdk";
+
+/** Sends one line to the engine's debug log; never throws, never waits. */
+type Send = (line: string) => void;
+
+/** undefined: not opened yet; null: no engine to send to (not a host started by an engine, or it failed). */
+let send: Send | null | undefined;
+
+/**
+ * The engine's address, when this process is the SDK's dynamic-provider host and was started by an engine:
+ * its last argument, `127.0.0.1:<port>`. The testing driver starts the host with `127.0.0.1:0`, no engine.
+ */
+export function engineAddress(
+  argv: readonly string[] = process.argv,
+  main: string | undefined = require.main?.filename,
+): string | undefined {
+  if (hostSdkRoot(main) === undefined || argv.length < 3) return undefined;
+  const last = argv[argv.length - 1];
+  const m = /^(?:127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})$/.exec(last);
+  return m && Number(m[1]) > 0 && Number(m[1]) < 65536 ? last : undefined;
+}
+
+/** Opens a client of the engine's Engine service with the host's own SDK (its generated stubs and its gRPC). */
+function open(): Send | null {
+  const address = engineAddress();
+  const root = hostSdkRoot();
+  if (address === undefined || root === undefined) return null;
+  try {
+    const grpc = require(require.resolve("@grpc/grpc-js", { paths: [root] })) as GrpcLike;
+    const stubs = require(path.join(root, "proto", "engine_grpc_pb")) as { EngineClient: EngineClientClass };
+    const messages = require(path.join(root, "proto", "engine_pb")) as EngineMessages;
+    const client = new stubs.EngineClient(address, grpc.credentials.createInsecure());
+    return (line) => {
+      const req = new messages.LogRequest();
+      req.setSeverity(messages.LogSeverity.DEBUG);
+      req.setMessage(line);
+      req.setUrn(""); // a dynamic provider is never told the resource's URN: the line goes under the stack
+      req.setEphemeral(false);
+      // A line the engine can no longer take (it is closing) is a debug line lost, nothing more.
+      client.log(req, () => undefined);
+    };
+  } catch {
+    return null; // an SDK without these modules: the caller writes the line itself
+  }
+}
+
+/** Sends `line` to the engine's debug log; false when this host has no engine to send to (the caller decides). */
+export function engineDebug(line: string): boolean {
+  if (send === undefined) send = open();
+  if (send === null) return false;
+  send(line);
+  return true;
+}
+
+interface GrpcLike {
+  credentials: { createInsecure(): unknown };
+}
+type EngineClientClass = new (
+  address: string,
+  credentials: unknown,
+) => { log(req: unknown, done: (err: unknown) => void): void };
+interface EngineMessages {
+  LogRequest: new () => {
+    setSeverity(s: number): void;
+    setMessage(m: string): void;
+    setUrn(u: string): void;
+    setEphemeral(e: boolean): void;
+  };
+  LogSeverity: { DEBUG: number };
+}
