@@ -8,11 +8,16 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ZoneType } from "../api/kinds";
 
-/** A thin provider for one kind of the `handle` entry point (the zone kinds, and CachePurge). */
+/**
+ * A thin provider for one kind of the entry point of host/handlers.ts (the zone kinds, and CachePurge): each method
+ * is `h(op, a)`, which calls that module's `v1(kind, op, a)`, the entry of handler protocol 1, with the operation and
+ * the arguments the host passed. `require` is resolved from the host's working directory, at call time. Serialized
+ * by value (a linked checkout) this function's text is stored in every resource's state, so no comment goes inside
+ * it and its names are one letter, to stay under 2 KB; an installed package's state stores only a `require` of
+ * providers/<kind>.
+ */
 export function makeProvider(kind: ZoneType | "CachePurge"): pulumi.dynamic.ResourceProvider {
-  // `require` is resolved from the host's working directory, at call time. Serialized by value (a linked
-  // checkout) the text stays under 2 KB; an installed package's state stores only a `require` of providers/<kind>.
-  const h = (op: string, a: unknown[]) => require("pulumi-cdn-zones/h").handle(1, kind, op, a);
+  const h = (op: string, a: unknown[]) => require("pulumi-cdn-zones/h").v1(kind, op, a);
   return {
     configure: (...a) => h("configure", a),
     check: (...a) => h("check", a),

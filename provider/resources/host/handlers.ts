@@ -18,6 +18,14 @@ import { leave } from "./left";
 /** Protocol versions of `handle` this module understands. */
 export const HANDLER_VERSIONS = [1];
 
+/**
+ * The entry of protocol version 1, as the thin providers call it (resources/thinProvider.ts): `handle(1, ...)`
+ * by its name. Both are a contract with every state written: states before 0.2 call `handle(1, ...)`.
+ */
+export function v1(kind: ZoneType, op: Operation, args: unknown[]): Promise<unknown> {
+  return handle(1, kind, op, args);
+}
+
 export type Operation = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
 
 /**
@@ -42,37 +50,42 @@ async function run(version: number, kind: ZoneType, op: Operation, args: unknown
       `this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`,
     );
   }
-  if (op === "configure") return recordConfigure(configureHost(a0(args)));
+  if (op === "configure") return recordConfigure(configureHost(args[0] as ConfigureRequest));
   const spec = SPECS[kind];
-  const a = args as [never, never, never];
+  // The SDK's host passes check(olds, news), diff(id, olds, news), create(inputs), read(id, props),
+  // update(id, olds, news) and delete(id, props) (cmd/dynamic-provider/index.js); named per operation below.
+  const [first, second, third] = args as [unknown, Props | undefined, Props | undefined];
   // Sends nothing: a destroy of zones the API cannot delete needs no settings (left.ts).
-  if (op === "delete" && spec && !spec.deletable) return leave(spec, await settledConnection(), a[0], a[1]);
+  if (op === "delete" && spec && !spec.deletable)
+    return leave(spec, await settledConnection(), first as string, second as Props);
   // Never the CDN_* environment in place of the stack's configuration (connection.ts).
   await whenConfigured(notConfiguredMessage);
   // CachePurge shares the entry point (and its stability promise) with the zone kinds.
   if ((kind as string) === "CachePurge") return handlePurge(op, args);
   if (!spec) throw new Error(`unknown zone kind '${kind}'`);
-  // Stored outputs (diff's and update's olds, read's and delete's props) may teach the account's delivery suffix.
+  // The stored outputs (diff's and update's olds, read's and delete's props) may teach the account's delivery suffix.
   if (op === "diff" || op === "update" || op === "read" || op === "delete")
-    lifecycle.learnStoredUrl(spec, connection, a[1]);
+    lifecycle.learnStoredUrl(spec, connection, second);
+  const id = first as string;
   switch (op) {
     case "check":
-      return check(spec, (a[0] ?? {}) as Record<string, unknown>, (a[1] ?? {}) as Record<string, unknown>, connection);
+      return check(spec, (first ?? {}) as Props, second ?? {}, connection);
     case "diff":
-      return lifecycle.diff(spec, a[0], a[1], a[2]);
+      return lifecycle.diff(spec, id, second as Props, third as Props);
     case "create":
-      return lifecycle.create(spec, connection(), a[0]);
+      return lifecycle.create(spec, connection(), first as Props);
     case "read":
-      return lifecycle.read(spec, connection(), a[0], a[1]);
+      return lifecycle.read(spec, connection(), id, second as Props);
     case "update":
-      return lifecycle.update(spec, connection(), a[0], a[1], a[2]);
+      return lifecycle.update(spec, connection(), id, second as Props, third as Props);
     case "delete":
-      return lifecycle.remove(spec, connection(), a[0], a[1]);
+      return lifecycle.remove(spec, connection(), id, second as Props);
   }
   throw new Error(`unknown operation '${op}'`);
 }
 
-const a0 = (args: unknown[]) => args[0] as Parameters<typeof configureConnection>[0];
+type Props = Record<string, unknown>;
+type ConfigureRequest = Parameters<typeof configureConnection>[0];
 
 /** The deployment's connection once configured, or undefined when the settings do not resolve. */
 async function settledConnection(): Promise<ReturnType<typeof connection> | undefined> {
@@ -85,7 +98,7 @@ async function settledConnection(): Promise<ReturnType<typeof connection> | unde
 }
 
 /** configure: the SDK version guard, then the stack's settings (one body for every kind and CachePurge). */
-async function configureHost(req: Parameters<typeof configureConnection>[0]): Promise<void> {
+async function configureHost(req: ConfigureRequest): Promise<void> {
   const problem = sdkVersionProblem(runningSdkVersion());
   if (problem) throw new Error(problem);
   configureConnection(req);
