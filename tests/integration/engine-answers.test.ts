@@ -161,3 +161,33 @@ describe("the SDK that runs the provider", () => {
     }
   });
 });
+
+describe('what a refresh sends back (docs/performance.md, "Per-zone cost")', () => {
+  test("a zone as recorded: its outputs and no inputs, so the stored inputs stay; a zone that drifted: both", async () => {
+    const d = deployment(accountConfig(emu));
+    const made = await d.up("PullZone", { name: unique("same"), origin: ORIGIN });
+    const { __provider: _p, ...recorded } = made.outs;
+    const same = await d.read("PullZone", made.id, made.outs);
+    expect(same).not.toHaveProperty("inputs");
+    expect(same.props).toMatchObject(recorded);
+    await emu.editZone("pullzone", Number(made.id), { origin: "https://elsewhere.example.com" });
+    const drifted = await deployment(accountConfig(emu)).read("PullZone", made.id, made.outs);
+    expect(drifted.inputs).toMatchObject({ origin: "https://elsewhere.example.com" });
+  });
+
+  test('a field never set is absent from the outputs, and stays so; a state that recorded "" for it keeps it', async () => {
+    const d = deployment(accountConfig(emu));
+    const made = await d.up("PullZone", { name: unique("unset"), origin: ORIGIN });
+    for (const f of ["vhost", "ip", "compress", "vanityDomain"]) expect(made.outs).not.toHaveProperty(f);
+    expect((await d.read("PullZone", made.id, made.outs)).inputs).toBeUndefined(); // no change seen
+    // Written before: "" recorded for the unset fields. Keeping it is no change either.
+    const older = { ...made.outs, vhost: "", ip: "", compress: "", vanityDomain: "" };
+    const read = await deployment(accountConfig(emu)).read("PullZone", made.id, older);
+    expect(read).not.toHaveProperty("inputs");
+    expect(read.props).toMatchObject({ vhost: "", ip: "", compress: "", vanityDomain: "" });
+    // Set in the control panel: seen.
+    await emu.editZone("pullzone", Number(made.id), { vhost: "www.example.com" });
+    const set = await deployment(accountConfig(emu)).read("PullZone", made.id, made.outs);
+    expect(set.props.vhost).toBe("www.example.com");
+  });
+});

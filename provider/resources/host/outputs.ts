@@ -42,8 +42,9 @@ export function toOutputs(spec: ZoneSpec, src: OutputSources): Props {
     // A name read from a stream URL's host (a live row without `name`) may differ from the zone's only in case.
     const earlier = declared(previous[f.input]) ? previous[f.input] : inputs[f.input];
     if (row && f.wire === "name" && nameFromUrl(row) && sameName(v, earlier)) v = earlier;
-    // A new zone lists an unset field as "": say so now, or the first refresh would report it as a change.
-    if (!declared(v) && created && f.listed) v = "";
+    // A field never set is listed as "": it stays absent, as it was declared, unless the state records it (a state
+    // written before kept "" for it; dropping it now would read as a change).
+    if (v === "" && !declared(inputs[f.input]) && previous[f.input] === undefined) continue;
     if (declared(v)) out[f.input] = v;
   }
   if (declared(inputs.adopt)) out.adopt = inputs.adopt;
