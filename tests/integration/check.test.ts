@@ -7,6 +7,7 @@
 import { CdnClient } from "../../provider/api/client";
 import { startEmulator } from "../../provider/emulator";
 import { useEmulator } from "../support/emulator";
+import { expectMeaning, rejection } from "../support/meaning";
 import { accountConfig, deployment, uniqueName as unique, withStderr } from "../support/handle";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
@@ -154,18 +155,16 @@ describe("the preview of a new zone asks the account", () => {
     const d = deployment(accountConfig(emu));
     const checked = await withStderr(() => d.check("PullZone", {}, { name: pull.name, origin: ORIGIN }));
     expect(checked.result.failures).toEqual([]); // said at check, refused at create: one zone's name stops no other
-    expect(checked.stderr).toContain("set `adopt: true` on the resource (only if no other stack manages it)");
-    const said = await d.create("PullZone", checked.result.inputs).catch((e: Error) => e.message);
-    expect(said).toContain("set `adopt: true` on the resource, only if no other stack manages it");
-    expect(said).toContain("adopt overwrites the zone's values at every `up`");
-    expect(said).toContain(`that stack's \`pulumi stack export\` would show \`"zoneId": ${pull.id}\``);
+    // What the messages mean; their words are kept once, in tests/unit/message-wording.test.ts.
+    expectMeaning(checked.stderr, { names: [pull.name, pull.id, "adopt: true"] });
+    const said = await rejection(d.create("PullZone", checked.result.inputs));
+    expectMeaning(said, { names: [pull.name, pull.id, "adopt: true", "pulumi stack export", `"zoneId": ${pull.id}`] });
     // A live zone adopted is deleted by this stack's destroy: said where its create is refused.
     const live = await emu.seedZone("livezone", { name: unique("theirs-live"), password: "Their-Pa55word" });
-    const refused = await deployment(accountConfig(emu))
-      .create("LiveZone", { name: live.name, password: "Zone-Pa55word-1" })
-      .catch((e: Error) => e.message);
-    expect(refused).toContain("and a destroy deletes it");
-    expect(refused).toContain(`"zoneId": ${live.id}`);
+    const refused = await rejection(
+      deployment(accountConfig(emu)).create("LiveZone", { name: live.name, password: "Zone-Pa55word-1" }),
+    );
+    expectMeaning(refused, { names: [live.name, `"zoneId": ${live.id}`, "adopt: true", "destroy"] });
   });
 
   test("a misspelt cdn: config key fails the preview with the key it was probably meant to be", async () => {

@@ -4,6 +4,7 @@
  * attempt is announced (address, attempt n of m); every connection error names the address and
  * `cdn:baseUrl`, the attempts and the time they took; an answer that is not XML-RPC says it is not the API.
  */
+import { expectMeaning } from "../support/meaning";
 import * as http from "http";
 import * as net from "net";
 import { CdnClient, CdnTransportError, CdnProtocolError, type WaitNotice } from "../../provider/api";
@@ -32,10 +33,19 @@ test("a silent address: 3 attempts of the first-contact timeout, not the whole b
   expect(err).toBeInstanceOf(CdnTransportError);
   expect(err).toMatchObject({ type: "timeout", attempts: 3 });
   expect(server.received).toHaveLength(3);
-  expect(err.message).toContain(`no answer at ${server.url}/xmlrpc/pullzone (cdn:baseUrl / CDN_BASE_URL) within 60 ms`);
-  expect(err.message).toContain("nothing has answered at this address yet");
-  expect(err.message).toContain("cdn:firstContactTimeoutMs / CDN_FIRST_CONTACT_TIMEOUT_MS");
-  expect(err.message).not.toContain("raise it with cdn:timeoutMs");
+  // The address asked, the setting that holds it, the timeout it waited and the setting of that timeout; not the
+  // call timeout, which is not what ran out (the words: tests/unit/message-wording.test.ts).
+  expectMeaning(err, {
+    type: "timeout",
+    method: "pullzone.listZones",
+    names: [
+      `${server.url}/xmlrpc/pullzone`,
+      "cdn:baseUrl / CDN_BASE_URL",
+      "60 ms",
+      "cdn:firstContactTimeoutMs / CDN_FIRST_CONTACT_TIMEOUT_MS",
+    ],
+    never: ["cdn:timeoutMs"],
+  });
   expect(err.message).toMatch(/gave up after 3 attempts in [\d.]+ m?s \(first contact: /);
 });
 
