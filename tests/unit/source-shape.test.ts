@@ -1,7 +1,7 @@
 /**
- * The shape of the emulator's source, read with the TypeScript parser: its handlers take arguments
- * typed from the method table (provider/emulator/args.ts), so none of them asserts a type; what holds
- * a group is named group; and its functions, and the testing kit's, fit on a screen (80 lines).
+ * The shape of the package's source, read with the TypeScript parser (issue 27): the emulator's handlers take
+ * arguments typed from the method table (provider/emulator/args.ts), so none of them asserts a type; what holds a
+ * group is named group; and every function of the package fits on a screen (80 lines).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -91,8 +91,8 @@ test("what holds a group (`pullzone`) is named group: a kind is `pull` (api/kind
 /** Longest a function may be, in lines from its first to its last (issue 27: "functions that fit on a screen"). */
 const MAX_FUNCTION_LINES = 80;
 
-test(`no function of the emulator or the testing kit is over ${MAX_FUNCTION_LINES} lines`, () => {
-  const files = [...sources("emulator"), ...sources("testing")];
+test(`no function of the package is over ${MAX_FUNCTION_LINES} lines`, () => {
+  const files = ["api", "common", "resources", "functions", "emulator", "cli", "testing"].flatMap((d) => sources(d));
   const long = files.flatMap((file) => {
     const source = parse(file);
     return nodes(source)
@@ -103,6 +103,6 @@ test(`no function of the emulator or the testing kit is over ${MAX_FUNCTION_LINE
       })
       .filter((f) => f.lines > MAX_FUNCTION_LINES);
   });
-  expect(files.length).toBeGreaterThan(60);
+  expect(files.length).toBeGreaterThan(150);
   expect(long).toEqual([]);
 });
