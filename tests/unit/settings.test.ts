@@ -238,6 +238,21 @@ describe("one answer everywhere: the client, the host side and the functions", (
     expectSettingError(() => connection(), "cdn:maxInFlight", "CDN_MAX_IN_FLIGHT", "from 1 to 1024");
   });
 
+  test("the host's connection follows its credentials: the same values give the same client, a change another", () => {
+    Object.assign(process.env, env());
+    configure(undefined);
+    const first = connection();
+    expect(connection()).toBe(first);
+    process.env.CDN_API_KEY = KEY.replace("0", "9");
+    const other = connection();
+    expect(other).not.toBe(first);
+    expect(other.client.apiUserId).toBe(7);
+    configure({ config: { get: (k) => (k === "cdn:apiUserId" ? "8" : undefined) } });
+    expect(connection().client.apiUserId).toBe(8);
+    configure({ config: { get: (k) => (k === "cdn:baseUrl" ? "not a url" : undefined) } });
+    expectSettingError(() => connection(), "cdn:baseUrl", "CDN_BASE_URL", "");
+  });
+
   test("client options take the same bounds", () => {
     const base = { baseUrl: "http://127.0.0.1:9", apiUserId: 7, apiKey: KEY };
     expectSettingError(

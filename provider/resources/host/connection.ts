@@ -6,7 +6,15 @@
 import { CdnClient } from "../../api/client";
 import { ConfigLookup, resolveCredentials, resolveSettings } from "../../api/config";
 import { PerAccount } from "../../api/perAccount";
-import { KNOWN_CONFIG_KEYS, SettingName, SettingValues, unknownConfigKeys, validateSettings } from "../../api/settings";
+import {
+  CREDENTIAL_SETTINGS,
+  KNOWN_CONFIG_KEYS,
+  SETTINGS,
+  SettingName,
+  SettingValues,
+  unknownConfigKeys,
+  validateSettings,
+} from "../../api/settings";
 import { accountOf, DeploymentIdentity } from "./identity";
 import { log } from "./log";
 import { ListCache } from "./zoneLookup";
@@ -106,14 +114,27 @@ function configuredSuffix(): string | undefined {
   return companyAlias && cdnDomain ? `${companyAlias}.${String(cdnDomain).replace(/^\.+|\.+$/g, "")}` : undefined;
 }
 
+/**
+ * The last connection and the raw credential values (stack config and environment) it was resolved from. An
+ * operation asks for the connection two or three times, and resolving parses the base URL and hashes the
+ * credentials each time: a tenth of the host's own work in a refresh of 1,000 zones (docs/performance.md,
+ * "Per-zone cost"). Any change of those values resolves afresh, so a bad value still throws where it did.
+ */
+let last: { raw: (string | undefined)[]; conn: Connection } | undefined;
+
 /** The client and listZones cache for the current credentials, made once per host process. */
 export function connection(): Connection {
+  const raw = CREDENTIAL_SETTINGS.flatMap((n) => [stackConfig[SETTINGS[n].configKey], process.env[SETTINGS[n].env]]);
+  if (last && raw.every((v, i) => v === last?.raw[i])) return last.conn;
   const c = resolveCredentials({ config: lookup, env: process.env });
-  return connections.get(c, { config: lookup, env: process.env });
+  const conn = connections.get(c, { config: lookup, env: process.env });
+  last = { raw, conn };
+  return conn;
 }
 
 /** Forgets clients, cached lists and the configuration received (tests, and a host that outlives a deployment). */
 export function resetConnections(): void {
+  last = undefined;
   connections.clear();
   stackConfig = {};
   unknownKeys = [];
