@@ -2,7 +2,7 @@
  * Preload (`NODE_OPTIONS=--require <this>`) that CPU-profiles a child process the benchmarks do
  * not start themselves (the dynamic-provider host, the driver's runner), since --cpu-prof is
  * not allowed in NODE_OPTIONS. Writes <BENCH_PROFILE_DIR>/<role>-<pid>.cpuprofile when the
- * process exits or is stopped with SIGTERM. Used by `node tests/bench/run.js --profile`.
+ * process exits or is stopped with SIGTERM or SIGINT. Used by `node tests/bench/run.js --profile`.
  */
 "use strict";
 const inspector = require("inspector");
@@ -29,8 +29,13 @@ if (dir) {
     });
   };
   process.on("exit", write);
-  process.once("SIGTERM", () => {
-    write();
-    process.exit(143);
-  });
+  // The engine stops its plugins with SIGINT, then SIGKILL after a cooldown (cmdutil.TerminateProcessGroup).
+  for (const [signal, code] of [
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+  ])
+    process.once(signal, () => {
+      write();
+      process.exit(code);
+    });
 }
