@@ -60,6 +60,21 @@ const vanityDomain = (doc: string) =>
     doc,
   }) as const;
 const LABEL_DOC = "Free text label; the API does not list it back, so drift in it cannot be seen.";
+const cdnUrl = {
+  wire: "cdn_url",
+  fromCreate: true,
+  fromList: false,
+  deliveryHost: true,
+  doc: "Delivery host name (`<name>.<company alias>.<cdn domain>`), as returned by create.",
+} as const;
+/** VOD's differs: its create answer carries an int, and its rows do not list it (§4.4). */
+const vanityIp = { wire: "vanity_ip", fromCreate: true, fromList: true, doc: "The zone's vanity IP address." } as const;
+const storageLocation = {
+  wire: "storage_location",
+  fromCreate: true,
+  fromList: true,
+  doc: "Upload host for the zone's files.",
+} as const;
 
 export const ZONE_KIND_TABLE = {
   pull: {
@@ -72,7 +87,8 @@ export const ZONE_KIND_TABLE = {
     /** A listZones row may carry only `id` (§2.2 shows no live-zone field but `id`). */
     rowsMayOmitFields: false,
     argsDoc: "Inputs of a pull zone: a cache in front of the customer's origin server.",
-    classDoc: "A pull zone. Retained on delete by default: the API cannot delete pull zones.",
+    classDoc:
+      "A pull zone. Deleting it from the stack leaves it in the account, and the delete says so: the API cannot delete pull zones.",
     createErrors: { failed: 2001, nameInUse: 2002, originUnresolvable: 2003 },
     fields: {
       name,
@@ -116,14 +132,8 @@ export const ZONE_KIND_TABLE = {
       label: label(LABEL_DOC),
     },
     computed: {
-      cdnUrl: {
-        wire: "cdn_url",
-        fromCreate: true,
-        fromList: false,
-        deliveryHost: true,
-        doc: "Delivery host name (`<name>.<company alias>.<cdn domain>`), as returned by create.",
-      },
-      vanityIp: { wire: "vanity_ip", fromCreate: true, fromList: true, doc: "The zone's vanity IP address." },
+      cdnUrl,
+      vanityIp,
     },
   },
   push: {
@@ -135,7 +145,8 @@ export const ZONE_KIND_TABLE = {
     liveOnly: false,
     rowsMayOmitFields: false,
     argsDoc: "Inputs of a push zone: storage the customer uploads to, served by the edge.",
-    classDoc: "A push zone. Retained on delete by default: the API cannot delete push zones.",
+    classDoc:
+      "A push zone. Deleting it from the stack leaves it in the account, and the delete says so: the API cannot delete push zones.",
     createErrors: { failed: 3001, nameInUse: 3002 },
     fields: {
       name,
@@ -153,20 +164,9 @@ export const ZONE_KIND_TABLE = {
       label: label(LABEL_DOC),
     },
     computed: {
-      cdnUrl: {
-        wire: "cdn_url",
-        fromCreate: true,
-        fromList: false,
-        deliveryHost: true,
-        doc: "Delivery host name (`<name>.<company alias>.<cdn domain>`), as returned by create.",
-      },
-      vanityIp: { wire: "vanity_ip", fromCreate: true, fromList: true, doc: "The zone's vanity IP address." },
-      storageLocation: {
-        wire: "storage_location",
-        fromCreate: true,
-        fromList: true,
-        doc: "Upload host for the zone's files.",
-      },
+      cdnUrl,
+      vanityIp,
+      storageLocation,
     },
   },
   vod: {
@@ -178,7 +178,8 @@ export const ZONE_KIND_TABLE = {
     liveOnly: false,
     rowsMayOmitFields: false,
     argsDoc: "Inputs of a VOD (video on demand) zone.",
-    classDoc: "A VOD zone. Retained on delete by default: the API cannot delete VOD zones.",
+    classDoc:
+      "A VOD zone. Deleting it from the stack leaves it in the account, and the delete says so: the API cannot delete VOD zones.",
     createErrors: { failed: 4001, nameInUse: 4002 },
     fields: {
       name,
@@ -193,12 +194,7 @@ export const ZONE_KIND_TABLE = {
         createWireType: "int",
         doc: "The zone's vanity IP address.",
       },
-      storageLocation: {
-        wire: "storage_location",
-        fromCreate: true,
-        fromList: true,
-        doc: "Upload host for the zone's files.",
-      },
+      storageLocation,
     },
   },
   live: {

@@ -35,7 +35,10 @@ export interface PullZoneArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
-/** A pull zone. Retained on delete by default: the API cannot delete pull zones. */
+/**
+ * A pull zone. Deleting it from the stack leaves it in the account, and the delete says so: the API cannot delete
+ * pull zones.
+ */
 export class PullZone extends pulumi.dynamic.Resource {
   /**
    * Zone name (a DNS label, letters of either case). Without it the zone gets `<resource name>-<7 letters or

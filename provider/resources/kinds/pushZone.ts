@@ -31,7 +31,10 @@ export interface PushZoneArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
-/** A push zone. Retained on delete by default: the API cannot delete push zones. */
+/**
+ * A push zone. Deleting it from the stack leaves it in the account, and the delete says so: the API cannot delete
+ * push zones.
+ */
 export class PushZone extends pulumi.dynamic.Resource {
   /**
    * Zone name (a DNS label, letters of either case). Without it the zone gets `<resource name>-<7 letters or

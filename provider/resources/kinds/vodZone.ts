@@ -27,7 +27,10 @@ export interface VodZoneArgs {
   adopt?: pulumi.Input<boolean>;
 }
 
-/** A VOD zone. Retained on delete by default: the API cannot delete VOD zones. */
+/**
+ * A VOD zone. Deleting it from the stack leaves it in the account, and the delete says so: the API cannot delete VOD
+ * zones.
+ */
 export class VodZone extends pulumi.dynamic.Resource {
   /**
    * Zone name (a DNS label, letters of either case). Without it the zone gets `<resource name>-<7 letters or
