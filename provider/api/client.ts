@@ -376,12 +376,15 @@ export class CdnClient {
   /** A zone kind's group: create, update and listZones, and delete where the kinds' table says the API can. */
   private zoneApi(kind: ZoneKind) {
     const { group } = kindInfo(kind);
-    const { deletable } = ZONE_KIND_TABLE[kind];
-    const methods = this.zoneMethods(group);
+    const { deletable, rowsMayOmitFields } = ZONE_KIND_TABLE[kind];
+    const methods = this.zoneMethods(group, rowsMayOmitFields);
     return deletable ? { ...methods, delete: (id: number) => this.status(`${group}.delete`, [id], id, []) } : methods;
   }
 
-  private zoneMethods(group: ZoneGroup): {
+  private zoneMethods(
+    group: ZoneGroup,
+    rowsMayOmitFields: boolean,
+  ): {
     create(values: { name: string }): Promise<unknown>;
     update(id: number, values: object): Promise<void>;
     listZones(): Promise<unknown[]>;
@@ -420,7 +423,7 @@ export class CdnClient {
           await this.invoke(spec(`${group}.listZones`), []),
           `${group}.listZones`,
           ZONE_ROW_FIELDS[group],
-          group === "livezone",
+          rowsMayOmitFields,
         ),
     };
   }

@@ -4,7 +4,7 @@
  * is the one documented in docs/emulator.md; the client tolerates the other plausible shapes.
  */
 import { ZONE_KINDS, type ZoneKind } from "./kinds";
-import { rowFields, type CreateResultOf, type RowKey, type ZoneRowOf } from "./zoneFields";
+import { rowFields, type RowKey, type ZoneRowOf } from "./zoneFields";
 import { ZONE_KIND_TABLE } from "./zoneKinds";
 
 /** Zone structs as listZones returns them (§2.2), derived from the kinds' table (zoneKinds.ts). */
@@ -28,12 +28,6 @@ export const LIVE_URL_COLUMNS = ["stream_url", "rtmp_url", "cdn_url"] as const;
 export const ZONE_ROW_FIELDS: {
   readonly [K in ZoneKind as (typeof ZONE_KIND_TABLE)[K]["group"]]: readonly ("id" | RowKey<K>)[];
 } = Object.fromEntries(ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].group, rowFields(k)])) as never;
-
-/** What a successful create returns, after normalization. */
-export type PullCreateResult = CreateResultOf<"pull">;
-export type PushCreateResult = CreateResultOf<"push">;
-export type VodCreateResult = CreateResultOf<"vod">;
-export type LiveCreateResult = CreateResultOf<"live">;
 
 /** Create error codes of §7, by group: `failed`, `nameInUse`, and pull's `originUnresolvable`. */
 export const CREATE_ERROR_CODES: {

@@ -76,13 +76,3 @@ export function rowFields<K extends Kind>(kind: K): readonly ("id" | RowKey<K>)[
       .map((c) => c.wire),
   ] as ("id" | RowKey<K>)[];
 }
-
-/** The fields of a create answer of `kind`: `id`, then the computed outputs create gives. */
-export function createResultFields<K extends Kind>(kind: K): readonly ("id" | CreateResultKey<K>)[] {
-  return [
-    "id",
-    ...computedOf(kind)
-      .filter((c) => c.fromCreate)
-      .map((c) => c.wire),
-  ] as ("id" | CreateResultKey<K>)[];
-}

@@ -82,11 +82,8 @@ export const SPECS: Readonly<Record<ZoneType, ZoneSpec>> = Object.fromEntries(
   ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].type, specFromTable(k)]),
 ) as Record<ZoneType, ZoneSpec>;
 
-/** The four kinds' specs by name, for code and tests that name one kind. */
+/** The pull zone's spec, for tests that name one kind. */
 export const PULL_ZONE: ZoneSpec = SPECS.PullZone;
-export const PUSH_ZONE: ZoneSpec = SPECS.PushZone;
-export const VOD_ZONE: ZoneSpec = SPECS.VodZone;
-export const LIVE_ZONE: ZoneSpec = SPECS.LiveZone;
 
 /** The spec of a kind by its short name (`pull`). */
 export function specOf(kind: ZoneKind): ZoneSpec {

@@ -18,7 +18,7 @@ import { RESOURCE_NAME } from "./identity";
 import { createOnlyMessage, nameInUseMessage, nameInUseWarning, zoneRef } from "./messages";
 import { warn } from "./log";
 import { AUTO_NAME, AutoNameScope, isOwnAutoName } from "../naming";
-import { aliasZone, recordDeclared, takeScope, warnLeftBehind, warnTakeBack } from "./renames";
+import { aliasZone, firstTime, recordDeclared, takeScope, warnLeftBehind, warnTakeBack } from "./renames";
 import { declared } from "./outputs";
 import { ZoneSpec } from "../specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
@@ -146,15 +146,9 @@ async function newZoneProblems(
   }));
 }
 
-const warnedInUse = new WeakMap<object, Set<number>>();
-
 /** Says, once per zone and deployment, that a zone's name is in use and what the resource needs. */
 function warnNameInUse(spec: ZoneSpec, row: ZoneRow, resource: string | undefined, conn: Connection): void {
-  let seen = warnedInUse.get(conn.identity);
-  if (!seen) warnedInUse.set(conn.identity, (seen = new Set()));
-  if (seen.has(row.id)) return;
-  seen.add(row.id);
-  warn(nameInUseWarning(spec, row.name, row.id, resource));
+  if (firstTime(conn, `${spec.group}:${row.id}:inUse`)) warn(nameInUseWarning(spec, row.name, row.id, resource));
 }
 
 /**

@@ -9,7 +9,7 @@ import { PerAccount } from "../../api/perAccount";
 import {
   CREDENTIAL_SETTINGS,
   KNOWN_CONFIG_KEYS,
-  SETTINGS,
+  rawSetting,
   SettingName,
   SettingValues,
   unknownConfigKeys,
@@ -115,7 +115,7 @@ function configuredSuffix(): string | undefined {
 }
 
 /**
- * The last connection and the raw credential values (stack config and environment) it was resolved from. An
+ * The last connection and the raw credential values (stack config, else environment) it was resolved from. An
  * operation asks for the connection two or three times, and resolving parses the base URL and hashes the
  * credentials each time: a tenth of the host's own work in a refresh of 1,000 zones (docs/performance.md,
  * "Per-zone cost"). Any change of those values resolves afresh, so a bad value still throws where it did.
@@ -124,7 +124,7 @@ let last: { raw: (string | undefined)[]; conn: Connection } | undefined;
 
 /** The client and listZones cache for the current credentials, made once per host process. */
 export function connection(): Connection {
-  const raw = CREDENTIAL_SETTINGS.flatMap((n) => [stackConfig[SETTINGS[n].configKey], process.env[SETTINGS[n].env]]);
+  const raw = CREDENTIAL_SETTINGS.map((n) => rawSetting(n, { config: lookup, env: process.env })?.raw);
   if (last && raw.every((v, i) => v === last?.raw[i])) return last.conn;
   const c = resolveCredentials({ config: lookup, env: process.env });
   const conn = connections.get(c, { config: lookup, env: process.env });

@@ -15,6 +15,7 @@
  * is installed.
  */
 import * as fs from "fs";
+import { hostSdkRoot } from "./sdk";
 
 /** How often the parent is looked at, in ms (the timer does not keep the host alive). */
 export const PARENT_POLL_MS = 1_000;
@@ -22,14 +23,9 @@ export const PARENT_POLL_MS = 1_000;
 let installed = false;
 let gone: string | undefined;
 
-/** Whether this process is the SDK's dynamic-provider host (`node @pulumi/pulumi/cmd/dynamic-provider <engine>`). */
-export function inDynamicProviderHost(main: string | undefined = require.main?.filename): boolean {
-  return main !== undefined && /[\\/]@pulumi[\\/]pulumi[\\/]cmd[\\/]dynamic-provider[\\/]/.test(main);
-}
-
 /** Starts watching for the engine's end, once, when this process is the SDK's host. Cheap to call on every operation. */
 export function watchEngine(): void {
-  if (installed || !inDynamicProviderHost()) return;
+  if (installed || hostSdkRoot() === undefined) return;
   installEngineWatch();
 }
 
@@ -92,9 +88,4 @@ export function writeLine(line: string): void {
   } catch {
     // A synchronous failure of the pipe: the 'error' listener (when installed) ends the host.
   }
-}
-
-/** Why the host found the engine gone, or undefined while it runs (for tests). */
-export function engineGone(): string | undefined {
-  return gone;
 }

@@ -183,7 +183,7 @@ class CreateRecovery {
       const more = n <= retriesAllowed(this.policy) && shouldRetry(e, n);
       if (mayHaveBeenProcessed(e)) {
         this.lost = e;
-        if (n < this.attempts && shouldRetry(e, n))
+        if (more)
           log(
             `${this.spec.label} '${this.name}': ${this.method} attempt ${n} failed (${e.message}); looking the zone up before trying again`,
           );

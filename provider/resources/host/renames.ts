@@ -135,26 +135,27 @@ export function aliasZone(rows: readonly ZoneRow[], scope: AutoNameScope): { row
 
 const warned = new WeakMap<object, Set<string>>();
 
+/** Whether `key` is said for the first time in this deployment (one identity per deployment): a warning once. */
+export function firstTime(conn: Connection, key: string): boolean {
+  let seen = warned.get(conn.identity);
+  if (!seen) warned.set(conn.identity, (seen = new Set()));
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
+}
+
 /**
  * Warns, once per zone and deployment, about each zone a new resource's check finds left behind: once the
  * resource's batch has been checked whole (the names of zones checked after it count too), and once per batch
  * and stack identity, so the account's zones are looked through a few times per deployment, not once per zone.
  */
 export function warnLeftBehind(spec: ZoneSpec, rows: readonly ZoneRow[], scope: AutoNameScope, conn: Connection): void {
-  if (spec.deletable) return;
-  let seen = warned.get(conn.identity);
-  if (!seen) warned.set(conn.identity, (seen = new Set()));
-  const pass = `${spec.group}:${scope.batch}:${scope.stack.join("\0")}`;
-  if (seen.has(pass)) return;
-  seen.add(pass);
+  if (spec.deletable || !firstTime(conn, `${spec.group}:${scope.batch}:${scope.stack.join("\0")}`)) return;
   const declared = declaredNames(spec, conn);
   declared.whenWhole(scope, () => {
-    for (const { row, owner } of leftBehind(spec, rows, scope, conn, declared.names)) {
-      const key = `${spec.group}:${row.id}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      warn(leftBehindMessage(spec, row.name, row.id, owner, scope.resource));
-    }
+    for (const { row, owner } of leftBehind(spec, rows, scope, conn, declared.names))
+      if (firstTime(conn, `${spec.group}:${row.id}`))
+        warn(leftBehindMessage(spec, row.name, row.id, owner, scope.resource));
   });
 }
 
@@ -163,10 +164,5 @@ export function warnLeftBehind(spec: ZoneSpec, rows: readonly ZoneRow[], scope: 
  * zones: a live zone's `--replace` deletes it first, so its create makes a new one).
  */
 export function warnTakeBack(spec: ZoneSpec, row: ZoneRow, conn: Connection): void {
-  let seen = warned.get(conn.identity);
-  if (!seen) warned.set(conn.identity, (seen = new Set()));
-  const key = `${spec.group}:${row.id}:take`;
-  if (seen.has(key)) return;
-  seen.add(key);
-  warn(takeBackMessage(spec, row.name, row.id));
+  if (firstTime(conn, `${spec.group}:${row.id}:take`)) warn(takeBackMessage(spec, row.name, row.id));
 }
