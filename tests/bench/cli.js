@@ -167,7 +167,7 @@ async function backendChoices(p, emu, count, log) {
   return figures;
 }
 
-/** A time ratio of a run made for memory: shown, not judged (checkpoints skipped, one round). */
+/** A time ratio of a run made for memory: shown, not judged (checkpoints skipped). */
 function untimed(f) {
   return { ...f, target: undefined, note: `${f.note}; checkpoints skipped, shown only` };
 }
