@@ -126,14 +126,14 @@ function providerFile(kind, row) {
   );
 }
 
-const upper = (kind, row) => row.type.replace(/Zone$/, "");
+const upper = (row) => row.type.replace(/Zone$/, "");
 
 function lookups(table) {
   let out = HEADER("getXZones and getXZonesOutput of each kind: every zone of the kind in the account.");
   out += `import type * as pulumi from "@pulumi/pulumi";\nimport type { FunctionOptions, FunctionOutputOptions } from "../connection";\n`;
   out += `import { zonesOf, zonesOfOutput, type GetZonesResult, type ZoneInfoOf } from "../zoneList";\n\n`;
   for (const [kind, row] of Object.entries(table)) {
-    const U = upper(kind, row);
+    const U = upper(row);
     const access = row.liveOnly ? " (needs live-zone access on the API key)" : "";
     out += doc(
       `A ${row.label} as the lookups return it: its listed fields, camelCase, and \`zoneId\`.` +
@@ -149,8 +149,8 @@ function lookups(table) {
 }
 
 function lookupsIndex(table) {
-  const names = Object.entries(table).flatMap(([k, r]) => [`get${upper(k, r)}Zones`, `get${upper(k, r)}ZonesOutput`]);
-  const types = Object.entries(table).map(([k, r]) => `${upper(k, r)}ZoneInfo`);
+  const names = Object.values(table).flatMap((r) => [`get${upper(r)}Zones`, `get${upper(r)}ZonesOutput`]);
+  const types = Object.values(table).map((r) => `${upper(r)}ZoneInfo`);
   let out = HEADER("The zone lookups of each kind, as the package exports them: answered by `mocks.call` under mocks.");
   out += `import { mockable } from "../mocks";\nimport * as lookups from "./lookups";\n\n`;
   out += `export const { ${names.join(", ")} } = mockable(lookups);\n`;

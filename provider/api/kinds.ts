@@ -40,6 +40,11 @@ export function perKind<T>(make: (kind: ZoneKind) => T): Record<ZoneKind, T> {
   return Object.fromEntries(ZONE_KINDS.map((k) => [k, make(k)])) as Record<ZoneKind, T>;
 }
 
+/** A record with one entry per group (`pullzone`), made from its kind by `make`: the wire's tables by group. */
+export function perGroup<T>(make: (kind: ZoneKind) => T): Record<ZoneGroup, T> {
+  return Object.fromEntries(ZONE_KINDS.map((k) => [TABLE[k].group, make(k)])) as Record<ZoneGroup, T>;
+}
+
 /** The row of `kind`. */
 export function kindInfo<K extends ZoneKind>(kind: K): ZoneKindInfo<K> {
   return { kind, ...TABLE[kind] } as ZoneKindInfo<K>;

@@ -6,7 +6,7 @@
  */
 import { MAX_RETURN_LIMIT } from "./config";
 import { INT32_MAX } from "./ids";
-import { ZONE_GROUPS, ZONE_KINDS, type ZoneGroup, type ZoneKind } from "./kinds";
+import { perGroup, ZONE_GROUPS, ZONE_KINDS, type ZoneGroup, type ZoneKind } from "./kinds";
 import {
   createKeys,
   requiredCreateKeys,
@@ -82,9 +82,7 @@ export interface MethodSpec {
 }
 
 /** The create keys of each zone group, for code that serves any kind (the emulator's seedZone, its password rule). */
-export const ZONE_CREATE_KEYS: Readonly<Record<ZoneGroup, readonly string[]>> = Object.fromEntries(
-  ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].group, createKeys(k)]),
-) as Record<ZoneGroup, readonly string[]>;
+export const ZONE_CREATE_KEYS: Readonly<Record<ZoneGroup, readonly string[]>> = perGroup(createKeys);
 /**
  * Keys of user.update's `values` the emulator accepts. The contract does not list them, so the
  * client sends any key with a string value (see docs/client.md for the keys public samples sent).

@@ -3,7 +3,7 @@
  * silent (fault codes, report columns, user fields, the bandwidth answer) the choice made here
  * is the one documented in docs/emulator.md; the client tolerates the other plausible shapes.
  */
-import { ZONE_KINDS, type ZoneKind } from "./kinds";
+import { perGroup, type ZoneKind } from "./kinds";
 import { rowFields, type RowKey, type ZoneRowOf } from "./zoneFields";
 import { ZONE_KIND_TABLE } from "./zoneKinds";
 
@@ -27,12 +27,12 @@ export const LIVE_URL_COLUMNS = ["stream_url", "rtmp_url", "cdn_url"] as const;
 /** Fields each kind's listZones rows carry, exactly and in order (never the password or the label), by group. */
 export const ZONE_ROW_FIELDS: {
   readonly [K in ZoneKind as (typeof ZONE_KIND_TABLE)[K]["group"]]: readonly ("id" | RowKey<K>)[];
-} = Object.fromEntries(ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].group, rowFields(k)])) as never;
+} = perGroup(rowFields) as never;
 
 /** Create error codes of §7, by group: `failed`, `nameInUse`, and pull's `originUnresolvable`. */
 export const CREATE_ERROR_CODES: {
   readonly [K in ZoneKind as (typeof ZONE_KIND_TABLE)[K]["group"]]: (typeof ZONE_KIND_TABLE)[K]["createErrors"];
-} = Object.fromEntries(ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].group, ZONE_KIND_TABLE[k].createErrors])) as never;
+} = perGroup((k) => ZONE_KIND_TABLE[k].createErrors) as never;
 
 /**
  * XML-RPC fault codes. The document does not show them (§5.6, §7); the emulator uses the
