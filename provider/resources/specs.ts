@@ -105,3 +105,17 @@ export const ACCOUNT = "account";
  * id, since a dynamic provider is never told a URN.
  */
 export const RESOURCE_NAME = "__resourceName";
+
+/**
+ * The hidden output a refresh sets when it found the zone under another name at its id (recorded.ts, `renamed`):
+ * the name this stack last gave the zone. An update clears it (the zone then holds the declared name again); until
+ * then diff reports a change and a delete is refused, so a zone is never deleted on a name the stack did not set.
+ */
+export const RENAMED_FROM = "__renamedFrom";
+
+/**
+ * The hidden output a refresh sets when the zone at the id is not the recorded one (recorded.ts, `other`): why.
+ * The refresh keeps the rest as recorded and goes on with the other zones; diff reports a change, so a drift check
+ * fails, and the next update or delete, which looks again, refuses.
+ */
+export const MISMATCH = "__mismatch";

@@ -119,9 +119,10 @@ describe("replacements", () => {
     const name = unique("live");
     const live = await d.up("LiveZone", { name, password: "Zone-Pa55word-1" });
     expect((await d.diff("LiveZone", live.id, live.outs, live.inputs)).deleteBeforeReplace).toBe(true);
-    // pulumi up --replace: delete, then create under the same name in the same deployment.
-    await d.delete("LiveZone", live.id, live.outs);
-    const again = await d.create("LiveZone", live.inputs);
+    // pulumi up --replace (a later deployment): delete, then create under the same name.
+    const replacing = deployment(accountConfig(emu));
+    await replacing.delete("LiveZone", live.id, live.outs);
+    const again = await replacing.create("LiveZone", live.inputs);
     expect(again.id).not.toBe(live.id);
     expect(emu.zones("livezone").filter((z) => z.name === name)).toHaveLength(1);
 

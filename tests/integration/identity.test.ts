@@ -141,21 +141,32 @@ describe("one zone, one resource", () => {
     const d = deployment(accountConfig(emu));
     const first = await d.up("LiveZone", { name, password: PASSWORD, adopt: true });
     expect(first.id).toBe(String(existing.id));
-    await expect(
-      d.up("LiveZone", { name: name.toUpperCase(), password: "Other-Pa55word", adopt: true }),
-    ).rejects.toThrow("another resource of this deployment already manages it");
+    await expect(d.up("LiveZone", { name, password: "Other-Pa55word", adopt: true })).rejects.toThrow(
+      "another resource of this deployment already manages it",
+    );
     expect(emu.passwordMatches("livezone", existing.id, PASSWORD)).toBe(true);
   });
 });
 
 describe("names with capitals", () => {
-  test("check takes what the API takes, and adopt finds a zone whatever the case", async () => {
+  test("check takes what the API takes; adopt takes only the exact name, and a name differing in case is refused, not taken", async () => {
     const name = unique("ShopAssets");
     const d = deployment(accountConfig(emu));
     const checked = await d.check("PullZone", {}, { name, origin: ORIGIN });
     expect(checked.failures).toEqual([]);
     const existing = await emu.seedZone("pullzone", { name, origin: ORIGIN });
-    const adopted = await d.up("PullZone", { name: name.toLowerCase(), origin: ORIGIN, adopt: true });
+    // Names are compared exactly (issue 33): a server with case-sensitive names holds `shopassets` as another zone.
+    const later = deployment(accountConfig(emu));
+    const before = writes(emu, "pullzone");
+    await expect(
+      later.up("PullZone", { name: name.toLowerCase(), origin: "https://other.example.com", adopt: true }),
+    ).rejects.toThrow(`whose name differs only in case`);
+    expect(writes(emu, "pullzone")).toBe(before);
+    // A snapshot taken before the zone existed: the create is sent, the server refuses it, and the clash is named.
+    await expect(
+      d.up("PullZone", { name: name.toLowerCase(), origin: "https://other.example.com", adopt: true }),
+    ).rejects.toThrow(`whose name differs only in case`);
+    const adopted = await later.up("PullZone", { name, origin: ORIGIN, adopt: true });
     expect(adopted.id).toBe(String(existing.id));
     expect(emu.zones("pullzone").filter((z) => z.name.toLowerCase() === name.toLowerCase())).toHaveLength(1);
   });

@@ -59,16 +59,19 @@ describe("rows without a name, over a crafted server", () => {
     expect("name" in zones[0]).toBe(false);
   });
 
-  test("refresh after a rename in the control panel: the new name from the stream URL is seen, never taken for drift", async () => {
+  test("refresh after a rename in the control panel: the new name from the stream URL is seen and recorded as drift", async () => {
     serve(answer(arr(liveRow({ stream_url: "<string>rtmp://Stream-B.acme.netdna-cdn.com/live</string>" }))));
     const d = deployment(accountConfig({ url: scripted.server().url, apiUserId: 1, apiKey: "test-key-0000" }));
-    const outs = { name: "stream-a", password: PASSWORD, zoneId: 5 };
-    // Another name at the recorded id is a renamed zone or another zone: the refresh fails naming both (recorded.ts).
-    await expect(d.read("LiveZone", "5", outs)).rejects.toThrow(
-      "live zone 'stream-a' (id 5): id 5 is now live zone 'Stream-B'",
-    );
+    const account = `1@${new URL(scripted.server().url).host}`;
+    const outs = { name: "stream-a", password: PASSWORD, zoneId: 5, account };
+    // Another name at the recorded id, the recorded one listed nowhere: a rename, recorded as drift (recorded.ts).
+    const { result: renamed, text } = await stderrOf(() => d.read("LiveZone", "5", outs));
+    expect(renamed.props).toMatchObject({ name: "Stream-B", __renamedFrom: "stream-a" });
+    expect(renamed.inputs).toMatchObject({ name: "stream-a" });
+    expect(text).toContain("live zone 'stream-a' (id 5) is now named 'Stream-B' in the account: recorded as drift");
     // The same name in another case (a host is case-insensitive) keeps the state's spelling: no false drift.
     const same = await d.read("LiveZone", "5", { ...outs, name: "stream-B" });
+    expect(same.props).not.toHaveProperty("__renamedFrom");
     expect(same.props.name).toBe("stream-B");
   });
 });

@@ -6,10 +6,10 @@
  * CLI: tests/engine/identity.test.ts. Also point 2: one id is managed by one resource, also when a create's answer
  * repeats an id.
  */
-import type { Emulator } from "../../provider/emulator";
+import { startEmulator, type Emulator } from "../../provider/emulator";
 import { rpc, useScriptedServer } from "../support/scriptedServer";
 import { useEmulator } from "../support/emulator";
-import { accountConfig, deployment, uniqueName } from "../support/handle";
+import { accountConfig, deployment, uniqueName, withStderr } from "../support/handle";
 
 const PASSWORD = "Zone-Pa55word-1";
 const ORIGIN = "https://origin.example.com";
@@ -79,26 +79,113 @@ describe("update", () => {
 });
 
 describe("refresh", () => {
-  test("an id pointing at another zone of the kind: the read fails naming both, never drift", async () => {
+  test("an id pointing at another zone of the kind: said naming both, kept as recorded and marked, never drift, never an error", async () => {
     const d = deployment(accountConfig(emu));
     const mine = await d.up("PullZone", { name: uniqueName("site"), origin: ORIGIN });
     const foreign = await emu.seedZone("pullzone", { name: uniqueName("adv"), origin: "https://adv.example.com" });
-    await expect(
-      deployment(accountConfig(emu)).read("PullZone", String(foreign.id), { ...mine.outs, zoneId: foreign.id }),
-    ).rejects.toThrow(
-      `pull zone '${mine.outs.name}' (id ${foreign.id}): id ${foreign.id} is now pull zone '${foreign.name}'`,
+    const later = deployment(accountConfig(emu));
+    const recorded = { ...mine.outs, zoneId: foreign.id };
+    // A failed read stops the engine's other reads: one zone's problem must not hide the others' (issue 32).
+    const { result, stderr } = await withStderr(() => later.read("PullZone", String(foreign.id), recorded));
+    expect(stderr).toContain(
+      `pull zone '${mine.outs.name}' (id ${foreign.id}): id ${foreign.id} is now pull zone '${foreign.name}', ` +
+        `and pull zone '${mine.outs.name}' (id ${mine.id}) is listed.`,
     );
+    // What the state records is kept (not the foreign zone's origin), with the mark that makes diff report a change.
+    expect(result.props).toMatchObject({ name: mine.outs.name, origin: ORIGIN, __mismatch: expect.any(String) });
+    expect(result.inputs).toBeUndefined();
+    expect((await later.diff("PullZone", String(foreign.id), result.props, mine.inputs)).changes).toBe(true);
+    // The next update looks again and refuses; the foreign zone keeps its values.
+    const before = writes();
+    await expect(
+      later.update("PullZone", String(foreign.id), result.props, { ...mine.inputs, vhost: "www.example.com" }),
+    ).rejects.toThrow("Refusing to update it: nothing was changed.");
+    expect(writes()).toBe(before);
+    expect(emu.zones("pullzone").find((z) => z.id === foreign.id)).toMatchObject({ name: foreign.name });
   });
 
   test("an id no zone of the kind has while the recorded name is listed at another id: not 'deleted', the id is wrong", async () => {
     const d = deployment(accountConfig(emu));
     const mine = await d.up("PullZone", { name: uniqueName("site"), origin: ORIGIN });
     const live = await d.up("LiveZone", { name: uniqueName("cam"), password: PASSWORD }); // another kind's id
-    const attempt = deployment(accountConfig(emu)).read("PullZone", live.id, { ...mine.outs, zoneId: Number(live.id) });
-    await expect(attempt).rejects.toThrow(
+    const { result, stderr } = await withStderr(() =>
+      deployment(accountConfig(emu)).read("PullZone", live.id, { ...mine.outs, zoneId: Number(live.id) }),
+    );
+    expect(stderr).toContain(
       `pull zone '${mine.outs.name}' (id ${live.id}): pullzone.listZones has no zone with id ${live.id}, ` +
         `and pull zone '${mine.outs.name}' (id ${mine.id}) is listed.`,
     );
+    expect(result.id).toBe(live.id);
+    expect(result.props.__mismatch).toBe(`id ${live.id} is not listed`);
+  });
+
+  test("a rename in the control panel is drift: recorded with its one line, and the next update names the zone back", async () => {
+    const d = deployment(accountConfig(emu));
+    const made = await d.up("PushZone", { name: uniqueName("static"), password: PASSWORD });
+    const renamed = `${made.outs.name}-renamed`;
+    await emu.editZone("pushzone", Number(made.id), { name: renamed });
+    const later = deployment(accountConfig(emu));
+    const { result, stderr } = await withStderr(() => later.read("PushZone", made.id, made.outs));
+    expect(stderr).toContain(
+      `push zone '${made.outs.name}' (id ${made.id}) is now named '${renamed}' in the account: recorded as drift`,
+    );
+    expect(stderr.match(/is now named/g)).toHaveLength(1);
+    expect(result.props).toMatchObject({ name: renamed, __renamedFrom: made.outs.name });
+    // The stored name stays the stack's: an auto-named zone gets it back too.
+    expect(result.inputs).toMatchObject({ name: made.outs.name });
+    expect((await later.diff("PushZone", made.id, result.props, made.inputs)).changes).toBe(true);
+    const outs = await later.update("PushZone", made.id, result.props, made.inputs);
+    expect(outs).toMatchObject({ name: made.outs.name });
+    expect(outs).not.toHaveProperty("__renamedFrom");
+    expect(emu.zones("pushzone").find((z) => z.id === Number(made.id))).toMatchObject({ name: made.outs.name });
+  });
+
+  test("a name that differs only in case is another zone to the identity check: recorded as a rename, never taken as same", async () => {
+    const d = deployment(accountConfig(emu));
+    const made = await d.up("PullZone", { name: uniqueName("case"), origin: ORIGIN });
+    await emu.editZone("pullzone", Number(made.id), { name: String(made.outs.name).toUpperCase() });
+    const { result } = await withStderr(() => deployment(accountConfig(emu)).read("PullZone", made.id, made.outs));
+    expect(result.props).toMatchObject({
+      name: String(made.outs.name).toUpperCase(),
+      __renamedFrom: made.outs.name,
+    });
+  });
+
+  test("a recorded name that is missing, empty, null or a number is a mismatch, never a pass", async () => {
+    const d = deployment(accountConfig(emu));
+    const mine = await d.up("LiveZone", { name: uniqueName("anon"), password: PASSWORD });
+    const foreign = await emu.seedZone("livezone", { name: uniqueName("adv"), password: PASSWORD });
+    for (const name of [undefined, "", null, 42]) {
+      const recorded: Record<string, unknown> = { ...mine.outs, zoneId: foreign.id, name };
+      if (name === undefined) delete recorded.name;
+      const later = deployment(accountConfig(emu));
+      const { result } = await withStderr(() => later.read("LiveZone", String(foreign.id), recorded));
+      expect(result.props.__mismatch).toContain("the state records no name for it");
+      const deletes = callsOf("livezone.delete");
+      await expect(later.delete("LiveZone", String(foreign.id), recorded)).rejects.toThrow(
+        "Refusing to delete it: nothing was changed.",
+      );
+      await expect(
+        later.update("LiveZone", String(foreign.id), recorded, { ...mine.inputs, label: "x" }),
+      ).rejects.toThrow("Refusing to update it: nothing was changed.");
+      expect(callsOf("livezone.delete")).toBe(deletes);
+    }
+    expect(emu.zones("livezone").find((z) => z.id === foreign.id)).toMatchObject({ name: foreign.name });
+  });
+
+  test("a state without the account fingerprint is not written to; a refresh that proves the zone records it", async () => {
+    const d = deployment(accountConfig(emu));
+    const made = await d.up("LiveZone", { name: uniqueName("print"), password: PASSWORD });
+    const old: Record<string, unknown> = { ...made.outs };
+    delete old.account;
+    const later = deployment(accountConfig(emu));
+    const before = writes();
+    await expect(later.update("LiveZone", made.id, old, { ...made.inputs, label: "x" })).rejects.toThrow(
+      "the state records no account for it",
+    );
+    await expect(later.delete("LiveZone", made.id, old)).rejects.toThrow("the state records no account for it");
+    expect(writes()).toBe(before);
+    expect((await later.read("LiveZone", made.id, old)).props.account).toBe(made.outs.account);
   });
 
   test("a zone deleted outside Pulumi still reads as gone", async () => {
@@ -132,8 +219,89 @@ describe("delete", () => {
   });
 });
 
+describe("delete decides on a listing fresh enough, and never on a name the stack did not set (issues 32, 33)", () => {
+  test("ids that change owner during one destroy: each delete lists again, and the changed one is refused", async () => {
+    const d = deployment(accountConfig(emu));
+    const a = await d.up("LiveZone", { name: uniqueName("a"), password: PASSWORD });
+    const b = await d.up("LiveZone", { name: uniqueName("b"), password: PASSWORD });
+    const destroy = deployment(accountConfig(emu));
+    await destroy.read("LiveZone", a.id, a.outs); // the deployment has a listing already
+    await destroy.read("LiveZone", b.id, b.outs);
+    await destroy.delete("LiveZone", a.id, a.outs);
+    await emu.editZone("livezone", Number(b.id), { name: uniqueName("theirs") }); // b's id is another zone's now
+    await expect(destroy.delete("LiveZone", b.id, b.outs)).rejects.toThrow("Refusing to delete it");
+    expect(emu.zones("livezone").some((z) => z.id === Number(b.id))).toBe(true);
+  });
+
+  test("a live zone a refresh found renamed is not deleted until an up has named it again", async () => {
+    const d = deployment(accountConfig(emu));
+    const made = await d.up("LiveZone", { name: uniqueName("stream"), password: PASSWORD });
+    await emu.editZone("livezone", Number(made.id), { name: uniqueName("hand") });
+    const refresh = deployment(accountConfig(emu));
+    const { result } = await withStderr(() => refresh.read("LiveZone", made.id, made.outs));
+    const deletes = callsOf("livezone.delete");
+    await expect(refresh.delete("LiveZone", made.id, result.props)).rejects.toThrow(
+      `not '${made.outs.name}' as this stack named it`,
+    );
+    expect(callsOf("livezone.delete")).toBe(deletes);
+    const outs = await refresh.update("LiveZone", made.id, result.props, made.inputs);
+    await deployment(accountConfig(emu)).delete("LiveZone", made.id, outs);
+    expect(emu.zones("livezone").some((z) => z.id === Number(made.id))).toBe(false);
+  });
+
+  test("a resource renamed without aliases whose replacement adopted the zone: the old resource's delete keeps it", async () => {
+    const d = deployment(accountConfig(emu));
+    const old = await d.up("LiveZone", { name: uniqueName("news"), password: PASSWORD });
+    const up = deployment(accountConfig(emu));
+    // The engine creates the new resource first, then deletes the old one.
+    const adopted = await up.up("LiveZone", { name: old.outs.name, password: PASSWORD, adopt: true });
+    expect(adopted.id).toBe(old.id);
+    const { stderr } = await withStderr(() => up.delete("LiveZone", old.id, old.outs));
+    expect(stderr).toContain("was not deleted: another resource of this deployment created or adopted it");
+    expect(emu.zones("livezone").some((z) => z.id === Number(old.id))).toBe(true);
+  });
+
+  test("a listing without names: a delete is refused, naming the way out, unless the id is confirmed", async () => {
+    const legacy = await startEmulator({ port: 0, compat: "legacy" });
+    try {
+      const made = await deployment(accountConfig(legacy)).up("LiveZone", { name: "show", password: PASSWORD });
+      const later = deployment(accountConfig(legacy));
+      await expect(later.delete("LiveZone", made.id, made.outs)).rejects.toThrow(
+        `lists ids without names, so nothing shows that the zone at id ${made.id} is this one`,
+      );
+      expect(legacy.zones("livezone")).toHaveLength(1);
+      process.env.CDN_CONFIRM_DELETE = `999, ${made.id}`;
+      try {
+        await later.delete("LiveZone", made.id, made.outs);
+      } finally {
+        delete process.env.CDN_CONFIRM_DELETE;
+      }
+      expect(legacy.zones("livezone")).toHaveLength(0);
+    } finally {
+      await legacy.close();
+    }
+  });
+});
+
 describe("one id, one resource, also for creates (point 2)", () => {
   const server = useScriptedServer();
+
+  test("a create answered with an id another zone held before it (recorded by an earlier deployment): nothing recorded", async () => {
+    const s = server.get();
+    s.answer((res, n) => {
+      const body = s.received[n - 1];
+      res.writeHead(200, { "Content-Type": "text/xml" });
+      res.end(
+        /zone\.create</.test(body)
+          ? rpc.answer(rpc.array("<int>0</int>", rpc.struct({ id: "<int>12</int>" })))
+          : rpc.answer(rpc.array(rpc.struct({ id: "<int>12</int>", name: "<string>cam-old</string>" }))),
+      );
+    });
+    const d = deployment(accountConfig({ url: s.url, apiUserId: 1, apiKey: "scripted-test-key" }));
+    const made = d.up("LiveZone", { name: "cam-new", password: PASSWORD });
+    await expect(made).rejects.toThrow("livezone.create answered id 12, which live zone 'cam-old' (id 12) held before");
+    await expect(made).rejects.not.toHaveProperty("id");
+  });
 
   test("a server answering every create with id 77: the second zone is refused and nothing is recorded twice", async () => {
     const s = server.get();

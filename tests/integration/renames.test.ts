@@ -269,7 +269,7 @@ test("live zones: no warning and no refusal, since the API deletes them (a repla
   expect(out).toBe("");
 });
 
-test("a live zone's name in use at create: a rename is sent to aliases, never to adopt, which would see the zone deleted", async () => {
+test("a live zone's name in use at create: a rename is sent to aliases first; adopt is safe too, the old resource's delete keeps the zone (issue 32)", async () => {
   const zone = await emu.seedZone("livezone", { name: `stream-${process.pid % 997}`, password: "Zone-Pa55word-1" });
   const d = deployment(accountConfig(emu));
   const checked = await d.check("LiveZone", {}, { name: zone.name, password: "Zone-Pa55word-1" });
@@ -279,6 +279,6 @@ test("a live zone's name in use at create: a rename is sent to aliases, never to
       "To manage it here, set `adopt: true` on the resource, only if no other stack manages it",
   );
   await expect(d.create("LiveZone", checked.inputs)).rejects.toThrow(
-    'Renamed resource? Add `aliases: [{ name: "<old name>" }]` (adopt would not help: the old resource\'s delete would delete the zone).',
+    'Renamed resource? Add `aliases: [{ name: "<old name>" }]` (or `adopt: true`: the old resource\'s delete then keeps the zone).',
   );
 });

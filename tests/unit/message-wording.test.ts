@@ -4,7 +4,7 @@
  * message can be reworded in one place. Each check is the sentence that carries the message's point.
  */
 import { errorFromNetwork } from "../../provider/api/errors";
-import { otherZoneMessage } from "../../provider/resources/host/recorded";
+import { otherZoneMessage, renamedMessage } from "../../provider/resources/host/recorded";
 import {
   accountMismatchMessage,
   adoptWarning,
@@ -32,7 +32,7 @@ test("name in use: what adopt does, said before it is suggested; the rarer cases
   expect(said).toContain('Renamed resource? Add `aliases: [{ name: "<old name>" }]`');
   expect(said).toContain("`pulumi up --replace` or tainted? Pull zones cannot be replaced");
   expect(nameInUseMessage(live, "cam", 3)).toContain(
-    "adopt would not help: the old resource's delete would delete the zone",
+    "(or `adopt: true`: the old resource's delete then keeps the zone)",
   );
   expect(nameInUseMessage(pull, "site", 7, { claimedBy: "other" })).toContain(
     "another resource of this deployment already manages it (as 'other')",
@@ -93,8 +93,15 @@ test("identity: another account, another zone at the recorded id, one id for two
     /^pull zone 'site' \(id 7\): id 7 is now pull zone 'theirs', and pull zone 'site' \(id 9\) is listed\. The id recorded in the state is not this zone's/,
   );
   expect(other).toContain("Refusing to update it: nothing was changed.");
-  expect(otherZoneMessage(pull, "site", 7, { at: { id: 7, name: "renamed" } }, "read")).toContain(
-    "If 'renamed' is this zone renamed in the control panel, declare `name: \"renamed\"`",
+  // A rename outside Pulumi is drift (issue 32): the refresh's one line says both readings.
+  expect(renamedMessage(pull, "site", 7, { id: 7, name: "renamed" })).toBe(
+    "pull zone 'site' (id 7) is now named 'renamed' in the account: recorded as drift (renamed outside Pulumi), and the " +
+      "next `pulumi up` names it 'site' again. If this is not a rename, the state points at another zone ('renamed' holds " +
+      "id 7, and no zone is named 'site'): check it in the control panel before the next `pulumi up` " +
+      '(docs/resources.md, "Zone identity").',
+  );
+  expect(otherZoneMessage(pull, "site", 7, { at: { id: 7, name: "theirs" }, why: "no name" }, "read")).toContain(
+    "(no name). The id recorded in the state is not this zone's",
   );
   expect(sharedIdMessage(live, "cam-b", 77, "cam-a")).toContain(
     "livezone.create answered id 77, which another resource of this deployment already manages (as 'cam-a')",

@@ -80,7 +80,7 @@ export async function adopt(
   if (claimedBy !== undefined) throw new Error(nameInUseMessage(spec, name, row.id, { claimedBy }));
   const mismatched = adoptMismatches(spec, inputs, row);
   if (mismatched.length) throw new Error(adoptMismatchMessage(spec, name, row, mismatched, inputs, takeBack));
-  identity.claim(spec, row.id, String(inputs.name));
+  identity.claim(spec, row.id, String(inputs.name), true);
   const previous = toOutputs(spec, { inputs: {}, id: row.id, row, identity });
   // Unlisted fields (password, label) cannot be compared: they are always sent.
   const toSend = spec.fields.filter(
@@ -128,7 +128,7 @@ export async function takeOver(
 ): Promise<{ id: string; outs: Props }> {
   const { client, lists, identity } = conn;
   const ref = zoneRef(spec, inputs.name, found.id);
-  identity.claim(spec, found.id, String(inputs.name));
+  identity.claim(spec, found.id, String(inputs.name), true);
   const unseen = spec.fields.filter(
     (f) => !f.listed && !f.createOnly && typeof inputs[f.input] === "string" && inputs[f.input] !== "",
   );

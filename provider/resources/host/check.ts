@@ -15,14 +15,21 @@ import { settingRef } from "../../api/settings";
 import { Connection, settingProblems } from "./connection";
 import { adoptMismatches, adoptMismatchMessage } from "./adopt";
 import { RESOURCE_NAME } from "./identity";
-import { createOnlyMessage, nameInUseMessage, nameInUseWarning, zoneRef } from "./messages";
+import {
+  adoptNotice,
+  caseClashMessage,
+  createOnlyMessage,
+  nameInUseMessage,
+  nameInUseWarning,
+  zoneRef,
+} from "./messages";
 import { warn } from "./log";
 import { AUTO_NAME, AutoNameScope, isOwnAutoName } from "../naming";
 import { aliasZone, firstTime, recordDeclared, takeScope, warnLeftBehind, warnTakeBack } from "./renames";
 import { declared } from "./outputs";
 import { ZoneSpec } from "../specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
-import { rowByName, type ZoneRow } from "./zoneLookup";
+import { rowByLabel, type ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
 
@@ -117,8 +124,13 @@ async function newZoneProblems(
     ];
   }
   if (naming.scope) warnLeftBehind(spec, rows, naming.scope, conn);
-  const existing = rowByName(rows, name);
+  const existing = rowByLabel(rows, name);
   if (!existing) return aliasZoneProblems(spec, conn, rows, naming);
+  // Only in case: the same delivery host name, never the same zone (zoneLookup.ts, `sameLabel`); create refuses it.
+  if (existing.name !== name) {
+    if (firstTime(conn, `${spec.group}:${existing.id}:inUse`)) warn(caseClashMessage(spec, name, existing));
+    return [];
+  }
   // The engine checks a `pulumi up --replace` target once, with no stored inputs (step_generator.go,
   // continueStepsFromImport), while the zone it replaces still holds the name: for a live zone, replaced
   // delete-first, that name is its own. Create still refuses a name in use, after the delete has freed it.
@@ -140,6 +152,9 @@ async function newZoneProblems(
   }
   const mismatches = adoptMismatches(spec, inputs, existing);
   if (inputs.adopt !== true && !mismatches.length && !spec.deletable) warnTakeBack(spec, existing, conn);
+  // A preview shows an adoption as `+ create`: this line tells it from a zone made new (issue 32).
+  if (inputs.adopt === true && !mismatches.length && firstTime(conn, `${spec.group}:${existing.id}:adopt`))
+    warn(adoptNotice(spec, existing));
   return mismatches.map((f) => ({
     property: f.input,
     reason: adoptMismatchMessage(spec, existing.name ?? name, existing, [f], inputs, inputs.adopt !== true),

@@ -32,6 +32,7 @@ export function describeAccount(account: string): string {
 /** The claims and learned facts of one account in one deployment (one host process). */
 export class DeploymentIdentity {
   private readonly claims = new Map<string, string>();
+  private readonly made = new Set<string>();
   private readonly gets = new Map<string, number>();
   private learnedSuffix: string | undefined;
 
@@ -46,14 +47,24 @@ export class DeploymentIdentity {
     return this.claims.get(`${spec.group}:${id}`);
   }
 
-  /** Records that a resource of this deployment manages the zone. */
-  claim(spec: ZoneSpec, id: number, name: string): void {
+  /** Records that a resource of this deployment manages the zone; `made`: it created, adopted or took it back. */
+  claim(spec: ZoneSpec, id: number, name: string, made = false): void {
     this.claims.set(`${spec.group}:${id}`, name);
+    if (made) this.made.add(`${spec.group}:${id}`);
+  }
+
+  /**
+   * Whether a resource of this deployment created, adopted or took back the zone: the delete of another resource
+   * that held it (a resource renamed without `aliases`, whose replacement adopted the zone first) must keep it.
+   */
+  madeHere(spec: ZoneSpec, id: number): boolean {
+    return this.made.has(`${spec.group}:${id}`);
   }
 
   /** Forgets a claim when the zone is deleted (a live zone replaced delete-first is claimed again by its replacement). */
   release(spec: ZoneSpec, id: number): void {
     this.claims.delete(`${spec.group}:${id}`);
+    this.made.delete(`${spec.group}:${id}`);
   }
 
   /** Records that `Resource.get` under the resource name `resourceName` read zone `id` in this deployment. */

@@ -9,6 +9,7 @@
  * deployment manages. The connection (client, lists, identity) is passed in by handlers.ts.
  */
 import { isDeepStrictEqual } from "util";
+import { printable } from "../../api/terminalText";
 import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../../api/errors";
 import { asId, idProblem } from "../../api/ids";
 import { adopt, takeOver, warnUnknownUrl } from "./adopt";
@@ -18,6 +19,7 @@ import { detail, log, warn } from "./log";
 import { track } from "./interrupt";
 import {
   accountMismatchMessage,
+  caseClashMessage,
   createOnlyMessage,
   describeError,
   nameInUseMessage,
@@ -29,10 +31,16 @@ import { isOwnAutoName } from "../naming";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
 import { createWithRecovery, RecoveredCreate } from "./recover";
-import { FieldSpec, ZONE_ID, ZoneSpec } from "../specs";
+import { FieldSpec, MISMATCH, RENAMED_FROM, ZONE_ID, ZoneSpec } from "../specs";
 import { UNKNOWN } from "./validate";
-import { lookUpRecorded, otherZoneMessage } from "./recorded";
-import { rowById, rowByName, sameName, ZoneRow } from "./zoneLookup";
+import {
+  lookUpRecorded,
+  otherZoneMessage,
+  renamedMessage,
+  unconfirmedRenameMessage,
+  unverifiedDeleteMessage,
+} from "./recorded";
+import { rowById, rowByLabel, rowByName, sameLabel, sameName, ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
 
@@ -67,7 +75,9 @@ export async function diff(
   news: Props,
 ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
   const changed = changedFields(spec, olds, news);
-  return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: spec.deletable };
+  // A refresh that found the zone renamed, or another zone at its id, left a mark: an `up` must look again.
+  const marked = declared(olds[RENAMED_FROM]) || declared(olds[MISMATCH]);
+  return { changes: changed.length > 0 || marked, replaces: [], deleteBeforeReplace: spec.deletable };
 }
 
 /**
@@ -95,12 +105,22 @@ function listedOutputs(spec: ZoneSpec, conn: Connection, zoneId: number, row: Zo
   return toOutputs(spec, { inputs, id: zoneId, row, previous, identity: conn.identity });
 }
 
-/** Refuses a zone recorded under another account than the configured one, before any call. */
+/**
+ * Refuses a zone recorded under another account than the configured one, before any call. A write (`change`,
+ * `delete`) also refuses a state that records no account: with the credentials switched, the same id and name
+ * could be another account's zone. A refresh records the account once the zone at the id proves to be this one.
+ */
 function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number, action: string): void {
   const stored = props[ACCOUNT];
   if (typeof stored === "string" && stored !== "" && stored !== conn.identity.account) {
     throw new Error(accountMismatchMessage(spec, props.name, id, stored, conn.identity.account, action));
   }
+  if (action !== "read" && (typeof stored !== "string" || stored === ""))
+    throw new Error(
+      `${zoneRef(spec, props.name, id)}: the state records no account for it (written before 0.2), so nothing shows it ` +
+        `belongs to the configured one; refusing to ${action} it: nothing was changed. Run \`pulumi refresh\` first: it ` +
+        "records the account once the zone at the id proves to be this one.",
+    );
 }
 
 /**
@@ -135,7 +155,9 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
   } catch (e) {
     throw describeError(spec, name, e);
   }
-  const existing = rowByName(before, name);
+  const existing = rowByLabel(before, name);
+  // A name that differs only in case is the same delivery host name, never the same zone: refused, never taken.
+  if (existing && existing.name !== name) throw new Error(caseClashMessage(spec, name, existing));
   if (existing) {
     // The zone existed before this deployment: it is never made, only adopted when asked to, or taken back.
     if (inputs.adopt === true || own) return adopt(spec, conn, inputs, existing, !inputs.adopt);
@@ -148,7 +170,10 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
   } catch (e) {
     if (!(e instanceof CdnNameInUseError)) throw describeError(spec, name, e);
     // Made meanwhile, by someone else, by another resource of this deployment, or (own) by an interrupted `up`.
-    const found = await lists.byName(spec, name).catch(() => undefined);
+    const rows = await lists.fresh(spec).catch(() => undefined);
+    const found = rows && rowByName(rows, name);
+    const clash = rows && !found ? rowByLabel(rows, name) : undefined;
+    if (clash) throw new Error(caseClashMessage(spec, name, clash));
     const claimedBy = found ? identity.claimedBy(spec, found.id) : undefined;
     if (found && (inputs.adopt === true || own) && claimedBy === undefined)
       return adopt(spec, conn, inputs, found, !inputs.adopt);
@@ -161,7 +186,10 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
   if (created.recovered) return takeOver(spec, conn, inputs, created as unknown as RecoveredCreate, started);
   const holder = identity.claimedBy(spec, id);
   if (holder !== undefined && !sameName(holder, name)) throw new Error(sharedIdMessage(spec, name, id, holder));
-  identity.claim(spec, id, name);
+  // An id listed before this create is another zone's, recorded by an earlier deployment or not ours at all.
+  const earlier = rowById(before, id);
+  if (earlier) throw new Error(sharedIdMessage(spec, name, id, String(earlier.name ?? "?"), true));
+  identity.claim(spec, id, name, true);
   identity.learnFrom(name, created.cdn_url);
   detail(`${zoneRef(spec, name, id)} created in ${Date.now() - started} ms`);
   return { id: String(id), outs: toOutputs(spec, { inputs, id, created, identity }) };
@@ -189,8 +217,10 @@ export async function read(
     throw describeError(spec, props.name, e, zoneId);
   }
   // A refresh compares the zone at the id with the recorded one (recorded.ts); a `get`'s props record nothing.
-  const found = refreshing ? lookUpRecorded(rows, zoneId, props.name) : undefined;
-  if (found?.found === "other") throw new Error(otherZoneMessage(spec, props.name, zoneId, found, "read"));
+  const found = refreshing ? lookUpRecorded(spec, rows, zoneId, props) : undefined;
+  // Never thrown: a failed read stops the engine's other reads, and one zone's problem must not hide the others'.
+  if (found?.found === "other" || (found?.found === "renamed" && !declared(props[ACCOUNT])))
+    return mismatched(spec, zoneId, props, found.found === "other" ? found : { at: found.row, why: NO_ACCOUNT });
   const row = rowById(rows, zoneId);
   if (!row) {
     if (!refreshing) {
@@ -216,6 +246,10 @@ export async function read(
     conn.identity.readByGet(spec, props[RESOURCE_NAME] as string, zoneId);
   const outs = listedOutputs(spec, conn, zoneId, row, props);
   if (!refreshing) warnUnknownUrl(spec, outs);
+  // The name this stack set, kept while the account shows another (a rename outside Pulumi) until an update.
+  const setName = found?.found === "renamed" ? (props[RENAMED_FROM] ?? props.name) : props[RENAMED_FROM];
+  if (declared(setName) && setName !== row.name) outs[RENAMED_FROM] = setName;
+  if (found?.found === "renamed" && setName !== row.name) warn(renamedMessage(spec, props.name, zoneId, row));
   // A refresh that finds the zone as recorded leaves the stored inputs as they are: they gave no diff before, and
   // returning them costs the host two Struct conversions per zone (30% of a 1,000-zone refresh: docs/performance.md).
   if (refreshing && unchanged(outs, props)) return { id: String(zoneId), props: outs };
@@ -223,9 +257,30 @@ export async function read(
   // Inputs are what the program declared: an old "" is the API's unset default (see toOutputs), not a declaration.
   for (const f of spec.fields)
     if (declared(props[f.input]) && props[f.input] !== "" && declared(outs[f.input])) inputs[f.input] = outs[f.input];
+  // The stored name stays the one this stack set: an auto-named zone gets it back at the next `up`, as a declared one.
+  if (declared(outs[RENAMED_FROM])) inputs.name = outs[RENAMED_FROM];
   if (declared(props.adopt)) inputs.adopt = props.adopt;
   if (typeof props[RESOURCE_NAME] === "string") inputs[RESOURCE_NAME] = props[RESOURCE_NAME];
   return { id: String(zoneId), props: outs, inputs };
+}
+
+const NO_ACCOUNT = "the state records no account and the zone at the id holds another name";
+
+/**
+ * A refresh that found another zone at the recorded id: says so, keeps what the state records and marks it
+ * ({@link MISMATCH}), so diff reports a change (a drift check fails) and the next update or delete refuses.
+ */
+function mismatched(
+  spec: ZoneSpec,
+  zoneId: number,
+  props: Props,
+  found: { at?: ZoneRow; elsewhere?: ZoneRow; why?: string },
+): { id: string; props: Props } {
+  const message = otherZoneMessage(spec, props.name, zoneId, found, "read");
+  warn(message);
+  const { __provider: _provider, ...stored } = props;
+  const at = found.at ? `id ${zoneId} holds ${zoneRef(spec, found.at.name)}` : `id ${zoneId} is not listed`;
+  return { id: String(zoneId), props: { ...stored, [MISMATCH]: `${at}${found.why ? `: ${found.why}` : ""}` } };
 }
 
 /** Whether a read gives the outputs the state records (the host's `__provider` aside). */
@@ -256,11 +311,17 @@ export async function update(
     );
   const changed = changedAll.filter((f) => !f.createOnly);
   const outs = toOutputs(spec, { inputs: news, id: zoneId, previous: olds, identity });
+  // A mark a refresh left (a rename, another zone at the id) is cleared only by an update that looks again.
+  const marked = declared(olds[RENAMED_FROM]) || declared(olds[MISMATCH]);
+  if (!changed.length && !marked) {
+    identity.claim(spec, zoneId, String(news.name ?? olds.name));
+    return { outs };
+  }
+  await refuseOtherZone(spec, conn, zoneId, olds, "update", news.name);
   if (!changed.length) {
     identity.claim(spec, zoneId, String(news.name ?? olds.name));
     return { outs };
   }
-  await refuseOtherZone(spec, conn, zoneId, olds.name, "update", news.name);
   identity.claim(spec, zoneId, String(news.name ?? olds.name));
   const started = Date.now();
   try {
@@ -339,7 +400,7 @@ async function explainFailedUpdate(
   if (applied) return;
   const clash =
     declared(news.name) && !sameName(news.name, row.name)
-      ? rows.find((z) => sameName(z.name, news.name) && z.id !== zoneId)
+      ? rows.find((z) => sameLabel(z.name, news.name) && z.id !== zoneId)
       : undefined;
   throw new Error(
     `${ref}: ${spec.group}.update returned 1 (failure); fields not applied: ${names}.` +
@@ -355,7 +416,15 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
   const { client, lists } = conn;
   sameAccount(spec, conn, props, zoneId, "delete");
   if (readInstead(spec, conn, zoneId, props)) return;
-  if ((await refuseOtherZone(spec, conn, zoneId, props.name, "delete")) === "gone") {
+  if (conn.identity.madeHere(spec, zoneId)) {
+    // A resource renamed without `aliases` whose replacement adopted the zone first: one zone, kept by the new one.
+    warn(
+      `${zoneRef(spec, props.name, zoneId)} was not deleted: another resource of this deployment created or adopted it ` +
+        "just before (a resource renamed without `aliases`?), and manages it from now on.",
+    );
+    return;
+  }
+  if ((await refuseOtherZone(spec, conn, zoneId, props, "delete")) === "gone") {
     conn.identity.release(spec, zoneId);
     log(`${zoneRef(spec, props.name, zoneId)} was already deleted (${spec.group}.listZones no longer lists it)`);
     return;
@@ -404,31 +473,64 @@ function readInstead(spec: ZoneSpec, conn: Connection, zoneId: number, props: Pr
 }
 
 /**
- * Before an update or a delete: the zone at the id must be the recorded one (recorded.ts). The deployment's
- * snapshot (one listing per kind, amended by this deployment's own renames and deletes) settles it; a doubt is
- * settled by one fresh listing, so the check costs no call in most deployments that already list the kind.
+ * Before an update or a delete: the zone at the id must be the one in the state the operation was given
+ * (recorded.ts). An update reads the deployment's snapshot (one listing per kind, amended by this deployment's own
+ * renames and deletes) and settles a doubt with one fresh listing; a delete decides on a listing sent after it
+ * began, since ids can change owner while a deployment runs (concurrent deletes share it).
  */
 async function refuseOtherZone(
   spec: ZoneSpec,
   conn: Connection,
   zoneId: number,
-  name: unknown,
+  recorded: Props,
   action: "update" | "delete",
   wanted?: unknown,
 ): Promise<"same" | "gone"> {
+  const name = recorded.name;
   let found;
   try {
-    found = lookUpRecorded(await conn.lists.snapshot(spec), zoneId, name, wanted);
-    if (found.found !== "same") found = lookUpRecorded(await conn.lists.fresh(spec), zoneId, name, wanted);
+    if (action === "delete") {
+      found = lookUpRecorded(spec, await conn.lists.freshSince(spec, conn.lists.calls), zoneId, recorded);
+    } else {
+      found = lookUpRecorded(spec, await conn.lists.snapshot(spec), zoneId, recorded, wanted);
+      if (found.found !== "same") found = lookUpRecorded(spec, await conn.lists.fresh(spec), zoneId, recorded, wanted);
+    }
   } catch (e) {
     throw describeError(spec, name, e, zoneId);
   }
-  if (found.found === "other") throw new Error(otherZoneMessage(spec, name, zoneId, found, action));
-  if (found.found === "gone" && action === "update")
-    throw new Error(
-      `${zoneRef(spec, name, zoneId)}: ${spec.group}.listZones no longer lists it (deleted outside Pulumi?), so it was not updated. Run \`pulumi refresh\` to forget it, then \`pulumi up\` to create it again.`,
-    );
-  return found.found;
+  switch (found.found) {
+    case "other":
+      throw new Error(otherZoneMessage(spec, name, zoneId, found, action));
+    case "renamed":
+      throw new Error(
+        `${zoneRef(spec, name, zoneId)}: id ${zoneId} is now named '${printable(String(found.row.name))}' in the account, ` +
+          `not '${printable(String(name))}' as the state records: renamed outside Pulumi since, or another zone holds the id. ` +
+          `Refusing to ${action} it: nothing was changed. Run \`pulumi refresh\` (or \`pulumi up --refresh\`): the refresh ` +
+          `records the rename and shows it, and the next \`pulumi up\` gives the zone its declared name again (docs/resources.md, "Zone identity").`,
+      );
+    case "gone":
+      if (action === "update")
+        throw new Error(
+          `${zoneRef(spec, name, zoneId)}: ${spec.group}.listZones no longer lists it (deleted outside Pulumi?), so it was not updated. Run \`pulumi refresh\` to forget it, then \`pulumi up\` to create it again.`,
+        );
+      return "gone";
+    case "unverified":
+      if (action === "delete" && !confirmedForDelete(zoneId))
+        throw new Error(unverifiedDeleteMessage(spec, name, zoneId));
+      return "same";
+    case "same": {
+      const setName = recorded[RENAMED_FROM];
+      if (action === "delete" && declared(setName) && setName !== found.row.name)
+        throw new Error(unconfirmedRenameMessage(spec, name, zoneId, setName));
+      return "same";
+    }
+  }
+}
+
+/** Ids the user confirmed for deletion where the listing cannot identify them (`CDN_CONFIRM_DELETE=12,15`). */
+function confirmedForDelete(zoneId: number): boolean {
+  const list = process.env.CDN_CONFIRM_DELETE ?? "";
+  return list.split(",").some((s) => asId(s.trim()) === zoneId);
 }
 
 /** The resource's id as a zone id, by the one rule for ids (api/ids.ts). */

@@ -102,7 +102,7 @@ export function nameInUseMessage(
   return (
     `${ref}, and this resource does not manage it. To manage it here, ${adoptWarning(spec, existingId)} Or choose another name. ` +
     (spec.deletable
-      ? `${rename} (adopt would not help: the old resource's delete would delete the zone).`
+      ? `${rename} (or \`adopt: true\`: the old resource's delete then keeps the zone).`
       : `${rename}. ${replaceNote(spec)}`)
   );
 }
@@ -201,10 +201,34 @@ export function accountMismatchMessage(
  * A create answered with an id another resource of this deployment already manages: a server that hands one id to
  * two zones. Nothing is recorded for the second, so no zone is managed (or deleted) twice under one id.
  */
-export function sharedIdMessage(spec: ZoneSpec, name: unknown, id: number, holder: string): string {
+export function sharedIdMessage(spec: ZoneSpec, name: unknown, id: number, holder: string, before = false): string {
+  const whose = before
+    ? `which ${zoneRef(spec, holder, id)} held before this create (a zone another resource, or another stack, may manage)`
+    : `which another resource of this deployment already manages (as '${shown(holder)}')`;
   return (
-    `${zoneRef(spec, name)}: ${spec.group}.create answered id ${id}, which another resource of this deployment already ` +
-    `manages (as '${holder}'): the server gave one id to two zones. Nothing was recorded for '${String(name)}', so no ` +
-    `zone is managed twice. If the zone was made, the next \`pulumi up\` finds it by name; check the server's answers first.`
+    `${zoneRef(spec, name)}: ${spec.group}.create answered id ${id}, ${whose}: the server gave one id to two zones. ` +
+    `Nothing was recorded for '${shown(name)}', so no zone is managed twice. If the zone was made, the next ` +
+    "`pulumi up` finds it by name; check the server's answers first."
+  );
+}
+
+/** A name that differs from an account's zone only in case: the same delivery host name, never the same zone. */
+export function caseClashMessage(spec: ZoneSpec, name: unknown, existing: { name?: unknown; id: number }): string {
+  return (
+    `${zoneRef(spec, name)}: the account holds ${zoneRef(spec, existing.name, existing.id)}, whose name differs only in case. ` +
+    "As delivery host names (DNS ignores case) the two would clash, so it is not created; and a zone is adopted or taken " +
+    `back only under its exact name. To manage that zone, declare \`name: "${shown(existing.name)}"\` (with \`adopt: true\`); ` +
+    "otherwise choose another name."
+  );
+}
+
+/** What a preview's `+ create` of an adopted zone really does: takes over a zone that exists, makes none. */
+export function adoptNotice(spec: ZoneSpec, existing: { name?: unknown; id: number }): string {
+  const ref = zoneRef(spec, existing.name, existing.id);
+  return (
+    `${ref} exists in the account: this create adopts it (nothing new is made; its values become the declared ones)` +
+    (spec.deletable
+      ? ". If another resource of this stack held it (a resource renamed without `aliases`), that resource's delete keeps the zone."
+      : ".")
   );
 }

@@ -6,7 +6,7 @@
 import { ACCOUNT, DeploymentIdentity, renamedUrl, RESOURCE_NAME } from "./identity";
 import { ComputedSpec, FieldSpec, ZONE_ID, ZoneSpec } from "../specs";
 import { nameFromUrl } from "../../api/normalize";
-import { sameName, ZoneRow } from "./zoneLookup";
+import { sameLabel, ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
 
@@ -41,7 +41,7 @@ export function toOutputs(spec: ZoneSpec, src: OutputSources): Props {
           : previous[f.input];
     // A name read from a stream URL's host (a live row without `name`) may differ from the zone's only in case.
     const earlier = declared(previous[f.input]) ? previous[f.input] : inputs[f.input];
-    if (row && f.wire === "name" && nameFromUrl(row) && sameName(v, earlier)) v = earlier;
+    if (row && f.wire === "name" && nameFromUrl(row) && sameLabel(v, earlier)) v = earlier;
     // A field never set is listed as "": it stays absent, as it was declared, unless the state records it (a state
     // written before kept "" for it; dropping it now would read as a change).
     if (v === "" && !declared(inputs[f.input]) && previous[f.input] === undefined) continue;

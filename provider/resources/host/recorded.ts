@@ -1,55 +1,89 @@
 /**
- * Whether the zone at a recorded id is the zone the state describes, before anything is changed and in every
- * read (docs/resources.md, "Zone identity"). An id in the state can be wrong without any malice: a state file
- * copied from another stack, an old backup restored, a live zone deleted in the control panel and its id given to
- * a new zone. Updating or deleting whatever sits at such an id changes another team's zone, and a refresh that
- * takes its fields for drift makes the next `up` overwrite it. So the zone found at the id must hold the recorded
- * name (names compare without case, as the API keeps them unique): the account was checked before (lifecycle.ts,
- * `sameAccount`) and the kind is the listing's.
+ * Whether the zone at a recorded id is the zone the state describes: the one identity rule of refresh, update and
+ * delete (docs/resources.md, "Zone identity"). An id in the state can be wrong without any malice (a state copied
+ * from another stack, an old backup, an id given again after a delete), and a zone can be renamed in the control
+ * panel. A listing shows a name at an id and nothing else that proves who made the zone, so the rule is:
  *
- * One name change is the program's own: an `up` that renamed the zone and stopped before recording the answer
- * (a lost answer, Ctrl-C twice) leaves the old name in the state while the account holds the new one. The state
- * cannot tell that from a wrong id, but the program can: an update that gives the zone the very name it already
- * holds is accepted. A refresh sees no program, so it fails and says to run `pulumi up`.
+ * - the recorded name is a name (missing, "", null or a number is a mismatch, never a pass);
+ * - the zone at the id holds it (compared exactly: zoneLookup.ts, `sameName`): `same`;
+ * - the recorded name listed at another id, or another name at the id with a value the service computed for the zone
+ *   (its vanity IP, its storage location) that differs from the recorded one: the state's id is not this zone's: `other`;
+ * - no zone at the id: `gone`; a listing without names (live zones, §2.2): `unverified`;
+ * - otherwise another name at the id while the recorded one is nowhere: `renamed`. That is what a rename in the
+ *   control panel looks like, and also an id the service gave again to a new zone: refresh records it as drift
+ *   with a warning that says both (lifecycle.ts), the next `up` gives the zone its declared name back, and a delete
+ *   waits until an `up` has done so (a live zone is never deleted on a name the stack did not set).
+ *
+ * Update and delete compare the zone at the id with the state they were given, which a refresh has brought up to
+ * date: they refuse only when the account changed since, as the preview could not have shown it.
  */
 import { printable } from "../../api/terminalText";
 import type { ZoneSpec } from "../specs";
 import { zoneRef } from "./messages";
-import { rowById, rowByName, sameName, type ZoneRow } from "./zoneLookup";
+import { nameFromUrl } from "../../api/normalize";
+import { rowById, rowByName, sameLabel, type ZoneRow } from "./zoneLookup";
+
+type Props = Record<string, unknown>;
 
 /** What the listing says of a recorded zone. */
 export type Recorded =
-  /** The zone at the id is the recorded one (or holds the name the update gives it, or lists no name to compare). */
   | { found: "same"; row: ZoneRow }
-  /** No zone at the id, and none of the recorded name elsewhere: the zone is gone. */
+  | { found: "renamed"; row: ZoneRow }
+  | { found: "unverified"; row: ZoneRow }
   | { found: "gone" }
-  /** Another zone at the id, or the recorded name at another id: the recorded id is not this zone's. */
-  | { found: "other"; at?: ZoneRow; elsewhere?: ZoneRow };
+  | { found: "other"; at?: ZoneRow; elsewhere?: ZoneRow; why?: string };
 
 /**
- * Looks the recorded zone up in a listing of its kind. `name` is the recorded name (none in a state that never
- * held one, or a `get`'s props: nothing to compare); `wanted` the name an update is about to give the zone.
+ * Looks the recorded zone (`recorded`: the state's outputs, or an update's olds) up in a listing of its kind.
+ * `wanted` is the name an update is about to give the zone: a zone that already holds it is the program's own
+ * rename whose answer was lost, as long as the recorded name is not listed elsewhere (a zone the stack never held).
  */
-export function lookUpRecorded(rows: readonly ZoneRow[], id: number, name: unknown, wanted?: unknown): Recorded {
+export function lookUpRecorded(
+  spec: ZoneSpec,
+  rows: readonly ZoneRow[],
+  id: number,
+  recorded: Props,
+  wanted?: unknown,
+): Recorded {
+  const name = recorded.name;
   const at = rowById(rows, id);
-  const named = typeof name === "string" && name !== "";
-  if (at && (!named || typeof at.name !== "string" || sameName(at.name, name) || sameName(at.name, wanted)))
-    return { found: "same", row: at };
-  const byName = named ? rowByName(rows, name) : undefined;
-  const elsewhere = byName && byName.id !== id ? byName : undefined;
-  if (!at && !elsewhere) return { found: "gone" };
-  return { found: "other", at, elsewhere };
+  if (typeof name !== "string" || name === "")
+    return { found: "other", at, why: "the state records no name for it, so nothing proves which zone it is" };
+  const byName = rowByName(rows, name);
+  if (byName && byName.id !== id) return { found: "other", at, elsewhere: byName };
+  if (!at) return { found: "gone" };
+  if (typeof at.name !== "string") return { found: "unverified", row: at };
+  // A name read from a stream URL's host (api/normalize.ts) may differ from the zone's only in case: a host does.
+  if (at.name === name || (nameFromUrl(at) && sameLabel(at.name, name))) return { found: "same", row: at };
+  // Another name at the id: a value the service computed tells a rename from another zone, when it differs.
+  const differs = witnessDiffers(spec, at, recorded);
+  if (differs) return { found: "other", at, why: differs };
+  if (typeof wanted === "string" && at.name === wanted) return { found: "same", row: at };
+  return { found: "renamed", row: at };
+}
+
+/** A value the service computed for the zone (never set by a user) that the row shows otherwise than the state. */
+function witnessDiffers(spec: ZoneSpec, row: ZoneRow, recorded: Props): string | undefined {
+  for (const c of spec.computed) {
+    const was = recorded[c.output];
+    const now = row[c.wire];
+    if (!c.fromList || typeof was !== "string" || was === "" || now === undefined || now === null || now === "")
+      continue;
+    if (String(now) !== was)
+      return `its ${c.output} is '${printable(String(now))}', not the recorded '${printable(was)}', which the service set when it made the zone`;
+  }
+  return undefined;
 }
 
 /**
  * Why nothing was changed: both zones named (the recorded one, and what is at its id now), the likely causes, and
- * the way out. `action` is what was refused ("update", "delete", "read").
+ * the way out. `action` is what was refused ("update", "delete") or "read" for a refresh, which records nothing.
  */
 export function otherZoneMessage(
   spec: ZoneSpec,
   name: unknown,
   id: number,
-  found: { at?: ZoneRow; elsewhere?: ZoneRow },
+  found: { at?: ZoneRow; elsewhere?: ZoneRow; why?: string },
   action: "update" | "delete" | "read",
 ): string {
   const ref = zoneRef(spec, name, id);
@@ -57,19 +91,48 @@ export function otherZoneMessage(
     ? `id ${id} is now ${zoneRef(spec, found.at.name)}`
     : `${spec.group}.listZones has no zone with id ${id}`;
   const there = found.elsewhere ? `, and ${zoneRef(spec, found.elsewhere.name, found.elsewhere.id)} is listed` : "";
+  const why = found.why ? ` (${found.why})` : "";
   const refused =
     action === "read"
-      ? "This refresh leaves the resource as it was recorded"
+      ? "This refresh keeps the resource as it was recorded, and the next `pulumi up` refuses to change it"
       : `Refusing to ${action} it: nothing was changed`;
-  const renamed =
-    found.at && !found.elsewhere
-      ? ` If '${printable(String(found.at.name))}' is this zone renamed in the control panel, declare \`name: "${printable(String(found.at.name))}"\`` +
-        " on the resource and run `pulumi up`: an update that keeps the zone's current name confirms it."
-      : "";
   return (
-    `${ref}: ${now}${there}. The id recorded in the state is not this zone's: the state may come from another stack or ` +
-    `an old backup, or the zone was deleted and its id given to another. ${refused}.${renamed} To fix the state, find ` +
+    `${ref}: ${now}${there}${why}. The id recorded in the state is not this zone's: the state may come from another stack or ` +
+    `an old backup, or the zone was deleted and its id given to another. ${refused}. To fix the state, find ` +
     `the zone's id (\`npx cdn-zones import\` prints every zone of the account with its id), then \`pulumi state delete <urn>\` ` +
     `and declare the zone again with \`adopt: true\` (docs/resources.md, "Zone identity").`
+  );
+}
+
+/** The one line a refresh says of a zone found under another name at its id: what it records, and the other reading. */
+export function renamedMessage(spec: ZoneSpec, name: unknown, id: number, row: ZoneRow): string {
+  const now = printable(String(row.name));
+  const was = printable(String(name));
+  return (
+    `${zoneRef(spec, name, id)} is now named '${now}' in the account: recorded as drift (renamed outside Pulumi), and ` +
+    `the next \`pulumi up\` names it '${was}' again. If this is not a rename, the state points at another zone ` +
+    `('${now}' holds id ${id}, and no zone is named '${was}'): check it in the control panel before the next ` +
+    `\`pulumi up\` (docs/resources.md, "Zone identity").`
+  );
+}
+
+/** Why a delete waits: a refresh found the zone under another name, which no `up` of this stack has confirmed. */
+export function unconfirmedRenameMessage(spec: ZoneSpec, name: unknown, id: number, setName: unknown): string {
+  return (
+    `${zoneRef(spec, name, id)}: a refresh found it named '${printable(String(name))}', not '${printable(String(setName))}' as ` +
+    `this stack named it: renamed in the control panel, or another zone now holds id ${id}. Refusing to delete it: ` +
+    `nothing was changed. Run \`pulumi up\` with the resource in the program first (it names the zone ` +
+    `'${printable(String(setName))}' again and confirms it), or delete the zone in the control panel and run ` +
+    `\`pulumi state delete <urn>\` (docs/resources.md, "Zone identity").`
+  );
+}
+
+/** Why a delete of a live zone whose listing carries no names is refused, and the two ways out. */
+export function unverifiedDeleteMessage(spec: ZoneSpec, name: unknown, id: number): string {
+  return (
+    `${zoneRef(spec, name, id)}: ${spec.group}.listZones lists ids without names, so nothing shows that the zone at id ${id} ` +
+    `is this one and not a zone that got the id after a delete. Refusing to delete it: nothing was changed. Check id ${id} ` +
+    `in the control panel; then either delete it there and run \`pulumi state delete <urn>\`, or confirm it for this ` +
+    `command with CDN_CONFIRM_DELETE=${id} (a comma-separated list of ids) and run it again (docs/resources.md, "Zone identity").`
   );
 }

@@ -29,6 +29,8 @@ export const LIST_MAX_AGE_MS = 5 * 60_000;
 interface Entry {
   /** When the call was made. */
   readonly made: number;
+  /** Which call it was ({@link ListCache.calls} after it was counted): orders answers without clock ties. */
+  readonly seq: number;
   /** When the answer last served a read. */
   at: number;
   rows: Promise<ZoneRow[]>;
@@ -36,22 +38,39 @@ interface Entry {
   confirming: boolean;
 }
 
-/** Names compare without regard to case: the API keeps them unique that way (docs/resources.md). */
+/**
+ * Whether two names are the same zone's name: compared exactly. Nothing in the contract says the service folds case,
+ * and a server whose names are case-sensitive holds `site` and `Site` as two zones: a zone is never taken, read into
+ * state or deleted for a name that differs from the recorded one only in case (docs/resources.md, "Zone identity").
+ */
 export function sameName(a: unknown, b: unknown): boolean {
+  return typeof a === "string" && a === b;
+}
+
+/**
+ * Whether two names clash as delivery host names: a name becomes the first DNS label of `<name>.<alias>.<domain>`,
+ * and DNS ignores case, so `Site` beside `site` cannot serve. Used to say "name in use" before anything is sent,
+ * never to decide that a zone is ours.
+ */
+export function sameLabel(a: unknown, b: unknown): boolean {
   return typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
 }
 
-const indexes = new WeakMap<readonly ZoneRow[], { byId: Map<number, ZoneRow>; byName: Map<string, ZoneRow> }>();
+const indexes = new WeakMap<
+  readonly ZoneRow[],
+  { byId: Map<number, ZoneRow>; byName: Map<string, ZoneRow>; byLabel: Map<string, ZoneRow> }
+>();
 
 /** The indexes of one listZones answer, built on first use: every read of a refresh looks in the same answer. */
 function indexOf(rows: readonly ZoneRow[]) {
   let index = indexes.get(rows);
   if (!index) {
-    index = { byId: new Map(), byName: new Map() };
+    index = { byId: new Map(), byName: new Map(), byLabel: new Map() };
     for (const z of rows) {
       if (!index.byId.has(z.id)) index.byId.set(z.id, z);
-      if (typeof z.name === "string" && !index.byName.has(z.name.toLowerCase()))
-        index.byName.set(z.name.toLowerCase(), z);
+      if (typeof z.name !== "string") continue;
+      if (!index.byName.has(z.name)) index.byName.set(z.name, z);
+      if (!index.byLabel.has(z.name.toLowerCase())) index.byLabel.set(z.name.toLowerCase(), z);
     }
     indexes.set(rows, index);
   }
@@ -63,9 +82,16 @@ export function rowById(rows: readonly ZoneRow[], id: number): ZoneRow | undefin
   return indexOf(rows).byId.get(id);
 }
 
-/** The first row of a zone name, compared as {@link sameName} does. */
+/** The first row of a zone name, compared as {@link sameName} does (exactly). */
 export function rowByName(rows: readonly ZoneRow[], name: unknown): ZoneRow | undefined {
-  return typeof name === "string" ? indexOf(rows).byName.get(name.toLowerCase()) : undefined;
+  return typeof name === "string" ? indexOf(rows).byName.get(name) : undefined;
+}
+
+/** The row whose name clashes with `name` as a host name ({@link sameLabel}): the exact one first. */
+export function rowByLabel(rows: readonly ZoneRow[], name: unknown): ZoneRow | undefined {
+  return typeof name === "string"
+    ? (indexOf(rows).byName.get(name) ?? indexOf(rows).byLabel.get(name.toLowerCase()))
+    : undefined;
 }
 
 export class ListCache {
@@ -97,8 +123,19 @@ export class ListCache {
       if (this.entries.get(spec.group)?.rows === rows) this.entries.delete(spec.group);
       throw e;
     });
-    this.entries.set(spec.group, { made: Date.now(), at: Date.now(), rows, confirming });
+    this.entries.set(spec.group, { made: Date.now(), seq: this.calls, at: Date.now(), rows, confirming });
     return rows;
+  }
+
+  /**
+   * A listing sent after the caller began (`since`: the value of {@link calls} it read then): the one a destructive
+   * decision needs, since ids can change owner while a deployment runs. Concurrent deletes that began before one
+   * call was sent share it, so a parallel destroy of N zones costs far fewer than N calls; a destroy with
+   * `--parallel 1` asks once per delete.
+   */
+  freshSince(spec: ZoneSpec, since: number): Promise<ZoneRow[]> {
+    const hit = this.entries.get(spec.group);
+    return hit && hit.seq > since ? hit.rows : this.fresh(spec);
   }
 
   /**
