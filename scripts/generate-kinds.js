@@ -158,7 +158,7 @@ function lookupsIndex(table) {
   return out;
 }
 
-/** provider/package.json with one `./p/<kind>` export per kind, in the table's order, before `./p/purge`. */
+/** provider/package.json with one `./p/<kind>` export per kind, in the table's order, before the hand-written `./p/purge` and `./p/stack`. */
 function packageJson(table) {
   const file = path.join(PKG, "package.json");
   const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
@@ -166,7 +166,7 @@ function packageJson(table) {
   for (const [key, value] of Object.entries(pkg.exports)) {
     if (key === "./p/purge")
       for (const kind of Object.keys(table)) exportsMap[`./p/${kind}`] = `./dist/resources/providers/${kind}.js`;
-    if (!/^\.\/p\/(?!purge$)/.test(key)) exportsMap[key] = value;
+    if (!/^\.\/p\/(?!purge$|stack$)/.test(key)) exportsMap[key] = value;
   }
   pkg.exports = exportsMap;
   return `${JSON.stringify(pkg, null, 2)}\n`;

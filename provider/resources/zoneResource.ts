@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { refusePlainSecrets } from "../common/programConfig";
 import { AUTO_NAME, AUTO_NAME_SCOPE, autoName } from "./naming";
 import { PROVIDERS } from "./provider";
+import { stackNonce } from "./stackId";
 import type { ZoneType } from "../api/kinds";
 import { ACCOUNT, RESOURCE_NAME, SPECS, ZONE_ID } from "./specs";
 
@@ -26,10 +27,12 @@ export function zoneRegistration(
   const reading = opts?.id !== undefined;
   for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined) props[k] = v;
   if (!reading) {
-    const identity = namingIdentity(kind, opts?.parent);
-    if (props.name === undefined)
-      props[AUTO_NAME] = Array.isArray(identity) ? autoName(name, identity) : identity.then((id) => autoName(name, id));
-    props[AUTO_NAME_SCOPE] = scopeText(identity, name, aliasNames(opts?.aliases), enrol(kind));
+    // The stack instance's random id joins the auto-name (stackId.ts): unique to this stack, and proof it made the zone.
+    if (props.name === undefined) {
+      const identity = namingIdentity(kind, opts?.parent);
+      props[AUTO_NAME] = pulumi.all([identity, stackNonce()]).apply(([id, nonce]) => autoName(name, [...id, nonce]));
+    }
+    props[AUTO_NAME_SCOPE] = placeText(name, enrol());
   }
   for (const f of spec.fields) {
     if (f.secret && props[f.input] !== undefined)
@@ -45,12 +48,11 @@ export function zoneRegistration(
   for (const c of spec.computed) props[c.output] = undefined;
   const secretOutputs = spec.fields.filter((f) => f.secret).map((f) => f.input);
   const defaults: pulumi.CustomResourceOptions = {
-    // Kinds the API cannot delete are not `retainOnDelete`: the engine then calls their delete, which sends
-    // nothing and lets the host say, once, which zones stay in the account (host/left.ts).
+    // Kinds the API cannot delete are retained: the engine drops them from the state without a provider call and
+    // marks each such delete `[retain]` in the preview, so a reviewer tells a zone kept from a zone deleted (issue 32).
     // A live zone replaced (pulumi up --replace) keeps its name only if the old one is deleted first. The engine
-    // never calls Diff for a --replace target, so only this option, not diff's answer, makes it delete first
-    // (docs/engine-fidelity.md).
-    ...(spec.deletable ? { deleteBeforeReplace: true } : {}),
+    // never calls Diff for a --replace target, so only this option, not diff's answer, makes it delete first.
+    ...(spec.deletable ? { deleteBeforeReplace: true } : { retainOnDelete: true }),
     ...(secretOutputs.length ? { additionalSecretOutputs: secretOutputs } : {}),
   };
   const merged: pulumi.CustomResourceOptions = { ...defaults, ...opts };
@@ -102,60 +104,40 @@ function namingIdentity(kind: ZoneType, parent: pulumi.Resource | undefined): st
   return new Promise<string[]>((resolve) => parent.urn.apply((urn) => resolve(scoped(urn))));
 }
 
-/** The zones of each kind declared in the program's current synchronous run (`get`s are not counted). */
-const batches = new Map<ZoneType, { batch: string; size: number; count: Promise<number> }>();
-
-/** The resource names `aliases` give (a URN's last part, an alias object's `name`); outputs and promises are not seen. */
-function aliasNames(aliases: pulumi.CustomResourceOptions["aliases"]): string[] {
-  const out: string[] = [];
-  for (const a of aliases ?? []) {
-    if (typeof a === "string") out.push(a.split("::").pop() ?? a);
-    else if (a && typeof a === "object" && typeof (a as pulumi.Alias).name === "string")
-      out.push((a as pulumi.Alias).name as string);
-  }
-  return out;
-}
+/** The zones declared in the program's current synchronous run (`get`s are not counted): its batch (host/batch.ts). */
+let current: { batch: string; size: number; count: Promise<number> } | undefined;
 
 /**
- * A zone's place in the batch of zones of its kind declared in one synchronous run of the program: the batch's
- * random id, the zone's position in it (`seq`, from 0) and the batch's size once the run is over (`count`). A few
- * bytes per zone, whatever the stack's size: check learns the resource names themselves from each zone's own check,
- * and `count` tells it when it has seen the whole batch (renames.ts). Sending every name of the kind with every
- * zone cost N x N strings per deployment (docs/performance.md, "Per-zone cost"). The id keeps batches of two runs
- * of a program in one process (tests, the testing driver's in-process runs) apart.
+ * A zone's place in the batch of zones declared in one synchronous run of the program: the batch's random id, the
+ * zone's position in it (`seq`, from 0) and the batch's size once the run is over (`count`). A few bytes per zone,
+ * whatever the stack's size: check learns the resource names from each zone's own check, and `count` tells it when
+ * it has seen the whole batch (host/batch.ts). The id keeps batches of two runs of a program in one process apart.
  */
-function enrol(kind: ZoneType): { batch: string; seq: number; count: Promise<number> } {
-  let current = batches.get(kind);
+function enrol(): { batch: string; seq: number; count: Promise<number> } {
   if (!current) {
     const fresh = { batch: randomUUID(), size: 0, count: Promise.resolve(0) };
     fresh.count = new Promise((resolve) =>
       setImmediate(() => {
-        batches.delete(kind);
+        current = undefined;
         resolve(fresh.size);
       }),
     );
-    batches.set(kind, (current = fresh));
+    current = fresh;
   }
   return { batch: current.batch, seq: current.size++, count: current.count };
 }
 
 /**
- * The naming scope as one JSON text (naming.ts, AutoNameScope). Only the first zone of a batch carries the
- * batch's size, which is known once the program's synchronous run is over; the others are plain text when the
- * stack's identity is (no parent component). As an object holding arrays and a promise, the SDK serialized each
- * member on its own and awaited a promise per zone, each with a formatted stack trace: the scope alone was 15% of a
- * program's memory at 1,000 zones (docs/performance.md, "Per-zone cost").
+ * The zone's place as one JSON text (host/batch.ts, `Place`). Only the first zone of a batch carries the batch's
+ * size, known once the program's synchronous run is over; the others are plain text. As an object holding a
+ * promise, the SDK awaited a promise per zone, each with a formatted stack trace (docs/performance.md, "Per-zone cost").
  */
-function scopeText(
-  stack: string[] | Promise<string[]>,
+function placeText(
   resource: string,
-  aliases: string[],
   place: { batch: string; seq: number; count: Promise<number> },
 ): string | Promise<string> {
-  const text = (s: string[], count?: number) =>
-    JSON.stringify({ stack: s, resource, aliases, batch: place.batch, seq: place.seq, count });
-  if (place.seq === 0) return Promise.all([stack, place.count]).then(([s, count]) => text(s, count));
-  return Array.isArray(stack) ? text(stack) : stack.then((s) => text(s));
+  const text = (count?: number) => JSON.stringify({ resource, batch: place.batch, seq: place.seq, count });
+  return place.seq === 0 ? place.count.then((count) => text(count)) : text();
 }
 
 /** The stack's organization; outside a deployment (and in SDK versions without it) there is none. */

@@ -37,7 +37,7 @@ test("a wrong key: the preview's error is about the resource, names each setting
   const diagnostics = r.output.slice(r.output.indexOf("Diagnostics:"));
   const error = diagnostics.split("\n").find((l) => l.includes("error:"))!;
   expect(error).toMatch(
-    /resource 'site' has a problem: pull zone 'site-\w+': cannot check the name against the account: /,
+    /resource 'site' has a problem: pull zone of resource 'site': cannot check the name against the account: /,
   );
   expect(error).not.toContain("property name value");
   expect(error.match(/cdn:apiKey/g)).toHaveLength(1);
@@ -105,7 +105,7 @@ test("five zones: the up prints no line per zone, and `--debug` shows each zone'
   // The engine's own progress shows each create: the provider adds nothing, so there are no Diagnostics at all.
   expect(up.output).not.toContain("[cdn]");
   expect(up.output).not.toContain("Diagnostics:");
-  expect(up.output).toContain("+ 6 created");
+  expect(up.output).toContain("+ 7 created"); // the five zones, the stack and the stack instance's id (stackId.ts)
   const relabelled = FIVE.map((z) => ({ ...z, args: { ...z.args, label: "second" } }));
   const debug = expectOk(await p.up(relabelled, ["--debug"], notes));
   for (const kind of Object.keys(LABEL) as (keyof typeof LABEL)[])
@@ -117,68 +117,45 @@ test("five zones: the up prints no line per zone, and `--debug` shows each zone'
 
 let kept: Record<string, { id: number; name: string }> = {};
 
-test("destroy says once which zones stay in the account, why, and how to find them again", async () => {
+test("destroy marks each zone it keeps in the account `[retain]`, as the preview does, and deletes the live zone", async () => {
   kept = Object.fromEntries(
     (["pull", "push", "vod"] as const).flatMap((k) => zonesOf(k).map((z) => [z.name, { id: z.id, name: z.name }])),
   );
   const r = expectOk(await p.destroy());
   expect(zonesOf("live")).toEqual([]);
-  expect(r.output).toContain("- 6 deleted");
-  const diagnostics = r.output.slice(r.output.indexOf("Diagnostics:"));
-  const [pulls, [push], [vod]] = [zonesOf("pull"), zonesOf("push"), zonesOf("vod")];
-  const shop = pulls.find((z) => z.name === "shop-first-minutes")!;
-  const web = pulls.find((z) => z.name !== shop.name)!;
-  expect(diagnostics).toContain(
-    `[cdn] warning: 4 zones stay in the account and keep serving: pull zone '${shop.name}' (id ${shop.id}), ` +
-      `pull zone '${web.name}' (id ${web.id}), push zone '${push.name}' (id ${push.id}), VOD zone '${vod.name}' (id ${vod.id}). ` +
-      "The API cannot delete pull, push and VOD zones, so Pulumi only removed them from this stack. " +
-      "To find them: `getUnmanagedZones`, or `npx cdn-zones import`.",
-  );
-  expect(diagnostics).toContain("any other needs its `name` and `adopt: true`");
-  expect(diagnostics.split("stay in the account").length - 1).toBe(1);
+  expect(r.output).toContain("- 7 deleted");
+  // Pull, push and VOD zones are retainOnDelete (issue 32): the engine marks their lines, and never asks the provider.
+  for (const [type, name] of [
+    ["PullZone", "web"],
+    ["PullZone", "shop"],
+    ["PushZone", "files"],
+    ["VodZone", "videos"],
+  ])
+    expect(r.output).toMatch(new RegExp(`dynamic/cdn:${type} ${name} deleted \\([\\d.]+s\\)\\[retain\\]`));
+  expect(r.output).toMatch(/dynamic\/cdn:LiveZone cam deleted \([\d.]+s\)\s*\n/);
+  expect(Object.keys(kept)).toHaveLength(4);
 });
 
-test("up after destroy: one run takes back every auto-named zone and says what the named one needs", async () => {
-  const creates = () => emu.get().calls.filter((c) => /^(pull|push|vod)zone\.create$/.test(c.method)).length;
-  const before = creates();
-  // The preview names every zone's case, the name in use of `shop` included, and fails none.
-  const preview = expectOk(await p.preview(FIVE, [], notes));
-  for (const z of Object.values(kept).filter((z) => z.name !== "shop-first-minutes"))
-    expect(preview.output).toContain(`'${z.name}' (id ${z.id}) holds this resource's own auto-name`);
-  expect(preview.output).toContain("(a destroy or a removal left it in the account, an `up` was interrupted");
+test("up after destroy: a new stack instance; the preview fails on the named zone in use, and `adopt` brings it back", async () => {
   const shop = kept["shop-first-minutes"];
+  const others = Object.values(kept).filter((z) => z.name !== shop.name);
+  // The gate: the preview fails, naming the zone and what it needs (host/batch.ts).
+  const preview = await p.preview(FIVE, [], notes);
+  expect(preview.code).not.toBe(0);
+  expect(preview.output).toContain("1 zone of this program cannot be created as declared");
   expect(preview.output).toContain(
     `pull zone 'shop-first-minutes' (id ${shop.id}) already exists in the account and this resource does not manage it, ` +
       "so its create will fail. To manage it here, set `adopt: true` on 'shop'",
   );
+  // The zones the destroy kept belong to the stack instance it ended (stackId.ts): none is taken back.
+  for (const z of others)
+    expect(preview.output).not.toContain(`'${z.name}' (id ${z.id}) holds this resource's own auto-name`);
 
-  // The `up` goes on past the zone it cannot create (--continue-on-error): every other zone is back in one run.
-  const up = await p.up(FIVE, ["--continue-on-error"], notes);
-  expect(up.code).not.toBe(0);
-  expect(up.failed.map((s) => s.name)).toEqual(["shop"]);
-  const state = zoneResources(await p.resources());
-  for (const z of Object.values(kept).filter((z) => z.name !== shop.name))
-    expect(state.find((r) => r.outputs?.name === z.name)?.outputs?.zoneId).toBe(z.id);
-  expect(state.map((r) => r.name).sort()).toEqual(["cam", "files", "videos", "web"]);
-  expect(creates()).toBe(before);
-  // The refusal leads with the likely case and its action, and fits a terminal screen.
-  const error = up.output
-    .slice(up.output.indexOf("Diagnostics:"))
-    .split("\n")
-    .find((l) => l.includes("error: pull zone 'shop-first-minutes'"))!;
-  const message = error.slice(error.indexOf("pull zone"));
-  expect(message).toMatch(
-    new RegExp(
-      `^pull zone 'shop-first-minutes' already exists in the account \\(id ${shop.id}\\), and this resource does not manage it\\. To manage it here, set \`adopt: true\``,
-    ),
-  );
-  expect(message.length).toBeLessThanOrEqual(600);
-
-  // What it said to do: adopt: true. Then nothing is created, and the stack holds all five again.
+  // What it said to do: adopt: true. The named zone is adopted; the auto-named resources get zones of their own.
   const adopted = FIVE.map((z) => (z.name === "shop" ? { ...z, args: { ...z.args, adopt: true } } : z));
   expectOk(await p.up(adopted, [], notes));
-  expect(creates()).toBe(before);
   const after = zoneResources(await p.resources());
   expect(after.find((r) => r.name === "shop")?.outputs?.zoneId).toBe(shop.id);
   expect(after).toHaveLength(5);
+  for (const z of others) expect(after.some((r) => r.outputs?.zoneId === z.id)).toBe(false);
 });

@@ -105,7 +105,7 @@ test("drift on a create-only field: refresh shows it, up is refused with the rea
   expect(writes()).toBe(before);
 });
 
-test("destroy deletes the live zone and keeps the others, saying once which stay and why", async () => {
+test("destroy deletes the live zone and keeps the others, marked `[retain]`", async () => {
   const before = { pull: emu.get().zones("pull"), push: emu.get().zones("push"), vod: emu.get().zones("vod") };
   const r = await p.destroy();
   expect(r.code).toBe(0);
@@ -119,14 +119,14 @@ test("destroy deletes the live zone and keeps the others, saying once which stay
         .map((z) => z.id),
     ).toEqual(before[kind].map((z) => z.id));
   }
-  // The engine reports every zone deleted; the provider's delete of the others sent nothing, and one line says so.
+  // The engine reports every zone deleted, and marks the ones it keeps in the account `[retain]` (issue 32).
   expect(zoneOps(r.steps)).toEqual(["delete assets", "delete cam", "delete site", "delete videos"]);
-  const [pull, push, vod] = [before.pull[0], before.push[0], before.vod[0]];
-  const diagnostics = r.output.slice(r.output.indexOf("Diagnostics:"));
-  expect(diagnostics).toContain(
-    `[cdn] warning: 3 zones stay in the account and keep serving: pull zone '${pull.name}' (id ${pull.id}), ` +
-      `push zone '${push.name}' (id ${push.id}), VOD zone '${vod.name}' (id ${vod.id}). The API cannot delete pull, push and VOD zones`,
-  );
-  expect(diagnostics.split("stay in the account").length - 1).toBe(1);
+  for (const [type, name] of [
+    ["PullZone", "site"],
+    ["PushZone", "assets"],
+    ["VodZone", "videos"],
+  ])
+    expect(r.output).toMatch(new RegExp(`dynamic/cdn:${type} ${name} deleted \\([\\d.]+s\\)\\[retain\\]`));
+  expect(r.output).not.toMatch(/LiveZone cam deleted \([\d.]+s\)\[retain\]/);
   expect(zoneResources(await p.resources())).toEqual([]);
 });

@@ -1,9 +1,9 @@
 /**
  * Renames and replacements through the real `pulumi` CLI (docs/resources.md, "Renames and replacements").
- * The API cannot delete pull, push and VOD zones, so a rename without `aliases` leaves the old zone in the
- * account (its delete sends nothing): the new resource's check names it at preview, and the `up` says once
- * which zones stay. `pulumi up --replace` of those kinds keeps the same zone, and says so;
- * a live zone is replaced delete-first and ends as exactly one zone. One stack lives through the file.
+ * The API cannot delete pull, push and VOD zones, so they are retainOnDelete: a rename without `aliases` leaves
+ * the old zone in the account, and the preview marks its delete `[retain]` (issue 32). `pulumi up --replace` of
+ * those kinds keeps the same zone, and says so; a live zone is replaced delete-first and ends as exactly one zone.
+ * One stack lives through the file.
  */
 import { useEmulator } from "../support/emulator";
 import { EngineProject, expectOk, zoneOps, zoneResources, type ZoneDecl } from "../support/engine";
@@ -90,10 +90,10 @@ test("pulumi up --replace of a live zone deletes it first and ends with exactly 
   expect((await stored()).find((s) => s.name === "cam")?.zoneId).toBe(live[0].id);
 });
 
-test("renaming without aliases: the preview names each zone left in the account, and the up leaves it there", async () => {
+test("renaming without aliases: the preview marks each old zone's delete `[retain]`, and the up leaves it there", async () => {
   const old = Object.fromEntries(NOT_REPLACEABLE.map(([kind]) => [kind, emu.get().zones(kind)[0]]));
   const preview = expectOk(await p.preview(zones("2")));
-  // The engine's plan: new resources, and the old ones deleted (for pull, push and VOD zones the delete sends nothing).
+  // The engine's plan: new resources, and the old ones deleted; the engine marks those it keeps in the account.
   expect(zoneOps(preview.steps)).toEqual([
     "create assets2",
     "create cam2",
@@ -104,28 +104,17 @@ test("renaming without aliases: the preview names each zone left in the account,
     "delete site",
     "delete videos",
   ]);
-  for (const [[kind, label], resource] of NOT_REPLACEABLE.map(
-    (k, i) => [k, ["site", "assets", "videos"][i]] as const,
-  )) {
-    expect(preview.output).toContain(
-      `${label} '${old[kind].name}' (id ${old[kind].id}) is still in the account and serving: this stack named it for a resource '${resource}'`,
-    );
-    expect(preview.output).toContain(
-      `If '${resource}2' is '${resource}' renamed, add \`aliases: [{ name: "${resource}" }]\``,
-    );
-  }
-  // A live zone is deleted by the rename: none is left behind.
-  expect(preview.output).not.toMatch(/live zone '[^']+' \(id \d+\) is still in the account/);
+  for (const [type, name] of [
+    ["PullZone", "site"],
+    ["PushZone", "assets"],
+    ["VodZone", "videos"],
+  ])
+    expect(preview.output).toMatch(new RegExp(`dynamic/cdn:${type} ${name} delete\\s*\\[retain\\]`));
+  // A live zone is deleted by the rename: no mark.
+  expect(preview.output).not.toMatch(/LiveZone cam delete\s*\[retain\]/);
 
-  const up = expectOk(await p.up(zones("2")));
-  expect(up.output).toContain(`pull zone '${old.pull.name}' (id ${old.pull.id}) is still in the account and serving`);
-  // The deletes of the old resources: one line says which zones stay, and why.
-  expect(up.output).toContain(
-    `3 zones stay in the account and keep serving: pull zone '${old.pull.name}' (id ${old.pull.id}), ` +
-      `push zone '${old.push.name}' (id ${old.push.id}), VOD zone '${old.vod.name}' (id ${old.vod.id}). ` +
-      "The API cannot delete pull, push and VOD zones",
-  );
-  // What the warning said: a second zone of each kind the API cannot delete, exactly one live zone.
+  expectOk(await p.up(zones("2")));
+  // What the preview showed: a second zone of each kind the API cannot delete, exactly one live zone.
   expect(names("PullZone")).toEqual([old.pull.name, expect.stringMatching(/^site2-[a-z0-9]{7}$/)]);
   expect(names("PushZone")).toEqual([old.push.name, expect.stringMatching(/^assets2-[a-z0-9]{7}$/)]);
   expect(names("VodZone")).toEqual([old.vod.name, expect.stringMatching(/^videos2-[a-z0-9]{7}$/)]);
@@ -143,20 +132,23 @@ test("renaming with aliases keeps each zone: no create, one zone per resource, n
   expect((await stored()).map((s) => [s.name, s.zoneId])).toEqual(was.map((s) => [s.name.replace("2", "3"), s.zoneId]));
 });
 
-test("pulumi up --replace of a renamed pull zone is refused too, naming its zone", async () => {
-  // The engine hides the stored name from a --replace target's check: the zone is found through the aliases.
+test("pulumi up --replace of a pull zone renamed with aliases: a new zone, the old one kept `[retain]`, as the preview shows", async () => {
+  // The replacement's auto-name is its new resource name's, so no zone of its own is there to take back; the API
+  // cannot delete the old zone, which the engine keeps (retainOnDelete) and marks.
   const before = { creates: creates(), state: await stored() };
-  const r = await p.up(zones("3", "2"), replacing(before.state, ["site3"]));
-  expect(r.code).not.toBe(0);
-  const zone = emu
+  const old = emu
     .get()
     .zones("pull")
     .find((z) => z.name.startsWith("site2-"))!;
-  expect(r.output).toContain(
-    `pull zone '${zone.name}' already exists in the account (id ${zone.id}): this stack named it for 'site2', an alias of this resource.`,
-  );
-  expect(r.output).toContain("`pulumi up --replace` or tainted? Pull zones cannot be replaced");
-  expect(r.output).toContain(`set \`name: "${zone.name}"\` and \`adopt: true\` on 'site3'`);
-  expect(creates()).toBe(before.creates);
-  expect(await stored()).toEqual(before.state);
+  const preview = expectOk(await p.preview(zones("3", "2"), replacing(before.state, ["site3"])));
+  expect(preview.output).toMatch(/dynamic\/cdn:PullZone site3 (delete-replaced|replace).*\[retain\]/);
+  expectOk(await p.up(zones("3", "2"), replacing(before.state, ["site3"])));
+  expect(creates()).toBe(before.creates + 1);
+  expect(
+    emu
+      .get()
+      .zones("pull")
+      .some((z) => z.id === old.id),
+  ).toBe(true);
+  expect((await stored()).find((r) => r.name === "site3")?.zoneId).not.toBe(old.id);
 });

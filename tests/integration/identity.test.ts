@@ -3,11 +3,13 @@
  * Each test reproduces a defect of issue 9 in process, through `handle(1, kind, op, args)` with the
  * arguments the dynamic-provider host passes, against emulators over real HTTP.
  */
+import * as pulumi from "@pulumi/pulumi";
 import { startEmulator } from "../../provider/emulator";
 import { autoName } from "../../provider/resources/naming";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
 import { useEmulator } from "../support/emulator";
 import { accountConfig, deployment, uniqueName as unique, withStderr } from "../support/handle";
+import { settled } from "../support/mocks";
 import { stack } from "../support/stack";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
@@ -31,7 +33,7 @@ describe("default names", () => {
   test("a resource without `name` gets an auto-name unique to its stack; two stacks of one program get two zones", async () => {
     const [, , props] = zoneRegistration("PullZone", "site", { origin: ORIGIN }, undefined);
     expect(props.name).toBeUndefined();
-    expect(props.__autoName).toMatch(/^site-[a-z0-9]{7}$/);
+    expect((await settled(pulumi.output(props.__autoName as string))).value).toMatch(/^site-[a-z0-9]{7}$/);
 
     const dev = autoName("site", ["org", "web", "dev", "PullZone"]);
     const prod = autoName("site", ["org", "web", "prod", "PullZone"]);

@@ -90,8 +90,15 @@ test("where listZones shows no names (live rows, §2.2) the error says the zone 
 });
 
 test("under a parent other than the stack the auto-name includes the parent, so it is one resource's own", async () => {
+  // The stack instance's random id (resources/stackId.ts) is drawn by its resource's create: mocked here.
   await pulumi.runtime.setMocks(
-    { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: () => ({}) },
+    {
+      newResource: (a) => ({
+        id: `${a.name}-id`,
+        state: a.type.endsWith(":StackId") ? { nonce: "0123456789abcdef" } : a.inputs,
+      }),
+      call: () => ({}),
+    },
     "web",
     "dev",
     false,
@@ -106,6 +113,6 @@ test("under a parent other than the stack the auto-name includes the parent, so 
   const b = await nameUnder(new pulumi.ComponentResource("test:index:Other", "a"));
   expect([top, a, b].every((n) => /^site-[a-z0-9]{7}$/.test(n))).toBe(true);
   expect(new Set([top, a, b]).size).toBe(3);
-  // A resource without a parent keeps the name it always had.
-  expect(top).toBe(autoName("site", ["org", "web", "dev", "PullZone"]));
+  // A resource without a parent: the stack's names, the kind and the stack instance's random id.
+  expect(top).toBe(autoName("site", ["org", "web", "dev", "PullZone", "0123456789abcdef"]));
 });

@@ -362,13 +362,17 @@ export function expectOk(r: CommandResult): CommandResult {
   return r;
 }
 
+/** A zone resource's type (not the stack instance's id, resources/stackId.ts). */
+const isZoneType = (type: string): boolean =>
+  type.startsWith("pulumi-nodejs:dynamic/cdn:") && !type.endsWith(":StackId");
+
 /** The engine's steps on zone resources as `<op> <resource name>`, sorted: what an operation did, in one comparable list. */
 export const zoneOps = (steps: { op: string; type: string; name: string }[]): string[] =>
   steps
-    .filter((s) => s.type.startsWith("pulumi-nodejs:dynamic/cdn:"))
+    .filter((s) => isZoneType(s.type))
     .map((s) => `${s.op} ${s.name}`)
     .sort();
 
 /** The zone resources (not the stack, not providers) of a checkpoint. */
 export const zoneResources = (resources: StateResource[]): StateResource[] =>
-  resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/cdn:"));
+  resources.filter((r) => isZoneType(r.type));

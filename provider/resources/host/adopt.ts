@@ -104,7 +104,7 @@ export async function adopt(
     }
   }
   const updated = toSend.length ? ` and updated (${toSend.map((f) => f.input).join(", ")})` : "";
-  // The take-back of a kind the API cannot delete was said at check, in this deployment (renames.ts, warnTakeBack):
+  // The take-back of a kind the API cannot delete was said at check, in this deployment (check.ts):
   // the engine's debug log has the rest. A live zone's check says nothing (a `--replace` deletes it first): said here.
   if (takeBack && !spec.deletable) detail(`${zoneRef(spec, inputs.name, row.id)} taken back${updated}`);
   else if (takeBack) log(takeBackMessage(spec, inputs.name, row.id));

@@ -2,13 +2,12 @@
  * check: everything a deployment would fail on, found at preview. It runs before every create and
  * update, and its `olds` are the stored inputs, which a refresh rewrites to the account's values;
  * so a change the API cannot make is refused here, never in diff (the engine calls diff after every
- * read of a refresh and fails the refresh when diff throws: docs/engine-fidelity.md).
+ * read of a refresh and fails the refresh when diff throws).
  *
  * For a new zone it also asks the account, once per kind per deployment (the snapshot shared with
  * reads and create recovery): a refused key, an unreachable API or a name already in use fail the
- * preview of a pull request instead of the `up` of its merge. The same listing names the zones a
- * rename left in the account, and refuses a `pulumi up --replace` of a kind the API cannot delete
- * (renames.ts; docs/resources.md, "Renames and replacements").
+ * preview of a pull request instead of the `up` of its merge. Each zone's problem is said at once, and
+ * the check that completes the program's batch of zones fails with all of them (batch.ts).
  */
 import { CdnAuthError } from "../../api/errors";
 import { settingRef } from "../../api/settings";
@@ -21,15 +20,16 @@ import {
   createOnlyMessage,
   nameInUseMessage,
   nameInUseWarning,
+  takeBackMessage,
   zoneRef,
 } from "./messages";
 import { warn } from "./log";
-import { AUTO_NAME, AutoNameScope, isOwnAutoName } from "../naming";
-import { aliasZone, firstTime, recordDeclared, takeScope, warnLeftBehind, warnTakeBack } from "./renames";
+import { AUTO_NAME, isOwnAutoName } from "../naming";
+import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
 import { declared } from "./outputs";
 import { ZoneSpec } from "../specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
-import { rowByLabel, type ZoneRow } from "./zoneLookup";
+import { rowByLabel } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
 
@@ -54,20 +54,24 @@ export async function check(
   const problems = settingProblems();
   for (const p of problems)
     failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
-  // Every zone's names, stored or new: what the program declares is learned from the checks themselves (renames.ts).
-  if (!problems.length && named.scope) recordDeclared(spec, connect(), named.scope);
   if (failures.length) return { inputs, failures };
   const existing = declared(olds.name);
   if (existing) failures.push(...createOnlyChanges(spec, olds, inputs));
-  else failures.push(...(await newZoneProblems(spec, inputs, connect, named)));
+  else failures.push(...(await newZoneProblems(spec, inputs, connect, named.place)));
+  // Every zone's check, stored or new, counts towards its batch; the one that completes it says the batch's verdict.
+  if (named.place) {
+    const name = typeof inputs.name === "string" && inputs.name !== UNKNOWN ? inputs.name : undefined;
+    const verdict = checked(spec, connect(), named.place, name);
+    if (verdict.adoptions) warn(verdict.adoptions);
+    if (verdict.failure) failures.push({ property: "", reason: verdict.failure });
+  }
   return { inputs, failures };
 }
 
-/** What check learns from the program's hidden inputs: whether the name is the auto-name, and the naming scope. */
+/** What check learns from the program's hidden inputs: the zone's place in its batch. */
 interface Naming {
   props: Props;
-  autoNamed: boolean;
-  scope?: AutoNameScope;
+  place?: Place;
 }
 
 /** The declared name, else the stored one, else the program's auto-name candidate (the hidden inputs kept apart from the fields checked). */
@@ -75,16 +79,12 @@ function withName(olds: Props, news: Props): Naming {
   const out = { ...news };
   const candidate = out[AUTO_NAME];
   delete out[AUTO_NAME];
-  const scope = takeScope(out);
-  let autoNamed = false;
+  const place = takePlace(out);
   if (!declared(out.name)) {
     if (declared(olds.name)) out.name = olds.name;
-    else if (typeof candidate === "string" && candidate !== "") {
-      out.name = candidate;
-      autoNamed = true;
-    }
+    else if (typeof candidate === "string" && candidate !== "") out.name = candidate;
   }
-  return { props: out, autoNamed, scope };
+  return { props: out, place };
 }
 
 /** A create-only field declared with another value than the stored one: the API cannot change it. */
@@ -105,13 +105,13 @@ async function newZoneProblems(
   spec: ZoneSpec,
   inputs: Props,
   connect: () => Connection,
-  naming: Naming,
+  place: Place | undefined,
 ): Promise<CheckFailure[]> {
   const name = inputs.name;
   const conn = connect();
-  if (typeof name !== "string" || name === UNKNOWN) return [];
   let rows;
   try {
+    // Asked even when the name is unknown (a new stack's first preview: stackId.ts): a refused key fails the preview.
     rows = await conn.lists.snapshot(spec);
   } catch (e) {
     // Not a problem of the zone's name or any other input: reported against the resource (no property),
@@ -119,23 +119,22 @@ async function newZoneProblems(
     return [
       {
         property: "",
-        reason: `${zoneRef(spec, name)}: cannot check the name against the account: ${accountProblem(e)}`,
+        reason: `${name === UNKNOWN && place ? `${spec.label} of resource '${place.resource}'` : zoneRef(spec, name)}: cannot check the name against the account: ${accountProblem(e)}`,
       },
     ];
   }
-  if (naming.scope) warnLeftBehind(spec, rows, naming.scope, conn);
+  if (typeof name !== "string" || name === UNKNOWN) return [];
   const existing = rowByLabel(rows, name);
-  if (!existing) return aliasZoneProblems(spec, conn, rows, naming);
+  if (!existing) return [];
   // Only in case: the same delivery host name, never the same zone (zoneLookup.ts, `sameLabel`); create refuses it.
   if (existing.name !== name) {
-    if (firstTime(conn, `${spec.group}:${existing.id}:inUse`)) warn(caseClashMessage(spec, name, existing));
+    say(conn, place, `${spec.group}:${existing.id}:inUse`, caseClashMessage(spec, name, existing));
     return [];
   }
   // The engine checks a `pulumi up --replace` target once, with no stored inputs (step_generator.go,
   // continueStepsFromImport), while the zone it replaces still holds the name: for a live zone, replaced
   // delete-first, that name is its own. Create still refuses a name in use, after the delete has freed it.
-  // A zone holding the resource's own auto-name was made by this stack: create takes it back (naming.ts). Nothing
-  // a provider sees tells that from a `--replace` target's check, so the take-back is said at preview (renames.ts).
+  // A zone holding the resource's own auto-name was made by this stack (stackId.ts): create takes it back.
   const taking = inputs.adopt === true || isOwnAutoName(inputs);
   if (spec.deletable && !taking) return [];
   if (inputs.adopt === UNKNOWN) return [];
@@ -144,39 +143,42 @@ async function newZoneProblems(
     return [{ property: "name", reason: nameInUseMessage(spec, name, existing.id, { claimedBy }) }];
   }
   if (!taking) {
-    // Said, not failed: a check failure stops the whole deployment (step_generator.go: an invalid resource bails,
-    // --continue-on-error or not), so one zone's name held up every other zone, and a preview named one zone only.
-    // Create refuses the name (lifecycle.ts): a failed step of that zone alone.
-    warnNameInUse(spec, existing, naming.scope?.resource, conn);
+    // Said now, and failed with every other problem of the batch by the check that completes it (batch.ts): a
+    // failure here would stop the deployment at this zone and name it alone. Create refuses the name too.
+    say(
+      conn,
+      place,
+      `${spec.group}:${existing.id}:inUse`,
+      nameInUseWarning(spec, existing.name, existing.id, place?.resource),
+    );
     return [];
   }
   const mismatches = adoptMismatches(spec, inputs, existing);
-  if (inputs.adopt !== true && !mismatches.length && !spec.deletable) warnTakeBack(spec, existing, conn);
-  // A preview shows an adoption as `+ create`: this line tells it from a zone made new (issue 32).
-  if (inputs.adopt === true && !mismatches.length && firstTime(conn, `${spec.group}:${existing.id}:adopt`))
-    warn(adoptNotice(spec, existing));
+  if (!mismatches.length && firstTime(conn, `${spec.group}:${existing.id}:adopt`)) {
+    // A preview shows an adoption or a take-back as `+ create`: these lines tell it from a zone made new (issue 32).
+    // A live zone's take-back says nothing here: a `--replace` target looks the same, and deletes it first.
+    const said =
+      inputs.adopt === true
+        ? adoptNotice(spec, existing)
+        : spec.deletable
+          ? undefined
+          : takeBackMessage(spec, existing.name, existing.id);
+    if (said) {
+      warn(said);
+      countAdoption(conn, place, zoneRef(spec, existing.name, existing.id));
+    }
+  }
   return mismatches.map((f) => ({
     property: f.input,
     reason: adoptMismatchMessage(spec, existing.name ?? name, existing, [f], inputs, inputs.adopt !== true),
   }));
 }
 
-/** Says, once per zone and deployment, that a zone's name is in use and what the resource needs. */
-function warnNameInUse(spec: ZoneSpec, row: ZoneRow, resource: string | undefined, conn: Connection): void {
-  if (firstTime(conn, `${spec.group}:${row.id}:inUse`)) warn(nameInUseWarning(spec, row.name, row.id, resource));
-}
-
-/**
- * An auto-named zone whose own name is free, while a zone this stack named for one of its aliases is in
- * the account: a `pulumi up --replace` of a renamed resource, or a zone its old resource left behind.
- * Creating a new zone beside it is refused for the kinds the API cannot delete (renames.ts).
- */
-function aliasZoneProblems(spec: ZoneSpec, conn: Connection, rows: ZoneRow[], naming: Naming): CheckFailure[] {
-  if (spec.deletable || !naming.autoNamed || !naming.scope) return [];
-  const found = aliasZone(rows, naming.scope);
-  if (!found || conn.identity.claimedBy(spec, found.row.id) !== undefined) return [];
-  const own = { resource: naming.scope.resource, via: found.alias };
-  return [{ property: "name", reason: nameInUseMessage(spec, found.row.name, found.row.id, { own }) }];
+/** A problem the zone's create refuses: said once per zone and deployment, and gathered for the batch's failure. */
+function say(conn: Connection, place: Place | undefined, key: string, problem: string): void {
+  if (!firstTime(conn, key)) return;
+  warn(problem);
+  gather(conn, place, problem);
 }
 
 /**

@@ -56,8 +56,7 @@ async function run(version: number, kind: ZoneType, op: Operation, args: unknown
   // update(id, olds, news) and delete(id, props) (cmd/dynamic-provider/index.js); named per operation below.
   const [first, second, third] = args as [unknown, Props | undefined, Props | undefined];
   // Sends nothing: a destroy of zones the API cannot delete needs no settings (left.ts).
-  if (op === "delete" && spec && !spec.deletable)
-    return leave(spec, await settledConnection(), first as string, second as Props);
+  if (op === "delete" && spec && !spec.deletable) return leave(spec, first as string, second as Props);
   // Never the CDN_* environment in place of the stack's configuration (connection.ts).
   await whenConfigured(notConfiguredMessage);
   // CachePurge shares the entry point (and its stability promise) with the zone kinds.
@@ -86,16 +85,6 @@ async function run(version: number, kind: ZoneType, op: Operation, args: unknown
 
 type Props = Record<string, unknown>;
 type ConfigureRequest = Parameters<typeof configureConnection>[0];
-
-/** The deployment's connection once configured, or undefined when the settings do not resolve. */
-async function settledConnection(): Promise<ReturnType<typeof connection> | undefined> {
-  try {
-    await whenConfigured(notConfiguredMessage);
-    return connection();
-  } catch {
-    return undefined;
-  }
-}
 
 /** configure: the SDK version guard, then the stack's settings (one body for every kind and CachePurge). */
 async function configureHost(req: ConfigureRequest): Promise<void> {

@@ -8,13 +8,8 @@
  *   group, SIGKILL 5 s later (pkg/resource/plugin/plugin.go). Node's default ends the host at once, silently.
  * While a create is in flight this module holds SIGINT and SIGTERM instead: no further attempt, backoff or lookup
  * starts, each zone in flight is named with what the next `pulumi up` does about it, and the host ends as it would
- * have once those creates settle (at most {@link GRACE_MS}). With nothing in flight and nothing to say at the
- * close ({@link atClose}) no handler is installed, so a host closed at the end of a command ends as before.
- *
- * The same SIGINT ends every deployment: the engine closes its plugins once the last step is done, and what the
- * host writes to stderr then is still read and shown, under the stack's Diagnostics (plugin.go, `Close` waits
- * for the plugin's output). It is the one moment the host knows a deployment is over: {@link atClose} says there
- * what one line should say of the whole deployment (left.ts).
+ * have once those creates settle (at most {@link GRACE_MS}). With nothing in flight no handler is installed, so a
+ * host closed at the end of a command ends as before.
  */
 
 import { printable } from "../../api/terminalText";
@@ -32,8 +27,6 @@ interface Tracked {
 let stopping: NodeJS.Signals | undefined;
 const inFlight = new Set<Tracked>();
 const wakers = new Set<() => void>();
-/** What the host says once when it is closed: each function gives a line, or nothing. */
-const closing: (() => string | undefined)[] = [];
 
 /** Whether the host was asked to stop: no new attempt may start. */
 export function interrupted(): boolean {
@@ -54,8 +47,8 @@ export function pause(ms: number): Promise<void> {
   });
 }
 
-/** Whether the host holds SIGINT and SIGTERM now: while a create is in flight, or while it has something to say at the close. */
-const holding = (): boolean => inFlight.size > 0 || closing.length > 0;
+/** Whether the host holds SIGINT and SIGTERM now: while a create is in flight. */
+const holding = (): boolean => inFlight.size > 0;
 
 function hold(on: boolean): void {
   for (const s of SIGNALS) (on ? process.on : process.off).call(process, s, onSignal);
@@ -78,15 +71,6 @@ export function track(what: string): { end(outcome: string): void } {
   };
 }
 
-/**
- * Asks for a line to be written once, when the engine closes the host at the end of the deployment (or the host is
- * stopped otherwise): `line` is called then, and says nothing by returning undefined.
- */
-export function atClose(line: () => string | undefined): void {
-  if (!holding() && !stopping) hold(true);
-  closing.push(line);
-}
-
 function onSignal(signal: NodeJS.Signals): void {
   if (stopping) return exit(); // asked twice: end now
   stopping = signal;
@@ -104,9 +88,5 @@ function say(line: string): void {
 }
 
 function exit(): never {
-  for (const line of closing.splice(0)) {
-    const text = line();
-    if (text !== undefined) say(text);
-  }
   process.exit(stopping === "SIGTERM" ? 143 : 130);
 }

@@ -74,14 +74,13 @@ export function createOnlyMessage(
  * or a tainted resource, which lands here too (the engine checks the target with no stored inputs while
  * the zone still holds the name, and nothing a provider sees tells it from a new resource).
  * `adopt` already set means the zone could not be adopted for another reason, so the message never asks
- * for what the user already set. `own` says the zone's name is the one this stack gave `via`, a
- * resource name in the resource's aliases.
+ * for what the user already set.
  */
 export function nameInUseMessage(
   spec: ZoneSpec,
   name: unknown,
   existingId: number | undefined,
-  opts: { adopt?: boolean; claimedBy?: string; own?: { resource: string; via: string } } = {},
+  opts: { adopt?: boolean; claimedBy?: string } = {},
 ): string {
   const ref = `${zoneRef(spec, name)} already exists in the account${existingId !== undefined ? ` (id ${existingId})` : ""}`;
   if (opts.claimedBy !== undefined) {
@@ -91,13 +90,6 @@ export function nameInUseMessage(
     );
   }
   if (opts.adopt) return `${ref}, and it could not be adopted.`;
-  const own = opts.own;
-  if (own !== undefined) {
-    return (
-      `${ref}: this stack named it for '${shown(own.via)}', an alias of this resource. If '${shown(own.via)}' left it in the account ` +
-      `(destroyed or removed), set \`name: "${shown(name)}"\` and \`adopt: true\` on '${shown(own.resource)}' to manage it again. ${replaceNote(spec)}`
-    );
-  }
   const rename = 'Renamed resource? Add `aliases: [{ name: "<old name>" }]`';
   return (
     `${ref}, and this resource does not manage it. To manage it here, ${adoptWarning(spec, existingId)} Or choose another name. ` +
@@ -141,16 +133,6 @@ export function adoptWarning(spec: ZoneSpec, existingId: number | undefined): st
   );
 }
 
-/** A zone a rename (or removal) left in the account, found by a new resource's check: renames.ts. */
-export function leftBehindMessage(spec: ZoneSpec, name: unknown, id: number, owner: string, resource: string): string {
-  return (
-    `${zoneRef(spec, name, id)} is still in the account and serving: this stack named it for a resource '${shown(owner)}', which the program ` +
-    `no longer declares, and the API cannot delete ${spec.label}s, so a removed or renamed resource leaves its zone behind. ` +
-    `If '${shown(resource)}' is '${shown(owner)}' renamed, add \`aliases: [{ name: "${shown(owner)}" }]\` to '${shown(resource)}': it then keeps that zone and no new zone is created. ` +
-    `Otherwise delete the zone in the control panel once nothing uses it.`
-  );
-}
-
 /**
  * A zone the new resource's check finds holding the resource's own auto-name, which create will take back
  * (naming.ts). Nothing a provider sees tells apart how the state lost it (a destroy, or a removal, that left it
@@ -159,8 +141,8 @@ export function leftBehindMessage(spec: ZoneSpec, name: unknown, id: number, own
 export function takeBackMessage(spec: ZoneSpec, name: unknown, id: number): string {
   // A live zone is deleted by a destroy, a removal and a `--replace`, unless retained by its options.
   const how = spec.deletable
-    ? "(an `up` was interrupted before recording it, or a destroy or a removal retained it)"
-    : "(a destroy or a removal left it in the account, an `up` was interrupted before recording it, or this is `pulumi up --replace`)";
+    ? "(an `up` was interrupted before recording it, or a removal retained it)"
+    : "(a removal left it in the account, an `up` was interrupted before recording it, or this is `pulumi up --replace`)";
   return (
     `${zoneRef(spec, name, id)} holds this resource's own auto-name: this stack made it, and its state no longer holds it ${how}. ` +
     "This `up` takes it back, with the declared values; no zone is created. After an interrupted `up`, " +

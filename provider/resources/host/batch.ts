@@ -1,0 +1,122 @@
+/**
+ * What the checks of one deployment learn of the program's zones as a whole (issue 32: the preview of a pull request
+ * is the gate). The engine checks one resource at a time and stops at the first failure, so a failure per zone would
+ * name one zone only, and a warning per zone let a preview pass that its merge's `up` then failed. Each zone carries
+ * its place in the batch of zones one synchronous run of the program declared (zoneResource.ts, `enrol`): its
+ * resource name, its position, and, for the first zone, the batch's size. Once every zone of a batch has been checked,
+ * the check that completed it fails with every problem the batch's checks found (names in use, a name declared by two
+ * resources), and says how many of its creates adopt zones that exist. A batch never seen whole (a `pulumi up
+ * --target`, which checks only its targets) fails nothing here: each create still refuses what it must.
+ */
+import { AUTO_NAME_SCOPE } from "../naming";
+import type { ZoneSpec } from "../specs";
+import type { Connection } from "./connection";
+
+type Props = Record<string, unknown>;
+
+/** A zone's place in its batch, as the program sends it (JSON text in `__autoNameScope`). */
+export interface Place {
+  resource: string;
+  batch: string;
+  seq: number;
+  /** The batch's size: carried by its first zone only. */
+  count?: number;
+}
+
+/** Removes the hidden place from the program's inputs; returns it when it is well formed. */
+export function takePlace(news: Props): Place | undefined {
+  const text = news[AUTO_NAME_SCOPE];
+  delete news[AUTO_NAME_SCOPE];
+  let p: Partial<Place> | undefined;
+  try {
+    p = typeof text === "string" ? (JSON.parse(text) as Partial<Place>) : undefined;
+  } catch {
+    return undefined;
+  }
+  const index = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
+  if (!p || typeof p.resource !== "string" || typeof p.batch !== "string" || !index(p.seq)) return undefined;
+  if (p.count !== undefined && (!index(p.count) || p.seq >= p.count)) return undefined;
+  return { resource: p.resource, batch: p.batch, seq: p.seq, count: p.count };
+}
+
+/** What one batch's checks found so far. */
+class Batch {
+  readonly seen = new Set<number>();
+  count?: number;
+  /** `<group>:<zone name>` -> the resource that declares it. */
+  readonly names = new Map<string, string>();
+  readonly problems: string[] = [];
+  readonly adopted: string[] = [];
+  done = false;
+
+  get whole(): boolean {
+    return this.count !== undefined && this.seen.size >= this.count;
+  }
+}
+
+const batches = new WeakMap<object, Map<string, Batch>>();
+
+function batchOf(conn: Connection, place: Place): Batch {
+  let all = batches.get(conn.identity);
+  if (!all) batches.set(conn.identity, (all = new Map()));
+  let b = all.get(place.batch);
+  if (!b) all.set(place.batch, (b = new Batch()));
+  return b;
+}
+
+/** A problem of one zone that its own create refuses, said at once and gathered for the batch's failure. */
+export function gather(conn: Connection, place: Place | undefined, problem: string): void {
+  if (place) batchOf(conn, place).problems.push(problem);
+}
+
+/** An adoption, counted for the line the batch's last check says. */
+export function countAdoption(conn: Connection, place: Place | undefined, what: string): void {
+  if (place) batchOf(conn, place).adopted.push(what);
+}
+
+/**
+ * Records a zone's check: its name (a name another resource of the batch declares for the same kind is a problem),
+ * and its place. Returns what the check that completes the batch must say: its failure (every problem gathered),
+ * and the adoption line. `name` is undefined while unknown (a preview before the stack's id exists).
+ */
+export function checked(
+  spec: ZoneSpec,
+  conn: Connection,
+  place: Place,
+  name: string | undefined,
+): { failure?: string; adoptions?: string } {
+  const b = batchOf(conn, place);
+  if (name !== undefined) {
+    const key = `${spec.group}:${name}`;
+    const other = b.names.get(key);
+    if (other !== undefined && other !== place.resource)
+      b.problems.push(
+        `${spec.label} '${name}' is declared by two resources, '${other}' and '${place.resource}': one zone, one resource`,
+      );
+    else b.names.set(key, place.resource);
+  }
+  b.seen.add(place.seq);
+  if (place.count !== undefined) b.count = place.count;
+  if (!b.whole || b.done) return {};
+  b.done = true;
+  const n = b.adopted.length;
+  return {
+    failure: b.problems.length
+      ? `${b.problems.length} zone${b.problems.length === 1 ? "" : "s"} of this program cannot be created as declared:\n- ${b.problems.join("\n- ")}`
+      : undefined,
+    adoptions: n
+      ? `${n} of this deployment's creates adopt zones that exist (nothing new is made for them): ${b.adopted.slice(0, 10).join(", ")}${n > 10 ? ` and ${n - 10} more` : ""}`
+      : undefined,
+  };
+}
+
+const said = new WeakMap<object, Set<string>>();
+
+/** Whether `key` is said for the first time in this deployment (one identity per deployment): a warning once. */
+export function firstTime(conn: Connection, key: string): boolean {
+  let seen = said.get(conn.identity);
+  if (!seen) said.set(conn.identity, (seen = new Set()));
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
+}

@@ -1,0 +1,18 @@
+/**
+ * The thin provider of StackId (resources/stackId.ts), as this module's whole `module.exports`: an installed
+ * package's state stores `require("pulumi-cdn-zones/p/stack")`. It never calls the API and needs no settings: its
+ * create draws the stack instance's random id once, and every later operation keeps it. Part of every state's
+ * contract, like the zone kinds' providers (tests/unit/serialized-require.test.ts).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+const provider: pulumi.dynamic.ResourceProvider = {
+  check: async (_olds, news) => ({ inputs: news }),
+  diff: async () => ({ changes: false }),
+  create: async () => ({ id: "stack", outs: { nonce: require("crypto").randomBytes(16).toString("hex") } }),
+  read: async (id, props) => ({ id, props }),
+  update: async (_id, olds) => ({ outs: olds }),
+  delete: async () => undefined,
+};
+
+export = provider;
