@@ -7,16 +7,10 @@ import { isYmd, toYmd } from "./dates";
 import { CdnValidationError } from "./errors";
 import { INT32_MAX } from "./ids";
 import { MethodSpec, ParamSpec, wireName } from "./methods";
+import { isXmlSafe } from "./xmlrpc";
 
-// XML 1.0 forbids C0 controls other than tab, LF and CR, and lone surrogates; the API requires XML-safe strings (§2.1).
-const XML_UNSAFE =
-  // eslint-disable-next-line no-control-regex -- the control characters are what this matches
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Whether a string can travel in an XML-RPC document unchanged. */
-export function isXmlSafe(s: string): boolean {
-  return !XML_UNSAFE.test(s);
-}
+// The API requires XML-safe strings (§2.1); resources/host/validate.ts checks fields with the same rule.
+export { isXmlSafe };
 
 /**
  * Validates positional arguments (after the auth parameters) and returns them as wire values:

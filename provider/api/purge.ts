@@ -5,7 +5,7 @@
  * Imports nothing from Pulumi, so the host loads only what it needs.
  */
 import { CdnClient } from "./client";
-import { isXmlSafe } from "./encode";
+import { isXmlSafe } from "./xmlrpc";
 import { unprintableChar } from "./terminalText";
 import { CdnError, CdnValidationError, withMessage } from "./errors";
 import { Semaphore } from "./semaphore";

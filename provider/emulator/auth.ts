@@ -8,8 +8,7 @@ import { IANAZone } from "luxon";
 import { AUTH_TIME_ZONE, AUTH_WINDOW_MS } from "../api/auth";
 import type { MethodSpec } from "../api/methods";
 import { Faults } from "./errors";
-import type { WireValue } from "./xml/wire-value";
-import { wireTypeName } from "./xml/wire-value";
+import { wireTypeName, type WireValue } from "../api/xmlrpc";
 
 /** Credentials and clock the checks run against. */
 export interface AuthConfig {

@@ -9,20 +9,7 @@
  *   `used_bandwidth` and `remaining_bandwidth`, written as text.
  */
 import type { Args } from "./params";
-import { DateTimeText, Double, I8, type WireOut } from "./xml/response";
-
-type Struct = { readonly [key: string]: WireOut };
-
-function isStruct(v: WireOut): v is Struct {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    !Array.isArray(v) &&
-    !(v instanceof Double) &&
-    !(v instanceof I8) &&
-    !(v instanceof DateTimeText)
-  );
-}
+import { Double, isStruct, type WireOut, type WireStruct as Struct } from "../api/xmlrpc";
 
 const numeric = (v: WireOut): v is number | Double => typeof v === "number" || v instanceof Double;
 const valueOf = (v: WireOut): number => (typeof v === "number" ? v : v instanceof Double ? v.value : 0);

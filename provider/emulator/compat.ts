@@ -23,10 +23,9 @@ import { INT32_MAX } from "../api/ids";
 import { findMethod } from "../api/methods";
 import { isReportName, mayAnswerTotal, type ColumnOf, type ReportName } from "../api/reportShapes";
 import { RpcFault } from "./errors";
-import type { WireValue } from "./xml/wire-value";
 import type { Args } from "./params";
 import { rollupAnswer } from "./compat-rollup";
-import { DateTimeText, Double, I8, type WireOut } from "./xml/response";
+import { DateTimeText, Double, I8, isStruct, type WireOut, type WireValue } from "../api/xmlrpc";
 
 /** The profiles `startEmulator({ compat })` and `cdn-emulator --compat` accept. */
 export const COMPAT_PROFILES = ["default", "legacy", "rollup"] as const;
@@ -90,17 +89,6 @@ export function withOffset(text: string): WireOut {
     { zone: AUTH_TIME_ZONE },
   );
   return t.isValid ? new DateTimeText(t.toISO({ suppressMilliseconds: true })!) : text;
-}
-
-function isStruct(v: WireOut): v is { readonly [key: string]: WireOut } {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    !Array.isArray(v) &&
-    !(v instanceof Double) &&
-    !(v instanceof I8) &&
-    !(v instanceof DateTimeText)
-  );
 }
 
 function numberOf(v: WireOut): number {

@@ -11,8 +11,7 @@ import type { HandlerContext } from "./handlers/context";
 import { HANDLERS } from "./handlers";
 import { checkParams, type Args } from "./params";
 import type { ArgsOf } from "./args";
-import type { ParsedCall } from "./xml/request";
-import type { WireOut } from "./xml/response";
+import type { ParsedCall, WireOut } from "../api/xmlrpc";
 
 /** `/xmlrpc/<group>` for each group; every other path is a 404. */
 export const ROUTES: ReadonlyMap<string, Group> = new Map(GROUPS.map((g) => [`/xmlrpc/${g}`, g]));

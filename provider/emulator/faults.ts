@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "http";
 import type { Socket } from "net";
 import { Faults, type RpcFault } from "./errors";
 import type { InjectedKind, Injection } from "./injection";
-import { faultResponse } from "./xml/response";
+import { faultResponse } from "../api/xmlrpc";
 
 const XML_TYPE = "text/xml; charset=utf-8";
 

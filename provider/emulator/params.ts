@@ -7,8 +7,7 @@ import { isYmd } from "../api/dates";
 import type { MethodSpec, ParamSpec } from "../api/methods";
 import { isReportName, REPORT_COLUMNS } from "../api/reportShapes";
 import { Faults } from "./errors";
-import type { WireValue } from "./xml/wire-value";
-import { wireTypeName } from "./xml/wire-value";
+import { wireTypeName, type WireValue } from "../api/xmlrpc";
 
 /** One `sortby` entry: a report column and its direction. */
 export interface SortKey {

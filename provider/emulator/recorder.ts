@@ -7,7 +7,7 @@ import { findMethod } from "../api/methods";
 import type { PurgeRecord } from "./handlers/context";
 import type { FaultKind } from "./injection";
 import { MAX_CALL_RECORDS } from "./options";
-import { toRecordValue, type WireValue } from "./xml/wire-value";
+import type { WireValue } from "../api/xmlrpc";
 
 export interface CallRecord {
   /** The methodName as sent ("" when the body did not parse). */
@@ -43,6 +43,31 @@ export interface EmulatorStats {
   readonly byMethod: Readonly<Record<string, MethodStats>>;
   readonly injected: Readonly<Record<FaultKind, number>>;
   readonly purges: number;
+}
+
+/**
+ * A plain JS copy of a wire value for call records, with every struct `password` member replaced
+ * by "[redacted]". Keys are copied as own data properties, so `__proto__` stays inert.
+ */
+export function toRecordValue(value: WireValue): unknown {
+  switch (value.t) {
+    case "nil":
+      return null;
+    case "base64":
+      return `<${value.v.length} bytes of base64>`;
+    case "array":
+      return value.v.map(toRecordValue);
+    case "struct": {
+      const out: Record<string, unknown> = {};
+      for (const [key, member] of value.v) {
+        const v = key === "password" ? "[redacted]" : toRecordValue(member);
+        Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    default:
+      return value.v;
+  }
 }
 
 /** Auth parameters are dropped, the rest copied with passwords redacted. */

@@ -26,9 +26,7 @@ import type { FaultInjector, Injection } from "./injection";
 import { recordParams, type CallRecord, type Recorder } from "./recorder";
 import { printable } from "../api/terminalText";
 import { browserRefusal } from "./request-guard";
-import { decodeUtf8 } from "./xml/chars";
-import { ParseFailure, parseMethodCall, type ParsedCall } from "./xml/request";
-import { methodResponse } from "./xml/response";
+import { decodeUtf8, methodResponse, parseMethodCall, XmlRpcDecodeError, type ParsedCall } from "../api/xmlrpc";
 
 export interface ServerDeps {
   readonly dispatcher: Dispatcher;
@@ -268,7 +266,7 @@ export class EmulatorServer {
     try {
       return { call: parseMethodCall(body.text) };
     } catch (error) {
-      if (!(error instanceof ParseFailure)) throw error;
+      if (!(error instanceof XmlRpcDecodeError)) throw error;
       return { early: { ok: false, fault: Faults.parse(error.message) } };
     }
   }

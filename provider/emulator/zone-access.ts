@@ -11,7 +11,7 @@ import { passwordMatches as matchesHash } from "./handlers/zone-rules";
 import { changeZone, createZone, zoneCdnUrl } from "./handlers/zones";
 import type { Emulator, ZoneView } from "./index";
 import type { StoredZone } from "./store/store";
-import { forbiddenXmlChar } from "./xml/chars";
+import { forbiddenXmlChar } from "../api/xmlrpc";
 import { computedOf } from "./zone-fields";
 
 /** The part of the handle these make. */

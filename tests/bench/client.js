@@ -2,7 +2,7 @@
  * 1. Client overhead. Calls per second of pullzone.listZones (10 zones, ~3.5 KB) and of a
  * 10,000-row report (getTotalTransferStats hourly over 417 days, maxReturn 10,000, ~2.9 MB), one
  * call at a time, with:
- *   ours     CdnClient (keep-alive agent, decode.ts);
+ *   ours     CdnClient (keep-alive agent, the codec api/xmlrpc);
  *   (a)      the `xmlrpc` package's client used naively: a new client and a new connection per
  *            call (`agent: false`, which is what its default meant before Node 19 made the global
  *            agent keep-alive; the Node 20 default is shown too);
@@ -24,7 +24,7 @@ const { median, runsArg, quick, figure, emit, cpuMs, timing } = require("./lib/r
 const DIST = path.resolve(__dirname, "../../provider/dist");
 const { CdnClient } = require(`${DIST}/api`);
 const { authString, currentDate } = require(`${DIST}/api/auth`);
-const { decodeMethodResponse } = require(`${DIST}/api/decode`);
+const { decodeMethodResponse } = require(`${DIST}/api/xmlrpc`);
 
 const RUNS = runsArg(quick ? 1 : 3);
 const LIST_CALLS = quick ? 300 : 1500;
@@ -216,7 +216,7 @@ async function main() {
       figure("client.cpu.report.python", "(b) CPU per 10,000-row report", m("pythonReport", "cpuMsPerCall"), "ms"),
       figure(
         "client.decode.ours",
-        `decode only, ${(body.length / 1024 / 1024).toFixed(1)} MiB report: decode.ts`,
+        `decode only, ${(body.length / 1024 / 1024).toFixed(1)} MiB report: api/xmlrpc`,
         median(dec.ours),
         "ms",
         {

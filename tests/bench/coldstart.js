@@ -1,7 +1,7 @@
 /**
  * 5. Cold start. Time from the host receiving its first call to the first request leaving for
  * the API: the host deserializes the provider text, calls its configure, then our code loads
- * (handlers, lifecycle, the client, luxon, the xmlrpc serializer), resolves credentials, signs
+ * (handlers, lifecycle, the client with its codec, luxon), resolves credentials, signs
  * and sends listZones. Measured as the emulator's arrival time of that request minus the moment
  * the first Read was sent to a freshly started, configured host (same clock, same machine), set
  * against the host's own start (spawn to its port line) and against a warm first call (a Read of
@@ -93,7 +93,6 @@ async function main() {
         "ms",
       ),
       figure("cold.require.luxon", "then luxon", load("luxon"), "ms"),
-      figure("cold.require.xmlrpc", "then xmlrpc/lib/serializer", load("xmlrpc"), "ms"),
       figure("cold.require.client", "then api/client (the CdnClient)", load("client"), "ms"),
       figure(
         "cold.require.handlers",
@@ -102,8 +101,8 @@ async function main() {
         "ms",
         {
           ratio: {
-            value: (load("luxon") + load("xmlrpc") + load("client") + load("handlers")) / load("pulumi"),
-            of: "(all four) of @pulumi/pulumi's load",
+            value: (load("luxon") + load("client") + load("handlers")) / load("pulumi"),
+            of: "(all three) of @pulumi/pulumi's load",
           },
         },
       ),

@@ -1,12 +1,12 @@
 /**
- * Correctness gate of the client's XML-RPC decoder (provider/api/decode.ts) before its speed is
+ * Correctness gate of the client's XML-RPC decoder (provider/api/xmlrpc/read.ts) before its speed is
  * measured: the cases of lib/decoder-cases.js against the compiled decoder. Prints one line per
  * group and exits non-zero on any difference. run.js runs it first; npm test runs the same cases
  * against the source (tests/unit/decoder-check.test.ts).
  */
 "use strict";
 const path = require("path");
-const { decodeMethodResponse } = require(path.resolve(__dirname, "../../provider/dist/api/decode"));
+const { decodeMethodResponse } = require(path.resolve(__dirname, "../../provider/dist/api/xmlrpc"));
 const { emit, figure } = require("./lib/report");
 const { runDecoderCheck } = require("./lib/decoder-cases");
 
@@ -17,7 +17,7 @@ async function main() {
   );
   emit(
     "decoder",
-    `Decoder correctness (provider/api/decode.ts vs the xmlrpc package's Deserializer, ${compared} documents)`,
+    `Decoder correctness (provider/api/xmlrpc/read.ts vs the xmlrpc package's Deserializer, ${compared} documents)`,
     figures,
   );
   for (const f of failures)

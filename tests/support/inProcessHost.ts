@@ -143,13 +143,6 @@ function freshModules(): HostModules {
   let mods: HostModules | undefined;
   jest.isolateModules(() => {
     mods = { handlers: require(HANDLERS), connection: require(CONNECTION) };
-    // xmlbuilder (under xmlrpc's serializer) requires its node classes on first use: use it once here,
-    // so those land in this instance's registry too and its `instanceof` checks hold.
-    (
-      require(require.resolve("xmlrpc/lib/serializer", { paths: [ROOT] })) as {
-        serializeMethodCall(m: string, p: unknown[]): string;
-      }
-    ).serializeMethodCall("warm", [{ a: [1, "b", true] }]);
   });
   return mods!;
 }

@@ -2,7 +2,7 @@
  * The decoder is exact or it refuses (issue 11): each place where the `xmlrpc` package's reading
  * was not exact, decoded here to the exact text or refused with an XmlRpcDecodeError.
  */
-import { decodeMethodResponse, MAX_NESTING, XmlRpcDecodeError } from "../../provider/api/decode";
+import { decodeMethodResponse, MAX_NESTING, XmlRpcDecodeError } from "../../provider/api/xmlrpc";
 
 const doc = (value: string) =>
   `<?xml version="1.0"?><methodResponse><params><param><value>${value}</value></param></params></methodResponse>`;

@@ -5,7 +5,7 @@
  * text); the documents it does not write (i8, nil, offset dateTimes...) give the expected values;
  * every cut body and malformed document is refused.
  */
-import { decodeMethodResponse } from "../../provider/api/decode";
+import { decodeMethodResponse } from "../../provider/api/xmlrpc";
 
 type Group = { id: string; label: string; ok: number; total: number };
 

@@ -12,8 +12,7 @@ import { dayDate, dayNumber, localDays, timeZone } from "../../provider/emulator
 import { page, sortRows, toWire } from "../../provider/emulator/reports/rows";
 import { hash32, hoursMetrics, nodeShares } from "../../provider/emulator/reports/series";
 import { ipToInt, nameProblem, originProblem, vanityIp } from "../../provider/emulator/handlers/zone-rules";
-import { Double } from "../../provider/emulator/xml/response";
-import type { WireValue } from "../../provider/emulator/xml/wire-value";
+import { Double, type WireValue } from "../../provider/api/xmlrpc";
 import { DEFAULT_API_KEY } from "../../provider/emulator/options";
 
 const company = { companyId: 1, companyAlias: "acme" };

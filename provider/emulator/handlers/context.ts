@@ -1,6 +1,6 @@
 /** What every handler receives: the store, the account's settings, the clock and the recorders. */
 import type { Group, WireName } from "../../api/methods";
-import type { WireOut } from "../xml/response";
+import type { WireOut } from "../../api/xmlrpc";
 import type { ArgsOf } from "../args";
 import type { Store } from "../store/store";
 

@@ -21,7 +21,7 @@ import * as build from "../reports/build";
 import { MAX_REPORT_ROWS, page, sortRows, toWire, type Row } from "../reports/rows";
 import { FILES_PER_ZONE, NODES, hoursMetrics } from "../reports/series";
 import type { StoredZone } from "../store/store";
-import type { WireOut } from "../xml/response";
+import type { WireOut } from "../../api/xmlrpc";
 import type { HandlerContext, HandlersOf } from "./context";
 import { cdnHost } from "./zone-rules";
 

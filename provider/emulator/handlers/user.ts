@@ -3,7 +3,7 @@ import { LENGTH_UNIT, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
 import type { EmulatorUser } from "../store/store";
 import { Faults } from "../errors";
 import { isTimeZone } from "../reports/calendar";
-import type { WireOut } from "../xml/response";
+import type { WireOut } from "../../api/xmlrpc";
 import type { HandlersOf } from "./context";
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -6,7 +6,7 @@
 import { kindInfo, kindOfGroup, type ZoneGroup } from "../../api/kinds";
 import { ZONE_CREATE_KEYS } from "../../api/methods";
 import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS } from "../../api/wire";
-import type { WireOut } from "../xml/response";
+import type { WireOut } from "../../api/xmlrpc";
 import { perZoneGroup, type ZoneGroupHandlers } from "../zone-groups";
 import type { Account, HandlerContext, HandlersOf } from "./context";
 import type { StoredZone, ZonePatch } from "../store/store";

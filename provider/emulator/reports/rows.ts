@@ -1,6 +1,6 @@
 /** Sorting, paging and wire conversion of report rows. */
 import type { SortKey } from "../params";
-import { Double, type WireOut } from "../xml/response";
+import { Double, type WireOut } from "../../api/xmlrpc";
 
 export type Row = Record<string, string | number>;
 

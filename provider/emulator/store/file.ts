@@ -12,7 +12,7 @@ import type { EmulatorUser } from "./store";
 import { nameProblem } from "../handlers/zone-rules";
 import { asId } from "../../api/ids";
 import { INT32_MAX } from "../options";
-import { decodeUtf8, forbiddenXmlChar } from "../xml/chars";
+import { decodeUtf8, forbiddenXmlChar } from "../../api/xmlrpc";
 import { DataFileLock, DataFileLockedError } from "./lock";
 import { MemoryStore } from "./memory";
 import { ZONE_GROUPS } from "../../api/kinds";

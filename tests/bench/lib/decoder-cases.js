@@ -1,5 +1,5 @@
 /**
- * The cases of the client's XML-RPC decoder check (provider/api/decode.ts): differential against
+ * The cases of the client's XML-RPC decoder check (provider/api/xmlrpc/read.ts): differential against
  * the `xmlrpc` package's Deserializer, which it replaced. Shared by tests/bench/decoder-check.js
  * (`npm run bench`) and tests/unit/decoder-check.test.ts (`npm test`); the decoder is passed in,
  * so the test checks the source and the bench the compiled module.

@@ -1,7 +1,7 @@
 /**
  * What loading our implementation costs in a fresh process, step by step, after @pulumi/pulumi
  * (which the dynamic-provider host has loaded before any provider code runs). Prints one JSON
- * line: { pulumi, luxon, xmlrpc, client, handlers, modules } in ms (modules: files loaded by
+ * line: { pulumi, luxon, client, handlers, modules } in ms (modules: files loaded by
  * the handlers step). Run from the project directory.
  */
 "use strict";
@@ -16,9 +16,6 @@ const before = Object.keys(require.cache).length;
 t = process.hrtime.bigint();
 require("luxon");
 out.luxon = ms(t);
-t = process.hrtime.bigint();
-require("xmlrpc/lib/serializer");
-out.xmlrpc = ms(t);
 t = process.hrtime.bigint();
 require(`${dist}/api/client`);
 out.client = ms(t);

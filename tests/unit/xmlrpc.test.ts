@@ -1,9 +1,23 @@
+/**
+ * The XML-RPC codec (provider/api/xmlrpc/) on the emulator's side: calls parsed with their wire types,
+ * answers and faults written, and the characters XML forbids. Its client side (answers read) has
+ * decode.test.ts and the differential check decoder-check.test.ts.
+ */
 import { PassThrough } from "stream";
-import { decodeUtf8, forbiddenXmlChar } from "../../provider/emulator/xml/chars";
+import {
+  decodeUtf8,
+  Double,
+  faultResponse,
+  forbiddenXmlChar,
+  formatDouble,
+  methodCall,
+  methodResponse,
+  MAX_NESTING,
+  parseMethodCall,
+  XmlRpcDecodeError,
+} from "../../provider/api/xmlrpc";
+import { toRecordValue } from "../../provider/emulator/recorder";
 import { logLine } from "../../provider/emulator/server";
-import { parseMethodCall, ParseFailure } from "../../provider/emulator/xml/request";
-import { Double, faultResponse, formatDouble, methodResponse } from "../../provider/emulator/xml/response";
-import { toRecordValue } from "../../provider/emulator/xml/wire-value";
 
 const Deserializer = require("xmlrpc/lib/deserializer");
 
@@ -24,7 +38,7 @@ const call = (params: string) =>
   `<?xml version="1.0"?><methodCall><methodName>cache.purge</methodName><params>${params}</params></methodCall>`;
 const param = (value: string) => `<param><value>${value}</value></param>`;
 
-describe("emulator XML-RPC request parser", () => {
+describe("XML-RPC call parser (the emulator's requests)", () => {
   it("keeps the wire type of every scalar", () => {
     const parsed = parseMethodCall(
       call(
@@ -118,7 +132,7 @@ describe("emulator XML-RPC request parser", () => {
     ["an int that is not one", call(param("<int>1.5</int>")), /not an integer/],
     ["an int out of i4 range", call(param("<int>4294967296</int>")), /not an integer in range/],
     ["a bad boolean", call(param("<boolean>yes</boolean>")), /boolean/],
-    ["a value with two types", call(param("<int>1</int><string>x</string>")), /more than one/],
+    ["a value with two types", call(param("<int>1</int><string>x</string>")), /expected <\/value>, found <string>/],
     [
       "a duplicate member",
       call(
@@ -129,25 +143,27 @@ describe("emulator XML-RPC request parser", () => {
       /duplicate/,
     ],
     ["a member without a value", call(param("<struct><member><name>a</name></member></struct>")), /member/],
-    ["an unknown element", call(param("<float>1</float>")), /unexpected element/],
+    ["an unknown element", call(param("<float>1</float>")), /unknown XML-RPC type <float>/],
     [
       "a misplaced element",
       "<methodCall><methodName>a.b</methodName><value>1</value></methodCall>",
-      /not allowed inside/,
+      /expected <params> or <\/methodCall>, found <value>/,
     ],
     ["no methodName", "<methodCall><params/></methodCall>", /methodName/],
     [
       "deep nesting",
-      call(param("<array><data><value>".repeat(20) + "x" + "</value></data></array>".repeat(20))),
-      /nesting/,
+      call(
+        param("<array><data><value>".repeat(MAX_NESTING + 1) + "x" + "</value></data></array>".repeat(MAX_NESTING + 1)),
+      ),
+      /nested deeper than 64 levels/,
     ],
-  ])("refuses %s with a ParseFailure", (_what, xml, message) => {
-    expect(() => parseMethodCall(xml)).toThrow(ParseFailure);
+  ])("refuses %s with an XmlRpcDecodeError", (_what, xml, message) => {
+    expect(() => parseMethodCall(xml)).toThrow(XmlRpcDecodeError);
     expect(() => parseMethodCall(xml)).toThrow(message);
   });
 });
 
-describe("emulator XML-RPC response writer", () => {
+describe("XML-RPC response writer (the emulator's answers)", () => {
   const sample = [0, { id: 7, name: "a & <b>", empty: "", flag: true, none: null, ratio: 0.25, list: [1, "two", [3]] }];
 
   it("decodes, with the xmlrpc package, to the same value its own serializer gives", async () => {
@@ -192,6 +208,35 @@ describe("emulator XML-RPC response writer", () => {
     expect(decoded).toHaveLength(10_000);
     expect(decoded[9_999]).toEqual({ date: "2024-01-01 00:00", zone_id: 9_999, transfer: 9_999_000, hits: 9_999 });
     expect(xml).toContain("<name>transfer</name><value><double>9999000.0</double></value>");
+  });
+});
+
+describe("XML-RPC call writer (the client's requests)", () => {
+  const params = [7, "a & <b> ]]> \r\n", "", true, null, 0.5, ["date ASC", 3], { name: "z", origin: "http://o" }];
+
+  /** Decodes a methodCall with the xmlrpc package's own Deserializer. */
+  function decodeCall(xml: string): Promise<[string, unknown[]]> {
+    return new Promise((resolve, reject) => {
+      const stream = new PassThrough();
+      new Deserializer().deserializeMethodCall(stream, (err: Error | null, method: string, value: unknown[]) =>
+        err ? reject(err) : resolve([method, value]),
+      );
+      stream.end(xml);
+    });
+  }
+
+  it("decodes, with the xmlrpc package, to the same call its own serializer gives", async () => {
+    const ours = await decodeCall(methodCall("report.getStats", params));
+    expect(ours).toEqual(await decodeCall(Serializer.serializeMethodCall("report.getStats", params)));
+    expect(ours).toEqual(["report.getStats", params]);
+  });
+
+  it("is read back by the emulator's parser with each wire type", () => {
+    const parsed = parseMethodCall(methodCall("cache.purge", [7, "x&y", 0.5, null, ["a"], { k: "v" }]));
+    expect(parsed.methodName).toBe("cache.purge");
+    expect(parsed.params.map((p) => p.t)).toEqual(["int", "string", "double", "nil", "array", "struct"]);
+    expect(parsed.params[1]).toEqual({ t: "string", v: "x&y" });
+    expect(toRecordValue(parsed.params[5])).toEqual({ k: "v" });
   });
 });
 

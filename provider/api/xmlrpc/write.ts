@@ -1,9 +1,9 @@
 /**
- * Writes XML-RPC methodResponse documents. The emulator has its own writer rather than
- * `xmlrpc/lib/serializer` for two reasons: that serializer writes every integral JS number as
- * `<int>` (byte counts and ratios must be `<double>`), and it builds an xmlbuilder DOM that
- * takes ~400 ms for a 10,000-row report, where this writer takes a few milliseconds.
- * tests/unit/emulator-xml.test.ts checks that both decode to the same values.
+ * Writes XML-RPC documents: the client's methodCall, the emulator's methodResponse and fault. Not
+ * `xmlrpc/lib/serializer`: that serializer writes every integral JS number as `<int>` (byte counts
+ * and ratios must be `<double>`), and it builds an xmlbuilder DOM that takes ~400 ms for a
+ * 10,000-row report, where this writer takes a few milliseconds. tests/unit/xmlrpc.test.ts checks
+ * that the `xmlrpc` package reads what it writes as it reads what its own serializer writes.
  */
 
 /** A number that goes on the wire as `<double>` even when it is integral. */
@@ -21,17 +21,21 @@ export class DateTimeText {
   constructor(readonly text: string) {}
 }
 
-/** What a handler may return: JS scalars, `Double`, `I8`, `DateTimeText`, `null` (`<nil/>`), arrays and structs. */
-export type WireOut =
-  | string
-  | number
-  | boolean
-  | null
-  | Double
-  | I8
-  | DateTimeText
-  | readonly WireOut[]
-  | { readonly [key: string]: WireOut };
+/** A struct as written: its members by name. */
+export type WireStruct = { readonly [key: string]: WireOut };
+
+/** What may be written: JS scalars (an integral number as `<int>`), `Double`, `I8`, `DateTimeText`, `null` (`<nil/>`), arrays and structs. */
+export type WireOut = string | number | boolean | null | Double | I8 | DateTimeText | readonly WireOut[] | WireStruct;
+
+/** Whether a value to write is a struct (not an array, nor a typed scalar). */
+export function isStruct(v: WireOut): v is WireStruct {
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    !(v instanceof Double || v instanceof I8 || v instanceof DateTimeText)
+  );
+}
 
 const XML_HEAD = '<?xml version="1.0"?>\n';
 const ESCAPE_RE = /[&<>\r]/;
@@ -52,9 +56,7 @@ export function formatDouble(n: number): string {
 
 function writeValue(value: WireOut, out: string[]): void {
   if (typeof value === "string") {
-    out.push(
-      value === "" ? "<value><string></string></value>" : `<value><string>${escapeText(value)}</string></value>`,
-    );
+    out.push(`<value><string>${escapeText(value)}</string></value>`);
   } else if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new RangeError(`cannot send ${value} on the wire`);
     out.push(
@@ -78,7 +80,7 @@ function writeValue(value: WireOut, out: string[]): void {
     out.push("</data></array></value>");
   } else {
     out.push("<value><struct>");
-    const struct = value as { readonly [key: string]: WireOut };
+    const struct = value as WireStruct;
     for (const key of Object.keys(struct)) {
       out.push(`<member><name>${escapeText(key)}</name>`);
       writeValue(struct[key], out);
@@ -86,6 +88,18 @@ function writeValue(value: WireOut, out: string[]): void {
     }
     out.push("</struct></value>");
   }
+}
+
+/** A methodCall of `method` with positional `params` (the client's request). */
+export function methodCall(method: string, params: readonly WireOut[]): string {
+  const out: string[] = [XML_HEAD, `<methodCall><methodName>${escapeText(method)}</methodName><params>`];
+  for (const p of params) {
+    out.push("<param>");
+    writeValue(p, out);
+    out.push("</param>");
+  }
+  out.push("</params></methodCall>\n");
+  return out.join("");
 }
 
 /** A methodResponse carrying one value. */
