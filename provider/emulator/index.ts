@@ -98,6 +98,8 @@ export interface Emulator {
   reset(): Promise<void>;
   /** Sets the fixed latency added to every call. */
   setLatency(ms: number): void;
+  /** Issues a new API key and revokes the old one, as a key rotation in the control panel does. */
+  rotateKey(next: string): void;
   stats(): EmulatorStats;
   /** Stops listening and cuts keep-alive connections; resolves when done. Idempotent. */
   close(): Promise<void>;
@@ -112,9 +114,15 @@ function openStore(opts: ResolvedOptions): Promise<Store> | Store {
 }
 
 /** What the server needs to answer calls: the dispatcher over `context`, the recorder, the faults, the limits. */
-function serverDeps(opts: ResolvedOptions, context: HandlerContext, recorder: Recorder, injector: FaultInjector) {
+function serverDeps(
+  opts: ResolvedOptions,
+  context: HandlerContext,
+  recorder: Recorder,
+  injector: FaultInjector,
+  auth: { apiUserId: number; apiKey: string; now: ResolvedOptions["now"] },
+) {
   const dispatcher = new Dispatcher({
-    auth: { apiUserId: opts.apiUserId, apiKey: opts.apiKey, now: opts.now },
+    auth,
     live: opts.live,
     context,
     compat: compatFor(opts.compat),
@@ -153,7 +161,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const recorder = new Recorder();
   const injector = new FaultInjector();
   const context: HandlerContext = { store, account, now: opts.now, recordPurge: (p) => recorder.recordPurge(p) };
-  const deps = serverDeps(opts, context, recorder, injector);
+  // Read at every call: a key rotation (`rotateKey`) takes effect at once.
+  const auth = { apiUserId: opts.apiUserId, apiKey: opts.apiKey, now: opts.now };
+  const deps = serverDeps(opts, context, recorder, injector, auth);
   const server = new EmulatorServer(deps);
   const port = await listen(server, opts, store);
   const hostForUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
@@ -163,7 +173,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     url: `http://${hostForUrl}:${port}`,
     port,
     apiUserId,
-    apiKey: opts.apiKey,
+    get apiKey() {
+      return auth.apiKey;
+    },
     companyAlias,
     companyId,
     cdnDomain,
@@ -181,6 +193,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       injector.resetCounts();
       deps.latencyMs = opts.latencyMs;
       await store.flush();
+    },
+    rotateKey(next) {
+      if (typeof next !== "string" || next === "") throw new TypeError("rotateKey: the new key must not be empty");
+      auth.apiKey = next;
     },
     setLatency(ms) {
       if (!(Number.isFinite(ms) && ms >= 0)) throw new TypeError("setLatency: ms must be >= 0");

@@ -119,3 +119,48 @@ describe("renaming an adopted live zone's resource without aliases", () => {
     }
   });
 });
+
+describe("a key rotation", () => {
+  const ZONES: ZoneDecl[] = [
+    { kind: "PullZone", name: "site", args: { name: `rotate-${suffix}`, origin: "https://origin.example.com" } },
+  ];
+  const RUN_PROGRAM = { env: { PULUMI_RUN_PROGRAM: "true" } };
+
+  test("refresh runs with the key of the last up unless the program runs: PULUMI_RUN_PROGRAM=true makes every job use the rotated key", async () => {
+    const account = await emu.another({ apiKey: "rotation-key-one-0001" });
+    const p = await EngineProject.create(account);
+    try {
+      expectOk(await p.up(ZONES));
+      account.rotateKey("rotation-key-two-0002");
+      await p.must(["config", "set", "--secret", "cdn:apiKey", "rotation-key-two-0002"]);
+      // What the workflow did before: the refresh configures the provider with the key recorded at the last up.
+      const stale = await p.preview(ZONES, ["--refresh", "--expect-no-changes"]);
+      expect(stale.code).toBe(1);
+      expect(stale.output).toContain("If the key was rotated since the last `pulumi up`");
+      expect(stale.output).toContain("PULUMI_RUN_PROGRAM=true");
+      // The workflow's jobs run the program: the PR preview, the drift check and the merge's up --refresh all work.
+      expect((await p.preview(ZONES, ["--refresh", "--expect-no-changes"], RUN_PROGRAM)).code).toBe(0);
+      expectOk(await p.up(ZONES, ["--refresh"], RUN_PROGRAM));
+      // From then on the state records the new key: even a plain refresh works.
+      expectOk(await p.refresh(ZONES));
+    } finally {
+      await p.dispose();
+    }
+  });
+
+  test("a wrong key in the stack's config never passes the drift check of the workflow", async () => {
+    const account = await emu.another({ apiKey: "rotation-key-three-03" });
+    const p = await EngineProject.create(account);
+    try {
+      expectOk(await p.up(ZONES));
+      await p.must(["config", "set", "--secret", "cdn:apiKey", "not-the-key-of-this-account"]);
+      const drift = await p.preview(ZONES, ["--refresh", "--expect-no-changes"], RUN_PROGRAM);
+      expect(drift.code).not.toBe(0);
+      expect(drift.code).not.toBe(7);
+      expect(drift.output).toContain("authentication failed");
+      expect(drift.output).not.toContain("not-the-key-of-this-account");
+    } finally {
+      await p.dispose();
+    }
+  });
+});

@@ -5,7 +5,7 @@
  * has already redacted. Values read from the account or the state (names, fields) are made printable
  * where they are put in (api/terminalText.ts).
  */
-import { CdnCreateError, CdnError } from "../../api/errors";
+import { CdnAuthError, CdnCreateError, CdnError } from "../../api/errors";
 import { describeAccount } from "./identity";
 import { FieldSpec, ZoneSpec } from "../specs";
 import { printable } from "../../api/terminalText";
@@ -33,9 +33,20 @@ export function describeError(spec: ZoneSpec, name: unknown, e: unknown, id?: nu
   return wrapped;
 }
 
+/**
+ * What a refused key means to a refresh or a destroy: they configure the provider with the settings recorded at the
+ * last `pulumi up` unless the program runs (pkg/cmd/pulumi/operations/refresh.go, `--run-program`), so a key rotated
+ * since is refused there though the stack's config is right (docs/configuration.md, "Key rotation").
+ */
+export const ROTATION_HINT =
+  "If the key was rotated since the last `pulumi up`: refresh, destroy and the --refresh of preview and up use the settings " +
+  "recorded then unless the program runs; set PULUMI_RUN_PROGRAM=true (or pass --run-program) so they use the stack's " +
+  'current config (docs/configuration.md, "Key rotation").';
+
 /** A client error's text without the zone it already names (create errors name the zone themselves). */
 function clientText(e: Error): string {
   if (e instanceof CdnCreateError) return `${e.method} answered error ${e.code}: ${shown(e.serverMessage)}`;
+  if (e instanceof CdnAuthError && !e.notGranted) return `${printable(e.message)}. ${ROTATION_HINT}`;
   return printable(e.message);
 }
 
