@@ -11,10 +11,13 @@ import {
   CdnError,
   CdnFaultError,
   CdnOperationFailedError,
+  CdnOutageError,
   CdnPurgeFailedError,
+  CdnTransportError,
   CdnValidationError,
   errorFromCreateResult,
   errorFromFault,
+  OUTAGE_HOLD_MS,
   redact,
   withMessage,
 } from "./errors";
@@ -163,6 +166,16 @@ const SECRETS = new WeakMap<CdnClient, { apiKey: string }>();
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the groups are made in the constructor, from the table
 export interface CdnClient extends ZoneGroups {}
 
+/**
+ * Whether a call's last error says the API is down or silent, not that one answer was lost: no connection could be
+ * made, or no answer came in time, after the call's whole budget (its retries included, when it had any). A
+ * connection dropped after the request was sent is a flaky network: the create recovery's lookups must go on then.
+ */
+function silent(e: CdnError): e is CdnTransportError {
+  if (!(e instanceof CdnTransportError) || e instanceof CdnOutageError) return false;
+  return e.type === "timeout" || (e.type === "connection" && !e.maybeProcessed);
+}
+
 /** A client for the whole API; one per account, shared by all calls (it holds the keep-alive pool). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class CdnClient {
@@ -177,6 +190,12 @@ export class CdnClient {
   private readonly firstContact: FirstContactWatch;
   /** Calls retried so far, for figures. */
   retriedCalls = 0;
+  /**
+   * The last call that spent its whole budget on an API that did not answer (refused connections, timeouts), while
+   * it is recent: later calls fail at once ({@link CdnOutageError}) until {@link OUTAGE_HOLD_MS} has passed or a
+   * call succeeds. One silent API cost one timeout budget per zone, 15 minutes for a 300-zone drift check.
+   */
+  private outage?: { error: CdnTransportError; at: number };
 
   readonly cache: { purge(url: string): Promise<true>; purgeAllCache(zone: string): Promise<true> };
   readonly user: UserApi;
@@ -292,6 +311,9 @@ export class CdnClient {
     } catch (e) {
       throw e instanceof Error ? withMessage(e, redact(e.message, [apiKey, ...passwords])) : e;
     }
+    const down = this.outage;
+    if (down && Date.now() - down.at < OUTAGE_HOLD_MS)
+      throw new CdnOutageError(method, down.error, Date.now() - down.at, this.baseUrl);
     // A failed attempt is reported once its fate is known, so the event can say when it is retried.
     let failedMs = 0;
     const report = (attempt: number, e: unknown, retryInMs?: number) => {
@@ -326,6 +348,7 @@ export class CdnClient {
               Number.isFinite(skew) ? skew : undefined,
             );
           }
+          this.outage = undefined;
           this.onEvent?.({ method, attempt, ms: Date.now() - started, ok: true });
           return answer.value;
         } catch (e) {
@@ -350,7 +373,9 @@ export class CdnClient {
       report(e.attempts, e);
       // Only a call that is retried has a budget to speak of; a create's lost answer is recover.ts's to tell.
       const firstContact = !this.transport.contacted && this.retryPolicy.retries > FIRST_CONTACT_RETRIES;
-      throw s.idempotent ? afterBudget(e, started, Date.now(), firstContact) : e;
+      const spent = s.idempotent ? afterBudget(e, started, Date.now(), firstContact) : e;
+      if (silent(spent)) this.outage = { error: spent, at: Date.now() };
+      throw spent;
     }
   }
 

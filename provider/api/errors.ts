@@ -242,6 +242,32 @@ export class CdnTransportError extends CdnError {
   }
 }
 
+/**
+ * A call not sent because the API did not answer another call of the same client moments before (the outage hold of
+ * client.ts). Nothing reached the server, so nothing may have been made; it is not retried: a deployment of 300
+ * zones whose API went silent fails in about one call's budget, not one budget per zone (issue 32).
+ */
+export class CdnOutageError extends CdnTransportError {
+  constructor(method: string, first: CdnTransportError, agoMs: number, where: string) {
+    const what = first.type === "timeout" ? "no answer in time" : `${first.code ?? "connection failed"}`;
+    super({
+      type: first.type === "timeout" ? "timeout" : "connection",
+      method,
+      maybeProcessed: false,
+      message:
+        `${method}: not sent: the API at ${where} did not answer ${first.method} ${Math.max(1, Math.round(agoMs / 1000))} s ago ` +
+        `(${what}, after its retries), so this deployment's other calls fail at once for ${OUTAGE_HOLD_MS / 1000} s`,
+    });
+  }
+
+  get retryable(): boolean {
+    return false;
+  }
+}
+
+/** How long a client fails its calls at once after one spent its whole budget on an API that did not answer. */
+export const OUTAGE_HOLD_MS = 60_000;
+
 /** The answer was not the XML-RPC the contract describes. */
 export class CdnProtocolError extends CdnError {
   constructor(

@@ -34,10 +34,12 @@ export {
   CdnNameInUseError,
   CdnOperationFailedError,
   CdnOriginUnresolvableError,
+  CdnOutageError,
   CdnProtocolError,
   CdnPurgeFailedError,
   CdnTransportError,
   CdnValidationError,
+  OUTAGE_HOLD_MS,
 } from "./errors";
 export type { CdnErrorType } from "./errors";
 export {

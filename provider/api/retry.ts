@@ -25,10 +25,22 @@ export interface RetryPolicy {
   contacted?: () => boolean;
 }
 
-/** Attempts after the first that the policy allows now: the first-contact budget until an answer has come back. */
-export function retriesAllowed(policy: RetryPolicy): number {
-  if (policy.firstContactRetries === undefined || !policy.contacted || policy.contacted()) return policy.retries;
-  return Math.min(policy.retries, policy.firstContactRetries);
+/**
+ * After the first answer, the attempts after the first that a call gets when its last attempt timed out: an API that
+ * answered nothing in the timeout twice is silent, and more attempts only multiplied the wait (five of 30 s per
+ * call; a 300-zone drift check took 15 minutes to fail). The client then fails the deployment's other calls at once.
+ */
+export const SILENT_RETRIES = 1;
+
+/**
+ * Attempts after the first that the policy allows now: the first-contact budget until an answer has come back, then
+ * the whole budget, but {@link SILENT_RETRIES} when the last attempt (`err`) got no answer in time.
+ */
+export function retriesAllowed(policy: RetryPolicy, err?: unknown): number {
+  if (policy.firstContactRetries !== undefined && policy.contacted && !policy.contacted())
+    return Math.min(policy.retries, policy.firstContactRetries);
+  if (err instanceof CdnTransportError && err.type === "timeout") return Math.min(policy.retries, SILENT_RETRIES);
+  return policy.retries;
 }
 
 /** The delay before attempt `attempt + 1` (attempt counts from 1): full jitter under a doubling cap. */
@@ -81,7 +93,7 @@ export async function withRetry<T>(
     try {
       return await fn(attempt);
     } catch (err) {
-      if (attempt > retriesAllowed(policy) || !shouldRetry(err, attempt)) {
+      if (attempt > retriesAllowed(policy, err) || !shouldRetry(err, attempt)) {
         if (err instanceof CdnError) err.attempts = attempt;
         throw err;
       }

@@ -7,7 +7,14 @@
 import { expectMeaning } from "../support/meaning";
 import * as http from "http";
 import * as net from "net";
-import { CdnClient, CdnTransportError, CdnProtocolError, type WaitNotice } from "../../provider/api";
+import {
+  CdnClient,
+  CdnOutageError,
+  CdnTransportError,
+  CdnProtocolError,
+  OUTAGE_HOLD_MS,
+  type WaitNotice,
+} from "../../provider/api";
 import { scriptedServer, type ScriptedServer } from "../support/scriptedServer";
 
 const zonesXml = `<?xml version="1.0"?><methodResponse><params><param><value><array><data></data></array></value></param></params></methodResponse>`;
@@ -90,19 +97,45 @@ test("nothing is announced once the API has answered, and an attempt begun befor
   expect(notices).toEqual([]);
 });
 
-test("after the first answer a silent API gets the whole retry budget again", async () => {
+test("after the first answer a silent API gets two attempts, then the client's other calls fail at once (issue 32)", async () => {
   server.answer((res, n) => (n === 1 ? ok(res) : undefined));
   // A first-contact timeout the first answer cannot miss on a busy machine: only the later attempts are timed.
   const c = client({ firstContactTimeoutMs: 10_000, timeoutMs: 40 });
   await c.vodzone.listZones();
   const err = await c.vodzone.listZones().catch((e) => e);
-  c.close();
-  expect(err).toMatchObject({ type: "timeout", attempts: 5 });
+  // Five attempts of the timeout each, per call, made a 300-zone drift check wait 15 minutes to fail.
+  expect(err).toMatchObject({ type: "timeout", attempts: 2 });
   expect(err.message).toContain(
     "within 40 ms (the timeout of one attempt: raise it with cdn:timeoutMs / CDN_TIMEOUT_MS)",
   );
   expect(err.message).toContain(`at ${server.url}/xmlrpc/vodzone (cdn:baseUrl / CDN_BASE_URL)`);
-  expect(err.message).toMatch(/gave up after 5 attempts in .* \(retry budget: cdn:retries \/ CDN_RETRIES\)$/);
+  expect(err.message).toMatch(/gave up after 2 attempts in .* \(retry budget: cdn:retries \/ CDN_RETRIES\)$/);
+  // The next calls of this client are not sent: they fail at once, saying why, and are not retried.
+  const received = server.received.length;
+  const started = Date.now();
+  const next = await c.pullzone.listZones().catch((e) => e);
+  expect(Date.now() - started).toBeLessThan(40);
+  expect(next).toBeInstanceOf(CdnOutageError);
+  expect(next).toMatchObject({ type: "timeout", maybeProcessed: false, retryable: false });
+  expect(next.message).toMatch(
+    /^pullzone\.listZones: not sent: the API at http:\/\/127\.0\.0\.1:\d+ did not answer vodzone\.listZones \d+ s ago \(no answer in time, after its retries\), so this deployment's other calls fail at once for 60 s$/,
+  );
+  expect(server.received.length).toBe(received);
+  c.close();
+});
+
+test("a call that gets an answer ends the hold: a client whose API answers again is not held back", async () => {
+  let silent = true;
+  server.answer((res, n) => (n === 1 || !silent ? ok(res) : undefined));
+  const c = client({ firstContactTimeoutMs: 10_000, timeoutMs: 40, retries: 0 });
+  await c.vodzone.listZones();
+  await expect(c.vodzone.listZones()).rejects.toMatchObject({ type: "timeout" });
+  await expect(c.vodzone.listZones()).rejects.toBeInstanceOf(CdnOutageError);
+  silent = false;
+  (c as unknown as { outage?: { at: number } }).outage!.at -= OUTAGE_HOLD_MS; // the hold has passed
+  await expect(c.vodzone.listZones()).resolves.toEqual([]);
+  await expect(c.pullzone.listZones()).resolves.toEqual([]);
+  c.close();
 });
 
 test("a refused port names the address, cdn:baseUrl, the attempts and the time, even without retries", async () => {

@@ -40,8 +40,18 @@ export async function handle(version: number, kind: ZoneType, op: Operation, arg
       ? printableFailures(result as CheckResult, (args[1] ?? {}) as Record<string, unknown>)
       : result;
   } catch (e) {
-    throw terminalSafe(e);
+    throw withoutStack(terminalSafe(e));
   }
+}
+
+/**
+ * The SDK's host prints an error with its stack (`${e}: ${e.stack}`, cmd/dynamic-provider), which the CLI shows
+ * beside the engine's own line for the step: a refresh of 300 zones against an API that was down printed 5,373
+ * lines (issue 32). The message names the zone and the cause; the frames of this package help nobody reading a job.
+ */
+function withoutStack(e: unknown): unknown {
+  if (e instanceof Error) Object.defineProperty(e, "stack", { value: "", writable: true, configurable: true });
+  return e;
 }
 
 async function run(version: number, kind: ZoneType, op: Operation, args: unknown[]): Promise<unknown> {

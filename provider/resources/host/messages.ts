@@ -5,7 +5,7 @@
  * has already redacted. Values read from the account or the state (names, fields) are made printable
  * where they are put in (api/terminalText.ts).
  */
-import { CdnAuthError, CdnCreateError, CdnError } from "../../api/errors";
+import { CdnAuthError, CdnCreateError, CdnError, CdnOutageError } from "../../api/errors";
 import { describeAccount } from "./identity";
 import { FieldSpec, ZoneSpec } from "../specs";
 import { printable } from "../../api/terminalText";
@@ -47,6 +47,9 @@ export const ROTATION_HINT =
 function clientText(e: Error): string {
   if (e instanceof CdnCreateError) return `${e.method} answered error ${e.code}: ${shown(e.serverMessage)}`;
   if (e instanceof CdnAuthError && !e.notGranted) return `${printable(e.message)}. ${ROTATION_HINT}`;
+  // One line per zone after an outage: the first error of the deployment said what and where (client.ts).
+  if (e instanceof CdnOutageError)
+    return `not tried: ${e.method} was not sent, the API did not answer earlier in this deployment`;
   return printable(e.message);
 }
 
