@@ -130,3 +130,82 @@ test("pulumi destroy --target of a live zone whose id was pointed at another: th
   expect(live).toContain(foreign.live.id);
   expect(live).toContain(byName(original, "cam").outputs!.zoneId);
 });
+
+// Issue 33, point 3: the holes of the identity check, through the real CLI.
+test("a recorded name that is missing, empty, null or a number is a mismatch: destroy --target deletes nothing", async () => {
+  const urn = byName(original, "cam").urn;
+  for (const name of [undefined, "", null, 42]) {
+    await p.editState((rs) => {
+      const r = byName(rs, "cam");
+      r.id = String(foreign.live.id);
+      r.outputs!.zoneId = foreign.live.id;
+      if (name === undefined) delete r.outputs!.name;
+      else r.outputs!.name = name;
+    });
+    const before = writes();
+    const r = await p.destroy(["--target", urn]);
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain("the state records no name for it");
+    expect(writes()).toBe(before);
+    expect(
+      E()
+        .zones("live")
+        .some((z) => z.id === foreign.live.id),
+    ).toBe(true);
+    await restore();
+  }
+});
+
+test("a state without its account fingerprint, pointed at another account whose zone has the same id and name: not written", async () => {
+  const other = await emu.another();
+  const mine = byName(original, "site");
+  // Another account holds a zone of the same id and name (ids are small integers in every account).
+  for (let i = 1; i < Number(mine.id); i++)
+    await other.seedZone("pullzone", { name: `filler-${i}`, origin: "https://x.example.com" });
+  const twin = await other.seedZone("pullzone", {
+    name: String(mine.outputs!.name),
+    origin: "https://theirs.example.com",
+  });
+  expect(String(twin.id)).toBe(mine.id);
+  await p.editState((rs) => {
+    delete byName(rs, "site").outputs!.account;
+  });
+  await p.pointAt(other);
+  try {
+    const changed = ZONES.map((z) =>
+      z.name === "site" ? { ...z, args: { ...z.args, origin: "https://changed.example.com" } } : z,
+    );
+    const r = await p.up(changed, ["--target", mine.urn]);
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain("the state records no account for it");
+    expect(other.zones("pull").find((z) => z.id === twin.id)).toMatchObject({ origin: "https://theirs.example.com" });
+  } finally {
+    await p.pointAt(E());
+    // The failed up recorded the other account's settings as the provider's: an up records this one's again.
+    await p.up(ZONES);
+  }
+});
+
+test("a foreign zone whose name differs only in case at the recorded id: refresh calls it a rename, and destroy deletes nothing", async () => {
+  const cam = byName(original, "cam");
+  const upper = String(cam.outputs!.name).toUpperCase();
+  // The zone at our id is now named as ours in another case: on a server with case-sensitive names, another zone.
+  await E().editZone("live", Number(cam.id), { name: upper });
+  try {
+    const r = await p.refresh(ZONES);
+    expectOk(r);
+    expect(r.output).toContain(`is now named '${upper}' in the account: recorded as drift`);
+    const before = writes();
+    const d = await p.destroy(["--target", cam.urn]);
+    expect(d.code).not.toBe(0);
+    expect(d.output).toContain(`not '${cam.outputs!.name}' as this stack named it`);
+    expect(writes()).toBe(before);
+    expect(
+      E()
+        .zones("live")
+        .some((z) => z.id === Number(cam.id)),
+    ).toBe(true);
+  } finally {
+    await E().editZone("live", Number(cam.id), { name: String(cam.outputs!.name) });
+  }
+});
