@@ -24,8 +24,8 @@ const options = async (zones: ZoneDecl[]): Promise<CliOptions> => ({
   env: { CDN_TEST_ZONES: JSON.stringify(zones), CDN_LOG: "quiet" },
 });
 const ZONES: ZoneDecl[] = [
-  { kind: "PullZone", name: "site", args: { origin: "https://origin.example.com" } },
-  { kind: "LiveZone", name: "cam", args: { password: "live-secret-1" } },
+  { kind: "PullZone", name: "site", args: { name: "kit-site", origin: "https://origin.example.com" } },
+  { kind: "LiveZone", name: "cam", args: { name: "kit-cam", password: "live-secret-1" } },
 ];
 const ops = (r: { steps: { op: string; name: string }[] }) => r.steps.map((s) => `${s.op} ${s.name}`).sort();
 
@@ -50,7 +50,7 @@ test("preview, up, refresh with drift, destroy: the driver's shape from the real
 
   const destroyed = await cliDestroy(await options(ZONES));
   expect(destroyed.ok).toBe(true);
-  expect(ops(destroyed)).toEqual(["delete cam", "delete site"]); // a pull zone's delete sends nothing (host/left.ts)
+  expect(ops(destroyed)).toEqual(["delete cam", "retain site"]); // a pull zone is retained: the engine drops it
   expect(emu.get().zones("live")).toEqual([]);
   expect(emu.get().zones("pull")).toHaveLength(1);
 });
