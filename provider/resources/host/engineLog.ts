@@ -9,6 +9,9 @@
  * severity (pkg/host/host_server.go). A DEBUG message is shown by the CLI with `--debug` only
  * (pkg/backend/display/progress.go) and written to the CLI's own log at `-v=3`
  * (pkg/engine/eventsink.go, `Debugf`): docs/resources.md, "What the provider says".
+ *
+ * Needed by: tests/engine/first-minutes.test.ts (five zones: no line per zone, `--debug` shows each timing). Goes
+ * when the SDK's host connects `pulumi.log` to the engine (it reads PULUMI_NODEJS_ENGINE, set only for programs).
  */
 import * as path from "path";
 import { hostSdkRoot } from "./sdk";

@@ -13,6 +13,10 @@
  * Then the host exits at once: whatever it was doing can no longer be recorded by the engine, and what the engine
  * recorded is in its checkpoint already. Outside the SDK's host (tests, the testing kit's in-process host) nothing
  * is installed.
+ *
+ * Needed by: tests/engine/orphan-host.test.ts (`kill -9` of `pulumi` mid-`up`: no host left) and
+ * tests/reliability/engine-watch.host.test.ts. Goes when the SDK's dynamic-provider host ends itself on a closed
+ * stdin or a lost engine (sdk/nodejs/cmd/dynamic-provider has no such watch at v3.248.0).
  */
 import * as fs from "fs";
 import { hostSdkRoot } from "./sdk";

@@ -10,6 +10,9 @@
  * starts, each zone in flight is named with what the next `pulumi up` does about it, and the host ends as it would
  * have once those creates settle (at most {@link GRACE_MS}). With nothing in flight no handler is installed, so a
  * host closed at the end of a command ends as before.
+ *
+ * Needed by: tests/engine/interrupt.test.ts (Ctrl-C twice during creates: each zone in flight named with what the
+ * next `up` does). Goes when the SDK's dynamic-provider host honours the engine's Cancel (its `cancel` does nothing).
  */
 
 import { printable } from "../../api/terminalText";

@@ -4,6 +4,10 @@
  * `configure` reaches dynamic providers from 3.139, and read's `inputs` (a refresh that leaves no
  * false diff) from 3.216 (docs/engine-fidelity.md, "Facts about dynamic providers"). Configure checks the
  * version running it.
+ *
+ * Needed by: tests/engine/accounts.test.ts (a host before 3.139 never configures: the up fails naming the version
+ * and reaches no account) and tests/integration/engine-answers.test.ts. Goes when npm enforces peer ranges on the
+ * program's own `@pulumi/pulumi` (it warns only, so a program can run an older host than the range says).
  */
 import * as fs from "fs";
 import * as path from "path";
