@@ -19,6 +19,7 @@
 
 import { printable } from "../../api/terminalText";
 import { writeLine } from "./engineWatch";
+import { hostSdkRoot } from "./sdk";
 
 /** How long a stopping host waits for the creates in flight to settle; the CLI kills it after 5 s. */
 export const GRACE_MS = 2_000;
@@ -34,6 +35,20 @@ const inFlight = new Set<Tracked>();
 const wakers = new Set<() => void>();
 /** What the host says once when it is closed: each function gives a line, or nothing. */
 const closing: (() => string | undefined)[] = [];
+
+/** Where this module's lines go instead of stderr, settling once they are sent (the provider plugin: plugin/serve.ts). */
+let sendTo: ((line: string) => Promise<unknown>) | undefined;
+const sending: Promise<unknown>[] = [];
+
+/** Sends this module's lines to `to` from now on: a provider plugin's stderr is shown nowhere. */
+export function sayThrough(to: (line: string) => Promise<unknown>): void {
+  sendTo = to;
+}
+
+/** Whether this process is closed by the engine at a deployment's end, so {@link atClose} lines are said. */
+export function closedAtEnd(): boolean {
+  return sendTo !== undefined || hostSdkRoot() !== undefined;
+}
 
 /** Whether the host was asked to stop: no new attempt may start. */
 export function interrupted(): boolean {
@@ -100,13 +115,16 @@ function onSignal(signal: NodeJS.Signals): void {
 
 /** Written whatever CDN_LOG says: it names zones that may exist without being in the state. */
 function say(line: string): void {
-  writeLine(`[cdn] ${printable(line)}`);
+  if (sendTo) sending.push(sendTo(printable(line)));
+  else writeLine(`[cdn] ${printable(line)}`);
 }
 
-function exit(): never {
+function exit(): void {
   for (const line of closing.splice(0)) {
     const text = line();
     if (text !== undefined) say(text);
   }
-  process.exit(stopping === "SIGTERM" ? 143 : 130);
+  const end = () => process.exit(stopping === "SIGTERM" ? 143 : 130);
+  if (sending.length) void Promise.all(sending).then(end, end);
+  else end();
 }

@@ -12,10 +12,9 @@
  */
 import { asId } from "../../api/ids";
 import type { Connection } from "./connection";
-import { atClose } from "./interrupt";
+import { atClose, closedAtEnd } from "./interrupt";
 import { detail } from "./log";
 import { zoneRef } from "./messages";
-import { hostSdkRoot } from "./sdk";
 import type { ZoneSpec } from "../specs";
 
 type Props = Record<string, unknown>;
@@ -46,7 +45,7 @@ export function leave(spec: ZoneSpec, conn: Connection | undefined, id: string, 
   }
   detail(`${ref} was left in the account: the API cannot delete ${spec.label}s`);
   // Outside a host (the provider run in process by tests) nothing closes the process: the line above says it.
-  if (hostSdkRoot() === undefined) return;
+  if (!closedAtEnd()) return;
   if (left.length === 0) atClose(() => leftMessage(left));
   left.push({ spec, name: props.name, id: zoneId });
 }
