@@ -241,9 +241,13 @@ function renderSchema(table) {
     resources,
     functions: functions(table, METHOD_LIST),
     language: {
-      nodejs: { packageName: "@pulumi-cdn-zones/cdn", packageDescription: "The cdn provider's Node.js SDK." },
+      nodejs: {
+        packageName: "@pulumi-cdn-zones/cdn",
+        packageDescription: "The cdn provider's Node.js SDK.",
+        respectSchemaVersion: true,
+      },
       python: { packageName: "pulumi_cdn", respectSchemaVersion: true, pyproject: { enabled: true } },
-      go: { importBasePath: "pulumi-cdn-zones/sdk/go/cdn", generateResourceContainerTypes: false },
+      go: { importBasePath: "pulumi-cdn-zones/sdk/go/cdn", respectSchemaVersion: true },
       csharp: { rootNamespace: "CdnZones", respectSchemaVersion: true },
     },
   };

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+/**
+ * `npm run sdks`: the provider plugin's SDKs for Python, Node.js and Go, generated from provider/schema.json with
+ * Pulumi's own code generators (github.com/pulumi/pulumi/pkg/v3/codegen, at the version tools/pulumi-cli pins),
+ * run by tools/pulumi-cli/sdkgen. `pulumi package gen-sdk` would ask each language's host to generate, and those
+ * hosts' Go modules are not served here; the generators are. Nothing generated is committed: the SDKs follow the
+ * schema, which follows the tables, so they are made where they are used (a user's build, the tests).
+ *   node scripts/generate-sdks.js [--out DIR] [python] [nodejs] [go]     (default: sdk/, every language)
+ * Each language's folder is then what its ecosystem installs: `pip install sdk/python`, `npm install sdk/nodejs`
+ * (after `npm run build` there: it is TypeScript), and a Go module (`go.mod` written here; `replace` it in, as the
+ * module has no public address). C#: its generator left pkg/v3 in v3.229.0 for a module the proxy does not serve.
+ * The generator is built once (about two minutes) into the cache of scripts/pulumi-cli.js, keyed by its sources.
+ */
+"use strict";
+const { spawnSync } = require("child_process");
+const crypto = require("crypto");
+const fs = require("fs");
+const path = require("path");
+const { cacheRoot, pinnedVersion } = require("./pulumi-cli");
+
+const ROOT = path.resolve(__dirname, "..");
+const MODULE_DIR = path.join(ROOT, "tools/pulumi-cli");
+const LANGUAGES = ["python", "nodejs", "go"];
+const GO_ENV = { ...process.env, GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-mod=mod -buildvcs=false" };
+
+function run(cmd, args, options) {
+  const r = spawnSync(cmd, args, { encoding: "utf8", ...options });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (exit ${r.status}):\n${r.stderr || r.error}`);
+  return r.stdout;
+}
+
+/** The generator's binary, built once per version of its sources (main.go, go.mod, go.sum). */
+function sdkgen(progress) {
+  const hash = crypto.createHash("sha256");
+  for (const f of ["sdkgen/main.go", "go.mod", "go.sum"]) hash.update(fs.readFileSync(path.join(MODULE_DIR, f)));
+  const bin = path.join(cacheRoot(), `sdkgen-${hash.digest("hex").slice(0, 12)}`, "sdkgen");
+  if (fs.existsSync(bin)) return bin;
+  progress(
+    `building the SDK generator (Pulumi ${pinnedVersion()}'s codegen; the first time only, about two minutes)...`,
+  );
+  fs.mkdirSync(path.dirname(bin), { recursive: true });
+  run("go", ["build", "-trimpath", "-o", `${bin}.tmp`, "./sdkgen"], { cwd: MODULE_DIR, env: GO_ENV });
+  fs.renameSync(`${bin}.tmp`, bin);
+  return bin;
+}
+
+/** Writes the SDKs of `languages` into `out`: `{ dir: { python, nodejs, go } }`. */
+function generateSdks(out, languages = LANGUAGES, progress = (l) => process.stderr.write(`${l}\n`)) {
+  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "provider/package.json"), "utf8"));
+  for (const lang of languages) fs.rmSync(path.join(out, lang), { recursive: true, force: true });
+  run(sdkgen(progress), [path.join(ROOT, "provider/schema.json"), out, ...languages]);
+  // The Python package's pyproject names a README beside it; the generator writes it into the package.
+  const readme = path.join(out, "python/pulumi_cdn/README.md");
+  if (fs.existsSync(readme)) fs.copyFileSync(readme, path.join(out, "python/README.md"));
+  if (languages.includes("go")) {
+    const sdk = pinnedVersion();
+    fs.writeFileSync(
+      path.join(out, "go/go.mod"),
+      `module pulumi-cdn-zones/sdk/go\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 ${sdk}\n`,
+    );
+    // The Go SDK's go.sum, from the same module proxy: `go mod tidy` settles what the CLI's pins leave open.
+    run("go", ["mod", "tidy"], { cwd: path.join(out, "go"), env: GO_ENV });
+  }
+  fs.writeFileSync(
+    path.join(out, "README.md"),
+    `# Generated: the cdn provider plugin's SDKs (version ${version})\n\n` +
+      "Written by `npm run sdks` (scripts/generate-sdks.js) from provider/schema.json; never edit them.\n",
+  );
+  return Object.fromEntries(languages.map((l) => [l, path.join(out, l)]));
+}
+
+module.exports = { generateSdks, LANGUAGES };
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--out");
+  const out = path.resolve(at >= 0 ? args.splice(at, 2)[1] : path.join(ROOT, "sdk"));
+  try {
+    const dirs = generateSdks(out, args.length ? args : LANGUAGES);
+    for (const [lang, dir] of Object.entries(dirs)) process.stderr.write(`${lang}: ${path.relative(ROOT, dir)}\n`);
+  } catch (e) {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  }
+}
