@@ -9,7 +9,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { useEmulator } from "../support/emulator";
 import { EngineProject, expectOk } from "../support/engine";
-import { importedResources, pluginOps, yamlProgram, type YamlResource } from "../support/plugin";
+import { importedResources, PLUGIN_DIR, pluginOps, yamlProgram, type YamlResource } from "../support/plugin";
 
 const emu = useEmulator();
 let p: EngineProject;
@@ -166,4 +166,24 @@ test("destroy: pull, push and VOD zones stay in the account, said once; nothing 
   expect(emu.get().zones("push").length).toBe(2);
   expect(emu.get().zones("vod").length).toBe(2);
   expect((await p.resources()).filter((x) => x.type.startsWith("cdn:index:"))).toEqual([]);
+});
+
+test("the YAML page's program previews: a zone of each kind, a purge and a lookup", async () => {
+  const page = fs.readFileSync(path.resolve(__dirname, "../../docs/languages/yaml.md"), "utf8");
+  const doc = /```yaml\n([\s\S]*?)```/.exec(page)![1].replace(/^name: .*\n/, "");
+  p.setProjectYaml(
+    doc.replace(
+      "runtime: yaml\n",
+      `runtime: yaml\nplugins:\n  providers:\n    - name: cdn\n      path: ${PLUGIN_DIR}\n`,
+    ),
+  );
+  await p.must(["config", "set", "cdn:companyAlias", emu.get().companyAlias]);
+  const r = expectOk(await p.preview());
+  expect(pluginOps(r.steps)).toEqual([
+    "create assets",
+    "create purge",
+    "create site",
+    "create stream",
+    "create videos",
+  ]);
 });

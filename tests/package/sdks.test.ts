@@ -55,3 +55,29 @@ test("the Node.js SDK compiles with tsc", () => {
 test("the Python SDK compiles", () => {
   run("python3", ["-m", "compileall", "-q", "pulumi_cdn"], dirs.python);
 });
+
+/** The first fenced block of `lang` in a page of docs/languages/. */
+const docProgram = (page: string, lang: string) =>
+  new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(
+    fs.readFileSync(path.join(ROOT, "docs/languages", page), "utf8"),
+  )![1];
+
+test("the Go page's program builds against the generated SDK", () => {
+  const dir = path.join(out, "go-program");
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, "main.go"), docProgram("go.md", "go"));
+  fs.writeFileSync(
+    path.join(dir, "go.mod"),
+    `module example\n\ngo 1.25\n\nrequire pulumi-cdn-zones/sdk/go v0.0.0\n\nreplace pulumi-cdn-zones/sdk/go => ${dirs.go}\n`,
+  );
+  const env = { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" };
+  run("go", ["mod", "tidy"], dir, env);
+  run("go", ["build", "-o", path.join(dir, "program"), "."], dir, env);
+  expect(fs.existsSync(path.join(dir, "program"))).toBe(true);
+});
+
+test("the Python page's program compiles", () => {
+  const file = path.join(out, "program.py");
+  fs.writeFileSync(file, docProgram("python.md", "python"));
+  run("python3", ["-m", "py_compile", file], out);
+});
