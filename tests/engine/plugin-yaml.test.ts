@@ -79,6 +79,19 @@ test("a function is an invoke: getPullZones answers from the account", async () 
   p.setProjectYaml(program());
 });
 
+test("a purge called as an invoke purges nothing during a preview, and purges during the up", async () => {
+  const purge = ["  purged:", "    fn::invoke:", "      function: cdn:index:purgeUrl", "      arguments:"];
+  purge.push("        url: https://${site.cdnUrl}/index.html", "");
+  p.setProjectYaml(program(ZONES, "", "  purge: ${purged}\n") + purge.join("\n"));
+  const before = emu.get().purges.length;
+  expectOk(await p.preview());
+  expect(emu.get().purges.length).toBe(before);
+  expectOk(await p.up());
+  expect(emu.get().purges.length).toBe(before + 1);
+  expect((await p.outputs()).purge).toMatchObject({ purged: true, preview: false });
+  p.setProjectYaml(program());
+});
+
 test("drift made in the control panel: refresh records it, the next up puts it back", async () => {
   const site = emu.get().zones("pull")[0];
   await emu.get().editZone("pull", site.id, { origin: "https://elsewhere.example.com" });
@@ -98,6 +111,21 @@ test("a refused input fails the preview naming the resource and the field, befor
   expect(r.code).not.toBe(0);
   expect(r.output).toMatch(/cdn:index:PullZone resource 'bad': property origin value .* must use http or https/);
   expect(writes()).toBe(before);
+  p.setProjectYaml(program());
+});
+
+test("a warning of the host is shown under the resource it concerns (the engine's log, with its URN)", async () => {
+  await emu.get().seedZone("pull", { name: "taken-name", origin: "https://taken.example.com" });
+  const taken: YamlResource = {
+    type: "PullZone",
+    name: "taken",
+    properties: { name: "taken-name", origin: "https://a.example.com" },
+  };
+  p.setProjectYaml(program([...ZONES, taken]));
+  const r = expectOk(await p.preview());
+  expect(r.output).toMatch(
+    /cdn:index:PullZone \(taken\):\n\s+warning: pull zone 'taken-name' \(id \d+\) already exists in the account/,
+  );
   p.setProjectYaml(program());
 });
 
@@ -159,12 +187,16 @@ test("a live zone removed from the program is deleted from the account", async (
 });
 
 test("destroy: pull, push and VOD zones stay in the account, said once; nothing stays in the stack", async () => {
+  const out = await p.outputs();
   const r = expectOk(await p.destroy());
   expect(pluginOps(r.steps)).toEqual(["delete assets", "delete site", "delete videos"]);
   expect(r.output.match(/zones stay in the account/g)).toHaveLength(2); // in the progress and under Diagnostics
-  expect(emu.get().zones("pull").length).toBe(2);
-  expect(emu.get().zones("push").length).toBe(2);
-  expect(emu.get().zones("vod").length).toBe(2);
+  for (const [name, kind] of [
+    ["site", "pull"],
+    ["assets", "push"],
+    ["videos", "vod"],
+  ] as const)
+    expect(emu.get().zoneByName(kind, String(out[name].name))?.id).toBe(out[name].zoneId);
   expect((await p.resources()).filter((x) => x.type.startsWith("cdn:index:"))).toEqual([]);
 });
 
