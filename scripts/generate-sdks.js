@@ -39,8 +39,10 @@ function sdkgen(progress) {
     `building the SDK generator (Pulumi ${pinnedVersion()}'s codegen; the first time only, about two minutes)...`,
   );
   fs.mkdirSync(path.dirname(bin), { recursive: true });
-  run("go", ["build", "-trimpath", "-o", `${bin}.tmp`, "./sdkgen"], { cwd: MODULE_DIR, env: GO_ENV });
-  fs.renameSync(`${bin}.tmp`, bin);
+  // Two test workers may build it at once: each into its own file, the last rename wins (the same binary).
+  const tmp = `${bin}.${process.pid}`;
+  run("go", ["build", "-trimpath", "-o", tmp, "./sdkgen"], { cwd: MODULE_DIR, env: GO_ENV });
+  fs.renameSync(tmp, bin);
   return bin;
 }
 

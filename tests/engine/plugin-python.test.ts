@@ -12,7 +12,8 @@ import { EngineProject, expectOk } from "../support/engine";
 import { PLUGIN_DIR, pluginOps } from "../support/plugin";
 import { pythonVenv } from "../support/python";
 
-jest.setTimeout(300_000);
+// The first run builds the SDK generator (about two minutes) and downloads the wheels from PyPI.
+jest.setTimeout(600_000);
 
 const PROGRAM = `import os
 import pulumi

@@ -25,7 +25,9 @@ function wheelhouse(): string {
   const staging = `${dir}.${process.pid}`;
   const wanted = [`pulumi==${version}`, "parver", "semver", "setuptools", "wheel"];
   run("python3", ["-m", "pip", "download", "-q", "-d", staging, ...wanted]);
-  fs.renameSync(staging, dir);
+  // Another test process may have filled the cache meanwhile: its copy is the same.
+  if (fs.existsSync(dir)) fs.rmSync(staging, { recursive: true, force: true });
+  else fs.renameSync(staging, dir);
   return dir;
 }
 
