@@ -4,8 +4,8 @@
 //
 //	sdkgen <schema.json> <out dir> <language>...   (python, nodejs, go)
 //
-// Each language's files go to <out dir>/<language>/. C#'s generator left pkg/v3 in v3.229.0 for a module
-// the Go module proxy does not serve, so it is not here.
+// Each language's files go to <out dir>/<language>/. C#'s generator left pkg/v3 in v3.229.0: it runs from
+// tools/sdkgen-dotnet, a module pinned to v3.228.0.
 package main
 
 import (
