@@ -17,7 +17,9 @@ type Call = { request: Record<string, (...a: unknown[]) => unknown> };
 type Done = (err: unknown, value?: unknown) => void;
 type Method = (call: Call, done: Done) => void;
 
-const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+/** The Pulumi wire form of a secret, `{ [SECRET_SIG]: SECRET, value }` (sdk/go/common/resource/sig): what the engine keeps. */
+export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+export const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 const SECRET_KEYS = SETTING_NAMES.filter((n) => SETTINGS[n].secret) as string[];
 
 export interface Handlers {
@@ -48,7 +50,7 @@ export function closeSdkGaps(sdkRoot: string, handlers: Handlers): void {
     };
     impl.checkConfig = (call, done) => {
       const news = (call.request.getNews() as { toJavaScript(): Record<string, unknown> }).toJavaScript();
-      for (const k of SECRET_KEYS) if (typeof news[k] === "string") news[k] = { ...SECRET, value: news[k] };
+      for (const k of SECRET_KEYS) if (typeof news[k] === "string") news[k] = { [SECRET_SIG]: SECRET, value: news[k] };
       const res = new messages.CheckResponse();
       res.setInputs(Struct.fromJavaScript(news));
       done(null, res);

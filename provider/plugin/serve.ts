@@ -21,16 +21,12 @@ import { sayThrough } from "../resources/host/interrupt";
 import { AUTO_NAME, autoName } from "../resources/naming";
 import { RESOURCE_NAME, SPECS, type ZoneSpec } from "../resources/specs";
 import type { ZoneType } from "../api/kinds";
-import { closeSdkGaps } from "./sdkGaps";
+import { closeSdkGaps, SECRET, SECRET_SIG } from "./sdkGaps";
 
 type Props = Record<string, unknown>;
 const ROOT = path.join(__dirname, "..", "..");
 const SCHEMA = fs.readFileSync(path.join(ROOT, "schema.json"), "utf8");
 const FUNCTIONS = new Set(Object.keys(JSON.parse(SCHEMA).functions));
-
-/** The Pulumi wire form of a secret (sdk/go/common/resource/sig): what the engine sends and keeps. */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 
 /** A value with every secret unwrapped: the host works on plain values, as the dynamic-provider host gives them. */
 function plain(v: unknown): unknown {
