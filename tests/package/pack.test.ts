@@ -83,6 +83,10 @@ test("a fresh clone's tree packs with its build: dist/, entries, bins, guides, n
     "testing.js",
     "bin/cdn-zones.js",
     "bin/cdn-emulator.js",
+    // The provider plugin and the schema it serves (docs/languages/).
+    "bin/pulumi-resource-cdn",
+    "dist/plugin/serve.js",
+    "schema.json",
     "LICENSE",
     "CHANGELOG.md",
     "README.md",
@@ -216,7 +220,12 @@ test("the README's install is the one this test does: a tarball from npm pack, p
   }
   // No guide, in the repository or shipped, sends a user to the registry, where the package is not (404).
   const guides = [
-    ...fs.readdirSync(path.join(ROOT, "docs")).map((f) => path.join(ROOT, "docs", f)),
+    ...["docs", "docs/languages"].flatMap((d) =>
+      fs
+        .readdirSync(path.join(ROOT, d))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => path.join(ROOT, d, f)),
+    ),
     ...listing.filter((f) => f.endsWith(".md")).map((f) => path.join(unpacked, f)),
     path.join(ROOT, "README.md"),
   ];
