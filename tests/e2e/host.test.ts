@@ -261,13 +261,13 @@ describe("a program of every kind through the real host", () => {
   test("destroy: the live zone is deleted, the kinds the API cannot delete stay in the account, nothing purged", () => {
     const r = story.destroy;
     expectOk(r);
-    // Every delete reaches the provider (the 0.1.0 provider texts included): for the kinds the API cannot delete it sends nothing.
+    // The kinds the API cannot delete are retained: dropped by the engine without a provider call (issue 32).
     expect(r.steps.map((s) => `${s.name}:${s.op}`).sort()).toEqual([
-      "files:delete",
+      "files:retain",
       "purge:delete",
-      "site:delete",
+      "site:retain",
       "stream:delete",
-      "video:delete",
+      "video:retain",
     ]);
     expect(story.zonesAfterDestroy.pushzone).toContain("files");
     expect(story.zonesAfterDestroy.vodzone).toContain("video");

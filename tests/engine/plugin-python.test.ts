@@ -79,6 +79,6 @@ test("the live zone removed from the program is deleted; destroy leaves the othe
   expect(emu.get().zones("live")).toEqual([]);
   const d = expectOk(await p.destroy());
   expect(pluginOps(d.steps)).toEqual(["delete assets", "delete site", "delete videos"]);
-  expect(d.output).toMatch(/3 zones stay in the account/);
+  expect(d.output.match(/\) stays in the account and keeps serving/g)?.length).toBeGreaterThanOrEqual(3);
   expect(emu.get().zones("pull")).toHaveLength(1);
 });
