@@ -318,7 +318,7 @@ async function operation(op: "preview" | "up" | "refresh" | "destroy", opts: Cli
   if (opts.parallel) args.push("--parallel", String(opts.parallel));
   if (opts.refresh && (op === "up" || op === "preview")) args.push("--refresh");
   if (opts.expectNoChanges) args.push("--expect-no-changes");
-  if (opts.continueOnError && op !== "preview") args.push("--continue-on-error");
+  if (opts.continueOnError && (op === "up" || op === "destroy")) args.push("--continue-on-error");
   for (const urn of opts.replace ?? []) args.push("--replace", urn);
   if (opts.clearPendingCreates && op === "refresh") args.push("--clear-pending-creates");
   const r = await run(args);
