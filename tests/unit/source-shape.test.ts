@@ -103,6 +103,6 @@ test(`no function of the package is over ${MAX_FUNCTION_LINES} lines`, () => {
       })
       .filter((f) => f.lines > MAX_FUNCTION_LINES);
   });
-  expect(files.length).toBeGreaterThan(150);
+  expect(files.length).toBeGreaterThan(100); // the sweep found the package (136 files once the driver went)
   expect(long).toEqual([]);
 });
