@@ -49,7 +49,7 @@ export function zoneRegistration(
     // nothing and lets the host say, once, which zones stay in the account (host/left.ts).
     // A live zone replaced (pulumi up --replace) keeps its name only if the old one is deleted first. The engine
     // never calls Diff for a --replace target, so only this option, not diff's answer, makes it delete first
-    // (docs/engine-fidelity.md).
+    // (docs/pulumi-engine.md).
     ...(spec.deletable ? { deleteBeforeReplace: true } : {}),
     ...(secretOutputs.length ? { additionalSecretOutputs: secretOutputs } : {}),
   };
@@ -122,7 +122,7 @@ function aliasNames(aliases: pulumi.CustomResourceOptions["aliases"]): string[] 
  * bytes per zone, whatever the stack's size: check learns the resource names themselves from each zone's own check,
  * and `count` tells it when it has seen the whole batch (renames.ts). Sending every name of the kind with every
  * zone cost N x N strings per deployment (docs/performance.md, "Per-zone cost"). The id keeps batches of two runs
- * of a program in one process (tests, the testing driver's in-process runs) apart.
+ * of a program in one process (tests in process) apart.
  */
 function enrol(kind: ZoneType): { batch: string; seq: number; count: Promise<number> } {
   let current = batches.get(kind);

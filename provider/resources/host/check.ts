@@ -2,7 +2,7 @@
  * check: everything a deployment would fail on, found at preview. It runs before every create and
  * update, and its `olds` are the stored inputs, which a refresh rewrites to the account's values;
  * so a change the API cannot make is refused here, never in diff (the engine calls diff after every
- * read of a refresh and fails the refresh when diff throws: docs/engine-fidelity.md).
+ * read of a refresh and fails the refresh when diff throws: docs/pulumi-engine.md).
  *
  * For a new zone it also asks the account, once per kind per deployment (the snapshot shared with
  * reads and create recovery): a refused key, an unreachable API or a name already in use fail the
