@@ -439,7 +439,7 @@ describe("secrets and the serialized provider", () => {
   });
 });
 
-describe("the driver's flags, in process", () => {
+describe("the CLI's flags, in process", () => {
   test("a resource renamed with an alias keeps its zone: no create, no delete", async () => {
     const s = await deployed();
     const id = listed("PullZone", s.n("PullZone"))!.id;
