@@ -10,7 +10,8 @@ import * as os from "os";
 import * as path from "path";
 import { chromium, type Browser } from "playwright-core";
 import { startEmulator } from "../../provider/emulator";
-import * as driver from "../../provider/testing";
+import { cliUp } from "../../provider/testing";
+import { pulumiCli } from "../support/engine";
 import { closeFunctionClients } from "pulumi-cdn-zones";
 import { reportRange, writeTrafficReport } from "../../examples/traffic-report/report";
 
@@ -180,13 +181,14 @@ inBrowser(
 );
 
 describe("the Pulumi program (index.ts)", () => {
-  test("runs through the testing kit's driver: writes the page and exports figures, and starts no provider host", async () => {
+  test("runs through the testing kit and the real CLI: writes the page and exports figures", async () => {
     const out = path.join(dir, "program.html");
-    const r = await driver.up({
+    const r = await cliUp({
       program: path.join(ROOT, "examples/traffic-report/index.ts"),
+      backendDir: path.join(dir, "program-backend"),
+      pulumi: (await pulumiCli()).pulumi,
       projectDir: ROOT,
       project: "traffic-report",
-      stateFile: path.join(dir, "program-state.json"),
       config: {
         "cdn:baseUrl": emu.url,
         "cdn:apiUserId": String(emu.apiUserId),
@@ -198,8 +200,8 @@ describe("the Pulumi program (index.ts)", () => {
       secretConfig: { "cdn:apiKey": emu.apiKey },
     });
     expect({ ok: r.ok, errors: r.errors }).toEqual({ ok: true, errors: [] });
-    // It declares nothing: like the engine, which loads a provider plugin when a resource first needs it.
-    expect(r.processes).toEqual({ runner: expect.any(Number) });
+    // It declares nothing: the engine never loads the dynamic-provider plugin.
+    expect(r.steps).toEqual([]);
     expect(r.outputs).toMatchObject({
       reportFile: out,
       period: "2026-10-01 to 2026-10-31",
@@ -210,7 +212,7 @@ describe("the Pulumi program (index.ts)", () => {
     const html = fs.readFileSync(out, "utf8");
     expect(html.match(/<rect class="bar"/g)).toHaveLength(31);
     expect(html.match(/<td class="url">/g)).toHaveLength(5);
-  }, 120_000);
+  }, 180_000);
 });
 
 describe("the runner (npm run report)", () => {

@@ -2,7 +2,7 @@
  * Ctrl-C during `pulumi up`, through the real CLI (issue 19 item 1, issue 18). The CLI is started in its own process
  * group and the group gets SIGINT, as a terminal's Ctrl-C reaches its foreground job; the engine's plugins (the
  * dynamic-provider host among them) run in process groups of their own, so the first Ctrl-C reaches only the CLI,
- * and the second makes the CLI close its plugins with SIGINT (docs/engine-fidelity.md). One stack lives through the
+ * and the second makes the CLI close its plugins with SIGINT (docs/pulumi-engine.md). One stack lives through the
  * file, with auto-named zones of every kind, as users write them, and API latency so creates are in flight.
  */
 import type { ChildProcess } from "child_process";

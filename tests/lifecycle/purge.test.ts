@@ -6,10 +6,9 @@
  * program's `apply` would make them. Every test builds the state it needs. The class's own
  * `zone: <PullZone>` wiring runs through the real host in tests/e2e/host.test.ts.
  */
-import type { DeployResult } from "../../provider/testing";
 import { aliasFromCdnUrl } from "../../provider/api/purge";
 import { useEmulator } from "../support/emulator";
-import { stack as newStack, type Decl } from "../support/stack";
+import { stack as newStack, type Decl, type DeployResult } from "../support/stack";
 
 const emulator = useEmulator();
 const emu = () => emulator.get();

@@ -1,15 +1,13 @@
 /**
  * Every zone kind's life, in process: the provider is reached through its real serialized text and
- * the engine of pulumi-cdn-zones/testing (tests/support/stack.ts), against the emulator over HTTP.
+ * the engine's order of calls (tests/support/stack.ts), against the emulator over HTTP.
  * Each deployment declares one zone of every kind, so each scenario proves all four kinds at once;
  * every test builds the state it needs. The same path through the SDK's real host process is
  * tests/e2e/host.test.ts.
  */
-import * as fs from "fs";
-import type { DeployResult } from "../../provider/testing";
 import { useEmulator } from "../support/emulator";
 import { GROUP, KINDS, RETAINED_KINDS, type Kind } from "../support/kinds";
-import { stack as newStack, type Decl } from "../support/stack";
+import { stack as newStack, type Decl, type DeployResult } from "../support/stack";
 
 const PASSWORD = "Zone-Pa55word-1";
 const emulator = useEmulator();
@@ -47,6 +45,12 @@ const listed = (kind: Kind, name: string) =>
 const writes = () => emu().calls.filter((c) => /\.(create|update|delete)$/.test(c.method)).length;
 const stepOf = (r: DeployResult, name: string) => r.steps.find((s) => s.name === name)!;
 const ops = (r: DeployResult) => r.steps.map((x) => x.op);
+/** One deployment per declaration: the engine stops at the first resource whose check fails. */
+async function oneByOne(deploy: (decls: Decl[]) => Promise<DeployResult>, decls: Decl[]): Promise<DeployResult[]> {
+  const results: DeployResult[] = [];
+  for (const d of decls) results.push(await deploy([d]));
+  return results;
+}
 const expectOk = (r: DeployResult) =>
   expect({ ok: r.ok, errors: r.errors, failures: r.failures }).toEqual({ ok: true, errors: [], failures: [] });
 
@@ -65,7 +69,7 @@ describe("create, no-op, update in place", () => {
     expectOk(pre);
     expect(ops(pre)).toEqual(["create", "create", "create", "create"]);
     for (const k of KINDS) expect(listed(k, s.n(k))).toBeUndefined();
-    expect(fs.existsSync(s.stateFile)).toBe(false);
+    expect(s.state().resources).toEqual([]);
 
     const up = await s.up(zones);
     expectOk(up);
@@ -300,9 +304,10 @@ describe("check and diff refuse what the API cannot do", () => {
         args: { name: "x".repeat(10_000), password: PASSWORD, label: "bell\u0007" },
       },
     ];
-    const up = await s.up(zones);
-    expect(up.ok).toBe(false);
-    const props = up.failures.map((f) => `${f.urn.split("::").pop()}.${f.property}`).sort();
+    const ups = await oneByOne(s.up, zones);
+    for (const up of ups) expect(up.ok).toBe(false);
+    const failures = ups.flatMap((up) => up.failures);
+    const props = failures.map((f) => `${f.urn.split("::").pop()}.${f.property}`).sort();
     expect(props).toEqual(
       [
         // A control character: reported against the resource (the engine would print the value), naming the field.
@@ -318,26 +323,24 @@ describe("check and diff refuse what the API cannot do", () => {
         "VodZone.password",
       ].sort(),
     );
-    for (const f of up.failures) expect(f.reason).toContain(`'${f.property || "label"}'`);
-    expect(JSON.stringify(up)).not.toContain('short"');
+    for (const f of failures) expect(f.reason).toContain(`'${f.property || "label"}'`);
+    expect(JSON.stringify(ups)).not.toContain('short"');
     expect(emu().calls.length).toBe(before);
   });
 
   test("a create-only change fails the preview and says what to do", async () => {
     const s = await deployed({ PullZone: { vanityDomain: "cdn.example.com" } });
-    const pre = await s.preview(
-      allKinds(s.n, {
-        PullZone: { vanityDomain: "cdn2.example.com" },
-        PushZone: { vanityDomain: "other.example.org" },
-      }),
-    );
+    // One preview per changed zone: the engine stops at the first resource whose check fails.
+    const pre = await s.preview(allKinds(s.n, { PullZone: { vanityDomain: "cdn2.example.com" } }));
+    const pushPre = await s.preview(allKinds(s.n, { PushZone: { vanityDomain: "other.example.org" } }));
     expect(pre.ok).toBe(false);
+    expect(pushPre.ok).toBe(false);
     const pullErr = pre.errors.find((e) => e.includes(s.n("PullZone")))!;
     expect(pullErr).toContain("'vanityDomain' cannot be changed");
     expect(pullErr).toContain("pullzone.update does not accept vanity_domain");
     expect(pullErr).toMatch(/new name/);
     expect(
-      pre.errors.some(
+      pushPre.errors.some(
         (e) => e.includes(s.n("PushZone")) && e.includes("pushzone.update does not accept vanity_domain"),
       ),
     ).toBe(true);
@@ -400,9 +403,16 @@ describe("secrets and the serialized provider", () => {
     const s = stack();
     const up = await s.up(allKinds(s.n));
     expectOk(up);
-    const raw = fs.readFileSync(s.stateFile, "utf8");
-    expect(raw).not.toContain(PASSWORD);
-    expect(raw).not.toContain(emu().apiKey);
+    // What the engine keeps in clear: every value but those of the secret keys, which it encrypts.
+    const clear = JSON.stringify(
+      s
+        .state()
+        .resources.map((r) =>
+          [r.inputs, r.outputs].map((p) => Object.entries(p).filter(([k]) => !r.secretKeys.includes(k))),
+        ),
+    );
+    expect(clear).not.toContain(PASSWORD);
+    expect(clear).not.toContain(emu().apiKey);
     for (const r of s.state().resources) {
       const provider = String(r.inputs.__provider);
       expect(provider.length).toBeLessThanOrEqual(2048);
@@ -419,7 +429,7 @@ describe("secrets and the serialized provider", () => {
   });
 });
 
-describe("the driver's flags, in process", () => {
+describe("the CLI's flags, in process", () => {
   test("a resource renamed with an alias keeps its zone: no create, no delete", async () => {
     const s = await deployed();
     const id = listed("PullZone", s.n("PullZone"))!.id;

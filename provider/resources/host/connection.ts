@@ -19,7 +19,7 @@ import { accountOf, DeploymentIdentity } from "./identity";
 import { log } from "./log";
 import { ListCache } from "./zoneLookup";
 
-/** The part of Pulumi's ConfigureRequest we read (`req.config.get("cdn:apiKey")`, docs/engine-fidelity.md). */
+/** The part of Pulumi's ConfigureRequest we read (`req.config.get("cdn:apiKey")`, docs/pulumi-engine.md). */
 export interface ConfigureRequestLike {
   /** `rawConfig` is the host's whole stack config (cmd/dynamic-provider/config.js): read, when present, for misspelt keys. */
   config?: { get(key: string): string | undefined; rawConfig?: Record<string, unknown> };

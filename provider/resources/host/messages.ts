@@ -22,7 +22,7 @@ export function zoneRef(spec: ZoneSpec, name: unknown, id?: unknown): string {
  * A client error with the zone it concerns in front. A new error wraps the cause (kept as `cause`)
  * instead of rewriting its message: one failed listZones answer is shared by every read of a
  * refresh, and rewriting it made each zone's error name ten zones. The wrapper carries no `id`
- * property: the host reads any thrown error with a truthy `id` as a partial create (docs/engine-fidelity.md).
+ * property: the host reads any thrown error with a truthy `id` as a partial create (docs/pulumi-engine.md).
  */
 export function describeError(spec: ZoneSpec, name: unknown, e: unknown, id?: number): Error {
   const ref = zoneRef(spec, name, id);

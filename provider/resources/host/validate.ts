@@ -2,7 +2,7 @@
  * check: every declared field validated before anything reaches the API, one failure per
  * property with a reason that names it. Unknown values (during preview) are let through.
  * The engine prints a failure that names a property with that property's value
- * (docs/engine-fidelity.md): a value that must not be shown (credentials, control characters)
+ * (docs/pulumi-engine.md): a value that must not be shown (credentials, control characters)
  * is reported against the resource instead, its reason naming the field in words.
  */
 import { isIP } from "net";
@@ -11,7 +11,7 @@ import { hasUnprintable, printable, printableLines, unprintableChar } from "../.
 import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
 import { CONTROL_INPUTS, FieldSpec, ZoneSpec } from "../specs";
 
-/** The engine's placeholder for a value not known until apply (check and diff see it: docs/engine-fidelity.md). */
+/** The engine's placeholder for a value not known until apply (check and diff see it: docs/pulumi-engine.md). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export interface CheckFailure {
