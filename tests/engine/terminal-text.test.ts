@@ -97,3 +97,57 @@ test("an origin with credentials fails check without the CLI showing them", asyn
   for (const part of ["Origin-Pa55word", "deploy-user", "Origin-Pa55"]) expect(r.output).not.toContain(part);
   expect(r.output).toMatch(/resource 'd' has a problem: pull zone 'creds': 'origin' must not carry credentials/);
 });
+
+describe("what a failed check shows of a value (issue 33, points 2 and 5)", () => {
+  const PASSWORDS = { short: "Vlt9x", spaced: "Vault9Passw0rd ", long: `Vault9-${"p".repeat(130)}` };
+
+  test("a password that fails check is never printed, whatever is wrong with it", async () => {
+    const zones: ZoneDecl[] = [
+      { kind: "PushZone", name: "e1", args: { name: "pw-short", password: PASSWORDS.short } },
+      { kind: "VodZone", name: "e2", args: { name: "pw-spaced", password: PASSWORDS.spaced } },
+      { kind: "LiveZone", name: "e3", args: { name: "pw-long", password: PASSWORDS.long } },
+    ];
+    for (const zone of zones) {
+      const r = await p.preview([zone]);
+      expect(r.code).not.toBe(0);
+      for (const part of ["Vlt9x", "Vault9Passw0rd", "Vault9-ppp"]) expect(r.output).not.toContain(part);
+      // Reported against the resource, the field named in words, what is wrong said without the value.
+      expect(r.output).toMatch(
+        new RegExp(`resource '${zone.name}' has a problem: .* '${zone.args!.name}': 'password' must`),
+      );
+    }
+  });
+
+  test("a 10 MB label fails check and the preview shows its length, not the value", async () => {
+    const mb10 = 10 * 1024 * 1024;
+    const zones: ZoneDecl[] = [
+      {
+        kind: "VodZone",
+        name: "f",
+        args: { name: "huge-label", password: "zone-secret-f", label: { $repeat: ["l", mb10] } },
+      },
+    ];
+    const r = await p.preview(zones);
+    expect(r.code).not.toBe(0);
+    // Measured first: a failed match would print the whole output.
+    expect(r.output.length).toBeLessThan(20_000);
+    expect(r.output).toMatch(
+      new RegExp(`resource 'f' has a problem: VOD zone 'huge-label': 'label' is ${mb10} bytes long in UTF-8`),
+    );
+  });
+
+  test("a short, printable value of another field is shown with its property, as the rule says", async () => {
+    const zones: ZoneDecl[] = [
+      {
+        kind: "PullZone",
+        name: "g",
+        args: { name: "bad-vhost", origin: "https://origin.example.com", vhost: "not a host!" },
+      },
+    ];
+    const r = await p.preview(zones);
+    expect(r.code).not.toBe(0);
+    expect(r.output).toMatch(
+      /property vhost value \{not a host!\} has a problem: pull zone 'bad-vhost': 'vhost' "not a host!" is not a host name/,
+    );
+  });
+});

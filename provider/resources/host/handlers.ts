@@ -37,7 +37,7 @@ export async function handle(version: number, kind: ZoneType, op: Operation, arg
   try {
     const result = await run(version, kind, op, args);
     return op === "check"
-      ? printableFailures(result as CheckResult, (args[1] ?? {}) as Record<string, unknown>)
+      ? printableFailures(result as CheckResult, (args[1] ?? {}) as Record<string, unknown>, SPECS[kind])
       : result;
   } catch (e) {
     throw terminalSafe(e);
