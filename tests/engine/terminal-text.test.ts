@@ -29,8 +29,13 @@ const emu = useEmulator();
 let proxy: RecordingProxy;
 let p: EngineProject;
 
+/** When set, every pushzone.listZones gets a fault that echoes this text (a password it was never sent). */
+let listFault: string | undefined;
+
 /** The hostile server's answers: a fault to one pull zone's create, an error string to one push zone's create. */
 function hostile(body: string): string | undefined {
+  if (listFault !== undefined && body.includes("<methodName>pushzone.listZones</methodName>"))
+    return rpc.fault(99, listFault);
   if (body.includes("<methodName>pullzone.create</methodName>") && body.includes("hostile-fault"))
     return rpc.fault(99, `backend refused: ${HOSTILE_XML}`);
   if (body.includes("<methodName>pushzone.create</methodName>") && body.includes("hostile-error"))
@@ -149,5 +154,20 @@ describe("what a failed check shows of a value (issue 33, points 2 and 5)", () =
     expect(r.output).toMatch(
       /property vhost value \{not a host!\} has a problem: pull zone 'bad-vhost': 'vhost' "not a host!" is not a host name/,
     );
+  });
+
+  test("a password the server echoes in the answer to a call that does not send it is not printed", async () => {
+    const password = "Echo-Me-Pa55word-9";
+    const zones: ZoneDecl[] = [{ kind: "PushZone", name: "h", args: { name: "echoed-pw", password } }];
+    expect((await p.up(zones)).code).toBe(0);
+    listFault = `listing failed for password ${password} (${[...password].join("\u200d")})`;
+    try {
+      const r = await p.refresh(zones);
+      expect(r.code).not.toBe(0);
+      expect(r.output).toContain("listing failed for password [redacted] ([redacted])");
+      expect(r.output.replace(/\u200d/g, "")).not.toContain(password);
+    } finally {
+      listFault = undefined;
+    }
   });
 });
