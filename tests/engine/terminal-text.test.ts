@@ -43,8 +43,17 @@ function hostile(body: string): string | undefined {
   return undefined;
 }
 
+/** When on, the emulator's create answers and listings carry HOSTILE_XML in every field the provider stores. */
+let injecting = false;
+const STORED_FIELDS =
+  /(<name>(?:vhost|vanity_domain|vanity_ip|storage_location|cdn_url)<\/name><value>(?:<string>)?)([^<]*)/g;
+function inject(request: string, answer: string): string {
+  if (!injecting || !/<methodName>\w+\.(create|listZones)<\/methodName>/.test(request)) return answer;
+  return answer.replace(STORED_FIELDS, `$1$2 ${HOSTILE_XML} \u2028`);
+}
+
 beforeAll(async () => {
-  proxy = await recordingProxy(emu.get().url, hostile);
+  proxy = await recordingProxy(emu.get().url, hostile, inject);
   p = await EngineProject.create(undefined, { env: { CDN_LOG: "", CDN_RETRIES: "0" } });
   await p.pointAt({ url: proxy.url, apiUserId: emu.get().apiUserId, apiKey: emu.get().apiKey } as Emulator);
 });
@@ -169,5 +178,44 @@ describe("what a failed check shows of a value (issue 33, points 2 and 5)", () =
     } finally {
       listFault = undefined;
     }
+  });
+});
+
+describe("what a server sends is stored escaped (issue 33, point 4)", () => {
+  let q: EngineProject;
+  beforeAll(async () => {
+    q = await EngineProject.create(undefined, { project: "stored", env: { CDN_LOG: "", CDN_RETRIES: "0" } });
+    await q.pointAt({ url: proxy.url, apiUserId: emu.get().apiUserId, apiKey: emu.get().apiKey } as Emulator);
+  });
+  afterAll(() => {
+    injecting = false;
+    q?.dispose();
+  });
+  const withSeparators = (r: CommandResult) => [...rawControls(r), ...(r.output.includes("\u2028") ? ["U+2028"] : [])];
+
+  test("cdn_url, vanity_ip, storage_location, vhost and vanity_domain with control characters: no command prints one raw", async () => {
+    const zones: ZoneDecl[] = [
+      { kind: "PullZone", name: "o1", args: { name: "stored-pull", origin: "https://origin.example.com" } },
+      { kind: "PushZone", name: "o2", args: { name: "stored-push", password: "zone-secret-o2" } },
+    ];
+    injecting = true;
+    const up = await q.up(zones);
+    expect(up.code).toBe(0);
+    const runs = [
+      up,
+      await q.run(["stack", "output", "--json"]),
+      await q.run(["stack", "output"]),
+      await q.refresh(zones, ["--diff"]),
+      await q.preview(zones, ["--diff"]),
+      await q.up(zones),
+    ];
+    for (const r of runs) expect([r.args.join(" "), withSeparators(r)]).toEqual([r.args.join(" "), []]);
+    // Stored as the terminal rule writes them: the escapes are there as text.
+    const outputs = JSON.parse(runs[1].stdout) as Record<string, Record<string, string>>;
+    for (const value of [outputs.o1.cdnUrl, outputs.o1.vanityIp, outputs.o2.storageLocation, outputs.o2.vanityIp])
+      expect(value).toContain("\\u001b[2J \\u001b]0;pwned-title\\u0007");
+    const pull = (await q.resources()).find((r) => r.name === "o1")!;
+    expect(pull.outputs?.vhost).toMatch(/^ \\u001b\[2J .*\\u2028$/);
+    expect(pull.outputs?.vanityDomain).toMatch(/^ \\u001b\[2J .*\\u2028$/);
   });
 });
