@@ -21,6 +21,7 @@ import {
   redact,
   withMessage,
 } from "./errors";
+import { rememberSecret } from "./redact";
 import {
   findMethod,
   METHOD_LIST,
@@ -305,6 +306,8 @@ export class CdnClient {
     const method = wireName(s);
     const { apiKey } = SECRETS.get(this)!;
     const passwords = collectPasswords(args);
+    // Redacted from every later message too: a server may echo a password in the answer to another call.
+    passwords.forEach(rememberSecret);
     let params: unknown[];
     try {
       params = encodeParams(s, args, extra);

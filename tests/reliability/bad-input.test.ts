@@ -113,16 +113,25 @@ const BAD_RESOURCES: BadResource[] = [
   ["PullZone", "ip zone-scoped IPv6", "ip", { ip: "fe80::1%eth0" }],
 ];
 /**
- * Failures whose value the engine must not print (it prints a failing property's value: issueCheckFailures,
- * pkg/resource/deploy/step_generator.go in pulumi/pulumi):
- * reported against the resource, the reason naming the field.
+ * Failures whose value the engine must not print (it prints a failing property's value: docs/pulumi-engine.md):
+ * reported against the resource, the reason naming the field. A password never; another field's value when it is
+ * not short and printable (docs/reliability.md, "What a failed check shows"): 80 characters at most, no control,
+ * line-separator or bidirectional-formatting character, no credentials in an origin, not an object or an array.
  */
 const HIDDEN = new Set([
   "name with a control character",
   "name with a NUL",
+  "name of 10,000 characters",
+  "name an object",
+  "name an array",
   "origin with credentials",
-  "password with a control character",
+  "origin of 10,000 characters",
+  "origin an object",
+  "vhost an array",
+  "label of 10,000 characters",
+  "label an array",
   "label with a control character",
+  ...BAD_RESOURCES.filter(([, , field]) => field === "password").map(([, what]) => what),
   ...BAD_RESOURCES.map(([, what]) => what).filter((w) => /U\+(0085|009B|202E|2066)/.test(w)),
 ]);
 

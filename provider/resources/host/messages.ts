@@ -9,13 +9,14 @@ import { CdnAuthError, CdnCreateError, CdnError, CdnOutageError } from "../../ap
 import { describeAccount } from "./identity";
 import { FieldSpec, ZoneSpec } from "../specs";
 import { printable } from "../../api/terminalText";
+import { MAX_TEXT_LENGTH } from "../../api/lengths";
 
-/** A value read from the account or the state, as a message shows it. */
-const shown = (v: unknown): string => printable(String(v ?? ""));
+/** A value read from the account or the state, as a message shows it: cut beyond any valid value's length. */
+const shown = (v: unknown): string => printable(String(v ?? ""), MAX_TEXT_LENGTH);
 
 /** The zone's words for messages: `pull zone 'assets' (id 12)`. */
 export function zoneRef(spec: ZoneSpec, name: unknown, id?: unknown): string {
-  return `${spec.label} '${typeof name === "string" ? printable(name) : "?"}'${id !== undefined && id !== "" ? ` (id ${shown(id)})` : ""}`;
+  return `${spec.label} '${typeof name === "string" ? shown(name) : "?"}'${id !== undefined && id !== "" ? ` (id ${shown(id)})` : ""}`;
 }
 
 /**
