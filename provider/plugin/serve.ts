@@ -91,7 +91,8 @@ async function check(urn: string, olds: Props, news: Props): Promise<provider.Ch
   const r = await op<{ inputs: Props; failures: provider.CheckFailure[] }>(urn, kind, "check", [o, n]);
   const imported = (f: string) => spec && typeof o.name === "string" && o[f] === undefined && n[f] === undefined;
   const kept = spec?.fields.filter((f) => f.secret && imported(f.input)).map((f) => f.input) ?? [];
-  const failures = r.failures.filter((f) => !(kept.includes(f.property) && / is required$/.test(f.reason)));
+  // A secret field's failure names it in its reason only (its property is "": a password is never printed).
+  const failures = r.failures.filter((f) => !kept.some((k) => f.reason.endsWith(`'${k}' is required`)));
   return { inputs: secret(spec, r.inputs), failures };
 }
 
