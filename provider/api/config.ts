@@ -57,7 +57,7 @@ function described(raw: string): string {
 }
 
 const MS = " (milliseconds)";
-function integer(min: number, max: number, unit = "") {
+function integer(min: number, max: number, fallback?: number, unit = "") {
   const expected = `expected an integer from ${min} to ${max}${unit}`;
   const parse = (raw: string): Parsed<number> => {
     const t = raw.trim();
@@ -65,7 +65,7 @@ function integer(min: number, max: number, unit = "") {
     const n = Number(t);
     return n < min || n > max ? no(`is out of range (${described(raw)}): ${expected}`) : ok(n);
   };
-  return { min, max, parse };
+  return { min, max, default: fallback, parse };
 }
 
 /** The base URL as calls use it: http(s), no credentials, no query; a trailing `/` or `/xmlrpc` is dropped (calls add `/xmlrpc/<group>`). */
@@ -108,7 +108,7 @@ function parseAlias(raw: string): Parsed<string> {
 
 function parseCompanyId(raw: string): Parsed<number | string> {
   const t = raw.trim();
-  if (/^\d+$/.test(t)) return integer(1, INT32_MAX).parse(t);
+  if (/^\d+$/.test(t)) return CREDENTIALS.apiUserId.parse(t); // the same bounds as a user id
   if (ALIAS.test(t)) return ok(t);
   return no(`is neither a company id nor an alias (${described(raw)}): expected an integer, or the company alias`);
 }
@@ -133,28 +133,17 @@ const CREDENTIALS = {
 /** What tunes a client besides its credentials: its optional options, each with a default. */
 const TUNING = {
   /** How long one attempt of a call may take before it is abandoned as timed out. */
-  timeoutMs: {
-    configKey: "cdn:timeoutMs",
-    env: "CDN_TIMEOUT_MS",
-    default: DEFAULT_TIMEOUT_MS,
-    ...integer(1, MAX_TIMER_MS, MS),
-  },
+  timeoutMs: { configKey: "cdn:timeoutMs", env: "CDN_TIMEOUT_MS", ...integer(1, MAX_TIMER_MS, DEFAULT_TIMEOUT_MS, MS) },
   /** Attempts after the first for a call that failed on the way and is safe to repeat; 0 turns retries off. */
-  retries: { configKey: "cdn:retries", env: "CDN_RETRIES", default: DEFAULT_RETRIES, ...integer(0, 100) },
+  retries: { configKey: "cdn:retries", env: "CDN_RETRIES", ...integer(0, 100, DEFAULT_RETRIES) },
   /** How long one attempt may take until the API has first answered in this process (then at most 3 attempts). */
   firstContactTimeoutMs: {
     configKey: "cdn:firstContactTimeoutMs",
     env: "CDN_FIRST_CONTACT_TIMEOUT_MS",
-    default: DEFAULT_FIRST_CONTACT_TIMEOUT_MS,
-    ...integer(1, MAX_TIMER_MS, MS),
+    ...integer(1, MAX_TIMER_MS, DEFAULT_FIRST_CONTACT_TIMEOUT_MS, MS),
   },
   /** Most calls sent to the API at once from one process; lower it if the API throttles you. */
-  maxInFlight: {
-    configKey: "cdn:maxInFlight",
-    env: "CDN_MAX_IN_FLIGHT",
-    default: DEFAULT_MAX_IN_FLIGHT,
-    ...integer(1, 1024),
-  },
+  maxInFlight: { configKey: "cdn:maxInFlight", env: "CDN_MAX_IN_FLIGHT", ...integer(1, 1024, DEFAULT_MAX_IN_FLIGHT) },
 };
 
 /** What the functions and the zones' `cdnUrl` need besides the connection. */

@@ -7,19 +7,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CdnClient } from "../api/client";
 import { resolveCredentials, settingValues, TUNING_SETTINGS } from "../api/config";
+import type { ClientSettings, CredentialName, SettingValues } from "../api/config";
 import { programSources } from "../common/programConfig";
 import { CdnConfigError, CdnValidationError } from "../api/errors";
 
-/** Credentials of an account, given explicitly (a second account, a script without a stack). */
-export interface ConnectionArgs {
-  baseUrl: string;
-  apiUserId: number | string;
-  apiKey: string;
-  /** Company id for the reports of this account (else `companyAlias`). */
-  companyId?: number | string;
-  /** Company alias of this account: `purgeZone` targets `<zone>.<alias>`, reports accept it as companyId. */
-  companyAlias?: string;
-}
+/** An account given explicitly (a second account, a script without a stack): its credentials and its company. */
+export type ConnectionArgs = Pick<ClientSettings, CredentialName> &
+  Partial<Pick<SettingValues, "companyId" | "companyAlias">>;
 
 /** Options every function takes. */
 export interface FunctionOptions {
@@ -46,11 +40,7 @@ export function clientFor(opts?: FunctionOptions): CdnClient {
   if (given !== undefined && (given === null || typeof given !== "object")) {
     throw new CdnValidationError("connection", "must be { baseUrl, apiUserId, apiKey } or a CdnClient");
   }
-  const c = resolveCredentials(
-    given
-      ? { explicit: { baseUrl: given.baseUrl, apiUserId: given.apiUserId, apiKey: given.apiKey } }
-      : programSources(),
-  );
+  const c = resolveCredentials(given ? { explicit: given } : programSources()); // given: never completed by the stack's
   const account = `${c.baseUrl}\n${c.apiUserId}\n${c.apiKey}`;
   let client = clients.get(account);
   if (!client)
@@ -79,7 +69,8 @@ export function companyAliasFor(opts?: FunctionOptions, explicit?: string): stri
 export function companyIdFor(opts?: FunctionOptions, explicit?: number | string): number | string {
   if (explicit !== undefined && explicit !== null && explicit !== "") return explicit;
   const { companyId, companyAlias } = company(opts);
-  if (companyId !== undefined || companyAlias !== undefined) return companyId ?? companyAlias!;
+  const id = companyId ?? companyAlias;
+  if (id !== undefined) return id;
   throw new CdnConfigError(
     opts?.connection
       ? "companyId is needed for this report: pass companyId, or give companyId or companyAlias in opts.connection"
