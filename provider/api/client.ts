@@ -98,11 +98,13 @@ type LimitName = keyof typeof CLIENT_LIMITS;
 
 /**
  * A client's options checked, defaults filled in: its settings as the table checks them (every problem in one
- * `CdnConfigError`), then its own limits (a `CdnValidationError` naming the option).
+ * `CdnConfigError`), then its own limits (a `CdnValidationError` naming the option). Used once, by the constructor.
  */
 export function clientOptions(opts: CdnClientOptions) {
   if (!opts || typeof opts !== "object")
     throw new CdnValidationError("options", "CdnClient needs { baseUrl, apiUserId, apiKey }");
+  // Every credential is there or an error was thrown; every tuning setting has a default.
+  const settings = settingValues({ explicit: opts }, [...CREDENTIAL_SETTINGS, ...TUNING_SETTINGS]);
   const limits = {} as Record<LimitName, number>;
   for (const name of Object.keys(CLIENT_LIMITS) as LimitName[]) {
     const { default: fallback, min, max } = CLIENT_LIMITS[name];
@@ -111,8 +113,6 @@ export function clientOptions(opts: CdnClientOptions) {
       throw new CdnValidationError(name, `must be an integer from ${min} to ${max}`);
     limits[name] = given ?? fallback;
   }
-  // Every credential is there or an error was thrown; every tuning setting has a default.
-  const settings = settingValues({ explicit: opts }, [...CREDENTIAL_SETTINGS, ...TUNING_SETTINGS]);
   return { ...opts, ...(settings as Credentials & Pick<SettingValues, TuningName>), ...limits };
 }
 
