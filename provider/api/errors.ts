@@ -7,7 +7,7 @@
  * class that says so. Every message is made printable (terminalText.ts): a fault string or an echoed value
  * never reaches a terminal as control codes.
  */
-import { settingRef, type SettingProblem } from "./settings";
+import { settingRef, type SettingProblem } from "./config";
 import { kindInfo, kindOfGroup } from "./kinds";
 import { CREATE_ERROR_CODES, FAULT } from "./wire";
 import { printable, printableLines } from "./terminalText";

@@ -11,7 +11,7 @@
  * Remove each when the SDK does it (pulumi/pulumi sdk/nodejs/provider/server.ts).
  */
 import * as path from "path";
-import { SETTING_NAMES, SETTINGS } from "../api/settings";
+import { SETTING_NAMES, SETTINGS } from "../api/config";
 
 type Call = { request: Record<string, (...a: unknown[]) => unknown> };
 type Done = (err: unknown, value?: unknown) => void;

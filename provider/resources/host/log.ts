@@ -6,7 +6,7 @@
  * (api/terminalText.ts). Writes go through engineWatch.ts, which ends the host once the engine is
  * gone instead of failing on its closed pipe. `CDN_LOG=quiet` silences progress lines, never warnings.
  */
-import { logsQuiet } from "../../api/settings";
+import { logsQuiet } from "../../api/config";
 import { printable } from "../../api/terminalText";
 import { engineDebug } from "./engineLog";
 import { writeLine } from "./engineWatch";
