@@ -5,10 +5,11 @@
 import * as fs from "fs";
 import { parseArgs } from "util";
 import { isZoneKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
+import { LANGUAGES, type Language } from "./program";
 
 export const USAGE = `Usage: cdn-zones import [options]
 
-Writes a Pulumi program (TypeScript) declaring every zone of the account with \`adopt: true\`,
+Writes a Pulumi program (TypeScript, YAML or Python) declaring every zone of the account with \`adopt: true\`,
 so \`pulumi up\` takes the zones over instead of creating new ones. See docs/migration.md.
 
 Connection: the flags, else the environment, else (run in a Pulumi project) the stack's cdn:* config,
@@ -23,6 +24,8 @@ Options:
   --exclude-state FILE    leave out zones this stack state already manages (\`pulumi stack export\`
                           output); repeatable
   --out FILE              write the program to FILE instead of stdout
+  --language LANG         typescript (default; the package's classes), yaml (a Pulumi.yaml) or
+                          python (__main__.py): the provider plugin's cdn:index types, docs/languages/
   -h, --help              this text
 
 Progress and the \`pulumi config set --secret\` commands for the zones' passwords go to stderr.
@@ -38,6 +41,7 @@ export interface ImportOptions {
   kinds: ZoneKind[];
   excludeState: string[];
   out?: string;
+  language: Language;
   /** The stack whose `cdn:*` config is read; default the project's selected stack. */
   stack?: string;
 }
@@ -93,6 +97,7 @@ export function parseCommand(argv: readonly string[]): CliCommand {
         kinds: { type: "string" },
         "exclude-state": { type: "string", multiple: true },
         out: { type: "string" },
+        language: { type: "string" },
         stack: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -105,6 +110,9 @@ export function parseCommand(argv: readonly string[]): CliCommand {
   if (positionals[0] !== "import")
     throw new UsageError(positionals.length ? `unknown command '${positionals[0]}'` : "a command is needed");
   if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
+  const language = (values.language ?? "typescript").toLowerCase() as Language;
+  if (!LANGUAGES.includes(language))
+    throw new UsageError(`--language: unknown language '${values.language}'; use ${LANGUAGES.join(", ")}`);
   return {
     kind: "import",
     options: {
@@ -114,6 +122,7 @@ export function parseCommand(argv: readonly string[]): CliCommand {
       kinds: values.kinds !== undefined ? parseKinds(values.kinds) : [...ZONE_KINDS],
       excludeState: values["exclude-state"] ?? [],
       out: values.out,
+      language,
       stack: values.stack,
     },
   };
