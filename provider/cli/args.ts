@@ -41,7 +41,7 @@ export interface ImportOptions {
   kinds: ZoneKind[];
   excludeState: string[];
   out?: string;
-  language: Language;
+  language?: Language;
   /** The stack whose `cdn:*` config is read; default the project's selected stack. */
   stack?: string;
 }
