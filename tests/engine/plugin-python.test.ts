@@ -10,14 +10,7 @@ import * as os from "os";
 import * as path from "path";
 import { useEmulator } from "../support/emulator";
 import { EngineProject, expectOk } from "../support/engine";
-import {
-  expectImportAdopts,
-  importProgram,
-  PLUGIN_DIR,
-  PLUGINS_YAML,
-  pluginOps,
-  seedForImport,
-} from "../support/plugin";
+import { expectImportAdopts, importProgram, PLUGINS_YAML, pluginOps, seedForImport } from "../support/plugin";
 import { pythonVenv } from "../support/python";
 
 // The first run builds the SDK generator (about two minutes) and downloads the wheels from PyPI.
