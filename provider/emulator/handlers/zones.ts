@@ -1,14 +1,14 @@
 /**
- * pullzone.*, pushzone.*, vodzone.* and livezone.*: create, update, listZones (and
- * livezone.delete). One set of functions serves the four kinds; the kind decides the
- * fields, the §7 error codes and the shape of the create result.
+ * The zone groups' methods: create, update, listZones, and delete where the kinds' table says the API can.
+ * One set of functions serves every kind; the kind's row decides the fields, the §7 error codes and the shape of
+ * the create result.
  */
-import { kindInfo, kindOfGroup, type ZoneGroup } from "../../api/kinds";
-import { ZONE_CREATE_KEYS } from "../../api/methods";
+import { kindInfo, kindOfGroup, ZONE_KINDS, type ZoneGroup } from "../../api/kinds";
+import { ZONE_CREATE_KEYS, type WireName } from "../../api/methods";
 import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS } from "../../api/wire";
 import type { WireOut } from "../../api/xmlrpc";
 import { perZoneGroup, type ZoneGroupHandlers } from "../zone-groups";
-import type { Account, HandlerContext, HandlersOf } from "./context";
+import type { Account, Handler, HandlerContext, HandlersOf } from "./context";
 import type { StoredZone, ZonePatch } from "../store/store";
 import { fieldsProblem, hashPassword, nameProblem, originProblem } from "./zone-rules";
 import { blankZoneFields, COMPUTED, computedOf, createWireValue, originFieldOf, VALUE_FIELDS } from "../zone-fields";
@@ -140,11 +140,23 @@ function zoneMethods(group: ZoneGroup): ZoneGroupHandlers {
   };
 }
 
-/** The handlers of the four zone groups; livezone also has delete. */
-export const zoneHandlers: HandlersOf<ZoneGroup> = {
-  ...perZoneGroup(zoneMethods),
-  "livezone.delete": (ctx, args) => {
-    const zone = ctx.store.zone(args.id);
-    return zone?.kind === "livezone" && ctx.store.deleteZone(zone.id) ? 0 : 1;
-  },
-};
+/** The delete methods: one per group of a kind the API can delete (the kinds' table), all alike. */
+type DeleteName = Extract<WireName, `${ZoneGroup}.delete`>;
+// An overload states the keys the table's deletable rows give (ZONE_GROUPS holds each): built at run time, they are
+// strings to the compiler, and a handler of any delete method takes every delete method's arguments ({ id }).
+function deleteHandlers(): { readonly [N in DeleteName]: Handler<N> };
+function deleteHandlers(): Record<string, Handler<DeleteName>> {
+  const groups = ZONE_KINDS.filter((k) => kindInfo(k).deletable).map((k) => kindInfo(k).group);
+  return Object.fromEntries(
+    groups.map((group) => [
+      `${group}.delete`,
+      (ctx: HandlerContext, args: { readonly id: number }) => {
+        const zone = ctx.store.zone(args.id);
+        return zone?.kind === group && ctx.store.deleteZone(zone.id) ? 0 : 1;
+      },
+    ]),
+  );
+}
+
+/** The handlers of the zone groups: create, update, listZones, and delete where the kind is deletable. */
+export const zoneHandlers: HandlersOf<ZoneGroup> = { ...perZoneGroup(zoneMethods), ...deleteHandlers() };
