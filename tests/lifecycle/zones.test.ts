@@ -7,6 +7,7 @@
  */
 import { useEmulator } from "../support/emulator";
 import { DELETABLE_KINDS, exampleArgs, GROUP, KINDS, RETAINED_KINDS, type Kind } from "../support/kinds";
+import { SPECS } from "../../provider/resources/specs";
 import { stack as newStack, type Decl, type DeployResult } from "../support/stack";
 
 const PASSWORD = "Zone-Pa55word-1";
@@ -21,7 +22,7 @@ function stack() {
   return { ...s, n };
 }
 
-/** What the four kinds declare besides their row's example: a zone of any other kind is its row's example. */
+/** What the four kinds declare besides their row's example; a zone of any other kind is its example, labelled. */
 const TYPICAL: Partial<Record<Kind, (n: (k: Kind) => string) => Record<string, unknown>>> = {
   PullZone: () => ({ vhost: "www.example.com", label: "web" }),
   PushZone: (n) => ({ vanityDomain: `${n("PushZone")}.example.org`, label: "uploads" }),
@@ -32,7 +33,8 @@ const TYPICAL: Partial<Record<Kind, (n: (k: Kind) => string) => Record<string, u
 /** One zone of each kind with typical arguments; each password is PASSWORD. */
 function allKinds(n: (k: Kind) => string, over: Partial<Record<Kind, Record<string, unknown>>> = {}): Decl[] {
   return KINDS.map((k) => {
-    const args: Record<string, unknown> = { ...exampleArgs(k, n(k)), ...TYPICAL[k]?.(n) };
+    const labelled = SPECS[k].fields.some((f) => f.input === "label") ? { label: k.toLowerCase() } : {};
+    const args: Record<string, unknown> = { ...exampleArgs(k, n(k)), ...(TYPICAL[k]?.(n) ?? labelled) };
     if ("password" in args) args.password = PASSWORD;
     return { kind: k, name: k, args: { ...args, ...(over[k] ?? {}) } };
   });
