@@ -140,22 +140,16 @@ function zoneMethods(group: ZoneGroup): ZoneGroupHandlers {
   };
 }
 
-/** The delete methods: one per group of a kind the API can delete (the kinds' table), all alike. */
-type DeleteName = Extract<WireName, `${ZoneGroup}.delete`>;
-// An overload states the keys the table's deletable rows give (ZONE_GROUPS holds each): built at run time, they are
-// strings to the compiler, and a handler of any delete method takes every delete method's arguments ({ id }).
-function deleteHandlers(): { readonly [N in DeleteName]: Handler<N> };
-function deleteHandlers(): Record<string, Handler<DeleteName>> {
-  const groups = ZONE_KINDS.filter((k) => kindInfo(k).deletable).map((k) => kindInfo(k).group);
-  return Object.fromEntries(
-    groups.map((group) => [
-      `${group}.delete`,
-      (ctx: HandlerContext, args: { readonly id: number }) => {
-        const zone = ctx.store.zone(args.id);
-        return zone?.kind === group && ctx.store.deleteZone(zone.id) ? 0 : 1;
-      },
-    ]),
-  );
+/**
+ * `<group>.delete` of each kind the API can delete (the kinds' table). The overload states the keys (built at run time,
+ * they are strings to the compiler); each handler takes every delete method's arguments ({ id }).
+ */
+function deleteHandlers(): { readonly [N in Extract<WireName, `${ZoneGroup}.delete`>]: Handler<N> };
+function deleteHandlers(): Record<string, Handler<Extract<WireName, `${ZoneGroup}.delete`>>> {
+  const remove = (group: ZoneGroup) => (ctx: HandlerContext, args: { readonly id: number }) =>
+    ctx.store.zone(args.id)?.kind === group && ctx.store.deleteZone(args.id) ? 0 : 1;
+  const deletable = ZONE_KINDS.map((k) => kindInfo(k)).filter((k) => k.deletable);
+  return Object.fromEntries(deletable.map(({ group }) => [`${group}.delete`, remove(group)]));
 }
 
 /** The handlers of the zone groups: create, update, listZones, and delete where the kind is deletable. */
