@@ -132,7 +132,7 @@ function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number,
 export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
   const then = isOwnAutoName(inputs)
     ? "the next `pulumi up` takes it back"
-    : "the next `pulumi up` finds its name in use: set `adopt: true` on the resource to take it over";
+    : "run `npx cdn-zones settle` before the next `pulumi up`: it records the zone in the state";
   const ref = zoneRef(spec, inputs.name);
   const flight = track(`${ref}: if it was made, ${then}`);
   try {
