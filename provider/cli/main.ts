@@ -32,7 +32,13 @@ async function main(argv: readonly string[]): Promise<number> {
   const progress = (line: string) => process.stderr.write(`cdn-zones: ${printable(line)}\n`);
   if (command.kind === "settle") return settleStack(command.stack, progress).then(() => 0);
   if (command.kind === "summary") {
-    const digest = JSON.parse(fs.readFileSync(command.file ?? 0, "utf8"));
+    const text = fs.readFileSync(command.file ?? 0, "utf8");
+    // A preview that failed before its result (a backend or a login refused) printed no JSON: the comment says so.
+    const digest = /^\s*\{/.test(text)
+      ? JSON.parse(text)
+      : {
+          diagnostics: [{ severity: "error", message: "`pulumi preview --json` printed no result: see the job's log" }],
+        };
     process.stdout.write(summarize(digest, command.title));
     return 0;
   }

@@ -40,7 +40,8 @@ function stepLine(step: Step, adopted: Map<string, string>): { word?: string; te
   const type = (step.newState ?? step.oldState)?.type ?? step.urn.split("::")[2] ?? "";
   const resource = `resource \`${step.urn.split("::").pop()}\``;
   const kind = kindAtEndOf(type);
-  if (["same", "read", "refresh"].includes(step.op)) return undefined;
+  // The stack and its providers are Pulumi's bookkeeping, not something a reviewer approves.
+  if (["same", "read", "refresh"].includes(step.op) || /^pulumi:(pulumi:Stack|providers:)/.test(type)) return undefined;
   if (!kind) return { text: `${step.op} ${type} ${resource}` };
   const spec = specOf(kind);
   const name = String(step.newState?.inputs?.name ?? step.oldState?.outputs?.name ?? "?");
@@ -48,6 +49,9 @@ function stepLine(step: Step, adopted: Map<string, string>): { word?: string; te
   const id = adopted.get(`${spec.label}:${name}`);
   if (step.op === "create" && id)
     return { word: "adopt", text: `${zone} (id ${id}), ${resource}: taken over, nothing made` };
+  // A resource renamed without `aliases`: its replacement adopts the zone first, and this delete keeps it.
+  if (step.op === "delete" && id)
+    return { word: "delete [kept]", text: `${zone}, ${resource}: stays, adopted (above)` };
   if (step.op === "delete" && step.oldState?.retainOnDelete)
     return { word: "delete [retain]", text: `${zone}, ${resource}: stays in the account` };
   if (step.op === "delete") return { word: "delete", text: `${zone}, ${resource}: deleted from the account` };

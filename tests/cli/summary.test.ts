@@ -15,7 +15,8 @@ const adoptNotice = (label: string, name: string, id: number) => ({
 test("each zone's line says what happens to it in the account: created, adopted, updated and why, kept or deleted", () => {
   const digest: PreviewDigest = {
     steps: [
-      { op: "same", urn: "urn:pulumi:prod::infra::pulumi:pulumi:Stack::infra-prod" },
+      { op: "create", urn: "urn:pulumi:prod::infra::pulumi:pulumi:Stack::infra-prod" },
+      { op: "create", urn: "urn:pulumi:prod::infra::pulumi:providers:pulumi-nodejs::default" },
       { op: "same", urn: urn("PullZone", "kept"), newState: { type: T("PullZone"), inputs: { name: "kept" } } },
       { op: "same", urn: urn("VodZone", "videos"), newState: { type: T("VodZone"), inputs: { name: "videos" } } },
       { op: "create", urn: urn("PullZone", "new"), newState: { type: T("PullZone"), inputs: { name: "new-site" } } },
@@ -57,6 +58,26 @@ test("each zone's line says what happens to it in the account: created, adopted,
       "",
     ].join("\n"),
   );
+});
+
+test("a live zone's resource renamed without aliases: the new resource adopts the zone, the old one's delete keeps it", () => {
+  const text = summarize(
+    {
+      steps: [
+        {
+          op: "create",
+          urn: urn("LiveZone", "news-live"),
+          newState: { type: T("LiveZone"), inputs: { name: "news" } },
+        },
+        { op: "delete", urn: urn("LiveZone", "news"), oldState: { type: T("LiveZone"), outputs: { name: "news" } } },
+      ],
+      diagnostics: [adoptNotice("live zone", "news", 5)],
+    },
+    "t",
+  );
+  expect(text).toContain("Zones: 1 adopt, 1 delete [kept]; 0 unchanged.");
+  expect(text).toContain("- delete [kept] live zone `news`, resource `news`: stays, adopted (above)");
+  expect(text).not.toContain("deleted from the account");
 });
 
 test("a failed preview says so first, with each error once", () => {
