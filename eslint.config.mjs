@@ -53,6 +53,36 @@ export default tseslint.config(
     },
   },
   {
+    // Every function of the package fits on a screen (issue 27).
+    files: ["provider/**/*.ts"],
+    rules: { "max-lines-per-function": ["error", { max: 80, skipBlankLines: false, skipComments: false }] },
+  },
+  {
+    // The emulator's handlers take their method's arguments as the method table types them (provider/emulator/args.ts):
+    // none asserts a type. What holds a group (`pullzone`) is named group: a kind is `pull` (api/kinds.ts).
+    files: ["provider/emulator/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "Identifier[typeAnnotation.typeAnnotation.typeName.name='ZoneGroup'][name!='group']",
+          message: "A parameter holding a ZoneGroup is named `group` (a kind is `pull`: api/kinds.ts).",
+        },
+        {
+          selector: "VariableDeclarator[init.callee.name='groupOf'][id.name!='group']",
+          message: "What groupOf() returns is named `group` (a kind is `pull`: api/kinds.ts).",
+        },
+      ],
+    },
+  },
+  {
+    files: ["provider/emulator/handlers/**/*.ts"],
+    rules: {
+      "@typescript-eslint/consistent-type-assertions": ["error", { assertionStyle: "never" }],
+      "@typescript-eslint/no-non-null-assertion": "error",
+    },
+  },
+  {
     files: ["tests/**/*.ts"],
     // Tests read untyped wire data and emulator internals; an `any` there is a shortcut, not an API.
     rules: { "@typescript-eslint/no-explicit-any": "off" },

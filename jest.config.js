@@ -1,8 +1,9 @@
 /**
  * Jest runs the TypeScript tests directly (ts-jest); the dynamic-provider host and emulator CLI use the compiled dist/.
- * Two projects: `fast` runs in process (the provider through tests/support's in-process host and stack), `host`
- * starts real processes (the SDK's dynamic-provider host through the driver, the emulator CLI, Python, npm).
- * `npm test` runs both; `npm run test:fast` only the first, for the edit loop.
+ * Three projects: `fast` runs in process (the provider's own entry called in the engine's order: tests/support/stack.ts),
+ * `host` starts real processes (the emulator CLI, Python, npm, the testing kit over the real `pulumi` CLI), `engine`
+ * runs real Pulumi projects with the `pulumi` CLI (tests/engine/). `npm test` runs all three; `npm run test:fast`
+ * only the first, for the edit loop; `npm run test:engine` only the last.
  */
 const shared = {
   preset: "ts-jest",
@@ -27,8 +28,6 @@ const HOST = [
   "\\.host\\.test\\.ts$",
   "/tests/e2e/.*\\.test\\.ts$",
   "/tests/package/.*\\.test\\.ts$",
-  // The driver's lifecycle through real host and runner processes; its engine, options and plan tests use a fake host.
-  "/tests/lifecycle/driver(-more)?\\.test\\.ts$",
   "/tests/reliability/persistence\\.test\\.ts$",
   "/tests/integration/(emulator-cli|emulator-python|emulator-throughput|strict-server)\\.test\\.ts$",
 ];

@@ -129,10 +129,12 @@ async function main() {
       `the account holds the declared origin again (${row && row.origin})`,
     );
     await pulumi.outputs();
-    console.log(`\nstate: ${stateDir}`);
+    if (real) console.log(`\nstate: ${stateDir}`);
   } finally {
     client.close();
     if (emulator) await emulator.close();
+    // A run against the emulator leaves nothing behind; a real account's state is kept (.state/), as said above.
+    if (!real) fs.rmSync(stateDir, { recursive: true, force: true });
   }
   console.log(failed ? `\n${failed} step(s) did something unexpected` : "\nevery step did what was expected");
   process.exitCode = failed ? 1 : 0;

@@ -8,6 +8,7 @@
  *   provider/functions/kinds/lookups.ts      getXZones / getXZonesOutput and their result types
  *   provider/functions/kinds/index.ts        the lookups as the package exports them (mockable)
  *   provider/package.json                    the `./p/<kind>` entries of the exports map
+ *   provider/schema.json                     the provider plugin's Pulumi schema (scripts/schema.js)
  * `--check` writes nothing and exits 1 naming each file that differs (tests/unit/generated-kinds.host.test.ts runs it);
  * `--json` prints the table and every file as JSON. The table imports nothing, so it is read here by transpiling it on its own.
  */
@@ -15,6 +16,7 @@
 const fs = require("fs");
 const path = require("path");
 const Module = require("module");
+const { renderSchema } = require("./schema");
 
 const ROOT = path.resolve(__dirname, "..");
 const PKG = path.join(ROOT, "provider");
@@ -185,6 +187,7 @@ async function render() {
   files.set("provider/functions/kinds/lookups.ts", lookups(table));
   files.set("provider/functions/kinds/index.ts", lookupsIndex(table));
   files.set("provider/package.json", packageJson(table));
+  files.set("provider/schema.json", renderSchema(table));
   const options = (await prettier.resolveConfig(path.join(ROOT, "package.json"))) ?? {};
   for (const [rel, text] of files) {
     files.set(rel, await prettier.format(text, { ...options, filepath: path.join(ROOT, rel) }));

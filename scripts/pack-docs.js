@@ -125,9 +125,11 @@ function markRepositoryCommands(text) {
     .join("\n");
 }
 
-/** Whether `text` names a file of the repository outside docs/ (a path with a folder the package does not ship). */
+/** Whether `text` names a file of the repository outside docs/ or in a folder of it (a path with a folder the package does not ship). */
 function namesRepositoryFiles(text) {
-  return /(?<![\w./-])(?:tests|provider|scripts|examples|tools)\/[\w./-]+/.test(text) || text.includes(MARK);
+  return (
+    /(?<![\w./-])(?:tests|provider|scripts|examples|tools|docs\/[\w-]+)\/[\w./-]+/.test(text) || text.includes(MARK)
+  );
 }
 
 /** The shipped copy of a guide or the changelog: links rewritten, repository commands marked, the note after the title. */

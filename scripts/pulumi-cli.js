@@ -5,7 +5,9 @@
  *   node scripts/pulumi-cli.js --dir      the same, then prints the folder holding `pulumi` on stdout
  *   require("./scripts/pulumi-cli")       ensurePulumiCli() and pulumiEnv() for the scripts and tests (running a
  *                                         command and reading its event log: pulumi-cdn-zones/testing's runPulumi
- *                                         and readEngineEvents)
+ *                                         and readEngineEvents); ensureLanguageHosts() for the plugin's programs
+ * The main command also gets the Pulumi YAML language host (built with `go install` the first time, cached like
+ * the CLI) and the Python one's pieces, for the provider plugin's programs (tests/engine/plugin-*.test.ts).
  * A `pulumi` on PATH whose version is in SUPPORTED is used as it is, with its own language host. Otherwise
  * `pulumi` is built with `go build` from the Go module in tools/pulumi-cli (its go.mod and go.sum pin the
  * version), and put beside our Node.js language host and the dynamic-provider launcher in a cache outside
@@ -76,6 +78,11 @@ const languageLauncher = (script) => `#!/bin/sh
 # The Node.js language host of pulumi-cdn-zones' test CLI (tools/pulumi-cli/language-host.js explains why ours).
 exec node "${script}" "$@"
 `;
+const pythonLauncher = (script) => `#!/bin/sh
+# The Python language host of pulumi-cdn-zones' test CLI (tools/pulumi-cli/language-host-python.js explains why ours).
+# It serves gRPC with the Node.js SDK of the repository that wrote it last (every one has the same).
+CDN_ZONES_NODE_SDK="${ROOT}" exec node "${script}" "$@"
+`;
 
 /** Writes the scripts that sit beside `pulumi` (cheap, so done on every run: a changed host is picked up). */
 function writeScripts(binDir) {
@@ -84,8 +91,10 @@ function writeScripts(binDir) {
     const p = path.join(binDir, file);
     if (!fs.existsSync(p) || fs.readFileSync(p, "utf8") !== text) fs.writeFileSync(p, text, { mode: 0o755 });
   };
-  put("language-host.js", fs.readFileSync(path.join(MODULE_DIR, "language-host.js"), "utf8"));
+  for (const file of ["language-host.js", "language-host-python.js"])
+    put(file, fs.readFileSync(path.join(MODULE_DIR, file), "utf8"));
   put("pulumi-language-nodejs", languageLauncher(host));
+  put("pulumi-language-python", pythonLauncher(path.join(binDir, "language-host-python.js")));
   put("pulumi-resource-pulumi-nodejs", PROVIDER_LAUNCHER);
 }
 
@@ -126,20 +135,23 @@ async function withLock(lockDir, progress, fn) {
 
 /** `go build` of the CLI into `outDir`, printing a line every 15 s: the first build takes minutes. */
 function goBuild(version, outDir, progress, baseEnv) {
-  const go = spawnSync("go", ["version"], { encoding: "utf8", env: baseEnv });
-  if (go.error || go.status !== 0) {
-    throw new Error(
-      `No pulumi CLI ${SUPPORTED.min.join(".")} or newer (below ${SUPPORTED.below[0]}.0) on PATH, and no Go toolchain to build ${version}: ` +
-        "install Go 1.25 or newer (https://go.dev/dl/) and run this again, or install the Pulumi CLI " +
-        "(https://www.pulumi.com/docs/iac/download-install/) and put it on PATH.",
-    );
-  }
+  const missing =
+    `No pulumi CLI ${SUPPORTED.min.join(".")} or newer (below ${SUPPORTED.below[0]}.0) on PATH, and no Go toolchain to build ${version}: ` +
+    "install Go 1.25 or newer (https://go.dev/dl/) and run this again, or install the Pulumi CLI " +
+    "(https://www.pulumi.com/docs/iac/download-install/) and put it on PATH.";
   const args = ["build", "-v", "-mod=readonly", "-trimpath", "-tags", "osusergo,grpcnotrace"];
   args.push("-ldflags", `-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${version}`);
   args.push("-o", outDir + path.sep, CLI_PACKAGE);
-  const env = { ...baseEnv, GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-buildvcs=false" };
+  return goRun(args, `pulumi ${version}`, missing, progress, baseEnv);
+}
+
+/** Runs `go <args>` in tools/pulumi-cli, printing a line every 15 s with the packages compiled so far. */
+function goRun(args, what, missing, progress, baseEnv, extraEnv = {}) {
+  const go = spawnSync("go", ["version"], { encoding: "utf8", env: baseEnv });
+  if (go.error || go.status !== 0) throw new Error(missing);
+  const env = { ...baseEnv, GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-buildvcs=false", ...extraEnv };
   const started = Date.now();
-  progress(`building pulumi ${version} with ${go.stdout.trim()} (the first time only; it takes a few minutes)...`);
+  progress(`building ${what} with ${go.stdout.trim()} (the first time only; it takes a few minutes)...`);
   return new Promise((resolve, reject) => {
     const child = spawn("go", args, { cwd: MODULE_DIR, env, stdio: ["ignore", "ignore", "pipe"] });
     let packages = 0;
@@ -160,9 +172,9 @@ function goBuild(version, outDir, progress, baseEnv) {
     child.on("exit", (code) => {
       clearInterval(timer);
       if (code === 0) {
-        progress(`built pulumi ${version} in ${seconds()} s (${packages} packages compiled)`);
+        progress(`built ${what} in ${seconds()} s (${packages} packages compiled)`);
         resolve();
-      } else reject(new Error(`go build of pulumi ${version} failed (exit ${code}):\n${tail}`));
+      } else reject(new Error(`go ${args[0]} of ${what} failed (exit ${code}):\n${tail}`));
     });
   });
 }
@@ -205,6 +217,74 @@ async function ensurePulumiCli({ progress = (l) => process.stderr.write(`${l}\n`
   return { dir: binDir, pulumi, version, source };
 }
 
+/** The Pulumi YAML language host the plugin's YAML programs run with: a Go module the proxy serves, unlike Pulumi's others. */
+const YAML_MODULE = "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml";
+const YAML_VERSION = "v1.25.0";
+/** Pulumi's own Python program runner, shipped in the Go module of Pulumi's SDK (the CLI's dependency). */
+const PYTHON_EXEC = "python/cmd/pulumi-language-python-exec";
+
+/** Builds something into `<cache root>/<name>` once (`build(stagingDir)`), under the same lock as the CLI's build. */
+async function cached(root, name, progress, build) {
+  const dir = path.join(root, name);
+  if (fs.existsSync(dir)) return dir;
+  fs.mkdirSync(root, { recursive: true });
+  await withLock(path.join(root, `${name}.lock`), progress, async () => {
+    if (fs.existsSync(dir)) return;
+    const staging = fs.mkdtempSync(path.join(root, `${name}.building-`));
+    try {
+      await build(staging);
+      fs.renameSync(staging, dir);
+    } finally {
+      fs.rmSync(staging, { recursive: true, force: true });
+    }
+  });
+  return dir;
+}
+
+/**
+ * The language hosts of the provider plugin's programs, beside `cli`'s `pulumi` when it is ours (a `pulumi` on PATH
+ * has its own, or finds these on PATH: `path` is what to put first on PATH). YAML: Pulumi's own host, built once
+ * with `go install` (about a minute; cached by version). Python: Pulumi's own program runner (PYTHON_EXEC, from the
+ * SDK's Go module, which the CLI's build downloaded already) run by our stand-in host (language-host-python.js).
+ */
+async function ensureLanguageHosts(cli, { progress = (l) => process.stderr.write(`${l}\n`), env = process.env } = {}) {
+  const root = cacheRoot(env);
+  const missing = `No Go toolchain to build the Pulumi YAML language host ${YAML_VERSION}: install Go 1.25 or newer.`;
+  const yaml = await cached(root, `pulumi-language-yaml-${YAML_VERSION}`, progress, (out) =>
+    goRun(
+      ["install", "-v", "-trimpath", `${YAML_MODULE}@${YAML_VERSION}`],
+      `pulumi-language-yaml ${YAML_VERSION}`,
+      missing,
+      progress,
+      env,
+      { GOBIN: out },
+    ),
+  );
+  const version = pinnedVersion();
+  const runner = await cached(root, `python-exec-${version}`, progress, async (out) => {
+    const where = spawnSync("go", ["mod", "download", "-json", `github.com/pulumi/pulumi/sdk/v3@${version}`], {
+      cwd: MODULE_DIR,
+      encoding: "utf8",
+      env: { ...env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" },
+    });
+    if (where.status !== 0) throw new Error(`go mod download of Pulumi's SDK ${version} failed: ${where.stderr}`);
+    fs.copyFileSync(
+      path.join(JSON.parse(where.stdout).Dir, PYTHON_EXEC),
+      path.join(out, "pulumi-language-python-exec"),
+    );
+  });
+  const dirs = [yaml, runner];
+  if (cli.source !== "path")
+    for (const [dir, file] of [
+      [yaml, "pulumi-language-yaml"],
+      [runner, "pulumi-language-python-exec"],
+    ]) {
+      const link = path.join(cli.dir, file);
+      if (!fs.existsSync(link)) fs.symlinkSync(path.join(dir, file), link);
+    }
+  return { path: cli.source === "path" ? dirs : [], pythonExec: path.join(runner, "pulumi-language-python-exec") };
+}
+
 /**
  * The environment of a `pulumi` command that reaches nothing but this machine: the CLI first on PATH, a
  * private PULUMI_HOME, a local file backend, a passphrase for secrets, no update check, no plugin download.
@@ -226,12 +306,13 @@ function pulumiEnv(cli, { home, backendDir, passphrase = "cdn-zones-test-passphr
   };
 }
 
-module.exports = { ensurePulumiCli, pulumiEnv, pinnedVersion, cacheRoot, SUPPORTED };
+module.exports = { ensurePulumiCli, ensureLanguageHosts, pulumiEnv, pinnedVersion, cacheRoot, SUPPORTED };
 
 if (require.main === module) {
   ensurePulumiCli().then(
-    (cli) => {
+    async (cli) => {
       process.stderr.write(`pulumi ${cli.version} (${cli.source}): ${cli.pulumi}\n`);
+      await ensureLanguageHosts(cli);
       if (process.argv.includes("--dir")) process.stdout.write(`${cli.dir}\n`);
     },
     (e) => {

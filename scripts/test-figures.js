@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The test suite's figures for docs/performance.md: runs `npm test` (build included) once and prints
- * its wall time and how many dynamic-provider host processes (and driver runners) it started. The
+ * its wall time and how many dynamic-provider host processes (and programs run by `pulumi`) it started. The
  * count comes from tests/support/count-processes.js, preloaded into every Node process of the run.
  *
  * usage: node scripts/test-figures.js [--json] [-- extra jest arguments]   (npm run test:figures)
@@ -43,7 +43,7 @@ child.on("close", (code, signal) => {
     exitCode: code ?? signal,
     wallSeconds: Math.round(wallMs / 100) / 10,
     hostProcesses: count("host"),
-    runnerProcesses: count("runner"),
+    programProcesses: count("program"),
     cpus: os.cpus().length,
   };
   if (values.json) process.stdout.write(`${JSON.stringify(figures)}\n`);
@@ -53,7 +53,7 @@ child.on("close", (code, signal) => {
       `npm test: ${figures.ok ? "passed" : `failed (${figures.exitCode})`} in ${figures.wallSeconds} s on ${figures.cpus} cores`,
     );
     console.log(
-      `dynamic-provider host processes started: ${figures.hostProcesses} (driver runners: ${figures.runnerProcesses})`,
+      `dynamic-provider host processes started: ${figures.hostProcesses} (programs run by pulumi: ${figures.programProcesses})`,
     );
   }
   process.exit(code === 0 ? 0 : 1);

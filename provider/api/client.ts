@@ -4,8 +4,8 @@
  * faults and failure codes into typed errors.
  */
 import { authString, currentDate } from "./auth";
-import { resolveClientOptions } from "./clientOptions";
-import { Credentials, resolveCredentials } from "./config";
+import { CREDENTIAL_SETTINGS, MAX_TIMER_MS, resolveCredentials, settingValues, TUNING_SETTINGS } from "./config";
+import type { ClientSettings, Credentials, SettingValues, TuningName } from "./config";
 import { encodeParams } from "./encode";
 import {
   CdnError,
@@ -21,6 +21,7 @@ import {
   redact,
   withMessage,
 } from "./errors";
+import { rememberSecret } from "./redact";
 import {
   findMethod,
   METHOD_LIST,
@@ -45,25 +46,27 @@ import {
 } from "./normalize";
 import { kindInfo, ZONE_KINDS, type ZoneGroup, type ZoneKind } from "./kinds";
 import type { GroupApi, MethodsOf, ReportApi } from "./types";
-import { afterBudget, retriesAllowed, RetryPolicy, withRetry } from "./retry";
-import { FirstContactWatch, type WaitNotice } from "./firstContact";
+import {
+  afterBudget,
+  DEFAULT_RETRY_BASE_MS,
+  DEFAULT_RETRY_MAX_MS,
+  FIRST_CONTACT_RETRIES,
+  retriesAllowed,
+  RetryPolicy,
+  withRetry,
+} from "./retry";
+import { DEFAULT_WAIT_NOTICE_MS, FirstContactWatch, type WaitNotice } from "./firstContact";
 import { Semaphore } from "./semaphore";
-import { FIRST_CONTACT_RETRIES } from "./settings";
-import { Transport } from "./transport";
+import { DEFAULT_MAX_RESPONSE_BYTES, Transport } from "./transport";
 import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS, type UserRow } from "./wire";
 import type { CreateResultOf, ZoneRowOf } from "./zoneFields";
 import { ZONE_KIND_TABLE } from "./zoneKinds";
 
-export interface CdnClientOptions {
-  baseUrl: string;
-  apiUserId: number | string;
-  apiKey: string;
-  /** Whole-call timeout per attempt, 1 to 2^31-1 ms (`cdn:timeoutMs`). */
-  timeoutMs?: number;
-  /** Calls in flight at once for this client, 1 to 1024 (`cdn:maxInFlight`). */
-  maxInFlight?: number;
-  /** Attempts after the first for calls that are safe to repeat, 0 to 100; 0 disables retries (`cdn:retries`). */
-  retries?: number;
+/**
+ * The client's options: the settings it takes (`baseUrl`, `apiUserId`, `apiKey`, `timeoutMs`, `retries`,
+ * `firstContactTimeoutMs`, `maxInFlight`: typed from the table, api/config.ts), and its own.
+ */
+export interface CdnClientOptions extends ClientSettings {
   retryBaseDelayMs?: number;
   /** Cap of one wait between attempts, also of what a `Retry-After` may ask for. */
   retryMaxDelayMs?: number;
@@ -76,11 +79,6 @@ export interface CdnClientOptions {
   /** Progress of every attempt, without secrets: for logs and figures. */
   onEvent?: (e: CallEvent) => void;
   /**
-   * Timeout of one attempt until the API has answered once (`cdn:firstContactTimeoutMs`, default
-   * 10 s); until then a call makes at most 3 attempts (`cdn:retries` permitting).
-   */
-  firstContactTimeoutMs?: number;
-  /**
    * Called once per attempt number while nothing has answered yet and an attempt has waited
    * `waitNoticeAfterMs`: what the first contact waits for, for a progress line (the host logs it).
    */
@@ -88,6 +86,35 @@ export interface CdnClientOptions {
   /** How long an attempt of the first contact waits before `onWaiting` is told (default 3 s). */
   waitNoticeAfterMs?: number;
   userAgent?: string;
+}
+
+/** The client's options that are no setting: default and inclusive bounds of each. */
+export const CLIENT_LIMITS = {
+  maxResponseBytes: { default: DEFAULT_MAX_RESPONSE_BYTES, min: 1, max: Number.MAX_SAFE_INTEGER },
+  retryBaseDelayMs: { default: DEFAULT_RETRY_BASE_MS, min: 0, max: MAX_TIMER_MS },
+  retryMaxDelayMs: { default: DEFAULT_RETRY_MAX_MS, min: 0, max: MAX_TIMER_MS },
+  waitNoticeAfterMs: { default: DEFAULT_WAIT_NOTICE_MS, min: 0, max: MAX_TIMER_MS },
+} as const;
+type LimitName = keyof typeof CLIENT_LIMITS;
+
+/**
+ * A client's options checked, defaults filled in: its settings as the table checks them (every problem in one
+ * `CdnConfigError`), then its own limits (a `CdnValidationError` naming the option). Used once, by the constructor.
+ */
+export function clientOptions(opts: CdnClientOptions) {
+  if (!opts || typeof opts !== "object")
+    throw new CdnValidationError("options", "CdnClient needs { baseUrl, apiUserId, apiKey }");
+  // Every credential is there or an error was thrown; every tuning setting has a default.
+  const settings = settingValues({ explicit: opts }, [...CREDENTIAL_SETTINGS, ...TUNING_SETTINGS]);
+  const limits = {} as Record<LimitName, number>;
+  for (const name of Object.keys(CLIENT_LIMITS) as LimitName[]) {
+    const { default: fallback, min, max } = CLIENT_LIMITS[name];
+    const given = opts[name];
+    if (given !== undefined && (!Number.isInteger(given) || given < min || given > max))
+      throw new CdnValidationError(name, `must be an integer from ${min} to ${max}`);
+    limits[name] = given ?? fallback;
+  }
+  return { ...opts, ...(settings as Credentials & Pick<SettingValues, TuningName>), ...limits };
 }
 
 /** One attempt of one call, as reported to `onEvent`. */
@@ -204,7 +231,7 @@ export class CdnClient {
   readonly report: ReportApi;
 
   constructor(opts: CdnClientOptions) {
-    const o = resolveClientOptions(opts);
+    const o = clientOptions(opts);
     this.baseUrl = o.baseUrl;
     this.apiUserId = o.apiUserId;
     SECRETS.set(this, { apiKey: o.apiKey });
@@ -305,6 +332,8 @@ export class CdnClient {
     const method = wireName(s);
     const { apiKey } = SECRETS.get(this)!;
     const passwords = collectPasswords(args);
+    // Redacted from every later message too: a server may echo a password in the answer to another call.
+    passwords.forEach(rememberSecret);
     let params: unknown[];
     try {
       params = encodeParams(s, args, extra);

@@ -7,7 +7,7 @@
  * class that says so. Every message is made printable (terminalText.ts): a fault string or an echoed value
  * never reaches a terminal as control codes.
  */
-import { settingRef, type SettingProblem } from "./settings";
+import { settingRef, type SettingProblem } from "./config";
 import { kindInfo, kindOfGroup } from "./kinds";
 import { CREATE_ERROR_CODES, FAULT } from "./wire";
 import { printable, printableLines } from "./terminalText";
@@ -346,6 +346,16 @@ function copyWithMessage<E extends Error>(err: E, message: string, cause: unknow
   return copy;
 }
 
+/** The most of a server's fault or error string a message shows. */
+const SERVER_TEXT_MAX = 2000;
+
+/** A server's text for a message: cut at {@link SERVER_TEXT_MAX} with its length, redacted, printable. */
+function serverText(s: unknown, secrets: readonly (string | undefined)[]): string {
+  const text = String(s ?? "");
+  if (text.length <= SERVER_TEXT_MAX) return printable(redact(text, secrets));
+  return `${printable(redact(`${text.slice(0, SERVER_TEXT_MAX)}...`, secrets))} (${text.length} characters)`;
+}
+
 /** Builds the error for an XML-RPC fault answer. */
 export function errorFromFault(
   method: string,
@@ -354,7 +364,7 @@ export function errorFromFault(
   secrets: readonly (string | undefined)[],
   clockSkewMs?: number,
 ): CdnError {
-  const text = printable(redact(String(faultString ?? ""), secrets));
+  const text = serverText(faultString, secrets);
   if (faultCode === FAULT.AUTH_FAILED || faultCode === FAULT.ACCESS_DENIED)
     return new CdnAuthError(faultCode, text, method, clockSkewMs);
   return new CdnFaultError(faultCode, text, method);
@@ -368,7 +378,7 @@ export function errorFromCreateResult(
   zoneName: string | undefined,
   secrets: readonly (string | undefined)[],
 ): CdnCreateError {
-  const text = printable(redact(String(message ?? ""), secrets));
+  const text = serverText(message, secrets);
   const group = method.split(".")[0] as keyof typeof CREATE_ERROR_CODES;
   const codes = CREATE_ERROR_CODES[group] as
     { failed: number; nameInUse: number; originUnresolvable?: number } | undefined;

@@ -5,7 +5,7 @@
  * address shows a line saying what is awaited instead of minutes of nothing.
  */
 import { formatDuration } from "./retry";
-import { settingRef } from "./settings";
+import { settingRef } from "./config";
 
 /** What a first contact is waiting for: the address (never with credentials), the call, the attempt. */
 export interface WaitNotice {

@@ -42,16 +42,11 @@ export {
   OUTAGE_HOLD_MS,
 } from "./errors";
 export type { CdnErrorType } from "./errors";
-export {
-  DEFAULT_MAX_IN_FLIGHT,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_RETRIES,
-  DEFAULT_RETRY_BASE_MS,
-  DEFAULT_RETRY_MAX_MS,
-  DEFAULT_TIMEOUT_MS,
-  MAX_RETURN_LIMIT,
-} from "./config";
+export { DEFAULT_MAX_IN_FLIGHT, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./config";
 export type { Credentials } from "./config";
+export { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS } from "./retry";
+export { DEFAULT_MAX_RESPONSE_BYTES } from "./transport";
+export { MAX_RETURN_LIMIT } from "./methods";
 export type { BandwidthRow, LiveZoneRow, PullZoneRow, PushZoneRow, UserRow, VodZoneRow } from "./wire";
 export type {
   CacheHitStatsRow,

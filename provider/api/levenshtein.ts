@@ -1,6 +1,6 @@
 /**
  * Edit distance between two short strings (insertions, deletions, substitutions): for "did you mean",
- * of a config key (settings.ts) and of a zone's name (functions/names.ts).
+ * of a config key (config.ts) and of a zone's name (functions/names.ts).
  */
 export function levenshtein(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);

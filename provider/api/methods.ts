@@ -4,7 +4,6 @@
  * position or wire type. The table is `as const`, so the client's option types are derived from
  * it (api/types.ts) and a parameter's bounds live here, not in code that switches on its name.
  */
-import { MAX_RETURN_LIMIT } from "./config";
 import { INT32_MAX } from "./ids";
 import { perGroup, ZONE_GROUPS, ZONE_KINDS, type ZoneGroup, type ZoneKind } from "./kinds";
 import {
@@ -90,6 +89,9 @@ export const ZONE_CREATE_KEYS: Readonly<Record<ZoneGroup, readonly string[]>> = 
 export const USER_UPDATE_KEYS = ["email", "fullname", "timezone", "phone"] as const;
 /** Keys public client code sent to user.update (see docs/client.md): documented, not enforced. */
 export const USER_UPDATE_SAMPLE_KEYS = ["firstname", "lastname", "email", "phone", "password"] as const;
+
+/** Largest `maxReturn` the client sends: a guard against a typo fetching millions of rows. */
+export const MAX_RETURN_LIMIT = 100_000;
 
 const id = { name: "id", type: "int", required: true, min: 1, max: INT32_MAX } as const;
 const zoneIdReq = { name: "zoneId", type: "int", required: true, min: 1, max: INT32_MAX } as const;

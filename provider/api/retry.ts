@@ -6,7 +6,14 @@
  * create answer is settled by looking the zone up (resources/host/recover.ts).
  */
 import { CdnAuthError, CdnError, CdnTransportError, withMessage } from "./errors";
-import { FIRST_CONTACT_RETRIES, settingRef } from "./settings";
+import { settingRef } from "./config";
+
+/** First backoff delay; doubled every attempt with full jitter. */
+export const DEFAULT_RETRY_BASE_MS = 200;
+/** Cap of one backoff delay, and of the wait a `Retry-After` may ask for. */
+export const DEFAULT_RETRY_MAX_MS = 5_000;
+/** Attempts after the first while nothing has answered yet (at most `cdn:retries`). */
+export const FIRST_CONTACT_RETRIES = 2;
 
 export interface RetryPolicy {
   /** Attempts after the first. */

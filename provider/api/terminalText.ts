@@ -23,10 +23,18 @@ const ANY_UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u20
 
 const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
-/** `s` with each unprintable character written as its `\uXXXX` escape; everything else is unchanged. */
-export function printable(s: string): string {
-  return String(s).replace(UNPRINTABLE, escape);
+/**
+ * `s` with each unprintable character written as its `\uXXXX` escape; everything else is unchanged. Longer than
+ * `max` UTF-16 units, it is cut there (never in a surrogate pair) and its length said: a value a message shows.
+ */
+export function printable(s: string, max = Infinity): string {
+  const text = String(s);
+  if (text.length <= max) return text.replace(UNPRINTABLE, escape);
+  return `${printable(head(text, max))}... (${text.length} UTF-16 units)`;
 }
+
+/** The first `max` UTF-16 units of `s`, one fewer where that would split a surrogate pair. */
+const head = (s: string, max: number) => s.slice(0, /[\uD800-\uDBFF]/.test(s[max - 1] ?? "") ? max - 1 : max);
 
 /**
  * The same, keeping line feeds: for a whole message of ours that may hold several lines (each part
@@ -57,8 +65,5 @@ export function unprintableChar(s: string): string | undefined {
  * Only the start is read, so a 20 MB name costs no more than a short one.
  */
 export function preview(s: string, max = 40): string {
-  if (s.length <= max) return `"${printable(s)}"`;
-  let head = s.slice(0, max);
-  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
-  return `"${printable(head)}"... (${s.length} UTF-16 units)`;
+  return s.length <= max ? `"${printable(s)}"` : `"${printable(head(s, max))}"... (${s.length} UTF-16 units)`;
 }

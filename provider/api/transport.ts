@@ -22,7 +22,7 @@ import * as https from "https";
 import * as zlib from "zlib";
 import { CdnProtocolError, CdnTransportError, errorFromNetwork, redact } from "./errors";
 import { parseRetryAfter } from "./retry";
-import { settingRef } from "./settings";
+import { settingRef } from "./config";
 import {
   decodeMethodResponse,
   decodeUtf8,
@@ -31,6 +31,9 @@ import {
   type DecodedResponse,
   type WireOut,
 } from "./xmlrpc";
+
+/** Largest response body accepted (a 10,000-row report is ~2 MB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export interface TransportOptions {
   baseUrl: string;

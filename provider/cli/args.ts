@@ -22,8 +22,8 @@ read with \`pulumi config --json --show-secrets\`:
 
 Options:
   --kinds LIST            zone kinds to import, comma-separated: pull,push,vod,live (default: all)
-  --exclude-state FILE    leave out zones this stack state already manages; repeatable
-                          (\`pulumi stack export\` output, or a pulumi-cdn-zones/testing state file)
+  --exclude-state FILE    leave out zones this stack state already manages (\`pulumi stack export\`
+                          output); repeatable
   --out FILE              write the program to FILE instead of stdout
   -h, --help              this text
 

@@ -3,20 +3,17 @@
  * reaches the program's source through `literal`, in string literals and comments alike, so no
  * value can end a string or a comment and become code.
  */
-
-/**
- * The line terminators JSON leaves raw: JavaScript ends a `//` comment at them as at `\n`
- * (ECMA-262, "Line Terminators"), and tools older than ES2019 refuse them inside a string.
- */
-const RAW_IN_JSON = /[\u2028\u2029]/g;
+import { printable } from "../api/terminalText";
 
 /**
  * `s` as a double-quoted TypeScript string literal, on one line: JSON's escapes (quotes, backslash,
- * every C0 control, lone surrogates) plus U+2028 and U+2029. A backtick, `${` or `*` + `/` means nothing
- * inside double quotes.
+ * every C0 control, lone surrogates), then the terminal rule's (api/terminalText.ts) for what JSON leaves
+ * raw: DEL, C1 controls, U+2028 and U+2029 (JavaScript ends a `//` comment at them, ECMA-262 "Line
+ * Terminators"), and the bidirectional formatting characters, which reorder how a line of code reads
+ * ("Trojan Source"). A backtick, `${` or `*` + `/` means nothing inside double quotes.
  */
 export function literal(s: string): string {
-  return JSON.stringify(s).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+  return printable(JSON.stringify(s));
 }
 
 /** A `//` comment holding `text` on one line: the text is escaped as `literal` escapes it, without the quotes. */

@@ -3,10 +3,9 @@
  * given stacks manage, and renders the adopting program. Progress goes to `progress` (stderr).
  */
 import { CdnClient } from "../api/client";
-import { resolveCredentials } from "../api/config";
+import { resolve, resolveCredentials, SETTINGS, SETTING_NAMES, settingRef, type ConfigLookup } from "../api/config";
 import { perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 import { CdnAuthError, CdnProtocolError, CdnTransportError } from "../api/errors";
-import { readSettings, SETTINGS, SETTING_NAMES, settingRef, type ConfigLookup } from "../api/settings";
 import type { ImportOptions } from "./args";
 import { GeneratedProgram, ListedZone, renderProgram } from "./program";
 import { specOf } from "../resources/specs";
@@ -47,14 +46,10 @@ export async function importZones(
   stack: ConfigLookup = () => undefined,
 ): Promise<ImportResult> {
   const config = belowEnvironment(stack, env);
-  const creds = resolveCredentials({
-    explicit: { baseUrl: options.baseUrl, apiUserId: options.apiUserId as unknown as number, apiKey: options.apiKey },
-    config,
-    env,
-  });
+  const creds = resolveCredentials({ explicit: options, config, env });
   const managed = noManagedZones();
   for (const file of options.excludeState) readManagedZones(file, managed);
-  const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
+  const client = new CdnClient(creds);
   const zones: ListedZone[] = [];
   const excluded = perKind(() => 0);
   try {
@@ -113,8 +108,8 @@ function deliveryConfig(
 ): ImportResult["deliveryConfig"] {
   const withUrl = ZONE_KINDS.some((k) => program.counts[k] > 0 && specOf(k).computed.some((c) => c.deliveryHost));
   if (!withUrl) return { commands: [], known: false };
-  const inStack = readSettings({ config: stack }, ["companyAlias", "cdnDomain"]).values;
-  const read = readSettings({ env }, ["companyAlias", "cdnDomain"]).values;
+  const inStack = resolve({ config: stack }, ["companyAlias", "cdnDomain"]).values;
+  const read = resolve({ env }, ["companyAlias", "cdnDomain"]).values;
   const commands: string[] = [];
   if (inStack.companyAlias === undefined)
     commands.push(`pulumi config set cdn:companyAlias ${read.companyAlias ?? "<company alias>"}`);

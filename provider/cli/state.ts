@@ -1,8 +1,7 @@
 /**
- * `--exclude-state`: the zones a stack already manages, read from a state file. Two formats are
- * read: `pulumi stack export` (`deployment.resources[]`) and the testing kit's state file
- * (`resources[]`). Only `outputs.zoneId` and the resource type are read; zone ids are never secret,
- * so encrypted values elsewhere in the file do not matter.
+ * `--exclude-state`: the zones a stack already manages, read from `pulumi stack export` output
+ * (`deployment.resources[]`). Only `outputs.zoneId` and the resource type are read; zone ids are never
+ * secret, so encrypted values elsewhere in the file do not matter.
  */
 import * as fs from "fs";
 import { asId, idProblem } from "../api/ids";
@@ -24,7 +23,7 @@ export function noManagedZones(): ManagedZones {
   return { byKind: perKind(() => new Set<number>()), anyKind: new Set() };
 }
 
-/** Adds the zones of the state file `file` to `into`; throws naming the file when it is neither format. */
+/** Adds the zones of the state file `file` to `into`; throws naming the file when it is not an export. */
 export function readManagedZones(file: string, into: ManagedZones = noManagedZones()): ManagedZones {
   let json: unknown;
   try {
@@ -34,13 +33,9 @@ export function readManagedZones(file: string, into: ManagedZones = noManagedZon
       `--exclude-state ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not JSON (${(e as Error).message})`}`,
     );
   }
-  const doc = json as { deployment?: { resources?: unknown }; resources?: unknown };
-  const resources = doc?.deployment?.resources ?? doc?.resources;
-  if (!Array.isArray(resources)) {
-    throw new Error(
-      `--exclude-state ${file}: neither a 'pulumi stack export' (deployment.resources) nor a testing kit state file (resources)`,
-    );
-  }
+  const resources = (json as { deployment?: { resources?: unknown } })?.deployment?.resources;
+  if (!Array.isArray(resources))
+    throw new Error(`--exclude-state ${file}: not a 'pulumi stack export' (no deployment.resources)`);
   return managedIn(resources as Resource[], into, `--exclude-state ${file}`);
 }
 

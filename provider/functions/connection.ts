@@ -1,25 +1,19 @@
 /**
  * Which account a function talks to, in the program's process: `opts.connection` when given,
  * else the stack's config (`cdn:*`), else the `CDN_*` environment variables. One client per set
- * of credentials is kept for the life of the process (it holds the keep-alive sockets).
+ * of credentials is kept for the life of the process (it holds the keep-alive sockets), tuned by
+ * the stack's config, then the environment.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { CdnClient } from "../api/client";
-import { resolveCredentials } from "../api/config";
-import { PerAccount } from "../api/perAccount";
-import { programConfig as stackConfig, programSetting } from "../common/programConfig";
+import { resolveCredentials, settingValues, TUNING_SETTINGS } from "../api/config";
+import type { ClientSettings, CredentialName, SettingValues } from "../api/config";
+import { programSources } from "../common/programConfig";
 import { CdnConfigError, CdnValidationError } from "../api/errors";
 
-/** Credentials of an account, given explicitly (a second account, a script without a stack). */
-export interface ConnectionArgs {
-  baseUrl: string;
-  apiUserId: number | string;
-  apiKey: string;
-  /** Company id for the reports of this account (else `companyAlias`). */
-  companyId?: number | string;
-  /** Company alias of this account: `purgeZone` targets `<zone>.<alias>`, reports accept it as companyId. */
-  companyAlias?: string;
-}
+/** An account given explicitly (a second account, a script without a stack): its credentials and its company. */
+export type ConnectionArgs = Pick<ClientSettings, CredentialName> &
+  Partial<Pick<SettingValues, "companyId" | "companyAlias">>;
 
 /** Options every function takes. */
 export interface FunctionOptions {
@@ -32,13 +26,8 @@ export interface FunctionOutputOptions {
   connection?: CdnClient | pulumi.Input<{ [K in keyof ConnectionArgs]: pulumi.Input<ConnectionArgs[K]> }>;
 }
 
-/** A company setting from the stack's config, else the environment (common/programConfig.ts). */
-export const setting = programSetting;
-
-const clients = new PerAccount<CdnClient>(
-  (client) => client,
-  (client) => client,
-);
+/** The clients made here, by account. */
+const clients = new Map<string, CdnClient>();
 
 function isClient(v: unknown): v is CdnClient {
   return v instanceof CdnClient;
@@ -51,44 +40,39 @@ export function clientFor(opts?: FunctionOptions): CdnClient {
   if (given !== undefined && (given === null || typeof given !== "object")) {
     throw new CdnValidationError("connection", "must be { baseUrl, apiUserId, apiKey } or a CdnClient");
   }
-  const c = given
-    ? resolveCredentials({
-        explicit: { baseUrl: given.baseUrl, apiUserId: given.apiUserId, apiKey: given.apiKey },
-        env: {},
-      })
-    : resolveCredentials({ config: stackConfig, env: process.env });
-  return clients.get(c, { config: stackConfig, env: process.env });
+  const c = resolveCredentials(given ? { explicit: given } : programSources()); // given: never completed by the stack's
+  const account = `${c.baseUrl}\n${c.apiUserId}\n${c.apiKey}`;
+  let client = clients.get(account);
+  if (!client)
+    clients.set(account, (client = new CdnClient({ ...c, ...settingValues(programSources(), TUNING_SETTINGS) })));
+  return client;
 }
 
-/**
- * The company alias: `explicit`, then the connection's `companyAlias`, then (for the stack's own
- * account only) `cdn:companyAlias` / `CDN_COMPANY_ALIAS`. Undefined when none is set.
- */
-export function companyAliasFor(opts?: FunctionOptions, explicit?: string): string | undefined {
-  if (explicit !== undefined && explicit !== "") return explicit;
+/** The company settings of the call's account: the connection's, the stack's (config, then `CDN_*`), or none for a client. */
+function company(opts?: FunctionOptions): { companyId?: number | string; companyAlias?: string } {
   const given = opts?.connection;
-  if (given && !isClient(given)) return given.companyAlias || undefined;
-  if (given) return undefined; // a CdnClient of another account: the stack's alias would be wrong
-  return setting("companyAlias");
+  if (isClient(given)) return {}; // a client of another account: the stack's company would be wrong
+  // An empty field of the connection counts as not given, as an empty setting does.
+  const explicit = given && { companyId: given.companyId || undefined, companyAlias: given.companyAlias || undefined };
+  return settingValues(explicit ? { explicit } : programSources(), ["companyId", "companyAlias"]);
+}
+
+/** The company alias: `explicit`, then the connection's or the stack's `companyAlias`; undefined when none is set. */
+export function companyAliasFor(opts?: FunctionOptions, explicit?: string): string | undefined {
+  return explicit || company(opts).companyAlias;
 }
 
 /**
- * The `companyId` of report calls: `explicit`, then the connection's companyId or companyAlias,
- * then (for the stack's own account only) `cdn:companyId`, `CDN_COMPANY_ID`, `cdn:companyAlias`,
- * `CDN_COMPANY_ALIAS`. Throws a `CdnConfigError` naming where it may be given.
+ * The `companyId` of report calls: `explicit`, then the connection's or the stack's companyId, then its
+ * companyAlias. Throws a `CdnConfigError` naming where it may be given.
  */
 export function companyIdFor(opts?: FunctionOptions, explicit?: number | string): number | string {
   if (explicit !== undefined && explicit !== null && explicit !== "") return explicit;
-  const given = opts?.connection;
-  if (given && !isClient(given)) {
-    const v = given.companyId ?? given.companyAlias;
-    if (v !== undefined && v !== "") return v;
-  } else if (!given) {
-    const v = setting("companyId") ?? setting("companyAlias");
-    if (v !== undefined) return v;
-  }
+  const { companyId, companyAlias } = company(opts);
+  const id = companyId ?? companyAlias;
+  if (id !== undefined) return id;
   throw new CdnConfigError(
-    given
+    opts?.connection
       ? "companyId is needed for this report: pass companyId, or give companyId or companyAlias in opts.connection"
       : "companyId is needed for this report: pass companyId, or set cdn:companyId or cdn:companyAlias (pulumi config set), or CDN_COMPANY_ID or CDN_COMPANY_ALIAS",
     ["companyId"],
@@ -97,5 +81,6 @@ export function companyIdFor(opts?: FunctionOptions, explicit?: number | string)
 
 /** Closes and forgets the clients the functions made (tests; scripts that want to exit at once). */
 export function closeFunctionClients(): void {
+  for (const client of clients.values()) client.close();
   clients.clear();
 }

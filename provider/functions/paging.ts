@@ -3,7 +3,7 @@
  * `allPages: true` as many calls of `pageSize` rows (`maxReturn`, `offset` 0, pageSize, ...) as it
  * takes to reach a page shorter than `pageSize`.
  */
-import { MAX_RETURN_LIMIT } from "../api/config";
+import { MAX_RETURN_LIMIT } from "../api/methods";
 import { CdnValidationError } from "../api/errors";
 import { intArg } from "./args";
 

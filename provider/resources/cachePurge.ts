@@ -5,7 +5,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { aliasFromCdnUrl } from "../api/purge";
-import { programSetting, refusePlainSecrets } from "../common/programConfig";
+import { settingValues } from "../api/config";
+import { programSources, refusePlainSecrets } from "../common/programConfig";
 import { muteStackTraces } from "./stackTraces";
 import { isZoneObject, PurgeableZone } from "../common/zoneReference";
 
@@ -59,7 +60,7 @@ export class CachePurge extends pulumi.dynamic.Resource {
  */
 function zoneInput(zone: CachePurgeArgs["zone"]): pulumi.Input<string> | undefined {
   if (!isZoneObject(zone)) return zone as pulumi.Input<string> | undefined;
-  const configured = programSetting("companyAlias");
+  const configured = settingValues(programSources(), ["companyAlias"]).companyAlias;
   if (configured) return pulumi.output(zone.name).apply((n) => (n.includes(".") ? n : `${n}.${configured}`));
   return pulumi.all([zone.name, zone.cdnUrl]).apply(([n, cdnUrl]) => {
     const alias = aliasFromCdnUrl(n, cdnUrl);

@@ -9,6 +9,9 @@
  * declared, and errors show the same text.
  *
  * In a constructor: `const limit = muteStackTraces(); try { super(...); } finally { Error.stackTraceLimit = limit; }`.
+ *
+ * Needed by: tests/unit/registration-cost.host.test.ts and the program-memory figures of tests/bench/ (docs/performance.md,
+ * "Per-zone cost"). Goes when the SDK stops formatting a stack trace for every output promise (runtime/debuggable.js).
  */
 export function muteStackTraces(): number {
   const limit = Error.stackTraceLimit;

@@ -1,7 +1,7 @@
 /**
  * The serialized providers: thin objects, one per kind, whose methods `require` the real
  * implementation at call time. They capture only the kind's name, so the text stored in every
- * resource's state stays small and holds no client, credential or library (docs/engine-fidelity.md, "Facts
+ * resource's state stays small and holds no client, credential or library (docs/pulumi-engine.md, "Facts
  * about dynamic providers"). This module imports nothing of the package at run time (only a type), so
  * providers/<kind>.ts can load it without a cycle.
  */

@@ -38,7 +38,7 @@ const FLOOR_ROUNDS = { 200: 3, 1000: 2 };
 const REQUEST_ZONES = quick ? 100 : 200;
 const LATENCY_MS = 50;
 const FAULT_RATE = 0.2;
-const MAX_IN_FLIGHT = 16; // cdn:maxInFlight's default (api/settings.ts)
+const MAX_IN_FLIGHT = 16; // cdn:maxInFlight's default (api/config.ts)
 /** The engine's default parallelism: 4 x GOMAXPROCS, which is the CPU count (pkg/cmd/pulumi, PULUMI_PARALLEL). */
 const CLI_PARALLEL = Number(process.env.PULUMI_PARALLEL) || 4 * os.cpus().length;
 const ARGS = { origin: "https://origin.example.com" };

@@ -9,9 +9,9 @@
  * Options:
  *   --quick            fewer, shorter repetitions (a smoke run, not figures to record); also BENCH_QUICK=1
  *   --runs N           repetitions per measurement (medians are reported); default 3
- *   --only a,b         only these benchmarks (decoder, client, refresh, deploy, state, coldstart, emulator, cli)
+ *   --only a,b         only these benchmarks (decoder, client, state, coldstart, emulator, cli, plugin)
  *   --markdown FILE    also write the figures as markdown tables (for docs/performance.md)
- *   --profile DIR      CPU profiles of the host and driver processes into DIR (lib/cpu-profile-preload.js)
+ *   --profile DIR      CPU profiles of the host and program processes into DIR (lib/cpu-profile-preload.js)
  */
 "use strict";
 const { spawn } = require("child_process");
@@ -20,7 +20,7 @@ const os = require("os");
 const path = require("path");
 const { judge, summaryLine } = require("./lib/verdict");
 
-const BENCHES = ["decoder", "client", "refresh", "deploy", "state", "coldstart", "emulator", "cli"];
+const BENCHES = ["decoder", "client", "state", "coldstart", "emulator", "cli", "plugin"];
 const FILES = { decoder: "decoder-check.js" };
 /** A benchmark that runs longer than this is stopped (the whole run stays bounded). */
 const BENCH_TIMEOUT_MS = 6 * 60_000;

@@ -1,7 +1,7 @@
 /**
  * 4. State weight. The serialized provider of each kind (the text `dynamic.Resource` stores in
  * every resource's inputs and outputs), against a naive provider that captures a CdnClient; and
- * the bytes of state per zone of each kind, from a real `up` through the driver.
+ * the bytes of state per zone of each kind, from a real `pulumi up` (the checkpoint of a local file backend).
  * Serialization runs in a child process twice: in this workspace (where the package is a symlink
  * out of node_modules) and from a copy installed under a project's node_modules, as users have
  * it: the closure serializer copies local modules by value but `require`s node_modules ones.
@@ -12,8 +12,9 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { startEmulatorProcess } = require("./lib/emulator");
-const { ROOT, driver, driverOptions, check } = require("./lib/stack");
+const { ROOT, kit, kitOptions, check } = require("./lib/stack");
 const { figure, emit, quick } = require("./lib/report");
+const { ensurePulumiCli } = require("../../scripts/pulumi-cli");
 
 const KINDS = ["PullZone", "PushZone", "VodZone", "LiveZone"];
 const PER_KIND = quick ? 2 : 5;
@@ -53,12 +54,17 @@ async function main() {
     const workspace = serialize(ROOT, path.join(ROOT, "provider"));
     const installed = serialize(dir, installedCopy(dir), { NODE_PATH: path.join(ROOT, "node_modules") });
 
-    const stateFile = path.join(dir, "state.json");
+    const backendDir = path.join(dir, "backend");
     const zones = KINDS.map((kind) => ({ kind, count: PER_KIND, prefix: `${kind.toLowerCase()}-`, args: ARGS[kind] }));
-    check(await driver.up(driverOptions(emu, stateFile, zones)), "up");
-    const text = fs.readFileSync(stateFile, "utf8");
-    const state = JSON.parse(text);
-    const empty = JSON.stringify({ ...state, resources: [] }, null, 2).length + 1;
+    const pulumi = (await ensurePulumiCli()).pulumi;
+    check(await kit.cliUp(kitOptions(emu, backendDir, pulumi, zones)), "up");
+    // The checkpoint as the file backend writes it; without our zones, what any stack of the project weighs.
+    const text = fs.readFileSync(path.join(backendDir, ".pulumi/stacks/bench/dev.json"), "utf8");
+    const checkpoint = JSON.parse(text);
+    const ours = (r) => r.type.startsWith("pulumi-nodejs:dynamic/");
+    const state = { resources: checkpoint.checkpoint.latest.resources.filter(ours) };
+    checkpoint.checkpoint.latest.resources = checkpoint.checkpoint.latest.resources.filter((r) => !ours(r));
+    const empty = JSON.stringify(checkpoint, null, 4).length;
 
     const figures = [];
     const naive = (r) => r.naiveClient;
@@ -110,7 +116,7 @@ async function main() {
       // As installed: the same entry with the installed text in place of the by-value one, twice (inputs and outputs).
       const installedPer = per - provider + 2 * installed[kind].bytes;
       figures.push(
-        figure(`state.zone.${kind}`, `state per ${kind} (as the driver stores it, linked workspace)`, per, "bytes", {
+        figure(`state.zone.${kind}`, `state per ${kind} (as the engine stores it, linked workspace)`, per, "bytes", {
           ratio: { value: provider / per, of: "of it is the provider text (stored twice)" },
         }),
         figure(`state.zone.installed.${kind}`, `state per ${kind}, installed package`, installedPer, "bytes", {
@@ -121,7 +127,7 @@ async function main() {
     figures.push(
       figure(
         "state.zone.all",
-        `state file per zone (${state.resources.length} zones)`,
+        `checkpoint per zone (${state.resources.length} zones)`,
         (text.length - empty) / state.resources.length,
         "bytes",
       ),

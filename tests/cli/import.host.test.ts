@@ -1,7 +1,7 @@
 /**
  * `cdn-zones import` (the compiled bin) against the emulator: a 500-zone account becomes a program
  * that compiles under `tsc --strict`; state files leave out managed zones; the key never shows;
- * and a smaller account's program, run through the testing kit, adopts every zone with no change
+ * and a smaller account's program, run through the testing kit (the real CLI), adopts every zone with no change
  * on the next up. Against a scripted server, names the emulator would refuse never reach the
  * program or the terminal raw.
  */
@@ -10,7 +10,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { startEmulator } from "../../provider/emulator";
-import * as driver from "../../provider/testing";
+import { cliExport, cliUp, type CliOptions } from "../../provider/testing";
+import { pulumiCli } from "../support/engine";
 import { rpc, useScriptedServer } from "../support/scriptedServer";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
@@ -141,7 +142,7 @@ describe("options", () => {
     expect(text.match(/adopt: true,/g)).toHaveLength(4);
   });
 
-  test("--exclude-state leaves out zones a pulumi stack export and a testing kit state already manage", async () => {
+  test("--exclude-state leaves out zones the exports of two stacks already manage", async () => {
     const dir = projectDir();
     const pulls = emu.zones("pullzone");
     const lives = emu.zones("livezone");
@@ -157,14 +158,15 @@ describe("options", () => {
         ],
       },
     };
-    const kit = {
-      version: 1,
-      project: "p",
-      stack: "dev",
-      resources: [{ type: "pulumi-nodejs:dynamic/cdn:LiveZone", outputs: { zoneId: String(lives[1].id) } }],
+    // An older state: the zone id as text.
+    const other = {
+      version: 3,
+      deployment: {
+        resources: [{ type: "pulumi-nodejs:dynamic/cdn:LiveZone", outputs: { zoneId: String(lives[1].id) } }],
+      },
     };
     fs.writeFileSync(path.join(dir, "export.json"), JSON.stringify(exported));
-    fs.writeFileSync(path.join(dir, "state.json"), JSON.stringify(kit));
+    fs.writeFileSync(path.join(dir, "state.json"), JSON.stringify(other));
     const r = await run(emu, [
       "import",
       "--exclude-state",
@@ -223,15 +225,17 @@ describe("the program, run through the testing kit", () => {
       emu.zones("pushzone").length +
       emu.zones("vodzone").length +
       emu.zones("livezone").length;
-    const deploy = () =>
-      driver.up({
-        program: path.join(dir, "index.ts"),
-        projectDir: ROOT,
-        project: "imported",
-        stateFile: path.join(dir, "state.json"),
-        config: { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId) },
-        secretConfig: { "cdn:apiKey": emu.apiKey, ...Object.fromEntries(keys.map((k) => [`imported:${k}`, PASSWORD])) },
-      });
+    const options: CliOptions = {
+      program: path.join(dir, "index.ts"),
+      backendDir: path.join(dir, "backend"),
+      pulumi: (await pulumiCli()).pulumi,
+      projectDir: ROOT,
+      project: "imported",
+      config: { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId) },
+      secretConfig: { "cdn:apiKey": emu.apiKey, ...Object.fromEntries(keys.map((k) => [`imported:${k}`, PASSWORD])) },
+      env: { CDN_LOG: "quiet" },
+    };
+    const deploy = () => cliUp(options);
     const first = await deploy();
     expect({ ok: first.ok, errors: first.errors, failures: first.failures }).toEqual({
       ok: true,
@@ -256,7 +260,8 @@ describe("the program, run through the testing kit", () => {
     expect(emu.calls.filter((c) => /\.(create|update|delete)$/.test(c.method)).length).toBe(writesBefore);
 
     // The stack's own state, given back to import, leaves nothing to adopt.
-    const again = await run(emu, ["import", "--exclude-state", path.join(dir, "state.json")]);
+    fs.writeFileSync(path.join(dir, "export.json"), JSON.stringify(await cliExport(options)));
+    const again = await run(emu, ["import", "--exclude-state", path.join(dir, "export.json")]);
     expect(again.stdout).not.toContain("adopt: true,");
   });
 });

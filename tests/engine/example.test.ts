@@ -52,6 +52,10 @@ test("npm run example: the quickstart's life as pulumi commands, every step as e
   ]);
   expect(out).toMatch(/PullZone site updated .*\[diff: ~origin\]/);
   expect(code).toBe(0);
+  // Its temporary project, backend and home are gone (issue 34.6).
+  const dir = /state in (\S+)/.exec(out)?.[1];
+  expect(dir).toMatch(/cdn-example-/);
+  expect(fs.existsSync(dir!)).toBe(false);
   expect(fs.readdirSync(path.join(user, "home"))).toEqual([]);
   expect(fs.readdirSync(path.join(user, "backend"))).toEqual([]);
   expect(stackFiles()).toEqual(before);

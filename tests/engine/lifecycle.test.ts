@@ -73,7 +73,7 @@ test("a change in the control panel: the GitOps check fails, refresh records it,
 
   const refreshed = await p.refresh(ZONES);
   expect(refreshed.code).toBe(0);
-  // The engine labels a refresh that found drift `update` in its events (`refresh` in the driver).
+  // The engine labels a refresh that found drift `update` in its events (`refresh` in the testing kit).
   expect(zoneOps(refreshed.steps)).toEqual(["same assets", "same cam", "same videos", "update site"]);
   const stored = zoneResources(await p.resources()).find((r) => r.name === "site");
   expect(stored?.outputs?.origin).toBe("https://elsewhere.example.com");

@@ -97,6 +97,19 @@ async function hostsAfter(p: EngineProject, ms: number): Promise<Proc[]> {
 /** Creates the emulator has answered so far. */
 const creates = () => emu.get().calls.filter((c) => /zone\.create$/.test(c.method)).length;
 
+/**
+ * The recovery after a kill that docs/resources.md ("Interrupted deployments") gives, applied as a user would: the file
+ * backend's lock is left behind, and a kill during a checkpoint write can leave `<stack>.json.attrs` empty, which fails
+ * every later command with "failed to load checkpoint: EOF" until it is deleted. Returns the files removed.
+ */
+function recoverBackend(p: EngineProject): string[] {
+  const locks = path.join(p.root, "state/.pulumi/locks");
+  const attrs = path.join(p.root, "state/.pulumi/stacks", p.project, `${p.stack}.json.attrs`);
+  const removed = [locks, ...(fs.existsSync(attrs) && fs.statSync(attrs).size === 0 ? [attrs] : [])];
+  for (const f of removed) fs.rmSync(f, { recursive: true, force: true });
+  return removed.map((f) => path.relative(p.root, f));
+}
+
 const projects: EngineProject[] = [];
 afterAll(() => {
   emu.get().setLatency(0);
@@ -165,12 +178,27 @@ test("what the killed `up` recorded is true, and the next `up` brings every zone
     );
   const held = async () =>
     zoneResources(await p.resources()).map((r) => `${r.type.split(":").pop()}:${String(r.outputs?.zoneId)}`);
-  // A killed CLI leaves the file backend's lock behind; a user removes it as the error says.
-  fs.rmSync(path.join(p.root, "state/.pulumi/locks"), { recursive: true, force: true });
+  // A killed CLI leaves the file backend's lock behind, and sometimes an empty checkpoint attributes file.
+  recoverBackend(p);
   // Every zone the checkpoint holds is in the account.
   for (const r of await held()) expect(ofTrial()).toContain(r);
   expectOk(await p.up(zones(1)));
   const after = await held();
   expect(after).toHaveLength(30);
   expect(ofTrial().sort()).toEqual([...after].sort());
+});
+
+test("an empty `<stack>.json.attrs`, as a kill during a checkpoint write leaves it, fails every command until it is deleted", async () => {
+  const p = await EngineProject.create(emu.get(), { stack: "attrs" });
+  projects.push(p);
+  expectOk(await p.up(zones(50).slice(0, 2)));
+  const attrs = path.join(p.root, "state/.pulumi/stacks", p.project, `${p.stack}.json.attrs`);
+  expect(fs.statSync(attrs).size).toBeGreaterThan(0);
+  fs.truncateSync(attrs, 0);
+  const broken = await p.run(["stack", "export"]);
+  expect(broken.code).not.toBe(0);
+  expect(broken.output).toContain("failed to load checkpoint: EOF");
+  expect(recoverBackend(p)).toContain(path.relative(p.root, attrs));
+  expect(zoneResources(await p.resources())).toHaveLength(2);
+  expectOk(await p.up(zones(50).slice(0, 2)));
 });

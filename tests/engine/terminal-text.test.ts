@@ -29,8 +29,13 @@ const emu = useEmulator();
 let proxy: RecordingProxy;
 let p: EngineProject;
 
+/** When set, every pushzone.listZones gets a fault that echoes this text (a password it was never sent). */
+let listFault: string | undefined;
+
 /** The hostile server's answers: a fault to one pull zone's create, an error string to one push zone's create. */
 function hostile(body: string): string | undefined {
+  if (listFault !== undefined && body.includes("<methodName>pushzone.listZones</methodName>"))
+    return rpc.fault(99, listFault);
   if (body.includes("<methodName>pullzone.create</methodName>") && body.includes("hostile-fault"))
     return rpc.fault(99, `backend refused: ${HOSTILE_XML}`);
   if (body.includes("<methodName>pushzone.create</methodName>") && body.includes("hostile-error"))
@@ -38,8 +43,17 @@ function hostile(body: string): string | undefined {
   return undefined;
 }
 
+/** When on, the emulator's create answers and listings carry HOSTILE_XML in every field the provider stores. */
+let injecting = false;
+const STORED_FIELDS =
+  /(<name>(?:vhost|vanity_domain|vanity_ip|storage_location|cdn_url)<\/name><value>(?:<string>)?)([^<]*)/g;
+function inject(request: string, answer: string): string {
+  if (!injecting || !/<methodName>\w+\.(create|listZones)<\/methodName>/.test(request)) return answer;
+  return answer.replace(STORED_FIELDS, `$1$2 ${HOSTILE_XML} \u2028`);
+}
+
 beforeAll(async () => {
-  proxy = await recordingProxy(emu.get().url, hostile);
+  proxy = await recordingProxy(emu.get().url, hostile, inject);
   p = await EngineProject.create(undefined, { env: { CDN_LOG: "", CDN_RETRIES: "0" } });
   await p.pointAt({ url: proxy.url, apiUserId: emu.get().apiUserId, apiKey: emu.get().apiKey } as Emulator);
 });
@@ -96,4 +110,112 @@ test("an origin with credentials fails check without the CLI showing them", asyn
   expect(r.code).not.toBe(0);
   for (const part of ["Origin-Pa55word", "deploy-user", "Origin-Pa55"]) expect(r.output).not.toContain(part);
   expect(r.output).toMatch(/resource 'd' has a problem: pull zone 'creds': 'origin' must not carry credentials/);
+});
+
+describe("what a failed check shows of a value (issue 33, points 2 and 5)", () => {
+  const PASSWORDS = { short: "Vlt9x", spaced: "Vault9Passw0rd ", long: `Vault9-${"p".repeat(130)}` };
+
+  test("a password that fails check is never printed, whatever is wrong with it", async () => {
+    const zones: ZoneDecl[] = [
+      { kind: "PushZone", name: "e1", args: { name: "pw-short", password: PASSWORDS.short } },
+      { kind: "VodZone", name: "e2", args: { name: "pw-spaced", password: PASSWORDS.spaced } },
+      { kind: "LiveZone", name: "e3", args: { name: "pw-long", password: PASSWORDS.long } },
+    ];
+    for (const zone of zones) {
+      const r = await p.preview([zone]);
+      expect(r.code).not.toBe(0);
+      for (const part of ["Vlt9x", "Vault9Passw0rd", "Vault9-ppp"]) expect(r.output).not.toContain(part);
+      // Reported against the resource, the field named in words, what is wrong said without the value.
+      expect(r.output).toMatch(
+        new RegExp(`resource '${zone.name}' has a problem: .* '${zone.args!.name}': 'password' must`),
+      );
+    }
+  });
+
+  test("a 10 MB label fails check and the preview shows its length, not the value", async () => {
+    const mb10 = 10 * 1024 * 1024;
+    const zones: ZoneDecl[] = [
+      {
+        kind: "VodZone",
+        name: "f",
+        args: { name: "huge-label", password: "zone-secret-f", label: { $repeat: ["l", mb10] } },
+      },
+    ];
+    const r = await p.preview(zones);
+    expect(r.code).not.toBe(0);
+    // Measured first: a failed match would print the whole output.
+    expect(r.output.length).toBeLessThan(20_000);
+    expect(r.output).toMatch(
+      new RegExp(`resource 'f' has a problem: VOD zone 'huge-label': 'label' is ${mb10} bytes long in UTF-8`),
+    );
+  });
+
+  test("a short, printable value of another field is shown with its property, as the rule says", async () => {
+    const zones: ZoneDecl[] = [
+      {
+        kind: "PullZone",
+        name: "g",
+        args: { name: "bad-vhost", origin: "https://origin.example.com", vhost: "not a host!" },
+      },
+    ];
+    const r = await p.preview(zones);
+    expect(r.code).not.toBe(0);
+    expect(r.output).toMatch(
+      /property vhost value \{not a host!\} has a problem: pull zone 'bad-vhost': 'vhost' "not a host!" is not a host name/,
+    );
+  });
+
+  test("a password the server echoes in the answer to a call that does not send it is not printed", async () => {
+    const password = "Echo-Me-Pa55word-9";
+    const zones: ZoneDecl[] = [{ kind: "PushZone", name: "h", args: { name: "echoed-pw", password } }];
+    expect((await p.up(zones)).code).toBe(0);
+    listFault = `listing failed for password ${password} (${[...password].join("\u200d")})`;
+    try {
+      const r = await p.refresh(zones);
+      expect(r.code).not.toBe(0);
+      expect(r.output).toContain("listing failed for password [redacted] ([redacted])");
+      expect(r.output.replace(/\u200d/g, "")).not.toContain(password);
+    } finally {
+      listFault = undefined;
+    }
+  });
+});
+
+describe("what a server sends is stored escaped (issue 33, point 4)", () => {
+  let q: EngineProject;
+  beforeAll(async () => {
+    q = await EngineProject.create(undefined, { project: "stored", env: { CDN_LOG: "", CDN_RETRIES: "0" } });
+    await q.pointAt({ url: proxy.url, apiUserId: emu.get().apiUserId, apiKey: emu.get().apiKey } as Emulator);
+  });
+  afterAll(() => {
+    injecting = false;
+    q?.dispose();
+  });
+  const withSeparators = (r: CommandResult) => [...rawControls(r), ...(r.output.includes("\u2028") ? ["U+2028"] : [])];
+
+  test("cdn_url, vanity_ip, storage_location, vhost and vanity_domain with control characters: no command prints one raw", async () => {
+    const zones: ZoneDecl[] = [
+      { kind: "PullZone", name: "o1", args: { name: "stored-pull", origin: "https://origin.example.com" } },
+      { kind: "PushZone", name: "o2", args: { name: "stored-push", password: "zone-secret-o2" } },
+    ];
+    injecting = true;
+    const up = await q.up(zones);
+    expect(up.code).toBe(0);
+    const runs = [
+      up,
+      await q.run(["stack", "output", "--json"]),
+      await q.run(["stack", "output"]),
+      await q.refresh(zones, ["--diff"]),
+      await q.preview(zones, ["--diff"]),
+      await q.up(zones),
+    ];
+    for (const r of runs) expect([r.args.join(" "), withSeparators(r)]).toEqual([r.args.join(" "), []]);
+    // Stored as the terminal rule writes them: the escapes are there as text.
+    const outputs = JSON.parse(runs[1].stdout) as Record<string, Record<string, string>>;
+    for (const value of [outputs.o1.cdnUrl, outputs.o1.vanityIp, outputs.o2.storageLocation, outputs.o2.vanityIp])
+      expect(value).toContain("\\u001b[2J \\u001b]0;pwned-title\\u0007");
+    const pull = (await q.resources()).find((r) => r.name === "o1")!;
+    expect(pull.outputs?.vhost).toMatch(/^ \\u001b\[2J .*\\u2028$/);
+    expect(pull.outputs?.vanityDomain).toMatch(/^ \\u001b\[2J .*\\u2028$/);
+  });
 });

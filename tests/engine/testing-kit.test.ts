@@ -1,12 +1,12 @@
 /**
- * `pulumi-cdn-zones/testing` on the real engine: cliPreview / cliUp / cliRefresh / cliDestroy run a program
- * through a `pulumi` CLI and answer in the driver's result shape (steps with the driver's op names, outputs,
- * check failures, errors), so a user's test can move from the driver to the engine by changing the call.
+ * `pulumi-cdn-zones/testing`: cliPreview / cliUp / cliRefresh / cliDestroy run a program through a `pulumi` CLI and
+ * answer in one result shape (steps, with `refresh` for a refresh that found drift; outputs; check failures with
+ * their property; errors), and cliExport reads the stack's state.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { cliDestroy, cliPreview, cliRefresh, cliUp, type CliOptions } from "../../provider/testing";
+import { cliDestroy, cliExport, cliPreview, cliRefresh, cliUp, type CliOptions } from "../../provider/testing";
 import { useEmulator } from "../support/emulator";
 import { pulumiCli, ZONES_PROGRAM, type ZoneDecl } from "../support/engine";
 
@@ -24,12 +24,12 @@ const options = async (zones: ZoneDecl[]): Promise<CliOptions> => ({
   env: { CDN_TEST_ZONES: JSON.stringify(zones), CDN_LOG: "quiet" },
 });
 const ZONES: ZoneDecl[] = [
-  { kind: "PullZone", name: "site", args: { origin: "https://origin.example.com" } },
-  { kind: "LiveZone", name: "cam", args: { password: "live-secret-1" } },
+  { kind: "PullZone", name: "site", args: { name: "kit-site", origin: "https://origin.example.com" } },
+  { kind: "LiveZone", name: "cam", args: { name: "kit-cam", password: "live-secret-1" } },
 ];
 const ops = (r: { steps: { op: string; name: string }[] }) => r.steps.map((s) => `${s.op} ${s.name}`).sort();
 
-test("preview, up, refresh with drift, destroy: the driver's shape from the real engine", async () => {
+test("preview, up, refresh with drift, destroy: steps, outputs and state from the real engine", async () => {
   const pre = await cliPreview(await options(ZONES));
   expect({ ok: pre.ok, errors: pre.errors }).toEqual({ ok: true, errors: [] });
   expect(ops(pre)).toEqual(["create cam", "create site"]);
@@ -41,6 +41,10 @@ test("preview, up, refresh with drift, destroy: the driver's shape from the real
   const site = emu.get().zones("pull")[0];
   expect(up.outputs.site).toMatchObject({ zoneId: site.id, name: site.name });
   expect(up.steps.find((s) => s.name === "site")?.id).toBe(String(site.id));
+  const state = (await cliExport(await options(ZONES))) as {
+    deployment: { resources: { urn: string; id?: string }[] };
+  };
+  expect(state.deployment.resources.find((r) => r.urn.endsWith("::site"))?.id).toBe(String(site.id));
 
   await emu.get().editZone("pull", site.id, { origin: "https://elsewhere.example.com" });
   const refreshed = await cliRefresh(await options(ZONES));
@@ -50,7 +54,7 @@ test("preview, up, refresh with drift, destroy: the driver's shape from the real
 
   const destroyed = await cliDestroy(await options(ZONES));
   expect(destroyed.ok).toBe(true);
-  expect(ops(destroyed)).toEqual(["delete cam", "delete site"]); // a pull zone's delete sends nothing (host/left.ts)
+  expect(ops(destroyed)).toEqual(["delete cam", "retain site"]); // a pull zone is retained: the engine drops it
   expect(emu.get().zones("live")).toEqual([]);
   expect(emu.get().zones("pull")).toHaveLength(1);
 });

@@ -1,5 +1,5 @@
 /**
- * The provider answers the Pulumi engine as the engine really uses them (docs/engine-fidelity.md):
+ * The provider answers the Pulumi engine as the engine really uses them (docs/pulumi-engine.md):
  * refresh calls diff after read and fails when it throws; a get of a missing id must fail in the
  * provider; partial failures are shown by their reasons only; replacements. In process, through
  * `handle(1, kind, op, args)` against the emulator over HTTP.

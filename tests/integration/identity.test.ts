@@ -276,7 +276,7 @@ describe("two stacks declaring the same names under transient failures", () => {
   });
 });
 
-describe("through the driver's engine (in process)", () => {
+describe("through the in-process stack", () => {
   test("two stacks of one program in one account, no `name`: each stack creates its own zone, and destroying one leaves the other's live zone", async () => {
     const decls = [
       { kind: "PullZone" as const, name: "site", args: { origin: ORIGIN } },
@@ -304,7 +304,7 @@ describe("through the driver's engine (in process)", () => {
       const mine = stack({ emu: a, env: { CDN_LOG: "quiet" } });
       expect((await mine.up(decls)).errors).toEqual([]);
       const theirs = await b.seedZone("livezone", { name: "theirs", password: "Their-Pa55word" });
-      const moved = stack({ emu: b, stateFile: mine.stateFile, env: { CDN_LOG: "quiet" } });
+      const moved = stack({ emu: b, state: mine.state(), env: { CDN_LOG: "quiet" } });
       const writes = () => b.calls.filter((c) => /\.(update|delete|create)$/.test(c.method)).length;
       for (const r of [
         await moved.refresh(),

@@ -2,14 +2,14 @@
  * The packed package, as a user outside this repository gets it: `npm pack -w provider` in a fresh
  * clone's tree (packing builds), the tarball installed with `@pulumi/pulumi` from the registry into
  * projects of their own outside the workspace (both ends of the peer range), a program run there through
- * the real `pulumi` CLI against the emulator the package installs, and the testing kit run from there.
+ * the real `pulumi` CLI against the emulator the package installs, and the testing kit run from there over it.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { MIN_PULUMI_SDK } from "../../provider/resources/host/sdk";
-import * as driver from "../../provider/testing";
+import { pulumiCli } from "../support/engine";
 import {
   cleanTree,
   InstalledEmulator,
@@ -83,6 +83,10 @@ test("a fresh clone's tree packs with its build: dist/, entries, bins, guides, n
     "testing.js",
     "bin/cdn-zones.js",
     "bin/cdn-emulator.js",
+    // The provider plugin and the schema it serves (docs/languages/).
+    "bin/pulumi-resource-cdn",
+    "dist/plugin/serve.js",
+    "schema.json",
     "LICENSE",
     "CHANGELOG.md",
     "README.md",
@@ -168,7 +172,7 @@ test("the shipped guides: no address made up, the repository's files and command
   expect(repositoryMentions).toBeGreaterThan(20);
 });
 
-test("engines states the Node.js both ends of the peer range need; typescript is an optional peer", () => {
+test("engines states the Node.js both ends of the peer range need; @pulumi/pulumi is the only peer", () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(unpacked, "package.json"), "utf8"));
   expect(pkg.peerDependencies["@pulumi/pulumi"]).toBe(`>=${LOWEST_SDK} <4`);
   for (const [version, project] of Object.entries(projects)) {
@@ -180,10 +184,9 @@ test("engines states the Node.js both ends of the peer range need; typescript is
     );
   }
   expect(pkg.engines.node).toBe(">=20");
-  expect(pkg.peerDependenciesMeta).toEqual({ typescript: { optional: true } });
-  expect(pkg.peerDependencies.typescript).toBeDefined();
-  // An optional peer is not installed with the package: the kit's own error must say what to install.
-  expect(fs.existsSync(path.join(projects[NEWEST_SDK], "node_modules/typescript"))).toBe(false);
+  // The CLI compiles a .ts program itself (with the project's typescript, else the one the SDK vendors).
+  expect(Object.keys(pkg.peerDependencies)).toEqual(["@pulumi/pulumi"]);
+  expect(pkg.peerDependenciesMeta).toBeUndefined();
 });
 
 test("npm publish --dry-run of the fresh clone's provider/ is clean", async () => {
@@ -216,7 +219,12 @@ test("the README's install is the one this test does: a tarball from npm pack, p
   }
   // No guide, in the repository or shipped, sends a user to the registry, where the package is not (404).
   const guides = [
-    ...fs.readdirSync(path.join(ROOT, "docs")).map((f) => path.join(ROOT, "docs", f)),
+    ...["docs", "docs/languages"].flatMap((d) =>
+      fs
+        .readdirSync(path.join(ROOT, d))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => path.join(ROOT, d, f)),
+    ),
     ...listing.filter((f) => f.endsWith(".md")).map((f) => path.join(unpacked, f)),
     path.join(ROOT, "README.md"),
   ];
@@ -282,7 +290,7 @@ test(`a project outside the workspace runs a program through the real pulumi CLI
   expect(pull).toEqual(expect.arrayContaining(["newest-site", "lowest-site"]));
 }, 300_000);
 
-test("the installed kit: entries resolve, bins run, types compile, a .js program deploys without typescript, a .ts one names what to install", async () => {
+test("the installed kit: entries resolve, bins run, types compile, a program deploys through the kit and the real CLI", async () => {
   const project = projects[NEWEST_SDK];
   const probe = [
     'for (const id of ["pulumi-cdn-zones", "pulumi-cdn-zones/emulator", "pulumi-cdn-zones/testing", "pulumi-cdn-zones/h", "pulumi-cdn-zones/package.json"]) require(id);',
@@ -312,32 +320,38 @@ test("the installed kit: entries resolve, bins run, types compile, a .js program
   // The kit as the project has it, in a process of its own (nothing of the workspace on its paths).
   fs.writeFileSync(
     path.join(project, "kit.js"),
-    `const { up } = require("pulumi-cdn-zones/testing");
-const [program, stateFile, baseUrl, apiUserId, apiKey] = process.argv.slice(2);
-up({ program, stateFile, config: { "cdn:baseUrl": baseUrl, "cdn:apiUserId": apiUserId }, secretConfig: { "cdn:apiKey": apiKey } })
-  .then((r) => process.stdout.write(JSON.stringify({ ok: r.ok, errors: r.errors, outputs: r.outputs })));
+    `const { cliUp, cliExport } = require("pulumi-cdn-zones/testing");
+const [pulumi, program, backendDir, baseUrl, apiUserId, apiKey] = process.argv.slice(2);
+const options = { pulumi, program, backendDir, config: { "cdn:baseUrl": baseUrl, "cdn:apiUserId": apiUserId }, secretConfig: { "cdn:apiKey": apiKey } };
+cliUp(options)
+  .then(async (r) => ({ ok: r.ok, errors: r.errors, outputs: r.outputs, state: await cliExport(options) }))
+  .then((r) => process.stdout.write(JSON.stringify(r)));
 `,
   );
-  const kit = async (program: string, state: string) =>
-    JSON.parse(
-      (await must(process.execPath, ["kit.js", program, state, emu.url, String(emu.apiUserId), emu.apiKey], project))
-        .stdout,
-    ) as { ok: boolean; errors: string[]; outputs: Record<string, unknown> };
-
-  const stateFile = path.join(dir, "kit-state.json");
-  const js = await kit("index.js", stateFile);
-  expect({ ok: js.ok, errors: js.errors }).toEqual({ ok: true, errors: [] });
-  expect(js.outputs.url).toMatch(/^packed-site\./);
-
-  const ts = await kit("index.ts", path.join(dir, "kit-ts-state.json"));
-  expect(ts.ok).toBe(false);
-  expect(ts.errors.join("\n")).toContain("needs the `typescript` package to run the TypeScript file");
-  expect(ts.errors.join("\n")).toContain("npm install --save-dev typescript");
+  const cli = await pulumiCli();
+  const kit = JSON.parse(
+    (
+      await must(
+        process.execPath,
+        ["kit.js", cli.pulumi, "index.js", path.join(dir, "kit-backend"), emu.url, String(emu.apiUserId), emu.apiKey],
+        project,
+        { ...process.env, CDN_LOG: "quiet" },
+      )
+    ).stdout,
+  ) as {
+    ok: boolean;
+    errors: string[];
+    outputs: Record<string, unknown>;
+    state: {
+      deployment: { resources: { type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[] };
+    };
+  };
+  expect({ ok: kit.ok, errors: kit.errors }).toEqual({ ok: true, errors: [] });
+  expect(kit.outputs.url).toMatch(/^packed-site\./);
 
   // State weight: each kind's provider is stored as one require of its own exported module, not as code.
-  const state = driver.readState(stateFile);
   const sizes: Record<string, number> = {};
-  for (const r of state.resources) {
+  for (const r of kit.state.deployment.resources.filter((x) => x.type.startsWith("pulumi-nodejs:dynamic/"))) {
     const kind = r.type.split(":").pop()!;
     const text = String(r.inputs.__provider);
     sizes[kind] = Buffer.byteLength(text);

@@ -1,64 +1,19 @@
 /**
- * What the reliability tests share: deployments of the lifecycle fixture program through the host
- * driver against an emulator (for what only a host process shows: its raw output),
- * raw captures of the host's output, and a byte-for-byte secret search.
+ * What the reliability tests share: raw captures of the output of a deployment's processes
+ * (host-preload.js), the authStrings a key could have signed, and a byte-for-byte secret search.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { authString, currentDate } from "../../provider/api/auth";
 import { METHODS } from "../../provider/api/methods";
-import type { Emulator } from "../../provider/emulator";
-import * as driver from "../../provider/testing";
-import type { Kind } from "../support/kinds";
+import type { DeployResult } from "../../provider/testing";
 
 export const ROOT = path.resolve(__dirname, "../..");
-/** The lifecycle tests' program: declares the zones of CDN_TEST_ZONES. */
-export const PROGRAM = path.join(ROOT, "tests/fixtures/zones/program.js");
 export const PRELOAD = path.join(ROOT, "tests/fixtures/reliability/host-preload.js");
-
-export { GROUP, KINDS, type Group, type Kind } from "../support/kinds";
-
-export interface Zone {
-  kind: Kind;
-  name: string;
-  args?: Record<string, unknown>;
-  opts?: Record<string, unknown>;
-}
 
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
-
-export interface DeployOptions {
-  stateFile: string;
-  env?: Record<string, string>;
-  config?: Record<string, string>;
-  /** A directory that receives the raw output and the authStrings of the host and runner (see host-preload.js). */
-  captureDir?: string;
-  parallel?: number;
-}
-
-/** One driver operation of the fixture program against `emu`, with the API key as a secret config value. */
-export function deploy(
-  emu: Emulator,
-  op: "preview" | "up" | "refresh" | "destroy",
-  zones: Zone[],
-  o: DeployOptions,
-): Promise<driver.DeployResult> {
-  const env: Record<string, string> = { CDN_TEST_ZONES: JSON.stringify(zones), ...(o.env ?? {}) };
-  if (o.captureDir) env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --require ${PRELOAD}`.trim();
-  if (o.captureDir) env.CDN_TEST_CAPTURE_DIR = o.captureDir;
-  return driver[op]({
-    program: PROGRAM,
-    projectDir: ROOT,
-    stateFile: o.stateFile,
-    config: { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId), ...(o.config ?? {}) },
-    secretConfig: { "cdn:apiKey": emu.apiKey },
-    env,
-    parallel: o.parallel ?? 16,
-    continueOnError: true,
-  });
 }
 
 /** Files of a capture directory whose name ends with `ext`, concatenated. */
@@ -107,7 +62,7 @@ export function findSecrets(
 }
 
 /** Everything one deployment result shows, as text. */
-export function resultText(r: driver.DeployResult): string {
+export function resultText(r: DeployResult): string {
   return JSON.stringify({
     steps: r.steps,
     errors: r.errors,
@@ -115,7 +70,6 @@ export function resultText(r: driver.DeployResult): string {
     failures: r.failures,
     outputs: r.outputs,
     log: r.log,
-    programLog: r.programLog,
   });
 }
 

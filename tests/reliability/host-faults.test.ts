@@ -6,10 +6,9 @@
  * its own emulator. A clock that is off needs a host process with a shifted clock: clock.host.test.ts.
  */
 import type { Emulator } from "../../provider/emulator";
-import type { DeployResult, StackState } from "../../provider/testing";
 import { useEmulator } from "../support/emulator";
 import { GROUP, KINDS, type Kind } from "../support/kinds";
-import { stack as newStack, type Decl } from "../support/stack";
+import { stack as newStack, type Decl, type DeployResult, type StackState } from "../support/stack";
 import { writeFigures } from "./figures";
 
 const PASSWORD = "Reliab1e-Pa55";
@@ -38,7 +37,7 @@ function zones(prefix: string, over: Partial<Record<Kind, Record<string, unknown
  */
 async function fresh() {
   const emu = await emulators.another();
-  const s = newStack({ emu, env: ENV, parallel: 16, continueOnError: true });
+  const s = newStack({ emu, env: ENV, continueOnError: true });
   return { emu, s };
 }
 

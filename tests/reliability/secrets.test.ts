@@ -13,6 +13,7 @@ import * as path from "path";
 import { CdnClient, type CallEvent } from "../../provider/api/client";
 import { FAULT_KINDS, startEmulator, type Emulator } from "../../provider/emulator";
 import { writeFigures } from "./figures";
+import { rpc, scriptedServer } from "../support/scriptedServer";
 import { authCandidates, errorText, findSecrets, ROOT } from "./helpers";
 
 const API_KEY = `rel-api-key-${randomBytes(12).toString("hex")}`;
@@ -115,6 +116,27 @@ describe("the client", () => {
     const hits = findSecrets(texts, [API_KEY, PW3, ...candidates]);
     found.client = hits.length;
     expect(hits).toEqual([]);
+  });
+});
+
+describe("a password echoed where it was not sent (issue 33, point 5)", () => {
+  test("a server echoing in a listZones fault the password another call sent: redacted, in clear or with zero-width characters", async () => {
+    const server = await scriptedServer();
+    const client = server.client();
+    try {
+      const pw = `Echoed-${randomBytes(6).toString("hex")}`;
+      server.body(rpc.answer(rpc.struct({ id: "<int>7</int>" })));
+      await client.pushzone.create({ name: "echoed", password: pw });
+      server.body(rpc.fault(99, `refused: ${pw} / ${[...pw].join("\u200b")} / ${pw.toUpperCase()}`));
+      const e = await client.pushzone.listZones().catch((x: unknown) => x);
+      expect(server.received.at(-1)).not.toContain(pw); // listZones does not send it
+      const text = errorText(e);
+      expect(text).toContain("refused: [redacted] / [redacted] / [redacted]");
+      expect(text.replace(/\u200b/g, "").toLowerCase()).not.toContain(pw.toLowerCase());
+    } finally {
+      client.close();
+      await server.close();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run soak`: 200 zones of mixed kinds brought up, updated and refreshed through the real
- * dynamic-provider host (the host driver) against the emulator, with about 20% of all calls
+ * `pulumi` CLI and dynamic-provider host (pulumi-cdn-zones/testing) against the emulator, with about 20% of all calls
  * faulted (every failing kind, seeded) plus some latency. After every run it checks the invariants:
  * no duplicate zone, no zone of ours missing from state, no state entry that disagrees with the
  * account. A run whose retry budget ran out is followed by another `up` (at most MAX_RUNS per
@@ -15,7 +15,8 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { startEmulator, FAULT_KINDS } = require("pulumi-cdn-zones/emulator");
-const driver = require("pulumi-cdn-zones/testing");
+const kit = require("pulumi-cdn-zones/testing");
+const { ensurePulumiCli } = require("../../scripts/pulumi-cli");
 
 const ROOT = path.resolve(__dirname, "../..");
 const PROGRAM = path.join(ROOT, "tests/fixtures/zones/program.js");
@@ -45,10 +46,18 @@ function declare(gen) {
   });
 }
 
-/** Compares the account with the state: the three invariants and what stands behind them. */
-function audit(emu, stateFile, declared) {
-  const state = fs.existsSync(stateFile) ? driver.readState(stateFile) : { resources: [] };
-  const byUrnName = new Map(state.resources.map((r) => [r.name, r]));
+/** A `pulumi stack export --show-secrets` value with each secret's value in place of its `{ <sig>, plaintext }` wrapper. */
+function inClear(v) {
+  if (Array.isArray(v)) return v.map(inClear);
+  if (typeof v !== "object" || v === null) return v;
+  if (typeof v.plaintext === "string") return JSON.parse(v.plaintext);
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inClear(x)]));
+}
+
+/** Compares the account with the stack's state: the three invariants and what stands behind them. */
+async function audit(emu, options, declared) {
+  const resources = inClear((await kit.cliExport(options, true)).deployment.resources ?? []);
+  const byUrnName = new Map(resources.map((r) => [r.urn.split("::").pop(), r]));
   let duplicates = 0;
   let lost = 0;
   let disagree = 0;
@@ -113,7 +122,18 @@ async function main() {
   const started = Date.now();
   const emu = await startEmulator({ port: 0 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-soak-"));
-  const stateFile = path.join(dir, "soak.json");
+  const options = {
+    program: PROGRAM,
+    backendDir: dir,
+    pulumi: (await ensurePulumiCli()).pulumi,
+    projectDir: ROOT,
+    project: "soak",
+    config: { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId) },
+    secretConfig: { "cdn:apiKey": emu.apiKey },
+    parallel: PARALLEL,
+    continueOnError: true,
+  };
+  const operations = { up: kit.cliUp, refresh: kit.cliRefresh };
   // Non-latency rules are drawn in turn until one fires, so each gets the rate that makes RATE in all.
   const each = 1 - Math.pow(1 - RATE, 1 / FAILING.length);
   FAILING.forEach((kind, i) => emu.faults.add({ kind, rate: each, seed: SEED * 100 + i }));
@@ -125,19 +145,9 @@ async function main() {
   const run = async (op, declared) => {
     const callsBefore = emu.calls.length;
     const t = Date.now();
-    const r = await driver[op]({
-      program: PROGRAM,
-      projectDir: ROOT,
-      stateFile,
-      config: { "cdn:baseUrl": emu.url, "cdn:apiUserId": String(emu.apiUserId) },
-      secretConfig: { "cdn:apiKey": emu.apiKey },
-      env: { ...env, CDN_TEST_ZONES: JSON.stringify(declared) },
-      parallel: PARALLEL,
-      continueOnError: true,
-      timeoutMs: 15 * 60 * 1000,
-    });
+    const r = await operations[op]({ ...options, env: { ...env, CDN_TEST_ZONES: JSON.stringify(declared) } });
     const calls = emu.calls.slice(callsBefore);
-    const a = audit(emu, stateFile, declared);
+    const a = await audit(emu, options, declared);
     const faulted = calls.filter((c) => c.fault && c.fault !== "latency").length;
     const line = {
       op,
@@ -191,7 +201,7 @@ async function main() {
     await phase("refresh", "refresh", declare(2));
     await phase("up after refresh (no change expected)", "up", declare(2));
     const last = phases[phases.length - 1].details.slice(-1)[0];
-    const final = audit(emu, stateFile, declare(2));
+    const final = await audit(emu, options, declare(2));
     const all = emu.calls;
     const faulted = all.filter((c) => c.fault && c.fault !== "latency").length;
     const figures = {

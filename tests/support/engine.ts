@@ -16,6 +16,7 @@ export type { EngineStep };
 // A plain script (it runs before anything is built): typed here by hand.
 const cliScript = require("../../scripts/pulumi-cli.js") as {
   ensurePulumiCli(o?: { progress?: (l: string) => void }): Promise<Cli>;
+  ensureLanguageHosts(cli: Cli, o?: { progress?: (l: string) => void }): Promise<{ path: string[] }>;
   pulumiEnv(cli: Cli, o: { home: string; backendDir: string; passphrase?: string }): NodeJS.ProcessEnv;
 };
 
@@ -83,6 +84,13 @@ export interface ProjectOptions {
   secretKey?: boolean;
   /** Pulumi.yaml `runtime.options` beyond `typescript: false`. */
   runtimeOptions?: Record<string, unknown>;
+  /**
+   * A project of another runtime: its Pulumi.yaml after the `name:` line (a YAML program, or a Python project's
+   * runtime), run with the language hosts of scripts/pulumi-cli.js. The provider plugin's programs.
+   */
+  projectYaml?: string;
+  /** Files written into the program's folder (a Python program's `__main__.py`). */
+  files?: Record<string, string>;
 }
 
 interface RunOptions {
@@ -152,19 +160,25 @@ export class EngineProject {
     fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(programDir, "node_modules"), "dir");
     const programFile = path.resolve(ROOT, options.program ?? ZONES_PROGRAM);
     const runtime = { typescript: false, ...options.runtimeOptions };
+    for (const [file, text] of Object.entries(options.files ?? {})) fs.writeFileSync(path.join(programDir, file), text);
+    const hosts = options.projectYaml
+      ? await cliScript.ensureLanguageHosts(c, { progress: () => undefined })
+      : undefined;
     fs.writeFileSync(
       path.join(programDir, "Pulumi.yaml"),
-      [
-        `name: ${project}`,
-        "runtime:",
-        "  name: nodejs",
-        "  options:",
-        ...Object.entries(runtime).map(([k, v]) => `    ${k}: ${JSON.stringify(v)}`),
-        `main: ${JSON.stringify(path.relative(programDir, programFile))}`,
-        "",
-      ].join("\n"),
+      options.projectYaml !== undefined
+        ? `name: ${project}\n${options.projectYaml}`
+        : [
+            `name: ${project}`,
+            "runtime:",
+            "  name: nodejs",
+            "  options:",
+            ...Object.entries(runtime).map(([k, v]) => `    ${k}: ${JSON.stringify(v)}`),
+            `main: ${JSON.stringify(path.relative(programDir, programFile))}`,
+            "",
+          ].join("\n"),
     );
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...cliScript.pulumiEnv(c, {
         home: path.join(dir, "home"),
         backendDir: path.join(dir, "state"),
@@ -175,10 +189,16 @@ export class EngineProject {
       CDN_LOG: "quiet",
       ...options.env,
     };
+    if (hosts?.path.length) env.PATH = [...hosts.path, env.PATH].join(path.delimiter);
     const p = new EngineProject(programDir, project, stack, c, env, programFile);
     await p.must(["stack", "init", stack]);
     if (emu) await p.pointAt(emu, { secretKey: options.secretKey ?? true });
     return p;
+  }
+
+  /** Rewrites Pulumi.yaml after its `name:` line: a YAML program's next version. */
+  setProjectYaml(text: string): void {
+    fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), `name: ${this.project}\n${text}`);
   }
 
   /** The environment of this project's commands (the CLI first on PATH, its home and backend): for a tool run beside them. */

@@ -3,7 +3,7 @@
  * `handle(1, kind, op, args)` with the arguments the host passes (values round-tripped through JSON
  * as the gRPC Struct carries them, `__provider` added to results as the host does), and
  * `deployment()` starts what a new host process would start with: no clients, no cached lists, no
- * snapshot, no claims. For provider behaviour; engine behaviour goes through the engine harness.
+ * snapshot, no claims. For provider behaviour; engine behaviour goes through the real CLI (tests/engine/).
  */
 import { handle } from "../../provider/resources/host/handlers";
 import { resetConnections } from "../../provider/resources/host/connection";

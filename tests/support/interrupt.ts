@@ -2,7 +2,7 @@
  * Interrupting the real CLI as a user or a CI runner does. The CLI is started in its own process group and the
  * group gets the signal, as a terminal's Ctrl-C reaches its foreground job; the engine's plugins (the dynamic-provider
  * host among them) run in process groups of their own, so the first signal reaches only the CLI, and the second makes
- * the CLI close its plugins (docs/engine-fidelity.md). The CLI takes SIGTERM as it takes SIGINT
+ * the CLI close its plugins (docs/pulumi-engine.md). The CLI takes SIGTERM as it takes SIGINT
  * (pkg/backend/cancellation_scope.go): a CI cancellation (SIGINT, then SIGTERM some seconds later) is Ctrl-C twice.
  */
 import type { ChildProcess } from "child_process";

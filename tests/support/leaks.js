@@ -1,6 +1,6 @@
 /**
  * Jest global setup and teardown: the run fails when a test left a child process behind (a
- * dynamic-provider host, a driver runner, an emulator CLI, the strict Python server...). Setup
+ * dynamic-provider host, a program run by `pulumi`, an emulator CLI, the strict Python server...). Setup
  * marks this run in the environment, which every process a test starts inherits; teardown looks
  * for processes still carrying the mark, whoever their parent is now (orphans move to init).
  */

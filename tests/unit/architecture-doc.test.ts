@@ -10,7 +10,7 @@ const ROOT = path.resolve(__dirname, "../..");
 const PROVIDER = path.join(ROOT, "provider");
 const DOC = fs.readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
 /** The folders of the layer table, most specific first (a file of resources/host/ is host's, not resources'). */
-const FOLDERS = ["api", "common", "resources/host", "resources", "functions", "emulator", "cli", "testing"];
+const FOLDERS = ["api", "common", "resources/host", "resources", "functions", "emulator", "cli", "testing", "plugin"];
 
 function folderOf(file: string): string | undefined {
   const rel = path.relative(PROVIDER, file).split(path.sep).join("/");

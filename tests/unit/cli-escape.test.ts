@@ -157,3 +157,13 @@ test("a listed id is escaped like any value: it cannot end the comment it is wri
   expect(run(program.text).required).toEqual(["pulumi-cdn-zones"]);
   expect(program.text).toContain(`// pull zone '${ODD}' (id 7)\\n${PLANTED.replace(/"/g, '\\"')})\n`);
 });
+
+test("C1 controls, DEL and bidirectional formatting characters in listed values are written escaped, and round-trip (issue 33)", () => {
+  const chars = ["\u0085", "\u009b", "\u007f", "\u202e", "\u2066", "\u200f", "\u061c"];
+  const origin = `https://o.example.com/${chars.join("a")}`;
+  const vhost = `v${chars.join("")}.example.com`;
+  const program = renderProgram([pull(1, ODD, { origin, vhost })]);
+  expect(program.text).not.toMatch(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+  expect(program.text).toContain("\\u202e");
+  expect(run(program.text).declared.map((d) => [d.args.origin, d.args.vhost])).toEqual([[origin, vhost]]);
+});

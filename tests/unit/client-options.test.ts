@@ -1,16 +1,15 @@
 /**
- * The client's options against the settings table (provider/api/settings.ts): the options that are
- * settings are exactly the table's client settings, each checked by the table's parser and bounds,
- * read from the stack's config and the environment when a client is made for an account, and the
- * object resolved once is what the client takes (api/clientOptions.ts). That the options of
- * `CdnClientOptions` named like settings are the table's client settings is checked when the package
- * compiles (`ClientOptionsMatchTheTable`); docs/configuration.md's "client: option" cells are held by
- * configuration-doc.test.ts.
+ * The client's options against the settings table (provider/api/config.ts): the options that are
+ * settings are the table's credentials and tuning (`CdnClientOptions` is typed from the table), each
+ * checked by the table's parser and bounds, and read from the stack's config and the environment when
+ * a client is made for an account (`resolve`). docs/configuration.md's "client: option" cells are held
+ * by configuration-doc.test.ts.
  */
-import { CdnClient } from "../../provider/api/client";
-import { CLIENT_LIMITS, resolveClientOptions, type LimitName } from "../../provider/api/clientOptions";
+import { CdnClient, CLIENT_LIMITS, clientOptions as resolveClientOptions } from "../../provider/api/client";
 import { CdnConfigError, CdnValidationError } from "../../provider/api/errors";
-import { CREDENTIAL_SETTINGS, SETTINGS, SETTING_NAMES, TUNING_SETTINGS } from "../../provider/api/settings";
+import { resolve, SETTINGS, TUNING_SETTINGS } from "../../provider/api/config";
+
+type LimitName = keyof typeof CLIENT_LIMITS;
 
 const KEY = "0123456789abcdef0123456789abcdef01234567";
 const BASE = { baseUrl: "http://127.0.0.1:9", apiUserId: 7, apiKey: KEY };
@@ -24,11 +23,7 @@ function thrown(fn: () => unknown): Error {
   throw new Error("expected a throw");
 }
 
-test("the table's flags give the names the client's options are checked against", () => {
-  expect(CREDENTIAL_SETTINGS).toEqual(SETTING_NAMES.filter((n) => SETTINGS[n].required));
-  expect(TUNING_SETTINGS).toEqual(SETTING_NAMES.filter((n) => SETTINGS[n].clientOption && !SETTINGS[n].required));
-  for (const name of CREDENTIAL_SETTINGS)
-    expect({ name, clientOption: SETTINGS[name].clientOption }).toMatchObject({ clientOption: true });
+test("every tuning setting has a default", () => {
   // A client left without a value takes the default: every tuning setting must have one.
   for (const name of TUNING_SETTINGS)
     expect({ name, default: typeof SETTINGS[name].default }).toEqual({ name, default: "number" });
@@ -51,11 +46,16 @@ describe.each(TUNING_SETTINGS.map((name) => [name]))("%s", (name) => {
   test("left out: the stack's config, then the environment, then the default", () => {
     const config = (key: string) => (key === s.configKey ? String(s.min) : undefined);
     const env = { [s.env]: String(s.max) };
-    expect(resolveClientOptions(BASE, { config, env })[name]).toBe(s.min);
-    expect(resolveClientOptions(BASE, { env })[name]).toBe(s.max);
-    expect(resolveClientOptions(BASE, {})[name]).toBe(s.default);
-    expect(resolveClientOptions({ ...BASE, [name]: s.max }, { config })[name]).toBe(s.max);
-    const e = thrown(() => resolveClientOptions(BASE, { env: { [s.env]: "abc" } }));
+    const tuning = (from: Parameters<typeof resolve>[0]) => {
+      const { values, error } = resolve(from, [name]);
+      if (error) throw error;
+      return values;
+    };
+    expect(tuning({ config, env })[name]).toBe(s.min);
+    expect(tuning({ env })[name]).toBe(s.max);
+    expect(tuning({})[name]).toBe(s.default);
+    expect(tuning({ explicit: { [name]: s.max }, config })[name]).toBe(s.max);
+    const e = thrown(() => tuning({ env: { [s.env]: "abc" } }));
     expect(e.message).toContain(`${s.configKey} / ${s.env} (set in the environment)`);
   });
 });
@@ -73,11 +73,9 @@ test("the client's own limits: given or their default, out of bounds a validatio
   }
 });
 
-test("resolved once: the object resolved is taken as it is, a copy is checked again", () => {
+test("options checked once are checked again when given again: a value changed after the check is caught", () => {
   const r = resolveClientOptions({ ...BASE, timeoutMs: 1500 });
-  expect(Object.isFrozen(r)).toBe(true);
-  expect(resolveClientOptions(r)).toBe(r);
-  // A spread copies every property but not the mark, so a value changed after the check is caught.
+  expect(resolveClientOptions(r)).toEqual(r);
   expect(thrown(() => resolveClientOptions({ ...r, timeoutMs: 0 }))).toBeInstanceOf(CdnConfigError);
 });
 

@@ -62,13 +62,13 @@ describe("a program compiled by TypeScript 3.8.3 against the package", () => {
         'import * as pulumi from "@pulumi/pulumi";',
         'import { CdnClient, getBandwidthOutput, getTotalTransferStats, PullZone } from "pulumi-cdn-zones";',
         'import { startEmulator } from "pulumi-cdn-zones/emulator";',
-        'import { up } from "pulumi-cdn-zones/testing";',
+        'import { cliUp } from "pulumi-cdn-zones/testing";',
         "export const remaining = getBandwidthOutput({}).remaining;",
         'const site = new PullZone("site", { origin: "https://origin.example.com" });',
         "export const url: pulumi.Output<string> = site.cdnUrl;",
         'export const stats = getTotalTransferStats({ dateFrom: "2026-01-01", dateTo: "2026-01-31" });',
         'export const report = new CdnClient({ baseUrl: "", apiUserId: 1, apiKey: "k" }).report.getTotalTransfer;',
-        "export const kit = [startEmulator, up];",
+        "export const kit = [startEmulator, cliUp];",
         'new PullZone("typo", { origin: 42 });',
         "",
       ].join("\n"),
@@ -118,7 +118,7 @@ describe("a program compiled by TypeScript 3.8.3 against the package", () => {
     );
     expect(typeOf("report")).toMatch(/^\(args_0: number, options\?: \{ type\?: 1 \| 2 \| 3 \| undefined; from\?: /);
     expect(typeOf("report")).toMatch(/=> Promise<number \| ReportRow<"getTotalTransfer">\[\]>$/);
-    expect(typeOf("kit")).toMatch(/EmulatorOptions.*Promise<Emulator>.*DriverOptions.*Promise<DeployResult>/);
+    expect(typeOf("kit")).toMatch(/EmulatorOptions.*Promise<Emulator>.*CliOptions.*Promise<DeployResult>/);
     for (const name of ["remaining", "stats", "report", "kit"]) expect(typeOf(name)).not.toMatch(/\bany\b/);
   });
 });

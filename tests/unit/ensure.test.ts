@@ -1,7 +1,7 @@
 /**
  * scripts/ensure.js, behind `npm test` and `npm run example` on a fresh clone: installs only when
  * node_modules is missing or older than the lock file, builds only when a source changed or the output
- * is gone, and gets the browser the traffic-report test drives (or stops with the command to run).
+ * is gone. It installs no OS package: the traffic-report test's browser is CI's business (.ci/run).
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -11,12 +11,6 @@ const ensure = require("../../scripts/ensure.js") as {
   needsInstall(root: string): boolean;
   needsBuild(root: string): boolean;
   markBuilt(root: string): void;
-  browserPlan(o: {
-    env: Record<string, string>;
-    exists: (p: string) => boolean;
-    isRoot: boolean;
-    hasAptGet: boolean;
-  }): { action: string; browser: string; message?: string };
 };
 
 let root: string;
@@ -61,46 +55,4 @@ test("build: also when the build's output is gone, as in a fresh copy of a built
   expect(ensure.needsBuild(root)).toBe(false);
   fs.rmSync(path.join(root, "provider/dist"), { recursive: true });
   expect(ensure.needsBuild(root)).toBe(true);
-});
-
-describe("browser: the Chromium of the traffic-report test, before npm test runs anything", () => {
-  const plan = (o: { env?: Record<string, string>; exists?: boolean; isRoot?: boolean; hasAptGet?: boolean }) =>
-    ensure.browserPlan({
-      env: o.env ?? {},
-      exists: () => o.exists ?? false,
-      isRoot: o.isRoot ?? false,
-      hasAptGet: o.hasAptGet ?? true,
-    });
-
-  test("present: nothing to do; the path is CHROMIUM_PATH, else Debian's chromium", () => {
-    expect(plan({ exists: true })).toEqual({ action: "ok", browser: "/usr/bin/chromium" });
-    expect(plan({ exists: true, env: { CHROMIUM_PATH: "/opt/c/chrome" } })).toEqual({
-      action: "ok",
-      browser: "/opt/c/chrome",
-    });
-  });
-
-  test("missing, as root with apt-get: installed, as CI does", () => {
-    expect(plan({ isRoot: true })).toEqual({ action: "install", browser: "/usr/bin/chromium" });
-  });
-
-  test("missing, not root: stop with the one command to run", () => {
-    const p = plan({});
-    expect(p.action).toBe("stop");
-    expect(p.message).toContain("Chromium is missing (/usr/bin/chromium)");
-    expect(p.message).toContain("\n  sudo apt-get install -y chromium\n");
-    expect(p.message).toContain("CHROMIUM_PATH");
-  });
-
-  test("missing without apt-get: install Chromium or Chrome and name it", () => {
-    const p = plan({ isRoot: true, hasAptGet: false });
-    expect(p.action).toBe("stop");
-    expect(p.message).toContain("Install Chromium or Chrome and set CHROMIUM_PATH to its executable");
-  });
-
-  test("a CHROMIUM_PATH naming a missing file is never replaced by an install, even as root", () => {
-    const p = plan({ isRoot: true, env: { CHROMIUM_PATH: "/nowhere/chrome" } });
-    expect(p.action).toBe("stop");
-    expect(p.message).toContain("CHROMIUM_PATH names /nowhere/chrome, which does not exist");
-  });
 });

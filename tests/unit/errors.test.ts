@@ -11,6 +11,7 @@ import {
   redact,
   withContext,
 } from "../../provider/api/errors";
+import { rememberSecret } from "../../provider/api/redact";
 import { FAULT } from "../../provider/api/wire";
 
 const KEY = "k3y&<secret>\"value'0123456789";
@@ -118,6 +119,88 @@ describe("redact: a secret echoed in another case or encoding (issue 25)", () =>
   test("the text around an encoded secret is kept, and encoded text without one is left alone", () => {
     expect(redact(`key=${encodeURIComponent(KEY)}&user=7`, all)).toBe("key=[redacted]&user=7");
     const clean = "GET /xmlrpc/pullzone?name=caf%C3%A9%20bar&x=%5Cu0041 \\u0041 6b33 aGVsbG8=";
+    expect(redact(clean, all)).toBe(clean);
+  });
+});
+
+describe("redact: forms that look like the secret, or decode to it (issue 33, point 5)", () => {
+  const MIXED = "MixedCase-Api-Key-0123456789abcdef";
+  const all = [KEY, AUTH, PW, MIXED];
+  const between = (sep: string) => (x: string) => [...x].join(sep);
+  const everyChar = (f: (cp: number) => string) => (x: string) => [...x].map((c) => f(c.codePointAt(0)!)).join("");
+  const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
+  const reversed = (x: string) => [...x].reverse().join("");
+  const FORMS: [string, (x: string) => string][] = [
+    ["with a zero-width space between characters", between("\u200b")],
+    ["with a zero-width joiner between characters", between("\u200d")],
+    ["with a zero-width non-joiner between characters", between("\u200c")],
+    ["with a word joiner between characters", between("\u2060")],
+    ["with a zero-width no-break space (BOM) between characters", between("\ufeff")],
+    ["with a soft hyphen between characters", between("\u00ad")],
+    ["with a combining grapheme joiner between characters", between("\u034f")],
+    ["with invisible characters of several kinds, upper-cased", (x) => between("\u200b\u2063")(x).toUpperCase()],
+    ["with a NUL after each character", (x) => [...x].map((c) => `${c}\u0000`).join("")],
+    ["with a C1 control between characters", between("\u0085")],
+    ["with zero-width spaces written as character references", between("&#8203;")],
+    [
+      "in full-width letters and digits",
+      (x) => x.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)),
+    ],
+    ["reversed", reversed],
+    ["reversed, in upper case", (x) => reversed(x).toUpperCase()],
+    ["percent-encoded three times", (x) => encodeURIComponent(encodeURIComponent(encodeURIComponent(x)))],
+    ["JSON-escaped, every character", everyChar((cp) => (cp > 0xffff ? String.fromCodePoint(cp) : `\\u${hex(cp, 4)}`))],
+    ["as ES2015 \\u{...} escapes", everyChar((cp) => `\\u{${hex(cp, 1)}}`)],
+    ["as Python \\U escapes", everyChar((cp) => `\\U${hex(cp, 8)}`)],
+    ["as base64url", (x) => Buffer.from(x).toString("base64url")],
+    [
+      "as base64 wrapped every 8 characters",
+      (x) =>
+        Buffer.from(x)
+          .toString("base64")
+          .replace(/(.{8})/g, "$1\n"),
+    ],
+    [
+      "as hex bytes separated by spaces",
+      (x) =>
+        Buffer.from(x)
+          .toString("hex")
+          .replace(/(..)(?!$)/g, "$1 "),
+    ],
+  ];
+  test.each(FORMS)("a secret %s", (_what, form) => {
+    for (const secret of all) {
+      const echoed = form(secret);
+      const out = redact(`server said: ${echoed} (end)`, all);
+      expect(out).toMatch(/^server said: .*\[redacted\].* \(end\)$/s);
+      // Nothing of the secret is left that reads as 8 of its characters once the invisible ones are gone.
+      const visible = out
+        .replace(/[\s\p{Cf}\p{Cc}\p{M}]/gu, "")
+        .normalize("NFKC")
+        .toLowerCase();
+      for (let i = 0; i + 8 <= secret.length; i++) {
+        expect(visible).not.toContain(secret.slice(i, i + 8).toLowerCase());
+        expect(visible).not.toContain(reversed(secret.slice(i, i + 8)).toLowerCase());
+      }
+    }
+  });
+
+  test("an authString's digest as base64, and in upper-case hex", () => {
+    const digest = Buffer.from(AUTH, "hex");
+    for (const echoed of [digest.toString("base64"), digest.toString("base64url"), AUTH.toUpperCase()])
+      // At most the last group of the base64 (up to 2 bytes, with padding) is left: it depends on what follows.
+      expect(redact(`hash ${echoed} rejected`, all)).toMatch(/^hash \[redacted\]\S{0,4} rejected$/);
+  });
+
+  test("a secret the process has seen is redacted where the call did not send it", () => {
+    const seen = "Seen-Elsewhere-Pa55";
+    rememberSecret(seen);
+    expect(redact(`zone password ${seen} is weak`, [KEY])).toBe("zone password [redacted] is weak");
+  });
+
+  test("text without a secret is left as it is, invisible characters, escapes and encodings included", () => {
+    const clean =
+      "caf\u00e9 \u200bzwsp &#8203; \\u{1F600} \\U0001F600 %2541 aGVsbG8gd29ybGQ= ZGVhZGJlZWY 6b 33 fe ed \uff21\uff22";
     expect(redact(clean, all)).toBe(clean);
   });
 });

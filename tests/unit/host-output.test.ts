@@ -11,7 +11,7 @@ test("the engine's address is the host's last argument, only in a host an engine
   expect(engineAddress(["node", HOST, "127.0.0.1:34567"], HOST)).toBe("127.0.0.1:34567");
   // --logflow and --tracing come before it (plugin.go, buildPluginArguments).
   expect(engineAddress(["node", HOST, "--logtostderr", "-v=9", "127.0.0.1:34567"], HOST)).toBe("127.0.0.1:34567");
-  // The testing driver starts the host with port 0: no engine to send to.
+  // A host started by hand with port 0 (no engine to send to).
   expect(engineAddress(["node", HOST, "127.0.0.1:0"], HOST)).toBeUndefined();
   // Not the SDK's host (a test, a program): nothing is read from its arguments.
   expect(engineAddress(["node", "/x/jest.js", "127.0.0.1:34567"], "/x/jest.js")).toBeUndefined();

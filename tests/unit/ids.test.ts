@@ -52,7 +52,10 @@ const READERS: Record<string, (v: unknown) => Promise<number | Error>> = {
   "a state file for --exclude-state": async (v) =>
     attempt(() => {
       const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ids-")), "state.json");
-      fs.writeFileSync(file, JSON.stringify({ resources: [{ type: "cdn:PullZone", outputs: { zoneId: v } }] }));
+      fs.writeFileSync(
+        file,
+        JSON.stringify({ deployment: { resources: [{ type: "cdn:PullZone", outputs: { zoneId: v } }] } }),
+      );
       const ids = [...readManagedZones(file).byKind.pull];
       fs.rmSync(path.dirname(file), { recursive: true });
       if (ids.length !== 1) throw new Error(`read ${ids.length} ids`);

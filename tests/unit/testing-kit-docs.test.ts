@@ -1,15 +1,14 @@
 /**
- * docs/testing.md lists every option of the testing kit with its real default (until now only the type
- * definitions showed them): each option of DriverOptions has a row, and the defaults it states are the
- * driver's constants and fallbacks.
+ * docs/testing.md lists every option of the testing kit with its real default: each option of CliOptions has a
+ * row, and the defaults it states are the kit's constants and the CLI flags the kit passes.
  */
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
-import { DEFAULT_PARALLEL, DEFAULT_PROJECT, DEFAULT_STACK, DEFAULT_TIMEOUT_MS } from "../../provider/testing";
+import { DEFAULT_PROJECT, DEFAULT_STACK } from "../../provider/testing";
 
 const ROOT = path.resolve(__dirname, "../..");
 const read = (f: string) => fs.readFileSync(path.join(ROOT, f), "utf8");
+const KIT = read("provider/testing/index.ts");
 
 /** The rows of the guide's options table: option name -> its default cell. */
 function documentedDefaults(): Record<string, string> {
@@ -18,31 +17,31 @@ function documentedDefaults(): Record<string, string> {
   return out;
 }
 
-/** The property names of `interface DriverOptions` in provider/testing/types.ts. */
-function driverOptionNames(): string[] {
-  const body = /export interface DriverOptions \{([\s\S]*?)\n\}/.exec(read("provider/testing/types.ts"))![1];
+/** The property names of `interface CliOptions` in provider/testing/index.ts. */
+function optionNames(): string[] {
+  const body = /export interface CliOptions \{([\s\S]*?)\n\}/.exec(KIT)![1];
   return [...body.matchAll(/^ {2}(\w+)\??:/gm)].map((m) => m[1]);
 }
 
 test("every option of the kit has a row in docs/testing.md", () => {
-  const names = driverOptionNames();
-  expect(names).toEqual(expect.arrayContaining(["program", "stack", "typecheck", "expectNoChanges", "refresh"]));
+  const names = optionNames();
+  expect(names).toEqual(expect.arrayContaining(["program", "backendDir", "stack", "expectNoChanges", "refresh"]));
   expect(Object.keys(documentedDefaults()).sort()).toEqual([...names].sort());
 });
 
-test("the stated defaults are the driver's", () => {
+test("the stated defaults are the kit's, and each flag the row names is the one the kit passes", () => {
   const doc = documentedDefaults();
   expect(doc.stack).toContain(`\`${JSON.stringify(DEFAULT_STACK)}\``);
   expect(doc.project).toContain(`else \`${JSON.stringify(DEFAULT_PROJECT)}\``);
-  // The CLI's default depends on the machine: the row states the rule, and the constant follows it.
-  expect(doc.parallel).toMatch(/^`PULUMI_PARALLEL`, else 4 per available core \(`DEFAULT_PARALLEL`\)/);
-  expect(DEFAULT_PARALLEL).toBe(4 * os.availableParallelism());
-  expect(doc.timeoutMs).toMatch(new RegExp(`^\`${DEFAULT_TIMEOUT_MS}\`, ${DEFAULT_TIMEOUT_MS / 60000} minutes`));
-  const driver = read("provider/testing/driver.ts");
-  for (const flag of ["expectNoChanges", "refresh", "continueOnError"]) {
-    expect(doc[flag]).toMatch(/^`false`/);
-    expect(driver).toContain(`${flag}: opts.${flag} ?? false,`);
+  for (const [option, flag] of [
+    ["continueOnError", "--continue-on-error"],
+    ["refresh", "--refresh"],
+    ["expectNoChanges", "--expect-no-changes"],
+    ["clearPendingCreates", "--clear-pending-creates"],
+  ]) {
+    expect(doc[option]).toMatch(new RegExp(`^\`false\` \\(\`true\`: .*\`${flag}\``));
+    expect(KIT).toMatch(new RegExp(`if \\(opts\\.${option}\\b[^\\n]*args\\.push\\("${flag}"\\)`));
   }
-  expect(doc.typecheck).toMatch(/^`false`/);
-  expect(driver).toContain("if (opts.typecheck && ");
+  expect(KIT).toContain('args.push("--replace", urn)');
+  expect(KIT).toContain('opts.pulumi ?? "pulumi"');
 });

@@ -13,7 +13,7 @@
  * The engine starts it with the program's folder as working directory and the engine's address as
  * the last argument, after flags such as `--tracing <addr>`; it prints its port on the first line of
  * stdout. Modules come from the program's own `@pulumi/pulumi`, as the dynamic-provider host's do.
- * What still differs from Pulumi's host is listed in docs/engine-fidelity.md; tests/unit/language-host.test.ts
+ * What still differs from Pulumi's host is listed in tools/pulumi-cli/README.md; tests/unit/language-host.test.ts
  * holds the command line, `nodeargs` and the options to main.go.
  */
 "use strict";

@@ -45,16 +45,16 @@ export interface Store {
   /** Grows on every change, so a caller can tell whether its call changed anything. */
   readonly revision: number;
   /** Zones of one kind, by increasing id. */
-  zones(kind: ZoneGroup): readonly Readonly<StoredZone>[];
+  zones(group: ZoneGroup): readonly Readonly<StoredZone>[];
   /** Every zone, by increasing id. */
   allZones(): readonly Readonly<StoredZone>[];
   /** A zone of any kind by id (ids are unique across kinds). */
   zone(id: number): Readonly<StoredZone> | undefined;
   /** A zone of one kind by name, compared case-insensitively (names become DNS labels). */
-  zoneByName(kind: ZoneGroup, name: string): Readonly<StoredZone> | undefined;
+  zoneByName(group: ZoneGroup, name: string): Readonly<StoredZone> | undefined;
   /** Adds a zone with the next id; ids increase and are never reused, even after reset(). */
   insertZone(
-    kind: ZoneGroup,
+    group: ZoneGroup,
     fields: Omit<StoredZone, "id" | "kind" | "createdAt">,
     createdAt: number,
   ): Readonly<StoredZone>;

@@ -10,7 +10,7 @@
  * the check that completes the program's batch of zones fails with all of them (batch.ts).
  */
 import { CdnAuthError } from "../../api/errors";
-import { settingRef } from "../../api/settings";
+import { settingRef } from "../../api/config";
 import { Connection, settingProblems } from "./connection";
 import { adoptMismatches, adoptMismatchMessage } from "./adopt";
 import { RESOURCE_NAME } from "./identity";

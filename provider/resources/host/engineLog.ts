@@ -9,6 +9,9 @@
  * severity (pkg/host/host_server.go). A DEBUG message is shown by the CLI with `--debug` only
  * (pkg/backend/display/progress.go) and written to the CLI's own log at `-v=3`
  * (pkg/engine/eventsink.go, `Debugf`): docs/resources.md, "What the provider says".
+ *
+ * Needed by: tests/engine/first-minutes.test.ts (five zones: no line per zone, `--debug` shows each timing). Goes
+ * when the SDK's host connects `pulumi.log` to the engine (it reads PULUMI_NODEJS_ENGINE, set only for programs).
  */
 import * as path from "path";
 import { hostSdkRoot } from "./sdk";
@@ -38,19 +41,37 @@ function open(): Send | null {
   const address = engineAddress();
   const root = hostSdkRoot();
   if (address === undefined || root === undefined) return null;
+  const log = engineLogger(address, root);
+  // A dynamic provider is never told the resource's URN: the line goes under the stack.
+  return log && ((line) => void log("DEBUG", line, ""));
+}
+
+/** A severity of the engine's `Log` (pulumirpc.LogSeverity). */
+export type Severity = "DEBUG" | "INFO" | "WARNING" | "ERROR";
+
+/**
+ * A sender of lines to the `Log` of the engine at `address`, with the stubs and gRPC of the `@pulumi/pulumi` at
+ * `root`, attached to the resource `urn` ("" for the stack); null when that SDK lacks them. A send never throws; it
+ * settles once the engine took the line (or could not). The provider plugin sends its warnings this way too: the
+ * engine shows a plugin's stderr nowhere (plugin/serve.ts).
+ */
+export function engineLogger(
+  address: string,
+  root: string,
+): ((s: Severity, line: string, urn: string) => Promise<void>) | null {
   try {
     const grpc = require(require.resolve("@grpc/grpc-js", { paths: [root] })) as GrpcLike;
     const stubs = require(path.join(root, "proto", "engine_grpc_pb")) as { EngineClient: EngineClientClass };
     const messages = require(path.join(root, "proto", "engine_pb")) as EngineMessages;
     const client = new stubs.EngineClient(address, grpc.credentials.createInsecure());
-    return (line) => {
+    return (severity, line, urn) => {
       const req = new messages.LogRequest();
-      req.setSeverity(messages.LogSeverity.DEBUG);
+      req.setSeverity(messages.LogSeverity[severity]);
       req.setMessage(line);
-      req.setUrn(""); // a dynamic provider is never told the resource's URN: the line goes under the stack
+      req.setUrn(urn);
       req.setEphemeral(false);
-      // A line the engine can no longer take (it is closing) is a debug line lost, nothing more.
-      client.log(req, () => undefined);
+      // A line the engine can no longer take (it is closing) is a line lost, nothing more.
+      return new Promise<void>((resolve) => client.log(req, () => resolve()));
     };
   } catch {
     return null; // an SDK without these modules: the caller writes the line itself
@@ -79,5 +100,5 @@ interface EngineMessages {
     setUrn(u: string): void;
     setEphemeral(e: boolean): void;
   };
-  LogSeverity: { DEBUG: number };
+  LogSeverity: Record<Severity, number>;
 }

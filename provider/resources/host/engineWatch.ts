@@ -2,7 +2,7 @@
  * No host outlives its deployment. After `kill -9` of `pulumi`, the SDK's dynamic-provider host it started stays
  * alive with the API key in memory, and the next line written to its stderr (a pipe nobody reads any more) fails
  * with EPIPE, which the SDK's uncaught-exception handler logs to the same pipe: a loop that burns a core and
- * gigabytes (docs/engine-fidelity.md). Nothing in the SDK ends that host, so the provider does, once it runs in one:
+ * gigabytes (docs/pulumi-engine.md). Nothing in the SDK ends that host, so the provider does, once it runs in one:
  * - a failed write to stdout or stderr (EPIPE, or any error of those pipes) is handled here, never thrown, and
  *   means the engine, the only reader of both, is gone;
  * - the engine starts every plugin with a pipe on its stdin and never writes to it or closes it while it runs
@@ -13,6 +13,10 @@
  * Then the host exits at once: whatever it was doing can no longer be recorded by the engine, and what the engine
  * recorded is in its checkpoint already. Outside the SDK's host (tests, the testing kit's in-process host) nothing
  * is installed.
+ *
+ * Needed by: tests/engine/orphan-host.test.ts (`kill -9` of `pulumi` mid-`up`: no host left) and
+ * tests/reliability/engine-watch.host.test.ts. Goes when the SDK's dynamic-provider host ends itself on a closed
+ * stdin or a lost engine (sdk/nodejs/cmd/dynamic-provider has no such watch at v3.248.0).
  */
 import * as fs from "fs";
 import { hostSdkRoot } from "./sdk";

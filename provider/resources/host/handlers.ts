@@ -11,6 +11,7 @@ import { check } from "./check";
 import { MIN_PULUMI_SDK, runningSdkVersion, sdkVersionProblem } from "./sdk";
 import { handlePurge } from "./purgeLifecycle";
 import { terminalSafe } from "../../api/errors";
+import { rememberSecret } from "../../api/redact";
 import { printableFailures, type CheckResult } from "./validate";
 import { watchEngine } from "./engineWatch";
 import { leave } from "./left";
@@ -34,10 +35,13 @@ export type Operation = "configure" | "check" | "diff" | "create" | "read" | "up
  */
 export async function handle(version: number, kind: ZoneType, op: Operation, args: unknown[]): Promise<unknown> {
   watchEngine();
+  // A password this host was given is redacted from every message, whichever call's answer echoes it (api/redact.ts).
+  for (const f of SPECS[kind]?.fields ?? [])
+    if (f.secret) for (const a of args) rememberSecret((a as Props)?.[f.input]);
   try {
     const result = await run(version, kind, op, args);
     return op === "check"
-      ? printableFailures(result as CheckResult, (args[1] ?? {}) as Record<string, unknown>)
+      ? printableFailures(result as CheckResult, (args[1] ?? {}) as Record<string, unknown>, SPECS[kind])
       : result;
   } catch (e) {
     throw withoutStack(terminalSafe(e));

@@ -10,6 +10,9 @@
  * starts, each zone in flight is named with what the next `pulumi up` does about it, and the host ends as it would
  * have once those creates settle (at most {@link GRACE_MS}). With nothing in flight no handler is installed, so a
  * host closed at the end of a command ends as before.
+ *
+ * Needed by: tests/engine/interrupt.test.ts (Ctrl-C twice during creates: each zone in flight named with what the
+ * next `up` does). Goes when the SDK's dynamic-provider host honours the engine's Cancel (its `cancel` does nothing).
  */
 
 import { printable } from "../../api/terminalText";
@@ -27,6 +30,15 @@ interface Tracked {
 let stopping: NodeJS.Signals | undefined;
 const inFlight = new Set<Tracked>();
 const wakers = new Set<() => void>();
+
+/** Where this module's lines go instead of stderr, settling once they are sent (the provider plugin: plugin/serve.ts). */
+let sendTo: ((line: string) => Promise<unknown>) | undefined;
+const sending: Promise<unknown>[] = [];
+
+/** Sends this module's lines to `to` from now on: a provider plugin's stderr is shown nowhere. */
+export function sayThrough(to: (line: string) => Promise<unknown>): void {
+  sendTo = to;
+}
 
 /** Whether the host was asked to stop: no new attempt may start. */
 export function interrupted(): boolean {
@@ -84,9 +96,12 @@ function onSignal(signal: NodeJS.Signals): void {
 
 /** Written whatever CDN_LOG says: it names zones that may exist without being in the state. */
 function say(line: string): void {
-  writeLine(`[cdn] ${printable(line)}`);
+  if (sendTo) sending.push(sendTo(printable(line)));
+  else writeLine(`[cdn] ${printable(line)}`);
 }
 
-function exit(): never {
-  process.exit(stopping === "SIGTERM" ? 143 : 130);
+function exit(): void {
+  const end = () => process.exit(stopping === "SIGTERM" ? 143 : 130);
+  if (sending.length) void Promise.all(sending).then(end, end);
+  else end();
 }

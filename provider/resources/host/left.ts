@@ -3,14 +3,19 @@
  * `retainOnDelete: true` (zoneResource.ts), so the engine drops them from the state without calling the provider,
  * and shows each such line as `delete [retain]` (pkg/backend/display/rows.go, `addRetainStatusFlag`): a reviewer
  * tells at preview which zones stay in the account. A state whose zone was last registered without the option
- * (written before 0.2, or a user's `retainOnDelete: false`) still reaches here: nothing is sent, the zone stays.
+ * (written before 0.2, or a user's `retainOnDelete: false`) still reaches here, and so does every such delete of the
+ * provider plugin, whose programs set no option for it: nothing is sent, the zone stays, and a warning says so of
+ * that zone (under its resource, through the plugin's engine log), where the engine's `[retain]` mark is missing.
  */
 import { asId } from "../../api/ids";
-import { detail } from "./log";
+import { warn } from "./log";
 import { zoneRef } from "./messages";
 import type { ZoneSpec } from "../specs";
 
 /** delete of a zone the API cannot delete: nothing is sent, and it needs no settings. */
 export function leave(spec: ZoneSpec, id: string, props: Record<string, unknown>): void {
-  detail(`${zoneRef(spec, props.name, asId(id) ?? id)} was left in the account: the API cannot delete ${spec.label}s`);
+  warn(
+    `${zoneRef(spec, props.name, asId(id) ?? id)} stays in the account and keeps serving: the API cannot delete ` +
+      `${spec.label}s, so Pulumi only removed it from this stack (docs/resources.md, "Zones left in the account")`,
+  );
 }

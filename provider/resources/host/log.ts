@@ -6,20 +6,30 @@
  * (api/terminalText.ts). Writes go through engineWatch.ts, which ends the host once the engine is
  * gone instead of failing on its closed pipe. `CDN_LOG=quiet` silences progress lines, never warnings.
  */
-import { logsQuiet } from "../../api/settings";
+import { logsQuiet } from "../../api/config";
 import { printable } from "../../api/terminalText";
 import { engineDebug } from "./engineLog";
 import { writeLine } from "./engineWatch";
 
+/** Where lines go instead of stderr: the provider plugin's (plugin/serve.ts), whose stderr the engine shows nowhere. */
+let sink: ((severity: "INFO" | "WARNING" | "DEBUG", line: string) => void) | undefined;
+
+/** Sends every line of this module to `to` from now on (the provider plugin: the engine's Log, with the resource's URN). */
+export function sendLinesTo(to: typeof sink): void {
+  sink = to;
+}
+
 /** Writes one progress line to stderr, unless `CDN_LOG=quiet`. */
 export function log(line: string): void {
   if (logsQuiet()) return;
-  writeLine(`[cdn] ${printable(line)}`);
+  if (sink) sink("INFO", printable(line));
+  else writeLine(`[cdn] ${printable(line)}`);
 }
 
 /** Something the user must know, such as a zone left in the account: written even with `CDN_LOG=quiet`. */
 export function warn(line: string): void {
-  writeLine(`[cdn] warning: ${printable(line)}`);
+  if (sink) sink("WARNING", printable(line));
+  else writeLine(`[cdn] warning: ${printable(line)}`);
 }
 
 /**
@@ -29,5 +39,6 @@ export function warn(line: string): void {
  */
 export function detail(line: string): void {
   if (logsQuiet()) return;
-  if (!engineDebug(`[cdn] ${printable(line)}`)) writeLine(`[cdn] ${printable(line)}`);
+  if (sink) sink("DEBUG", printable(line));
+  else if (!engineDebug(`[cdn] ${printable(line)}`)) writeLine(`[cdn] ${printable(line)}`);
 }

@@ -9,20 +9,21 @@ import { CdnAuthError, CdnCreateError, CdnError, CdnOutageError } from "../../ap
 import { describeAccount } from "./identity";
 import { FieldSpec, ZoneSpec } from "../specs";
 import { printable } from "../../api/terminalText";
+import { MAX_TEXT_LENGTH } from "../../api/lengths";
 
-/** A value read from the account or the state, as a message shows it. */
-const shown = (v: unknown): string => printable(String(v ?? ""));
+/** A value read from the account or the state, as a message shows it: cut beyond any valid value's length. */
+const shown = (v: unknown): string => printable(String(v ?? ""), MAX_TEXT_LENGTH);
 
 /** The zone's words for messages: `pull zone 'assets' (id 12)`. */
 export function zoneRef(spec: ZoneSpec, name: unknown, id?: unknown): string {
-  return `${spec.label} '${typeof name === "string" ? printable(name) : "?"}'${id !== undefined && id !== "" ? ` (id ${shown(id)})` : ""}`;
+  return `${spec.label} '${typeof name === "string" ? shown(name) : "?"}'${id !== undefined && id !== "" ? ` (id ${shown(id)})` : ""}`;
 }
 
 /**
  * A client error with the zone it concerns in front. A new error wraps the cause (kept as `cause`)
  * instead of rewriting its message: one failed listZones answer is shared by every read of a
  * refresh, and rewriting it made each zone's error name ten zones. The wrapper carries no `id`
- * property: the host reads any thrown error with a truthy `id` as a partial create (docs/engine-fidelity.md).
+ * property: the host reads any thrown error with a truthy `id` as a partial create (docs/pulumi-engine.md).
  */
 export function describeError(spec: ZoneSpec, name: unknown, e: unknown, id?: number): Error {
   const ref = zoneRef(spec, name, id);

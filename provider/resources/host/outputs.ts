@@ -1,11 +1,16 @@
 /**
  * The output set of a zone, built from what is known of it: the declared inputs, a create answer,
  * a listZones row and the earlier outputs. One function, so create, adopt, read and update can
- * never disagree on what a zone's outputs hold.
+ * never disagree on what a zone's outputs hold, and the one place where a server's text enters the
+ * state: stored as the terminal rule writes it (api/terminalText.ts), since the engine prints outputs
+ * as they are (`stack output`, diffs). Every stored field's contract (a name, a host name, an address,
+ * a URL, a path) has no control character, so an escaped one differs from any declared value, and an
+ * `up` sets the declared value again (docs/reliability.md).
  */
 import { ACCOUNT, DeploymentIdentity, renamedUrl, RESOURCE_NAME } from "./identity";
 import { ComputedSpec, FieldSpec, ZONE_ID, ZoneSpec } from "../specs";
 import { nameFromUrl } from "../../api/normalize";
+import { printable } from "../../api/terminalText";
 import { sameLabel, ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
@@ -58,6 +63,7 @@ export function toOutputs(spec: ZoneSpec, src: OutputSources): Props {
   if (declared(account)) out[ACCOUNT] = account;
   const resourceName = inputs[RESOURCE_NAME] ?? previous[RESOURCE_NAME];
   if (typeof resourceName === "string") out[RESOURCE_NAME] = resourceName;
+  for (const [k, v] of Object.entries(out)) if (typeof v === "string") out[k] = printable(v);
   return out;
 }
 

@@ -2,7 +2,7 @@
  * The one error a zone operation throws when the zone exists but the operation did not finish:
  * the engine keeps it in state with its id (a partial create, or a partial update) and the next
  * `up` finishes the work. The engine shows only `reasons` of such an error, dropping its message
- * (provider_plugin.go `parseError`, see docs/engine-fidelity.md), so the whole explanation (zone,
+ * (provider_plugin.go `parseError`, see docs/pulumi-engine.md), so the whole explanation (zone,
  * id, what was done, what the next `up` does) goes into `reasons`.
  */
 type Props = Record<string, unknown>;

@@ -2,8 +2,12 @@
  * The engine runs the dynamic-provider host from the program's own `@pulumi/pulumi`, which the
  * package takes as a peer dependency. Older hosts silently lose what the provider relies on:
  * `configure` reaches dynamic providers from 3.139, and read's `inputs` (a refresh that leaves no
- * false diff) from 3.216 (docs/engine-fidelity.md, "Facts about dynamic providers"). Configure checks the
+ * false diff) from 3.216 (docs/pulumi-engine.md, "Facts about dynamic providers"). Configure checks the
  * version running it.
+ *
+ * Needed by: tests/engine/accounts.test.ts (a host before 3.139 never configures: the up fails naming the version
+ * and reaches no account) and tests/integration/engine-answers.test.ts. Goes when npm enforces peer ranges on the
+ * program's own `@pulumi/pulumi` (it warns only, so a program can run an older host than the range says).
  */
 import * as fs from "fs";
 import * as path from "path";

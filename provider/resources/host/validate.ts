@@ -2,16 +2,16 @@
  * check: every declared field validated before anything reaches the API, one failure per
  * property with a reason that names it. Unknown values (during preview) are let through.
  * The engine prints a failure that names a property with that property's value
- * (docs/engine-fidelity.md): a value that must not be shown (credentials, control characters)
- * is reported against the resource instead, its reason naming the field in words.
+ * (docs/pulumi-engine.md): a value that must not be shown (a secret field's, credentials, control
+ * characters, a long one) is reported against the resource instead, its reason naming the field in words.
  */
 import { isIP } from "net";
 import { isXmlSafe } from "../../api/encode";
-import { hasUnprintable, printable, printableLines, unprintableChar } from "../../api/terminalText";
+import { hasUnprintable, preview, printable, printableLines, unprintableChar } from "../../api/terminalText";
 import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
 import { CONTROL_INPUTS, FieldSpec, ZoneSpec } from "../specs";
 
-/** The engine's placeholder for a value not known until apply (check and diff see it: docs/engine-fidelity.md). */
+/** The engine's placeholder for a value not known until apply (check and diff see it: docs/pulumi-engine.md). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export interface CheckFailure {
@@ -62,22 +62,22 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
       if (textLength(value) > MAX_NAME_LENGTH)
         return `is ${textLength(value)} ${LENGTH_UNIT}; at most ${MAX_NAME_LENGTH} are allowed (it becomes a DNS label)`;
       if (!NAME.test(value))
-        return `'${value.slice(0, 63)}' is not a valid zone name: use letters, digits and hyphens, not starting or ending with a hyphen`;
+        return `${preview(value)} is not a valid zone name: use letters, digits and hyphens, not starting or ending with a hyphen`;
       return undefined;
     case "origin":
       return originProblem(value);
     case "host":
       if (value === "") return undefined;
-      return isHostName(value) ? undefined : `'${value.slice(0, 80)}' is not a host name`;
+      return isHostName(value) ? undefined : `${preview(value)} is not a host name`;
     case "ip":
       if (value === "") return undefined;
       if (value.includes("%"))
-        return `'${value.slice(0, 80)}' is a scoped IPv6 address (the part after % names an interface of one machine); give the address without it`;
-      return isIP(value) ? undefined : `'${value.slice(0, 80)}' is not an IPv4 or IPv6 address`;
+        return `${preview(value)} is a scoped IPv6 address (the part after % names an interface of one machine); give the address without it`;
+      return isIP(value) ? undefined : `${preview(value)} is not an IPv4 or IPv6 address`;
     case "compress":
       return value === "" || value === "0" || value === "1"
         ? undefined
-        : `must be true, false, "1" (compress) or "0" (do not), got '${value.slice(0, 20)}'`;
+        : `must be true, false, "1" (compress) or "0" (do not), got ${preview(value, 20)}`;
     case "password": {
       const n = textLength(value);
       if (n < MIN_PASSWORD || n > MAX_PASSWORD)
@@ -106,7 +106,7 @@ function originProblem(value: string): string | undefined {
   if (/\s/.test(value)) return "must not contain white space";
   if (value.includes("@"))
     return "must not carry credentials (user:password@); give the origin's URL or host name only";
-  const shown = value.slice(0, 80);
+  const shown = preview(value);
   const foreign = nonAsciiHost(value);
   if (foreign)
     return `has a host with a character outside ASCII (${foreign}), which can look like another host's letter: write an internationalised host name in its ASCII form (xn--...), as vhost takes it`;
@@ -117,19 +117,19 @@ function originProblem(value: string): string | undefined {
     try {
       url = new URL(value);
     } catch {
-      return `'${shown}' is not a valid URL`;
+      return `${shown} is not a valid URL`;
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") return `must use http or https, got '${url.protocol}'`;
     if (url.port === "0") return "port 0 is not a port an origin can listen on";
     host = url.hostname.replace(/^\[|\]$/g, "");
   } else {
     const m = /^([^/:]+)(?::(\d*))?(\/.*)?$/.exec(value);
-    if (!m) return `'${shown}' is neither a URL (https://host/path) nor a host name`;
+    if (!m) return `${shown} is neither a URL (https://host/path) nor a host name`;
     host = m[1];
     if (m[2] !== undefined && !(Number(m[2]) >= 1 && Number(m[2]) <= 65535))
-      return `has port '${m[2].slice(0, 10)}'; a port is 1 to 65535`;
+      return `has port ${preview(m[2], 10)}; a port is 1 to 65535`;
   }
-  return isIP(host) || isHostName(host) ? undefined : `'${host.slice(0, 80)}' is not a host name or IP address`;
+  return isIP(host) || isHostName(host) ? undefined : `${preview(host)} is not a host name or IP address`;
 }
 
 /**
@@ -143,22 +143,29 @@ function nonAsciiHost(value: string): string | undefined {
   return m ? `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}` : undefined;
 }
 
-/** Whether the engine may print `value` with a failure of its property: no control character, no credentials. */
+/** The longest value the engine may print with a failure of its property (docs/reliability.md). */
+const SHOWN_MAX = 80;
+
+/**
+ * Whether the engine may print `value` with a failure of its property: never a secret field's; otherwise a
+ * number, a boolean, null, or a string of at most {@link SHOWN_MAX} characters with no character the terminal
+ * rule escapes and, for an origin, no credentials. Anything else is reported against the resource.
+ */
 function showable(field: FieldSpec | undefined, value: unknown): boolean {
-  if (typeof value === "string") return !hasUnprintable(value) && !(field?.rule === "origin" && value.includes("@"));
-  if (Array.isArray(value)) return value.every((v) => showable(undefined, v));
-  if (value && typeof value === "object") return Object.values(value).every((v) => showable(undefined, v));
-  return true;
+  if (field?.secret) return false;
+  if (typeof value !== "string") return value === null || ["number", "boolean", "undefined"].includes(typeof value);
+  return value.length <= SHOWN_MAX && !hasUnprintable(value) && !(field?.rule === "origin" && value.includes("@"));
 }
 
 /**
- * Check's answer as it may leave the provider: every reason printable, and a failure whose property holds
- * a value that must not be shown reported against the resource (handlers.ts applies it to every check).
+ * Check's answer as it may leave the provider: every reason printable, and a failure whose property holds a value
+ * that must not be shown ({@link showable}) reported against the resource (handlers.ts applies it to every check).
  */
-export function printableFailures(result: CheckResult, news: Record<string, unknown>): CheckResult {
+export function printableFailures(result: CheckResult, news: Record<string, unknown>, spec?: ZoneSpec): CheckResult {
   if (!result || !Array.isArray(result.failures) || result.failures.length === 0) return result;
+  const field = (input: string) => spec?.fields.find((f) => f.input === input);
   const failures = result.failures.map((f) => ({
-    property: f.property !== "" && !showable(undefined, news[f.property]) ? "" : f.property,
+    property: f.property !== "" && showable(field(f.property), news[f.property]) ? f.property : "",
     reason: printableLines(f.reason),
   }));
   return { ...result, failures };
@@ -199,11 +206,7 @@ export function checkInputs(
       continue;
     }
     const problem = fieldProblem(field, value);
-    if (problem)
-      failures.push({
-        property: showable(field, value) ? field.input : "",
-        reason: `${zone}: '${field.input}' ${problem}`,
-      });
+    if (problem) failures.push({ property: field.input, reason: `${zone}: '${field.input}' ${problem}` });
     else inputs[field.input] = value;
   }
   if (news.adopt !== undefined && news.adopt !== null) {

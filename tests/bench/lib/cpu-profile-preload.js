@@ -1,6 +1,6 @@
 /**
  * Preload (`NODE_OPTIONS=--require <this>`) that CPU-profiles a child process the benchmarks do
- * not start themselves (the dynamic-provider host, the driver's runner), since --cpu-prof is
+ * not start themselves (the dynamic-provider host, the program under the CLI), since --cpu-prof is
  * not allowed in NODE_OPTIONS. Writes <BENCH_PROFILE_DIR>/<role>-<pid>.cpuprofile when the
  * process exits or is stopped with SIGTERM or SIGINT. Used by `node tests/bench/run.js --profile`.
  */

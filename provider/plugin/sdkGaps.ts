@@ -1,0 +1,71 @@
+/**
+ * What the SDK's provider server (`@pulumi/pulumi/provider/server.js`, 3.248.0) leaves out, closed around it: its
+ * service object is handed to gRPC's `addService`, so the methods below replace or wrap its own there.
+ * - `configure` ignores the request, so the provider would never see the stack's `cdn:*`: here the variables
+ *   (`cdn:config:<key>`, secrets already plain: provider_plugin.go, Configure) reach the host's configure.
+ * - `checkConfig` answers UNIMPLEMENTED, and the engine then stores the provider's inputs (the stack's `cdn:*`) as
+ *   given: a `cdn:apiKey` set without `--secret` would be in clear in the state. Here secret settings leave marked.
+ * - `read` for `pulumi import` has no properties and fails on `getProperties().toJavaScript()`: it gets `{}`.
+ * - `invoke` does not pass the engine's preview flag (InvokeRequest.preview): here it sets the runtime's dry-run
+ *   flag the functions read, so a purge answers what it would do during a preview instead of purging.
+ * Remove each when the SDK does it (pulumi/pulumi sdk/nodejs/provider/server.ts).
+ */
+import * as path from "path";
+import { SETTING_NAMES, SETTINGS } from "../api/config";
+
+type Call = { request: Record<string, (...a: unknown[]) => unknown> };
+type Done = (err: unknown, value?: unknown) => void;
+type Method = (call: Call, done: Done) => void;
+
+/** The Pulumi wire form of a secret, `{ [SECRET_SIG]: SECRET, value }` (sdk/go/common/resource/sig): what the engine keeps. */
+export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+export const SECRET = "1b47061264138c4ac30d75fd1eb44270";
+const SECRET_KEYS = SETTING_NAMES.filter((n) => SETTINGS[n].secret) as string[];
+
+export interface Handlers {
+  /**
+   * The provider's configuration by namespaced key (`cdn:apiKey`), and the provider resource's id: a random id the
+   * engine gives it when it is first created and keeps in the stack's state (serve.ts: the stack instance's id).
+   */
+  configure(config: Record<string, string>, providerId: string): Promise<unknown>;
+}
+
+/** Wraps gRPC's `addService` of the SDK at `sdkRoot` so the provider service it is given has the methods above. */
+export function closeSdkGaps(sdkRoot: string, handlers: Handlers): void {
+  const from = (id: string) => require(require.resolve(id, { paths: [sdkRoot] }));
+  const grpc = from("@grpc/grpc-js");
+  const messages = require(path.join(sdkRoot, "proto", "provider_pb"));
+  const { Struct } = from("google-protobuf/google/protobuf/struct_pb");
+  const state = require(path.join(sdkRoot, "runtime", "state"));
+  const addService = grpc.Server.prototype.addService;
+  grpc.Server.prototype.addService = function (service: unknown, impl: Record<string, Method>) {
+    const own = (name: string) => impl[name].bind(impl) as Method;
+    const [read, invoke] = [own("read"), own("invoke")];
+    impl.configure = (call, done) => {
+      const config: Record<string, string> = {};
+      for (const [k, v] of (call.request.getVariablesMap() as Map<string, string>).entries())
+        config[k.replace(/^([^:]+):config:/, "$1:")] = v;
+      handlers.configure(config, String(call.request.getId() ?? "")).then(() => {
+        const res = new messages.ConfigureResponse();
+        res.setAcceptsecrets(true);
+        done(null, res);
+      }, done);
+    };
+    impl.checkConfig = (call, done) => {
+      const news = (call.request.getNews() as { toJavaScript(): Record<string, unknown> }).toJavaScript();
+      for (const k of SECRET_KEYS) if (typeof news[k] === "string") news[k] = { [SECRET_SIG]: SECRET, value: news[k] };
+      const res = new messages.CheckResponse();
+      res.setInputs(Struct.fromJavaScript(news));
+      done(null, res);
+    };
+    impl.read = (call, done) => {
+      if (!call.request.getProperties()) call.request.setProperties(new Struct());
+      read(call, done);
+    };
+    impl.invoke = (call, done) => {
+      state.getStore().settings.options.dryRun = call.request.getPreview() === true;
+      invoke(call, done);
+    };
+    return addService.call(this, service, impl);
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * The provider plugin `pulumi-resource-cdn`: the package's second entry, for programs in any language (YAML, Python,
+ * Go, C#, TypeScript through its generated SDK) and for `pulumi import`. Served by the SDK's own provider server
+ * (`@pulumi/pulumi/provider`, `main`); every resource operation is the one the dynamic resources run, through the
+ * same entry (`v1(kind, op, args)`, resources/host/handlers.ts), and every function the one programs call
+ * (functions/). Only what the program side does for a dynamic resource is done here instead: the auto-name
+ * candidate from the URN, the resource name of a deletable kind, secrets. The schema it serves is generated from
+ * the tables (scripts/schema.js). docs/architecture.md, "Two entries over one core".
+ */
+import { AsyncLocalStorage } from "async_hooks";
+import * as fs from "fs";
+import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
+import * as provider from "@pulumi/pulumi/provider";
+import * as functions from "../functions";
+import { v1 } from "../resources/host/handlers";
+import { sendLinesTo } from "../resources/host/log";
+import { engineLogger } from "../resources/host/engineLog";
+import { installEngineWatch } from "../resources/host/engineWatch";
+import { sayThrough } from "../resources/host/interrupt";
+import { AUTO_NAME, autoName } from "../resources/naming";
+import { RESOURCE_NAME, SPECS, type ZoneSpec } from "../resources/specs";
+import type { ZoneType } from "../api/kinds";
+import { UNKNOWN } from "../resources/host/validate";
+import { closeSdkGaps, SECRET, SECRET_SIG } from "./sdkGaps";
+
+type Props = Record<string, unknown>;
+const ROOT = path.join(__dirname, "..", "..");
+const SCHEMA = fs.readFileSync(path.join(ROOT, "schema.json"), "utf8");
+const FUNCTIONS = new Set(Object.keys(JSON.parse(SCHEMA).functions));
+
+/** A value with every secret unwrapped: the host works on plain values, as the dynamic-provider host gives them. */
+function plain(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(plain);
+  if (!v || typeof v !== "object") return v;
+  const o = v as Props;
+  if (o[SECRET_SIG] === SECRET) return plain(o.value);
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, plain(x)]));
+}
+
+/** `props` with the kind's secret fields (zone passwords) marked secret: the engine keeps them encrypted in the state. */
+function secret(spec: ZoneSpec | undefined, props: Props | undefined): Props | undefined {
+  if (!spec || !props) return props;
+  const out = { ...props };
+  for (const f of spec.fields)
+    if (f.secret && typeof out[f.input] === "string") out[f.input] = { [SECRET_SIG]: SECRET, value: out[f.input] };
+  return out;
+}
+
+/** The resource's type (`PullZone`) and name, from its URN (`urn:pulumi:stack::project::parent$cdn:index:PullZone::name`). */
+function parse(urn: string): { kind: ZoneType; name: string; spec?: ZoneSpec } {
+  const parts = urn.split("::");
+  const kind = parts[2].split("$").pop()!.split(":")[2] as ZoneType;
+  return { kind, name: parts.slice(3).join("::"), spec: SPECS[kind] };
+}
+
+/** The URN of the operation a line of the host belongs to: its warnings are shown under that resource. */
+const current = new AsyncLocalStorage<string>();
+const op = <T>(urn: string, kind: ZoneType, name: string, args: unknown[]) =>
+  current.run(urn, () => v1(kind, name as never, args) as Promise<T>);
+
+/** An error of the host leaves with its stored properties' secrets marked (a partly created zone's outputs). */
+function marked(spec: ZoneSpec | undefined) {
+  return (e: unknown): never => {
+    const err = e as { properties?: Props };
+    if (err && typeof err === "object" && err.properties) err.properties = secret(spec, err.properties);
+    throw e;
+  };
+}
+
+/**
+ * The stack instance's id (resources/stackId.ts says why the stack's names are not enough): the id of the provider
+ * resource the engine configures, a random id it draws when the provider is first created and keeps in the state.
+ * Unknown ("" or the engine's unknown value) in the first preview of a stack: the auto-names are unknown then.
+ */
+let instance = "";
+
+/**
+ * check, as the program side prepares it for a dynamic resource (resources/zoneResource.ts): the auto-name
+ * candidate, here from the URN (the stack, the project, the type with its parents' and the name: unique in the
+ * stack, as a URN is), and the resource name of a kind the API deletes. A zone brought in by `pulumi import` has no
+ * password the API shows: its check (olds and news as read) does not ask for one, nor does a later one until the
+ * program gives one; the next `up` that declares it sets it.
+ */
+async function check(urn: string, olds: Props, news: Props): Promise<provider.CheckResult> {
+  const { kind, name, spec } = parse(urn);
+  const [o, n] = [plain(olds ?? {}) as Props, plain(news ?? {}) as Props];
+  if (spec && n.name === undefined)
+    n[AUTO_NAME] = instance ? autoName(name, [...urn.split("::").slice(0, 3), instance]) : UNKNOWN;
+  if (spec?.deletable) n[RESOURCE_NAME] = name;
+  const r = await op<{ inputs: Props; failures: provider.CheckFailure[] }>(urn, kind, "check", [o, n]);
+  const imported = (f: string) => spec && typeof o.name === "string" && o[f] === undefined && n[f] === undefined;
+  const kept = spec?.fields.filter((f) => f.secret && imported(f.input)).map((f) => f.input) ?? [];
+  // A secret field's failure names it in its reason only (its property is "": a password is never printed).
+  const failures = r.failures.filter((f) => !kept.some((k) => f.reason.endsWith(`'${k}' is required`)));
+  return { inputs: secret(spec, r.inputs), failures };
+}
+
+/** What `pulumi import` writes into the program: every field the zone's row shows (never the password: none is). */
+function importedInputs(spec: ZoneSpec, outs: Props): Props {
+  const inputs: Props = {};
+  for (const f of spec.fields)
+    if (typeof outs[f.input] === "string" && outs[f.input] !== "") inputs[f.input] = outs[f.input];
+  return inputs;
+}
+
+const cdn: provider.Provider = {
+  version: JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version,
+  schema: SCHEMA,
+  check,
+  diff: (id, urn, olds, news) => op(urn, parse(urn).kind, "diff", [id, plain(olds), plain(news)]),
+  async create(urn, inputs) {
+    const { kind, spec } = parse(urn);
+    const r = await op<provider.CreateResult>(urn, kind, "create", [plain(inputs)]).catch(marked(spec));
+    return { id: r.id, outs: secret(spec, r.outs) };
+  },
+  /** A refresh (props: the stored outputs), a `get`, or an import (no props: the zone is read by its id alone). */
+  async read(id, urn, props) {
+    const { kind, spec } = parse(urn);
+    const given = plain(props ?? {}) as Props;
+    const r = await op<provider.ReadResult>(urn, kind, "read", [id, given]);
+    const importing = spec && Object.keys(given).length === 0 && r.id;
+    const inputs = importing ? importedInputs(spec, r.props) : r.inputs;
+    return { id: r.id, props: secret(spec, r.props), inputs: secret(spec, inputs) };
+  },
+  async update(id, urn, olds, news) {
+    const { kind, spec } = parse(urn);
+    const r = await op<provider.UpdateResult>(urn, kind, "update", [id, plain(olds), plain(news)]).catch(marked(spec));
+    return { outs: secret(spec, r.outs) };
+  },
+  delete: (id, urn, props) => op(urn, parse(urn).kind, "delete", [id, plain(props)]),
+  /** A function of the package, called as a program calls it; its answer made plain data (no undefined, no Date). */
+  async invoke(token, args) {
+    const fn = (functions as unknown as Record<string, (a: unknown) => Promise<unknown>>)[token.split(":")[2]];
+    if (!FUNCTIONS.has(token) || typeof fn !== "function") throw new Error(`cdn: unknown function ${token}`);
+    return { outputs: JSON.parse(JSON.stringify((await fn(plain(args ?? {}))) ?? {})) };
+  },
+};
+
+/**
+ * Serves the plugin: the engine's address is its first argument after the flags. The host's lines go to the
+ * engine's Log with the URN of the operation they belong to: the engine shows a plugin's stderr nowhere but its
+ * debug log (sdk/go/common/resource/plugin/plugin.go).
+ */
+export function serve(args: string[]): Promise<void> {
+  const address = args.filter((a, i) => !a.startsWith("-") && args[i - 1] !== "--tracing")[0];
+  const sdkRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+  const log = address ? engineLogger(address, sdkRoot) : null;
+  if (log) {
+    sendLinesTo((severity, line) => void log(severity, line, current.getStore() ?? ""));
+    // What is said once at the deployment's end (zones left in the account), or when Ctrl-C stops creates.
+    sayThrough((line) => log(/^warning: /.test(line) ? "WARNING" : "INFO", line.replace(/^warning: /, ""), ""));
+  }
+  installEngineWatch();
+  closeSdkGaps(sdkRoot, {
+    configure: (config, providerId) => {
+      instance = providerId === UNKNOWN ? "" : providerId;
+      // The functions read the stack's configuration as a program does (common/programConfig.ts).
+      pulumi.runtime.setAllConfig(config, []);
+      return v1("PullZone", "configure", [{ config: { get: (k: string) => config[k], rawConfig: config } }]);
+    },
+  });
+  return provider.main(cdn, args);
+}

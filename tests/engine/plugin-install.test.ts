@@ -1,0 +1,49 @@
+/**
+ * The provider plugin as a user gets it: one tarball (scripts/pack-plugin.js), made outside the repository,
+ * installed with one command (`pulumi plugin install resource cdn <version> --file ...`) into a Pulumi home of its
+ * own, offline; then a YAML program that names no path to the plugin runs a zone's life with it. The installed
+ * plugin's folder holds everything it runs (the package and @pulumi/pulumi); the program's folder has no node_modules.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { useEmulator } from "../support/emulator";
+import { EngineProject, expectOk } from "../support/engine";
+import { pluginOps } from "../support/plugin";
+
+const { packPlugin } = require("../../scripts/pack-plugin.js") as { packPlugin(out: string): string };
+
+// npm installs the package and @pulumi/pulumi into the tarball's folder: about a minute.
+jest.setTimeout(300_000);
+
+const emu = useEmulator();
+const { version } = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../provider/package.json"), "utf8"));
+let p: EngineProject;
+let out: string;
+
+beforeAll(async () => {
+  out = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-plugin-dist-"));
+  const tarball = packPlugin(out);
+  const program = ["runtime: yaml", "resources:", "  site:", "    type: cdn:index:PullZone", "    properties:"];
+  program.push("      origin: https://origin.example.com", "outputs:", "  name: ${site.name}", "");
+  p = await EngineProject.create(emu.get(), { projectYaml: program.join("\n") });
+  fs.rmSync(path.join(p.dir, "node_modules"));
+  const installed = expectOk(await p.run(["plugin", "install", "resource", "cdn", version, "--file", tarball]));
+  expect(installed.output).toContain(`[resource plugin cdn-${version}] installing`);
+});
+afterAll(() => {
+  p?.dispose();
+  if (out) fs.rmSync(out, { recursive: true, force: true });
+});
+
+test("the installed plugin is listed, and a program that names no path to it creates, refreshes and destroys a zone", async () => {
+  const listed = expectOk(await p.run(["plugin", "ls"]));
+  expect(listed.output).toMatch(new RegExp(`cdn\\s+resource\\s+${version.replace(/\./g, "\\.")}`));
+  const up = expectOk(await p.up());
+  expect(pluginOps(up.steps)).toEqual(["create site"]);
+  const name = String((await p.outputs()).name);
+  expect(emu.get().zoneByName("pull", name)).toBeDefined();
+  expect(pluginOps(expectOk(await p.refresh()).steps)).toEqual(["same site"]);
+  const d = expectOk(await p.destroy());
+  expect(d.output).toMatch(/pull zone .* stays in the account and keeps serving/);
+});
