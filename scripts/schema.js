@@ -204,19 +204,25 @@ function zoneInfoTypes(table) {
   return types;
 }
 
-/** The provider's configuration: every setting of the settings table, `cdn:<name>`, secrets marked. */
+/**
+ * The provider's configuration: every setting of the settings table, `cdn:<name>`, secrets marked; each described
+ * by its row's doc comment in api/config.ts (the one place a setting is described in code).
+ */
 function configuration(settings) {
+  const source = fs.readFileSync(path.join(PKG, "api/config.ts"), "utf8");
+  const docs = Object.fromEntries([...source.matchAll(/\/\*\* (.+?) \*\/\s+(\w+): \{/g)].map((m) => [m[2], m[1]]));
   const variables = {};
-  for (const s of Object.values(settings)) {
-    const type = /^integer($| \()/.test(s.type) ? T.integer : T.string;
-    variables[s.name] = { ...described(type, s.description), ...(s.secret ? { secret: true } : {}) };
+  for (const [name, s] of Object.entries(settings)) {
+    if (!docs[name]) throw new Error(`api/config.ts: setting ${name} has no one-line doc comment for the schema`);
+    const type = s.min !== undefined ? T.integer : T.string;
+    variables[name] = { ...described(type, docs[name]), ...(s.secret ? { secret: true } : {}) };
   }
   return variables;
 }
 
 /** The whole schema, as provider/schema.json holds it. */
 function renderSchema(table) {
-  const { SETTINGS } = loadSource("api/settings.ts");
+  const { SETTINGS } = loadSource("api/config.ts");
   const { METHOD_LIST } = loadSource("api/methods.ts");
   const { version } = JSON.parse(fs.readFileSync(path.join(PKG, "package.json"), "utf8"));
   const variables = configuration(SETTINGS);

@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as functions from "../../provider/functions";
 import { ZONE_KIND_TABLE } from "../../provider/api/zoneKinds";
-import { SETTING_NAMES, SETTINGS } from "../../provider/api/settings";
+import { SETTING_NAMES, SETTINGS } from "../../provider/api/config";
 
 const schema = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../provider/schema.json"), "utf8"));
 
