@@ -33,8 +33,8 @@ settle: after an interrupted \`pulumi up\`, records in the stack's state the zon
 and drops the pending creates that made nothing (docs/resources.md, "Interrupted deployments"). Connection: the
 stack's cdn:* config, then the environment. Run it before \`pulumi up\`; with nothing pending it asks no API.
 
-summary: a pull request comment (markdown, under 65,536 characters) from \`pulumi preview --json\` output,
-read from FILE or stdin.
+summary: a pull request comment (markdown, under 65,536 characters) from \`pulumi preview --json --show-sames\`
+output, read from FILE or stdin (without --show-sames the CLI leaves unchanged zones out, and so does the count).
 `;
 
 /** A usage error: printed with the usage text, exit status 2. */

@@ -1,10 +1,12 @@
 /**
- * `cdn-zones summary`: a pull request comment from `pulumi preview --json`, under GitHub's 65,536 characters however
- * many zones change (the CLI's own `--diff` text of a 300-zone import is about 200 KB). One line per zone a step
- * touches, saying what happens to it in the account: created, adopted (an existing zone taken over: a `+ create` in
- * the CLI's rows), updated and why, kept in the account (`[retain]`) or deleted; then the errors and warnings, each
- * once. Lines past the limit are counted, not shown.
+ * `cdn-zones summary`: a pull request comment from `pulumi preview --json --show-sames`, under GitHub's 65,536
+ * characters however many zones change (the CLI's own `--diff` text of a 300-zone import is about 200 KB). One line
+ * per zone a step touches, saying what happens to it in the account: created, adopted (an existing zone taken over: a
+ * `+ create` in the CLI's rows), updated and why, kept in the account (`[retain]`) or deleted; then the errors and
+ * warnings, each once. Lines past the limit are counted, not shown. Without `--show-sames` the CLI's JSON holds no
+ * unchanged resource (pkg/backend/display/display.go, `shouldShow`), and the count of unchanged zones is 0.
  */
+import { changedFields } from "../resources/host/lifecycle";
 import { specOf } from "../resources/specs";
 import { kindAtEndOf } from "./state";
 
@@ -55,7 +57,12 @@ function stepLine(step: Step, adopted: Map<string, string>): { word?: string; te
   if (step.op === "delete" && step.oldState?.retainOnDelete)
     return { word: "delete [retain]", text: `${zone}, ${resource}: stays in the account` };
   if (step.op === "delete") return { word: "delete", text: `${zone}, ${resource}: deleted from the account` };
-  const why = (step.diffReasons ?? []).filter((k) => !k.startsWith("__")).join(", ");
+  // A dynamic provider's diff cannot name its fields (the SDK sends no `diffs`): the step's states say which.
+  const reasons =
+    step.diffReasons?.length || step.op !== "update"
+      ? (step.diffReasons ?? [])
+      : changedFields(spec, step.oldState?.outputs ?? {}, step.newState?.inputs ?? {}).map((f) => f.input);
+  const why = reasons.filter((k) => !k.startsWith("__")).join(", ");
   return { word: step.op, text: `${zone}, ${resource}${why ? `: ${why}` : ""}` };
 }
 

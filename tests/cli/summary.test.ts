@@ -105,3 +105,20 @@ test("a 300-zone import fits a comment, and 5,000 zones are cut with a count rat
   expect(many).toContain("Zones: 5000 adopt; 0 unchanged.");
   expect(many).toMatch(/\.\.\. and \d+ more lines: see the job's log\.\n$/);
 });
+
+test("an update names its changed fields from the step's states, as the real CLI's JSON has no diffReasons for a dynamic resource", () => {
+  const text = summarize(
+    {
+      steps: [
+        {
+          op: "update",
+          urn: urn("PullZone", "www"),
+          oldState: { type: T("PullZone"), outputs: { name: "www", origin: "https://a.example.com", zoneId: 1 } },
+          newState: { type: T("PullZone"), inputs: { name: "www", origin: "https://b.example.com" } },
+        },
+      ],
+    },
+    "t",
+  );
+  expect(text).toContain("- update pull zone `www`, resource `www`: origin\n");
+});

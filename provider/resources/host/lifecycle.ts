@@ -48,8 +48,8 @@ export { ZoneInitError } from "./partial";
 export { toOutputs } from "./outputs";
 export { zoneRef } from "./messages";
 
-/** Fields the user declared whose value differs from the last known state. */
-function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSpec[] {
+/** Fields the user declared whose value differs from the last known state (also a PR comment's reasons). */
+export function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSpec[] {
   return spec.fields.filter((f) => {
     const n = news[f.input];
     if (!declared(n)) return false;
