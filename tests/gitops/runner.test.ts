@@ -9,13 +9,11 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 
-/* eslint-disable @typescript-eslint/no-require-imports -- the simulation is plain JavaScript */
 const { Runner } = require("../../examples/gitops/sim/runner") as { Runner: new (o: object) => RunnerI };
 const { Repo } = require("../../examples/gitops/sim/repo") as { Repo: { init(dir: string): RepoI } };
 const { evaluate } = require("../../examples/gitops/sim/expressions") as {
   evaluate(text: string, ctx: object): unknown;
 };
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 interface RepoI {
   commit(message: string, files?: Record<string, string>): string;
@@ -27,7 +25,10 @@ interface JobI {
   steps: { name: string; outcome: string; code: number | null; output: string }[];
 }
 interface RunnerI {
-  trigger(event: object): { jobs: Record<string, { done: Promise<JobI>; cancel(): void }>; done: Promise<Record<string, JobI>> };
+  trigger(event: object): {
+    jobs: Record<string, { done: Promise<JobI>; cancel(): void }>;
+    done: Promise<Record<string, JobI>>;
+  };
 }
 
 let root: string;
@@ -58,7 +59,9 @@ function runner(jobs: string, o: object = {}): RunnerI {
 }
 
 test("a job past its timeout-minutes is stopped and concluded as timed out", async () => {
-  const r = runner(`  slow:\n    timeout-minutes: 1\n    steps:\n      - run: sleep 30\n      - run: echo after\n`, { minuteMs: 400 });
+  const r = runner(`  slow:\n    timeout-minutes: 1\n    steps:\n      - run: sleep 30\n      - run: echo after\n`, {
+    minuteMs: 400,
+  });
   const started = Date.now();
   const { slow } = await r.trigger({ name: "push", sha }).done;
   expect(slow.conclusion).toBe("timed_out");
@@ -67,15 +70,17 @@ test("a job past its timeout-minutes is stopped and concluded as timed out", asy
 });
 
 test("a cancelled step gets SIGINT, then SIGTERM after the grace period, as the runner sends them", async () => {
+  // Like pulumi, the step lives through the first signal: its `sleep`, in the same process group, dies of it.
+  const ready = path.join(root, "step-ready");
   const script = [
     "trap 'echo got INT' INT",
     "trap 'echo got TERM; exit 143' TERM",
-    "echo ready",
-    "for i in $(seq 100); do sleep 0.05; done",
+    `touch ${ready}`,
+    "for i in $(seq 100); do sleep 0.05 || true; done",
   ].join("; ");
   const r = runner(`  job:\n    steps:\n      - run: "${script}"\n`);
   const run = r.trigger({ name: "push", sha });
-  await new Promise((res) => setTimeout(res, 300));
+  while (!fs.existsSync(ready)) await new Promise((res) => setTimeout(res, 10));
   run.jobs.job.cancel();
   const job = await run.jobs.job.done;
   expect(job.conclusion).toBe("cancelled");
@@ -93,7 +98,9 @@ test("one job runs per concurrency group, a newer waiting job replaces the older
   expect([a.deploy.conclusion, b.deploy.conclusion, c.deploy.conclusion]).toEqual(["success", "cancelled", "success"]);
   expect(b.deploy.output).toBe("cancelled while pending");
 
-  const p = runner(`  preview:\n    concurrency: { group: p, cancel-in-progress: true }\n    steps:\n      - run: sleep 5\n`);
+  const p = runner(
+    `  preview:\n    concurrency: { group: p, cancel-in-progress: true }\n    steps:\n      - run: sleep 5\n`,
+  );
   const first = p.trigger({ name: "push", sha });
   await new Promise((res) => setTimeout(res, 200));
   const second = p.trigger({ name: "push", sha });
@@ -113,7 +120,9 @@ test("a pull request from a fork gets no secrets; one from a branch of the repos
 test("conditions read the contexts and the status functions; an action the runner cannot play fails its job", async () => {
   const ctx = { github: { event_name: "push", event: { inputs: { job: "up" } } }, inputs: { job: "up" } };
   expect(evaluate("github.event_name == 'PUSH' && inputs.job == 'up'", ctx)).toBe(true);
-  expect(evaluate("github.event_name == 'schedule' || (github.event_name == 'push' && inputs.job != 'up')", ctx)).toBe(false);
+  expect(evaluate("github.event_name == 'schedule' || (github.event_name == 'push' && inputs.job != 'up')", ctx)).toBe(
+    false,
+  );
   expect(() => evaluate("github.event_name ~ 'x'", ctx)).toThrow("cannot read");
   const r = runner(
     `  job:\n    steps:\n      - uses: someone/unknown-action@v1\n      - run: echo skipped\n      - if: failure()\n        run: echo on failure\n      - if: always()\n        run: echo always\n`,

@@ -53,10 +53,34 @@ async function startPostgres({ parent = os.tmpdir(), password = "state-backend-p
     const r = spawnSync(path.join(bin, cmd), args, { ...as, encoding: "utf8" });
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed: ${r.stderr || r.stdout || r.error}`);
   };
-  run("initdb", ["-D", data, "-U", "pulumi", "--pwfile", path.join(dir, "pw"), "--auth=scram-sha-256", "-E", "UTF8", "--no-sync"]);
+  run("initdb", [
+    "-D",
+    data,
+    "-U",
+    "pulumi",
+    "--pwfile",
+    path.join(dir, "pw"),
+    "--auth=scram-sha-256",
+    "-E",
+    "UTF8",
+    "--no-sync",
+  ]);
   const port = await freePort();
   // No fsync: the simulation's server lives for one run. Unix sockets go in the folder, not /var/run.
-  const args = ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", dir, "-c", "fsync=off", "-c", "max_connections=50"];
+  const args = [
+    "-D",
+    data,
+    "-p",
+    String(port),
+    "-h",
+    "127.0.0.1",
+    "-k",
+    dir,
+    "-c",
+    "fsync=off",
+    "-c",
+    "max_connections=50",
+  ];
   const child = spawn(path.join(bin, "postgres"), args, { ...as, stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   await new Promise((resolve, reject) => {

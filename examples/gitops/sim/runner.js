@@ -21,8 +21,14 @@ const { condition, evaluate, interpolate } = require("./expressions");
 const COMMENT_MAX = 65536;
 
 /** A path filter of `on.<event>.paths` as a regular expression (`**` any depth, `*` one segment). */
+const literal = (text) => text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 const glob = (p) =>
-  new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*/g, "\u0000").replace(/\*/g, "[^/]*").replace(/\u0000/g, ".*")}$`);
+  new RegExp(
+    `^${p
+      .split("**")
+      .map((part) => part.split("*").map(literal).join("[^/]*"))
+      .join(".*")}$`,
+  );
 
 class Runner {
   /**
@@ -75,7 +81,9 @@ class Runner {
       sha: event.sha,
       ref: pr ? `refs/pull/${event.number}/merge` : `refs/heads/${event.branch ?? "main"}`,
       event: {
-        ...(pr ? { pull_request: { number: event.number, head: { repo: { full_name: full, fork: !!event.fork } } } } : {}),
+        ...(pr
+          ? { pull_request: { number: event.number, head: { repo: { full_name: full, fork: !!event.fork } } } }
+          : {}),
         inputs: event.inputs ?? {},
       },
     };
@@ -212,11 +220,12 @@ class Runner {
         const env = { ...job_.env };
         for (const [k, v] of Object.entries(step.env ?? {})) env[k] = interpolate(v, ctx);
         if (job_.paths.length) env.PATH = `${job_.paths.join(path.delimiter)}${path.delimiter}${env.PATH}`;
+        const t = Date.now();
         const r = step.uses
           ? await this.uses(step, ctx, job_, env)
           : await this.run(step, job, ctx, job_, env, handle, i);
         const outcome = r.code === 0 ? "success" : handle.cancelled ? "cancelled" : "failure";
-        steps.push({ name: label, outcome, ...r });
+        steps.push({ name: label, outcome, ms: Date.now() - t, ...r });
         if (step.id) ctx.steps[step.id] = { outcome, outputs: r.outputs ?? {} };
         if (r.code !== 0 && !step["continue-on-error"]) failed = true;
       }
@@ -224,7 +233,11 @@ class Runner {
       clearTimeout(timer);
     }
     if (!failed && !handle.cancelled) for (const save of job_.saves) save();
-    const conclusion = handle.cancelled === "timed out" ? "timed_out" : handle.cancelled ? "cancelled" : failed ? "failure" : "success";
+    const conclusion =
+      handle.cancelled === "timed out" ? "timed_out" : handle.cancelled ? "cancelled" : failed ? "failure" : "success";
+    const output = steps.map((s) => `--- ${s.name} (${s.outcome}, ${s.ms} ms)\n${s.output}`).join("\n");
+    // The job's log, as GitHub keeps it: read it when a day fails (CDN_GITOPS_KEEP=1 keeps the folders).
+    fs.writeFileSync(path.join(dir, "job.log"), `${conclusion} in ${Date.now() - started} ms\n${output}`);
     return {
       name,
       conclusion,
@@ -232,7 +245,7 @@ class Runner {
       comment: job_.comment,
       env: job_.env,
       ms: Date.now() - started,
-      output: steps.map((s) => `--- ${s.name} (${s.outcome})\n${s.output}`).join("\n"),
+      output,
       step: (n) => steps.find((s) => s.name === n),
     };
   }
@@ -316,7 +329,10 @@ const USES = {
     }
     job.saves.push(() => {
       if (!fs.existsSync(target) || this.caches.has(w.key)) return;
-      const kept = path.join(this.root, `cache-${crypto.createHash("sha256").update(w.key).digest("hex").slice(0, 12)}`);
+      const kept = path.join(
+        this.root,
+        `cache-${crypto.createHash("sha256").update(w.key).digest("hex").slice(0, 12)}`,
+      );
       execFileSync("cp", ["-al", target, kept]);
       this.caches.set(w.key, kept);
     });
@@ -326,7 +342,8 @@ const USES = {
   "marocchino/sticky-pull-request-comment"(w, { ctx, job }) {
     if (!ctx.github.event.pull_request) throw new Error("no pull request to comment on");
     const body = fs.readFileSync(path.join(job.workspace, w.path), "utf8");
-    if (body.length > COMMENT_MAX) throw new Error(`Body is too long (maximum is ${COMMENT_MAX} characters): ${body.length}`);
+    if (body.length > COMMENT_MAX)
+      throw new Error(`Body is too long (maximum is ${COMMENT_MAX} characters): ${body.length}`);
     job.comment = body;
     return { output: `commented (${body.length} characters)` };
   },

@@ -21,7 +21,12 @@ const TARBALL = "pulumi-cdn-zones-0.1.0.tgz";
 function run(cmd, args, { cwd, env, input } = {}) {
   return new Promise((resolve) => {
     const child = execFile(cmd, args, { cwd, env, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr, output: stdout + stderr }),
+      resolve({
+        code: error ? (typeof error.code === "number" ? error.code : 1) : 0,
+        stdout,
+        stderr,
+        output: stdout + stderr,
+      }),
     );
     if (input !== undefined) child.stdin.end(input);
   });
@@ -90,7 +95,7 @@ class World {
       path.join(EXAMPLE, ".github/workflows/cdn-zones.yml"),
       path.join(this.repo.dir, ".github/workflows/cdn-zones.yml"),
     );
-    for (const f of ["Pulumi.yaml", "package.json", ".gitignore", "index.ts", "drift.ts"])
+    for (const f of ["Pulumi.yaml", "package.json", ".gitignore", "index.ts", "drift.ts", "zones.ts"])
       fs.copyFileSync(path.join(EXAMPLE, "infra", f), path.join(infra, f));
     if (from) {
       for (const f of [`vendor/${TARBALL}`, "package.json", "package-lock.json"])
@@ -107,8 +112,6 @@ class World {
         env: this.devEnv,
       });
     }
-    // A program needs zones.ts until the import writes it.
-    fs.writeFileSync(path.join(infra, "zones.ts"), "export {};\n");
     await this.pulumi(["stack", "init", "prod", "--secrets-provider", "passphrase"]);
     this.repo.commit("The team's repository: the workflow, infra/ and the package from vendor/");
     this.runner = new Runner({
