@@ -5,13 +5,14 @@
 import * as fs from "fs";
 import { parseArgs } from "util";
 import { isZoneKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
+import { LANGUAGES, type Language } from "./program";
 
 export const USAGE = `Usage: cdn-zones import [options]
        cdn-zones settle [--stack NAME]
        cdn-zones summary [--title TEXT] [FILE]
 
-import: writes a Pulumi program (TypeScript) declaring every zone of the account with \`adopt: true\`,
-so \`pulumi up\` takes the zones over instead of creating new ones. See docs/migration.md.
+import: writes a Pulumi program (TypeScript, YAML or Python) declaring every zone of the account with
+\`adopt: true\`, so \`pulumi up\` takes the zones over instead of creating new ones. See docs/migration.md.
 
 Connection: the flags, else the environment, else (run in a Pulumi project) the stack's cdn:* config,
 read with \`pulumi config --json --show-secrets\`:
@@ -25,6 +26,8 @@ Options:
   --exclude-state FILE    leave out zones this stack state already manages (\`pulumi stack export\`
                           output); repeatable
   --out FILE              write the program to FILE instead of stdout
+  --language LANG         typescript (default; the package's classes), yaml (a Pulumi.yaml) or
+                          python (__main__.py): the provider plugin's cdn:index types, docs/languages/
   -h, --help              this text
 
 Progress and the \`pulumi config set --secret\` commands for the zones' passwords go to stderr.
@@ -47,6 +50,7 @@ export interface ImportOptions {
   kinds: ZoneKind[];
   excludeState: string[];
   out?: string;
+  language?: Language;
   /** The stack whose `cdn:*` config is read; default the project's selected stack. */
   stack?: string;
 }
@@ -106,6 +110,7 @@ export function parseCommand(argv: readonly string[]): CliCommand {
         kinds: { type: "string" },
         "exclude-state": { type: "string", multiple: true },
         out: { type: "string" },
+        language: { type: "string" },
         stack: { type: "string" },
         title: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -127,6 +132,9 @@ export function parseCommand(argv: readonly string[]): CliCommand {
   if (stray) throw new UsageError(`--${stray} is not an option of ${command}`);
   if (command === "settle") return { kind: "settle", stack: values.stack };
   if (command === "summary") return { kind: "summary", title: values.title ?? "Pulumi preview", file: rest[0] };
+  const language = (values.language ?? "typescript").toLowerCase() as Language;
+  if (!LANGUAGES.includes(language))
+    throw new UsageError(`--language: unknown language '${values.language}'; use ${LANGUAGES.join(", ")}`);
   return {
     kind: "import",
     options: {
@@ -136,6 +144,7 @@ export function parseCommand(argv: readonly string[]): CliCommand {
       kinds: values.kinds !== undefined ? parseKinds(values.kinds) : [...ZONE_KINDS],
       excludeState: values["exclude-state"] ?? [],
       out: values.out,
+      language,
       stack: values.stack,
     },
   };

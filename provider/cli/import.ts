@@ -77,7 +77,7 @@ export async function importZones(
     "Every zone has `adopt: true`: `pulumi up` takes the existing zone over instead of creating one,",
     "and brings it to the values declared here (passwords included). Review before the first up; see docs/migration.md.",
   ];
-  const program = renderProgram(zones, header);
+  const program = renderProgram(zones, header, options.language);
   return { ...program, excluded, deliveryConfig: deliveryConfig(program, env, stack) };
 }
 

@@ -69,11 +69,30 @@ function listedInputs(kind: ZoneKind, row: Record<string, unknown>): [string, st
   return out;
 }
 
+/** The languages `cdn-zones import --language` writes: the package's classes, or the provider plugin's types. */
+export const LANGUAGES = ["typescript", "yaml", "python"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** One zone of the program, whatever its language. */
+interface Entry {
+  kind: ZoneKind;
+  title: string;
+  type: string;
+  variable: string;
+  resource: string;
+  inputs: [string, string][];
+  password?: string;
+}
+
 /**
- * Renders the program for `zones` (already filtered). `header` lines become the opening comment
+ * Renders the program for `zones` (already filtered) in `language`. `header` lines become the opening comment
  * (where the zones came from); the order is kind, then name, so a re-import diffs cleanly.
  */
-export function renderProgram(zones: readonly ListedZone[], header: readonly string[] = []): GeneratedProgram {
+export function renderProgram(
+  zones: readonly ListedZone[],
+  header: readonly string[] = [],
+  language: Language = "typescript",
+): GeneratedProgram {
   const skipped: SkippedZone[] = [];
   const valid = zones.filter((z) => {
     const reason = nameProblem(z.kind, z.row.name);
@@ -88,48 +107,93 @@ export function renderProgram(zones: readonly ListedZone[], header: readonly str
   );
   const vars = new IdentifierPool();
   const names = new ResourceNamePool();
-  const passwords: PasswordSetting[] = [];
   const counts = perKind(() => 0);
-  const blocks: string[] = [];
-  const variables: string[] = [];
-  for (const z of sorted) {
+  const entries = sorted.map((z): Entry => {
     const spec = specOf(z.kind);
     const zoneName = String(z.row.name);
     const variable = vars.take(z.kind, zoneName);
-    const lines = [`  name: ${literal(zoneName)},`];
-    for (const [input, value] of listedInputs(z.kind, z.row)) lines.push(`  ${input}: ${literal(value)},`);
-    if (spec.fields.some((f) => f.input === "password")) {
-      const configKey = `${variable}Password`;
-      passwords.push({ configKey, kind: z.kind, zoneName });
-      lines.push(`  password: config.requireSecret(${literal(configKey)}),`);
-    }
-    lines.push("  adopt: true,");
     counts[z.kind]++;
-    variables.push(variable);
-    blocks.push(
-      `${comment(`${spec.label} '${zoneName}' (id ${String(z.row.id)})`)}\nconst ${variable} = new ${spec.type}(${literal(names.take(spec.type, zoneName))}, {\n${lines.join("\n")}\n});`,
-    );
-  }
-  const classes = ZONE_KINDS.filter((k) => counts[k] > 0).map((k) => kindInfo(k).type);
-  const text = [
-    ...header.map(comment),
-    ...(passwords.length ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
-    ...(classes.length ? [`import { ${classes.join(", ")} } from "pulumi-cdn-zones";`] : []),
-    "",
-    ...(passwords.length
-      ? [
-          "// Passwords cannot be read from the API: each comes from the stack's secret config.",
-          "const config = new pulumi.Config();",
-          "",
-        ]
-      : []),
-    blocks.join("\n\n"),
-    "",
-    // Exported ids keep every variable used (noUnusedLocals) and show what was adopted.
-    variables.length
-      ? `export const zoneIds = {\n${variables.map((v) => `  ${v}: ${v}.zoneId,`).join("\n")}\n};`
-      : "export {};",
-    "",
-  ].join("\n");
+    return {
+      kind: z.kind,
+      title: `${spec.label} '${zoneName}' (id ${String(z.row.id)})`,
+      type: spec.type,
+      variable,
+      resource: names.take(spec.type, zoneName),
+      inputs: [["name", zoneName], ...listedInputs(z.kind, z.row)],
+      password: spec.fields.some((f) => f.input === "password") ? `${variable}Password` : undefined,
+    };
+  });
+  const passwords = entries.flatMap((e) =>
+    e.password ? [{ configKey: e.password, kind: e.kind, zoneName: e.inputs[0][1] }] : [],
+  );
+  const text = WRITERS[language](entries, header.map(comment));
   return { text, passwords, counts, skipped };
 }
+
+const PASSWORDS_NOTE = "Passwords cannot be read from the API: each comes from the stack's secret config.";
+
+/** The program in each language; every server value goes through `literal` or `comment` (codeText.ts). */
+const WRITERS: Record<Language, (entries: Entry[], header: string[]) => string> = {
+  typescript(entries, header) {
+    const withPassword = entries.some((e) => e.password);
+    const classes = ZONE_KINDS.filter((k) => entries.some((e) => e.kind === k)).map((k) => kindInfo(k).type);
+    const blocks = entries.map((e) => {
+      const lines = e.inputs.map(([k, v]) => `  ${k}: ${literal(v)},`);
+      if (e.password) lines.push(`  password: config.requireSecret(${literal(e.password)}),`);
+      lines.push("  adopt: true,");
+      return `${comment(e.title)}\nconst ${e.variable} = new ${e.type}(${literal(e.resource)}, {\n${lines.join("\n")}\n});`;
+    });
+    return [
+      ...header,
+      ...(withPassword ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
+      ...(classes.length ? [`import { ${classes.join(", ")} } from "pulumi-cdn-zones";`] : []),
+      "",
+      ...(withPassword ? [`// ${PASSWORDS_NOTE}`, "const config = new pulumi.Config();", ""] : []),
+      blocks.join("\n\n"),
+      "",
+      // Exported ids keep every variable used (noUnusedLocals) and show what was adopted.
+      entries.length
+        ? `export const zoneIds = {\n${entries.map((e) => `  ${e.variable}: ${e.variable}.zoneId,`).join("\n")}\n};`
+        : "export {};",
+      "",
+    ].join("\n");
+  },
+  yaml(entries, header) {
+    // A double-quoted YAML scalar takes JSON's escapes; `${` would be Pulumi YAML's interpolation.
+    const str = (s: string) => literal(s).replace(/\$\{/g, () => "$${");
+    const hash = (lines: string[]) => lines.map((l) => `#${l.slice(2)}`);
+    // The project's name: Pulumi.yaml needs one; a team renames it to their own before the first `up`.
+    const out = [...hash(header), "name: cdn-zones", "runtime: yaml"];
+    const secret = entries.filter((e) => e.password);
+    if (secret.length) out.push(`# ${PASSWORDS_NOTE}`, "config:");
+    for (const e of secret) out.push(`  ${e.password}:`, "    type: string", "    secret: true");
+    out.push("resources:");
+    for (const e of entries) {
+      out.push(`  ${hash([comment(e.title)])[0]}`, `  ${str(e.resource)}:`, `    type: cdn:index:${e.type}`);
+      out.push("    properties:", ...e.inputs.map(([k, v]) => `      ${k}: ${str(v)}`));
+      if (e.password) out.push(`      password: \${${e.password}}`);
+      out.push("      adopt: true");
+    }
+    out.push(
+      "outputs:",
+      "  zoneIds:",
+      ...entries.map((e) => `    ${e.variable}: \${${str(e.resource).slice(1, -1)}.zoneId}`),
+    );
+    return `${out.join("\n")}\n`;
+  },
+  python(entries, header) {
+    const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    const out = [...header.map((l) => `#${l.slice(2)}`), "import pulumi", "import pulumi_cdn as cdn", ""];
+    if (entries.some((e) => e.password)) out.push(`# ${PASSWORDS_NOTE}`, "config = pulumi.Config()", "");
+    for (const e of entries) {
+      const args = e.inputs.map(([k, v]) => `    ${snake(k)}=${literal(v)},`);
+      if (e.password) args.push(`    password=config.require_secret(${literal(e.password)}),`);
+      out.push(`#${comment(e.title).slice(2)}`, `${snake(e.variable)} = cdn.${e.type}(`, `    ${literal(e.resource)},`);
+      out.push(...args, "    adopt=True,", ")", "");
+    }
+    out.push(
+      `pulumi.export("zoneIds", {${entries.map((e) => `${literal(e.variable)}: ${snake(e.variable)}.zone_id`).join(", ")}})`,
+    );
+    return `${out.join("\n")}\n`;
+  },
+};

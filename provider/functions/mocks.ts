@@ -18,22 +18,19 @@ export const FUNCTION_TOKEN_PREFIX = "cdn:index:";
 export const LIVE_FUNCTIONS = Symbol.for("pulumi-cdn-zones.liveFunctions");
 
 /**
- * Whether `setMocks` installed the current monitor. The SDK has no public `isMockMode`; its
- * `MockMonitor` is the one thing `setMocks` always installs. The class is matched by name along the
- * prototype chain, because a program's own `@pulumi/pulumi` may be another copy than this package's.
+ * Whether `setMocks` installed the current monitor. The SDK has no public `isMockMode`; its `MockMonitor` holds the
+ * `Mocks` it was given (runtime/mocks.js), which no real monitor has. Read by shape, not by class name, because a
+ * program's own `@pulumi/pulumi` may be another copy than this package's, and a bundler may rename the class.
  */
 export function functionsAnswerFromMocks(): boolean {
-  let monitor: unknown;
+  let monitor: { mocks?: { call?: unknown; newResource?: unknown } } & Record<symbol, unknown>;
   try {
-    monitor = pulumi.runtime.getMonitor();
+    monitor = pulumi.runtime.getMonitor() as unknown as typeof monitor;
   } catch {
     return false;
   }
-  if (!monitor || typeof monitor !== "object" || (monitor as Record<symbol, unknown>)[LIVE_FUNCTIONS]) return false;
-  for (let p = Object.getPrototypeOf(monitor); p; p = Object.getPrototypeOf(p)) {
-    if (p.constructor?.name === "MockMonitor") return true;
-  }
-  return false;
+  if (!monitor || typeof monitor !== "object" || monitor[LIVE_FUNCTIONS]) return false;
+  return typeof monitor.mocks?.call === "function" && typeof monitor.mocks.newResource === "function";
 }
 
 /** The invoke arguments: Dates as `Y-m-d` text (the SDK's serialization would turn a Date into `{}`). */

@@ -1,7 +1,7 @@
 /**
  * `cdn-zones summary` (provider/cli/summary.ts): the pull request comment made from `pulumi preview --json`. It says
  * what happens to each zone in the account, and fits GitHub's 65,536 characters however many zones change. The
- * 300-zone import previewed by the real CLI: tests/examples/gitops.test.ts.
+ * real CLI's JSON, through the example workflow's preview job: tests/gitops/days.test.ts.
  */
 import { COMMENT_LIMIT, summarize, type PreviewDigest } from "../../provider/cli/summary";
 

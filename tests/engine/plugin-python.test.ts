@@ -2,14 +2,15 @@
  * The provider plugin from a Python program, through the real CLI: the generated Python SDK (`pulumi_cdn`) and
  * `pulumi` from PyPI installed with pip into a virtualenv, Pulumi's own Python program runner (started by the
  * stand-in host of tools/pulumi-cli/language-host-python.js), the plugin's zones of every kind and a function.
- * Up, a no-op up, drift seen by refresh and repaired, the live zone deleted, destroy.
+ * Up, a no-op up, drift seen by refresh and repaired, the live zone deleted, destroy; then the Python program
+ * `cdn-zones import --language python` writes adopts an account's zones.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { useEmulator } from "../support/emulator";
 import { EngineProject, expectOk } from "../support/engine";
-import { PLUGIN_DIR, pluginOps } from "../support/plugin";
+import { expectImportAdopts, importProgram, PLUGINS_YAML, pluginOps, seedForImport } from "../support/plugin";
 import { pythonVenv } from "../support/python";
 
 // The first run builds the SDK generator (about two minutes) and downloads the wheels from PyPI.
@@ -33,16 +34,18 @@ pulumi.export("pullZones", cdn.get_pull_zones_output().zones.apply(lambda zs: [z
 const emu = useEmulator();
 let p: EngineProject;
 let work: string;
+let venv: string;
+const others: EngineProject[] = [];
 
 beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-python-"));
-  const venv = pythonVenv(work);
-  const project = ["runtime:", "  name: python", "  options:", `    virtualenv: ${venv}`, "plugins:", "  providers:"];
-  project.push("    - name: cdn", `      path: ${PLUGIN_DIR}`, "");
+  venv = pythonVenv(work);
+  const project = ["runtime:", "  name: python", "  options:", `    virtualenv: ${venv}`, PLUGINS_YAML, ""];
   p = await EngineProject.create(emu.get(), { projectYaml: project.join("\n"), files: { "__main__.py": PROGRAM } });
 });
 afterAll(() => {
   p?.dispose();
+  others.forEach((o) => o.dispose());
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
@@ -81,4 +84,15 @@ test("the live zone removed from the program is deleted; destroy leaves the othe
   expect(pluginOps(d.steps)).toEqual(["delete assets", "delete site", "delete videos"]);
   expect(d.output.match(/\) stays in the account and keeps serving/g)?.length).toBeGreaterThanOrEqual(3);
   expect(emu.get().zones("pull")).toHaveLength(1);
+});
+
+test("cdn-zones import --language python writes a program over the SDK that adopts the account's zones", async () => {
+  await emu.get().reset();
+  const zones = await seedForImport(emu.get(), "p");
+  const program = await importProgram(emu.get(), "python");
+  expect(program).toContain("import pulumi_cdn as cdn");
+  const project = ["runtime:", "  name: python", "  options:", `    virtualenv: ${venv}`, PLUGINS_YAML, ""].join("\n");
+  const q = await EngineProject.create(emu.get(), { projectYaml: project, files: { "__main__.py": program } });
+  others.push(q);
+  await expectImportAdopts(emu.get(), q, program, zones);
 });

@@ -167,3 +167,53 @@ test("C1 controls, DEL and bidirectional formatting characters in listed values 
   expect(program.text).toContain("\\u202e");
   expect(run(program.text).declared.map((d) => [d.args.origin, d.args.vhost])).toEqual([[origin, vhost]]);
 });
+
+/** The YAML program's zones as a YAML parser reads them, with Pulumi YAML's one escape (`$${` is `${`) undone. */
+function yamlZones(text: string): Record<string, Record<string, unknown>> {
+  const doc = require("js-yaml").load(text) as { resources: Record<string, { properties: Record<string, unknown> }> };
+  // A raw `${` would be an interpolation Pulumi YAML evaluates: only `$${` may reach the program.
+  const unescape = (v: unknown) =>
+    typeof v === "string" ? (expect(v).not.toMatch(/(^|[^$])\$\{/), v.replace(/\$\$\{/g, "${")) : v;
+  return Object.fromEntries(
+    Object.entries(doc.resources).map(([k, r]) => [
+      k,
+      Object.fromEntries(Object.entries(r.properties).map(([p, v]) => [p, unescape(v)])),
+    ]),
+  );
+}
+
+/** The Python program's calls as Python's own parser reads them: `[type, resource name, keyword values]`. */
+function pythonCalls(text: string): [string, string, Record<string, unknown>][] {
+  const script = [
+    "import ast, json, sys",
+    "out = []",
+    "for node in ast.walk(ast.parse(sys.stdin.read())):",
+    "    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr.endswith('Zone'):",
+    "        kw = {k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)}",
+    "        out.append([node.func.attr, node.args[0].value, kw])",
+    "print(json.dumps(out))",
+  ].join("\n");
+  return JSON.parse(
+    require("child_process").execFileSync("python3", ["-c", script], { input: text, encoding: "utf8" }),
+  );
+}
+
+describe.each([
+  ["LF", `a\n${PLANTED}`],
+  ["U+2028", `a\u2028${PLANTED}`],
+  ["${", "a${require('fs').rmSync('/')}b"],
+  ["quotes", `a"b'c\\d`],
+  ["a bidi override", "a\u202eb"],
+])("cdn-zones import --language yaml | python, a field holding %s", (_label, hostile) => {
+  const origin = `https://o.example.com/${hostile}`;
+  test("round-trips exactly through a YAML parser, with no interpolation", () => {
+    const program = renderProgram([pull(1, ODD, { origin })], [`from ${hostile}`], "yaml");
+    expect(yamlZones(program.text)).toEqual({ [ODD]: { name: ODD, origin, adopt: true } });
+    expect(program.text).not.toMatch(/[\r\u2028\u2029\u202e]/);
+  });
+  test("round-trips exactly through Python's parser, as a keyword value of the zone's call", () => {
+    const program = renderProgram([pull(1, ODD, { origin })], [`from ${hostile}`], "python");
+    expect(pythonCalls(program.text)).toEqual([["PullZone", ODD, { name: ODD, origin, adopt: true }]]);
+    expect(program.text).not.toMatch(/[\r\u2028\u2029\u202e]/);
+  });
+});

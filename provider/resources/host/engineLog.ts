@@ -24,7 +24,7 @@ let send: Send | null | undefined;
 
 /**
  * The engine's address, when this process is the SDK's dynamic-provider host and was started by an engine:
- * its last argument, `127.0.0.1:<port>`. The testing driver starts the host with `127.0.0.1:0`, no engine.
+ * its last argument, `127.0.0.1:<port>`. A host started by hand with port 0 has no engine to send to.
  */
 export function engineAddress(
   argv: readonly string[] = process.argv,

@@ -35,7 +35,7 @@ export function warn(line: string): void {
 /**
  * A line about one operation that went as asked (a zone created, updated or deleted, with its time): the
  * engine shows that step itself, so the line goes to its debug log, which `pulumi up --debug` shows
- * (engineLog.ts); outside an engine (the testing driver, tests) it is written like a progress line.
+ * (engineLog.ts); outside an engine (a test calling the handlers) it is written like a progress line.
  */
 export function detail(line: string): void {
   if (logsQuiet()) return;

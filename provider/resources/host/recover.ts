@@ -1,25 +1,9 @@
 /**
- * A create is never repeated blindly: when its answer is lost (connection dropped, timeout, 5xx,
- * a cut body) the zone may exist. Before trying again we look for it by name through listZones
- * and take it over when it is ours: absent from the snapshot taken before this deployment's first
- * create of the kind (so it did not exist before we came), not claimed by another resource of the
- * deployment, and holding what was sent. A zone of that name that existed before is "name in use",
- * never taken over without `adopt`. Names are unique per kind, so this can never make a duplicate.
- *
- * A listZones answer may be stale or short. So one answer without the zone never outweighs a
- * name-in-use answer (2002...) after a lost one: the server has just said a zone of that name
- * exists, and it is most likely the one the lost attempt made. The list is asked again, up to twice
- * the budget's attempts (giving up would leave the zone out of state), and if it never shows the
- * zone the error says so, never that the zone is someone else's.
- * Likewise "none was made" at the end needs two answers without the zone.
- *
- * When the budget runs out while an attempt may have made the zone, the lookups go on (they are
- * reads, safe to repeat) so that a zone that exists is taken over rather than forgotten: the
- * engine only keeps in state what a create reports with an id. Attempts and lookups wait as the
- * one retry policy says (api/retry.ts), `Retry-After` included.
- *
- * When the host is asked to stop (interrupt.ts), no further attempt, backoff or lookup starts: the create
- * ends at once, saying whether an attempt may have made the zone.
+ * A create is never repeated blindly: when its answer is lost the zone may exist, so it is looked up by name and
+ * taken over only when ours (absent from the snapshot before this deployment's first create of the kind, claimed
+ * by no other resource, holding what was sent); one that existed before is "name in use". A list without the zone
+ * never outweighs a name-in-use answer after a lost one, and "none was made" needs two answers without it. The
+ * rules and their reasons: docs/resources.md ("What each step does", create) and docs/reliability.md ("Faults").
  */
 import { CdnClient } from "../../api/client";
 import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError, withMessage } from "../../api/errors";
