@@ -6,7 +6,7 @@
 import { FAULT } from "../api/wire";
 import { AUTH_TIME_ZONE, AUTH_WINDOW_MS } from "../api/auth";
 
-/** A fault a handler or a check throws; faults.ts renders it as a `<fault>` response. */
+/** A fault a handler or a check throws; server.ts sends it as a `<fault>` response. */
 export class RpcFault extends Error {
   constructor(
     readonly faultCode: number,
