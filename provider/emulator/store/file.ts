@@ -11,7 +11,7 @@ import { randomBytes } from "crypto";
 import type { EmulatorUser } from "./store";
 import { nameProblem } from "../handlers/zone-rules";
 import { asId } from "../../api/ids";
-import { INT32_MAX } from "../options";
+import { INT32_MAX } from "../../api/ids";
 import { decodeUtf8, forbiddenXmlChar } from "../../api/xmlrpc";
 import { DataFileLock, DataFileLockedError } from "./lock";
 import { MemoryStore } from "./memory";

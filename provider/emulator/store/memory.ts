@@ -1,6 +1,6 @@
 /** The in-memory store: maps indexed by id and by group+name, nothing persisted. */
 import type { EmulatorUser } from "./store";
-import { INT32_MAX } from "../options";
+import { INT32_MAX } from "../../api/ids";
 import type { ZoneGroup } from "../../api/kinds";
 import type { Store, StoreSnapshot, StoredZone, ZonePatch } from "./store";
 
