@@ -32,25 +32,11 @@ export interface ServerDeps {
   latencyMs: number;
   readonly log?: (line: string) => void;
   /** The address listened on, and other names a request's Host may give (request-guard.ts). */
-  readonly listenHost: string;
+  readonly host: string;
   readonly allowedHosts?: readonly string[];
 }
 
 type Body = { kind: "ok"; text: string } | { kind: "notUtf8" } | { kind: "tooLarge" } | { kind: "aborted" };
-
-/** A call read and parsed, on its way to an answer. */
-interface Received {
-  readonly body: Body;
-  readonly call?: ParsedCall;
-  /** The fault that replaces the call (a body too large or not parsed). */
-  readonly early?: Outcome;
-  /** Its wire name as recorded ("" when the body did not parse). */
-  readonly method: string;
-  readonly path: string;
-  readonly group: Group;
-  readonly at: number;
-  readonly started: number;
-}
 
 /** Past maxBodyBytes the rest is read and dropped (so the client can read the fault), up to this factor. */
 const DRAIN_FACTOR = 16;
@@ -214,7 +200,7 @@ export class EmulatorServer {
 
   /** A request that is no call: a browser's or a foreign Host's (403), another path (404), another verb (405). */
   private refusal(req: http.IncomingMessage, res: http.ServerResponse, group: Group | undefined): boolean {
-    const refused = browserRefusal(req.headers, this.deps.listenHost, this.deps.allowedHosts);
+    const refused = browserRefusal(req.headers, this.deps.host, this.deps.allowedHosts);
     const [status, text, headers] = refused
       ? [403, `${refused}\n`, { Connection: "close" }]
       : !group
@@ -242,7 +228,9 @@ export class EmulatorServer {
     const path = (req.url ?? "").split("?", 1)[0];
     this.active.push(method);
     try {
-      await this.process(req, res, { body, call, early, method, path, group: group!, at, started });
+      const outcome = await this.answer(req, res, body, call ?? early!, group!);
+      const params = call ? recordParams(call.params) : [];
+      if (outcome) this.finish({ method, path, params, at, ...outcome, ms: performance.now() - started });
     } finally {
       this.active.splice(this.active.indexOf(method), 1);
     }
@@ -253,30 +241,27 @@ export class EmulatorServer {
     return [...this.active];
   }
 
-  private async process(req: http.IncomingMessage, res: http.ServerResponse, c: Received): Promise<void> {
-    const { body, call, early, path, group, at, started } = c;
-    const injection = this.deps.injector.decide(call?.methodName);
+  /** Answers a call (or the fault that replaces it) after its latency and injected fault; undefined once closed. */
+  private async answer(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    body: Body,
+    call: ParsedCall | Outcome,
+    group: Group,
+  ): Promise<Pick<CallRecord, "ok" | "faultCode" | "faultString" | "errorCode" | "fault"> | undefined> {
+    const name = "methodName" in call ? call.methodName : undefined;
+    const injection = this.deps.injector.decide(name);
     const delay = this.deps.latencyMs + injection.latencyMs;
     if (delay > 0) await this.sleep(delay);
-    if (this.closed) return;
-    const base = { method: c.method, path, params: call ? recordParams(call.params) : [], at };
+    if (this.closed) return undefined;
     const act = injection.kind && INJECTED[injection.kind];
     if (act && act.when === "before") {
       sendInjected(injection, req, res);
-      const expired = act.send === "expired" ? Faults.expired() : undefined;
-      const { faultCode, faultString } = expired ?? {};
-      this.finish({
-        ...base,
-        ok: false,
-        fault: injection.kind,
-        faultCode,
-        faultString,
-        ms: performance.now() - started,
-      });
-      return;
+      const { faultCode, faultString } = act.send === "expired" ? Faults.expired() : ({} as Partial<RpcFault>);
+      return { ok: false, fault: injection.kind, faultCode, faultString };
     }
-    let outcome = early ?? (await this.deps.dispatcher.execute(group, call!));
-    if (this.closed) return;
+    let outcome = "methodName" in call ? await this.deps.dispatcher.execute(group, call) : call;
+    if (this.closed) return undefined;
     // A short answer: the list as a flaky backend might return it, with rows missing.
     if (act && act.send === "short" && outcome.ok && Array.isArray(outcome.value))
       outcome = { ok: true, value: outcome.value.slice(0, injection.keep ?? 0) };
@@ -291,15 +276,10 @@ export class EmulatorServer {
       if (act) sendInjected(injection, req, res, xml);
       else sendXml(res, xml, body.kind === "tooLarge" ? { Connection: "close" } : {});
     }
-    this.finish({
-      ...base,
-      ok: outcome.ok,
-      faultCode: outcome.ok ? undefined : outcome.fault.faultCode,
-      faultString: outcome.ok ? undefined : outcome.fault.faultString,
-      errorCode: errorCodeOf(base.method, outcome),
-      fault: injection.kind ?? (injection.latencyMs > 0 ? "latency" : undefined),
-      ms: performance.now() - started,
-    });
+    const fault = injection.kind ?? (injection.latencyMs > 0 ? "latency" : undefined);
+    if (!outcome.ok)
+      return { ok: false, faultCode: outcome.fault.faultCode, faultString: outcome.fault.faultString, fault };
+    return { ok: true, errorCode: errorCodeOf(name ?? "", outcome), fault };
   }
 
   /** The parsed call, or the fault that replaces it (oversized or malformed body). */
