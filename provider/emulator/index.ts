@@ -1,8 +1,7 @@
 /**
- * A local emulator of the whole CDN XML-RPC API, for tests and development: `startEmulator()`
- * listens on a free loopback port and returns a handle to inspect calls, change zones behind
- * the client's back (drift), inject faults and close. It is a development tool, not a server
- * to expose: see docs/emulator.md.
+ * A local emulator of the whole CDN XML-RPC API, for tests and development: `startEmulator()` listens on a free
+ * loopback port and returns a handle to inspect calls, change zones behind the client's back (drift), inject faults
+ * and close. A development tool, not a server to expose: see docs/emulator.md.
  */
 import type { ZoneGroup, ZoneSpelling } from "../api/kinds";
 import { compatFor, type CompatProfile } from "./compat";
@@ -17,32 +16,19 @@ import { MemoryStore } from "./store/memory";
 import type { EmulatorUser, Store } from "./store/store";
 import { zoneAccess } from "./zone-access";
 
-export type { EmulatorOptions } from "./options";
-export {
-  DEFAULT_API_KEY,
-  DEFAULT_API_USER_ID,
-  DEFAULT_HOST,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_COMPANY_ID,
-  DEFAULT_COMPANY_ALIAS,
-  DEFAULT_CDN_DOMAIN,
-} from "./options";
+export { DEFAULT_API_KEY, DEFAULT_API_USER_ID, DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES } from "./options";
+export { DEFAULT_COMPANY_ID, DEFAULT_COMPANY_ALIAS, DEFAULT_CDN_DOMAIN, type EmulatorOptions } from "./options";
 export type { CallRecord, EmulatorStats, MethodStats } from "./recorder";
 export type { PurgeRecord } from "./handlers/context";
 export type { EmulatorUser } from "./store/store";
-export type { FaultKind, FaultRule } from "./injection";
-export { ALL_FAULT_KINDS, FAULT_KINDS, TARGETED_FAULT_KINDS, FaultInjector } from "./injection";
-export type { FailureForm, FaultMoment, OnceSpec } from "./injection";
+export { ALL_FAULT_KINDS, FAULT_KINDS, TARGETED_FAULT_KINDS, FaultInjector, type FaultKind } from "./injection";
+export type { FaultRule, FailureForm, FaultMoment, OnceSpec } from "./injection";
 export type { ZoneGroup, ZoneSpelling } from "../api/kinds";
 export { DataFileError } from "./store/file";
 export { Faults, RpcFault } from "./errors";
-export { COMPAT_PROFILES } from "./compat";
-export type { CompatProfile } from "./compat";
+export { COMPAT_PROFILES, type CompatProfile } from "./compat";
 
-/**
- * A zone as the inspection API shows it: its listZones row plus `label`, `hasPassword`,
- * `cdn_url` (pull and push zones) and `createdAt`. The password itself is not exposed.
- */
+/** A zone as the handle shows it: its listZones row plus `label`, `hasPassword`, `cdn_url` and `createdAt`. */
 export interface ZoneView {
   /** The zone's group (`pullzone`), as listZones serves it and the data file stores it. */
   readonly kind: ZoneGroup;
