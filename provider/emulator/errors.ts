@@ -1,6 +1,5 @@
 /**
- * The XML-RPC faults the emulator raises, with their codes and strings in one catalog.
- * Codes come from FAULT in api/wire.ts; the strings are documented in docs/emulator.md.
+ * The XML-RPC faults the emulator raises, codes (FAULT, api/wire.ts) and strings (docs/emulator.md) in one catalog.
  * No string ever contains the API key, an authString or a password.
  */
 import { FAULT } from "../api/wire";

@@ -41,33 +41,27 @@ type Body = { kind: "ok"; text: string } | { kind: "notUtf8" } | { kind: "tooLar
 /** Past maxBodyBytes the rest is read and dropped (so the client can read the fault), up to this factor. */
 const DRAIN_FACTOR = 16;
 
+/** The body, read up to `max` bytes; the first of the events below decides (a promise resolves once). */
 function readBody(req: http.IncomingMessage, max: number): Promise<Body> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let done = false;
-    const finish = (body: Body) => {
-      if (!done) {
-        done = true;
-        resolve(body);
-      }
-    };
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size <= max) chunks.push(chunk);
       else if (size > max * DRAIN_FACTOR) {
         req.socket.destroy();
-        finish({ kind: "aborted" });
+        resolve({ kind: "aborted" });
       }
     });
     req.on("end", () => {
-      if (size > max) return finish({ kind: "tooLarge" });
+      if (size > max) return resolve({ kind: "tooLarge" });
       // Strict: a byte that is not UTF-8 would otherwise become U+FFFD and change a stored value unseen.
       const text = decodeUtf8(Buffer.concat(chunks, size));
-      finish(text === undefined ? { kind: "notUtf8" } : { kind: "ok", text });
+      resolve(text === undefined ? { kind: "notUtf8" } : { kind: "ok", text });
     });
-    req.on("error", () => finish({ kind: "aborted" }));
-    req.on("close", () => finish({ kind: "aborted" }));
+    req.on("error", () => resolve({ kind: "aborted" }));
+    req.on("close", () => resolve({ kind: "aborted" }));
   });
 }
 
@@ -132,7 +126,8 @@ function sendInjected(injection: Injection, req: http.IncomingMessage, res: http
 export class EmulatorServer {
   readonly http: http.Server;
   private readonly sockets = new Set<Socket>();
-  private readonly sleeps = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  /** Pending latency waits, each with the function that ends it early. */
+  private readonly sleeps = new Map<NodeJS.Timeout, () => void>();
   /** Wire names of the calls being handled, one entry per call. */
   private readonly active: string[] = [];
   private closed = false;
@@ -171,9 +166,9 @@ export class EmulatorServer {
   close(): Promise<void> {
     if (!this.closing) {
       this.closed = true;
-      for (const s of this.sleeps) {
-        clearTimeout(s.timer);
-        s.resolve();
+      for (const [timer, wake] of this.sleeps) {
+        clearTimeout(timer);
+        wake();
       }
       this.sleeps.clear();
       this.closing = new Promise<void>((resolve) => {
@@ -187,14 +182,11 @@ export class EmulatorServer {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const entry = {
-        timer: setTimeout(() => {
-          this.sleeps.delete(entry);
-          resolve();
-        }, ms),
-        resolve,
-      };
-      this.sleeps.add(entry);
+      const timer = setTimeout(() => {
+        this.sleeps.delete(timer);
+        resolve();
+      }, ms);
+      this.sleeps.set(timer, resolve);
     });
   }
 
