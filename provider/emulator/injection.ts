@@ -1,8 +1,7 @@
 /**
- * Fault injection for reliability tests: rules that make matching calls slow, fail at the HTTP level, lose their
- * connection before or after processing, come back truncated or (listZones) short. A rule with a `rate` draws from
- * its own seeded PRNG, so a run is reproducible from the seed and the order of calls. What each kind does is data
- * (INJECTED); server.ts sends it.
+ * Fault injection for reliability tests: rules that make matching calls slow, fail, lose their connection, come back
+ * truncated or short. A rule with a `rate` draws from its own seeded PRNG, so a run is reproducible from the seed and
+ * the order of calls. What each kind does is data (INJECTED); server.ts sends it.
  */
 
 /** The general kinds, which apply to any call; the reliability suites and the soak sample these at random. */
@@ -29,9 +28,8 @@ export type FailureForm = "http500" | "http502" | "http503" | "reset" | "truncat
 type InjectedKind = Exclude<FaultKind, "latency">;
 
 /**
- * What each failing kind does: `when` it acts (before: instead of the call; after: on the way out, the change made),
- * what is sent (an HTTP `status`, a socket reset, half the answer, an HTML page, the expired-auth fault, or the answer
- * with rows cut) and the `once()` form it stands for. A kind added to ALL_FAULT_KINDS without a row fails the build.
+ * What each failing kind does: `when` it acts (before: instead of the call; after: the change made, on the way out),
+ * what is `send`t and the `once()` form it stands for. A kind added to ALL_FAULT_KINDS without a row fails the build.
  */
 export const INJECTED: {
   readonly [K in InjectedKind]: {
@@ -73,7 +71,7 @@ export interface FaultRule {
   readonly rate?: number;
   /** Apply to the next N matching calls (that the rate lets through), then retire. */
   readonly count?: number;
-  /** Let the first N matching calls through untouched, then apply (e.g. a deployment's first listZones). */
+  /** Let the first N matching calls through, then apply (e.g. after a deployment's first listZones). */
   readonly skip?: number;
   /** Seed of this rule's PRNG (default 1). */
   readonly seed?: number;
@@ -88,13 +86,10 @@ export interface FaultRule {
 }
 
 /** What to do to one call: the added latency, and the failing kind (if any) with its rule's settings. */
-export interface Injection {
-  readonly latencyMs: number;
-  readonly kind?: InjectedKind;
-  readonly status?: number;
-  readonly keep?: number;
-  readonly retryAfterS?: number;
-}
+export type Injection = { readonly latencyMs: number; readonly kind?: InjectedKind } & Pick<
+  FaultRule,
+  "status" | "keep" | "retryAfterS"
+>;
 
 const NONE: Injection = { latencyMs: 0 };
 const isCount = (v: number) => Number.isSafeInteger(v) && v >= 0;
@@ -137,13 +132,13 @@ function matches(rule: FaultRule, method: string | undefined): boolean {
   return rule.method.endsWith(".*") ? method.startsWith(rule.method.slice(0, -1)) : method === rule.method;
 }
 
-interface ActiveRule {
+type ActiveRule = {
   readonly id: number;
   readonly rule: FaultRule;
   remaining?: number;
   toSkip: number;
-  readonly random: () => number;
-}
+  random(): number;
+};
 
 const zeroCounts = () => Object.fromEntries(ALL_FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
 

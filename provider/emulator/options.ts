@@ -41,10 +41,7 @@ export interface EmulatorOptions {
   /** The account's company alias, a DNS label (default "acme"); it appears in every cdn_url. */
   companyAlias?: string;
   cdnDomain?: string;
-  /**
-   * The id of the first zone a fresh store hands out (default 1), so two emulators standing for two accounts need
-   * not hand out the same ids. A data file that already holds state keeps its own counter.
-   */
+  /** The first zone id a fresh store hands out (default 1; a data file keeps its counter): two accounts' ids differ. */
   firstZoneId?: number;
   /** Clock in epoch ms, used for auth windows and for "today" in reports. */
   now?: () => number;
@@ -55,10 +52,7 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** The shapes of the answers: `default`, `legacy` or `rollup` (docs/emulator.md, "Compatibility profiles"). */
   compat?: CompatProfile;
-  /**
-   * Host names requests may name in `Host` besides `localhost`, the listen address and IP addresses (a container's
-   * service name): any other is refused, as a DNS-rebinding page would send it (request-guard.ts).
-   */
+  /** Names a request's `Host` may give besides localhost, the listen address and IPs (request-guard.ts). */
   allowedHosts?: readonly string[];
 }
 
@@ -203,17 +197,11 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
 
 /** The users of a fresh account: the API user first, then two colleagues. */
 export function initialUsers(apiUserId: number, companyAlias: string): EmulatorUser[] {
-  const user = (id: number, username: string, fullname: string, timezone: string, phone: string) => ({
-    id: apiUserId + id,
-    username,
-    email: `${username}@${companyAlias}.example.com`,
-    fullname,
-    timezone,
-    phone,
-  });
   return [
-    user(0, "api", "API User", "America/Los_Angeles", ""),
-    user(1, "ops", "Operations", "GMT", "+1 555 0100"),
-    user(2, "billing", "Billing Contact", "America/New_York", "+1 555 0101"),
-  ];
+    ["api", "API User", "America/Los_Angeles", ""],
+    ["ops", "Operations", "GMT", "+1 555 0100"],
+    ["billing", "Billing Contact", "America/New_York", "+1 555 0101"],
+  ].map(([username, fullname, timezone, phone], i) => {
+    return { id: apiUserId + i, username, email: `${username}@${companyAlias}.example.com`, fullname, timezone, phone };
+  });
 }

@@ -1,21 +1,14 @@
 /**
- * The lock of a data file: `<file>.lock` beside it, holding the holder's pid, host, start time and a random token.
- * Two emulators on one file would hand out the same ids and overwrite each other's writes, so a second one refuses
- * to start; a lock left by a process that no longer runs on this host is taken over. Node has no file lock of its
- * own (no flock), and the one library that does this (proper-lockfile) goes by mtime, not by the holder's pid.
+ * The lock of a data file, `<file>.lock` (holder's pid, host, start time, token): two emulators on one file would hand
+ * out the same ids, so a second one refuses to start; a lock whose process no longer runs on this host is taken over.
+ * Hand-written: Node has no flock, and proper-lockfile judges staleness by mtime, not by the holder's pid.
  */
 import { promises as fs } from "fs";
 import * as os from "os";
 import { randomBytes } from "crypto";
 
-interface LockHolder {
-  readonly pid: number;
-  readonly host: string;
-  /** ISO time at which the holder took the lock. */
-  readonly startedAt: string;
-  /** Random per lock, so a release never removes a lock another emulator took over. */
-  readonly token: string;
-}
+/** `token` is random per lock, so a release never removes a lock another emulator took over. */
+type LockHolder = { readonly pid: number } & Readonly<Record<"host" | "startedAt" | "token", string>>;
 
 /** The data file is locked by another emulator (or its lock file is unreadable); the message says which. */
 export class DataFileLockedError extends Error {
