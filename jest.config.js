@@ -33,7 +33,8 @@ const HOST = [
 ];
 /** The real-engine suite: real Pulumi projects run with the `pulumi` CLI (scripts/pulumi-cli.js gets it). */
 const ENGINE = ["/tests/engine/.*\\.test\\.ts$"];
-const IGNORED = ["/node_modules/", "/tests/bench/"];
+// tests/gitops/: the GitOps simulation, minutes long, has its own config (npm run test:gitops).
+const IGNORED = ["/node_modules/", "/tests/bench/", "/tests/gitops/"];
 
 module.exports = {
   testTimeout: 60000,

@@ -8,9 +8,11 @@ import { isZoneKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 import { LANGUAGES, type Language } from "./program";
 
 export const USAGE = `Usage: cdn-zones import [options]
+       cdn-zones settle [--stack NAME]
+       cdn-zones summary [--title TEXT] [FILE]
 
-Writes a Pulumi program (TypeScript, YAML or Python) declaring every zone of the account with \`adopt: true\`,
-so \`pulumi up\` takes the zones over instead of creating new ones. See docs/migration.md.
+import: writes a Pulumi program (TypeScript, YAML or Python) declaring every zone of the account with
+\`adopt: true\`, so \`pulumi up\` takes the zones over instead of creating new ones. See docs/migration.md.
 
 Connection: the flags, else the environment, else (run in a Pulumi project) the stack's cdn:* config,
 read with \`pulumi config --json --show-secrets\`:
@@ -29,6 +31,13 @@ Options:
   -h, --help              this text
 
 Progress and the \`pulumi config set --secret\` commands for the zones' passwords go to stderr.
+
+settle: after an interrupted \`pulumi up\`, records in the stack's state the zones its pending creates made,
+and drops the pending creates that made nothing (docs/resources.md, "Interrupted deployments"). Connection: the
+stack's cdn:* config, then the environment. Run it before \`pulumi up\`; with nothing pending it asks no API.
+
+summary: a pull request comment (markdown, under 65,536 characters) from \`pulumi preview --json --show-sames\`
+output, read from FILE or stdin (without --show-sames the CLI leaves unchanged zones out, and so does the count).
 `;
 
 /** A usage error: printed with the usage text, exit status 2. */
@@ -46,7 +55,11 @@ export interface ImportOptions {
   stack?: string;
 }
 
-export type CliCommand = { kind: "help" } | { kind: "import"; options: ImportOptions };
+export type CliCommand =
+  | { kind: "help" }
+  | { kind: "import"; options: ImportOptions }
+  | { kind: "settle"; stack?: string }
+  | { kind: "summary"; title: string; file?: string };
 
 /** The kinds of `--kinds`, each checked; order and repeats do not matter. */
 function parseKinds(text: string): ZoneKind[] {
@@ -99,6 +112,7 @@ export function parseCommand(argv: readonly string[]): CliCommand {
         out: { type: "string" },
         language: { type: "string" },
         stack: { type: "string" },
+        title: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -107,9 +121,17 @@ export function parseCommand(argv: readonly string[]): CliCommand {
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: "help" };
-  if (positionals[0] !== "import")
-    throw new UsageError(positionals.length ? `unknown command '${positionals[0]}'` : "a command is needed");
-  if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
+  const [command, ...rest] = positionals;
+  if (!["import", "settle", "summary"].includes(command))
+    throw new UsageError(command ? `unknown command '${command}'` : "a command is needed");
+  const allowed = { import: 0, settle: 0, summary: 1 }[command as "import"];
+  if (rest.length > allowed) throw new UsageError(`unexpected argument '${rest[allowed]}'`);
+  const given = Object.keys(values).filter((k) => values[k as keyof typeof values] !== undefined);
+  const own = { import: ["title"], settle: ["stack"], summary: ["title"] }[command as "import"];
+  const stray = given.find((k) => (command === "import" ? own.includes(k) : !own.includes(k)));
+  if (stray) throw new UsageError(`--${stray} is not an option of ${command}`);
+  if (command === "settle") return { kind: "settle", stack: values.stack };
+  if (command === "summary") return { kind: "summary", title: values.title ?? "Pulumi preview", file: rest[0] };
   const language = (values.language ?? "typescript").toLowerCase() as Language;
   if (!LANGUAGES.includes(language))
     throw new UsageError(`--language: unknown language '${values.language}'; use ${LANGUAGES.join(", ")}`);

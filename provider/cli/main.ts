@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `cdn-zones`: command line of the package. `cdn-zones import` writes a program adopting the
- * account's zones (see docs/migration.md). The API key is never printed.
+ * account's zones (see docs/migration.md); `settle` records what an interrupted `up` made (settle.ts);
+ * `summary` turns `pulumi preview --json` into a pull request comment (summary.ts). The API key is never printed.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -9,7 +10,9 @@ import { CliCommand, parseCommand, USAGE, UsageError } from "./args";
 import { CdnConfigError } from "../api/errors";
 import { importZones } from "./import";
 import { deliveryConfigLines, passwordHints, skippedLine, summaryLine } from "./report";
+import { settleStack } from "./settle";
 import { readStackConfig } from "./stackConfig";
+import { summarize } from "./summary";
 import { printable } from "./terminal";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -27,6 +30,18 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   // Every line is made printable: progress carries server text (error messages, names).
   const progress = (line: string) => process.stderr.write(`cdn-zones: ${printable(line)}\n`);
+  if (command.kind === "settle") return settleStack(command.stack, progress).then(() => 0);
+  if (command.kind === "summary") {
+    const text = fs.readFileSync(command.file ?? 0, "utf8");
+    // A preview that failed before its result (a backend or a login refused) printed no JSON: the comment says so.
+    const digest = /^\s*\{/.test(text)
+      ? JSON.parse(text)
+      : {
+          diagnostics: [{ severity: "error", message: "`pulumi preview --json` printed no result: see the job's log" }],
+        };
+    process.stdout.write(summarize(digest, command.title));
+    return 0;
+  }
   const stack = readStackConfig({ stack: command.options.stack });
   if (stack.note) progress(stack.note);
   if (stack.problem && command.options.stack) throw new Error(stack.problem);

@@ -27,8 +27,8 @@ export type PulumiRunner = (
   env: NodeJS.ProcessEnv,
 ) => { status: number | null; stdout: string; stderr: string; error?: Error };
 
-const runPulumi: PulumiRunner = (args, cwd, env) => {
-  const r = spawnSync("pulumi", args, { cwd, env, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+export const runPulumi: PulumiRunner = (args, cwd, env) => {
+  const r = spawnSync("pulumi", args, { cwd, env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", error: r.error };
 };
 

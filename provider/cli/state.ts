@@ -14,7 +14,7 @@ export interface ManagedZones {
 }
 
 /** The kind a state's resource type names at its end (`...PullZone`), whatever the type's prefix. */
-function kindAtEndOf(type: unknown): ZoneKind | undefined {
+export function kindAtEndOf(type: unknown): ZoneKind | undefined {
   return typeof type === "string" ? ZONE_KINDS.find((k) => type.endsWith(kindInfo(k).type)) : undefined;
 }
 
@@ -36,7 +36,12 @@ export function readManagedZones(file: string, into: ManagedZones = noManagedZon
   const resources = (json as { deployment?: { resources?: unknown } })?.deployment?.resources;
   if (!Array.isArray(resources))
     throw new Error(`--exclude-state ${file}: not a 'pulumi stack export' (no deployment.resources)`);
-  for (const [i, r] of (resources as Resource[]).entries()) {
+  return managedIn(resources as Resource[], into, `--exclude-state ${file}`);
+}
+
+/** Adds the zones the resources of a state hold to `into`; `where` names the state in an error. */
+export function managedIn(resources: readonly Resource[], into: ManagedZones, where: string): ManagedZones {
+  for (const [i, r] of resources.entries()) {
     if (r?.delete === true) continue; // the old half of a replacement, on its way out
     const zoneId = r?.outputs?.zoneId;
     if (zoneId === undefined || zoneId === null || zoneId === "") continue; // not a zone
@@ -44,7 +49,7 @@ export function readManagedZones(file: string, into: ManagedZones = noManagedZon
     // A zone whose id breaks the rule cannot be matched: skipping it would import a zone the stack manages.
     if (id === undefined)
       throw new Error(
-        `--exclude-state ${file}: ${idProblem(zoneId, `the zoneId of resource ${i} (${String(r.urn ?? r.type ?? "?").slice(0, 120)})`)}`,
+        `${where}: ${idProblem(zoneId, `the zoneId of resource ${i} (${String(r.urn ?? r.type ?? "?").slice(0, 120)})`)}`,
       );
     const kind = kindAtEndOf(r.type);
     if (kind) into.byKind[kind].add(id);
@@ -54,10 +59,10 @@ export function readManagedZones(file: string, into: ManagedZones = noManagedZon
 }
 
 /** A state entry as far as it is read here. */
-interface Resource {
+export interface Resource {
   urn?: unknown;
   type?: unknown;
-  outputs?: { zoneId?: unknown };
+  outputs?: Record<string, unknown>;
   delete?: unknown;
 }
 

@@ -1,7 +1,6 @@
 /**
- * Checks the three auth parameters every call starts with (§5): a known apiUserId, a
- * currentDate in Pacific time with the offset that is right for its instant and within
- * ten minutes of the emulator's clock, and the authString for the bare method name.
+ * Checks the three auth parameters every call starts with (§5): a known apiUserId, a currentDate in Pacific time with
+ * the offset right for its instant and within ten minutes of the emulator's clock, the authString of the bare method.
  */
 import { createHash, timingSafeEqual } from "crypto";
 import { IANAZone } from "luxon";
@@ -11,11 +10,7 @@ import { Faults } from "./errors";
 import { wireTypeName, type WireValue } from "../api/xmlrpc";
 
 /** Credentials and clock the checks run against. */
-export interface AuthConfig {
-  readonly apiUserId: number;
-  readonly apiKey: string;
-  readonly now: () => number;
-}
+export type AuthConfig = { readonly apiUserId: number; readonly apiKey: string; readonly now: () => number };
 
 /** Created once: luxon's zone object caches the Intl formatter that resolves offsets. */
 const PACIFIC = IANAZone.create(AUTH_TIME_ZONE);
@@ -24,19 +19,16 @@ const HEX_RE = /^[0-9a-fA-F]{64}$/;
 const AUTH_NAMES = ["apiUserId", "authString", "currentDate"] as const;
 
 function formatOffset(minutes: number): string {
-  const sign = minutes < 0 ? "-" : "+";
   const abs = Math.abs(minutes);
-  return `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${minutes < 0 ? "-" : "+"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
 /** The last accepted currentDate: concurrent calls mostly share the same second. */
 let lastDate = "";
 let lastInstant = 0;
 
-/**
- * The instant a currentDate names, after checking its form and that its offset is the
- * America/Los_Angeles one for that instant (-08:00 in standard time, -07:00 in summer).
- */
+/** The instant a currentDate names, once its form and its America/Los_Angeles offset for that instant are checked. */
 export function parseCurrentDate(text: string): number {
   if (text === lastDate) return lastInstant;
   const m = DATE_RE.exec(text);
@@ -59,12 +51,10 @@ export function parseCurrentDate(text: string): number {
   return instant;
 }
 
-function sha256Hex(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
+const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 /** Checks the wire types of the three auth parameters (INVALID_PARAMS when wrong or missing). */
-export function checkAuthShape(params: readonly WireValue[]): void {
+function checkAuthShape(params: readonly WireValue[]): void {
   for (let i = 0; i < AUTH_NAMES.length; i++) {
     const p = params[i];
     const want = i === 0 ? "int" : "string";
@@ -82,16 +72,12 @@ export function checkAuthShape(params: readonly WireValue[]): void {
 /** Throws the AUTH_FAILED fault that says what is wrong; returns when the call may run. */
 export function checkAuth(method: MethodSpec, params: readonly WireValue[], config: AuthConfig): void {
   checkAuthShape(params);
-  const userId = (params[0] as { v: number }).v;
-  const signature = (params[1] as { v: string }).v;
-  const date = (params[2] as { v: string }).v;
+  const [userId, signature, date] = params.map((p) => (p as { v: unknown }).v) as [number, string, string];
   if (userId !== config.apiUserId) throw Faults.unknownUser(userId);
-
   const instant = parseCurrentDate(date);
   const age = config.now() - instant;
   if (age > AUTH_WINDOW_MS) throw Faults.expired();
   if (-age > AUTH_WINDOW_MS) throw Faults.future();
-
   const expected = sha256Hex(`${date}:${config.apiKey}:${method.name}`);
   if (HEX_RE.test(signature) && timingSafeEqual(Buffer.from(signature, "latin1"), Buffer.from(expected, "latin1")))
     return;

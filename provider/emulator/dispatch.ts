@@ -1,25 +1,37 @@
 /**
- * Path and method dispatch, like Azurite's dispatch middleware: the path picks the group,
- * the methodName must be a method of that group, then auth, access, parameters, handler,
- * and a flush of the store before the answer goes out. Knows nothing of HTTP.
+ * Path and method dispatch, like Azurite's dispatch middleware: the path picks the group, the methodName must be a
+ * method of that group, then auth, access, parameters, handler, and a flush of the store before the answer goes out.
+ * Knows nothing of HTTP.
  */
 import { GROUPS, findMethod, type Group, type WireName } from "../api/methods";
 import { checkAuth, type AuthConfig } from "./auth";
 import type { Compat } from "./compat";
 import { Faults, RpcFault } from "./errors";
-import type { HandlerContext } from "./handlers/context";
-import { HANDLERS } from "./handlers";
+import type { Handler, HandlerContext } from "./handlers/context";
+import { accountHandlers } from "./handlers/account";
+import { cacheHandlers } from "./handlers/cache";
+import { reportHandlers } from "./handlers/report";
+import { userHandlers } from "./handlers/user";
+import { zoneHandlers } from "./handlers/zones";
 import { checkParams, type Args } from "./params";
 import type { ArgsOf } from "./args";
 import type { ParsedCall, WireOut } from "../api/xmlrpc";
 
+/** One handler per wire name of the method table: a method without one (or a handler without a method) fails the build. */
+const HANDLERS: { readonly [N in WireName]: Handler<N> } = {
+  ...zoneHandlers,
+  ...cacheHandlers,
+  ...userHandlers,
+  ...accountHandlers,
+  ...reportHandlers,
+};
+
 /** `/xmlrpc/<group>` for each group; every other path is a 404. */
-export const ROUTES: ReadonlyMap<string, Group> = new Map(GROUPS.map((g) => [`/xmlrpc/${g}`, g]));
+const ROUTES: ReadonlyMap<string, Group> = new Map(GROUPS.map((g) => [`/xmlrpc/${g}`, g]));
 
 /** The group served at a request path (query string ignored), if any. */
 export function routeOf(url: string | undefined): Group | undefined {
-  const path = (url ?? "").split("?", 1)[0];
-  return ROUTES.get(path);
+  return ROUTES.get((url ?? "").split("?", 1)[0]);
 }
 
 /** What a call produced: its answer or its fault. */
@@ -30,16 +42,13 @@ export interface DispatchConfig {
   /** Whether livezone.* is granted to the key. */
   readonly live: boolean;
   readonly context: HandlerContext;
-  /** The compatibility profile's reshaping of requests and answers (compat.ts); none by default. */
-  readonly compat?: Compat;
+  /** The compatibility profile's reshaping of requests and answers (compat.ts). */
+  readonly compat: Compat;
   /** Receives unexpected errors (bugs), which the caller sees as INTERNAL_ERROR. */
   readonly onError?: (error: unknown) => void;
 }
 
-/**
- * Runs the handler of `name` with the arguments checkParams converted. It converted them from the
- * same table entry, parameter by parameter, so they have the type the handler is written against.
- */
+/** Runs `name`'s handler; checkParams converted the arguments from the same table entry, so they have its type. */
 function runHandler<N extends WireName>(name: N, context: HandlerContext, args: Args): WireOut {
   return HANDLERS[name](context, args as ArgsOf<N>);
 }
@@ -65,18 +74,14 @@ export class Dispatcher {
     checkAuth(method, call.params, this.config.auth);
     if (method.liveOnly && !this.config.live) throw Faults.liveDenied();
     const { context, compat } = this.config;
-    const params = compat ? compat.request(call.methodName, call.params) : call.params;
-    const args = checkParams(method, params, context.account);
+    const args = checkParams(method, compat.request(call.methodName, call.params), context.account);
     const before = context.store.revision;
     // findMethod found it, so the name is one of the table's, and HANDLERS has one for each.
     const value = runHandler(call.methodName as WireName, context, args);
-    if (context.store.revision !== before) {
-      try {
-        await context.store.flush();
-      } catch (error) {
-        throw Faults.internal(`the change could not be saved to the data file (${(error as Error).message})`);
-      }
-    }
-    return compat ? compat.answer(call.methodName, value, args) : value;
+    if (context.store.revision !== before)
+      await context.store.flush().catch((error: Error) => {
+        throw Faults.internal(`the change could not be saved to the data file (${error.message})`);
+      });
+    return compat.answer(call.methodName, value, args);
   }
 }

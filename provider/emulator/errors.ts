@@ -1,12 +1,11 @@
 /**
- * The XML-RPC faults the emulator raises, with their codes and strings in one catalog.
- * Codes come from FAULT in api/wire.ts; the strings are documented in docs/emulator.md.
+ * The XML-RPC faults the emulator raises, codes (FAULT, api/wire.ts) and strings (docs/emulator.md) in one catalog.
  * No string ever contains the API key, an authString or a password.
  */
 import { FAULT } from "../api/wire";
 import { AUTH_TIME_ZONE, AUTH_WINDOW_MS } from "../api/auth";
 
-/** A fault a handler or a check throws; faults.ts renders it as a `<fault>` response. */
+/** A fault a handler or a check throws; server.ts sends it as a `<fault>` response. */
 export class RpcFault extends Error {
   constructor(
     readonly faultCode: number,

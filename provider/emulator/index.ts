@@ -1,15 +1,14 @@
 /**
- * A local emulator of the whole CDN XML-RPC API, for tests and development: `startEmulator()`
- * listens on a free loopback port and returns a handle to inspect calls, change zones behind
- * the client's back (drift), inject faults and close. It is a development tool, not a server
- * to expose: see docs/emulator.md.
+ * A local emulator of the whole CDN XML-RPC API, for tests and development: `startEmulator()` listens on a free
+ * loopback port and returns a handle to inspect calls, change zones behind the client's back (drift), inject faults
+ * and close. A development tool, not a server to expose: see docs/emulator.md.
  */
 import type { ZoneGroup, ZoneSpelling } from "../api/kinds";
 import { compatFor, type CompatProfile } from "./compat";
 import { Dispatcher } from "./dispatch";
 import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
 import { FaultInjector } from "./injection";
-import { initialUsers, resolveOptions, type EmulatorOptions, type ResolvedOptions } from "./options";
+import { initialUsers, resolveOptions, type EmulatorOptions } from "./options";
 import { Recorder, type CallRecord, type EmulatorStats } from "./recorder";
 import { EmulatorServer, type ServerDeps } from "./server";
 import { FileStore } from "./store/file";
@@ -17,32 +16,19 @@ import { MemoryStore } from "./store/memory";
 import type { EmulatorUser, Store } from "./store/store";
 import { zoneAccess } from "./zone-access";
 
-export type { EmulatorOptions } from "./options";
-export {
-  DEFAULT_API_KEY,
-  DEFAULT_API_USER_ID,
-  DEFAULT_HOST,
-  DEFAULT_MAX_BODY_BYTES,
-  DEFAULT_COMPANY_ID,
-  DEFAULT_COMPANY_ALIAS,
-  DEFAULT_CDN_DOMAIN,
-} from "./options";
+export { DEFAULT_API_KEY, DEFAULT_API_USER_ID, DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES } from "./options";
+export { DEFAULT_COMPANY_ID, DEFAULT_COMPANY_ALIAS, DEFAULT_CDN_DOMAIN, type EmulatorOptions } from "./options";
 export type { CallRecord, EmulatorStats, MethodStats } from "./recorder";
 export type { PurgeRecord } from "./handlers/context";
 export type { EmulatorUser } from "./store/store";
-export type { FaultKind, FaultRule } from "./injection";
-export { ALL_FAULT_KINDS, FAULT_KINDS, TARGETED_FAULT_KINDS, FaultInjector } from "./injection";
-export type { FailureForm, FaultMoment, OnceSpec } from "./injection";
+export { ALL_FAULT_KINDS, FAULT_KINDS, TARGETED_FAULT_KINDS, FaultInjector, type FaultKind } from "./injection";
+export type { FaultRule, FailureForm, FaultMoment, OnceSpec } from "./injection";
 export type { ZoneGroup, ZoneSpelling } from "../api/kinds";
 export { DataFileError } from "./store/file";
 export { Faults, RpcFault } from "./errors";
-export { COMPAT_PROFILES } from "./compat";
-export type { CompatProfile } from "./compat";
+export { COMPAT_PROFILES, type CompatProfile } from "./compat";
 
-/**
- * A zone as the inspection API shows it: its listZones row plus `label`, `hasPassword`,
- * `cdn_url` (pull and push zones) and `createdAt`. The password itself is not exposed.
- */
+/** A zone as the handle shows it: its listZones row plus `label`, `hasPassword`, `cdn_url` and `createdAt`. */
 export interface ZoneView {
   /** The zone's group (`pullzone`), as listZones serves it and the data file stores it. */
   readonly kind: ZoneGroup;
@@ -72,9 +58,8 @@ export interface Emulator {
   /** Every call, newest last (auth parameters dropped, passwords redacted). */
   readonly calls: readonly CallRecord[];
   /**
-   * The wire names of the calls received and not answered yet: in their latency, or being carried out. A create
-   * listed here has been sent: unless a fault rule refuses it before processing, the emulator refuses it (a bad value, a name in use) or closes, the zone is
-   * made whatever becomes of the client (an interrupt test waits for one before it stops the client).
+   * The wire names of the calls received and not answered yet. A create listed here is made whatever becomes of the
+   * client, unless a fault rule or the emulator refuses it (an interrupt test waits for one before it stops the client).
    */
   inFlight(): string[];
   /** Every cache.purge / cache.purgeAllCache with its argument and result. */
@@ -105,72 +90,35 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-/** The store of `opts`: the data file's, or a fresh one in memory. */
-function openStore(opts: ResolvedOptions): Promise<Store> | Store {
-  const users = () => initialUsers(opts.apiUserId, opts.companyAlias);
-  return opts.dataFile
-    ? FileStore.open(opts.dataFile, users, opts.firstZoneId)
-    : new MemoryStore(users, undefined, opts.firstZoneId);
-}
-
-/** What the server needs to answer calls: the dispatcher over `context`, the recorder, the faults, the limits. */
-function serverDeps(
-  opts: ResolvedOptions,
-  context: HandlerContext,
-  recorder: Recorder,
-  injector: FaultInjector,
-  auth: { apiUserId: number; apiKey: string; now: ResolvedOptions["now"] },
-) {
-  const dispatcher = new Dispatcher({
-    auth,
-    live: opts.live,
-    context,
-    compat: compatFor(opts.compat),
-    onError: (error) =>
-      opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
-  });
-  return {
-    dispatcher,
-    injector,
-    recorder,
-    maxBodyBytes: opts.maxBodyBytes,
-    now: opts.now,
-    latencyMs: opts.latencyMs,
-    log: opts.log,
-    listenHost: opts.host,
-    allowedHosts: opts.allowedHosts,
-  } satisfies ServerDeps;
-}
-
-/** Listens on `opts.port`; closes the store if that fails, so a refused start leaves nothing open. */
-async function listen(server: EmulatorServer, opts: ResolvedOptions, store: Store): Promise<number> {
-  try {
-    return await server.listen(opts.port, opts.host);
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-}
-
 /** Starts an emulator; rejects if the port is taken or the data file cannot be used. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const opts = resolveOptions(options);
-  const store = await openStore(opts);
   const { apiUserId, companyId, companyAlias, cdnDomain } = opts;
+  const users = () => initialUsers(apiUserId, companyAlias);
+  const store: Store = opts.dataFile
+    ? await FileStore.open(opts.dataFile, users, opts.firstZoneId)
+    : new MemoryStore(users, undefined, opts.firstZoneId);
   const account: Account = { apiUserId, companyId, companyAlias, cdnDomain };
   const recorder = new Recorder();
   const injector = new FaultInjector();
   const context: HandlerContext = { store, account, now: opts.now, recordPurge: (p) => recorder.recordPurge(p) };
   // Read at every call: a key rotation (`rotateKey`) takes effect at once.
-  const auth = { apiUserId: opts.apiUserId, apiKey: opts.apiKey, now: opts.now };
-  const deps = serverDeps(opts, context, recorder, injector, auth);
+  const auth = { apiUserId, apiKey: opts.apiKey, now: opts.now };
+  const onError = (error: unknown) =>
+    opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  const dispatcher = new Dispatcher({ auth, live: opts.live, context, compat: compatFor(opts.compat), onError });
+  const { maxBodyBytes, now, latencyMs, log, host, allowedHosts } = opts;
+  const deps: ServerDeps = { dispatcher, injector, recorder, maxBodyBytes, now, latencyMs, log, host, allowedHosts };
   const server = new EmulatorServer(deps);
-  const port = await listen(server, opts, store);
-  const hostForUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
+  // A refused start (the port taken) leaves nothing open.
+  const port = await server.listen(opts.port, opts.host).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   let closing: Promise<void> | undefined;
 
   return {
-    url: `http://${hostForUrl}:${port}`,
+    url: `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`,
     port,
     apiUserId,
     get apiKey() {

@@ -1,9 +1,7 @@
 /**
- * Fault injection for reliability tests: rules that make matching calls slow, fail at the
- * HTTP level or lose their connection before or after processing, come back truncated, or
- * (listZones) come back with rows missing.
- * A rule with a `rate` draws from its own seeded PRNG, so a run is reproducible from the
- * seed and the order of calls. faults.ts renders what a rule decides.
+ * Fault injection for reliability tests: rules that make matching calls slow, fail, lose their connection, come back
+ * truncated or short. A rule with a `rate` draws from its own seeded PRNG, so a run is reproducible from the seed and
+ * the order of calls. What each kind does is data (INJECTED); server.ts sends it.
  */
 
 /** The general kinds, which apply to any call; the reliability suites and the soak sample these at random. */
@@ -18,22 +16,42 @@ export const FAULT_KINDS = [
   "html",
   "expiredAuth",
 ] as const;
-/**
- * Kinds meant to be aimed at one method, usually with `once()`: an HTTP error after processing,
- * and a short listZones answer. Kept out of FAULT_KINDS so suites that sample every kind keep
- * their fault model.
- */
+/** Kinds aimed at one method, usually with `once()`; kept out of FAULT_KINDS so suites sampling it keep their model. */
 export const TARGETED_FAULT_KINDS = ["http500After", "http502After", "http503After", "shortList"] as const;
 /** Every kind a rule may take. */
 export const ALL_FAULT_KINDS = [...FAULT_KINDS, ...TARGETED_FAULT_KINDS] as const;
 export type FaultKind = (typeof ALL_FAULT_KINDS)[number];
-/** A kind that fails the call (every kind but `latency`, which only delays it): faults.ts says when each acts. */
-export type InjectedKind = Exclude<FaultKind, "latency">;
-
-/** Whether a failure happens before the call is carried out (nothing changes) or after (the change is made, the answer lost). */
+/** Whether a failure happens before the call is carried out (nothing changes) or after (the answer is lost). */
 export type FaultMoment = "before" | "after";
 /** How the call fails: an HTTP status, a connection reset, a cut body, or (listZones only) a short list. */
 export type FailureForm = "http500" | "http502" | "http503" | "reset" | "truncated" | "short";
+type InjectedKind = Exclude<FaultKind, "latency">;
+
+/**
+ * What each failing kind does: `when` it acts (before: instead of the call; after: the change made, on the way out),
+ * what is `send`t and the `once()` form it stands for. A kind added to ALL_FAULT_KINDS without a row fails the build.
+ */
+export const INJECTED: {
+  readonly [K in InjectedKind]: {
+    readonly when: FaultMoment;
+    readonly send: "status" | "reset" | "half" | "html" | "expired" | "short";
+    readonly status?: 500 | 502 | 503;
+    readonly once?: FailureForm;
+  };
+} = {
+  http500: { when: "before", send: "status", status: 500, once: "http500" },
+  http502: { when: "before", send: "status", status: 502, once: "http502" },
+  http503: { when: "before", send: "status", status: 503, once: "http503" },
+  resetBefore: { when: "before", send: "reset", once: "reset" },
+  html: { when: "before", send: "html" },
+  expiredAuth: { when: "before", send: "expired" },
+  dropAfter: { when: "after", send: "reset", once: "reset" },
+  truncated: { when: "after", send: "half", once: "truncated" },
+  http500After: { when: "after", send: "status", status: 500, once: "http500" },
+  http502After: { when: "after", send: "status", status: 502, once: "http502" },
+  http503After: { when: "after", send: "status", status: 503, once: "http503" },
+  shortList: { when: "after", send: "short", once: "short" },
+};
 
 /** One failure of one method, for `faults.once()`. */
 export interface OnceSpec {
@@ -45,19 +63,6 @@ export interface OnceSpec {
   readonly keep?: number;
 }
 
-/** The kind each (moment, form) pair stands for; a missing pair is not a failure that can happen. */
-const ONCE_KINDS: Record<FaultMoment, Partial<Record<FailureForm, InjectedKind>>> = {
-  before: { http500: "http500", http502: "http502", http503: "http503", reset: "resetBefore" },
-  after: {
-    http500: "http500After",
-    http502: "http502After",
-    http503: "http503After",
-    reset: "dropAfter",
-    truncated: "truncated",
-    short: "shortList",
-  },
-};
-
 export interface FaultRule {
   readonly kind: FaultKind;
   /** A wire name (`cache.purge`) or a group (`cache.*`); omitted: every call. */
@@ -66,7 +71,7 @@ export interface FaultRule {
   readonly rate?: number;
   /** Apply to the next N matching calls (that the rate lets through), then retire. */
   readonly count?: number;
-  /** Let the first N matching calls through untouched, then apply (e.g. a deployment's first listZones, its snapshot). */
+  /** Let the first N matching calls through, then apply (e.g. after a deployment's first listZones). */
   readonly skip?: number;
   /** Seed of this rule's PRNG (default 1). */
   readonly seed?: number;
@@ -76,26 +81,38 @@ export interface FaultRule {
   readonly status?: 200 | 502;
   /** For `shortList`: rows of the real answer kept, from the start (default 0: an empty list). */
   readonly keep?: number;
-  /**
-   * For `http503` and `http503After`: the `Retry-After` seconds sent (default 1, as proxies send). 0 keeps the header
-   * and the path that honours it, without the wait: suites that inject many 503s spend their time on the story.
-   */
+  /** For the 503 kinds: the `Retry-After` seconds (default 1, as proxies send; 0 keeps the header without the wait). */
   readonly retryAfterS?: number;
 }
 
-/** What to do to one call. `kind` is the fault (if any) besides latency. */
-export interface Injection {
-  readonly latencyMs: number;
-  readonly kind?: InjectedKind;
-  readonly status?: number;
-  /** For `shortList`: rows kept. */
-  readonly keep?: number;
-  /** For the 503 kinds: the `Retry-After` seconds the rule asked for (faults.ts sends 1 without). */
-  readonly retryAfterS?: number;
-}
+/** What to do to one call: the added latency, and the failing kind (if any) with its rule's settings. */
+export type Injection = { readonly latencyMs: number; readonly kind?: InjectedKind } & Pick<
+  FaultRule,
+  "status" | "keep" | "retryAfterS"
+>;
 
-export const DEFAULT_INJECTED_LATENCY_MS = 250;
 const NONE: Injection = { latencyMs: 0 };
+const isCount = (v: number) => Number.isSafeInteger(v) && v >= 0;
+/** Each optional setting's check and what the error says of it. */
+const CHECKS: readonly [keyof FaultRule, (v: never) => boolean, string][] = [
+  ["rate", (v: number) => v >= 0 && v <= 1, "must be between 0 and 1"],
+  ["count", (v: number) => isCount(v) && v > 0, "must be a positive integer"],
+  ["latencyMs", (v: number) => Number.isFinite(v) && v >= 0, "must be >= 0"],
+  ["status", (v: number) => v === 200 || v === 502, "must be 200 or 502"],
+  ["skip", isCount, "must be a non-negative integer"],
+  ["keep", isCount, "must be a non-negative integer"],
+  ["retryAfterS", isCount, "must be a non-negative integer (seconds)"],
+];
+
+function checkRule(rule: FaultRule): void {
+  if (!ALL_FAULT_KINDS.includes(rule.kind))
+    throw new TypeError(`faults.add: unknown kind '${rule.kind}' (kinds: ${ALL_FAULT_KINDS.join(", ")})`);
+  for (const [key, ok, want] of CHECKS)
+    if (rule[key] !== undefined && !ok(rule[key] as never)) throw new TypeError(`faults.add: ${key} ${want}`);
+  // A short answer only means something for a list; other methods would silently ignore the rule.
+  if (rule.kind === "shortList" && !(rule.method && /^[a-z]+\.listZones$/.test(rule.method)))
+    throw new TypeError("faults.add: shortList needs method '<group>.listZones'");
+}
 
 /** mulberry32: small, fast, and good enough to spread faults. */
 function prng(seed: number): () => number {
@@ -109,78 +126,49 @@ function prng(seed: number): () => number {
   };
 }
 
-interface ActiveRule {
-  readonly id: number;
-  readonly rule: FaultRule;
-  remaining?: number;
-  toSkip: number;
-  readonly random: () => number;
-}
-
-function checkRule(rule: FaultRule): void {
-  if (!ALL_FAULT_KINDS.includes(rule.kind))
-    throw new TypeError(`faults.add: unknown kind '${rule.kind}' (kinds: ${ALL_FAULT_KINDS.join(", ")})`);
-  if (rule.rate !== undefined && !(rule.rate >= 0 && rule.rate <= 1))
-    throw new TypeError("faults.add: rate must be between 0 and 1");
-  if (rule.count !== undefined && !(Number.isSafeInteger(rule.count) && rule.count > 0))
-    throw new TypeError("faults.add: count must be a positive integer");
-  if (rule.latencyMs !== undefined && !(Number.isFinite(rule.latencyMs) && rule.latencyMs >= 0))
-    throw new TypeError("faults.add: latencyMs must be >= 0");
-  if (rule.status !== undefined && rule.status !== 200 && rule.status !== 502)
-    throw new TypeError("faults.add: status must be 200 or 502");
-  if (rule.skip !== undefined && !(Number.isSafeInteger(rule.skip) && rule.skip >= 0))
-    throw new TypeError("faults.add: skip must be a non-negative integer");
-  if (rule.keep !== undefined && !(Number.isSafeInteger(rule.keep) && rule.keep >= 0))
-    throw new TypeError("faults.add: keep must be a non-negative integer");
-  if (rule.retryAfterS !== undefined && !(Number.isSafeInteger(rule.retryAfterS) && rule.retryAfterS >= 0))
-    throw new TypeError("faults.add: retryAfterS must be a non-negative integer (seconds)");
-  // A short answer only means something for a list; other methods would silently ignore the rule.
-  if (rule.kind === "shortList" && !(rule.method && /^[a-z]+\.listZones$/.test(rule.method)))
-    throw new TypeError("faults.add: shortList needs method '<group>.listZones'");
-}
-
 function matches(rule: FaultRule, method: string | undefined): boolean {
   if (rule.method === undefined) return true;
   if (method === undefined) return false;
   return rule.method.endsWith(".*") ? method.startsWith(rule.method.slice(0, -1)) : method === rule.method;
 }
 
+type ActiveRule = {
+  readonly id: number;
+  readonly rule: FaultRule;
+  remaining?: number;
+  toSkip: number;
+  random(): number;
+};
+
+const zeroCounts = () => Object.fromEntries(ALL_FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+
 export class FaultInjector {
   private rules: ActiveRule[] = [];
   private nextId = 1;
-  private counts = FaultInjector.zeroCounts();
-
-  private static zeroCounts(): Record<FaultKind, number> {
-    return Object.fromEntries(ALL_FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
-  }
+  private counts = zeroCounts();
 
   /** Adds a rule; returns its id for remove(). Rules are tried in the order they were added. */
   add(rule: FaultRule): number {
     checkRule(rule);
     const id = this.nextId++;
-    this.rules.push({
-      id,
-      rule: { ...rule },
-      remaining: rule.count,
-      toSkip: rule.skip ?? 0,
-      random: prng(rule.seed ?? 1),
-    });
+    const random = prng(rule.seed ?? 1);
+    this.rules.push({ id, rule: { ...rule }, remaining: rule.count, toSkip: rule.skip ?? 0, random });
     return id;
   }
 
   /**
-   * Makes the next call of one method fail once, before it is carried out (nothing changes) or
-   * after (the change is made and the answer is lost): `once({ method: "pullzone.create",
-   * when: "after", as: "http503" })`. Returns the rule id; the rule retires after one call.
+   * Makes the next call of one method fail once, before it is carried out (nothing changes) or after (the change is
+   * made and the answer lost): `once({ method: "pullzone.create", when: "after", as: "http503" })`. Returns the rule id.
    */
   once(spec: OnceSpec): number {
     if (!spec || typeof spec.method !== "string" || !/^[a-z]+\.[A-Za-z]+$/.test(spec.method))
       throw new TypeError("faults.once: method must be a wire name such as 'pullzone.create'");
     if (spec.when !== "before" && spec.when !== "after")
       throw new TypeError("faults.once: when must be 'before' or 'after'");
-    const kind = ONCE_KINDS[spec.when][spec.as];
+    const rows = (Object.keys(INJECTED) as InjectedKind[]).filter((k) => INJECTED[k].when === spec.when);
+    const kind = rows.find((k) => INJECTED[k].once === spec.as);
     if (!kind) {
-      const forms = Object.keys(ONCE_KINDS[spec.when]).join(", ");
+      const forms = [...new Set(rows.map((k) => INJECTED[k].once).filter(Boolean))].join(", ");
       throw new TypeError(
         `faults.once: '${String(spec.as)}' cannot happen ${spec.when} processing (${spec.when}: ${forms})`,
       );
@@ -212,17 +200,14 @@ export class FaultInjector {
   }
 
   resetCounts(): void {
-    this.counts = FaultInjector.zeroCounts();
+    this.counts = zeroCounts();
   }
 
-  /**
-   * Decides the fate of one call to `method` (undefined when the body did not parse):
-   * latency rules add up; the first other rule that fires gives the fault.
-   */
+  /** The fate of one call to `method` (undefined: unparsed): latency rules add up; the first other rule to fire wins. */
   decide(method: string | undefined): Injection {
     if (this.rules.length === 0) return NONE;
     let latencyMs = 0;
-    let chosen: ActiveRule | undefined;
+    let chosen: FaultRule | undefined;
     for (const active of [...this.rules]) {
       const { rule } = active;
       if ((rule.kind !== "latency" && chosen) || !matches(rule, method)) continue;
@@ -233,13 +218,11 @@ export class FaultInjector {
       if (rule.rate !== undefined && active.random() >= rule.rate) continue;
       if (active.remaining !== undefined && --active.remaining <= 0) this.remove(active.id);
       this.counts[rule.kind]++;
-      if (rule.kind === "latency") latencyMs += rule.latencyMs ?? DEFAULT_INJECTED_LATENCY_MS;
-      else chosen = active;
+      if (rule.kind === "latency") latencyMs += rule.latencyMs ?? 250;
+      else chosen = rule;
     }
     if (!chosen) return latencyMs ? { latencyMs } : NONE;
-    const kind = chosen.rule.kind as InjectedKind;
-    if (kind === "shortList") return { latencyMs, kind, keep: chosen.rule.keep ?? 0 };
-    if (kind === "http503" || kind === "http503After") return { latencyMs, kind, retryAfterS: chosen.rule.retryAfterS };
-    return { latencyMs, kind, status: kind === "html" ? (chosen.rule.status ?? 502) : undefined };
+    const { kind, status, keep, retryAfterS } = chosen;
+    return { latencyMs, kind: kind as InjectedKind, status, keep, retryAfterS };
   }
 }

@@ -1,7 +1,10 @@
-/** Options of startEmulator and their defaults. */
+/**
+ * Options of startEmulator, their defaults, and the `cdn-emulator` flags: one table (OPTIONS) gives each option its
+ * flag, its help line and its check, so the function and the command accept the same values with the same words.
+ */
 import { INT32_MAX } from "../api/ids";
 import type { EmulatorUser } from "./store/store";
-import { compatFor, type CompatProfile } from "./compat";
+import { COMPAT_PROFILES, compatFor, type CompatProfile } from "./compat";
 
 /** The API user id the emulator accepts unless told otherwise. */
 export const DEFAULT_API_USER_ID = 4242;
@@ -17,12 +20,8 @@ export const DEFAULT_COMPANY_ID = 1;
 export const DEFAULT_COMPANY_ALIAS = "acme";
 /** The delivery domain under which the emulator builds `cdn_url`: `<name>.<alias>.<domain>`. */
 export const DEFAULT_CDN_DOMAIN = "cdn.example.net";
-/** A company alias is a DNS label of every cdn_url: 1-63 letters, digits and inner hyphens. */
-export const COMPANY_ALIAS_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
-// The largest value of an XML-RPC `<int>` (i4): every id the emulator accepts or hands out fits it.
-export { INT32_MAX };
 /** The API user's two colleagues take the next two ids, so the API user id stops two short of INT32_MAX. */
-export const MAX_API_USER_ID = INT32_MAX - 2;
+const MAX_API_USER_ID = INT32_MAX - 2;
 /** Call records kept for inspection; older ones are dropped first (stats() keeps counting). */
 export const MAX_CALL_RECORDS = 100_000;
 
@@ -42,11 +41,7 @@ export interface EmulatorOptions {
   /** The account's company alias, a DNS label (default "acme"); it appears in every cdn_url. */
   companyAlias?: string;
   cdnDomain?: string;
-  /**
-   * The id of the first zone a fresh store hands out (default 1). Two emulators standing for two
-   * accounts hand out the same ids by default; this lines them up when one has seeded zones.
-   * A data file that already holds state keeps its own counter.
-   */
+  /** The first zone id a fresh store hands out (default 1; a data file keeps its counter): two accounts' ids differ. */
   firstZoneId?: number;
   /** Clock in epoch ms, used for auth windows and for "today" in reports. */
   now?: () => number;
@@ -55,113 +50,158 @@ export interface EmulatorOptions {
   maxBodyBytes?: number;
   /** Receives one line per call (no secrets). */
   log?: (line: string) => void;
-  /** The shapes of the answers: `default` (docs/emulator.md), `legacy` or `rollup` (see "Compatibility profiles" there). */
+  /** The shapes of the answers: `default`, `legacy` or `rollup` (docs/emulator.md, "Compatibility profiles"). */
   compat?: CompatProfile;
-  /**
-   * Host names requests may name in `Host` besides `localhost`, the listen address and IP addresses (a container's
-   * service name): any other is refused, as a DNS-rebinding page would send it (request-guard.ts).
-   */
+  /** Names a request's `Host` may give besides localhost, the listen address and IPs (request-guard.ts). */
   allowedHosts?: readonly string[];
 }
 
 /** Options with every default applied. */
-export interface ResolvedOptions {
-  readonly port: number;
-  readonly host: string;
-  readonly apiUserId: number;
-  readonly apiKey: string;
-  readonly live: boolean;
-  readonly dataFile?: string;
-  readonly companyId: number;
-  readonly companyAlias: string;
-  readonly cdnDomain: string;
-  readonly firstZoneId: number;
-  readonly now: () => number;
-  readonly latencyMs: number;
-  readonly maxBodyBytes: number;
-  readonly log?: (line: string) => void;
-  readonly compat: CompatProfile;
-  readonly allowedHosts: readonly string[];
+export type ResolvedOptions = Readonly<Required<Omit<EmulatorOptions, "dataFile" | "log">>> &
+  Pick<EmulatorOptions, "dataFile" | "log">;
+
+/** A flag value that is not usable; the message names the flag. */
+export class CliError extends Error {}
+
+/** How an option is checked, and the flag that sets it (`name VALUE`, its help in the usage). */
+interface OptionRow {
+  /** What a value must be, as both the errors and the usage say it. */
+  readonly want: string;
+  readonly ok: (value: never) => boolean;
+  readonly flag?: string;
+  readonly help?: string;
+  /** The flag takes digits, read as a number. */
+  readonly int?: true;
+  /** The flag may be repeated; the option is the list. */
+  readonly multiple?: true;
 }
 
-function nonNegativeInt(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0)
-    throw new TypeError(`startEmulator: ${name} must be a non-negative integer`);
-  return value;
+const int = (min: number, max: number) => ({
+  want: `an integer from ${min} to ${max}`,
+  ok: (v: number) => Number.isSafeInteger(v) && v >= min && v <= max,
+  int: true as const,
+});
+const text = (want: string) => ({ want, ok: (v: string) => typeof v === "string" && v !== "" });
+
+/** Every option with a check or a flag, in the usage's order. */
+const OPTIONS: { readonly [K in keyof EmulatorOptions]?: OptionRow } = {
+  port: { ...int(0, 65535), flag: "port N", help: "TCP port (default 0: a free port is picked and printed)" },
+  host: {
+    ...text("an interface address"),
+    flag: "host HOST",
+    help: `interface to listen on (default ${DEFAULT_HOST}); beyond loopback, give --api-key`,
+  },
+  allowedHosts: {
+    want: "a host name",
+    ok: (v: string) => typeof v === "string" && /^[A-Za-z0-9._-]+$/.test(v),
+    flag: "allow-host NAME",
+    multiple: true,
+    help: "a host name requests may give in Host besides localhost and IP addresses\n(e.g. a container's service name); repeatable",
+  },
+  apiUserId: {
+    ...int(1, MAX_API_USER_ID),
+    flag: "api-user-id N",
+    help: `API user id to accept (default ${DEFAULT_API_USER_ID}; at most ${MAX_API_USER_ID})`,
+  },
+  apiKey: {
+    ...text("a non-empty key"),
+    flag: "api-key KEY",
+    help: "API key to accept (default: the built-in dev key, printed at start; a key\ngiven here is never printed)",
+  },
+  companyAlias: {
+    want: "a DNS label (1-63 letters, digits and inner hyphens)",
+    ok: (v: string) => typeof v === "string" && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(v),
+    flag: "company-alias A",
+    help: `the account's company alias, a DNS label (default ${DEFAULT_COMPANY_ALIAS})`,
+  },
+  companyId: {
+    ...int(1, INT32_MAX),
+    flag: "company-id N",
+    help: `the account's numeric company id (default ${DEFAULT_COMPANY_ID})`,
+  },
+  firstZoneId: {
+    ...int(1, INT32_MAX),
+    flag: "first-zone-id N",
+    help: "id of the first zone of a fresh store (default 1)",
+  },
+  live: {
+    want: "",
+    ok: () => true,
+    flag: "no-live",
+    help: "withhold livezone.* (ACCESS_DENIED), as for a key without live access",
+  },
+  dataFile: {
+    ...text("a file name"),
+    flag: "data FILE",
+    help: "keep state in FILE (JSON, written atomically, locked while in use;\na missing directory is created); default: in memory",
+  },
+  latencyMs: { ...int(0, INT32_MAX), flag: "latency MS", help: "add MS milliseconds to every call" },
+  compat: {
+    want: `one of ${COMPAT_PROFILES.join(", ")}`,
+    ok: (v: string) => (COMPAT_PROFILES as readonly string[]).includes(v),
+    flag: "compat PROFILE",
+    help: `answer in another plausible shape of the real service: ${COMPAT_PROFILES.join(", ")} (default: default)`,
+  },
+  maxBodyBytes: { ...int(0, Number.MAX_SAFE_INTEGER), want: "a non-negative integer" },
+};
+
+/** The flags' rows, by flag name. */
+export const FLAG_ROWS = Object.entries(OPTIONS)
+  .map(([key, row]) => ({
+    key: key as keyof EmulatorOptions,
+    name: row.flag?.split(" ")[0] ?? "",
+    row,
+  }))
+  .filter((f) => f.name !== "");
+
+/** The usage lines of the flags, help continued under its column. */
+export const FLAGS_USAGE = FLAG_ROWS.map(
+  ({ row }) => `  --${row.flag!.padEnd(19)}${row.help!.replace(/\n/g, `\n${" ".repeat(23)}`)}`,
+).join("\n");
+
+/** Throws when `value` is not what option `key` takes: a CliError naming `--flag` when given, else a TypeError. */
+export function checkOption(key: keyof EmulatorOptions, value: unknown, flag?: string): void {
+  const row = OPTIONS[key];
+  if (value === undefined || !row) return;
+  const ok = row.multiple ? Array.isArray(value) && value.every((v) => row.ok(v as never)) : row.ok(value as never);
+  if (ok) return;
+  if (flag) throw new CliError(`--${flag} needs ${row.want}`);
+  throw new TypeError(`startEmulator: ${key} must be ${row.multiple ? `an array, each ${row.want}` : row.want}`);
 }
 
-/** An id that travels as an XML-RPC `<int>`, so it must fit an int32 (at most `max`). */
-function wireId(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min || value > max)
-    throw new TypeError(
-      `startEmulator: ${name} must be an integer from ${min} to ${max} (ids travel as a 32-bit XML-RPC <int>), got ${String(value)}`,
-    );
-  return value;
-}
-
-function allowedHosts(list: readonly string[] | undefined): readonly string[] {
-  if (list === undefined) return [];
-  if (!Array.isArray(list) || list.some((h) => typeof h !== "string" || h === "" || /[\s/:@]/.test(h)))
-    throw new TypeError("startEmulator: allowedHosts must be an array of host names");
-  return [...list];
-}
+/** What a flag needs, for Node's "missing value" error: `--compat needs a value: one of ...`. */
+export const flagWant = (name: string): string => FLAG_ROWS.find((f) => f.name === name)?.row.want ?? "a value";
 
 /** Applies defaults and rejects option values the emulator cannot use. */
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
-  const apiKey = options.apiKey ?? DEFAULT_API_KEY;
-  if (apiKey === "") throw new TypeError("startEmulator: apiKey must not be empty");
-  const companyAlias = options.companyAlias ?? DEFAULT_COMPANY_ALIAS;
-  if (!COMPANY_ALIAS_RE.test(companyAlias)) throw new TypeError("startEmulator: companyAlias must be a DNS label");
+  for (const key of Object.keys(OPTIONS) as (keyof EmulatorOptions)[]) checkOption(key, options[key]);
   return {
-    port: nonNegativeInt("port", options.port, 0),
+    port: options.port ?? 0,
     host: options.host ?? DEFAULT_HOST,
-    apiUserId: wireId("apiUserId", options.apiUserId, DEFAULT_API_USER_ID, 1, MAX_API_USER_ID),
-    apiKey,
+    apiUserId: options.apiUserId ?? DEFAULT_API_USER_ID,
+    apiKey: options.apiKey ?? DEFAULT_API_KEY,
     live: options.live ?? true,
     dataFile: options.dataFile,
-    companyId: wireId("companyId", options.companyId, DEFAULT_COMPANY_ID, 1, INT32_MAX),
-    companyAlias,
+    companyId: options.companyId ?? DEFAULT_COMPANY_ID,
+    companyAlias: options.companyAlias ?? DEFAULT_COMPANY_ALIAS,
     cdnDomain: options.cdnDomain ?? DEFAULT_CDN_DOMAIN,
-    firstZoneId: wireId("firstZoneId", options.firstZoneId, 1, 1, INT32_MAX),
+    firstZoneId: options.firstZoneId ?? 1,
     now: options.now ?? Date.now,
-    latencyMs: nonNegativeInt("latencyMs", options.latencyMs, 0),
-    maxBodyBytes:
-      nonNegativeInt("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES) || DEFAULT_MAX_BODY_BYTES,
+    latencyMs: options.latencyMs ?? 0,
+    maxBodyBytes: options.maxBodyBytes || DEFAULT_MAX_BODY_BYTES,
     log: options.log,
     compat: compatFor(options.compat).profile,
-    allowedHosts: allowedHosts(options.allowedHosts),
+    allowedHosts: [...(options.allowedHosts ?? [])],
   };
 }
 
 /** The users of a fresh account: the API user first, then two colleagues. */
 export function initialUsers(apiUserId: number, companyAlias: string): EmulatorUser[] {
-  const mail = (who: string) => `${who}@${companyAlias}.example.com`;
   return [
-    {
-      id: apiUserId,
-      username: "api",
-      email: mail("api"),
-      fullname: "API User",
-      timezone: "America/Los_Angeles",
-      phone: "",
-    },
-    {
-      id: apiUserId + 1,
-      username: "ops",
-      email: mail("ops"),
-      fullname: "Operations",
-      timezone: "GMT",
-      phone: "+1 555 0100",
-    },
-    {
-      id: apiUserId + 2,
-      username: "billing",
-      email: mail("billing"),
-      fullname: "Billing Contact",
-      timezone: "America/New_York",
-      phone: "+1 555 0101",
-    },
-  ];
+    ["api", "API User", "America/Los_Angeles", ""],
+    ["ops", "Operations", "GMT", "+1 555 0100"],
+    ["billing", "Billing Contact", "America/New_York", "+1 555 0101"],
+  ].map(([username, fullname, timezone, phone], i) => {
+    return { id: apiUserId + i, username, email: `${username}@${companyAlias}.example.com`, fullname, timezone, phone };
+  });
 }

@@ -1,7 +1,6 @@
 /**
- * Checks the parameters after the three auth ones against the method table (api/methods.ts)
- * and converts them to plain values keyed by parameter name. The table is the only source of
- * positions, wire types, struct keys and report columns.
+ * Checks the parameters after the three auth ones against the method table (api/methods.ts) and converts them to
+ * plain values by parameter name. The table is the only source of positions, wire types, struct keys and columns.
  */
 import { isYmd } from "../api/dates";
 import type { MethodSpec, ParamSpec } from "../api/methods";
@@ -19,18 +18,13 @@ export interface SortKey {
 export type Args = Readonly<Record<string, unknown>>;
 
 /** What `mixed` companyId must equal: the account's company id or alias. */
-export interface Company {
-  readonly companyId: number;
-  readonly companyAlias: string;
-}
+type Company = { readonly companyId: number; readonly companyAlias: string };
 
 const AUTH_COUNT = 3;
 const SORT_RE = /^(\S+)\s+(ASC|DESC)$/i;
 const NUMERIC_RE = /^\d+$/;
 
-function label(spec: ParamSpec, index: number): string {
-  return `parameter ${index + AUTH_COUNT + 1} (${spec.name})`;
-}
+const label = (spec: ParamSpec, index: number) => `parameter ${index + AUTH_COUNT + 1} (${spec.name})`;
 
 function expect(spec: ParamSpec, index: number, value: WireValue, want: string): never {
   throw Faults.invalidParams(`${label(spec, index)} must be ${want}, got ${wireTypeName(value)}`);
@@ -78,22 +72,12 @@ function convertSortby(method: MethodSpec, spec: ParamSpec, index: number, value
 }
 
 function convertMixed(spec: ParamSpec, index: number, value: WireValue, company: Company): number | string {
-  if (value.t === "int") {
-    if (value.v !== company.companyId)
-      throw Faults.notFound(
-        `company ${value.v} (this account's company is ${company.companyId}, alias '${company.companyAlias}')`,
-      );
-    return value.v;
-  }
-  if (value.t === "string") {
-    const ok = value.v === company.companyAlias || value.v === String(company.companyId);
-    if (!ok)
-      throw Faults.notFound(
-        `company '${value.v.slice(0, 40)}' (this account's company is ${company.companyId}, alias '${company.companyAlias}')`,
-      );
-    return value.v;
-  }
-  return expect(spec, index, value, "an int (company id) or a string (company alias)");
+  if (value.t !== "int" && value.t !== "string")
+    return expect(spec, index, value, "an int (company id) or a string (company alias)");
+  const { companyId, companyAlias } = company;
+  if (value.v === companyId || value.v === companyAlias || value.v === String(companyId)) return value.v;
+  const given = value.t === "int" ? value.v : `'${value.v.slice(0, 40)}'`;
+  throw Faults.notFound(`company ${given} (this account's company is ${companyId}, alias '${companyAlias}')`);
 }
 
 function convert(method: MethodSpec, spec: ParamSpec, index: number, value: WireValue, company: Company): unknown {

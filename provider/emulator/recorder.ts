@@ -1,7 +1,6 @@
 /**
- * Call and purge records for tests to inspect, and per-method counters. A record holds the
- * parameters after the three auth ones, with every `password` replaced by "[redacted]": the
- * API key, authStrings and passwords are never kept.
+ * Call and purge records for tests to inspect, and per-method counters. A record holds the parameters after the three
+ * auth ones, every `password` replaced by "[redacted]": the API key, authStrings and passwords are never kept.
  */
 import { findMethod } from "../api/methods";
 import type { PurgeRecord } from "./handlers/context";
@@ -45,10 +44,7 @@ export interface EmulatorStats {
   readonly purges: number;
 }
 
-/**
- * A plain JS copy of a wire value for call records, with every struct `password` member replaced
- * by "[redacted]". Keys are copied as own data properties, so `__proto__` stays inert.
- */
+/** A plain copy of a wire value, every struct `password` "[redacted]"; keys are own properties (`__proto__` inert). */
 export function toRecordValue(value: WireValue): unknown {
   switch (value.t) {
     case "nil":
@@ -75,48 +71,42 @@ export function recordParams(params: readonly WireValue[]): unknown[] {
   return params.slice(3).map(toRecordValue);
 }
 
+/** Keeps at most MAX_CALL_RECORDS, dropping the oldest tenth when full. */
+function push<T>(list: T[], item: T): void {
+  list.push(item);
+  if (list.length > MAX_CALL_RECORDS) list.splice(0, Math.ceil(MAX_CALL_RECORDS / 10));
+}
+
 export class Recorder {
   /** Newest last; trimmed to MAX_CALL_RECORDS. */
   readonly calls: CallRecord[] = [];
   readonly purges: PurgeRecord[] = [];
   private byMethod = new Map<string, MethodStats>();
-  private total = 0;
-  private okCount = 0;
-  private faultCount = 0;
 
   record(call: CallRecord): void {
-    this.calls.push(call);
-    if (this.calls.length > MAX_CALL_RECORDS) this.calls.splice(0, Math.ceil(MAX_CALL_RECORDS / 10));
+    push(this.calls, call);
     const key = findMethod(call.method) ? call.method : "(unknown)";
     let stats = this.byMethod.get(key);
     if (!stats) this.byMethod.set(key, (stats = { calls: 0, ok: 0, faults: 0 }));
     stats.calls++;
-    this.total++;
-    if (call.ok) {
-      stats.ok++;
-      this.okCount++;
-    } else {
-      stats.faults++;
-      this.faultCount++;
-    }
+    if (call.ok) stats.ok++;
+    else stats.faults++;
   }
 
   recordPurge(purge: PurgeRecord): void {
-    this.purges.push(purge);
-    if (this.purges.length > MAX_CALL_RECORDS) this.purges.splice(0, Math.ceil(MAX_CALL_RECORDS / 10));
+    push(this.purges, purge);
   }
 
   stats(injected: Record<FaultKind, number>): EmulatorStats {
     const byMethod: Record<string, MethodStats> = {};
-    for (const [key, value] of this.byMethod) byMethod[key] = { ...value };
-    return {
-      total: this.total,
-      ok: this.okCount,
-      faults: this.faultCount,
-      byMethod,
-      injected,
-      purges: this.purges.length,
-    };
+    const sum = { total: 0, ok: 0, faults: 0 };
+    for (const [key, value] of this.byMethod) {
+      byMethod[key] = { ...value };
+      sum.total += value.calls;
+      sum.ok += value.ok;
+      sum.faults += value.faults;
+    }
+    return { ...sum, byMethod, injected, purges: this.purges.length };
   }
 
   /** Empties records and counters in place (references to `calls`/`purges` stay valid). */
@@ -124,6 +114,5 @@ export class Recorder {
     this.calls.length = 0;
     this.purges.length = 0;
     this.byMethod.clear();
-    this.total = this.okCount = this.faultCount = 0;
   }
 }

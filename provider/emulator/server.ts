@@ -1,7 +1,7 @@
 /**
- * The HTTP layer: routes paths, reads bounded bodies, parses calls, applies latency and
- * injected faults, runs the dispatcher, answers, records and logs. Tracks its sockets so
- * close() ends keep-alive connections and never hangs.
+ * The HTTP layer: routes paths, reads bounded bodies, parses calls, applies latency and injected faults, runs the
+ * dispatcher, answers (every failure on the wire is sent here), records and logs. Tracks its sockets so close() ends
+ * keep-alive connections and never hangs.
  */
 import * as http from "http";
 import type { Socket } from "net";
@@ -9,24 +9,19 @@ import { performance } from "perf_hooks";
 import { METHODS, type Group } from "../api/methods";
 import type { Dispatcher, Outcome } from "./dispatch";
 import { routeOf } from "./dispatch";
-import { Faults } from "./errors";
-import {
-  isAfterKind,
-  isBeforeKind,
-  renderFault,
-  sendFault,
-  sendForbidden,
-  sendInjectedAfter,
-  sendInjectedBefore,
-  sendMethodNotAllowed,
-  sendNotFound,
-  sendXml,
-} from "./faults";
-import type { FaultInjector, Injection } from "./injection";
+import { Faults, type RpcFault } from "./errors";
+import { INJECTED, type FaultInjector, type Injection } from "./injection";
 import { recordParams, type CallRecord, type Recorder } from "./recorder";
 import { printable } from "../api/terminalText";
 import { browserRefusal } from "./request-guard";
-import { decodeUtf8, methodResponse, parseMethodCall, XmlRpcDecodeError, type ParsedCall } from "../api/xmlrpc";
+import {
+  decodeUtf8,
+  faultResponse,
+  methodResponse,
+  parseMethodCall,
+  XmlRpcDecodeError,
+  type ParsedCall,
+} from "../api/xmlrpc";
 
 export interface ServerDeps {
   readonly dispatcher: Dispatcher;
@@ -37,56 +32,36 @@ export interface ServerDeps {
   latencyMs: number;
   readonly log?: (line: string) => void;
   /** The address listened on, and other names a request's Host may give (request-guard.ts). */
-  readonly listenHost: string;
+  readonly host: string;
   readonly allowedHosts?: readonly string[];
 }
 
 type Body = { kind: "ok"; text: string } | { kind: "notUtf8" } | { kind: "tooLarge" } | { kind: "aborted" };
 
-/** A call read and parsed, on its way to an answer. */
-interface Received {
-  readonly body: Body;
-  readonly call?: ParsedCall;
-  /** The fault that replaces the call (a body too large or not parsed). */
-  readonly early?: Outcome;
-  /** Its wire name as recorded ("" when the body did not parse). */
-  readonly method: string;
-  readonly path: string;
-  readonly group: Group;
-  readonly at: number;
-  readonly started: number;
-}
-
 /** Past maxBodyBytes the rest is read and dropped (so the client can read the fault), up to this factor. */
 const DRAIN_FACTOR = 16;
 
+/** The body, read up to `max` bytes; the first of the events below decides (a promise resolves once). */
 function readBody(req: http.IncomingMessage, max: number): Promise<Body> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let done = false;
-    const finish = (body: Body) => {
-      if (!done) {
-        done = true;
-        resolve(body);
-      }
-    };
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size <= max) chunks.push(chunk);
       else if (size > max * DRAIN_FACTOR) {
         req.socket.destroy();
-        finish({ kind: "aborted" });
+        resolve({ kind: "aborted" });
       }
     });
     req.on("end", () => {
-      if (size > max) return finish({ kind: "tooLarge" });
+      if (size > max) return resolve({ kind: "tooLarge" });
       // Strict: a byte that is not UTF-8 would otherwise become U+FFFD and change a stored value unseen.
       const text = decodeUtf8(Buffer.concat(chunks, size));
-      finish(text === undefined ? { kind: "notUtf8" } : { kind: "ok", text });
+      resolve(text === undefined ? { kind: "notUtf8" } : { kind: "ok", text });
     });
-    req.on("error", () => finish({ kind: "aborted" }));
-    req.on("close", () => finish({ kind: "aborted" }));
+    req.on("error", () => resolve({ kind: "aborted" }));
+    req.on("close", () => resolve({ kind: "aborted" }));
   });
 }
 
@@ -100,10 +75,59 @@ function errorCodeOf(method: string, outcome: Outcome): number | undefined {
   return undefined;
 }
 
+const XML_TYPE = "text/xml; charset=utf-8";
+const STATUS_TEXT: Record<number, string> = {
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+};
+
+/** An XML body with status 200 (XML-RPC faults travel as HTTP 200, per the spec). */
+function sendXml(res: http.ServerResponse, xml: string | Buffer, headers: Record<string, string> = {}): void {
+  res.writeHead(200, { "Content-Type": XML_TYPE, "Content-Length": Buffer.byteLength(xml), ...headers });
+  res.end(xml);
+}
+
+function sendText(res: http.ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+const renderFault = (fault: RpcFault) => faultResponse(fault.faultCode, fault.faultString);
+
+/** Sends what an injected kind stands for (INJECTED); `xml` is the answer it replaces, if the call ran. */
+function sendInjected(injection: Injection, req: http.IncomingMessage, res: http.ServerResponse, xml = ""): void {
+  const { send, status } = INJECTED[injection.kind!];
+  if (send === "reset") {
+    // A TCP RST where Node supports it, so the client sees ECONNRESET.
+    const socket = req.socket as Socket & { resetAndDestroy?: () => Socket };
+    if (typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
+    else socket.destroy();
+  } else if (status) {
+    const retry: Record<string, string> = status === 503 ? { "Retry-After": String(injection.retryAfterS ?? 1) } : {};
+    sendText(res, status, `${status} ${STATUS_TEXT[status]} (injected by cdn-emulator)\n`, retry);
+  } else if (send === "html") {
+    const code = injection.status ?? 502;
+    const title = code === 200 ? "Service temporarily unavailable" : `${code} ${STATUS_TEXT[code]}`;
+    const page = `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>cdn-emulator (injected)</center></body></html>\n`;
+    res.writeHead(code, { "Content-Type": "text/html; charset=utf-8", "Content-Length": Buffer.byteLength(page) });
+    res.end(page);
+  } else if (send === "expired") sendXml(res, renderFault(Faults.expired()));
+  else if (send === "half") {
+    const bytes = Buffer.from(xml, "utf8");
+    sendXml(res, bytes.subarray(0, Math.floor(bytes.length / 2)));
+  } else sendXml(res, xml);
+}
+
 export class EmulatorServer {
   readonly http: http.Server;
   private readonly sockets = new Set<Socket>();
-  private readonly sleeps = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  /** Pending latency waits, each with the function that ends it early. */
+  private readonly sleeps = new Map<NodeJS.Timeout, () => void>();
   /** Wire names of the calls being handled, one entry per call. */
   private readonly active: string[] = [];
   private closed = false;
@@ -116,7 +140,7 @@ export class EmulatorServer {
       this.handle(req, res).catch((error: unknown) => {
         // Only a bug gets here; answer if the socket is still usable.
         deps.log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
-        if (!res.headersSent && !res.destroyed) sendFault(res, Faults.internal("unexpected server error"));
+        if (!res.headersSent && !res.destroyed) sendXml(res, renderFault(Faults.internal("unexpected server error")));
       });
     });
     this.http.keepAliveTimeout = 5_000;
@@ -142,9 +166,9 @@ export class EmulatorServer {
   close(): Promise<void> {
     if (!this.closing) {
       this.closed = true;
-      for (const s of this.sleeps) {
-        clearTimeout(s.timer);
-        s.resolve();
+      for (const [timer, wake] of this.sleeps) {
+        clearTimeout(timer);
+        wake();
       }
       this.sleeps.clear();
       this.closing = new Promise<void>((resolve) => {
@@ -158,45 +182,47 @@ export class EmulatorServer {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const entry = {
-        timer: setTimeout(() => {
-          this.sleeps.delete(entry);
-          resolve();
-        }, ms),
-        resolve,
-      };
-      this.sleeps.add(entry);
+      const timer = setTimeout(() => {
+        this.sleeps.delete(timer);
+        resolve();
+      }, ms);
+      this.sleeps.set(timer, resolve);
     });
+  }
+
+  /** A request that is no call: a browser's or a foreign Host's (403), another path (404), another verb (405). */
+  private refusal(req: http.IncomingMessage, res: http.ServerResponse, group: Group | undefined): boolean {
+    const refused = browserRefusal(req.headers, this.deps.host, this.deps.allowedHosts);
+    const [status, text, headers] = refused
+      ? [403, `${refused}\n`, { Connection: "close" }]
+      : !group
+        ? [404, "not found: the API is served at POST /xmlrpc/<group>\n", {}]
+        : req.method !== "POST"
+          ? [405, "method not allowed: XML-RPC calls are POST requests\n", { Allow: "POST" }]
+          : [];
+    if (!status) return false;
+    req.resume();
+    sendText(res, status, text!, headers);
+    const path = (req.url ?? "").split("?", 1)[0].slice(0, 100);
+    this.deps.log?.(printable(`${req.method} ${path} ${status}${refused ? ` ${refused}` : ""}`));
+    return true;
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const started = performance.now();
     const at = this.deps.now();
-    const path = (req.url ?? "").split("?", 1)[0];
-    const refused = browserRefusal(req.headers, this.deps.listenHost, this.deps.allowedHosts);
-    if (refused) {
-      req.resume();
-      sendForbidden(res, refused);
-      this.deps.log?.(printable(`${req.method} ${path.slice(0, 100)} 403 ${refused}`));
-      return;
-    }
     const group = routeOf(req.url);
-    if (!group || req.method !== "POST") {
-      req.resume();
-      if (!group) sendNotFound(res);
-      else sendMethodNotAllowed(res);
-      this.deps.log?.(printable(`${req.method} ${path.slice(0, 100)} ${group ? 405 : 404}`));
-      return;
-    }
-
+    if (this.refusal(req, res, group)) return;
     const body = await readBody(req, this.deps.maxBodyBytes);
     if (body.kind === "aborted" || this.closed) return;
-
     const { call, early } = this.parse(body);
     const method = call?.methodName.slice(0, 200) ?? "";
+    const path = (req.url ?? "").split("?", 1)[0];
     this.active.push(method);
     try {
-      await this.process(req, res, { body, call, early, method, path, group, at, started });
+      const outcome = await this.answer(req, res, body, call ?? early!, group!);
+      const params = call ? recordParams(call.params) : [];
+      if (outcome) this.finish({ method, path, params, at, ...outcome, ms: performance.now() - started });
     } finally {
       this.active.splice(this.active.indexOf(method), 1);
     }
@@ -207,56 +233,45 @@ export class EmulatorServer {
     return [...this.active];
   }
 
-  private async process(req: http.IncomingMessage, res: http.ServerResponse, c: Received): Promise<void> {
-    const { body, call, early, path, group, at, started } = c;
-    const injection = this.deps.injector.decide(call?.methodName);
+  /** Answers a call (or the fault that replaces it) after its latency and injected fault; undefined once closed. */
+  private async answer(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    body: Body,
+    call: ParsedCall | Outcome,
+    group: Group,
+  ): Promise<Pick<CallRecord, "ok" | "faultCode" | "faultString" | "errorCode" | "fault"> | undefined> {
+    const name = "methodName" in call ? call.methodName : undefined;
+    const injection = this.deps.injector.decide(name);
     const delay = this.deps.latencyMs + injection.latencyMs;
     if (delay > 0) await this.sleep(delay);
-    if (this.closed) return;
-    const base = {
-      method: c.method,
-      path,
-      params: call ? recordParams(call.params) : [],
-      at,
-    };
-
-    if (injection.kind && isBeforeKind(injection.kind)) {
-      sendInjectedBefore(injection.kind, injection, req, res);
-      const expired = injection.kind === "expiredAuth" ? Faults.expired() : undefined;
-      this.finish({
-        ...base,
-        ok: false,
-        fault: injection.kind,
-        faultCode: expired?.faultCode,
-        faultString: expired?.faultString,
-        ms: performance.now() - started,
-      });
-      return;
+    if (this.closed) return undefined;
+    const act = injection.kind && INJECTED[injection.kind];
+    if (act && act.when === "before") {
+      sendInjected(injection, req, res);
+      const { faultCode, faultString } = act.send === "expired" ? Faults.expired() : ({} as Partial<RpcFault>);
+      return { ok: false, fault: injection.kind, faultCode, faultString };
     }
-
-    let outcome = early ?? (await this.deps.dispatcher.execute(group, call!));
-    if (this.closed) return;
+    let outcome = "methodName" in call ? await this.deps.dispatcher.execute(group, call) : call;
+    if (this.closed) return undefined;
     // A short answer: the list as a flaky backend might return it, with rows missing.
-    if (injection.kind === "shortList" && outcome.ok && Array.isArray(outcome.value))
+    if (act && act.send === "short" && outcome.ok && Array.isArray(outcome.value))
       outcome = { ok: true, value: outcome.value.slice(0, injection.keep ?? 0) };
     let xml: string;
-    let final = outcome;
     try {
       xml = outcome.ok ? methodResponse(outcome.value) : renderFault(outcome.fault);
     } catch (error) {
-      final = { ok: false, fault: Faults.internal(`could not write the answer (${(error as Error).message})`) };
-      xml = renderFault(final.fault);
+      outcome = { ok: false, fault: Faults.internal(`could not write the answer (${(error as Error).message})`) };
+      xml = renderFault(outcome.fault);
     }
-    this.respond(injection, req, res, xml, body.kind === "tooLarge");
-    this.finish({
-      ...base,
-      ok: final.ok,
-      faultCode: final.ok ? undefined : final.fault.faultCode,
-      faultString: final.ok ? undefined : final.fault.faultString,
-      errorCode: errorCodeOf(base.method, final),
-      fault: injection.kind ?? (injection.latencyMs > 0 ? "latency" : undefined),
-      ms: performance.now() - started,
-    });
+    if (!res.destroyed) {
+      if (act) sendInjected(injection, req, res, xml);
+      else sendXml(res, xml, body.kind === "tooLarge" ? { Connection: "close" } : {});
+    }
+    const fault = injection.kind ?? (injection.latencyMs > 0 ? "latency" : undefined);
+    if (!outcome.ok)
+      return { ok: false, faultCode: outcome.fault.faultCode, faultString: outcome.fault.faultString, fault };
+    return { ok: true, errorCode: errorCodeOf(name ?? "", outcome), fault };
   }
 
   /** The parsed call, or the fault that replaces it (oversized or malformed body). */
@@ -271,18 +286,6 @@ export class EmulatorServer {
     }
   }
 
-  private respond(
-    injection: Injection,
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-    xml: string,
-    close: boolean,
-  ): void {
-    if (res.destroyed) return;
-    if (injection.kind && isAfterKind(injection.kind)) sendInjectedAfter(injection.kind, injection, req, res, xml);
-    else sendXml(res, xml, close ? { Connection: "close" } : {});
-  }
-
   private finish(record: CallRecord): void {
     const rounded: CallRecord = { ...record, ms: Math.round(record.ms * 100) / 100 };
     const clean = Object.fromEntries(
@@ -294,9 +297,8 @@ export class EmulatorServer {
 }
 
 /**
- * One log line per call: method, duration and outcome; never parameters. Control characters
- * are escaped (api/terminalText.ts), so a method name (or a fault string echoing one) cannot forge a
- * line or drive the terminal the log is read in.
+ * One log line per call: method, duration and outcome; never parameters. Control characters are escaped
+ * (api/terminalText.ts), so a method name (or a fault string echoing one) cannot forge a line or drive the terminal.
  */
 export function logLine(call: CallRecord): string {
   const name = call.method || "(unparsed)";

@@ -1,7 +1,6 @@
 /**
- * The emulator handle's zone methods: inspection, and changes made directly in the store as if
- * through the control panel (drift), checked as create and update check them. They take a kind
- * spelled any way (`pull`, `pullzone`, `PullZone`) and work on its group.
+ * The emulator handle's zone methods: inspection, and changes made directly in the store as if through the control
+ * panel (drift), checked as create and update check them. A kind may be spelled `pull`, `pullzone` or `PullZone`.
  */
 import { kindInfo, zoneKindOf, type ZoneGroup, type ZoneSpelling } from "../api/kinds";
 import { ZONE_CREATE_KEYS } from "../api/methods";
@@ -30,20 +29,12 @@ function groupOf(method: string, spelling: ZoneSpelling): ZoneGroup {
 
 /** A stored zone as the handle shows it: its listZones row, then what the row leaves out (never the password). */
 function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
-  const row: Record<string, string | number> = {};
-  for (const field of ZONE_ROW_FIELDS[zone.kind]) row[field] = zone[field];
-  const hasUrl = computedOf(zone.kind).some((c) => c.wire === "cdn_url");
-  const delivery = hasUrl ? { cdn_url: zoneCdnUrl(zone, account) } : {};
-  return {
-    kind: zone.kind,
-    id: zone.id,
-    name: zone.name,
-    ...row,
-    label: zone.label,
-    hasPassword: zone.passwordHash !== "",
-    ...delivery,
-    createdAt: zone.createdAt,
-  };
+  const row = Object.fromEntries(ZONE_ROW_FIELDS[zone.kind].map((field) => [field, zone[field]]));
+  const delivery = computedOf(zone.kind).some((c) => c.wire === "cdn_url")
+    ? { cdn_url: zoneCdnUrl(zone, account) }
+    : {};
+  const { kind, id, name, label, createdAt } = zone;
+  return { kind, id, name, ...row, label, hasPassword: zone.passwordHash !== "", ...delivery, createdAt };
 }
 
 /** Refuses keys create does not take for `group`, values that are not strings, and characters XML forbids. */

@@ -1,9 +1,7 @@
 /**
- * What the emulator stores of a zone and how it answers with it, derived from the kinds' table (api/zoneKinds.ts):
- * the string fields every kind's values may set, the values the API computes (and which it keeps, because
- * listZones shows them), and each computed value's rule. A kind added to the table needs nothing here unless it
- * brings a computed value of a new name: then COMPUTED lacks it, and the emulator does not compile until it says how
- * the value is made (docs/architecture.md, "A zone kind").
+ * What the emulator stores of a zone and how it answers with it, from the kinds' table (api/zoneKinds.ts): the fields
+ * values may set, the values the API computes (kept when listZones shows them) and each one's rule. A kind needs
+ * nothing here unless it brings a computed value of a new name: COMPUTED then lacks it, and the build fails.
  */
 import { kindOfGroup, ZONE_KINDS, type ZoneGroup } from "../api/kinds";
 import { ZONE_KIND_TABLE } from "../api/zoneKinds";
@@ -56,11 +54,11 @@ export type ComputedOutput = { readonly fromCreate: boolean; readonly createWire
 );
 
 /** Every string field a stored zone has, "" (a kind keeps "" in what it does not use). */
-export function blankZoneFields(): { [F in ValueField | StoredComputed]: string } {
-  return Object.fromEntries([...VALUE_FIELDS, ...STORED_COMPUTED].map((f) => [f, ""])) as {
-    [F in ValueField | StoredComputed]: string;
-  };
-}
+export const blankZoneFields = () =>
+  Object.fromEntries([...VALUE_FIELDS, ...STORED_COMPUTED].map((f) => [f, ""])) as Record<
+    ValueField | StoredComputed,
+    string
+  >;
 
 /** The computed outputs of a group's kind, in the table's order. */
 export function computedOf(group: ZoneGroup): readonly ComputedOutput[] {

@@ -79,8 +79,8 @@ export function getZoneOutput(args: GetZoneOutputArgs, opts?: FunctionOutputOpti
 }
 
 /**
- * A zone the stack declares: a zone resource (its `zoneId`), a zone id, or an Output of one.
- * An id still unknown (a zone a preview has yet to create) cannot be in the account and is skipped.
+ * A zone the stack declares: a zone resource (its `zoneId`, else its `id`, else in a preview its kind and name), a
+ * zone id, or an Output of one. An id still unknown otherwise cannot be in the account and is skipped.
  */
 export type ManagedZone = number | string | pulumi.Output<number | string> | { zoneId: pulumi.Input<number | string> };
 
@@ -99,7 +99,16 @@ export interface GetUnmanagedZonesResult {
   skippedKinds: ZoneKind[];
 }
 
-async function managedIds(fn: string, managed: unknown): Promise<{ ids: Set<number>; secret: boolean }> {
+/**
+ * The zones `managed` names: by id, and by kind and name where the id is unknown. In a preview a zone resource's
+ * outputs are unknown while a change of it is pending (a provider without previews reports its inputs as outputs,
+ * sdk/go/common/resource/plugin/provider_plugin.go): its Pulumi `id` is still the zone id; a zone being created or
+ * adopted has no id yet, and its declared name finds it, with the kind its URN's type names.
+ */
+async function managedZones(
+  fn: string,
+  managed: unknown,
+): Promise<{ ids: Set<number>; names: Set<string>; secret: boolean }> {
   const list = await settle(managed as pulumi.Input<ManagedZone[]>);
   if (!list.known)
     throw new CdnValidationError("managed", "is not known yet; pass the list itself, not an Output of it", fn);
@@ -107,18 +116,26 @@ async function managedIds(fn: string, managed: unknown): Promise<{ ids: Set<numb
     throw new CdnValidationError("managed", "must be an array of zone resources or zone ids", fn);
   let secret = list.secret;
   const ids = new Set<number>();
-  const settled = await Promise.all(
-    list.value.map((m) =>
-      settle(
-        typeof m === "object" && m !== null && !pulumi.Output.isInstance(m) && "zoneId" in m
-          ? (m as { zoneId: pulumi.Input<number | string> }).zoneId
-          : (m as pulumi.Input<number | string>),
-      ),
-    ),
-  );
-  settled.forEach((s, i) => {
+  const names = new Set<string>();
+  const present = (s: { known: boolean; value?: unknown }) =>
+    s.known && ![undefined, null, ""].includes(s.value as never);
+  for (const [i, m] of list.value.entries()) {
+    const isZone = typeof m === "object" && m !== null && !pulumi.Output.isInstance(m) && "zoneId" in m;
+    const r = isZone ? (m as Record<string, pulumi.Input<unknown>>) : undefined;
+    let s = await settle(r ? r.zoneId : (m as pulumi.Input<number | string>));
+    if (r && !present(s)) s = await settle(r.id);
     secret = secret || s.secret;
-    if (!s.known || s.value === undefined || s.value === null || s.value === "") return;
+    if (!present(s)) {
+      const [name, urn] = await Promise.all(["name", "urn"].map((k) => settle(r?.[k])));
+      const kind = kindOfType(
+        String(urn.value ?? "")
+          .split("::")[2]
+          ?.split(":")
+          .pop() ?? "",
+      );
+      if (kind && present(name)) names.add(`${kind}:${name.value}`);
+      continue;
+    }
     const n = asId(s.value);
     if (n === undefined) {
       throw new CdnValidationError(
@@ -128,8 +145,8 @@ async function managedIds(fn: string, managed: unknown): Promise<{ ids: Set<numb
       );
     }
     ids.add(n);
-  });
-  return { ids, secret };
+  }
+  return { ids, names, secret };
 }
 
 /** Whether a failure says the API key lacks live-zone access (§4.5), by its code and its text both. */
@@ -157,7 +174,7 @@ async function unmanaged(
   const kinds = a.kinds === undefined ? ZONE_KINDS : (a.kinds as unknown[]);
   if (!Array.isArray(kinds)) throw new CdnValidationError("kinds", "must be an array of kinds", fn);
   const wanted = [...new Set(kinds.map((k) => zoneKindArg(fn, k)))];
-  const { ids, secret } = await managedIds(fn, a.managed);
+  const { ids, names, secret } = await managedZones(fn, a.managed);
   const skippedKinds: ZoneKind[] = [];
   const lists = await Promise.all(
     wanted.map((kind) =>
@@ -174,7 +191,7 @@ async function unmanaged(
   );
   const all = lists.flat();
   const zones = all
-    .filter((z) => !ids.has(z.zoneId))
+    .filter((z) => !ids.has(z.zoneId) && !names.has(`${z.kind}:${z.name}`))
     .sort((x, y) => ZONE_KINDS.indexOf(x.kind) - ZONE_KINDS.indexOf(y.kind) || x.zoneId - y.zoneId);
   return { zones, managedCount: all.length - zones.length, skippedKinds, secret };
 }

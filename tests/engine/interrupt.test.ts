@@ -1,13 +1,10 @@
 /**
- * Ctrl-C during `pulumi up`, through the real CLI (issue 19 item 1, issue 18). The CLI is started in its own process
- * group and the group gets SIGINT, as a terminal's Ctrl-C reaches its foreground job; the engine's plugins (the
- * dynamic-provider host among them) run in process groups of their own, so the first Ctrl-C reaches only the CLI,
- * and the second makes the CLI close its plugins with SIGINT (docs/pulumi-engine.md). One stack lives through the
- * file, with auto-named zones of every kind, as users write them, and API latency so creates are in flight.
+ * Ctrl-C during `pulumi up`, through the real CLI (issue 19 item 1, issue 18), as tests/support/interrupt.ts sends
+ * it. One stack lives through the file, with auto-named zones of every kind, as users write them, and API latency so creates are in flight.
  */
-import type { ChildProcess } from "child_process";
 import { useEmulator } from "../support/emulator";
 import { EngineProject, expectOk, zoneResources, type ZoneDecl } from "../support/engine";
+import { created, ctrlC } from "../support/interrupt";
 
 const emu = useEmulator();
 let p: EngineProject;
@@ -36,42 +33,6 @@ function zones(prefix: string, n: number): ZoneDecl[] {
 }
 
 /**
- * Ctrl-C as a terminal sends it: SIGINT to the CLI's process group once `ready(output)` holds, and for `times: 2`
- * again once the CLI says it is cancelling and `second()` holds (polled; at once by default).
- */
-function ctrlC(times: 1 | 2, ready: (output: string) => boolean, second: () => boolean = () => true) {
-  let sent = 0;
-  let waiting = false;
-  const press = (child: ChildProcess) => {
-    sent++;
-    try {
-      process.kill(-child.pid!, "SIGINT");
-    } catch {
-      // the CLI has ended already
-    }
-  };
-  const ended = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
-  const pressWhenSecond = (child: ChildProcess) => {
-    waiting = true;
-    if (second()) return press(child);
-    const poll = setInterval(() => {
-      if (ended(child)) clearInterval(poll);
-      else if (second()) {
-        clearInterval(poll);
-        press(child);
-      }
-    }, 2);
-  };
-  return {
-    detached: true,
-    onOutput(output: string, child: ChildProcess) {
-      if (sent === 0 && ready(output)) press(child);
-      else if (sent === 1 && times === 2 && !waiting && output.includes("^C received; cancelling"))
-        pressWhenSecond(child);
-    },
-  };
-}
-/**
  * A create has reached the server (`inFlight`): with no fault refusing it, its zone is made whatever becomes of the
  * host. Waiting for one before the second Ctrl-C gives the first test its case (a zone made and not recorded) when
  * creates are still at the server once the CLI says it is cancelling; the test makes them slow enough for that.
@@ -82,7 +43,6 @@ const createAtServer = () =>
     .get()
     .inFlight()
     .some((m) => m.endsWith(".create"));
-const created = (n: number) => (output: string) => (output.match(/ created \(/g) ?? []).length >= n;
 
 /** Every zone of the account, with the group it is in. */
 const accountZones = () =>

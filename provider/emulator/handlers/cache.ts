@@ -2,7 +2,7 @@
  * cache.purge and cache.purgeAllCache. Only pull and push zones have a delivery host
  * (cdn_url), so only they can be purged; see docs/emulator.md for the matching rules.
  */
-import type { HandlerContext, HandlersOf } from "./context";
+import type { HandlerContext, HandlersOf, PurgeRecord } from "./context";
 import type { StoredZone } from "../store/store";
 import { cdnHost } from "./zone-rules";
 
@@ -11,7 +11,7 @@ function purgeableZones(ctx: HandlerContext): Readonly<StoredZone>[] {
 }
 
 /** Zones whose cdn_url host or vanity_domain is the host of `url` (http or https only). */
-export function zonesForUrl(ctx: HandlerContext, url: string): number[] {
+function zonesForUrl(ctx: HandlerContext, url: string): number[] {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -29,7 +29,7 @@ export function zonesForUrl(ctx: HandlerContext, url: string): number[] {
 }
 
 /** Zones named by `<zone_name>.<company_alias>` or by the bare zone name. */
-export function zonesForName(ctx: HandlerContext, zone: string): number[] {
+function zonesForName(ctx: HandlerContext, zone: string): number[] {
   const suffix = `.${ctx.account.companyAlias}`.toLowerCase();
   const lower = zone.toLowerCase();
   const name = lower.endsWith(suffix) ? lower.slice(0, -suffix.length) : lower;
@@ -38,19 +38,14 @@ export function zonesForName(ctx: HandlerContext, zone: string): number[] {
     .map((z) => z.id);
 }
 
+/** A purge's answer: whether it matched a zone; recorded with the zones it matched. */
+function purge(ctx: HandlerContext, method: PurgeRecord["method"], argument: string, zoneIds: number[]): boolean {
+  const result = zoneIds.length > 0;
+  ctx.recordPurge({ method, argument, result, zoneIds, at: ctx.now() });
+  return result;
+}
+
 export const cacheHandlers: HandlersOf<"cache"> = {
-  "cache.purge": (ctx, args) => {
-    const url = args.url;
-    const zoneIds = zonesForUrl(ctx, url);
-    const result = zoneIds.length > 0;
-    ctx.recordPurge({ method: "cache.purge", argument: url, result, zoneIds, at: ctx.now() });
-    return result;
-  },
-  "cache.purgeAllCache": (ctx, args) => {
-    const zone = args.zone;
-    const zoneIds = zonesForName(ctx, zone);
-    const result = zoneIds.length > 0;
-    ctx.recordPurge({ method: "cache.purgeAllCache", argument: zone, result, zoneIds, at: ctx.now() });
-    return result;
-  },
+  "cache.purge": (ctx, { url }) => purge(ctx, "cache.purge", url, zonesForUrl(ctx, url)),
+  "cache.purgeAllCache": (ctx, { zone }) => purge(ctx, "cache.purgeAllCache", zone, zonesForName(ctx, zone)),
 };

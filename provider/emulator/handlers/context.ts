@@ -5,12 +5,9 @@ import type { ArgsOf } from "../args";
 import type { Store } from "../store/store";
 
 /** The emulated account. */
-export interface Account {
-  readonly apiUserId: number;
-  readonly companyId: number;
-  readonly companyAlias: string;
-  readonly cdnDomain: string;
-}
+export type Account = Readonly<
+  Record<"apiUserId" | "companyId", number> & Record<"companyAlias" | "cdnDomain", string>
+>;
 
 /** One purge, as `Emulator.purges` lists it. */
 export interface PurgeRecord {
@@ -23,12 +20,12 @@ export interface PurgeRecord {
   readonly at: number;
 }
 
-export interface HandlerContext {
+export type HandlerContext = {
   readonly store: Store;
   readonly account: Account;
   readonly now: () => number;
   readonly recordPurge: (record: PurgeRecord) => void;
-}
+};
 
 /**
  * Runs method `N` synchronously (so state checks and changes are atomic) and returns its answer.

@@ -9,16 +9,9 @@ import type { HandlersOf } from "./context";
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE_RE = /^[0-9+() .-]{0,32}$/;
 
-function userStruct(user: Readonly<EmulatorUser>): Record<string, WireOut> {
-  return {
-    id: user.id,
-    username: user.username,
-    email: user.email,
-    fullname: user.fullname,
-    timezone: user.timezone,
-    phone: user.phone,
-  };
-}
+const FIELDS = ["id", "username", "email", "fullname", "timezone", "phone"] as const;
+const userStruct = (user: Readonly<EmulatorUser>): Record<string, WireOut> =>
+  Object.fromEntries(FIELDS.map((f) => [f, user[f]]));
 
 /** Refuses values a control panel would refuse, with INVALID_PARAMS naming the key. */
 function checkUserValues(values: Readonly<Record<string, string>>): void {

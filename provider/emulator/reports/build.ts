@@ -1,140 +1,119 @@
 /**
- * Builds the rows of each report from zones and local days. Columns are exactly
- * REPORT_COLUMNS (api/reportShapes.ts, from the method table), in that order; values come from series.ts.
+ * Builds the rows of each report from zones and local days. Columns are exactly REPORT_COLUMNS
+ * (api/reportShapes.ts, from the method table), in that order; values come from series.ts.
  */
 import type { Zone } from "luxon";
 import type { StoredZone } from "../store/store";
 import { HOUR_MS, hourLabel, type LocalDay } from "./calendar";
 import type { Row } from "./rows";
-import {
-  FILES_PER_ZONE,
-  addHours,
-  emptyMetrics,
-  fileTraffic,
-  filePath,
-  hitRatio,
-  hoursMetrics,
-  nodeShares,
-} from "./series";
+import { FILES_PER_ZONE, fileTraffic, filePath, hitRatio, hoursMetrics, nodeShares, type Metrics } from "./series";
 
 type ZoneRef = Pick<StoredZone, "id">;
+/** A run of local hours a row covers, and its label (`Y-m-d HH:00`, `Y-m-d` or `Y-m`). */
+type Period = { readonly label: string; readonly startMs: number; readonly hours: number };
 
-/** getTotalTransferStats rows per period and zone; `date` is `Y-m-d HH:00`, `Y-m-d` or `Y-m`. */
-export function transferStats(zones: readonly ZoneRef[], days: readonly LocalDay[], viewby: string, tz: Zone): Row[] {
-  const rows: Row[] = [];
-  if (viewby === "hourly") {
-    for (const day of days) {
-      for (let h = 0; h < day.hours; h++) {
-        const date = hourLabel(day, h, tz);
-        for (const z of zones) {
-          const m = hoursMetrics(z.id, day.startMs + h * HOUR_MS, 1);
-          rows.push({ date, zone_id: z.id, transfer: m.transfer, hits: m.hits });
-        }
-      }
-    }
-    return rows;
-  }
-  const periods = new Map<string, LocalDay[]>();
+/** Each local hour, day or month of `days`; a month is one run of hours, as the days follow each other. */
+function periodsOf(days: readonly LocalDay[], by: string, tz?: Zone): Period[] {
+  if (by === "hourly")
+    return days.flatMap((day) =>
+      Array.from({ length: day.hours }, (_, h) => ({
+        label: hourLabel(day, h, tz!),
+        startMs: day.startMs + h * HOUR_MS,
+        hours: 1,
+      })),
+    );
+  const out: Period[] = [];
   for (const day of days) {
-    const key = viewby === "monthly" ? day.date.slice(0, 7) : day.date;
-    let list = periods.get(key);
-    if (!list) periods.set(key, (list = []));
-    list.push(day);
+    const label = by === "monthly" ? day.date.slice(0, 7) : day.date;
+    const last = out[out.length - 1];
+    if (last?.label === label) out[out.length - 1] = { ...last, hours: last.hours + day.hours };
+    else out.push({ label, startMs: day.startMs, hours: day.hours });
   }
-  for (const [date, periodDays] of periods) {
-    for (const z of zones) {
-      const m = emptyMetrics();
-      for (const day of periodDays) addHours(m, z.id, day.startMs, day.hours);
-      rows.push({ date, zone_id: z.id, transfer: m.transfer, hits: m.hits });
-    }
-  }
-  return rows;
+  return out;
+}
+
+/** One row per period and zone (periods outermost), from the zone's traffic in the period. */
+function rows(
+  zones: readonly ZoneRef[],
+  periods: Period[],
+  row: (label: string, id: number, m: Metrics) => Row,
+): Row[] {
+  return periods.flatMap((p) => zones.map((z) => row(p.label, z.id, hoursMetrics(z.id, p.startMs, p.hours))));
+}
+
+const transfer = (date: string, zone_id: number, m: Metrics): Row => ({
+  date,
+  zone_id,
+  transfer: m.transfer,
+  hits: m.hits,
+});
+const connections =
+  (key: "date" | "hour") =>
+  (label: string, zone_id: number, m: Metrics): Row => ({
+    [key]: label,
+    zone_id,
+    connections: m.connections,
+    peak_concurrent: m.peakConcurrent,
+  });
+
+/** getTotalTransferStats rows per period and zone. */
+export function transferStats(zones: readonly ZoneRef[], days: readonly LocalDay[], viewby: string, tz: Zone): Row[] {
+  return rows(zones, periodsOf(days, viewby, tz), transfer);
 }
 
 /** getUsagePerDay rows: one per day for one zone. */
 export function usagePerDay(zone: ZoneRef, days: readonly LocalDay[]): Row[] {
-  return days.map((day) => {
-    const m = hoursMetrics(zone.id, day.startMs, day.hours);
-    return { date: day.date, zone_id: zone.id, transfer: m.transfer, hits: m.hits };
-  });
+  return rows([zone], periodsOf(days, "daily"), transfer);
 }
 
 /** getCacheHitStats rows: one per day and zone. */
 export function cacheHitStats(zones: readonly ZoneRef[], days: readonly LocalDay[]): Row[] {
-  const rows: Row[] = [];
-  for (const day of days) {
-    for (const z of zones) {
-      const m = hoursMetrics(z.id, day.startMs, day.hours);
-      rows.push({
-        date: day.date,
-        zone_id: z.id,
-        hits: m.hits,
-        cache_hits: m.cacheHits,
-        cache_misses: m.hits - m.cacheHits,
-        cache_hit_ratio: hitRatio(m),
-      });
-    }
-  }
-  return rows;
+  return rows(zones, periodsOf(days, "daily"), (date, zone_id, m) => ({
+    date,
+    zone_id,
+    hits: m.hits,
+    cache_hits: m.cacheHits,
+    cache_misses: m.hits - m.cacheHits,
+    cache_hit_ratio: hitRatio(m),
+  }));
 }
 
 /** getPopularFiles rows: FILES_PER_ZONE files per zone, at `http://<host><path>`. */
-export function popularFiles(
-  zones: readonly { id: number; host: string }[],
-  firstDay: number,
-  dayCount: number,
-): Row[] {
-  const rows: Row[] = [];
-  for (const z of zones) {
-    const base = `http://${z.host}`;
-    for (let k = 0; k < FILES_PER_ZONE; k++) {
-      const t = fileTraffic(z.id, k, firstDay, dayCount);
-      rows.push({ zone_id: z.id, url: base + filePath(z.id, k), hits: t.hits, transfer: t.transfer });
-    }
-  }
-  return rows;
+export function popularFiles(zones: readonly { id: number; host: string }[], firstDay: number, days: number): Row[] {
+  return zones.flatMap((z) =>
+    Array.from({ length: FILES_PER_ZONE }, (_, k) => {
+      const t = fileTraffic(z.id, k, firstDay, days);
+      return { zone_id: z.id, url: `http://${z.host}${filePath(z.id, k)}`, hits: t.hits, transfer: t.transfer };
+    }),
+  );
 }
+
+/** The traffic of a zone over the whole of `days`. */
+const total = (id: number, days: readonly LocalDay[]) =>
+  hoursMetrics(
+    id,
+    days[0]?.startMs ?? 0,
+    days.reduce((n, d) => n + d.hours, 0),
+  );
 
 /** getNodeHits rows: each zone's traffic over the range, split over the edge nodes. */
 export function nodeHits(zones: readonly ZoneRef[], days: readonly LocalDay[]): Row[] {
-  const rows: Row[] = [];
-  for (const z of zones) {
-    const total = emptyMetrics();
-    for (const day of days) addHours(total, z.id, day.startMs, day.hours);
-    for (const share of nodeShares(z.id, total))
-      rows.push({ node: share.node, zone_id: z.id, hits: share.hits, transfer: share.transfer });
-  }
-  return rows;
+  return zones.flatMap((z) =>
+    nodeShares(z.id, total(z.id, days)).map(({ node, hits, transfer }) => ({ node, zone_id: z.id, hits, transfer })),
+  );
 }
 
 /** getConnectionStats rows: one per day and live zone; peak_concurrent is the day's highest hour. */
 export function connectionStats(zones: readonly ZoneRef[], days: readonly LocalDay[]): Row[] {
-  const rows: Row[] = [];
-  for (const day of days) {
-    for (const z of zones) {
-      const m = hoursMetrics(z.id, day.startMs, day.hours);
-      rows.push({ date: day.date, zone_id: z.id, connections: m.connections, peak_concurrent: m.peakConcurrent });
-    }
-  }
-  return rows;
+  return rows(zones, periodsOf(days, "daily"), connections("date"));
 }
 
 /** getHourlyConnectionStats rows: one per local hour of `day` and live zone. */
 export function hourlyConnectionStats(zones: readonly ZoneRef[], day: LocalDay, tz: Zone): Row[] {
-  const rows: Row[] = [];
-  for (let h = 0; h < day.hours; h++) {
-    const hour = hourLabel(day, h, tz);
-    for (const z of zones) {
-      const m = hoursMetrics(z.id, day.startMs + h * HOUR_MS, 1);
-      rows.push({ hour, zone_id: z.id, connections: m.connections, peak_concurrent: m.peakConcurrent });
-    }
-  }
-  return rows;
+  return rows(zones, periodsOf([day], "hourly", tz), connections("hour"));
 }
 
-/** Total transfer and hits of all `zones` over `days`, for account.getBandwidth. */
+/** Total transfer of all `zones` over `days`, for account.getBandwidth. */
 export function totalTransfer(zones: readonly ZoneRef[], days: readonly LocalDay[]): number {
-  const m = emptyMetrics();
-  for (const z of zones) for (const day of days) addHours(m, z.id, day.startMs, day.hours);
-  return m.transfer;
+  return zones.reduce((sum, z) => sum + total(z.id, days).transfer, 0);
 }

@@ -1,8 +1,6 @@
 /**
- * Dates and time zones for reports. Traffic is defined per UTC hour (see series.ts); a local
- * day in a report's time zone is the run of hours between two local midnights, so a DST day
- * has 23 or 25 hours. Zone objects are cached: building one per call would cost more than
- * the report.
+ * Dates and time zones for reports. Traffic is defined per UTC hour (series.ts); a local day is the run of hours
+ * between two local midnights, so a DST day has 23 or 25. Zones are cached: one per call would cost more than a report.
  */
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from "luxon";
 
@@ -19,12 +17,7 @@ export const GMT: Zone = FixedOffsetZone.utcInstance;
 export function timeZone(name: string): Zone | undefined {
   let zone = zones.get(name);
   if (zone === undefined) {
-    zone =
-      name === "GMT" || name === "UTC"
-        ? FixedOffsetZone.utcInstance
-        : IANAZone.isValidZone(name)
-          ? IANAZone.create(name)
-          : null;
+    zone = name === "GMT" || name === "UTC" ? GMT : IANAZone.isValidZone(name) ? IANAZone.create(name) : null;
     if (zones.size < 1000) zones.set(name, zone);
   }
   return zone ?? undefined;

@@ -1,7 +1,6 @@
 /**
- * Deterministic traffic. Every figure is a hash of (zone id, UTC hour) or (zone id, file or
- * node, range), so the same zone and dates give the same numbers on every run, and any
- * aggregate (a day, a month, a range) is the sum of the hours it covers.
+ * Deterministic traffic. Every figure is a hash of (zone id, UTC hour) or (zone id, file or node, range), so the same
+ * zone and dates give the same numbers on every run, and any aggregate (a day, a month) is the sum of its hours.
  */
 import { HOUR_MS } from "./calendar";
 
@@ -18,39 +17,23 @@ export function hash32(a: number, b: number, c: number): number {
 }
 
 /** Traffic over some hours; byte counts can exceed 2^31, so they go on the wire as doubles. */
-export interface Metrics {
-  hits: number;
-  transfer: number;
-  cacheHits: number;
-  connections: number;
-  peakConcurrent: number;
-}
+export type Metrics = Record<"hits" | "transfer" | "cacheHits" | "connections" | "peakConcurrent", number>;
 
-export function emptyMetrics(): Metrics {
-  return { hits: 0, transfer: 0, cacheHits: 0, connections: 0, peakConcurrent: 0 };
-}
-
-/** Adds the traffic of zone `zoneId` during `count` hours starting at epoch ms `startMs`. */
-export function addHours(into: Metrics, zoneId: number, startMs: number, count: number): Metrics {
+/** The traffic of zone `zoneId` during `count` hours starting at epoch ms `startMs`. */
+export function hoursMetrics(zoneId: number, startMs: number, count: number): Metrics {
+  const m: Metrics = { hits: 0, transfer: 0, cacheHits: 0, connections: 0, peakConcurrent: 0 };
   const first = Math.floor(startMs / HOUR_MS);
   for (let hour = first; hour < first + count; hour++) {
     const hits = 40 + (hash32(zoneId, hour, 1) % 960);
-    into.hits += hits;
-    into.transfer += hits * (8_000 + (hash32(zoneId, hour, 2) % 120_000));
-    into.cacheHits += Math.floor((hits * (700 + (hash32(zoneId, hour, 3) % 300))) / 1000);
+    m.hits += hits;
+    m.transfer += hits * (8_000 + (hash32(zoneId, hour, 2) % 120_000));
+    m.cacheHits += Math.floor((hits * (700 + (hash32(zoneId, hour, 3) % 300))) / 1000);
     const connections = 5 + (hash32(zoneId, hour, 4) % 200);
-    into.connections += connections;
-    into.peakConcurrent = Math.max(
-      into.peakConcurrent,
-      1 + Math.floor((connections * (10 + (hash32(zoneId, hour, 5) % 40))) / 100),
-    );
+    m.connections += connections;
+    const peak = 1 + Math.floor((connections * (10 + (hash32(zoneId, hour, 5) % 40))) / 100);
+    m.peakConcurrent = Math.max(m.peakConcurrent, peak);
   }
-  return into;
-}
-
-/** The traffic of one zone over a run of hours. */
-export function hoursMetrics(zoneId: number, startMs: number, count: number): Metrics {
-  return addHours(emptyMetrics(), zoneId, startMs, count);
+  return m;
 }
 
 /** cache_hits / hits rounded to four decimals (0 without hits). */
@@ -70,7 +53,7 @@ export function filePath(zoneId: number, k: number): string {
 /**
  * Hits and bytes of a zone's k-th file over `days` days from day number `firstDay`: Zipf-like,
  * scaled so that a zone's files together stay below its own traffic (about 12,500 hits and
- * 850 MB a day, see addHours): a report page must not show a file larger than its zone.
+ * 850 MB a day, see hoursMetrics): a report page must not show a file larger than its zone.
  */
 export function fileTraffic(
   zoneId: number,
@@ -85,20 +68,7 @@ export function fileTraffic(
 }
 
 /** Edge nodes of getNodeHits. */
-export const NODES = [
-  "lax01",
-  "sjc01",
-  "sea01",
-  "dfw01",
-  "ord01",
-  "iad01",
-  "jfk01",
-  "lhr01",
-  "fra01",
-  "ams01",
-  "nrt01",
-  "sin01",
-] as const;
+export const NODES = "lax01 sjc01 sea01 dfw01 ord01 iad01 jfk01 lhr01 fra01 ams01 nrt01 sin01".split(" ");
 
 /** Splits a zone's traffic over NODES by fixed per-zone weights; the parts add up to the whole. */
 export function nodeShares(zoneId: number, total: Metrics): { node: string; hits: number; transfer: number }[] {

@@ -1,25 +1,21 @@
 /**
- * The file-backed store: the memory store plus a JSON file rewritten atomically (temp file in
- * the same directory, fsync, rename) after changes. Writes are serialized and coalesced: a
- * change made while a write is running joins the next write, so `flush()` resolves only once
- * a write that includes it has reached the disk. The file is locked (store/lock.ts) while the
- * store is open, and checked entry by entry when it is loaded.
+ * The file-backed store: the memory store plus a JSON file rewritten atomically (temp file in the same directory,
+ * fsync, rename) after changes. Writes are serialized and coalesced: a change made while a write runs joins the next
+ * one, so `flush()` resolves once a write that includes it is on disk. The file is locked (lock.ts) while the store is
+ * open, and checked entry by entry when it is loaded.
  */
 import { constants as fsConstants, promises as fs } from "fs";
 import * as path from "path";
 import { randomBytes } from "crypto";
-import type { EmulatorUser } from "./store";
 import { nameProblem } from "../handlers/zone-rules";
-import { asId } from "../../api/ids";
-import { INT32_MAX } from "../options";
-import { decodeUtf8, forbiddenXmlChar } from "../../api/xmlrpc";
+import { asId, INT32_MAX } from "../../api/ids";
+import { decodeUtf8, forbiddenXmlChar, isStruct, type WireOut } from "../../api/xmlrpc";
 import { DataFileLock, DataFileLockedError } from "./lock";
 import { MemoryStore } from "./memory";
 import { ZONE_GROUPS } from "../../api/kinds";
-import type { StoreSnapshot, StoredZone } from "./store";
+import type { EmulatorUser, StoreSnapshot } from "./store";
 import { STORED_COMPUTED, VALUE_FIELDS } from "../zone-fields";
 
-const RESOLVED: Promise<void> = Promise.resolve();
 const ZONE_STRING_FIELDS = ["name", ...VALUE_FIELDS, ...STORED_COMPUTED, "passwordHash"] as const;
 const USER_STRING_FIELDS = ["username", "email", "fullname", "timezone", "phone"] as const;
 
@@ -32,92 +28,79 @@ export class DataFileError extends Error {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
+const isRecord = (value: unknown): value is Record<string, unknown> => isStruct(value as WireOut);
 /** An id by the one rule (api/ids.ts), held as a JSON number. */
 const isWireId = (value: unknown): value is number => typeof value === "number" && asId(value) !== undefined;
 
-/** How an entry is named in a message: its index, and its kind, id and name when they are usable. */
-function zoneLabel(i: number, z: Record<string, unknown>): string {
+/** The first of `fields` of `entry` that is not a string XML can carry, as a problem of `label`. */
+function stringsProblem(label: string, entry: Record<string, unknown>, fields: readonly string[]): string | undefined {
+  for (const f of fields) {
+    if (typeof entry[f] !== "string") return `${label}.${f} is not a string`;
+    const bad = forbiddenXmlChar(entry[f] as string);
+    if (bad) return `${label}.${f} holds ${bad}, a character XML does not allow`;
+  }
+  return undefined;
+}
+
+/** The problem of zone entry `i`, or undefined; `ids` and `names` hold the entries seen so far. */
+function zoneProblem(i: number, z: unknown, ids: Map<number, number>, names: Map<string, number>): string | undefined {
+  if (!isRecord(z)) return `zones[${i}] is not an object`;
   const what = [
     typeof z.kind === "string" ? z.kind.slice(0, 20) : "",
     Number.isSafeInteger(z.id) ? String(z.id) : "",
     typeof z.name === "string" ? JSON.stringify(z.name.slice(0, 70)) : "",
   ].filter(Boolean);
-  return what.length ? `zones[${i}] (${what.join(" ")})` : `zones[${i}]`;
+  const label = what.length ? `zones[${i}] (${what.join(" ")})` : `zones[${i}]`;
+  if (!ZONE_GROUPS.includes(z.kind as never)) return `${label} has no known kind (${ZONE_GROUPS.join(", ")})`;
+  if (!isWireId(z.id)) return `${label} has an id that is not an integer from 1 to ${INT32_MAX}`;
+  if (ids.has(z.id)) return `${label} repeats the id of zones[${ids.get(z.id)}]`;
+  ids.set(z.id, i);
+  const problem = stringsProblem(label, z, ZONE_STRING_FIELDS);
+  if (problem) return problem;
+  const badName = nameProblem(z.name as string);
+  if (badName) return `${label} has a name create would refuse: ${badName}`;
+  const key = `${z.kind}\n${(z.name as string).toLowerCase()}`;
+  if (names.has(key))
+    return `${label} repeats the name of zones[${names.get(key)}] (names are unique per kind without regard to case)`;
+  names.set(key, i);
+  return typeof z.createdAt === "number" ? undefined : `${label}.createdAt is not a number`;
 }
 
 /**
- * Checks a parsed file is a snapshot this version could have written, entry by entry: ids are
- * positive int32s and unique, names are names create accepts and unique per kind without
- * regard to case, strings hold no character XML forbids. Returns the first problem, naming
- * the entry, or undefined.
+ * Checks a parsed file is a snapshot this version could have written: ids positive int32s and unique, names that
+ * create accepts and unique per kind without regard to case, no character XML forbids. The first problem, or none.
  */
 function snapshotProblem(data: unknown): string | undefined {
   if (!isRecord(data)) return "the top level is not a JSON object";
   if (data.version !== 1) return `unsupported version ${JSON.stringify(data.version)} (expected 1)`;
   // INT32_MAX + 1 is the counter after the last possible id was handed out.
-  if (
-    !Number.isSafeInteger(data.nextZoneId) ||
-    (data.nextZoneId as number) < 1 ||
-    (data.nextZoneId as number) > INT32_MAX + 1
-  ) {
-    return `nextZoneId ${JSON.stringify(data.nextZoneId)} is not an integer from 1 to ${INT32_MAX + 1}`;
-  }
+  const next = data.nextZoneId as number;
+  if (!Number.isSafeInteger(next) || next < 1 || next > INT32_MAX + 1)
+    return `nextZoneId ${JSON.stringify(next)} is not an integer from 1 to ${INT32_MAX + 1}`;
   if (!Array.isArray(data.zones) || !Array.isArray(data.users)) return "zones and users must be arrays";
   const ids = new Map<number, number>();
   const names = new Map<string, number>();
   for (const [i, z] of data.zones.entries()) {
-    if (!isRecord(z)) return `zones[${i}] is not an object`;
-    const label = zoneLabel(i, z);
-    if (!ZONE_GROUPS.includes(z.kind as never)) return `${label} has no known kind (${ZONE_GROUPS.join(", ")})`;
-    if (!isWireId(z.id)) return `${label} has an id that is not an integer from 1 to ${INT32_MAX}`;
-    if (ids.has(z.id)) return `${label} repeats the id of zones[${ids.get(z.id)}]`;
-    ids.set(z.id, i);
-    for (const f of ZONE_STRING_FIELDS) {
-      if (typeof z[f] !== "string") return `${label}.${f} is not a string`;
-      const bad = forbiddenXmlChar(z[f] as string);
-      if (bad) return `${label}.${f} holds ${bad}, a character XML does not allow`;
-    }
-    const badName = nameProblem(z.name as string);
-    if (badName) return `${label} has a name create would refuse: ${badName}`;
-    const key = `${z.kind}\n${(z.name as string).toLowerCase()}`;
-    if (names.has(key))
-      return `${label} repeats the name of zones[${names.get(key)}] (names are unique per kind without regard to case)`;
-    names.set(key, i);
-    if (typeof z.createdAt !== "number") return `${label}.createdAt is not a number`;
+    const problem = zoneProblem(i, z, ids, names);
+    if (problem) return problem;
   }
   const userIds = new Set<number>();
   for (const [i, u] of data.users.entries()) {
     if (!isRecord(u) || !isWireId(u.id)) return `users[${i}] lacks an integer id from 1 to ${INT32_MAX}`;
-    if (userIds.has(u.id as number)) return `users[${i}] repeats user id ${u.id}`;
-    userIds.add(u.id as number);
-    for (const f of USER_STRING_FIELDS) {
-      if (typeof u[f] !== "string") return `users[${i}].${f} is not a string`;
-      const bad = forbiddenXmlChar(u[f] as string);
-      if (bad) return `users[${i}].${f} holds ${bad}, a character XML does not allow`;
-    }
+    if (userIds.has(u.id)) return `users[${i}] repeats user id ${u.id}`;
+    userIds.add(u.id);
+    const problem = stringsProblem(`users[${i}]`, u, USER_STRING_FIELDS);
+    if (problem) return problem;
   }
   return undefined;
 }
 
-/** What a non-regular path is, for the message. */
-function describeStat(stat: import("fs").Stats): string {
-  if (stat.isDirectory()) return "a directory";
-  if (stat.isFIFO()) return "a FIFO";
-  if (stat.isSocket()) return "a socket";
-  if (stat.isCharacterDevice() || stat.isBlockDevice()) return "a device";
-  return "not a regular file";
-}
-
 /**
- * The file's text, or undefined when it does not exist. Opened non-blocking and checked with
- * fstat before reading, so a FIFO or a device is refused at once instead of blocking the start.
+ * The file's text, or undefined when it does not exist. Opened non-blocking and checked with fstat before reading,
+ * so a FIFO or a device is refused at once instead of blocking the start.
  */
 async function readSnapshotText(file: string): Promise<string | undefined> {
-  let handle: import("fs").promises.FileHandle;
+  let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (error) {
@@ -126,13 +109,21 @@ async function readSnapshotText(file: string): Promise<string | undefined> {
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) throw new DataFileError(file, `it is ${describeStat(stat)}, not a regular file`);
+    if (!stat.isFile()) {
+      const what = stat.isDirectory()
+        ? "a directory"
+        : stat.isFIFO()
+          ? "a FIFO"
+          : stat.isSocket()
+            ? "a socket"
+            : "a device";
+      throw new DataFileError(file, `it is ${what}, not a regular file`);
+    }
     const text = decodeUtf8(await handle.readFile());
     if (text === undefined) throw new DataFileError(file, "it is not valid UTF-8; fix or remove it");
     return text;
   } catch (error) {
-    if (error instanceof DataFileError) throw error;
-    throw new DataFileError(file, (error as Error).message);
+    throw error instanceof DataFileError ? error : new DataFileError(file, (error as Error).message);
   } finally {
     await handle.close();
   }
@@ -143,7 +134,7 @@ export class FileStore extends MemoryStore {
   /** The write that has been asked for but not started; later changes join it. */
   private queued: Promise<void> | undefined;
   /** The end of the chain of writes, never rejected. */
-  private tail: Promise<void> = RESOLVED;
+  private tail: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly file: string,
@@ -156,67 +147,41 @@ export class FileStore extends MemoryStore {
   }
 
   /**
-   * Opens `file`: creates its directory if missing, takes its lock (a second emulator on the
-   * same file is refused, naming the holder), then loads it. A missing file starts empty (and is
-   * created at once, so an unusable directory fails now); a file that is not a valid snapshot
-   * is an error naming it and the entry, never a silent reset. `firstZoneId` applies to a
-   * fresh file only.
+   * Opens `file`: creates its directory if missing, takes its lock (a second emulator is refused, naming the holder),
+   * then loads it. A missing file starts empty and is written at once, so an unusable directory fails now; a file
+   * that is not a valid snapshot is an error naming the entry, never a silent reset. `firstZoneId`: a fresh file's.
    */
   static async open(file: string, initialUsers: () => EmulatorUser[], firstZoneId = 1): Promise<FileStore> {
     const resolved = path.resolve(file);
+    const fail = (why: string) => (error: unknown) => {
+      throw new DataFileError(resolved, why ? `${why} (${(error as Error).message})` : (error as Error).message);
+    };
+    await fs.mkdir(path.dirname(resolved), { recursive: true }).catch(fail("its directory cannot be created"));
+    const lock = await DataFileLock.acquire(resolved).catch((error: unknown) =>
+      error instanceof DataFileLockedError ? fail("")(error) : fail("its lock file cannot be written")(error),
+    );
     try {
-      await fs.mkdir(path.dirname(resolved), { recursive: true });
-    } catch (error) {
-      throw new DataFileError(resolved, `its directory cannot be created (${(error as Error).message})`);
-    }
-    let lock: DataFileLock;
-    try {
-      lock = await DataFileLock.acquire(resolved);
-    } catch (error) {
-      throw new DataFileError(
-        resolved,
-        error instanceof DataFileLockedError
-          ? error.message
-          : `its lock file cannot be written (${(error as Error).message})`,
-      );
-    }
-    try {
-      return await FileStore.load(resolved, lock, initialUsers, firstZoneId);
+      const text = await readSnapshotText(resolved);
+      let snapshot: StoreSnapshot | undefined;
+      if (text !== undefined) {
+        let data: unknown;
+        try {
+          data = JSON.parse(text);
+        } catch (error) {
+          throw new DataFileError(resolved, `it is not valid JSON (${(error as Error).message}); fix or remove it`);
+        }
+        const problem = snapshotProblem(data);
+        if (problem) throw new DataFileError(resolved, `${problem}; fix or remove it`);
+        snapshot = data as StoreSnapshot;
+      }
+      const store = new FileStore(resolved, lock, initialUsers, snapshot, firstZoneId);
+      store.dirty = !snapshot;
+      await store.flush().catch(fail(""));
+      return store;
     } catch (error) {
       await lock.release();
       throw error;
     }
-  }
-
-  private static async load(
-    resolved: string,
-    lock: DataFileLock,
-    initialUsers: () => EmulatorUser[],
-    firstZoneId: number,
-  ): Promise<FileStore> {
-    let snapshot: StoreSnapshot | undefined;
-    const text = await readSnapshotText(resolved);
-    if (text !== undefined) {
-      let data: unknown;
-      try {
-        data = JSON.parse(text);
-      } catch (error) {
-        throw new DataFileError(resolved, `it is not valid JSON (${(error as Error).message}); fix or remove it`);
-      }
-      const problem = snapshotProblem(data);
-      if (problem) throw new DataFileError(resolved, `${problem}; fix or remove it`);
-      snapshot = data as StoreSnapshot;
-    }
-    const store = new FileStore(resolved, lock, initialUsers, snapshot, firstZoneId);
-    if (!snapshot) {
-      store.dirty = true;
-      try {
-        await store.flush();
-      } catch (error) {
-        throw new DataFileError(resolved, (error as Error).message);
-      }
-    }
-    return store;
   }
 
   protected changed(): void {
@@ -240,8 +205,10 @@ export class FileStore extends MemoryStore {
   }
 
   private async write(text: string): Promise<void> {
-    const dir = path.dirname(this.file);
-    const temp = path.join(dir, `.${path.basename(this.file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    const temp = path.join(
+      path.dirname(this.file),
+      `.${path.basename(this.file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
+    );
     const handle = await fs.open(temp, "w", 0o600);
     try {
       await handle.writeFile(text, "utf8");
@@ -249,12 +216,10 @@ export class FileStore extends MemoryStore {
     } finally {
       await handle.close();
     }
-    try {
-      await fs.rename(temp, this.file);
-    } catch (error) {
+    await fs.rename(temp, this.file).catch(async (error: unknown) => {
       await fs.unlink(temp).catch(() => undefined);
       throw error;
-    }
+    });
   }
 
   /** Waits for pending writes, then releases the lock so another emulator may use the file. */
@@ -263,5 +228,3 @@ export class FileStore extends MemoryStore {
     await this.lock.release();
   }
 }
-
-export type { StoredZone };

@@ -1,56 +1,38 @@
 /** The in-memory store: maps indexed by id and by group+name, nothing persisted. */
-import type { EmulatorUser } from "./store";
-import { INT32_MAX } from "../options";
+import { INT32_MAX } from "../../api/ids";
 import type { ZoneGroup } from "../../api/kinds";
-import type { Store, StoreSnapshot, StoredZone, ZonePatch } from "./store";
+import type { EmulatorUser, Store, StoreSnapshot, StoredZone, ZonePatch } from "./store";
 
-const RESOLVED: Promise<void> = Promise.resolve();
+/** Names are compared without regard to case (they become DNS labels). */
+const nameKey = (group: ZoneGroup, name: string) => `${group}\n${name.toLowerCase()}`;
 
 export class MemoryStore implements Store {
   private byId = new Map<number, StoredZone>();
   private byName = new Map<string, StoredZone>();
-  private userList: EmulatorUser[] = [];
-  private nextZoneId = 1;
-  private changes = 0;
+  private userList: EmulatorUser[];
+  private nextZoneId: number;
+  /** Grows on every change. */
+  revision = 0;
 
-  /**
-   * `initialUsers` gives the users of a fresh account; `snapshot` restores saved state;
-   * `firstZoneId` is the first id a fresh store hands out (a snapshot keeps its own counter).
-   */
+  /** `initialUsers`: a fresh account's; `snapshot`: saved state; `firstZoneId`: a fresh store's first id. */
   constructor(
     private readonly initialUsers: () => EmulatorUser[],
     snapshot?: StoreSnapshot,
     firstZoneId = 1,
   ) {
-    if (snapshot) this.load(snapshot);
-    else {
-      this.userList = initialUsers();
-      this.nextZoneId = firstZoneId;
-    }
-  }
-
-  private static nameKey(group: ZoneGroup, name: string): string {
-    return `${group}\n${name.toLowerCase()}`;
-  }
-
-  private load(snapshot: StoreSnapshot): void {
-    for (const zone of snapshot.zones) this.index({ ...zone });
-    this.userList = snapshot.users.map((u) => ({ ...u }));
-    const maxId = Math.max(0, ...Array.from(this.byId.keys()));
-    this.nextZoneId = Math.max(snapshot.nextZoneId, maxId + 1);
+    for (const zone of snapshot?.zones ?? []) this.index({ ...zone });
+    this.userList = snapshot ? snapshot.users.map((u) => ({ ...u })) : initialUsers();
+    const maxId = Math.max(0, ...this.byId.keys());
+    this.nextZoneId = snapshot ? Math.max(snapshot.nextZoneId, maxId + 1) : firstZoneId;
   }
 
   private index(zone: StoredZone): void {
     this.byId.set(zone.id, zone);
-    this.byName.set(MemoryStore.nameKey(zone.kind, zone.name), zone);
-  }
-
-  get revision(): number {
-    return this.changes;
+    this.byName.set(nameKey(zone.kind, zone.name), zone);
   }
 
   private touch(): void {
-    this.changes++;
+    this.revision++;
     this.changed();
   }
 
@@ -59,16 +41,14 @@ export class MemoryStore implements Store {
 
   /** The whole state as plain data, for the file store. */
   snapshot(): StoreSnapshot {
-    return { version: 1, nextZoneId: this.nextZoneId, zones: Array.from(this.byId.values()), users: this.userList };
+    return { version: 1, nextZoneId: this.nextZoneId, zones: this.allZones(), users: this.userList };
   }
 
   zones(group: ZoneGroup): readonly StoredZone[] {
-    const out: StoredZone[] = [];
-    for (const zone of this.byId.values()) if (zone.kind === group) out.push(zone);
-    return out;
+    return this.allZones().filter((zone) => zone.kind === group);
   }
 
-  allZones(): readonly StoredZone[] {
+  allZones(): StoredZone[] {
     return Array.from(this.byId.values());
   }
 
@@ -77,7 +57,7 @@ export class MemoryStore implements Store {
   }
 
   zoneByName(group: ZoneGroup, name: string): StoredZone | undefined {
-    return this.byName.get(MemoryStore.nameKey(group, name));
+    return this.byName.get(nameKey(group, name));
   }
 
   insertZone(group: ZoneGroup, fields: Omit<StoredZone, "id" | "kind" | "createdAt">, createdAt: number): StoredZone {
@@ -92,9 +72,8 @@ export class MemoryStore implements Store {
   updateZone(id: number, patch: ZonePatch): StoredZone | undefined {
     const zone = this.byId.get(id);
     if (!zone) return undefined;
-    this.byName.delete(MemoryStore.nameKey(zone.kind, zone.name));
-    Object.assign(zone, patch);
-    this.byName.set(MemoryStore.nameKey(zone.kind, zone.name), zone);
+    this.byName.delete(nameKey(zone.kind, zone.name));
+    this.index(Object.assign(zone, patch));
     this.touch();
     return zone;
   }
@@ -103,7 +82,7 @@ export class MemoryStore implements Store {
     const zone = this.byId.get(id);
     if (!zone) return false;
     this.byId.delete(id);
-    this.byName.delete(MemoryStore.nameKey(zone.kind, zone.name));
+    this.byName.delete(nameKey(zone.kind, zone.name));
     this.touch();
     return true;
   }
@@ -114,9 +93,8 @@ export class MemoryStore implements Store {
 
   updateUser(id: number, patch: Partial<Omit<EmulatorUser, "id">>): EmulatorUser | undefined {
     const user = this.userList.find((u) => u.id === id);
-    if (!user) return undefined;
-    Object.assign(user, patch);
-    this.touch();
+    if (user) Object.assign(user, patch);
+    if (user) this.touch();
     return user;
   }
 
@@ -128,7 +106,7 @@ export class MemoryStore implements Store {
   }
 
   flush(): Promise<void> {
-    return RESOLVED;
+    return Promise.resolve();
   }
 
   close(): Promise<void> {

@@ -1,26 +1,15 @@
 /**
- * The emulator's state behind one interface, like Azurite's metadata stores: an in-memory
- * implementation for tests and a file-backed one for a long-running local emulator.
- * Handlers change state synchronously (so check-then-insert is atomic under concurrent
- * calls); the dispatcher then awaits `flush()` before it answers.
+ * The emulator's state behind one interface, like Azurite's metadata stores: in memory for tests, file-backed for a
+ * long-running emulator. Handlers change state synchronously (so check-then-insert is atomic under concurrent calls);
+ * the dispatcher then awaits `flush()` before it answers.
  */
 import type { ZoneGroup } from "../../api/kinds";
 import type { StoredComputed, ValueField } from "../zone-fields";
 
 /** A user as the emulator stores and lists it (its own choice of fields: docs/emulator.md). */
-export interface EmulatorUser {
-  id: number;
-  username: string;
-  email: string;
-  fullname: string;
-  timezone: string;
-  phone: string;
-}
+export type EmulatorUser = { id: number } & Record<"username" | "email" | "fullname" | "timezone" | "phone", string>;
 
-/**
- * A zone as stored; `kind` holds the group (`pullzone`), as data files do. Its string fields are every kind's values
- * and the computed values listZones shows (zone-fields.ts, from the kinds' table): a field a kind does not use stays "".
- */
+/** A zone as stored, `kind` its group; its strings are every kind's values and kept computed values ("" if unused). */
 export type StoredZone = {
   readonly id: number;
   readonly kind: ZoneGroup;
@@ -53,11 +42,7 @@ export interface Store {
   /** A zone of one kind by name, compared case-insensitively (names become DNS labels). */
   zoneByName(group: ZoneGroup, name: string): Readonly<StoredZone> | undefined;
   /** Adds a zone with the next id; ids increase and are never reused, even after reset(). */
-  insertZone(
-    group: ZoneGroup,
-    fields: Omit<StoredZone, "id" | "kind" | "createdAt">,
-    createdAt: number,
-  ): Readonly<StoredZone>;
+  insertZone(group: ZoneGroup, fields: Omit<StoredZone, "id" | "kind" | "createdAt">, at: number): Readonly<StoredZone>;
   updateZone(id: number, patch: ZonePatch): Readonly<StoredZone> | undefined;
   deleteZone(id: number): boolean;
   users(): readonly Readonly<EmulatorUser>[];

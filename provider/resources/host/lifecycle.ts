@@ -48,8 +48,8 @@ export { ZoneInitError } from "./partial";
 export { toOutputs } from "./outputs";
 export { zoneRef } from "./messages";
 
-/** Fields the user declared whose value differs from the last known state. */
-function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSpec[] {
+/** Fields the user declared whose value differs from the last known state (also a PR comment's reasons). */
+export function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSpec[] {
   return spec.fields.filter((f) => {
     const n = news[f.input];
     if (!declared(n)) return false;
@@ -132,7 +132,7 @@ function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number,
 export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
   const then = isOwnAutoName(inputs)
     ? "the next `pulumi up` takes it back"
-    : "the next `pulumi up` finds its name in use: set `adopt: true` on the resource to take it over";
+    : "run `npx cdn-zones settle` before the next `pulumi up`: it records the zone in the state";
   const ref = zoneRef(spec, inputs.name);
   const flight = track(`${ref}: if it was made, ${then}`);
   try {

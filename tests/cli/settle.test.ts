@@ -1,0 +1,195 @@
+/**
+ * `cdn-zones settle`'s rule (provider/cli/settle.ts), in process: which pending creates of an interrupted `up` become
+ * resources of the state, which are dropped, and which are left because the zone of that name may not be the one the
+ * create made. The whole command through the real CLI: tests/engine/settle.test.ts.
+ */
+import { settle, settleStack, type Deployment } from "../../provider/cli/settle";
+import type { PulumiRunner } from "../../provider/cli/stackConfig";
+import { useEmulator } from "../support/emulator";
+
+const ACCOUNT = "4242@api.example.com";
+const T = (kind: string) => `pulumi-nodejs:dynamic/cdn:${kind}`;
+const urn = (kind: string, name: string) => `urn:pulumi:prod::infra::${T(kind)}::${name}`;
+const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc" };
+
+/** A resource of the state holding zone `id`. */
+const held = (kind: string, name: string, id: number, outputs: Record<string, unknown> = {}) => ({
+  urn: urn(kind, name),
+  type: T(kind),
+  id: String(id),
+  inputs: { __provider: "p", name },
+  outputs: { __provider: "p", name, zoneId: id, account: ACCOUNT, ...outputs },
+});
+/** A pending create of resource `name` for zone `zone` with `inputs`. */
+const pending = (kind: string, name: string, inputs: Record<string, unknown> = {}) => ({
+  type: "creating",
+  resource: {
+    urn: urn(kind, name),
+    type: T(kind),
+    inputs: { __provider: "provider text", name, ...inputs },
+    additionalSecretOutputs: ["password"],
+  },
+});
+const deployment = (resources: unknown[], ops: unknown[]): Deployment =>
+  ({ resources, pending_operations: ops }) as unknown as Deployment;
+const ORIGIN = { origin: "https://origin.example.com" };
+
+test("a zone of that name, holding what was sent, held by no resource: recorded as the resource with a create's outputs", () => {
+  const d = deployment(
+    [held("PullZone", "old", 3, { cdnUrl: "old.acme.cdn.example.net" })],
+    [pending("PullZone", "site", ORIGIN), pending("PushZone", "static", { password: SECRET })],
+  );
+  const rows = {
+    pull: [
+      { id: 3, name: "old", ...ORIGIN },
+      { id: 9, name: "site", ...ORIGIN, vanity_ip: "203.0.113.9" },
+    ],
+    push: [{ id: 10, name: "static", storage_location: "ftp.example.net" }],
+  };
+  const { deployment: out, verdicts } = settle(d, rows, ACCOUNT);
+  expect(verdicts.map((v) => v.outcome)).toEqual(["written", "written"]);
+  expect(out.pending_operations).toEqual([]);
+  const site = out.resources!.find((r) => r.urn === urn("PullZone", "site"))!;
+  expect(site).toMatchObject({ id: "9", inputs: d.pending_operations![0].resource.inputs });
+  // The account's fingerprint, the URL from the suffix another zone of the state shows, what the row lists.
+  expect(site.outputs).toMatchObject({
+    __provider: "provider text",
+    zoneId: 9,
+    account: ACCOUNT,
+    cdnUrl: "site.acme.cdn.example.net",
+    vanityIp: "203.0.113.9",
+  });
+  const push = out.resources!.find((r) => r.urn === urn("PushZone", "static"))!;
+  // The password stays the ciphertext the checkpoint holds; the engine's options for the resource are kept.
+  expect(push.outputs?.password).toEqual(SECRET);
+  expect(push.additionalSecretOutputs).toEqual(["password"]);
+});
+
+test("nothing is taken that the create may not have made: another resource's zone, a differing zone, a case-only or nameless match", () => {
+  const d = deployment(
+    [held("PullZone", "owner", 5)],
+    [
+      pending("PullZone", "taken", ORIGIN),
+      pending("PullZone", "changed", ORIGIN),
+      pending("PullZone", "cased", ORIGIN),
+      pending("LiveZone", "stream", { password: SECRET }),
+    ],
+  );
+  const rows = {
+    pull: [
+      { id: 5, name: "taken", ...ORIGIN },
+      { id: 6, name: "changed", origin: "https://hand.example.com" },
+      { id: 7, name: "Cased", ...ORIGIN },
+    ],
+    live: [{ id: 8 }],
+  };
+  const { deployment: out, verdicts } = settle(d, rows, ACCOUNT);
+  expect(verdicts.map((v) => [v.outcome, v.line])).toEqual([
+    ["dropped", "pull zone 'taken' (resource taken): zone 5 of that name is another resource's"],
+    [
+      "left",
+      "pull zone 'changed' (resource changed): zone 6 of that name does not hold what the create sent: made or changed by someone else?",
+    ],
+    ["left", "pull zone 'cased' (resource cased): the account lists zone 7 as 'Cased': cannot tell"],
+    ["left", "live zone 'stream' (resource stream): the account lists zone 8 as '?': cannot tell"],
+  ]);
+  expect(out.resources).toHaveLength(1);
+  expect(out.pending_operations).toHaveLength(3);
+});
+
+test("a create that made nothing, and one a later `up` recorded, are dropped; two creates never take one zone", () => {
+  const d = deployment(
+    [held("VodZone", "later", 4)],
+    [
+      pending("VodZone", "gone", { password: SECRET }),
+      pending("VodZone", "later", { password: SECRET }),
+      pending("PullZone", "twice", ORIGIN),
+      pending("PullZone", "twice-again", { ...ORIGIN, name: "twice" }),
+      { type: "updating", resource: held("PullZone", "other", 1) },
+    ],
+  );
+  const rows = { vod: [{ id: 4, name: "later" }], pull: [{ id: 11, name: "twice", ...ORIGIN }] };
+  const { deployment: out, verdicts } = settle(d, rows, ACCOUNT);
+  expect(verdicts.map((v) => v.outcome)).toEqual(["dropped", "dropped", "written", "dropped"]);
+  expect(verdicts[0].line).toContain("not in the account: the interrupted create made nothing");
+  expect(verdicts[1].line).toContain("the state holds this resource");
+  expect(verdicts[3].line).toContain("zone 11 of that name is another resource's");
+  // An operation other than a create is not this command's: the import drops it, as the next `up` would.
+  expect(out.pending_operations!.map((op) => op.type)).toEqual(["updating"]);
+});
+
+test("settings that reach another account than the state's zones: refused before anything is decided", () => {
+  const d = deployment([held("PullZone", "a", 1)], [pending("PullZone", "b", ORIGIN)]);
+  expect(() => settle(d, { pull: [{ id: 2, name: "b", ...ORIGIN }] }, "77@api.example.com")).toThrow(
+    "the state's zones belong to API user id 4242 at api.example.com, and these settings reach API user id 77 at api.example.com",
+  );
+});
+
+describe("the command", () => {
+  const emu = useEmulator();
+  /** A stand-in `pulumi`: `stack export` prints `exported`, `config` the emulator's settings, `stack import` is recorded. */
+  const runner = (exported: Deployment, imported: string[]): PulumiRunner => {
+    return (args) => {
+      if (args[0] === "stack" && args[1] === "export")
+        return { status: 0, stdout: JSON.stringify({ version: 3, deployment: exported }), stderr: "" };
+      if (args[0] === "stack" && args[1] === "import") {
+        imported.push(require("fs").readFileSync(args[3], "utf8"));
+        return { status: 0, stdout: "Import complete.", stderr: "" };
+      }
+      const e = emu.get();
+      const config = { "cdn:baseUrl": e.url, "cdn:apiUserId": String(e.apiUserId), "cdn:apiKey": e.apiKey };
+      return {
+        status: 0,
+        stdout: JSON.stringify(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v }]))),
+        stderr: "",
+      };
+    };
+  };
+
+  test("with nothing pending it asks no API and writes nothing", async () => {
+    const imported: string[] = [];
+    const lines: string[] = [];
+    const calls = emu.get().calls.length;
+    await settleStack(
+      undefined,
+      (l) => lines.push(l),
+      {},
+      runner(deployment([held("PullZone", "a", 1)], []), imported),
+    );
+    expect(lines).toEqual(["no create of a zone is pending: nothing to settle"]);
+    expect(emu.get().calls.length).toBe(calls);
+    expect(imported).toEqual([]);
+  });
+
+  test("lists each kind once, imports the state with the zone made, and writes nothing when all is left", async () => {
+    const e = emu.get();
+    const zone = await e.seedZone("pull", { name: `made-${process.pid % 997}`, ...ORIGIN });
+    const hand = await e.seedZone("pull", { name: `hand-${process.pid % 997}`, origin: "https://hand.example.com" });
+    const imported: string[] = [];
+    const lines: string[] = [];
+    const calls = e.calls.length;
+    await settleStack(
+      "prod",
+      (l) => lines.push(l),
+      {},
+      runner(deployment([], [pending("PullZone", "made", { ...ORIGIN, name: zone.name })]), imported),
+    );
+    expect(e.calls.slice(calls).map((c) => c.method)).toEqual(["pullzone.listZones"]);
+    expect(imported).toHaveLength(1);
+    expect(JSON.parse(imported[0]).deployment.resources[0]).toMatchObject({ id: String(zone.id) });
+    expect(lines[lines.length - 1]).toBe("state written (pulumi stack import)");
+
+    const none: string[] = [];
+    await settleStack(
+      undefined,
+      (l) => lines.push(l),
+      {},
+      runner(deployment([], [pending("PullZone", "hand", { ...ORIGIN, name: hand.name })]), none),
+    );
+    expect(none).toEqual([]);
+    expect(lines.slice(-2)[0]).toMatch(
+      /^left: pull zone 'hand-\d+' \(resource hand\): zone \d+ of that name does not hold what the create sent/,
+    );
+    expect(lines[lines.length - 1]).toBe("nothing written");
+  });
+});
