@@ -173,9 +173,10 @@ export class CdnAuthError extends CdnError {
 function authMessage(code: number, text: string, method: string, skew?: number): string {
   if (code === FAULT.ACCESS_DENIED) {
     const group = method.split(".")[0];
+    const kind = kindOfGroup(group);
     const live =
-      group === "livezone"
-        ? " (live zones are available only on request, granted per API key: ask the provider to enable them)"
+      kind && kindInfo(kind).liveOnly
+        ? ` (${kindInfo(kind).label}s are available only on request, granted per API key: ask the provider to enable them)`
         : "";
     return `${method}: this API key is not granted access to ${group}.* methods${live} (fault ${code}: ${text})`;
   }

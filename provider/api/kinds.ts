@@ -28,6 +28,9 @@ export interface ZoneKindInfo<K extends ZoneKind = ZoneKind> {
   readonly label: (typeof TABLE)[K]["label"];
   /** The API's own words in its create errors (§7): "Pull Zone creation failed". */
   readonly apiLabel: (typeof TABLE)[K]["apiLabel"];
+  /** Whether the API can delete a zone of the kind; whether its methods are granted on request only (§4.5). */
+  readonly deletable: boolean;
+  readonly liveOnly: boolean;
 }
 
 /** Every kind, in the order kinds are listed, declared and imported. */

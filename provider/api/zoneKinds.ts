@@ -19,6 +19,8 @@
  * A computed output: `wire` its key in a create answer and listZones rows; `fromCreate` / `fromList` where it comes
  * from; `deliveryHost` built from the account's suffix where the API gave none (cdnUrl); `createWireType` the
  * wire type of the create answer where the contract says another than string (§4.4: VOD's vanity_ip is an int).
+ *
+ * `example`: the inputs, besides `name`, of a valid minimal zone of the kind, for tests and examples to use.
  */
 
 /** The text every kind's `name` carries. */
@@ -90,6 +92,7 @@ export const ZONE_KIND_TABLE = {
     classDoc:
       "A pull zone. Deleting it from the stack leaves it in the account, and the delete says so: the API cannot delete pull zones.",
     createErrors: { failed: 2001, nameInUse: 2002, originUnresolvable: 2003 },
+    example: { origin: "https://origin.example.com" },
     fields: {
       name,
       origin: {
@@ -148,6 +151,7 @@ export const ZONE_KIND_TABLE = {
     classDoc:
       "A push zone. Deleting it from the stack leaves it in the account, and the delete says so: the API cannot delete push zones.",
     createErrors: { failed: 3001, nameInUse: 3002 },
+    example: { password: "Text-Pa55word" },
     fields: {
       name,
       password: password("Upload password; always stored as a Pulumi secret."),
@@ -181,6 +185,7 @@ export const ZONE_KIND_TABLE = {
     classDoc:
       "A VOD zone. Deleting it from the stack leaves it in the account, and the delete says so: the API cannot delete VOD zones.",
     createErrors: { failed: 4001, nameInUse: 4002 },
+    example: { password: "Text-Pa55word" },
     fields: {
       name,
       password: password("Upload password; always stored as a Pulumi secret."),
@@ -208,6 +213,7 @@ export const ZONE_KIND_TABLE = {
     argsDoc: "Inputs of a live (streaming) zone. The API key must have been granted live-zone access.",
     classDoc: "A live zone: the only kind the API can delete, so `pulumi destroy` really deletes it.",
     createErrors: { failed: 5001, nameInUse: 5002 },
+    example: { password: "Text-Pa55word" },
     fields: {
       name,
       password: password("Stream password; always stored as a Pulumi secret."),

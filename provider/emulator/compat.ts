@@ -20,7 +20,9 @@
 import { DateTime } from "luxon";
 import { AUTH_TIME_ZONE } from "../api/auth";
 import { INT32_MAX } from "../api/ids";
+import { kindOfGroup } from "../api/kinds";
 import { findMethod } from "../api/methods";
+import { ZONE_KIND_TABLE } from "../api/zoneKinds";
 import { isReportName, mayAnswerTotal, type ColumnOf, type ReportName } from "../api/reportShapes";
 import { RpcFault } from "./errors";
 import type { Args } from "./params";
@@ -149,10 +151,12 @@ function legacyAnswer(method: string, value: WireOut): WireOut {
     return isStruct(result) ? { ...result, id: String(numberOf(result.id)) } : result;
   }
   if (name === "listZones" && Array.isArray(value)) {
+    const kind = kindOfGroup(group);
+    const onlyId = kind !== undefined && ZONE_KIND_TABLE[kind].rowsMayOmitFields;
     return (value as readonly WireOut[]).map((row) => {
       if (!isStruct(row)) return row;
-      // §2.2 shows no live-zone field but `id`.
-      if (group === "livezone") return { id: new I8(numberOf(row.id)) };
+      // §2.2 shows no live-zone field but `id`: a kind whose rows may carry only that gets only that.
+      if (onlyId) return { id: new I8(numberOf(row.id)) };
       return { ...row, id: new I8(numberOf(row.id)) };
     });
   }

@@ -181,7 +181,7 @@ async function unmanaged(
       listKind(kind, opts).catch((e) => {
         // Only a refusal that says live zones are not granted to this key skips the kind; any other
         // auth failure (a wrong key, an expired date) is an error, never an empty list.
-        if (kind === "live" && liveNotGranted(e)) {
+        if (kindInfo(kind).liveOnly && liveNotGranted(e)) {
           skippedKinds.push(kind);
           return [] as ZoneInfo[];
         }

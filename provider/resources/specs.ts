@@ -40,8 +40,6 @@ export interface ComputedSpec {
 export interface ZoneSpec extends ZoneKindInfo {
   readonly fields: readonly FieldSpec[];
   readonly computed: readonly ComputedSpec[];
-  /** The API can delete zones of this kind (only live zones). */
-  readonly deletable: boolean;
 }
 
 /** A kind's spec, read from its row of the kinds' table (api/zoneKinds.ts). */
@@ -69,7 +67,7 @@ function specFromTable(kind: ZoneKind): ZoneSpec {
       ...(out.deliveryHost ? { deliveryHost: true } : {}),
     };
   });
-  return { ...kindInfo(kind), fields, computed, deletable: row.deletable };
+  return { ...kindInfo(kind), fields, computed };
 }
 type FieldRow = { wire: string; rule: FieldRule; create: string; update: boolean; listed: boolean; secret?: boolean };
 type ComputedRow = { wire: string; fromCreate: boolean; fromList: boolean; deliveryHost?: boolean };

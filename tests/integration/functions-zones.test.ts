@@ -21,6 +21,7 @@ import {
 } from "../../provider/functions";
 import { clientFor } from "../../provider/functions/connection";
 import { CdnClient } from "../../provider/api";
+import { KIND_OF, LIVE_ONLY_KINDS } from "../support/kinds";
 import { setPreview, settled, useStackConfig } from "../support/mocks";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
@@ -188,7 +189,8 @@ describe("getUnmanagedZones", () => {
       const z = await noLive.seedZone("pullzone", { name: "only", origin: "https://origin.example.com" });
       const connection = { baseUrl: noLive.url, apiUserId: noLive.apiUserId, apiKey: noLive.apiKey };
       const r = await getUnmanagedZones({ managed: [] }, { connection });
-      expect(r.skippedKinds).toEqual(["live"]);
+      expect(r.skippedKinds).toEqual(LIVE_ONLY_KINDS.map((t) => KIND_OF[t]));
+      expect(r.skippedKinds).toContain("live");
       expect(r.zones.map((x) => x.zoneId)).toEqual([z.id]);
     } finally {
       closeFunctionClients();

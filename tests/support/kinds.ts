@@ -1,9 +1,18 @@
 /**
  * The zone kinds as the tests name them: the resource type (`PullZone`), the emulator's and API's
- * group (`pullzone`), and the list of all four, derived from the package's one table (api/kinds.ts)
- * so a test file never keeps its own copy.
+ * group (`pullzone`), the list of all of them and a valid zone of each, derived from the package's one
+ * table (api/zoneKinds.ts) so a test file never keeps its own copy: a new row needs no edit in tests.
  */
-import { kindInfo, ZONE_KINDS, type ZoneGroup, type ZoneType } from "../../provider/api/kinds";
+import {
+  kindInfo,
+  kindOfType,
+  ZONE_KINDS,
+  zoneKindOf,
+  type ZoneGroup,
+  type ZoneKind,
+  type ZoneType,
+} from "../../provider/api/kinds";
+import { ZONE_KIND_TABLE } from "../../provider/api/zoneKinds";
 import { SPECS } from "../../provider/resources/specs";
 
 /** A zone resource type (class name), as the tests pass it to `handle` and the stack. */
@@ -17,3 +26,16 @@ export const KINDS: Kind[] = ZONE_KINDS.map((k) => kindInfo(k).type);
 export const GROUP = Object.fromEntries(KINDS.map((t) => [t, SPECS[t].group])) as Record<Kind, Group>;
 /** Kinds whose zones the API cannot delete (retained on delete by default). */
 export const RETAINED_KINDS: Kind[] = KINDS.filter((t) => !SPECS[t].deletable);
+/** The kind (`pull`) of each resource type. */
+export const KIND_OF = Object.fromEntries(KINDS.map((t) => [t, kindOfType(t)])) as Record<Kind, ZoneKind>;
+/** Kinds whose zones the API can delete. */
+export const DELETABLE_KINDS: Kind[] = KINDS.filter((t) => SPECS[t].deletable);
+/** Kinds the API grants only on request (§4.5). */
+export const LIVE_ONLY_KINDS: Kind[] = KINDS.filter((t) => kindInfo(kindOfType(t)).liveOnly);
+
+/** A valid minimal zone of kind `t` named `name`: the row's example inputs. */
+export function exampleArgs(t: string, name: string): { name: string } & Record<string, string> {
+  const kind = zoneKindOf(t);
+  if (!kind) throw new Error(`no zone kind ${t} in the kinds' table`);
+  return { name, ...ZONE_KIND_TABLE[kind].example };
+}

@@ -1,6 +1,6 @@
 /**
- * Prints, as one JSON line, the `__provider` text each resource kind stores in state: PullZone,
- * PushZone, VodZone, LiveZone and CachePurge are constructed from the built package under
+ * Prints, as one JSON line, the `__provider` text each resource kind stores in state: each zone kind
+ * of the table and CachePurge are constructed from the built package under
  * `pulumi.runtime.setMocks`, and the text is what `dynamic.Resource` serialized. Plain Node, never
  * jest: `runtime.serializeFunction` must not run inside jest's vm (see tests/support/providerTexts.ts).
  *
@@ -15,14 +15,12 @@ process.chdir(ROOT); // the closure serializer decides "require it" or "copy it"
 const pulumi = require(require.resolve("@pulumi/pulumi", { paths: [ROOT] }));
 const cdn = require(path.join(ROOT, "provider"));
 
-const KINDS = ["PullZone", "PushZone", "VodZone", "LiveZone", "CachePurge"];
-const ARGS = {
-  PullZone: { name: "p", origin: "https://origin.example.com" },
-  PushZone: { name: "p", password: "Text-Pa55word" },
-  VodZone: { name: "p", password: "Text-Pa55word" },
-  LiveZone: { name: "p", password: "Text-Pa55word" },
-  CachePurge: { urls: ["https://a.example.com/x"] },
-};
+// The zone kinds and a valid minimal zone of each come from the kinds' table, so a new row needs no edit here.
+const { ZONE_KIND_TABLE } = require(path.join(ROOT, "provider/dist/api/zoneKinds"));
+const ZONES = Object.values(ZONE_KIND_TABLE);
+const KINDS = [...ZONES.map((row) => row.type), "CachePurge"];
+const ARGS = Object.fromEntries(ZONES.map((row) => [row.type, { name: "p", ...row.example }]));
+ARGS.CachePurge = { urls: ["https://a.example.com/x"] };
 
 async function main() {
   const texts = {};
@@ -44,7 +42,10 @@ async function main() {
     "dev",
     false,
   );
-  for (const k of KINDS) new cdn[k](`text-${k}`, ARGS[k]);
+  for (const k of KINDS) {
+    if (!cdn[k]) throw new Error(`the built package exports no ${k}: run npm run generate and npm run build`);
+    new cdn[k](`text-${k}`, ARGS[k]);
+  }
   // Registrations finish asynchronously: wait until every kind's text arrived.
   while (Object.keys(texts).length < KINDS.length) {
     await new Promise((r) => setImmediate(r));

@@ -7,7 +7,7 @@
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import type { Kind } from "./kinds";
+import { KINDS, type Kind } from "./kinds";
 
 /** A kind whose resources carry a serialized provider. */
 export type ProviderKind = Kind | "CachePurge";
@@ -29,6 +29,10 @@ export function providerTexts(): Record<ProviderKind, string> {
     // removed meanwhile (a newer build's run replaced the cache): made below
   }
   json ??= execFileSync(process.execPath, [SCRIPT], { encoding: "utf8" });
-  cached = JSON.parse(json) as Record<ProviderKind, string>;
+  const texts = JSON.parse(json) as Record<ProviderKind, string>;
+  // A kind without a text would reach the host as `undefined` and fail far away, naming nothing.
+  const missing = [...KINDS, "CachePurge"].filter((k) => typeof texts[k as ProviderKind] !== "string");
+  if (missing.length > 0) throw new Error(`no __provider text for ${missing.join(", ")} (provider-texts.js)`);
+  cached = texts;
   return cached;
 }

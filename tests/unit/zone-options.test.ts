@@ -1,13 +1,13 @@
 /**
  * Resource options a zone class checks when it is constructed, before anything is registered: `import` is
  * refused (the engine's import reads with the id alone, which a dynamic provider cannot serve), `deletedWith`
- * on a live zone is warned about (the engine would skip its delete and nothing else deletes it), and a live
- * zone carries its resource name for delete (tests/integration/get-over-managed.test.ts).
+ * on a zone of a deletable kind (live) is warned about (the engine would skip its delete and nothing else deletes
+ * it), and such a zone carries its resource name for delete (tests/integration/get-over-managed.test.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_NAME } from "../../provider/resources/host/identity";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
-import { KINDS } from "../support/kinds";
+import { DELETABLE_KINDS, KINDS } from "../support/kinds";
 
 afterEach(() => jest.restoreAllMocks());
 
@@ -20,22 +20,26 @@ test.each(KINDS)("%s: the import option is refused, naming adopt: true and npx c
   expect(register).toThrow("`npx cdn-zones import`");
 });
 
-test("deletedWith is warned about on a live zone only (unless retained on purpose), naming it", () => {
+test("deletedWith is warned about on a deletable kind's zone only (unless retained on purpose), naming it", () => {
   const warn = jest.spyOn(pulumi.log, "warn").mockImplementation(async () => undefined);
   const other = {} as pulumi.Resource;
   for (const kind of KINDS) zoneRegistration(kind, `z-${kind}`, { name: "z" }, { deletedWith: other });
   // Kept on purpose: nothing to warn about.
-  zoneRegistration("LiveZone", "kept", { name: "k" }, { deletedWith: other, retainOnDelete: true });
-  expect(warn).toHaveBeenCalledTimes(1);
-  expect(warn.mock.calls[0][0]).toContain("LiveZone 'z-LiveZone': deletedWith:");
-  expect(warn.mock.calls[0][0]).toContain("stays in the account");
+  for (const kind of DELETABLE_KINDS)
+    zoneRegistration(kind, "kept", { name: "k" }, { deletedWith: other, retainOnDelete: true });
+  expect(warn).toHaveBeenCalledTimes(DELETABLE_KINDS.length);
+  DELETABLE_KINDS.forEach((kind, i) => {
+    expect(warn.mock.calls[i][0]).toContain(`${kind} 'z-${kind}': deletedWith:`);
+    expect(warn.mock.calls[i][0]).toContain("stays in the account");
+  });
 });
 
-test("a live zone carries its resource name, managed or read with get; the other kinds do not", () => {
+test("a deletable kind's zone carries its resource name, managed or read with get; the other kinds do not", () => {
+  expect(DELETABLE_KINDS).toContain("LiveZone");
   for (const kind of KINDS) {
     const [, , managed] = zoneRegistration(kind, "res", { name: "z" }, undefined);
     const [, , read] = zoneRegistration(kind, "res", undefined, { id: "7" });
-    const expected = kind === "LiveZone" ? "res" : undefined;
+    const expected = DELETABLE_KINDS.includes(kind) ? "res" : undefined;
     expect([kind, managed[RESOURCE_NAME], read[RESOURCE_NAME]]).toEqual([kind, expected, expected]);
   }
 });

@@ -3,6 +3,7 @@
  * with reports/build.ts. Rules where the document is silent are in docs/emulator.md.
  */
 import type { Zone } from "luxon";
+import { kindInfo, ZONE_KINDS } from "../../api/kinds";
 import { VIEWBY } from "../../api/wire";
 import { Faults } from "../errors";
 import type { ArgsOf } from "../args";
@@ -51,13 +52,16 @@ function checkRange(from: string, to: string, fromName: string, toName: string):
   return days;
 }
 
-/** The zones a report covers: the one named by zoneId (NOT_FOUND if unknown) or all of them. */
-function reportZones(ctx: HandlerContext, zoneId: number | undefined, liveOnly: boolean): Readonly<StoredZone>[] {
-  if (zoneId === undefined) return liveOnly ? [...ctx.store.zones("livezone")] : [...ctx.store.allZones()];
+/** The groups whose zones stream, so have connection statistics (§5): the live-only kinds' (§4.5). */
+const STREAMING = new Set(ZONE_KINDS.filter((k) => kindInfo(k).liveOnly).map((k) => kindInfo(k).group));
+
+/** The zones a report covers: the one named by zoneId (NOT_FOUND if unknown) or all of them; `streaming`: of STREAMING. */
+function reportZones(ctx: HandlerContext, zoneId: number | undefined, streaming: boolean): Readonly<StoredZone>[] {
+  const covered = (z: Readonly<StoredZone>) => !streaming || STREAMING.has(z.kind);
+  if (zoneId === undefined) return ctx.store.allZones().filter(covered);
   const zone = ctx.store.zone(zoneId);
   if (!zone) throw Faults.notFound(`zone ${zoneId}`);
-  if (liveOnly && zone.kind !== "livezone")
-    throw Faults.notFound(`live zone ${zoneId} (zone ${zoneId} is a ${zone.kind})`);
+  if (!covered(zone)) throw Faults.notFound(`live zone ${zoneId} (zone ${zoneId} is a ${zone.kind})`);
   return [zone];
 }
 

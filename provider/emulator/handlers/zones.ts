@@ -1,14 +1,14 @@
 /**
- * pullzone.*, pushzone.*, vodzone.* and livezone.*: create, update, listZones (and
- * livezone.delete). One set of functions serves the four kinds; the kind decides the
- * fields, the §7 error codes and the shape of the create result.
+ * The zone groups' methods: create, update, listZones, and delete where the kinds' table says the API can.
+ * One set of functions serves every kind; the kind's row decides the fields, the §7 error codes and the shape of
+ * the create result.
  */
-import { kindInfo, kindOfGroup, type ZoneGroup } from "../../api/kinds";
-import { ZONE_CREATE_KEYS } from "../../api/methods";
+import { kindInfo, kindOfGroup, ZONE_KINDS, type ZoneGroup } from "../../api/kinds";
+import { ZONE_CREATE_KEYS, type WireName } from "../../api/methods";
 import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS } from "../../api/wire";
 import type { WireOut } from "../../api/xmlrpc";
 import { perZoneGroup, type ZoneGroupHandlers } from "../zone-groups";
-import type { Account, HandlerContext, HandlersOf } from "./context";
+import type { Account, Handler, HandlerContext, HandlersOf } from "./context";
 import type { StoredZone, ZonePatch } from "../store/store";
 import { fieldsProblem, hashPassword, nameProblem, originProblem } from "./zone-rules";
 import { blankZoneFields, COMPUTED, computedOf, createWireValue, originFieldOf, VALUE_FIELDS } from "../zone-fields";
@@ -140,11 +140,17 @@ function zoneMethods(group: ZoneGroup): ZoneGroupHandlers {
   };
 }
 
-/** The handlers of the four zone groups; livezone also has delete. */
-export const zoneHandlers: HandlersOf<ZoneGroup> = {
-  ...perZoneGroup(zoneMethods),
-  "livezone.delete": (ctx, args) => {
-    const zone = ctx.store.zone(args.id);
-    return zone?.kind === "livezone" && ctx.store.deleteZone(zone.id) ? 0 : 1;
-  },
-};
+/**
+ * `<group>.delete` of each kind the API can delete (the kinds' table). The overload states the keys (built at run time,
+ * they are strings to the compiler); each handler takes every delete method's arguments ({ id }).
+ */
+function deleteHandlers(): { readonly [N in Extract<WireName, `${ZoneGroup}.delete`>]: Handler<N> };
+function deleteHandlers(): Record<string, Handler<Extract<WireName, `${ZoneGroup}.delete`>>> {
+  const remove = (group: ZoneGroup) => (ctx: HandlerContext, args: { readonly id: number }) =>
+    ctx.store.zone(args.id)?.kind === group && ctx.store.deleteZone(args.id) ? 0 : 1;
+  const deletable = ZONE_KINDS.map((k) => kindInfo(k)).filter((k) => k.deletable);
+  return Object.fromEntries(deletable.map(({ group }) => [`${group}.delete`, remove(group)]));
+}
+
+/** The handlers of the zone groups: create, update, listZones, and delete where the kind is deletable. */
+export const zoneHandlers: HandlersOf<ZoneGroup> = { ...perZoneGroup(zoneMethods), ...deleteHandlers() };
