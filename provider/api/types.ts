@@ -1,8 +1,4 @@
-/**
- * Types derived from the method table (methods.ts), as Octokit derives its endpoint types: the
- * report methods' positional arguments and options come from the table's parameter specs, so a
- * parameter added, renamed or bounded there changes the client's signatures with it.
- */
+/** The client's argument types, derived from the method table as Octokit derives its endpoint types. */
 import type { MethodOf, WireName } from "./methods";
 import type { ReportAnswer, ReportName } from "./reportShapes";
 
@@ -42,9 +38,6 @@ export type OptionsOf<N extends WireName> = {
   [P in Params<N>[number] as P extends { readonly required: false } ? P["name"] : never]?: ArgOf<P>;
 };
 
-/** The report methods' names. */
-export type ReportMethod = ReportName;
-
 /** The methods of a group in the table (`getBandwidth` of `account`). */
 export type MethodsOf<G extends string> = WireName extends infer W ? (W extends `${G}.${infer M}` ? M : never) : never;
 
@@ -58,11 +51,8 @@ export type GroupApi<G extends string, Answers extends { [M in MethodsOf<G>]: un
   [M in MethodsOf<G>]: (...args: ArgsOf<`${G}.${M}` & WireName>) => Promise<Answers[M]>;
 };
 
-/**
- * The report group: required parameters positional in the contract's order, the optional ones by name.
- * Each answers its rows, or one bare number where the table says it may (reportShapes.ts).
- */
-export type ReportApi = GroupApi<"report", { [R in ReportMethod]: ReportAnswer<R> }>;
+/** The report group: each answers its rows, or one bare number where the table says it may (reportShapes.ts). */
+export type ReportApi = GroupApi<"report", { [R in ReportName]: ReportAnswer<R> }>;
 
 /** Options of getTotalTransfer and getTotalHits (`type`: 1 today, 2 current hour, 3 a range). */
 export type TotalOptions = OptionsOf<"report.getTotalTransfer">;
