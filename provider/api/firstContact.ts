@@ -1,8 +1,7 @@
 /**
- * The first contact of a process with the API: until one answer has come back, an attempt has the
- * shorter `cdn:firstContactTimeoutMs` (transport.ts) and a call at most 3 attempts (retry.ts), and
- * an attempt that waits a few seconds is announced once per attempt number, so a silent or wrong
- * address shows a line saying what is awaited instead of minutes of nothing.
+ * The first contact of a process with the API: until one answer has come back, an attempt has the shorter
+ * `cdn:firstContactTimeoutMs` and a call at most 3 attempts, and an attempt that waits a few seconds is announced
+ * once per attempt number, so a silent or wrong address shows what is awaited.
  */
 import { formatDuration } from "./retry";
 import { settingRef } from "./config";

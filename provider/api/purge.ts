@@ -1,8 +1,6 @@
 /**
- * Purging, shared by the purge functions (in the program) and the CachePurge resource (in the
- * dynamic-provider host): target checks, the `<zone_name>.<company_alias>` rule, and URL lists
- * purged in parallel under a small cap with one error naming every URL that failed.
- * Imports nothing from Pulumi, so the host loads only what it needs.
+ * Purging, shared by the purge functions and the CachePurge resource: target checks, the `<zone_name>.<company_alias>`
+ * rule, and URL lists purged under a small cap with one error naming every URL that failed. No Pulumi import.
  */
 import { CdnClient } from "./client";
 import { isXmlSafe } from "./xmlrpc";
@@ -137,7 +135,7 @@ export async function purgeUrlList(
 ): Promise<void> {
   const failures: PurgeFailure[] = [];
   const purged: string[] = [];
-  // The package's one semaphore, as for the client's in-flight cap and the driver's steps.
+  // The package's one semaphore, as for the client's in-flight cap.
   const slots = new Semaphore(Math.max(1, Math.min(concurrency, urls.length)));
   await Promise.all(
     urls.map((url) =>

@@ -1,7 +1,6 @@
 /**
- * What the API takes and gives for each zone kind, derived from the kinds' table (zoneKinds.ts) by types and by
- * code: the keys of create's and update's `values` struct, a listZones row and a create answer. The method table
- * (methods.ts), the wire types (wire.ts), the client and the emulator read these, never their own lists.
+ * What the API takes and gives for each zone kind, derived from the kinds' table (zoneKinds.ts): the keys of create's
+ * and update's `values`, a listZones row, a create answer. Every other layer reads these, never its own lists.
  */
 import { ZONE_KIND_TABLE } from "./zoneKinds";
 
@@ -27,11 +26,7 @@ export type RowKey<K extends Kind> =
 /** The wire keys of a create answer of kind K besides `id`. */
 export type CreateResultKey<K extends Kind> = WireOf<Extract<Computed<K>, { fromCreate: true }>>;
 
-/**
- * A listZones row of kind K, as the client returns it, plus any field the server adds. Where rows may carry only
- * `id` (live zones: §2.2 shows no other field), every other field may be absent: whoever needs the name keeps it
- * from elsewhere (state).
- */
+/** A listZones row of kind K, plus any field the server adds; where rows may carry only `id` (live, §2.2), optional. */
 export type ZoneRowOf<K extends Kind> = Table[K]["rowsMayOmitFields"] extends true
   ? { id: number; readonly [field: string]: unknown } & { [F in RowKey<K>]?: string }
   : { id: number } & { [F in RowKey<K>]: string };
