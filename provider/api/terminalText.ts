@@ -5,13 +5,11 @@
  */
 
 /** C0 (LF included), DEL and C1 controls, line and paragraph separators, bidi formatting (CVE-2021-42574). */
-// eslint-disable-next-line no-control-regex -- the control characters are what this matches
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const UNPRINTABLE_BUT_LF =
-  // eslint-disable-next-line no-control-regex -- the same set without the line feed
-  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-// eslint-disable-next-line no-control-regex -- the same set, to test without replacing
-const ANY_UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const SET =
+  "\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069";
+const UNPRINTABLE = new RegExp(`[\\u000a${SET}]`, "g");
+const UNPRINTABLE_BUT_LF = new RegExp(`[${SET}]`, "g");
+const ANY_UNPRINTABLE = new RegExp(`[\\u000a${SET}]`);
 
 const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 

@@ -5,24 +5,23 @@ import type { ReportAnswer, ReportName } from "./reportShapes";
 /** A date parameter: `Y-m-d` text, or a `Date` (sent as its UTC calendar day). */
 export type DateArg = string | Date;
 
-/** The TypeScript type a caller passes for one parameter spec. */
+/** The TypeScript type a caller passes for each wire type. */
+type ArgTypes = {
+  int: number;
+  string: string;
+  date: DateArg;
+  sortby: string[];
+  mixed: number | string;
+  struct: Record<string, string | undefined>;
+};
+/** The TypeScript type a caller passes for one parameter spec: its `enum`, or its wire type's. */
 export type ArgOf<P> = P extends { readonly enum: readonly (infer E)[] }
   ? E
-  : P extends { readonly type: "int" }
-    ? number
-    : P extends { readonly type: "string"; readonly numericString: true }
-      ? number | string
-      : P extends { readonly type: "string" }
-        ? string
-        : P extends { readonly type: "date" }
-          ? DateArg
-          : P extends { readonly type: "sortby" }
-            ? string[]
-            : P extends { readonly type: "mixed" }
-              ? number | string
-              : P extends { readonly type: "struct" }
-                ? Record<string, string | undefined>
-                : never;
+  : P extends { readonly numericString: true }
+    ? number | string
+    : P extends { readonly type: infer T extends keyof ArgTypes }
+      ? ArgTypes[T]
+      : never;
 
 type Params<N extends WireName> = MethodOf<N>["params"];
 

@@ -35,39 +35,20 @@ export type CreateResultOf<K extends Kind> = { id: number } & { [F in CreateResu
 
 type FieldRow = { readonly wire: string; readonly create: string; readonly update: boolean; readonly listed: boolean };
 type ComputedRow = { readonly wire: string; readonly fromCreate: boolean; readonly fromList: boolean };
-const fieldsOf = (kind: Kind): FieldRow[] => Object.values(ZONE_KIND_TABLE[kind].fields);
-const computedOf = (kind: Kind): ComputedRow[] => Object.values(ZONE_KIND_TABLE[kind].computed);
+/** The wire keys of `kind`'s fields that `keep` keeps, in the table's order. */
+const wireKeys = <T extends string>(kind: Kind, keep: (f: FieldRow) => boolean): readonly T[] =>
+  (Object.values(ZONE_KIND_TABLE[kind].fields) as FieldRow[]).filter(keep).map((f) => f.wire as T);
 
 /** Create's keys for `kind`, in the table's order. */
-export function createKeys<K extends Kind>(kind: K): readonly CreateKey<K>[] {
-  return fieldsOf(kind)
-    .filter((f) => f.create !== "no")
-    .map((f) => f.wire as CreateKey<K>);
-}
-
+export const createKeys = <K extends Kind>(kind: K) => wireKeys<CreateKey<K>>(kind, (f) => f.create !== "no");
 /** Create's required keys for `kind`. */
-export function requiredCreateKeys<K extends Kind>(kind: K): readonly RequiredCreateKey<K>[] {
-  return fieldsOf(kind)
-    .filter((f) => f.create === "required")
-    .map((f) => f.wire as RequiredCreateKey<K>);
-}
-
+export const requiredCreateKeys = <K extends Kind>(kind: K) =>
+  wireKeys<RequiredCreateKey<K>>(kind, (f) => f.create === "required");
 /** Update's keys for `kind`. */
-export function updateKeys<K extends Kind>(kind: K): readonly UpdateKey<K>[] {
-  return fieldsOf(kind)
-    .filter((f) => f.update)
-    .map((f) => f.wire as UpdateKey<K>);
-}
+export const updateKeys = <K extends Kind>(kind: K) => wireKeys<UpdateKey<K>>(kind, (f) => f.update);
 
 /** The fields of a listZones row of `kind`, exactly and in order: `id`, the listed fields, the listed computed outputs. */
 export function rowFields<K extends Kind>(kind: K): readonly ("id" | RowKey<K>)[] {
-  return [
-    "id",
-    ...fieldsOf(kind)
-      .filter((f) => f.listed)
-      .map((f) => f.wire),
-    ...computedOf(kind)
-      .filter((c) => c.fromList)
-      .map((c) => c.wire),
-  ] as ("id" | RowKey<K>)[];
+  const computed = (Object.values(ZONE_KIND_TABLE[kind].computed) as ComputedRow[]).filter((c) => c.fromList);
+  return ["id", ...wireKeys<RowKey<K>>(kind, (f) => f.listed), ...computed.map((c) => c.wire as RowKey<K>)];
 }
