@@ -55,6 +55,9 @@ function toId(v: unknown, method: string, what = "the id"): number {
 
 /** Text that says a double is not a number, as Python (`nan`, `inf`) and others write it. */
 const NON_FINITE_TEXT = /^\s*[+-]?(?:nan|inf(?:inity)?)\s*$/i;
+/** Whether `v` is one bare figure: a number, or text that writes one. */
+const isFigure = (v: unknown) =>
+  typeof v === "number" || (typeof v === "string" && (NUMBER_TEXT.test(v) || NON_FINITE_TEXT.test(v)));
 
 /**
  * A figure sent as int, i8, double or numeric text; undefined for nil, "" or missing. NaN, an infinity, a negative
@@ -249,8 +252,7 @@ export function normalizeReport(
   options?: { viewby?: unknown; zoneAsked?: boolean },
 ): Row[] | number {
   const dayGrain: DateGrain = options?.viewby === "hourly" ? "hour" : options?.viewby === "monthly" ? "month" : "day";
-  const bare = typeof v === "number" || (typeof v === "string" && (NUMBER_TEXT.test(v) || NON_FINITE_TEXT.test(v)));
-  if (bare && mayAnswerTotal(report)) {
+  if (isFigure(v) && mayAnswerTotal(report)) {
     const total = toFigure(v, "(answer)", method, { where: "(the report's total)" });
     if (total !== undefined) return total;
   }
@@ -361,10 +363,7 @@ function bandwidthRow(r: Row, i: number, method: string): Row {
 export function normalizeBandwidth(v: unknown, method: string): BandwidthAnswer {
   const raw = jsonSafe(v);
   const single = Array.isArray(v) && v.length === 1 && !isStruct(v[0]) ? v[0] : v;
-  if (
-    typeof single === "number" ||
-    (typeof single === "string" && (NUMBER_TEXT.test(single) || NON_FINITE_TEXT.test(single)))
-  ) {
+  if (isFigure(single)) {
     const remaining = toFigure(single, "(answer)", method, { sign: "balance", where: "(the bytes left)" });
     return { remaining, rows: [], hasData: true, raw };
   }
