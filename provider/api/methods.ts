@@ -89,6 +89,19 @@ const type = { name: "type", type: "int", required: false, enum: [1, 2, 3] } as 
 const from = { name: "from", type: "date", required: false } as const;
 const to = { name: "to", type: "date", required: false } as const;
 
+const ranged = [companyId, dateFrom, dateTo] as const;
+const paged = [sortby, maxReturn, offset] as const;
+
+/** A report's entry: its parameters, the columns of its rows, and whether it may answer one bare number, a total. */
+function report<
+  const N extends string,
+  const P extends readonly ParamSpec[],
+  const C extends readonly ReportColumn[],
+  const T extends boolean = false,
+>(name: N, params: P, columns: C, mayAnswerTotal: T = false as T) {
+  return { group: "report", name, params, returns: "report", columns, mayAnswerTotal, idempotent: true } as const;
+}
+
 type KindRow<K extends ZoneKind> = (typeof ZONE_KIND_TABLE)[K];
 /** The `values` parameter of a zone method: the keys the table gives, those that are required. */
 type ValuesParam<Keys extends string, Required extends string> = {
@@ -173,28 +186,16 @@ const OTHER_METHODS = [
     idempotent: true,
   },
   { group: "account", name: "getBandwidth", params: [from, to], returns: "bandwidth", idempotent: true },
-  {
-    group: "report",
-    name: "getTotalTransfer",
-    params: [zoneIdReq, type, from, to, timezone],
-    returns: "report",
-    columns: ["zone_id", "from", "to", "timezone", "transfer"],
-    mayAnswerTotal: true,
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getTotalHits",
-    params: [zoneIdReq, type, from, to, timezone],
-    returns: "report",
-    columns: ["zone_id", "from", "to", "timezone", "hits"],
-    mayAnswerTotal: true,
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getTotalTransferStats",
-    params: [
+  report(
+    "getTotalTransfer",
+    [zoneIdReq, type, from, to, timezone],
+    ["zone_id", "from", "to", "timezone", "transfer"],
+    true,
+  ),
+  report("getTotalHits", [zoneIdReq, type, from, to, timezone], ["zone_id", "from", "to", "timezone", "hits"], true),
+  report(
+    "getTotalTransferStats",
+    [
       companyId,
       dateFrom,
       dateTo,
@@ -205,60 +206,27 @@ const OTHER_METHODS = [
       { name: "offset", type: "string", required: false, numericString: true, min: 0, max: INT32_MAX },
       timezone,
     ],
-    returns: "report",
-    columns: ["date", "zone_id", "transfer", "hits"],
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getCacheHitStats",
-    params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset, timezone],
-    returns: "report",
-    columns: ["date", "zone_id", "hits", "cache_hits", "cache_misses", "cache_hit_ratio"],
-    mayAnswerTotal: true,
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getPopularFiles",
-    params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset],
-    returns: "report",
-    columns: ["zone_id", "url", "hits", "transfer"],
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getUsagePerDay",
-    params: [companyId, dateFrom, dateTo, zoneIdReq, sortby, maxReturn, offset],
-    returns: "report",
-    columns: ["date", "zone_id", "transfer", "hits"],
-    mayAnswerTotal: true,
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getNodeHits",
-    params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset],
-    returns: "report",
-    columns: ["node", "zone_id", "hits", "transfer"],
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getConnectionStats",
-    params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset, timezone],
-    returns: "report",
-    columns: ["date", "zone_id", "connections", "peak_concurrent"],
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getHourlyConnectionStats",
-    params: [companyId, { name: "date", type: "date", required: true }, zoneIdOpt, sortby, maxReturn, offset, timezone],
-    returns: "report",
-    columns: ["hour", "zone_id", "connections", "peak_concurrent"],
-    idempotent: true,
-  },
+    ["date", "zone_id", "transfer", "hits"],
+  ),
+  report(
+    "getCacheHitStats",
+    [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset, timezone],
+    ["date", "zone_id", "hits", "cache_hits", "cache_misses", "cache_hit_ratio"],
+    true,
+  ),
+  report("getPopularFiles", [...ranged, zoneIdOpt, ...paged], ["zone_id", "url", "hits", "transfer"]),
+  report("getUsagePerDay", [...ranged, zoneIdReq, ...paged], ["date", "zone_id", "transfer", "hits"], true),
+  report("getNodeHits", [...ranged, zoneIdOpt, ...paged], ["node", "zone_id", "hits", "transfer"]),
+  report(
+    "getConnectionStats",
+    [...ranged, zoneIdOpt, ...paged, timezone],
+    ["date", "zone_id", "connections", "peak_concurrent"],
+  ),
+  report(
+    "getHourlyConnectionStats",
+    [companyId, { name: "date", type: "date", required: true }, zoneIdOpt, ...paged, timezone],
+    ["hour", "zone_id", "connections", "peak_concurrent"],
+  ),
 ] as const satisfies readonly MethodSpec[];
 
 /** Every method of the contract, in its order: the zone kinds' (from their table), then the others. */
