@@ -1,6 +1,13 @@
 /** The typed client: the method table (methods.ts) plus thin glue; every call goes through `invoke`. */
 import { authString, currentDate } from "./auth";
-import { CREDENTIAL_SETTINGS, MAX_TIMER_MS, resolveCredentials, settingValues, TUNING_SETTINGS } from "./config";
+import {
+  CREDENTIAL_SETTINGS,
+  MAX_TIMER_MS,
+  resolveCredentials,
+  settingRef,
+  settingValues,
+  TUNING_SETTINGS,
+} from "./config";
 import type { ClientSettings, Credentials, SettingValues, TuningName } from "./config";
 import { encodeParams } from "./encode";
 import {
@@ -38,11 +45,11 @@ import {
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_RETRY_MAX_MS,
   FIRST_CONTACT_RETRIES,
+  formatDuration,
   retriesAllowed,
   RetryPolicy,
   withRetry,
 } from "./retry";
-import { DEFAULT_WAIT_NOTICE_MS, FirstContactWatch, type WaitNotice } from "./firstContact";
 import { Semaphore } from "./semaphore";
 import { DEFAULT_MAX_RESPONSE_BYTES, Transport } from "./transport";
 import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS, type UserRow } from "./wire";
@@ -77,7 +84,7 @@ export const CLIENT_LIMITS = {
   maxResponseBytes: { default: DEFAULT_MAX_RESPONSE_BYTES, min: 1, max: Number.MAX_SAFE_INTEGER },
   retryBaseDelayMs: { default: DEFAULT_RETRY_BASE_MS, min: 0, max: MAX_TIMER_MS },
   retryMaxDelayMs: { default: DEFAULT_RETRY_MAX_MS, min: 0, max: MAX_TIMER_MS },
-  waitNoticeAfterMs: { default: DEFAULT_WAIT_NOTICE_MS, min: 0, max: MAX_TIMER_MS },
+  waitNoticeAfterMs: { default: 3_000, min: 0, max: MAX_TIMER_MS },
 } as const;
 type LimitName = keyof typeof CLIENT_LIMITS;
 
@@ -151,7 +158,17 @@ export type UserApi = GroupApi<"user", { listUsers: UserRow[]; update: UserRow |
 export type AccountApi = GroupApi<"account", { getBandwidth: BandwidthAnswer }>;
 
 export type { BandwidthAnswer } from "./normalize";
-export type { WaitNotice } from "./firstContact";
+
+/** What a first contact is waiting for: the address (never with credentials), the call, the attempt. */
+export interface WaitNotice {
+  method: string;
+  url: string;
+  attempt: number;
+  attempts: number;
+  waitedMs: number;
+  /** The whole line: "waiting for the API at <url> (cdn:baseUrl / CDN_BASE_URL): ...". */
+  message: string;
+}
 export type { BandwidthOptions, DateArg, OptionsOf, ReportApi, ReportRangeOptions, TotalOptions } from "./types";
 
 // Credentials are kept off the instance so that logging or serializing a client can never show them.
@@ -181,7 +198,9 @@ export class CdnClient {
   readonly retryPolicy: Readonly<RetryPolicy>;
   private readonly now: () => number;
   private readonly onEvent?: (e: CallEvent) => void;
-  private readonly firstContact: FirstContactWatch;
+  private readonly waitNotice: { afterMs: number; attemptTimeoutMs: number; onWaiting?: (n: WaitNotice) => void };
+  /** Attempt numbers of the first contact announced already (once each, however many calls wait). */
+  private readonly announced = new Set<number>();
   /** Calls retried so far, for figures. */
   retriedCalls = 0;
   /**
@@ -221,12 +240,8 @@ export class CdnClient {
     };
     this.now = o.now ?? Date.now;
     this.onEvent = o.onEvent;
-    this.firstContact = new FirstContactWatch({
-      contacted: () => this.transport.contacted,
-      afterMs: o.waitNoticeAfterMs,
-      attemptTimeoutMs: Math.min(o.timeoutMs, o.firstContactTimeoutMs),
-      onWaiting: o.onWaiting,
-    });
+    const attemptTimeoutMs = Math.min(o.timeoutMs, o.firstContactTimeoutMs);
+    this.waitNotice = { afterMs: o.waitNoticeAfterMs, attemptTimeoutMs, onWaiting: o.onWaiting };
 
     for (const kind of ZONE_KINDS) Object.defineProperty(this, kindInfo(kind).group, { value: this.zoneApi(kind) });
     this.cache = {
@@ -319,7 +334,7 @@ export class CdnClient {
         const auth = authString(date, apiKey, s.name);
         const secrets = [apiKey, auth, ...passwords];
         const started = Date.now();
-        const stopWatch = this.firstContact.watch(method, this.transport.where(s.group), attempt, () =>
+        const stopWatch = this.watchFirstContact(method, this.transport.where(s.group), attempt, () =>
           s.idempotent ? retriesAllowed(this.retryPolicy) + 1 : 1,
         );
         try {
@@ -363,6 +378,28 @@ export class CdnClient {
       if (silent(spent)) this.outage = { error: spent, at: Date.now() };
       throw spent;
     }
+  }
+
+  /**
+   * Until the API first answers, tells `onWaiting` once per attempt number that an attempt has waited `afterMs`, so a
+   * silent or wrong address shows what is awaited; the returned function stops watching (when the attempt ends).
+   */
+  private watchFirstContact(method: string, url: string, attempt: number, attempts: () => number): () => void {
+    const { afterMs, attemptTimeoutMs, onWaiting } = this.waitNotice;
+    const waited = () => this.transport.contacted || this.announced.has(attempt);
+    if (!onWaiting || waited()) return () => undefined;
+    const timer = setTimeout(() => {
+      if (waited()) return;
+      this.announced.add(attempt);
+      const m = attempts();
+      const message =
+        `waiting for the API at ${url} (${settingRef("baseUrl")}): no answer yet to ${method} after ` +
+        `${formatDuration(afterMs)}, attempt ${attempt} of ${m} (up to ${formatDuration(attemptTimeoutMs)} each ` +
+        `until the API first answers: ${settingRef("firstContactTimeoutMs")})`;
+      onWaiting({ method, url, attempt, attempts: m, waitedMs: afterMs, message });
+    }, afterMs);
+    timer.unref?.();
+    return () => clearTimeout(timer);
   }
 
   /**
