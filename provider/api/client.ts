@@ -56,10 +56,7 @@ import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS, type UserRow } from "./wire";
 import type { CreateKey, CreateResultOf, RequiredCreateKey, UpdateKey, ZoneRowOf } from "./zoneFields";
 import { ZONE_KIND_TABLE } from "./zoneKinds";
 
-/**
- * The client's options: the settings it takes (`baseUrl`, `apiUserId`, `apiKey`, `timeoutMs`, `retries`,
- * `firstContactTimeoutMs`, `maxInFlight`: typed from the table, api/config.ts), and its own.
- */
+/** The client's options: the settings it takes (typed from the table, api/config.ts), and its own. */
 export interface CdnClientOptions extends ClientSettings {
   retryBaseDelayMs?: number;
   /** Cap of one wait between attempts, also of what a `Retry-After` may ask for. */
@@ -204,15 +201,13 @@ export class CdnClient {
   /** Calls retried so far, for figures. */
   retriedCalls = 0;
   /**
-   * The last call that spent its whole budget on an API that did not answer (refused connections, timeouts), while
-   * it is recent: later calls fail at once ({@link CdnOutageError}) until {@link OUTAGE_HOLD_MS} has passed or a
-   * call succeeds. One silent API cost one timeout budget per zone, 15 minutes for a 300-zone drift check.
+   * The last call that spent its whole budget on a silent API: later calls fail at once ({@link CdnOutageError}) for
+   * {@link OUTAGE_HOLD_MS} or until a call succeeds, not one timeout budget per zone (15 minutes for 300 zones).
    */
   private outage?: { error: CdnTransportError; at: number };
 
   readonly cache: { purge(url: string): Promise<true>; purgeAllCache(zone: string): Promise<true> };
   readonly user: UserApi;
-  /** account.getBandwidth read into one result, whatever shape the server answers in (normalize.ts). */
   readonly account: AccountApi;
   readonly report: ReportApi;
 

@@ -17,13 +17,11 @@ const DATE_TIME =
 const FORMS: Record<DateGrain, string> = { day: "Y-m-d", hour: "Y-m-d HH:00", month: "Y-m" };
 
 /** The parts of a date as written, or undefined when the text is no date. */
-function parts(
-  text: string,
-): { y: string; mo: string; d?: string; timed: boolean; h: number; mi: number; s: number } | undefined {
+function parts(text: string) {
   const month = MONTH.exec(text);
   if (month) {
     const ok = Number(month[2]) >= 1 && Number(month[2]) <= 12;
-    return ok ? { y: month[1], mo: month[2], timed: false, h: 0, mi: 0, s: 0 } : undefined;
+    return ok ? { y: month[1], mo: month[2], d: undefined, timed: false, h: 0, mi: 0, s: 0 } : undefined;
   }
   const m = DATE_TIME.exec(text);
   if (!m) return undefined;

@@ -38,9 +38,8 @@ export interface ParamSpec {
   readonly numericString?: boolean;
   /** The only values allowed (a `type` of 1, 2 or 3; a `viewby` name). */
   readonly enum?: readonly (string | number)[];
-  /** Smallest value of an int parameter. */
+  /** Inclusive bounds of an int parameter. */
   readonly min?: number;
-  /** Largest value of an int parameter. */
   readonly max?: number;
   /** Checked as an IANA time zone name (or GMT). */
   readonly timeZone?: boolean;

@@ -16,11 +16,7 @@ const DECODE_ROUNDS = 3;
 const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{M}]/gu;
 
 /** One UTF-16 unit of a reading and the span of the original it stands for. */
-interface Unit {
-  ch: string;
-  start: number;
-  end: number;
-}
+type Unit = { ch: string; start: number; end: number };
 type Span = [number, number];
 /** A reading as one string to search, and the span of the original of each of its UTF-16 units. */
 type Flat = { text: string; at: Span[] };

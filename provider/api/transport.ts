@@ -235,13 +235,9 @@ interface CallContext {
 }
 
 /** The one outcome of a call: the first to settle it wins; what comes after (our own destroy's reset) is dropped. */
-interface Outcome {
-  readonly settled: boolean;
-  fail(err: Error): void;
-  succeed(received: Received): void;
-}
+type Outcome = ReturnType<typeof settleOnce>;
 
-function settleOnce(resolve: (r: Received) => void, reject: (e: Error) => void, cleanup: () => void): Outcome {
+function settleOnce(resolve: (r: Received) => void, reject: (e: Error) => void, cleanup: () => void) {
   const outcome = {
     settled: false,
     fail: (err: Error) => settle(() => reject(err)),
@@ -347,12 +343,7 @@ function collectBody(
 }
 
 /** What came back over HTTP, before decoding. */
-interface Received {
-  status: number;
-  body: Buffer;
-  serverDate?: string;
-  retryAfter?: string;
-}
+type Received = { status: number; body: Buffer; serverDate?: string; retryAfter?: string };
 
 function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;

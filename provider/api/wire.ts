@@ -43,17 +43,11 @@ export const FAULT = {
 } as const;
 
 /** Columns the client does not know are kept on every row, as sent. */
-export interface ExtraColumns {
-  readonly [column: string]: unknown;
-}
+export type ExtraColumns = { readonly [column: string]: unknown };
 
 /** How a typed report field is read: its kind and the columns it may come under, first match wins. */
 export interface FieldSource {
-  /**
-   * `day` and `hour` are dates, read into one form by api/dates.ts (a `day` field of an hourly or monthly view is
-   * dated so). `zone` is a row's zone: its id, or `null` for a row of no single zone (0, nil or no column: an
-   * account-wide report's rows may cover all zones).
-   */
+  /** `day` and `hour` are dates (api/dates.ts); `zone` is a row's zone id, or `null` for a row of all zones. */
   readonly kind: "zone" | "number" | "text" | "day" | "hour";
   readonly columns: readonly string[];
 }
