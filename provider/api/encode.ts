@@ -149,8 +149,8 @@ function encodeSortby(v: unknown, fail: (r: string) => never): string[] {
   });
 }
 
-/** Rules that involve two parameters: a range's order, and `type` 3 needing `from` and `to`. */
-function checkTogether(method: string, v: Record<string, unknown>): void {
+/** Rules that involve two parameters: a range's order, and `type` 3 needing `from` and `to` (the functions' too). */
+export function checkTogether(method: string, v: Record<string, unknown>): void {
   if ("type" in v && v.type === 3 && (typeof v.from !== "string" || typeof v.to !== "string")) {
     throw new CdnValidationError(
       typeof v.from !== "string" ? "from" : "to",

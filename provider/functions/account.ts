@@ -1,6 +1,7 @@
 /** Account functions: the remaining prepaid bandwidth and the users. (`user.update` stays on the client.) */
 import * as pulumi from "@pulumi/pulumi";
-import { camelRow, checkArgs, checkOrder, dateArg } from "./args";
+import { checkTogether } from "../api/encode";
+import { camelRow, checkArgs, dateArg } from "./args";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm } from "./outputForm";
 import type { Bandwidth, GetBandwidthArgs, GetBandwidthResult, Inputs } from "./report-types";
@@ -15,7 +16,7 @@ export async function getBandwidth(args?: GetBandwidthArgs, opts?: FunctionOptio
   const a = checkArgs(fn, args, ["from", "to"]);
   const from = dateArg(fn, "from", a.from);
   const to = dateArg(fn, "to", a.to);
-  checkOrder(fn, "from", from, "to", to);
+  checkTogether(fn, { from, to });
   const o: { from?: string; to?: string } = {};
   if (from !== undefined) o.from = from;
   if (to !== undefined) o.to = to;
