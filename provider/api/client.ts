@@ -1,10 +1,13 @@
-/**
- * The typed client: the method table (methods.ts) plus thin glue. Every typed method funnels into
- * `invoke`, which validates against the table, signs, sends with retries where safe, and turns
- * faults and failure codes into typed errors.
- */
+/** The typed client: the method table (methods.ts) plus thin glue; every call goes through `invoke`. */
 import { authString, currentDate } from "./auth";
-import { CREDENTIAL_SETTINGS, MAX_TIMER_MS, resolveCredentials, settingValues, TUNING_SETTINGS } from "./config";
+import {
+  CREDENTIAL_SETTINGS,
+  MAX_TIMER_MS,
+  resolveCredentials,
+  settingRef,
+  settingValues,
+  TUNING_SETTINGS,
+} from "./config";
 import type { ClientSettings, Credentials, SettingValues, TuningName } from "./config";
 import { encodeParams } from "./encode";
 import {
@@ -22,16 +25,7 @@ import {
   withMessage,
 } from "./errors";
 import { rememberSecret } from "./redact";
-import {
-  findMethod,
-  METHOD_LIST,
-  MethodSpec,
-  USER_UPDATE_SAMPLE_KEYS,
-  USER_UPDATE_KEYS,
-  wireName,
-  type MethodOf,
-  type WireName,
-} from "./methods";
+import { findMethod, METHOD_LIST, MethodSpec, USER_UPDATE_SAMPLE_KEYS, USER_UPDATE_KEYS, wireName } from "./methods";
 import {
   BandwidthAnswer,
   jsonSafe,
@@ -44,28 +38,25 @@ import {
   normalizeUsers,
   normalizeZones,
 } from "./normalize";
-import { kindInfo, ZONE_KINDS, type ZoneGroup, type ZoneKind } from "./kinds";
+import { kindInfo, ZONE_KINDS, type ZoneKind } from "./kinds";
 import type { GroupApi, MethodsOf, ReportApi } from "./types";
 import {
   afterBudget,
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_RETRY_MAX_MS,
   FIRST_CONTACT_RETRIES,
+  formatDuration,
   retriesAllowed,
   RetryPolicy,
   withRetry,
 } from "./retry";
-import { DEFAULT_WAIT_NOTICE_MS, FirstContactWatch, type WaitNotice } from "./firstContact";
 import { Semaphore } from "./semaphore";
 import { DEFAULT_MAX_RESPONSE_BYTES, Transport } from "./transport";
 import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS, type UserRow } from "./wire";
-import type { CreateResultOf, ZoneRowOf } from "./zoneFields";
+import type { CreateKey, CreateResultOf, RequiredCreateKey, UpdateKey, ZoneRowOf } from "./zoneFields";
 import { ZONE_KIND_TABLE } from "./zoneKinds";
 
-/**
- * The client's options: the settings it takes (`baseUrl`, `apiUserId`, `apiKey`, `timeoutMs`, `retries`,
- * `firstContactTimeoutMs`, `maxInFlight`: typed from the table, api/config.ts), and its own.
- */
+/** The client's options: the settings it takes (typed from the table, api/config.ts), and its own. */
 export interface CdnClientOptions extends ClientSettings {
   retryBaseDelayMs?: number;
   /** Cap of one wait between attempts, also of what a `Retry-After` may ask for. */
@@ -78,10 +69,7 @@ export interface CdnClientOptions extends ClientSettings {
   random?: () => number;
   /** Progress of every attempt, without secrets: for logs and figures. */
   onEvent?: (e: CallEvent) => void;
-  /**
-   * Called once per attempt number while nothing has answered yet and an attempt has waited
-   * `waitNoticeAfterMs`: what the first contact waits for, for a progress line (the host logs it).
-   */
+  /** Told once per attempt number when the first contact has waited `waitNoticeAfterMs`: for a progress line. */
   onWaiting?: (notice: WaitNotice) => void;
   /** How long an attempt of the first contact waits before `onWaiting` is told (default 3 s). */
   waitNoticeAfterMs?: number;
@@ -93,14 +81,11 @@ export const CLIENT_LIMITS = {
   maxResponseBytes: { default: DEFAULT_MAX_RESPONSE_BYTES, min: 1, max: Number.MAX_SAFE_INTEGER },
   retryBaseDelayMs: { default: DEFAULT_RETRY_BASE_MS, min: 0, max: MAX_TIMER_MS },
   retryMaxDelayMs: { default: DEFAULT_RETRY_MAX_MS, min: 0, max: MAX_TIMER_MS },
-  waitNoticeAfterMs: { default: DEFAULT_WAIT_NOTICE_MS, min: 0, max: MAX_TIMER_MS },
+  waitNoticeAfterMs: { default: 3_000, min: 0, max: MAX_TIMER_MS },
 } as const;
 type LimitName = keyof typeof CLIENT_LIMITS;
 
-/**
- * A client's options checked, defaults filled in: its settings as the table checks them (every problem in one
- * `CdnConfigError`), then its own limits (a `CdnValidationError` naming the option). Used once, by the constructor.
- */
+/** A client's options checked (settings by the table, in one `CdnConfigError`; then its own limits), defaults filled in. */
 export function clientOptions(opts: CdnClientOptions) {
   if (!opts || typeof opts !== "object")
     throw new CdnValidationError("options", "CdnClient needs { baseUrl, apiUserId, apiKey }");
@@ -128,29 +113,19 @@ export interface CallEvent {
   retryInMs?: number;
 }
 
-/** The `values` struct of a zone method, from its table entry: the required keys, then the optional ones. */
-type ValuesOf<N extends WireName> =
-  Extract<MethodOf<N>["params"][number], { readonly name: "values" }> extends {
-    readonly keys: readonly (infer K extends string)[];
-    readonly requiredKeys: readonly (infer R extends string)[];
-  }
-    ? { [k in R]: string } & { [k in Exclude<K, R>]?: string }
-    : never;
-
-type GroupOf<K extends ZoneKind> = (typeof ZONE_KIND_TABLE)[K]["group"];
-/** The `values` of kind K's create and update, from the kinds' table through the method table. */
-export type CreateValuesOf<K extends ZoneKind> = ValuesOf<`${GroupOf<K>}.create` & WireName>;
-export type UpdateValuesOf<K extends ZoneKind> = ValuesOf<`${GroupOf<K>}.update` & WireName>;
+type Values<Required extends string, Keys extends string> = { [k in Required]: string } & {
+  [k in Exclude<Keys, Required>]?: string;
+};
+/** The `values` of kind K's create and update, from the kinds' table (zoneFields.ts). */
+export type CreateValuesOf<K extends ZoneKind> = Values<RequiredCreateKey<K>, CreateKey<K>>;
+export type UpdateValuesOf<K extends ZoneKind> = Values<never, UpdateKey<K>>;
 export type PullCreateValues = CreateValuesOf<"pull">;
 export type PullUpdateValues = UpdateValuesOf<"pull">;
 export type PushCreateValues = CreateValuesOf<"push">;
 export type PushUpdateValues = UpdateValuesOf<"push">;
 export type VodCreateValues = CreateValuesOf<"vod">;
 export type VodUpdateValues = UpdateValuesOf<"vod">;
-/**
- * user.update's values: the contract leaves the keys open, so any key with a string value is sent.
- * The named ones are those public samples sent and those the emulator knows (docs/client.md).
- */
+/** user.update's values: any key with a string value is sent; the named ones are known (docs/client.md). */
 export type UserUpdateValues = Partial<
   Record<(typeof USER_UPDATE_SAMPLE_KEYS)[number] | (typeof USER_UPDATE_KEYS)[number], string>
 > & { [key: string]: string | undefined };
@@ -172,7 +147,7 @@ export type ZoneApiOf<K extends ZoneKind> = ZoneApi<
   ((typeof ZONE_KIND_TABLE)[K]["deletable"] extends true ? { delete(id: number): Promise<void> } : unknown);
 
 /** One group per zone kind, named as the API names it (`client.pullzone.listZones()`), from the kinds' table. */
-export type ZoneGroups = { readonly [K in ZoneKind as GroupOf<K>]: ZoneApiOf<K> };
+export type ZoneGroups = { readonly [K in ZoneKind as (typeof ZONE_KIND_TABLE)[K]["group"]]: ZoneApiOf<K> };
 
 /** The user group: user.listUsers and user.update, their arguments from the method table. */
 export type UserApi = GroupApi<"user", { listUsers: UserRow[]; update: UserRow | undefined }>;
@@ -180,23 +155,29 @@ export type UserApi = GroupApi<"user", { listUsers: UserRow[]; update: UserRow |
 export type AccountApi = GroupApi<"account", { getBandwidth: BandwidthAnswer }>;
 
 export type { BandwidthAnswer } from "./normalize";
-export type { WaitNotice } from "./firstContact";
+
+/** What a first contact is waiting for: the address (never with credentials), the call, the attempt. */
+export interface WaitNotice {
+  method: string;
+  url: string;
+  attempt: number;
+  attempts: number;
+  waitedMs: number;
+  /** The whole line: "waiting for the API at <url> (cdn:baseUrl / CDN_BASE_URL): ...". */
+  message: string;
+}
 export type { BandwidthOptions, DateArg, OptionsOf, ReportApi, ReportRangeOptions, TotalOptions } from "./types";
 
 // Credentials are kept off the instance so that logging or serializing a client can never show them.
 const SECRETS = new WeakMap<CdnClient, { apiKey: string }>();
 
-/**
- * The zone groups of the client (`pullzone`, ...), one per kind of the kinds' table: declared on the class through
- * this interface, so a kind added to the table gets its group without a line here (the constructor makes them).
- */
+/** The zone groups (`pullzone`, ...), one per kind of the kinds' table, made in the constructor. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the groups are made in the constructor, from the table
 export interface CdnClient extends ZoneGroups {}
 
 /**
- * Whether a call's last error says the API is down or silent, not that one answer was lost: no connection could be
- * made, or no answer came in time, after the call's whole budget (its retries included, when it had any). A
- * connection dropped after the request was sent is a flaky network: the create recovery's lookups must go on then.
+ * Whether a call's last error, after its whole budget, says the API is down or silent (no connection, no answer in
+ * time), not that one answer was lost: a connection dropped after the request was sent is a flaky network.
  */
 function silent(e: CdnError): e is CdnTransportError {
   if (!(e instanceof CdnTransportError) || e instanceof CdnOutageError) return false;
@@ -214,19 +195,19 @@ export class CdnClient {
   readonly retryPolicy: Readonly<RetryPolicy>;
   private readonly now: () => number;
   private readonly onEvent?: (e: CallEvent) => void;
-  private readonly firstContact: FirstContactWatch;
+  private readonly waitNotice: { afterMs: number; attemptTimeoutMs: number; onWaiting?: (n: WaitNotice) => void };
+  /** Attempt numbers of the first contact announced already (once each, however many calls wait). */
+  private readonly announced = new Set<number>();
   /** Calls retried so far, for figures. */
   retriedCalls = 0;
   /**
-   * The last call that spent its whole budget on an API that did not answer (refused connections, timeouts), while
-   * it is recent: later calls fail at once ({@link CdnOutageError}) until {@link OUTAGE_HOLD_MS} has passed or a
-   * call succeeds. One silent API cost one timeout budget per zone, 15 minutes for a 300-zone drift check.
+   * The last call that spent its whole budget on a silent API: later calls fail at once ({@link CdnOutageError}) for
+   * {@link OUTAGE_HOLD_MS} or until a call succeeds, not one timeout budget per zone (15 minutes for 300 zones).
    */
   private outage?: { error: CdnTransportError; at: number };
 
   readonly cache: { purge(url: string): Promise<true>; purgeAllCache(zone: string): Promise<true> };
   readonly user: UserApi;
-  /** account.getBandwidth read into one result, whatever shape the server answers in (normalize.ts). */
   readonly account: AccountApi;
   readonly report: ReportApi;
 
@@ -254,37 +235,24 @@ export class CdnClient {
     };
     this.now = o.now ?? Date.now;
     this.onEvent = o.onEvent;
-    this.firstContact = new FirstContactWatch({
-      contacted: () => this.transport.contacted,
-      afterMs: o.waitNoticeAfterMs,
-      attemptTimeoutMs: Math.min(o.timeoutMs, o.firstContactTimeoutMs),
-      onWaiting: o.onWaiting,
-    });
+    const attemptTimeoutMs = Math.min(o.timeoutMs, o.firstContactTimeoutMs);
+    this.waitNotice = { afterMs: o.waitNoticeAfterMs, attemptTimeoutMs, onWaiting: o.onWaiting };
 
     for (const kind of ZONE_KINDS) Object.defineProperty(this, kindInfo(kind).group, { value: this.zoneApi(kind) });
     this.cache = {
       purge: (url) => this.purge("cache.purge", url),
       purgeAllCache: (zone) => this.purge("cache.purgeAllCache", zone),
     };
-    this.user = this.groupApi("user", async (name, positional, options) => {
-      const answer = await this.byOptions(`user.${name}`, positional, options);
-      if (name === "listUsers") return normalizeUsers(answer, "user.listUsers") as UserRow[];
+    this.user = this.groupApi("user", (name, answer, args) => {
+      if (name === "listUsers") return normalizeUsers(answer, "user.listUsers");
       const r = normalizeUserUpdate(answer, "user.update");
-      const [id, values] = positional as [number, object | undefined];
-      if (!r.ok) throw new CdnOperationFailedError("user.update", id, Object.keys(values ?? {}));
-      return r.user as UserRow | undefined;
+      if (!r.ok) throw new CdnOperationFailedError("user.update", args.id as number, Object.keys(args.values ?? {}));
+      return r.user;
     });
-    this.account = this.groupApi("account", async (name, positional, options) =>
-      normalizeBandwidth(await this.byOptions(`account.${name}`, positional, options), `account.${name}`),
-    );
-    this.report = this.groupApi("report", async (name, positional, options) =>
-      normalizeReport(await this.byOptions(`report.${name}`, positional, options), `report.${name}`, name, {
-        viewby: (options as { viewby?: unknown } | undefined)?.viewby,
-        // A zone is asked for when the method requires one, or when the call gave one.
-        zoneAsked:
-          spec(`report.${name}`).params.some((p) => p.name === "zoneId" && p.required) ||
-          (options as { zoneId?: unknown } | undefined)?.zoneId !== undefined,
-      }),
+    this.account = this.groupApi("account", (name, answer) => normalizeBandwidth(answer, `account.${name}`));
+    // A report's rows are of the zone asked for when the call names one (required or given).
+    this.report = this.groupApi("report", (name, answer, args) =>
+      normalizeReport(answer, `report.${name}`, name, { viewby: args.viewby, zoneAsked: args.zoneId !== undefined }),
     );
   }
 
@@ -298,9 +266,8 @@ export class CdnClient {
   }
 
   /**
-   * Low-level call by wire name (`report.getNodeHits`) with positional parameters after the auth
-   * ones. Returns the JSON-safe answer. Parameters beyond the table's are sent as given (public
-   * clients sent `pullzone.listZones` a trailing `type`): the server decides what they mean.
+   * Low-level call by wire name (`report.getNodeHits`) with positional parameters after the auth ones; returns the
+   * JSON-safe answer. Parameters beyond the table's are sent as given: the server decides what they mean.
    */
   async call(method: string, params: unknown[] = []): Promise<unknown> {
     const s = findMethod(method);
@@ -362,7 +329,7 @@ export class CdnClient {
         const auth = authString(date, apiKey, s.name);
         const secrets = [apiKey, auth, ...passwords];
         const started = Date.now();
-        const stopWatch = this.firstContact.watch(method, this.transport.where(s.group), attempt, () =>
+        const stopWatch = this.watchFirstContact(method, this.transport.where(s.group), attempt, () =>
           s.idempotent ? retriesAllowed(this.retryPolicy) + 1 : 1,
         );
         try {
@@ -409,67 +376,82 @@ export class CdnClient {
   }
 
   /**
-   * A group's typed wrappers from the method table, as Octokit derives its endpoint methods: each takes its required
-   * parameters positionally (as many as the table has) and its optional ones in one options object, and `answer`
-   * reads what the server sent for it.
+   * Until the API first answers, tells `onWaiting` once per attempt number that an attempt has waited `afterMs`, so a
+   * silent or wrong address shows what is awaited; the returned function stops watching (when the attempt ends).
+   */
+  private watchFirstContact(method: string, url: string, attempt: number, attempts: () => number): () => void {
+    const { afterMs, attemptTimeoutMs, onWaiting } = this.waitNotice;
+    const waited = () => this.transport.contacted || this.announced.has(attempt);
+    if (!onWaiting || waited()) return () => undefined;
+    const timer = setTimeout(() => {
+      if (waited()) return;
+      this.announced.add(attempt);
+      const m = attempts();
+      const message =
+        `waiting for the API at ${url} (${settingRef("baseUrl")}): no answer yet to ${method} after ` +
+        `${formatDuration(afterMs)}, attempt ${attempt} of ${m} (up to ${formatDuration(attemptTimeoutMs)} each ` +
+        `until the API first answers: ${settingRef("firstContactTimeoutMs")})`;
+      onWaiting({ method, url, attempt, attempts: m, waitedMs: afterMs, message });
+    }, afterMs);
+    timer.unref?.();
+    return () => clearTimeout(timer);
+  }
+
+  /**
+   * A group's typed wrappers from the method table, as Octokit derives its endpoint methods: the required parameters
+   * positional, the optional ones in one options object; `read` reads the answer, given the call's arguments by name.
    */
   private groupApi<G extends "user" | "account" | "report", Api>(
     group: G,
-    answer: (name: MethodsOf<G>, positional: unknown[], options?: object) => Promise<unknown>,
+    read: (name: MethodsOf<G>, answer: unknown, args: Record<string, unknown>) => unknown,
   ): Api {
     const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-    for (const m of METHOD_LIST) {
-      if (m.group !== group) continue;
-      const required = (m.params as readonly { required: boolean }[]).filter((p) => p.required).length;
-      const name = m.name as MethodsOf<G>;
-      api[name] = (...args) => answer(name, args.slice(0, required), args[required] as object | undefined);
+    for (const s of METHOD_LIST as readonly MethodSpec[]) {
+      if (s.group !== group) continue;
+      const method = wireName(s);
+      const optional = s.params.filter((p) => !p.required).map((p) => p.name);
+      const required = s.params.length - optional.length;
+      api[s.name] = async (...args) => {
+        const options = (args[required] ?? {}) as Record<string, unknown>;
+        if (typeof options !== "object" || Array.isArray(options))
+          throw new CdnValidationError("options", "must be an object", method);
+        const unknown = Object.keys(options).find((k) => !optional.includes(k));
+        if (unknown !== undefined)
+          throw new CdnValidationError(
+            unknown,
+            `is not an option of ${method} (options: ${optional.join(", ") || "none"})`,
+            method,
+          );
+        let i = 0;
+        const wire = s.params.map((p) => (p.required ? args[i++] : options[p.name]));
+        const byName = Object.fromEntries(s.params.map((p, k) => [p.name, wire[k]]));
+        return read(s.name as MethodsOf<G>, await this.invoke(s, wire), byName);
+      };
     }
     return api as Api;
   }
 
   /** A zone kind's group: create, update and listZones, and delete where the kinds' table says the API can. */
   private zoneApi(kind: ZoneKind) {
-    const { group } = kindInfo(kind);
-    const { deletable, rowsMayOmitFields } = ZONE_KIND_TABLE[kind];
-    const methods = this.zoneMethods(group, rowsMayOmitFields);
-    return deletable ? { ...methods, delete: (id: number) => this.status(`${group}.delete`, [id], id, []) } : methods;
-  }
-
-  private zoneMethods(
-    group: ZoneGroup,
-    rowsMayOmitFields: boolean,
-  ): {
-    create(values: { name: string }): Promise<unknown>;
-    update(id: number, values: object): Promise<void>;
-    listZones(): Promise<unknown[]>;
-  } {
-    return {
-      create: async (values: { name: string }) => {
-        const method = `${group}.create`;
-        let answer: unknown;
-        try {
-          answer = await this.invoke(spec(method), [values]);
-        } catch (e) {
-          // A create error may come as an XML-RPC fault carrying the §7 code (a public client read
-          // it so): the same typed error as the `(code, string)` answer, so adopt and recovery work.
-          if (e instanceof CdnFaultError && isCreateCode(group, e.faultCode)) {
-            const err = errorFromCreateResult(
-              method,
-              e.faultCode,
-              e.faultString,
-              values?.name,
-              collectPasswords([values]),
-            );
-            err.attempts = e.attempts;
-            throw err;
-          }
-          throw e;
-        }
-        const out = normalizeCreate(answer, method);
-        if (!out.ok)
-          throw errorFromCreateResult(method, out.code, out.message, values?.name, collectPasswords([values]));
-        return out.result;
-      },
+    const { group, deletable, rowsMayOmitFields } = ZONE_KIND_TABLE[kind];
+    const create = async (values: { name: string }) => {
+      const method = `${group}.create`;
+      const failed = (code: number, message: string) =>
+        errorFromCreateResult(method, code, message, values?.name, collectPasswords([values]));
+      let answer: unknown;
+      try {
+        answer = await this.invoke(spec(method), [values]);
+      } catch (e) {
+        // A create error may come as a fault carrying the §7 code (a public client read it so): the same typed error.
+        if (!(e instanceof CdnFaultError && isCreateCode(group, e.faultCode))) throw e;
+        throw Object.assign(failed(e.faultCode, e.faultString), { attempts: e.attempts });
+      }
+      const out = normalizeCreate(answer, method);
+      if (!out.ok) throw failed(out.code, out.message);
+      return out.result;
+    };
+    const methods = {
+      create,
       update: (id: number, values: object) =>
         this.status(`${group}.update`, [id, values], id, Object.keys(values ?? {})),
       listZones: async () =>
@@ -480,6 +462,7 @@ export class CdnClient {
           rowsMayOmitFields,
         ),
     };
+    return deletable ? { ...methods, delete: (id: number) => this.status(`${group}.delete`, [id], id, []) } : methods;
   }
 
   private async status(method: string, args: unknown[], id: number, fields: string[]): Promise<void> {
@@ -491,26 +474,6 @@ export class CdnClient {
     if (!normalizeBoolean(await this.invoke(spec(method), [target]), method))
       throw new CdnPurgeFailedError(method, target);
     return true;
-  }
-
-  /** Calls a method with required parameters positionally and the optional ones by name; returns the raw answer. */
-  private async byOptions(method: string, positional: unknown[], options: object | undefined): Promise<unknown> {
-    const s = spec(method);
-    const optional = s.params.filter((p) => !p.required);
-    const given = (options ?? {}) as Record<string, unknown>;
-    if (typeof given !== "object" || Array.isArray(given))
-      throw new CdnValidationError("options", "must be an object", method);
-    for (const k of Object.keys(given)) {
-      if (!optional.some((p) => p.name === k))
-        throw new CdnValidationError(
-          k,
-          `is not an option of ${method} (options: ${optional.map((p) => p.name).join(", ") || "none"})`,
-          method,
-        );
-    }
-    let i = 0;
-    const args = s.params.map((p) => (p.required ? positional[i++] : given[p.name]));
-    return this.invoke(s, args);
   }
 }
 

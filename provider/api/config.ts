@@ -1,14 +1,9 @@
 /**
- * The package's configuration, once: every setting (its `cdn:` config key, its `CDN_*` variable, default,
- * bounds and parser) and one `resolve` that reads settings where they are given and returns their values,
- * where each came from, and one `CdnConfigError` for all that is wrong. A source is a small adapter: options
- * in code (`explicit`), the stack's config as a lookup by key (the host's `configure()`,
- * resources/host/connection.ts; the program's `pulumi.Config("cdn")`, common/programConfig.ts), then the
- * environment. docs/configuration.md shows the table to users; tests/unit/configuration-doc.test.ts holds
- * the two together.
- *
- * An empty value in the config or the environment counts as not set. No message shows a value that could be
- * the key: it is described ("a 40-character value") instead.
+ * The package's configuration, once: every setting (its `cdn:` key, `CDN_*` variable, default, bounds, parser) and
+ * one `resolve` that reads them from code (`explicit`), the stack's config (a lookup by key) and the environment, and
+ * returns the values, where each came from, and one `CdnConfigError` for all that is wrong. An empty value counts as
+ * not set; no message shows a value that could be the key. docs/configuration.md shows the table (held to it by
+ * tests/unit/configuration-doc.test.ts).
  */
 import { CdnConfigError, CdnValidationError } from "./errors";
 import { INT32_MAX } from "./ids";

@@ -1,13 +1,8 @@
 /**
- * Report dates, read into one form in one place: `Y-m-d` for a day, `Y-m-d HH:00` for an hour,
- * `Y-m` for a month (the emulator's forms, docs/emulator.md). A server may send them as that text,
- * as database text (`2026-10-01 00:00:00`), or as a `dateTime.iso8601` value (`20261001T00:00:00`,
- * `2026-10-01T00:00:00-07:00`, which the decoder keeps as the exact text sent). The date and time are
- * read as written, in the report's time zone, and the offset is dropped. A value that is none of
- * these, or that does not fall at the start of its day, hour or month (which day `07:00Z` counts for
- * depends on a time zone), is refused rather than guessed: a report matched by date must never drop
- * rows silently. The `Y-m-d` form the API takes for a day is checked here too, for the client and the
- * emulator alike.
+ * Report dates read into one form: `Y-m-d` (day), `Y-m-d HH:00` (hour), `Y-m` (month), from that text, database text
+ * or `dateTime.iso8601` text, as written in the report's time zone (an offset is dropped). A value that is no date or
+ * not at the start of its day, hour or month is refused, never guessed: a report matched by date must not drop rows.
+ * Also the `Y-m-d` check of the dates the API takes.
  */
 
 /** How finely a report field dates its rows. */
@@ -22,13 +17,11 @@ const DATE_TIME =
 const FORMS: Record<DateGrain, string> = { day: "Y-m-d", hour: "Y-m-d HH:00", month: "Y-m" };
 
 /** The parts of a date as written, or undefined when the text is no date. */
-function parts(
-  text: string,
-): { y: string; mo: string; d?: string; timed: boolean; h: number; mi: number; s: number } | undefined {
+function parts(text: string) {
   const month = MONTH.exec(text);
   if (month) {
     const ok = Number(month[2]) >= 1 && Number(month[2]) <= 12;
-    return ok ? { y: month[1], mo: month[2], timed: false, h: 0, mi: 0, s: 0 } : undefined;
+    return ok ? { y: month[1], mo: month[2], d: undefined, timed: false, h: 0, mi: 0, s: 0 } : undefined;
   }
   const m = DATE_TIME.exec(text);
   if (!m) return undefined;
@@ -39,10 +32,7 @@ function parts(
   return { y: m[1], mo: m[2], d: m[3], timed: m[4] !== undefined, h, mi, s };
 }
 
-/**
- * A report row's date in the form of its grain, or the reason it cannot be one. `value` is what the
- * decoder gave: text (a `dateTime.iso8601` is its exact text).
- */
+/** A report row's date (the decoder's text) in the form of its grain, or the reason it cannot be one. */
 export function reportDate(
   value: unknown,
   grain: DateGrain,

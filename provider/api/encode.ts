@@ -1,7 +1,4 @@
-/**
- * Checks a call's parameters against the method table and turns them into wire values, so that a
- * bad value is refused with the parameter's name before anything is sent.
- */
+/** Checks a call's parameters against the method table and turns them into wire values, before anything is sent. */
 import { IANAZone } from "luxon";
 import { isYmd, toYmd } from "./dates";
 import { CdnValidationError } from "./errors";
@@ -13,11 +10,9 @@ import { isXmlSafe } from "./xmlrpc";
 export { isXmlSafe };
 
 /**
- * Validates positional arguments (after the auth parameters) and returns them as wire values:
- * an omitted optional parameter becomes `nil` only when a later one is given; trailing ones are dropped.
- * With `extra`, parameters beyond the table are sent too (public clients sent `pullzone.listZones`
- * an extra trailing `type`; the contract does not forbid it, so the server decides): they are
- * checked only for being values XML-RPC can carry.
+ * Validates positional arguments (after the auth ones) and returns them as wire values: an omitted optional one is
+ * `nil` when a later one is given, trailing ones are dropped. With `extra`, parameters beyond the table are sent too
+ * (public clients sent `pullzone.listZones` a trailing `type`), checked only for being values XML-RPC can carry.
  */
 export function encodeParams(spec: MethodSpec, args: readonly unknown[], extra = false): unknown[] {
   const method = wireName(spec);
@@ -142,10 +137,7 @@ function encodeStruct(p: ParamSpec, v: unknown, fail: (r: string) => never): Rec
   return out;
 }
 
-/**
- * `sortby` entries are checked for their form only: the contract says the valid columns are
- * those of the returned rows, which it does not show, so the server decides which column exists.
- */
+/** `sortby` entries are checked for their form only: which columns exist is the server's to say (the contract shows none). */
 function encodeSortby(v: unknown, fail: (r: string) => never): string[] {
   const list = typeof v === "string" ? [v] : v;
   if (!Array.isArray(list)) return fail(`must be an array of '<column> ASC|DESC' strings, got ${describe(v)}`);
@@ -157,8 +149,8 @@ function encodeSortby(v: unknown, fail: (r: string) => never): string[] {
   });
 }
 
-/** Rules that involve two parameters: a range's order, and `type` 3 needing `from` and `to`. */
-function checkTogether(method: string, v: Record<string, unknown>): void {
+/** Rules that involve two parameters: a range's order, and `type` 3 needing `from` and `to` (the functions' too). */
+export function checkTogether(method: string, v: Record<string, unknown>): void {
   if ("type" in v && v.type === 3 && (typeof v.from !== "string" || typeof v.to !== "string")) {
     throw new CdnValidationError(
       typeof v.from !== "string" ? "from" : "to",

@@ -1,10 +1,6 @@
 /**
- * One rule for the length of the text a zone holds (its name, password, label, origin...): UTF-8
- * bytes. It is how a server that counts bytes (PHP's strlen, a byte-sized column) measures, and the
- * strictest count a server may use: text within a limit in bytes is within it in UTF-16 units and
- * in characters too. The resources' check and the emulator both measure with {@link textLength}
- * and word it with {@link LENGTH_UNIT}, so a value check lets through is never refused for its
- * length by the emulator (128 emoji are 512 bytes: refused by both, in the same words).
+ * One rule for the length of a zone's text: UTF-8 bytes, the strictest count a server may use (PHP's strlen). The
+ * resources' check and the emulator measure and word it alike, so what the check lets through the emulator takes.
  */
 
 /** How lengths are worded in messages: "at most 255 bytes long in UTF-8". */

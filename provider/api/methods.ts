@@ -1,8 +1,6 @@
 /**
- * The method table: one entry per method of the API contract (§4 of the API contract).
- * The client and the emulator both read it, so the two can never disagree on a parameter's
- * position or wire type. The table is `as const`, so the client's option types are derived from
- * it (api/types.ts) and a parameter's bounds live here, not in code that switches on its name.
+ * The method table: one entry per method of the API contract (§4), read by the client and the emulator alike, so
+ * the two never disagree on a parameter. It is `as const`: the client's option types derive from it (types.ts).
  */
 import { INT32_MAX } from "./ids";
 import { perGroup, ZONE_GROUPS, ZONE_KINDS, type ZoneGroup, type ZoneKind } from "./kinds";
@@ -30,10 +28,7 @@ export interface ParamSpec {
   readonly name: string;
   readonly type: ParamType;
   readonly required: boolean;
-  /**
-   * For `struct` parameters: the keys the contract lists. The client refuses any other key
-   * unless `openKeys` is set; the emulator refuses any other key always (its own choice).
-   */
+  /** For `struct` parameters: the keys the contract lists; any other is refused (by the client unless `openKeys`). */
   readonly keys?: readonly string[];
   /** For `struct` parameters whose keys the contract leaves open (user.update): any key with a string value is sent. */
   readonly openKeys?: boolean;
@@ -43,9 +38,8 @@ export interface ParamSpec {
   readonly numericString?: boolean;
   /** The only values allowed (a `type` of 1, 2 or 3; a `viewby` name). */
   readonly enum?: readonly (string | number)[];
-  /** Smallest value of an int parameter. */
+  /** Inclusive bounds of an int parameter. */
   readonly min?: number;
-  /** Largest value of an int parameter. */
   readonly max?: number;
   /** Checked as an IANA time zone name (or GMT). */
   readonly timeZone?: boolean;
@@ -60,32 +54,19 @@ export interface MethodSpec {
   readonly name: string;
   readonly params: readonly ParamSpec[];
   readonly returns: ReturnKind;
-  /**
-   * Safe to send again after a lost answer: reads, purges and updates (an update sets absolute
-   * values, so repeating it converges). Creates and deletes are not: see api/retry.ts.
-   */
+  /** Safe to send again after a lost answer: reads, purges and updates (absolute values); not creates and deletes. */
   readonly idempotent: boolean;
   /** Only granted to API keys with live-zone access (§4.5). */
   readonly liveOnly?: boolean;
-  /**
-   * Report methods: the columns of their rows (typed fields, read as REPORT_COLUMN_SOURCES says).
-   * The emulator sends them in this order; the client's and the functions' row types derive from it.
-   */
+  /** Report methods: the columns of their rows, in the emulator's order; the row types derive from them. */
   readonly columns?: readonly ReportColumn[];
-  /**
-   * Report methods that may answer one bare number instead of rows: those whose signature says int
-   * (§4.9), and getTotalTransfer, which takes getTotalHits' parameters. The number is a total beside
-   * the rows, never a row (api/reportShapes.ts).
-   */
+  /** Report methods that may answer one bare number, a total (their signature says int, §4.9; getTotalTransfer too). */
   readonly mayAnswerTotal?: boolean;
 }
 
 /** The create keys of each zone group, for code that serves any kind (the emulator's seedZone, its password rule). */
 export const ZONE_CREATE_KEYS: Readonly<Record<ZoneGroup, readonly string[]>> = perGroup(createKeys);
-/**
- * Keys of user.update's `values` the emulator accepts. The contract does not list them, so the
- * client sends any key with a string value (see docs/client.md for the keys public samples sent).
- */
+/** Keys of user.update's `values` the emulator accepts; the client sends any key (the contract lists none). */
 export const USER_UPDATE_KEYS = ["email", "fullname", "timezone", "phone"] as const;
 /** Keys public client code sent to user.update (see docs/client.md): documented, not enforced. */
 export const USER_UPDATE_SAMPLE_KEYS = ["firstname", "lastname", "email", "phone", "password"] as const;
@@ -107,6 +88,19 @@ const type = { name: "type", type: "int", required: false, enum: [1, 2, 3] } as 
 const from = { name: "from", type: "date", required: false } as const;
 const to = { name: "to", type: "date", required: false } as const;
 
+const ranged = [companyId, dateFrom, dateTo] as const;
+const paged = [sortby, maxReturn, offset] as const;
+
+/** A report's entry: its parameters, the columns of its rows, and whether it may answer one bare number, a total. */
+function report<
+  const N extends string,
+  const P extends readonly ParamSpec[],
+  const C extends readonly ReportColumn[],
+  const T extends boolean = false,
+>(name: N, params: P, columns: C, mayAnswerTotal: T = false as T) {
+  return { group: "report", name, params, returns: "report", columns, mayAnswerTotal, idempotent: true } as const;
+}
+
 type KindRow<K extends ZoneKind> = (typeof ZONE_KIND_TABLE)[K];
 /** The `values` parameter of a zone method: the keys the table gives, those that are required. */
 type ValuesParam<Keys extends string, Required extends string> = {
@@ -116,42 +110,21 @@ type ValuesParam<Keys extends string, Required extends string> = {
   readonly keys: readonly Keys[];
   readonly requiredKeys: readonly Required[];
 };
-/** The table entries of kind K's methods, spelled out so each carries its own group and keys. */
+/** One entry with its literal types. */
+type Entry<G, L, N extends string, P, R extends ReturnKind, I extends boolean> = {
+  readonly group: G;
+  readonly name: N;
+  readonly params: P;
+  readonly returns: R;
+  readonly idempotent: I;
+  readonly liveOnly: L;
+};
+/** The table entries of kind K's methods, each with its own group and keys. */
 type ZoneMethodsOf<K extends ZoneKind, G = KindRow<K>["group"], L = KindRow<K>["liveOnly"]> =
-  | {
-      readonly group: G;
-      readonly name: "create";
-      readonly params: readonly [ValuesParam<CreateKey<K>, RequiredCreateKey<K>>];
-      readonly returns: "create";
-      readonly idempotent: false;
-      readonly liveOnly: L;
-    }
-  | {
-      readonly group: G;
-      readonly name: "update";
-      readonly params: readonly [typeof id, ValuesParam<UpdateKey<K>, never>];
-      readonly returns: "status";
-      readonly idempotent: true;
-      readonly liveOnly: L;
-    }
-  | {
-      readonly group: G;
-      readonly name: "listZones";
-      readonly params: readonly [];
-      readonly returns: "zones";
-      readonly idempotent: true;
-      readonly liveOnly: L;
-    }
-  | (KindRow<K>["deletable"] extends true
-      ? {
-          readonly group: G;
-          readonly name: "delete";
-          readonly params: readonly [typeof id];
-          readonly returns: "status";
-          readonly idempotent: false;
-          readonly liveOnly: L;
-        }
-      : never);
+  | Entry<G, L, "create", readonly [ValuesParam<CreateKey<K>, RequiredCreateKey<K>>], "create", false>
+  | Entry<G, L, "update", readonly [typeof id, ValuesParam<UpdateKey<K>, never>], "status", true>
+  | Entry<G, L, "listZones", readonly [], "zones", true>
+  | (KindRow<K>["deletable"] extends true ? Entry<G, L, "delete", readonly [typeof id], "status", false> : never);
 
 /**
  * The methods of one zone kind, from its row of the kinds' table (zoneKinds.ts): create, update and listZones,
@@ -159,19 +132,12 @@ type ZoneMethodsOf<K extends ZoneKind, G = KindRow<K>["group"], L = KindRow<K>["
  */
 function zone<K extends ZoneKind>(kind: K): ZoneMethodsOf<K>[] {
   const { group, liveOnly, deletable } = ZONE_KIND_TABLE[kind];
+  const values = { name: "values", type: "struct", required: true } as const;
   const methods: MethodSpec[] = [
     {
       group,
       name: "create",
-      params: [
-        {
-          name: "values",
-          type: "struct",
-          required: true,
-          keys: createKeys(kind),
-          requiredKeys: requiredCreateKeys(kind),
-        },
-      ],
+      params: [{ ...values, keys: createKeys(kind), requiredKeys: requiredCreateKeys(kind) }],
       returns: "create",
       idempotent: false,
       liveOnly,
@@ -179,7 +145,7 @@ function zone<K extends ZoneKind>(kind: K): ZoneMethodsOf<K>[] {
     {
       group,
       name: "update",
-      params: [id, { name: "values", type: "struct", required: true, keys: updateKeys(kind), requiredKeys: [] }],
+      params: [id, { ...values, keys: updateKeys(kind), requiredKeys: [] }],
       returns: "status",
       idempotent: true,
       liveOnly,
@@ -219,28 +185,16 @@ const OTHER_METHODS = [
     idempotent: true,
   },
   { group: "account", name: "getBandwidth", params: [from, to], returns: "bandwidth", idempotent: true },
-  {
-    group: "report",
-    name: "getTotalTransfer",
-    params: [zoneIdReq, type, from, to, timezone],
-    returns: "report",
-    columns: ["zone_id", "from", "to", "timezone", "transfer"],
-    mayAnswerTotal: true,
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getTotalHits",
-    params: [zoneIdReq, type, from, to, timezone],
-    returns: "report",
-    columns: ["zone_id", "from", "to", "timezone", "hits"],
-    mayAnswerTotal: true,
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getTotalTransferStats",
-    params: [
+  report(
+    "getTotalTransfer",
+    [zoneIdReq, type, from, to, timezone],
+    ["zone_id", "from", "to", "timezone", "transfer"],
+    true,
+  ),
+  report("getTotalHits", [zoneIdReq, type, from, to, timezone], ["zone_id", "from", "to", "timezone", "hits"], true),
+  report(
+    "getTotalTransferStats",
+    [
       companyId,
       dateFrom,
       dateTo,
@@ -251,66 +205,30 @@ const OTHER_METHODS = [
       { name: "offset", type: "string", required: false, numericString: true, min: 0, max: INT32_MAX },
       timezone,
     ],
-    returns: "report",
-    columns: ["date", "zone_id", "transfer", "hits"],
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getCacheHitStats",
-    params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset, timezone],
-    returns: "report",
-    columns: ["date", "zone_id", "hits", "cache_hits", "cache_misses", "cache_hit_ratio"],
-    mayAnswerTotal: true,
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getPopularFiles",
-    params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset],
-    returns: "report",
-    columns: ["zone_id", "url", "hits", "transfer"],
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getUsagePerDay",
-    params: [companyId, dateFrom, dateTo, zoneIdReq, sortby, maxReturn, offset],
-    returns: "report",
-    columns: ["date", "zone_id", "transfer", "hits"],
-    mayAnswerTotal: true,
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getNodeHits",
-    params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset],
-    returns: "report",
-    columns: ["node", "zone_id", "hits", "transfer"],
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getConnectionStats",
-    params: [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset, timezone],
-    returns: "report",
-    columns: ["date", "zone_id", "connections", "peak_concurrent"],
-    idempotent: true,
-  },
-  {
-    group: "report",
-    name: "getHourlyConnectionStats",
-    params: [companyId, { name: "date", type: "date", required: true }, zoneIdOpt, sortby, maxReturn, offset, timezone],
-    returns: "report",
-    columns: ["hour", "zone_id", "connections", "peak_concurrent"],
-    idempotent: true,
-  },
+    ["date", "zone_id", "transfer", "hits"],
+  ),
+  report(
+    "getCacheHitStats",
+    [companyId, dateFrom, dateTo, zoneIdOpt, sortby, maxReturn, offset, timezone],
+    ["date", "zone_id", "hits", "cache_hits", "cache_misses", "cache_hit_ratio"],
+    true,
+  ),
+  report("getPopularFiles", [...ranged, zoneIdOpt, ...paged], ["zone_id", "url", "hits", "transfer"]),
+  report("getUsagePerDay", [...ranged, zoneIdReq, ...paged], ["date", "zone_id", "transfer", "hits"], true),
+  report("getNodeHits", [...ranged, zoneIdOpt, ...paged], ["node", "zone_id", "hits", "transfer"]),
+  report(
+    "getConnectionStats",
+    [...ranged, zoneIdOpt, ...paged, timezone],
+    ["date", "zone_id", "connections", "peak_concurrent"],
+  ),
+  report(
+    "getHourlyConnectionStats",
+    [companyId, { name: "date", type: "date", required: true }, zoneIdOpt, ...paged, timezone],
+    ["hour", "zone_id", "connections", "peak_concurrent"],
+  ),
 ] as const satisfies readonly MethodSpec[];
 
-/**
- * Every method of the contract, in its order: the zone kinds' (from their table), then the others. Typed as an
- * array of its entries' literal types (a tuple with a leading rest would not read under TypeScript 3.8).
- */
+/** Every method of the contract, in its order: the zone kinds' (from their table), then the others. */
 export const METHOD_LIST: readonly (ZoneMethod | (typeof OTHER_METHODS)[number])[] = [
   ...ZONE_METHODS,
   ...OTHER_METHODS,

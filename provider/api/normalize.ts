@@ -1,9 +1,6 @@
 /**
- * Turns answers into JSON-safe, typed values. The contract leaves most answers open and the
- * evidence of the real service is thin (docs/client.md), so every plausible shape is accepted:
- * ids and numbers as int, i8 or numeric text; booleans as TRUE/FALSE or 1/0; `nil` as a missing
- * value; a bare create struct; bandwidth as one number or rows; report columns under the names the
- * same company used later. An answer that fits no plausible shape is a protocol error naming the method.
+ * Turns answers into JSON-safe, typed values. The contract leaves most answers open (docs/client.md), so every
+ * plausible shape is accepted; an answer that fits none is a protocol error naming the method.
  */
 import { CdnProtocolError } from "./errors";
 import { asId, idProblem } from "./ids";
@@ -49,11 +46,8 @@ function kindOf(v: unknown): string {
 const INT_TEXT = /^\s*[+-]?\d+\s*$/;
 const NUMBER_TEXT = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
-/**
- * An id sent as int, i8 (text) or numeric string, as a number. Anything that is not an id by the
- * one rule (ids.ts: an integer from 1 to 2^31-1) is a protocol error naming the value sent.
- */
-export function toId(v: unknown, method: string, what = "the id"): number {
+/** An id sent as int, i8 or numeric text, as a number; anything not an id by ids.ts's rule is a protocol error. */
+function toId(v: unknown, method: string, what = "the id"): number {
   const id = asId(v);
   if (id === undefined) throw new CdnProtocolError(idProblem(v, what)!, method);
   return id;
@@ -61,20 +55,19 @@ export function toId(v: unknown, method: string, what = "the id"): number {
 
 /** Text that says a double is not a number, as Python (`nan`, `inf`) and others write it. */
 const NON_FINITE_TEXT = /^\s*[+-]?(?:nan|inf(?:inity)?)\s*$/i;
-
-/** How a figure may be signed: a count is never negative; a balance (bandwidth left) may be, when overdrawn. */
-export type FigureSign = "count" | "balance";
+/** Whether `v` is one bare figure: a number, or text that writes one. */
+const isFigure = (v: unknown) =>
+  typeof v === "number" || (typeof v === "string" && (NUMBER_TEXT.test(v) || NON_FINITE_TEXT.test(v)));
 
 /**
- * A figure sent as int, i8, double or numeric text; `undefined` for nil, empty text or a missing value.
- * NaN, an infinity, a negative count and a magnitude beyond 2^53 (no longer exact) are not figures: the
- * answer is malformed, and the error names the field (and `where`, such as "in row 2").
+ * A figure sent as int, i8, double or numeric text; undefined for nil, "" or missing. NaN, an infinity, a negative
+ * count (a `balance` may be negative) and a magnitude beyond 2^53 are malformed: the error names the field.
  */
-export function toFigure(
+function toFigure(
   v: unknown,
   field: string,
   method: string,
-  { sign = "count", where = "" }: { sign?: FigureSign; where?: string } = {},
+  { sign = "count", where = "" }: { sign?: "count" | "balance"; where?: string } = {},
 ): number | undefined {
   if (v === undefined || v === null || v === "") return undefined;
   const named = `field '${field}'${where ? ` ${where}` : ""}`;
@@ -96,10 +89,7 @@ export function toFigure(
   return n;
 }
 
-/**
- * A field expected to hold text: strings stay (dateTime values as the exact text sent), numbers
- * become text, booleans "1"/"0" (§2.1: a boolean is 0 or 1, as `compress` is written), absent "".
- */
+/** A text field: strings stay, numbers become text, booleans "1"/"0" (§2.1, as `compress` is written), absent "". */
 function toText(v: unknown): string {
   if (v === undefined || v === null) return "";
   if (typeof v === "string") return v;
@@ -109,7 +99,7 @@ function toText(v: unknown): string {
 }
 
 /** A boolean sent as TRUE/FALSE, 1/0 (int, i8 or text) or "true"/"false"; undefined for anything else. */
-export function toBoolean(v: unknown): boolean | undefined {
+function toBoolean(v: unknown): boolean | undefined {
   if (v === true || v === 1) return true;
   if (v === false || v === 0) return false;
   if (typeof v === "string") {
@@ -163,11 +153,9 @@ export function normalizeBoolean(v: unknown, method: string): boolean {
 }
 
 /**
- * A listZones answer: every row a struct with an id, no id twice, text fields as strings.
- * `name` is required where the contract lists it (§2.2). Live rows may carry only `id`: a live row
- * without a name takes it from the host of its stream URL where it has one (LIVE_URL_COLUMNS:
- * `rtmp://<name>.<alias>.<domain>/...`; {@link nameFromUrl} then says so), and otherwise has no
- * `name` key at all: unknown, never made up. Fields the contract does not list are kept as sent.
+ * A listZones answer: every row a struct with an id, no id twice, text fields as strings, `name` required unless
+ * `nameOptional` (live rows, §2.2): then it is read from a stream URL's host ({@link nameFromUrl}) or left absent,
+ * never made up. Fields the contract does not list are kept as sent.
  */
 export function normalizeZones(v: unknown, method: string, fields: readonly string[], nameOptional = false): Row[] {
   if (!Array.isArray(v)) throw new CdnProtocolError(`expected an array of zones, got ${kindOf(v)}`, method);
@@ -199,10 +187,7 @@ export function normalizeZones(v: unknown, method: string, fields: readonly stri
 /** Rows whose `name` was read from their stream URL's host, not sent as `name`. */
 const NAMED_BY_URL = new WeakSet<object>();
 
-/**
- * Whether a listZones row's `name` was read from its stream URL's host rather than sent: a host
- * is compared without regard to case, so its spelling of the name may differ from the zone's.
- */
+/** Whether a listZones row's `name` was read from its stream URL's host (whose case may differ) rather than sent. */
 export function nameFromUrl(row: object): boolean {
   return NAMED_BY_URL.has(row);
 }
@@ -229,10 +214,8 @@ function nameInUrls(raw: Row): string | undefined {
 }
 
 /**
- * User rows: an array of structs, each with an id (a row without one is a protocol error naming
- * the columns sent: a user that cannot be named cannot be updated). The known text fields
- * (USER_TEXT_FIELDS) are text when sent and absent when not (or nil); `fullname`, when not sent,
- * is `firstname` and `lastname` joined if either came. Every other field is kept as sent.
+ * User rows: structs with an id (a row without one names the columns sent). The known text fields are text or absent;
+ * `fullname`, when not sent, is `firstname` and `lastname` joined; other fields are kept as sent.
  */
 export function normalizeUsers(v: unknown, method: string): Row[] {
   if (!Array.isArray(v)) throw new CdnProtocolError(`expected an array of users, got ${kindOf(v)}`, method);
@@ -257,27 +240,19 @@ function normalizeUser(raw: unknown, i: number, method: string): Row {
 }
 
 /**
- * Report rows. Accepted: an array of structs, or, for a report that may answer one (its table
- * entry says so: the contract's signature says int), one bare number, returned as that number: a
- * total, never a row that lacks its columns. Each typed field is read from its column or from a
- * plausible other name (REPORT_FIELDS); a field whose column is absent or nil stays absent, never
- * 0; every column sent is kept as sent. A row's `zone_id` is its zone's id, or `null` for a row of
- * no single zone (0 or nil, or no zone column in an account-wide report: {@link rowZone}). A figure
- * that is NaN, an infinity or negative is a malformed answer naming the column and the row.
+ * Report rows (structs), or one bare number where the table says the report may answer a total. Each typed field is
+ * read from the first of its columns sent (REPORT_FIELDS); an absent or nil column stays absent, never 0; every
+ * column is kept as sent. `zone_id` is `null` for a row of no single zone ({@link rowZone}).
  */
 export function normalizeReport(
   v: unknown,
   method: string,
   report: ReportName,
-  /**
-   * The call's options: `viewby` sets the grain of getTotalTransferStats' dates; `zoneAsked` says a zone was
-   * asked for (a row without a zone column is then left without `zone_id`, not said to be of no single zone).
-   */
+  /** `viewby`: the grain of the dates; `zoneAsked`: a row without a zone column is then left without `zone_id`. */
   options?: { viewby?: unknown; zoneAsked?: boolean },
 ): Row[] | number {
   const dayGrain: DateGrain = options?.viewby === "hourly" ? "hour" : options?.viewby === "monthly" ? "month" : "day";
-  const bare = typeof v === "number" || (typeof v === "string" && (NUMBER_TEXT.test(v) || NON_FINITE_TEXT.test(v)));
-  if (bare && mayAnswerTotal(report)) {
+  if (isFigure(v) && mayAnswerTotal(report)) {
     const total = toFigure(v, "(answer)", method, { where: "(the report's total)" });
     if (total !== undefined) return total;
   }
@@ -318,11 +293,7 @@ export function normalizeReport(
   });
 }
 
-/**
- * A report row's zone: its id, or `null` for a row of no single zone. An account-wide report (no zone asked)
- * may answer rows that cover all zones, with `zone_id` 0, nil, empty or absent; the id rule (ids.ts) is for zone
- * identities, and such a row is kept, typed so. Anything else that is not an id is a malformed answer.
- */
+/** A report row's zone: its id, or `null` (0, nil, empty or absent) for a row of all zones of an account-wide report. */
 function rowZone(v: unknown, method: string, what: string): number | null {
   if (v === undefined || v === null || v === "" || v === 0 || (typeof v === "string" && /^\s*[+-]?0+\s*$/.test(v)))
     return null;
@@ -354,11 +325,7 @@ type BandwidthFigure = (typeof BANDWIDTH_FIGURES)[number];
 /** A column name compared without case, underscores, hyphens or spaces: `prepaid_bandwidth` is `prepaidbandwidth`. */
 const squash = (column: string) => column.toLowerCase().replace(/[_\s-]/g, "");
 
-/**
- * The spellings a bandwidth figure may come under (squashed): the emulator's `prepaid`, and the names a server
- * may give it: `prepaid_bandwidth`, `prepaidBandwidth`, `bandwidth_prepaid`, `PrepaidBytes`... (the contract
- * shows no field names: docs/client.md). The first column found in this order wins.
- */
+/** The spellings (squashed) a bandwidth figure may come under, first found wins: the contract shows none (docs/client.md). */
 const BANDWIDTH_SPELLINGS: Readonly<Record<BandwidthFigure | "from" | "to", readonly string[]>> = {
   prepaid: ["prepaid", "prepaidbandwidth", "bandwidthprepaid", "prepaidbytes"],
   used: ["used", "usedbandwidth", "bandwidthused", "usedbytes"],
@@ -367,10 +334,7 @@ const BANDWIDTH_SPELLINGS: Readonly<Record<BandwidthFigure | "from" | "to", read
   to: ["to", "dateto"],
 };
 
-/**
- * One bandwidth row: each figure as a number under its one name (`prepaid`, `used`, `remaining`), whatever the
- * server called it, the column read removed (the answer as sent stays in `raw`); other columns kept as sent.
- */
+/** One bandwidth row: each figure under its one name, whatever the server called it (`raw` keeps what was sent). */
 function bandwidthRow(r: Row, i: number, method: string): Row {
   const row = jsonSafe(r) as Row;
   const columns = Object.keys(r);
@@ -393,19 +357,13 @@ function bandwidthRow(r: Row, i: number, method: string): Row {
 }
 
 /**
- * account.getBandwidth: the contract says "array; the remaining prepaid bandwidth" and public
- * clients used it as one number (bytes left). Accepted: a number or numeric text, `[number]`, an
- * array of rows, or one struct, with the figures under any spelling {@link BANDWIDTH_SPELLINGS} knows.
- * A figure is summed over the rows only when every row has it. `remaining` may be negative (a balance
- * overdrawn); NaN, an infinity or a negative count is a malformed answer naming the field.
+ * account.getBandwidth ("array; the remaining prepaid bandwidth", used by public clients as one number): a number,
+ * `[number]`, rows or one struct. A figure is summed over the rows only when every row has it.
  */
 export function normalizeBandwidth(v: unknown, method: string): BandwidthAnswer {
   const raw = jsonSafe(v);
   const single = Array.isArray(v) && v.length === 1 && !isStruct(v[0]) ? v[0] : v;
-  if (
-    typeof single === "number" ||
-    (typeof single === "string" && (NUMBER_TEXT.test(single) || NON_FINITE_TEXT.test(single)))
-  ) {
+  if (isFigure(single)) {
     const remaining = toFigure(single, "(answer)", method, { sign: "balance", where: "(the bytes left)" });
     return { remaining, rows: [], hasData: true, raw };
   }

@@ -1,8 +1,6 @@
 /**
- * Purging, shared by the purge functions (in the program) and the CachePurge resource (in the
- * dynamic-provider host): target checks, the `<zone_name>.<company_alias>` rule, and URL lists
- * purged in parallel under a small cap with one error naming every URL that failed.
- * Imports nothing from Pulumi, so the host loads only what it needs.
+ * Purging, shared by the purge functions and the CachePurge resource: target checks, the `<zone_name>.<company_alias>`
+ * rule, and URL lists purged under a small cap with one error naming every URL that failed. No Pulumi import.
  */
 import { CdnClient } from "./client";
 import { isXmlSafe } from "./xmlrpc";
@@ -63,47 +61,29 @@ export function aliasFromCdnUrl(name: string, cdnUrl: string | undefined): strin
   return labels[1];
 }
 
-/**
- * The argument of cache.purgeAllCache for a zone: `<zone_name>.<company_alias>` (§4.6). A zone
- * given with a dot is taken as already qualified; a bare name needs the alias.
- */
+/** The argument of cache.purgeAllCache for a zone, `<zone_name>.<company_alias>` (§4.6): a bare name needs the alias. */
 export function zoneTarget(fn: string, zone: unknown, alias: string | undefined, parameter = "zone"): string {
+  const fail = (reason: string, name = parameter): never => {
+    throw new CdnValidationError(name, reason, fn);
+  };
   if (typeof zone !== "string" || zone === "")
-    throw new CdnValidationError(
-      parameter,
-      "must be a zone name, a '<zone_name>.<company_alias>' string, or a PullZone/PushZone",
-      fn,
-    );
-  if (!isXmlSafe(zone) || /\s|\//.test(zone))
-    throw new CdnValidationError(parameter, `'${zone.slice(0, 80)}' is not a zone name`, fn);
+    return fail("must be a zone name, a '<zone_name>.<company_alias>' string, or a PullZone/PushZone");
+  const shown = `'${zone.slice(0, 80)}'`;
+  if (!isXmlSafe(zone) || /\s|\//.test(zone)) fail(`${shown} is not a zone name`);
   if (zone.includes(".")) {
     const [name, qualifier] = zone.split(".", 2);
-    if (!LABEL.test(name) || !LABEL.test(qualifier) || zone.split(".").length !== 2) {
-      throw new CdnValidationError(
-        parameter,
-        `'${zone.slice(0, 80)}' is neither a zone name nor '<zone_name>.<company_alias>'`,
-        fn,
-      );
-    }
+    if (!LABEL.test(name) || !LABEL.test(qualifier) || zone.split(".").length !== 2)
+      fail(`${shown} is neither a zone name nor '<zone_name>.<company_alias>'`);
     return zone;
   }
-  if (!LABEL.test(zone))
-    throw new CdnValidationError(
-      parameter,
-      `'${zone.slice(0, 80)}' is not a zone name (letters, digits and inner hyphens)`,
-      fn,
-    );
-  if (!alias) {
-    throw new CdnValidationError(
-      parameter,
+  if (!LABEL.test(zone)) fail(`${shown} is not a zone name (letters, digits and inner hyphens)`);
+  if (!alias)
+    return fail(
       `cannot tell the company alias for zone '${zone}': purgeAllCache takes '<zone_name>.<company_alias>'. ` +
         "Set cdn:companyAlias (pulumi config set cdn:companyAlias <alias>) or CDN_COMPANY_ALIAS, pass companyAlias, " +
         "or pass the PullZone/PushZone resource so the alias is read from its cdnUrl",
-      fn,
     );
-  }
-  if (!LABEL.test(alias))
-    throw new CdnValidationError("companyAlias", `'${alias.slice(0, 80)}' is not a company alias (a DNS label)`, fn);
+  if (!LABEL.test(alias)) fail(`'${alias.slice(0, 80)}' is not a company alias (a DNS label)`, "companyAlias");
   return `${zone}.${alias}`;
 }
 
@@ -137,7 +117,7 @@ export async function purgeUrlList(
 ): Promise<void> {
   const failures: PurgeFailure[] = [];
   const purged: string[] = [];
-  // The package's one semaphore, as for the client's in-flight cap and the driver's steps.
+  // The package's one semaphore, as for the client's in-flight cap.
   const slots = new Semaphore(Math.max(1, Math.min(concurrency, urls.length)));
   await Promise.all(
     urls.map((url) =>

@@ -1,14 +1,9 @@
 /**
- * Redaction of secrets (the API key, authStrings, zone passwords) in every message the client builds from what a
- * server said, like Octokit's `request-error.js`. The key never goes on the wire (only its SHA-256 authString), but
- * a server may echo a password, or a text that holds the key, back altered. So the text is normalised, then
- * searched: it is read as sent and with its escapes read once, twice and three times (XML references, percent and
- * form encoding, JSON, JavaScript and Python backslash escapes), each character keeping the span of the original it
- * stands for; each reading is folded (compatibility forms such as full-width letters, case) and stripped of every
- * character that shows nothing (white space, controls, format characters such as zero-width spaces and joiners,
- * combining marks). A secret is looked for there as written and reversed, and as hex and base64 (either alphabet) of
- * its bytes (an authString's digest too). Any 16-character run of a secret, or a text ending in 8 or more of its first
- * characters (cut at a length limit), is replaced by `[redacted]`.
+ * Redaction of secrets (the API key, authStrings, zone passwords) in every message built from what a server said,
+ * like Octokit's `request-error.js`: a server may echo a password, or text holding a secret, back altered. The text is
+ * searched as sent and with its escapes read up to three times (XML, percent and form, JSON/JS/Python backslashes),
+ * folded (NFKC, case) and stripped of what shows nothing; a secret is looked for as written, reversed, as hex and as
+ * base64. Any 16-character run of a secret, or a text ending in 8 or more of its first characters, is `[redacted]`.
  */
 
 /** Runs of a secret this long are redacted wherever they appear (a partial authString echoed back). */
@@ -20,12 +15,8 @@ const DECODE_ROUNDS = 3;
 /** What shows nothing on a terminal, or nothing of its own: dropped before a text is searched. */
 const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{M}]/gu;
 
-/** One UTF-16 unit of a reading of the text and the span of the original it stands for. */
-interface Unit {
-  ch: string;
-  start: number;
-  end: number;
-}
+/** One UTF-16 unit of a reading and the span of the original it stands for. */
+type Unit = { ch: string; start: number; end: number };
 type Span = [number, number];
 /** A reading as one string to search, and the span of the original of each of its UTF-16 units. */
 type Flat = { text: string; at: Span[] };
@@ -110,10 +101,7 @@ function markCut(flat: Flat, secret: string, hits: Span[]): void {
   }
 }
 
-/**
- * The base64 of `bytes` as it appears whatever precedes them: after 0, 1 or 2 other bytes in its first group, only
- * the characters of its whole groups are its own. In both alphabets (base64url writes `-` and `_`).
- */
+/** The base64 (both alphabets) of `bytes` as it appears after 0, 1 or 2 other bytes: its whole groups' characters. */
 function base64Cores(bytes: Buffer): string[] {
   return [0, 1, 2].flatMap((shift) => {
     const b64 = Buffer.concat([Buffer.alloc(shift), bytes])

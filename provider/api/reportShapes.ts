@@ -1,9 +1,6 @@
 /**
- * The report shapes, derived from the method table (methods.ts) as the option types are (types.ts):
- * a report's entry lists its columns and whether it may answer one bare number, and everything else
- * follows from that: the column lists the emulator sends and sorts by, the fields the client reads,
- * the client's row types and the functions' camelCase row types (functions/report-types.ts). Adding
- * a report touches its table entry, the emulator's rows and its function entry.
+ * The report shapes, derived from the method table (methods.ts): from each report's columns and `mayAnswerTotal`
+ * come the emulator's column lists, the fields the client reads and the client's and the functions' row types.
  */
 import { METHOD_LIST, type MethodEntry } from "./methods";
 import { REPORT_COLUMN_SOURCES, type ExtraColumns, type FieldSource, type ReportColumn } from "./wire";
@@ -15,34 +12,22 @@ type EntryOf<R extends ReportName> = Extract<ReportEntry, { name: R }>;
 /** The columns of a report's rows, as its table entry lists them. */
 export type ColumnOf<R extends ReportName> = EntryOf<R>["columns"][number];
 
-/**
- * The value type a column's kind is read into: figures are numbers, text and dates strings, a row's zone its id or
- * `null` when the row is of no single zone (the account as a whole: the server sent 0, nil or no zone_id).
- */
+/** The type a column is read into: figures numbers, text and dates strings, a zone its id or `null` (all zones). */
 export type ColumnValue<C extends ReportColumn> = (typeof REPORT_COLUMN_SOURCES)[C]["kind"] extends "zone"
   ? number | null
   : (typeof REPORT_COLUMN_SOURCES)[C]["kind"] extends "number"
     ? number
     : string;
 
-/**
- * One row of a report, as the client returns it. Every typed field is optional: a column the server
- * did not send is absent, never 0. Columns the client does not know are kept as sent.
- */
+/** One row of a report: a column the server did not send is absent, never 0; unknown columns are kept as sent. */
 export type ReportRow<R extends ReportName> = { [C in ColumnOf<R>]?: ColumnValue<C> } & ExtraColumns;
 
 /** Whether a report may answer one bare number (its table entry's `mayAnswerTotal`). */
 export type MayAnswerTotal<R extends ReportName> = EntryOf<R> extends { readonly mayAnswerTotal: true } ? true : false;
 
-/**
- * What the client's report method answers: its rows; for a report that may answer one bare number
- * (the contract's signature says int), rows or that number.
- */
+/** What the client's report method answers: its rows, or one bare number where the report may answer a total. */
 export type ReportAnswer<R extends ReportName> =
   MayAnswerTotal<R> extends true ? ReportRow<R>[] | number : ReportRow<R>[];
-
-/** The row type of each report. */
-export type ReportRows = { [R in ReportName]: ReportRow<R> };
 
 const REPORTS = METHOD_LIST.filter((m): m is ReportEntry => m.group === "report");
 

@@ -1,9 +1,7 @@
 /**
- * The whole retry rule, in one place: which failures are worth another attempt (connection errors,
- * timeouts, 5xx, 429 and bodies cut short, and only for calls safe to repeat, as stripe-node's
- * `_shouldRetry`), and how long to wait (capped exponential backoff with full jitter, or what the
- * server's `Retry-After` asks for, under the same cap). A create is never repeated here: a lost
- * create answer is settled by looking the zone up (resources/host/recover.ts).
+ * The whole retry rule in one place, as stripe-node's `_shouldRetry`: which failures of calls safe to repeat get
+ * another attempt (connection errors, timeouts, 5xx, 429, bodies cut short) and after how long (capped exponential
+ * backoff with full jitter, or `Retry-After` under the same cap). A lost create is settled by resources/host/recover.ts.
  */
 import { CdnAuthError, CdnError, CdnTransportError, withMessage } from "./errors";
 import { settingRef } from "./config";
@@ -23,21 +21,14 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Randomness for the jitter; injectable so tests are reproducible. */
   random?: () => number;
-  /**
-   * The smaller budget of the first contact: while `contacted()` says nothing has answered yet,
-   * at most this many attempts after the first (and never more than `retries`).
-   */
+  /** Attempts after the first (at most `retries`) while `contacted()` says nothing has answered yet. */
   firstContactRetries?: number;
   /** Whether the API has answered once (any HTTP answer); the client's transport knows. */
   contacted?: () => boolean;
 }
 
-/**
- * After the first answer, the attempts after the first that a call gets when its last attempt timed out: an API that
- * answered nothing in the timeout twice is silent, and more attempts only multiplied the wait (five of 30 s per
- * call; a 300-zone drift check took 15 minutes to fail). The client then fails the deployment's other calls at once.
- */
-export const SILENT_RETRIES = 1;
+/** Attempts after the first when the last timed out: more only multiplied the wait (a drift check took 15 minutes). */
+const SILENT_RETRIES = 1;
 
 /**
  * Attempts after the first that the policy allows now: the first-contact budget until an answer has come back, then
@@ -56,10 +47,7 @@ export function backoffDelay(attempt: number, policy: RetryPolicy): number {
   return Math.round((policy.random ?? Math.random)() * cap);
 }
 
-/**
- * The delay before the next attempt after `err`: the backoff, or longer when a 429 or 503 came
- * with `Retry-After`, never more than the policy's cap (a server asking for an hour is not waited for).
- */
+/** The delay before the next attempt: the backoff, or a 429's or 503's `Retry-After`, never more than the cap. */
 export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): number {
   const backoff = backoffDelay(attempt, policy);
   const asked =
@@ -118,12 +106,9 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * The error of a call whose retry budget was spent, saying so: its attempts and the time they took
- * in all (`...; gave up after 5 attempts in 152 s (retry budget: cdn:retries / CDN_RETRIES)`), so a
- * per-attempt figure such as the call timeout is never read as the whole wait. An error of the
- * first attempt is returned as it is (nothing was spent beyond what its own message says), except
- * a connection failure or a timeout, which always says what was tried and for how long. `firstContact`
- * says the smaller budget of a first contact was the one spent (nothing had answered yet).
+ * The error of a call whose retry budget was spent, saying so (`...; gave up after 5 attempts in 152 s (retry budget:
+ * cdn:retries / CDN_RETRIES)`), so a per-attempt timeout is never read as the whole wait. A first attempt's error is
+ * returned as it is, but for a connection failure or a timeout. `firstContact`: the first contact's budget was spent.
  */
 export function afterBudget<E extends CdnError>(
   err: E,

@@ -1,8 +1,6 @@
 /**
- * The one counting semaphore of the package: the client's in-flight cap uses it, and the driver
- * and the purge workers can share it. A finished holder hands its slot straight to the next
- * waiter, so a caller arriving between a release and the waiter's wake-up cannot slip in and run
- * beyond the limit (the bug of the old `Limiter`, which released first and woke the waiter after).
+ * The one counting semaphore of the package (the client's in-flight cap, the purge workers). A finished holder hands
+ * its slot straight to the next waiter, so a caller arriving in between cannot run beyond the limit.
  */
 export class Semaphore {
   private active = 0;

@@ -1,21 +1,15 @@
 /**
- * HTTP for XML-RPC: one POST per call to `{baseUrl}/xmlrpc/<group>` over keep-alive connections,
- * with a whole-call timeout, a response size cap and a status check; the documents are written and
- * read by the codec (./xmlrpc). A gzip or deflate answer is inflated as it arrives, the size cap
- * counting the inflated bytes; a body that is not valid UTF-8 is refused, never read with U+FFFD in
- * place of its bytes.
+ * HTTP for XML-RPC: one POST per call to `{baseUrl}/xmlrpc/<group>` over keep-alive connections, with a whole-call
+ * timeout, a response size cap (counting inflated bytes of a gzip, deflate or br answer) and a status check; a body
+ * that is not valid UTF-8 is refused. The documents are written and read by the codec (./xmlrpc).
  *
  * Why `http.request` and not Node's own `fetch` (undici), which would be shorter:
- * - `maybeProcessed`: a failed call must say whether the request left (`req.end`'s callback sets
- *   `sent`): a timeout or reset before that is safe to repeat, even for a create. `fetch` rejects
- *   with one `TypeError: fetch failed` (or an AbortError) either way, so every failed create would
- *   need the lost-create recovery.
- * - the pool: `fetch` takes its sockets from undici's global dispatcher; a per-client pool of
- *   `idleSockets` that `close()` destroys needs the `undici` package as a dependency (Node 20 does
- *   not export its bundled copy).
- * - cost, measured on Node 20.20 (2026-11-28, 2-core machine, loopback, sequential POSTs of 1 KB
- *   answered with 8.7 KB, keep-alive both ways): 80-150 µs of wall and CPU per call here against
- *   400-490 µs with `fetch`, 3-5x.
+ * - `maybeProcessed`: a failed call says whether the request left (`req.end`'s callback): a timeout or reset before
+ *   that is safe to repeat, even for a create. `fetch` rejects with one `TypeError: fetch failed` either way, so
+ *   every failed create would need the lost-create recovery.
+ * - the pool: a per-client pool that `close()` destroys needs the `undici` package (Node 20 does not export its copy).
+ * - cost, measured on Node 20.20 (loopback, sequential 1 KB POSTs answered with 8.7 KB, keep-alive): 80-150 µs of
+ *   wall and CPU per call here against 400-490 µs with `fetch`.
  */
 import * as http from "http";
 import * as https from "https";
@@ -35,19 +29,13 @@ import {
 /** Largest response body accepted (a 10,000-row report is ~2 MB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-export interface TransportOptions {
+interface TransportOptions {
   baseUrl: string;
   timeoutMs: number;
   maxResponseBytes: number;
-  /**
-   * Idle keep-alive sockets kept per host: the client's in-flight cap, so every call finds one.
-   * The cap itself is the client's semaphore alone; the agent does not queue requests a second time.
-   */
+  /** Idle keep-alive sockets kept per host: the client's in-flight cap (its semaphore is the only queue). */
   idleSockets: number;
-  /**
-   * Timeout of one attempt while nothing has answered yet (`cdn:firstContactTimeoutMs`, when below
-   * `timeoutMs`). An attempt begun under it gets the whole `timeoutMs` as soon as any answer arrives.
-   */
+  /** Timeout of one attempt while nothing has answered yet; the attempt gets `timeoutMs` once anything answers. */
   firstContactTimeoutMs?: number;
   userAgent?: string;
 }
@@ -112,9 +100,8 @@ export class Transport {
   }
 
   /**
-   * The error for a status other than 2xx, naming the address and `cdn:baseUrl`. A 404 means nothing
-   * answers at the path; another 4xx or a 501 (a server that takes no POST) with a body that is not
-   * XML-RPC is some other server: none is worth another attempt. A 5xx may hide a call that ran.
+   * The error for a status other than 2xx, naming the address and `cdn:baseUrl`. A 404, or another 4xx or a 501 with
+   * a body that is not XML-RPC, is some other server: not worth another attempt. A 5xx may hide a call that ran.
    */
   private statusError(
     group: string,
@@ -166,13 +153,8 @@ export class Transport {
     secrets: readonly (string | undefined)[],
   ): Promise<Received> {
     const payload = Buffer.from(xml, "utf8");
-    const call: CallContext = {
-      method,
-      secrets,
-      maxResponseBytes: this.opts.maxResponseBytes,
-      timeoutMs: this.opts.timeoutMs,
-      where: this.where(group),
-    };
+    const { maxResponseBytes, timeoutMs } = this.opts;
+    const call: CallContext = { method, secrets, maxResponseBytes, timeoutMs, where: this.where(group) };
     return new Promise((resolve, reject) => {
       let sent = false;
       const outcome = settleOnce(resolve, reject, () => timer.stop());
@@ -180,22 +162,14 @@ export class Transport {
       const timer = this.startTimer((limitMs, firstContact) => {
         // Settled first, so the socket's own error on destroy does not replace the timeout.
         const timedOut = Object.assign(new Error("call timeout"), { code: "ETIMEDOUT_CALL" });
-        outcome.fail(
-          errorFromNetwork(method, timedOut, sent, secrets, {
-            ...networkContext(call),
-            timeoutMs: limitMs,
-            firstContact,
-          }),
-        );
+        outcome.fail(errorFromNetwork(method, timedOut, sent, secrets, { ...call, timeoutMs: limitMs, firstContact }));
         req.destroy();
       });
       const req = this.request(group, payload.length, (res) => {
         this.markContacted();
         readResponse(res, call, outcome);
       });
-      req.on("error", (e: NodeJS.ErrnoException) =>
-        outcome.fail(errorFromNetwork(method, e, sent, secrets, networkContext(call))),
-      );
+      req.on("error", (e: NodeJS.ErrnoException) => outcome.fail(errorFromNetwork(method, e, sent, secrets, call)));
       req.end(payload, () => {
         sent = true;
       });
@@ -223,9 +197,8 @@ export class Transport {
   }
 
   /**
-   * Arms the timeout of one attempt: `firstContactTimeoutMs` while nothing has answered yet (when it
-   * is the shorter), re-armed with the whole `timeoutMs`, counted from the start, as soon as any
-   * answer arrives. `onTimeout` is told the limit that ran out and whether the first contact did.
+   * Arms the timeout of one attempt: `firstContactTimeoutMs` while nothing has answered yet (when shorter), re-armed
+   * with the whole `timeoutMs`, counted from the start, once any answer arrives. `onTimeout` gets the limit.
    */
   private startTimer(onTimeout: (limitMs: number, firstContact: FirstContactTimeout) => void): { stop(): void } {
     const { timeoutMs, firstContactTimeoutMs: first } = this.opts;
@@ -248,13 +221,10 @@ export class Transport {
   }
 }
 
-/**
- * How a timeout met the first contact: under its shorter limit (`true`), under the whole timeout
- * with nothing answered yet (`"unanswered"`), or after an answer (undefined). errors.ts words each.
- */
+/** A timeout under the first contact's shorter limit (`true`), before any answer (`"unanswered"`), or after one. */
 type FirstContactTimeout = true | "unanswered" | undefined;
 
-/** What reading the answer of one call needs to know about the call. */
+/** What reading the answer of one call needs to know about the call; also the context of its network errors. */
 interface CallContext {
   method: string;
   secrets: readonly (string | undefined)[];
@@ -264,43 +234,25 @@ interface CallContext {
   where: string;
 }
 
-/** The network context of the call's errors: where it went and its timeout. */
-function networkContext(call: CallContext): { where: string; timeoutMs: number } {
-  return { where: call.where, timeoutMs: call.timeoutMs };
-}
+/** The one outcome of a call: the first to settle it wins; what comes after (our own destroy's reset) is dropped. */
+type Outcome = ReturnType<typeof settleOnce>;
 
-/**
- * The one outcome of a call: the first to settle it wins, and what comes after (the reset our own
- * destroy causes, a late timer) is dropped.
- */
-interface Outcome {
-  readonly settled: boolean;
-  fail(err: Error): void;
-  succeed(received: Received): void;
-}
-
-function settleOnce(resolve: (r: Received) => void, reject: (e: Error) => void, cleanup: () => void): Outcome {
-  let settled = false;
+function settleOnce(resolve: (r: Received) => void, reject: (e: Error) => void, cleanup: () => void) {
+  const outcome = {
+    settled: false,
+    fail: (err: Error) => settle(() => reject(err)),
+    succeed: (received: Received) => settle(() => resolve(received)),
+  };
   const settle = (then: () => void) => {
-    if (settled) return;
-    settled = true;
+    if (outcome.settled) return;
+    outcome.settled = true;
     cleanup();
     then();
   };
-  return {
-    get settled() {
-      return settled;
-    },
-    fail: (err) => settle(() => reject(err)),
-    succeed: (received) => settle(() => resolve(received)),
-  };
+  return outcome;
 }
 
-/**
- * Reads one answer into the call's outcome: its status, the headers the client reads and its body,
- * inflated when compressed, refused once it passes the size cap; an aborted or failed answer is a
- * network error.
- */
+/** Reads one answer into the call's outcome: status, headers, body (inflated; refused past the size cap). */
 function readResponse(res: http.IncomingMessage, call: CallContext, outcome: Outcome): void {
   if (Number(res.headers["content-length"]) > call.maxResponseBytes) return refuse(res, outcome, tooLarge(call));
   const encoding = (header(res.headers["content-encoding"]) ?? "identity").trim().toLowerCase();
@@ -323,10 +275,10 @@ function readResponse(res: http.IncomingMessage, call: CallContext, outcome: Out
   );
   res.on("aborted", () => {
     const aborted = Object.assign(new Error("response aborted"), { code: "ECONNRESET" });
-    outcome.fail(errorFromNetwork(call.method, aborted, true, call.secrets, { where: call.where }));
+    outcome.fail(errorFromNetwork(call.method, aborted, true, call.secrets, call));
   });
   res.on("error", (e: NodeJS.ErrnoException) =>
-    outcome.fail(errorFromNetwork(call.method, e, true, call.secrets, networkContext(call))),
+    outcome.fail(errorFromNetwork(call.method, e, true, call.secrets, call)),
   );
 }
 
@@ -337,22 +289,14 @@ function tooLarge(call: CallContext): CdnProtocolError {
   );
 }
 
-/**
- * Settles the call with `err`, then drops the answer. Settled before destroying: destroying emits a
- * reset that must not become the call's error (a retryable one, so an oversized answer would be
- * downloaded again with every retry).
- */
+/** Settles the call with `err`, then drops the answer: settled first, so the destroy's reset (retryable) is not it. */
 function refuse(res: http.IncomingMessage, outcome: Outcome, err: Error, inflate?: Inflater): void {
   outcome.fail(err);
   res.destroy();
   inflate?.destroy();
 }
 
-/**
- * Pipes a compressed answer through its inflater. The cap holds for the bytes received as well as
- * for the inflated bytes `collectBody` counts: a small gzip bomb is refused once it has inflated
- * past the cap.
- */
+/** Pipes a compressed answer through its inflater; the cap holds for the bytes received and inflated alike. */
 function inflateInto(
   res: http.IncomingMessage,
   inflate: Inflater,
@@ -399,12 +343,7 @@ function collectBody(
 }
 
 /** What came back over HTTP, before decoding. */
-interface Received {
-  status: number;
-  body: Buffer;
-  serverDate?: string;
-  retryAfter?: string;
-}
+type Received = { status: number; body: Buffer; serverDate?: string; retryAfter?: string };
 
 function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
@@ -455,11 +394,7 @@ function decode(method: string, body: Buffer, secrets: readonly (string | undefi
   };
 }
 
-/**
- * A fault's code as a number: an int, or text that is an integer (some servers send it as a
- * string). Anything else (a boolean, empty text, a double, a struct, a number beyond 2^53) is a
- * protocol error: `Number()` would read true as 1 and "" as 0, a code the server never sent.
- */
+/** A fault's code as a number: an int, or integer text; anything else is a protocol error, never `Number()`'s guess. */
 function faultCodeOf(method: string, v: unknown, secrets: readonly (string | undefined)[]): number {
   const n = typeof v === "number" ? v : typeof v === "string" && /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : NaN;
   if (Number.isSafeInteger(n)) return n;

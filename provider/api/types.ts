@@ -1,32 +1,27 @@
-/**
- * Types derived from the method table (methods.ts), as Octokit derives its endpoint types: the
- * report methods' positional arguments and options come from the table's parameter specs, so a
- * parameter added, renamed or bounded there changes the client's signatures with it.
- */
+/** The client's argument types, derived from the method table as Octokit derives its endpoint types. */
 import type { MethodOf, WireName } from "./methods";
 import type { ReportAnswer, ReportName } from "./reportShapes";
 
 /** A date parameter: `Y-m-d` text, or a `Date` (sent as its UTC calendar day). */
 export type DateArg = string | Date;
 
-/** The TypeScript type a caller passes for one parameter spec. */
+/** The TypeScript type a caller passes for each wire type. */
+type ArgTypes = {
+  int: number;
+  string: string;
+  date: DateArg;
+  sortby: string[];
+  mixed: number | string;
+  struct: Record<string, string | undefined>;
+};
+/** The TypeScript type a caller passes for one parameter spec: its `enum`, or its wire type's. */
 export type ArgOf<P> = P extends { readonly enum: readonly (infer E)[] }
   ? E
-  : P extends { readonly type: "int" }
-    ? number
-    : P extends { readonly type: "string"; readonly numericString: true }
-      ? number | string
-      : P extends { readonly type: "string" }
-        ? string
-        : P extends { readonly type: "date" }
-          ? DateArg
-          : P extends { readonly type: "sortby" }
-            ? string[]
-            : P extends { readonly type: "mixed" }
-              ? number | string
-              : P extends { readonly type: "struct" }
-                ? Record<string, string | undefined>
-                : never;
+  : P extends { readonly numericString: true }
+    ? number | string
+    : P extends { readonly type: infer T extends keyof ArgTypes }
+      ? ArgTypes[T]
+      : never;
 
 type Params<N extends WireName> = MethodOf<N>["params"];
 
@@ -42,9 +37,6 @@ export type OptionsOf<N extends WireName> = {
   [P in Params<N>[number] as P extends { readonly required: false } ? P["name"] : never]?: ArgOf<P>;
 };
 
-/** The report methods' names. */
-export type ReportMethod = ReportName;
-
 /** The methods of a group in the table (`getBandwidth` of `account`). */
 export type MethodsOf<G extends string> = WireName extends infer W ? (W extends `${G}.${infer M}` ? M : never) : never;
 
@@ -58,11 +50,8 @@ export type GroupApi<G extends string, Answers extends { [M in MethodsOf<G>]: un
   [M in MethodsOf<G>]: (...args: ArgsOf<`${G}.${M}` & WireName>) => Promise<Answers[M]>;
 };
 
-/**
- * The report group: required parameters positional in the contract's order, the optional ones by name.
- * Each answers its rows, or one bare number where the table says it may (reportShapes.ts).
- */
-export type ReportApi = GroupApi<"report", { [R in ReportMethod]: ReportAnswer<R> }>;
+/** The report group: each answers its rows, or one bare number where the table says it may (reportShapes.ts). */
+export type ReportApi = GroupApi<"report", { [R in ReportName]: ReportAnswer<R> }>;
 
 /** Options of getTotalTransfer and getTotalHits (`type`: 1 today, 2 current hour, 3 a range). */
 export type TotalOptions = OptionsOf<"report.getTotalTransfer">;

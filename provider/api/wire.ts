@@ -11,17 +11,10 @@ import { ZONE_KIND_TABLE } from "./zoneKinds";
 export type PullZoneRow = ZoneRowOf<"pull">;
 export type PushZoneRow = ZoneRowOf<"push">;
 export type VodZoneRow = ZoneRowOf<"vod">;
-/**
- * A live zone row. The contract shows no live-zone field but `id` (§2.2), so a row may carry only
- * `id`: `name` is then absent (not ""), and whoever needs the name keeps it from elsewhere (state).
- */
+/** A live zone row: the contract shows no field but `id` (§2.2), so `name` may be absent (never ""). */
 export type LiveZoneRow = ZoneRowOf<"live">;
 
-/**
- * Columns of a live row that may hold its stream URL, whose host is `<name>.<company alias>.<cdn
- * domain>` as a cdn_url's is (docs/client.md): where a live row carries no `name`, the name is read
- * from the first of them that has such a host (normalize.ts), so a rename in the control panel is seen.
- */
+/** Columns of a live row that may hold a stream URL on `<name>.<alias>.<domain>`: a row without `name` is named so. */
 export const LIVE_URL_COLUMNS = ["stream_url", "rtmp_url", "cdn_url"] as const;
 
 /** Fields each kind's listZones rows carry, exactly and in order (never the password or the label), by group. */
@@ -34,10 +27,7 @@ export const CREATE_ERROR_CODES: {
   readonly [K in ZoneKind as (typeof ZONE_KIND_TABLE)[K]["group"]]: (typeof ZONE_KIND_TABLE)[K]["createErrors"];
 } = perGroup((k) => ZONE_KIND_TABLE[k].createErrors) as never;
 
-/**
- * XML-RPC fault codes. The document does not show them (§5.6, §7); the emulator uses the
- * interoperability codes of the XML-RPC spec for protocol faults and HTTP-like codes for auth.
- */
+/** XML-RPC fault codes (the document shows none, §5.6): the spec's interoperability codes, HTTP-like ones for auth. */
 export const FAULT = {
   PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,
@@ -53,27 +43,19 @@ export const FAULT = {
 } as const;
 
 /** Columns the client does not know are kept on every row, as sent. */
-export interface ExtraColumns {
-  readonly [column: string]: unknown;
-}
+export type ExtraColumns = { readonly [column: string]: unknown };
 
 /** How a typed report field is read: its kind and the columns it may come under, first match wins. */
 export interface FieldSource {
-  /**
-   * `day` and `hour` are dates, read into one form by api/dates.ts (a `day` field of an hourly or monthly view is
-   * dated so). `zone` is a row's zone: its id, or `null` for a row of no single zone (0, nil or no column: an
-   * account-wide report's rows may cover all zones).
-   */
+  /** `day` and `hour` are dates (api/dates.ts); `zone` is a row's zone id, or `null` for a row of all zones. */
   readonly kind: "zone" | "number" | "text" | "day" | "hour";
   readonly columns: readonly string[];
 }
 
 /**
- * Every report column the emulator sends, and where the client reads each from. The first name is
- * the emulator's; the others are the names the same company's later REST API used for the same
- * figures (docs/client.md): the XML-RPC columns were never published, so both are read. Which
- * report has which columns is said once, by its entry in the method table (methods.ts); the row
- * types and the column lists are derived from it (reportShapes.ts).
+ * Every report column the emulator sends (the first name) and the names the same company's later REST API used
+ * (docs/client.md): the XML-RPC columns were never published, so both are read. Which report has which columns is
+ * said by its method table entry (methods.ts).
  */
 export const REPORT_COLUMN_SOURCES = {
   zone_id: { kind: "zone", columns: ["zone_id", "bucket_id", "zoneId"] },
@@ -112,23 +94,13 @@ export const USER_TEXT_FIELDS = [
 ] as const;
 
 /**
- * A user record of user.listUsers, as the client returns it. The contract does not show the
- * fields: the emulator sends `username` and `fullname`; the original service's users had
- * `firstname` and `lastname` instead (docs/client.md). So every field but `id` may be absent;
- * `fullname` is the one sent, or the first and last names joined when only they come. Fields the
- * client does not know are kept as sent.
+ * A user's fields besides its id. The contract shows none: the emulator sends `username` and `fullname`, the original
+ * service's users had `firstname` and `lastname` (docs/client.md), so each may be absent; `fullname` is the one sent,
+ * or the first and last names joined. Fields the client does not know are kept as sent.
  */
-export interface UserRow {
-  id: number;
-  username?: string;
-  fullname?: string;
-  firstname?: string;
-  lastname?: string;
-  email?: string;
-  timezone?: string;
-  phone?: string;
-  readonly [field: string]: unknown;
-}
+export type UserFields = { [F in (typeof USER_TEXT_FIELDS)[number]]?: string } & { readonly [field: string]: unknown };
+/** A user record of user.listUsers, as the client returns it. */
+export type UserRow = { id: number } & UserFields;
 
 /** The emulator's bandwidth answer: one row for the period asked, in bytes (the client reads other shapes too). */
 export interface BandwidthRow {

@@ -1,7 +1,6 @@
 /**
- * What the API takes and gives for each zone kind, derived from the kinds' table (zoneKinds.ts) by types and by
- * code: the keys of create's and update's `values` struct, a listZones row and a create answer. The method table
- * (methods.ts), the wire types (wire.ts), the client and the emulator read these, never their own lists.
+ * What the API takes and gives for each zone kind, derived from the kinds' table (zoneKinds.ts): the keys of create's
+ * and update's `values`, a listZones row, a create answer. Every other layer reads these, never its own lists.
  */
 import { ZONE_KIND_TABLE } from "./zoneKinds";
 
@@ -27,11 +26,7 @@ export type RowKey<K extends Kind> =
 /** The wire keys of a create answer of kind K besides `id`. */
 export type CreateResultKey<K extends Kind> = WireOf<Extract<Computed<K>, { fromCreate: true }>>;
 
-/**
- * A listZones row of kind K, as the client returns it, plus any field the server adds. Where rows may carry only
- * `id` (live zones: §2.2 shows no other field), every other field may be absent: whoever needs the name keeps it
- * from elsewhere (state).
- */
+/** A listZones row of kind K, plus any field the server adds; where rows may carry only `id` (live, §2.2), optional. */
 export type ZoneRowOf<K extends Kind> = Table[K]["rowsMayOmitFields"] extends true
   ? { id: number; readonly [field: string]: unknown } & { [F in RowKey<K>]?: string }
   : { id: number } & { [F in RowKey<K>]: string };
@@ -40,39 +35,20 @@ export type CreateResultOf<K extends Kind> = { id: number } & { [F in CreateResu
 
 type FieldRow = { readonly wire: string; readonly create: string; readonly update: boolean; readonly listed: boolean };
 type ComputedRow = { readonly wire: string; readonly fromCreate: boolean; readonly fromList: boolean };
-const fieldsOf = (kind: Kind): FieldRow[] => Object.values(ZONE_KIND_TABLE[kind].fields);
-const computedOf = (kind: Kind): ComputedRow[] => Object.values(ZONE_KIND_TABLE[kind].computed);
+/** The wire keys of `kind`'s fields that `keep` keeps, in the table's order. */
+const wireKeys = <T extends string>(kind: Kind, keep: (f: FieldRow) => boolean): readonly T[] =>
+  (Object.values(ZONE_KIND_TABLE[kind].fields) as FieldRow[]).filter(keep).map((f) => f.wire as T);
 
 /** Create's keys for `kind`, in the table's order. */
-export function createKeys<K extends Kind>(kind: K): readonly CreateKey<K>[] {
-  return fieldsOf(kind)
-    .filter((f) => f.create !== "no")
-    .map((f) => f.wire as CreateKey<K>);
-}
-
+export const createKeys = <K extends Kind>(kind: K) => wireKeys<CreateKey<K>>(kind, (f) => f.create !== "no");
 /** Create's required keys for `kind`. */
-export function requiredCreateKeys<K extends Kind>(kind: K): readonly RequiredCreateKey<K>[] {
-  return fieldsOf(kind)
-    .filter((f) => f.create === "required")
-    .map((f) => f.wire as RequiredCreateKey<K>);
-}
-
+export const requiredCreateKeys = <K extends Kind>(kind: K) =>
+  wireKeys<RequiredCreateKey<K>>(kind, (f) => f.create === "required");
 /** Update's keys for `kind`. */
-export function updateKeys<K extends Kind>(kind: K): readonly UpdateKey<K>[] {
-  return fieldsOf(kind)
-    .filter((f) => f.update)
-    .map((f) => f.wire as UpdateKey<K>);
-}
+export const updateKeys = <K extends Kind>(kind: K) => wireKeys<UpdateKey<K>>(kind, (f) => f.update);
 
 /** The fields of a listZones row of `kind`, exactly and in order: `id`, the listed fields, the listed computed outputs. */
 export function rowFields<K extends Kind>(kind: K): readonly ("id" | RowKey<K>)[] {
-  return [
-    "id",
-    ...fieldsOf(kind)
-      .filter((f) => f.listed)
-      .map((f) => f.wire),
-    ...computedOf(kind)
-      .filter((c) => c.fromList)
-      .map((c) => c.wire),
-  ] as ("id" | RowKey<K>)[];
+  const computed = (Object.values(ZONE_KIND_TABLE[kind].computed) as ComputedRow[]).filter((c) => c.fromList);
+  return ["id", ...wireKeys<RowKey<K>>(kind, (f) => f.listed), ...computed.map((c) => c.wire as RowKey<K>)];
 }

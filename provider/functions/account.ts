@@ -1,10 +1,11 @@
 /** Account functions: the remaining prepaid bandwidth and the users. (`user.update` stays on the client.) */
 import * as pulumi from "@pulumi/pulumi";
-import { checkArgs, checkOrder, dateArg } from "./args";
+import { checkTogether } from "../api/encode";
+import { camelRow, checkArgs, dateArg } from "./args";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm } from "./outputForm";
 import type { Bandwidth, GetBandwidthArgs, GetBandwidthResult, Inputs } from "./report-types";
-import { camelRow } from "./args";
+import type { UserFields } from "../api/wire";
 
 /**
  * The remaining prepaid bandwidth, for a period or the API's default one. The server may answer
@@ -15,7 +16,7 @@ export async function getBandwidth(args?: GetBandwidthArgs, opts?: FunctionOptio
   const a = checkArgs(fn, args, ["from", "to"]);
   const from = dateArg(fn, "from", a.from);
   const to = dateArg(fn, "to", a.to);
-  checkOrder(fn, "from", from, "to", to);
+  checkTogether(fn, { from, to });
   const o: { from?: string; to?: string } = {};
   if (from !== undefined) o.from = from;
   if (to !== undefined) o.to = to;
@@ -36,24 +37,8 @@ export function getBandwidthOutput(
   return outputForm(getBandwidth, args, opts);
 }
 
-/**
- * A user of the account. The contract does not show the user fields, so every one but `userId` may
- * be absent: the emulator sends `username` and `fullname`, the original service's users had
- * `firstname` and `lastname` instead (docs/client.md). `fullname` is the one sent, or the first and
- * last names joined when only they come. Fields the functions do not know are kept under their
- * camelCase names.
- */
-export interface UserInfo {
-  userId: number;
-  username?: string;
-  fullname?: string;
-  firstname?: string;
-  lastname?: string;
-  email?: string;
-  timezone?: string;
-  phone?: string;
-  readonly [field: string]: unknown;
-}
+/** A user of the account: the client's `UserRow` (api/wire.ts) with `id` as `userId`, unknown fields camelCased. */
+export type UserInfo = { userId: number } & UserFields;
 
 export interface GetUsersResult {
   users: UserInfo[];

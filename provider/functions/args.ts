@@ -1,9 +1,7 @@
 /**
- * What the function layer checks on top of the client: argument names, `Date` or `Y-m-d` dates and
- * their order, the named `type` of the totals, camelCase `sortBy` columns and paging options.
- * Everything else (formats, the form of sortby entries, maxReturn bounds, `type` "range" needing
- * both dates) the client refuses before sending; both happen before anything reaches the API.
- * Which report columns exist is the server's to say (the contract does not list them).
+ * What the function layer checks on top of the client: argument names, `Date` or `Y-m-d` dates, the named `type` of
+ * the totals, camelCase `sortBy` columns and paging options; a range's order by the client's own rule (api/encode.ts
+ * `checkTogether`), before anything else. The rest (formats, sortby entries, bounds) the client refuses before sending.
  */
 import { isYmd, toYmd } from "../api/dates";
 import { CdnValidationError } from "../api/errors";
@@ -61,19 +59,6 @@ export function dateArg(fn: string, name: string, v: unknown, required = false):
     throw new CdnValidationError(name, `must be a date in Y-m-d form (2026-11-21) or a Date, got ${shown}`, fn);
   }
   return v;
-}
-
-/** Refuses a range whose start is after its end, naming both. */
-export function checkOrder(
-  fn: string,
-  fromName: string,
-  from: string | undefined,
-  toName: string,
-  to: string | undefined,
-): void {
-  if (from !== undefined && to !== undefined && from > to) {
-    throw new CdnValidationError(fromName, `${fromName} ${from} is after ${toName} ${to}`, fn);
-  }
 }
 
 /** The wire `type` for a named choice; `range` when omitted but dates are given. */

@@ -8,7 +8,8 @@ import { CdnProtocolError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { findMethod, type ParamSpec } from "../api/methods";
 import type { ReportName } from "../api/reportShapes";
-import { camelRow, checkArgs, checkOrder, dateArg, intArg, reportType, sortByArg, stringArg } from "./args";
+import { checkTogether } from "../api/encode";
+import { camelRow, checkArgs, dateArg, intArg, reportType, sortByArg, stringArg } from "./args";
 import { clientFor, companyIdFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm } from "./outputForm";
 import { mockableOutput, mockablePromise } from "./mocks";
@@ -35,7 +36,7 @@ async function totals(
   const zoneId = intArg(fn, "zoneId", a.zoneId, true)!;
   const from = dateArg(fn, "from", a.from);
   const to = dateArg(fn, "to", a.to);
-  checkOrder(fn, "from", from, "to", to);
+  checkTogether(fn, { from, to });
   const type = reportType(fn, a.type, from !== undefined || to !== undefined);
   if (type === 3 && (from === undefined || to === undefined))
     throw new CdnValidationError(
@@ -167,7 +168,7 @@ async function report<R extends RangeName>(
   const a = checkArgs(fn, args, [...own.map(argName), ...PAGING_ARGS]);
   const wire: Record<string, unknown> = {};
   for (const p of own) if (p.name !== "companyId") wire[p.name] = readArg(fn, p, a[argName(p)]);
-  checkOrder(fn, "dateFrom", wire.dateFrom as string | undefined, "dateTo", wire.dateTo as string | undefined);
+  checkTogether(fn, { dateFrom: wire.dateFrom, dateTo: wire.dateTo });
   const fetchAll = pager(fn, a);
   wire.companyId = companyIdFor(opts, companyArg(fn, a.companyId));
   const client = clientFor(opts);

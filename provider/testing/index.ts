@@ -1,9 +1,7 @@
 /**
- * `pulumi-cdn-zones/testing`: a program's operations through the real `pulumi` CLI, for a user's own tests, so
- * they run on the engine their users run. The program runs in a project folder made inside `backendDir`
- * (Pulumi.yaml naming the program) against a local file backend there, with a private PULUMI_HOME and nothing
- * reaching the network; steps, check failures and errors are read from the engine's event log (`--event-log`).
- * Point it at the emulator (`pulumi-cdn-zones/emulator`) to run a program's zones offline.
+ * `pulumi-cdn-zones/testing`: a program's operations through the real `pulumi` CLI, for a user's own tests, so they run
+ * on the engine their users run (docs/testing.md). The program runs in a project folder made inside `backendDir`
+ * against a local file backend there, offline; steps and errors are read from the engine's `--event-log`.
  */
 import { spawn, type ChildProcess } from "child_process";
 import * as fs from "fs";
@@ -17,130 +15,82 @@ export const DEFAULT_PROJECT = "project";
 /** The stack name when none is given. */
 export const DEFAULT_STACK = "dev";
 
-/** Options of {@link cliPreview}, {@link cliUp}, {@link cliRefresh} and {@link cliDestroy}. */
+/**
+ * Options of {@link cliPreview}, {@link cliUp}, {@link cliRefresh}, {@link cliDestroy} and {@link cliExport}: each, with
+ * its default and the CLI flag it passes, is in docs/testing.md's table (held to this list by its test).
+ */
 export interface CliOptions {
   /** The program: a `.js` file, or a `.ts` one (compiled by the CLI, type errors included). */
   program: string;
   /** Folder of the stack's local backend (`file://`); created if missing. The project folder is made inside it. */
   backendDir: string;
-  /** The `pulumi` binary; default `pulumi` on PATH. Its folder goes first on PATH (its plugins sit beside it). */
   pulumi?: string;
-  /** The folder whose `node_modules` the program uses; default the nearest one upwards from the program with `node_modules/@pulumi/pulumi`. */
   projectDir?: string;
-  /** Project name; default the `name` of the nearest Pulumi.yaml upwards from the program, else {@link DEFAULT_PROJECT}. */
   project?: string;
-  /** Stack name; default {@link DEFAULT_STACK}. */
   stack?: string;
-  /** Stack configuration with namespaced keys, e.g. `"cdn:baseUrl"`. */
   config?: Record<string, string>;
-  /** Like `config`, set with `--secret`. */
   secretConfig?: Record<string, string>;
-  /** Extra environment variables for the CLI, the program and the provider host. */
   env?: Record<string, string>;
-  /** `--parallel`; default the CLI's. */
   parallel?: number;
-  /** `--continue-on-error` (up and destroy). */
   continueOnError?: boolean;
-  /** `--refresh` (up and preview). */
   refresh?: boolean;
-  /** `--expect-no-changes`. */
   expectNoChanges?: boolean;
-  /** `--replace <urn>` for each (up and preview). */
   replace?: string[];
-  /** `--clear-pending-creates` (refresh). */
   clearPendingCreates?: boolean;
-  /** Passphrase of the stack's secrets; default env `PULUMI_CONFIG_PASSPHRASE`, else {@link DEV_PASSPHRASE}. */
   passphrase?: string;
 }
 
-/**
- * A step's op, as the engine names it, but for three it reports otherwise: `refresh` for a refresh that found
- * drift (the engine's `update`), `retain` for a delete that only dropped a `retainOnDelete` resource, and
- * `delete` for the old half of a replacement (`delete-replaced`).
- */
-export type StepOp =
-  | "create"
-  | "update"
-  | "same"
-  | "delete"
-  | "retain"
-  | "read"
-  | "refresh"
-  | "replace"
-  | "create-replacement"
-  | "discard"
-  | "read-replacement";
+/** The engine's step ops the kit reports under their own name. */
+type EngineOp =
+  "create" | "update" | "same" | "delete" | "read" | "replace" | "create-replacement" | "read-replacement";
+/** A step's op: the engine's, but `refresh` for drift found, `retain` for a retained delete, `discard` (docs/testing.md). */
+export type StepOp = EngineOp | "retain" | "refresh" | "discard";
 
-/** One step of a deployment. */
-export interface StepResult {
-  urn: string;
-  type: string;
-  name: string;
+/** What every step names: the resource, its id once it has one, the step's time. */
+type Step = { urn: string; type: string; name: string; id?: string; ms: number };
+
+/** One step of a deployment; `changedKeys`: the top-level keys an update or replace changed, or a refresh moved. */
+export interface StepResult extends Step {
   op: StepOp;
-  id?: string;
-  /** Top-level keys that changed (update, replace), or outputs a refresh found moved. */
   changedKeys?: string[];
-  ms: number;
 }
 
 /** A check failure: the property the provider named ("" for the resource as a whole) and the reason. */
-export interface CheckFailure {
-  urn: string;
-  property: string;
-  reason: string;
-}
+export type CheckFailure = { urn: string; property: string; reason: string };
 
-/** What an operation did; it never throws for a failed deployment: `ok` is false and `errors` and `failures` say why. */
+/**
+ * What an operation did; it never throws for a failed deployment: `ok` is false and `failures` (check failures) and
+ * `errors` (every other error) say why. `outputs`: the stack's after an up or refresh; `log`: what the CLI printed.
+ */
 export interface DeployResult {
   ok: boolean;
   steps: StepResult[];
-  /** Number of steps per op. */
   summary: Record<string, number>;
-  /** The stack's outputs after an up or refresh (secrets shown as `[secret]`); empty for a preview or destroy. */
   outputs: Record<string, unknown>;
   failures: CheckFailure[];
-  /** Every other error the engine reported. */
   errors: string[];
   warnings: string[];
-  /** What the CLI printed. */
   log: string[];
   durationMs: number;
 }
 
-/** A step as the engine's event log reports it. */
-export interface EngineStep {
-  /** The engine's name of the step: create, update, same, delete, read, replace, create-replacement, ... */
+/** A step as the engine's event log reports it: its op (the engine's name) and changed top-level keys. */
+export interface EngineStep extends Step {
   op: string;
-  urn: string;
-  type: string;
-  name: string;
-  id?: string;
-  /** Changed top-level keys: an update's own list, or the outputs a refresh moved. */
   diffs: string[];
   retainOnDelete: boolean;
   outputs?: Record<string, unknown>;
-  ms: number;
 }
 
 /** The engine's diagnostics (errors and warnings the CLI prints), with the resource they concern. */
-export interface EngineDiagnostic {
-  severity: string;
-  urn?: string;
-  message: string;
-}
+export type EngineDiagnostic = { severity: string; urn?: string; message: string };
 
-interface StepMeta {
-  op?: string;
-  urn?: string;
-  diffs?: string[];
-  old?: { id?: string; outputs?: Record<string, unknown>; retainOnDelete?: boolean };
-  new?: { id?: string; outputs?: Record<string, unknown>; retainOnDelete?: boolean };
-}
+type StateMeta = { id?: string; outputs?: Record<string, unknown>; retainOnDelete?: boolean };
+type StepMeta = { op?: string; urn?: string; diffs?: string[]; old?: StateMeta | null; new?: StateMeta | null };
 
 /** Top-level output keys whose value differs between two states. */
-function movedKeys(before: StepMeta["old"], after: StepMeta["new"]): string[] {
-  const a = before?.outputs ?? {};
-  const b = after?.outputs ?? {};
+function movedKeys(before?: StateMeta | null, after?: StateMeta | null): string[] {
+  const [a, b] = [before?.outputs ?? {}, after?.outputs ?? {}];
   return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !isDeepStrictEqual(a[k], b[k])).sort();
 }
 
@@ -164,9 +114,8 @@ export function readEngineEvents(file: string): { steps: EngineStep[]; diagnosti
     const at = (event.timestamp ?? 0) * 1000;
     if (event.resourcePreEvent?.metadata?.urn) started.set(event.resourcePreEvent.metadata.urn, at);
     const d = event.diagnosticEvent;
-    if (d && (d.severity === "error" || d.severity === "warning")) {
+    if (d && (d.severity === "error" || d.severity === "warning"))
       diagnostics.push({ severity: d.severity, urn: d.urn || undefined, message: stripAnsi(d.message ?? "").trim() });
-    }
     const meta = event.resOutputsEvent?.metadata;
     if (!meta?.urn) continue;
     const [, , type = "", name = ""] = meta.urn.split("::");
@@ -193,11 +142,7 @@ function stepOp(operation: string, step: Pick<EngineStep, "op" | "retainOnDelete
   return step.op as StepOp;
 }
 
-/**
- * A check failure as the engine prints it: `property NAME value {...} has a problem: REASON`, or, for a failure
- * reported against the resource (no property, as the provider does for a value it must not show),
- * `<type> resource '<name>' has a problem: REASON`.
- */
+/** A check failure as the engine prints it, of a property or (for a value it must not show) of the resource. */
 const CHECK_FAILURE = /property (\S+) value .*? has a problem: ([\s\S]*)$/;
 const RESOURCE_FAILURE = /^\S+ resource '[^']*' has a problem: ([\s\S]*)$/;
 
@@ -218,12 +163,8 @@ export function runPulumi(
   options: RunPulumiOptions,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(pulumi, args, {
-      cwd: options.cwd,
-      env: options.env,
-      detached: options.detached ?? false,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const { cwd, env, detached = false } = options;
+    const child = spawn(pulumi, args, { cwd, env, detached, stdio: ["ignore", "pipe", "pipe"] });
     const out = { stdout: "", stderr: "" };
     for (const stream of ["stdout", "stderr"] as const) {
       child[stream].setEncoding("utf8");
@@ -271,18 +212,9 @@ async function stackOf(opts: CliOptions) {
   const modules = path.join(cwd, "node_modules");
   if (!fs.existsSync(modules))
     fs.symlinkSync(path.join(opts.projectDir ?? modulesDir(path.dirname(program)), "node_modules"), modules, "dir");
-  fs.writeFileSync(
-    path.join(cwd, "Pulumi.yaml"),
-    [
-      `name: ${project}`,
-      "runtime:",
-      "  name: nodejs",
-      "  options:",
-      `    typescript: ${program.endsWith(".ts")}`,
-      `main: ${JSON.stringify(path.relative(cwd, program))}`,
-      "",
-    ].join("\n"),
-  );
+  const main = JSON.stringify(path.relative(cwd, program));
+  const yaml = `name: ${project}\nruntime:\n  name: nodejs\n  options:\n    typescript: ${program.endsWith(".ts")}\nmain: ${main}\n`;
+  fs.writeFileSync(path.join(cwd, "Pulumi.yaml"), yaml);
   const pulumi = opts.pulumi ?? "pulumi";
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -325,22 +257,16 @@ async function operation(op: "preview" | "up" | "refresh" | "destroy", opts: Cli
   const events = readEngineEvents(log);
   fs.rmSync(log, { force: true });
 
-  const isResource = (t: string) => t !== "pulumi:pulumi:Stack" && !t.startsWith("pulumi:providers:");
-  const steps: StepResult[] = events.steps
-    .filter((s) => isResource(s.type))
-    .map((s) => {
-      const kitOp = stepOp(op, s);
-      const changing = kitOp === "update" || kitOp === "replace" || kitOp === "refresh";
-      return {
-        urn: s.urn,
-        type: s.type,
-        name: s.name,
-        op: kitOp,
-        ...(s.id ? { id: s.id } : {}),
-        ...(s.diffs.length && changing ? { changedKeys: s.diffs } : {}),
-        ms: s.ms,
-      };
-    });
+  const steps: StepResult[] = [];
+  const summary: Record<string, number> = {};
+  for (const s of events.steps) {
+    if (s.type === "pulumi:pulumi:Stack" || s.type.startsWith("pulumi:providers:")) continue;
+    const kitOp = stepOp(op, s);
+    const changed = s.diffs.length > 0 && ["update", "replace", "refresh"].includes(kitOp);
+    const { urn, type, name, id, ms } = s;
+    steps.push({ urn, type, name, op: kitOp, ...(id ? { id } : {}), ...(changed ? { changedKeys: s.diffs } : {}), ms });
+    summary[kitOp] = (summary[kitOp] ?? 0) + 1;
+  }
   const failures: CheckFailure[] = [];
   const errors: string[] = [];
   for (const d of events.diagnostics.filter((x) => x.severity === "error")) {
@@ -350,17 +276,14 @@ async function operation(op: "preview" | "up" | "refresh" | "destroy", opts: Cli
     else if (whole && d.urn) failures.push({ urn: d.urn, property: "", reason: whole[1].trim() });
     else errors.push(d.message);
   }
-  if (r.code !== 0 && errors.length === 0 && failures.length === 0) {
+  if (r.code !== 0 && errors.length === 0 && failures.length === 0)
     errors.push(`pulumi ${op} exited ${r.code}: ${(r.stderr || r.stdout).trim().split("\n").slice(-5).join("\n")}`);
-  }
   // A preview's event log carries no stack outputs.
   let outputs: Record<string, unknown> = {};
   if (op === "up" || op === "refresh") {
     const o = await run(["stack", "output", "--json"]);
     if (o.code === 0 && o.stdout.trim()) outputs = JSON.parse(o.stdout) as Record<string, unknown>;
   }
-  const summary: Record<string, number> = {};
-  for (const s of steps) summary[s.op] = (summary[s.op] ?? 0) + 1;
   return {
     ok: errors.length === 0 && failures.length === 0,
     steps,
@@ -374,19 +297,13 @@ async function operation(op: "preview" | "up" | "refresh" | "destroy", opts: Cli
   };
 }
 
-/** `pulumi preview` of the program. */
+/** `pulumi preview`, `up`, `refresh` and `destroy` of the program's stack. */
 export const cliPreview = (opts: CliOptions): Promise<DeployResult> => operation("preview", opts);
-/** `pulumi up` of the program. */
 export const cliUp = (opts: CliOptions): Promise<DeployResult> => operation("up", opts);
-/** `pulumi refresh` of the stack. */
 export const cliRefresh = (opts: CliOptions): Promise<DeployResult> => operation("refresh", opts);
-/** `pulumi destroy` of the stack. */
 export const cliDestroy = (opts: CliOptions): Promise<DeployResult> => operation("destroy", opts);
 
-/**
- * The stack's state, as `pulumi stack export` gives it (`deployment.resources[]` with `urn`, `type`, `id`, `inputs`,
- * `outputs`, ...); secret values stay encrypted unless `showSecrets`.
- */
+/** The stack's state, as `pulumi stack export` gives it; secret values stay encrypted unless `showSecrets`. */
 export async function cliExport(opts: CliOptions, showSecrets = false): Promise<Record<string, unknown>> {
   const { must } = await stackOf(opts);
   const r = await must(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])]);

@@ -1,20 +1,9 @@
 /**
- * Reads XML-RPC documents in one pass over the text: the client's methodResponse, as plain JS values,
- * and the emulator's methodCall, as values that keep their wire type. It replaces the `xmlrpc`
- * package's sax-based Deserializer, which spent about 75% of a 10,000-row report's client time in sax
- * events (this reader is about 18x faster: tests/bench/client.js, docs/performance.md), and the
- * emulator's parser over `sax`. Plain values come out as that Deserializer gave them where they were
- * exact: int, i4 and double as numbers, i8 as its decimal text (64 bits do not fit a JS number),
- * boolean, string, untyped `<value>` text, `nil` as null, arrays and structs. Where the package was
- * not exact this reader keeps the text or refuses (docs/client.md, "What the decoder refuses"): an int
- * beyond 2^53 is its decimal text, as i8 is; base64 is its base64 text (the package decoded any text
- * to bytes, garbage included); dateTime.iso8601 is the exact text sent, never a Date (the package read
- * `2026-01-21T10:00:00+05:00` in the machine's time zone and lost the offset); a member named
- * `__proto__` is data; arrays and structs nested deeper than MAX_NESTING are an error, not a stack
- * overflow. Unlike sax's lenient mode it is strict where XML is: unknown entities, a stray `&`, text
- * between structural tags, unknown tags and DOCTYPEs are errors. CDATA, comments, processing
- * instructions, the five XML entities, character references and namespace prefixes (`ex:nil`,
- * `ex:i8`, as Apache XML-RPC writes them) are understood.
+ * Reads XML-RPC documents in one pass over the text: the client's methodResponse as plain JS values, the emulator's
+ * methodCall as values that keep their wire type. About 18x faster than the `xmlrpc` package's sax-based
+ * Deserializer it replaced (tests/bench/client.js, docs/performance.md), and exact where that one was not: an int
+ * beyond 2^53 and i8 stay decimal text, base64 and dateTime.iso8601 stay the text sent, `__proto__` is data, nesting
+ * is bounded; strict where XML is (docs/client.md, "What the decoder refuses").
  */
 import { CLOSE, EMPTY, forbiddenMessage, forbiddenXmlChar, isBlank, OPEN, Scanner, XmlRpcDecodeError } from "./xml";
 
@@ -22,10 +11,7 @@ import { CLOSE, EMPTY, forbiddenMessage, forbiddenXmlChar, isBlank, OPEN, Scanne
 export type DecodedResponse =
   { kind: "value"; value: unknown } | { kind: "fault"; faultCode: unknown; faultString: unknown };
 
-/**
- * A value of a methodCall with its wire type kept: the emulator must tell `<int>5</int>`,
- * `<double>5</double>` and `<string>5</string>` apart to refuse a string where the method table says int.
- */
+/** A methodCall's value with its wire type kept: the emulator refuses `<string>5</string>` where the table says int. */
 export type WireValue =
   | { readonly t: "int"; readonly v: number }
   | { readonly t: "double"; readonly v: number }
@@ -56,11 +42,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const ISO8601 =
   /([0-9]{4})(-?([0-9]{2}))(-?([0-9]{2}))(T([0-9]{2})(((:?([0-9]{2}))?((:?([0-9]{2}))?(.([0-9]+))?))?)(Z|([+-]([0-9]{2}(:?([0-9]{2}))?)))?)?/;
 
-/**
- * How deep arrays and structs may nest, in answers and in calls. The API's answers nest three
- * levels at most (a list of rows of fields); the limit keeps a hostile or broken document from
- * overflowing the stack (about 2,300 levels did) and is documented in docs/client.md.
- */
+/** How deep arrays and structs may nest (the API's answers: 3 levels), so a hostile document cannot overflow the stack. */
 export const MAX_NESTING = 64;
 
 /** Whether the package's Deserializer read `t` as a valid date (docs/client.md: the text is kept, never a Date). */
@@ -317,11 +299,7 @@ class Reader extends Scanner {
     return out;
   }
 
-  /**
-   * After `<name>`: the member's name. Rows of a list repeat the same names in the same order,
-   * so the name at this position in the previous struct is tried in place first: a hit costs
-   * no slice and no string hashing.
-   */
+  /** After `<name>`: the member's name; the previous struct's name at this position is tried in place first (rows repeat). */
   private memberName(position: number): string {
     const s = this.s;
     const last = this.lastNames[position];
@@ -342,10 +320,7 @@ export function decodeMethodResponse(xml: string): DecodedResponse {
   return new Reader(xml, false).response();
 }
 
-/**
- * Parses a methodCall document (the emulator's side), its values typed; throws XmlRpcDecodeError
- * when it is not one, or when it holds a character XML forbids (standard clients could not read it back).
- */
+/** Parses a methodCall document (the emulator's side), its values typed; throws XmlRpcDecodeError when it is not one. */
 export function parseMethodCall(xml: string): ParsedCall {
   const raw = forbiddenXmlChar(xml);
   if (raw) throw new XmlRpcDecodeError(forbiddenMessage(raw));

@@ -1,9 +1,7 @@
 /**
- * Writes XML-RPC documents: the client's methodCall, the emulator's methodResponse and fault. Not
- * `xmlrpc/lib/serializer`: that serializer writes every integral JS number as `<int>` (byte counts
- * and ratios must be `<double>`), and it builds an xmlbuilder DOM that takes ~400 ms for a
- * 10,000-row report, where this writer takes a few milliseconds. tests/unit/xmlrpc.test.ts checks
- * that the `xmlrpc` package reads what it writes as it reads what its own serializer writes.
+ * Writes XML-RPC documents: the client's methodCall, the emulator's methodResponse and fault. Not the `xmlrpc`
+ * package's serializer: it writes every integral number as `<int>` (byte counts must be `<double>`) and takes ~400 ms
+ * for a 10,000-row report where this takes a few. tests/unit/xmlrpc.test.ts checks the package reads what this writes.
  */
 
 /** A number that goes on the wire as `<double>` even when it is integral. */

@@ -1,8 +1,7 @@
 /**
- * The XML level of the XML-RPC codec: a scanner over one document's text (tags by their canonical
- * name, character data with its entities, CDATA, comments and PIs skipped), the characters XML 1.0
- * forbids, and strict UTF-8. read.ts reads XML-RPC's grammar on top of it. Tag names are recognised
- * in place and the usual markup is matched without slicing: this is the decoder's measured speed.
+ * The XML level of the codec: a scanner over one document (tags by canonical name, character data with entities,
+ * CDATA; comments and PIs skipped), the characters XML 1.0 forbids, strict UTF-8. Names are matched in place,
+ * without slicing: the decoder's measured speed.
  */
 
 /** The document is not a well-formed XML-RPC methodResponse (or methodCall). */
@@ -261,10 +260,8 @@ export class Scanner {
 }
 
 /**
- * Characters XML 1.0 does not allow (§2.2: C0 controls other than tab, LF and CR, U+FFFE, U+FFFF and
- * lone surrogates). A string holding one cannot be written into a document that standard clients
- * (Python's xmlrpc.client, the npm `xmlrpc` package) will parse: the client refuses to send one, the
- * emulator refuses one in requests and in its data file.
+ * Characters XML 1.0 does not allow (§2.2: C0 controls but tab, LF and CR; U+FFFE, U+FFFF; lone surrogates), which
+ * standard clients cannot parse: the client refuses to send one, the emulator to take one.
  */
 const FORBIDDEN =
   // eslint-disable-next-line no-control-regex -- the control characters are what this matches
@@ -288,10 +285,7 @@ export function forbiddenMessage(char: string): string {
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
-/**
- * Decodes a body or a data file as strict UTF-8: bytes that are not UTF-8 give undefined instead
- * of being replaced by U+FFFD (and so silently changing a value).
- */
+/** A body or data file as strict UTF-8: undefined for bytes that are not, never U+FFFD in place of a value's bytes. */
 export function decodeUtf8(bytes: Uint8Array): string | undefined {
   try {
     return STRICT_UTF8.decode(bytes);
