@@ -1,10 +1,12 @@
 /**
  * The HTTP layer: routes paths, reads bounded bodies, parses calls, applies latency and injected faults, runs the
  * dispatcher, answers (every failure on the wire is sent here), records and logs. Tracks its sockets so close() ends
- * keep-alive connections and never hangs.
+ * keep-alive connections and never hangs. A web page the developer opens must not use the emulator: a request with a
+ * browser's `Origin` (or `Sec-Fetch-Site`), or whose `Host` names neither localhost, an IP, the listen address nor an
+ * allowed name (DNS rebinding), is refused before its body is read (docs/emulator.md, "Security").
  */
 import * as http from "http";
-import type { Socket } from "net";
+import { isIP, type Socket } from "net";
 import { performance } from "perf_hooks";
 import { METHODS, type Group } from "../api/methods";
 import type { Dispatcher, Outcome } from "./dispatch";
@@ -13,7 +15,6 @@ import { Faults, type RpcFault } from "./errors";
 import { INJECTED, type FaultInjector, type Injection } from "./injection";
 import { recordParams, type CallRecord, type Recorder } from "./recorder";
 import { printable } from "../api/terminalText";
-import { browserRefusal } from "./request-guard";
 import {
   decodeUtf8,
   faultResponse,
@@ -31,7 +32,7 @@ export interface ServerDeps {
   readonly now: () => number;
   latencyMs: number;
   readonly log?: (line: string) => void;
-  /** The address listened on, and other names a request's Host may give (request-guard.ts). */
+  /** The address listened on, and other names a request's Host may give (browserRefusal). */
   readonly host: string;
   readonly allowedHosts?: readonly string[];
 }
@@ -121,6 +122,38 @@ function sendInjected(injection: Injection, req: http.IncomingMessage, res: http
     const bytes = Buffer.from(xml, "utf8");
     sendXml(res, bytes.subarray(0, Math.floor(bytes.length / 2)));
   } else sendXml(res, xml);
+}
+
+/** Why a request is refused, or undefined when it may go on. */
+export function browserRefusal(
+  headers: { readonly [name: string]: string | string[] | undefined },
+  listenHost: string,
+  allowedHosts: readonly string[] = [],
+): string | undefined {
+  if (headers.origin !== undefined || headers["sec-fetch-site"] !== undefined)
+    return "forbidden: a web browser's request (it carries an Origin header); the emulator answers API clients only";
+  const host = headers.host;
+  if (host === undefined) return undefined;
+  const name = hostName(String(host));
+  if (isIP(name) || name === "localhost" || name === listenHost.toLowerCase()) return undefined;
+  if (allowedHosts.some((h) => h.toLowerCase() === name)) return undefined;
+  return (
+    `forbidden: Host '${name.slice(0, 100)}' is not this emulator's address; call it at localhost or an IP address, ` +
+    "or allow the name with --allow-host (startEmulator's allowedHosts)"
+  );
+}
+
+/** The host name of a `Host` header: lower case, without its port, an IPv6 address without its brackets. */
+function hostName(header: string): string {
+  const h = header.trim().toLowerCase();
+  if (h.startsWith("[")) return h.slice(1, h.indexOf("]") >= 0 ? h.indexOf("]") : undefined);
+  return h.replace(/:\d*$/, "").replace(/\.$/, "");
+}
+
+/** Whether a listen address reaches only this machine (the loopback interface). */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === "::ffff:127.0.0.1";
 }
 
 export class EmulatorServer {
