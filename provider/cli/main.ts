@@ -13,7 +13,7 @@ import { deliveryConfigLines, passwordHints, skippedLine, summaryLine } from "./
 import { settleStack } from "./settle";
 import { readStackConfig } from "./stackConfig";
 import { summarize } from "./summary";
-import { printable } from "./terminal";
+import { printable } from "../api/terminalText";
 
 async function main(argv: readonly string[]): Promise<number> {
   let command: CliCommand;
