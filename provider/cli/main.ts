@@ -1,9 +1,5 @@
 #!/usr/bin/env node
-/**
- * `cdn-zones`: command line of the package. `cdn-zones import` writes a program adopting the
- * account's zones (see docs/migration.md); `settle` records what an interrupted `up` made (settle.ts);
- * `summary` turns `pulumi preview --json` into a pull request comment (summary.ts). The API key is never printed.
- */
+/** `cdn-zones`: `import` (docs/migration.md), `settle` (settle.ts) and `summary` (summary.ts). The API key is never printed. */
 import * as fs from "fs";
 import * as path from "path";
 import { CliCommand, parseCommand, USAGE, UsageError } from "./args";

@@ -76,11 +76,7 @@ export interface GeneratedProgram {
 /** Code-point order: the same on every machine, unlike `localeCompare`. */
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/**
- * Why `kind`'s check would refuse the listed `name`, or undefined. Declaring such a zone could only fail
- * its first preview, and the name becomes identifiers, a resource name and a comment: only names the
- * resources accept reach the program.
- */
+/** Why `kind`'s check would refuse the listed `name` (such a zone could only fail its first preview). */
 function nameProblem(kind: ZoneKind, name: unknown): string | undefined {
   const field = specOf(kind).fields.find((f) => f.input === "name")!;
   return fieldProblem(field, name);
@@ -114,10 +110,7 @@ interface Entry {
   password?: string;
 }
 
-/**
- * Renders the program for `zones` (already filtered) in `language`. `header` lines become the opening comment
- * (where the zones came from); the order is kind, then name, so a re-import diffs cleanly.
- */
+/** The program for `zones` in `language`, `header` its opening comment; by kind, then name, so a re-import diffs cleanly. */
 export function renderProgram(
   zones: readonly ListedZone[],
   header: readonly string[] = [],

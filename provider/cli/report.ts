@@ -1,8 +1,4 @@
-/**
- * The lines `cdn-zones import` prints on stderr besides progress: zones left out, the summary, the
- * `pulumi config set` commands. Each server value in them is made printable (api/terminalText.ts), so a zone
- * name cannot draw a line of its own.
- */
+/** The lines `cdn-zones import` prints on stderr besides progress; every server value in them made printable. */
 import { kindInfo } from "../api/kinds";
 import type { PasswordSetting, SkippedZone } from "./program";
 import { preview, printable } from "../api/terminalText";
