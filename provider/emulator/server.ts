@@ -83,19 +83,11 @@ const STATUS_TEXT: Record<number, string> = {
   503: "Service Unavailable",
 };
 
-/** An XML body with status 200 (XML-RPC faults travel as HTTP 200, per the spec). */
-function sendXml(res: http.ServerResponse, xml: string | Buffer, headers: Record<string, string> = {}): void {
-  res.writeHead(200, { "Content-Type": XML_TYPE, "Content-Length": Buffer.byteLength(xml), ...headers });
+/** An answer: XML with status 200, else text unless `headers` say (XML-RPC faults travel as HTTP 200, per the spec). */
+function reply(res: http.ServerResponse, xml: string | Buffer, headers: Record<string, string> = {}, status = 200) {
+  const type = status === 200 ? XML_TYPE : "text/plain; charset=utf-8";
+  res.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(xml), ...headers });
   res.end(xml);
-}
-
-function sendText(res: http.ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
 }
 
 const renderFault = (fault: RpcFault) => faultResponse(fault.faultCode, fault.faultString);
@@ -110,18 +102,17 @@ function sendInjected(injection: Injection, req: http.IncomingMessage, res: http
     else socket.destroy();
   } else if (status) {
     const retry: Record<string, string> = status === 503 ? { "Retry-After": String(injection.retryAfterS ?? 1) } : {};
-    sendText(res, status, `${status} ${STATUS_TEXT[status]} (injected by cdn-emulator)\n`, retry);
+    reply(res, `${status} ${STATUS_TEXT[status]} (injected by cdn-emulator)\n`, retry, status);
   } else if (send === "html") {
     const code = injection.status ?? 502;
     const title = code === 200 ? "Service temporarily unavailable" : `${code} ${STATUS_TEXT[code]}`;
     const page = `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>cdn-emulator (injected)</center></body></html>\n`;
-    res.writeHead(code, { "Content-Type": "text/html; charset=utf-8", "Content-Length": Buffer.byteLength(page) });
-    res.end(page);
-  } else if (send === "expired") sendXml(res, renderFault(Faults.expired()));
+    reply(res, page, { "Content-Type": "text/html; charset=utf-8" }, code);
+  } else if (send === "expired") reply(res, renderFault(Faults.expired()));
   else if (send === "half") {
     const bytes = Buffer.from(xml, "utf8");
-    sendXml(res, bytes.subarray(0, Math.floor(bytes.length / 2)));
-  } else sendXml(res, xml);
+    reply(res, bytes.subarray(0, Math.floor(bytes.length / 2)));
+  } else reply(res, xml);
 }
 
 /** Why a request is refused, or undefined when it may go on. */
@@ -173,7 +164,7 @@ export class EmulatorServer {
       this.handle(req, res).catch((error: unknown) => {
         // Only a bug gets here; answer if the socket is still usable.
         deps.log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
-        if (!res.headersSent && !res.destroyed) sendXml(res, renderFault(Faults.internal("unexpected server error")));
+        if (!res.headersSent && !res.destroyed) reply(res, renderFault(Faults.internal("unexpected server error")));
       });
     });
     this.http.keepAliveTimeout = 5_000;
@@ -235,7 +226,7 @@ export class EmulatorServer {
           : [];
     if (!status) return false;
     req.resume();
-    sendText(res, status, text!, headers);
+    reply(res, text!, headers, status);
     const path = (req.url ?? "").split("?", 1)[0].slice(0, 100);
     this.deps.log?.(printable(`${req.method} ${path} ${status}${refused ? ` ${refused}` : ""}`));
     return true;
@@ -299,7 +290,7 @@ export class EmulatorServer {
     }
     if (!res.destroyed) {
       if (act) sendInjected(injection, req, res, xml);
-      else sendXml(res, xml, body.kind === "tooLarge" ? { Connection: "close" } : {});
+      else reply(res, xml, body.kind === "tooLarge" ? { Connection: "close" } : {});
     }
     const fault = injection.kind ?? (injection.latencyMs > 0 ? "latency" : undefined);
     if (!outcome.ok)
