@@ -152,10 +152,7 @@ export class FaultInjector {
     return id;
   }
 
-  /**
-   * Makes the next call of one method fail once, before it is carried out (nothing changes) or after (the change is
-   * made and the answer lost): `once({ method: "pullzone.create", when: "after", as: "http503" })`. Returns the rule id.
-   */
+  /** Makes the next call of one method fail once, before it runs or after (the answer lost); returns the rule id. */
   once(spec: OnceSpec): number {
     if (!spec || typeof spec.method !== "string" || !/^[a-z]+\.[A-Za-z]+$/.test(spec.method))
       throw new TypeError("faults.once: method must be a wire name such as 'pullzone.create'");

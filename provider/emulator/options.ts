@@ -1,7 +1,4 @@
-/**
- * Options of startEmulator, their defaults, and the `cdn-emulator` flags: one table (OPTIONS) gives each option its
- * flag, its help line and its check, so the function and the command accept the same values with the same words.
- */
+/** startEmulator's options and defaults; one table (OPTIONS) gives each its check, its flag and its help line. */
 import { INT32_MAX } from "../api/ids";
 import type { EmulatorUser } from "./store/store";
 import { COMPAT_PROFILES, type CompatProfile } from "./compat";

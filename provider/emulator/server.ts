@@ -6,7 +6,8 @@
  * allowed name (DNS rebinding), is refused before its body is read (docs/emulator.md, "Security").
  */
 import * as http from "http";
-import { isIP, type Socket } from "net";
+import { once } from "events";
+import { isIP, type AddressInfo, type Socket } from "net";
 import { performance } from "perf_hooks";
 import { METHODS, type Group } from "../api/methods";
 import type { Dispatcher, Outcome } from "./dispatch";
@@ -174,16 +175,10 @@ export class EmulatorServer {
     });
   }
 
-  listen(port: number, host: string): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const onError = (error: Error) => reject(error);
-      this.http.once("error", onError);
-      this.http.listen(port, host, () => {
-        this.http.off("error", onError);
-        const address = this.http.address();
-        resolve(typeof address === "object" && address ? address.port : port);
-      });
-    });
+  /** Listens; rejects when the port is taken. Resolves to the port listened on. */
+  async listen(port: number, host: string): Promise<number> {
+    await once(this.http.listen(port, host), "listening");
+    return (this.http.address() as AddressInfo).port;
   }
 
   /** Stops listening, cuts every connection and cancels pending latency waits. Idempotent. */
@@ -320,10 +315,7 @@ export class EmulatorServer {
   }
 }
 
-/**
- * One log line per call: method, duration and outcome; never parameters. Control characters are escaped
- * (api/terminalText.ts), so a method name (or a fault string echoing one) cannot forge a line or drive the terminal.
- */
+/** One log line per call: method, duration and outcome, never parameters; control characters escaped. */
 export function logLine(call: CallRecord): string {
   const name = call.method || "(unparsed)";
   let outcome = call.ok

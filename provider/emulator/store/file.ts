@@ -64,10 +64,7 @@ function zoneProblem(i: number, z: unknown, ids: Map<number, number>, names: Map
   return typeof z.createdAt === "number" ? undefined : `${label}.createdAt is not a number`;
 }
 
-/**
- * Checks a parsed file is a snapshot this version could have written: ids positive int32s and unique, names that
- * create accepts and unique per kind without regard to case, no character XML forbids. The first problem, or none.
- */
+/** The first reason a parsed file is not a snapshot this version could have written, or undefined. */
 function snapshotProblem(data: unknown): string | undefined {
   if (!isRecord(data)) return "the top level is not a JSON object";
   if (data.version !== 1) return `unsupported version ${JSON.stringify(data.version)} (expected 1)`;
