@@ -60,16 +60,13 @@ export type ResolvedOptions = Readonly<Required<Omit<EmulatorOptions, "dataFile"
 /** A flag value that is not usable; the message names the flag. */
 export class CliError extends Error {}
 
-/** How an option is checked, and the flag that sets it (`name VALUE`, its help in the usage). */
+/** An option's check (`want` as errors say it), its flag (`name VALUE`), help, and whether it takes digits or repeats. */
 interface OptionRow {
-  /** What a value must be, as both the errors and the usage say it. */
   readonly want: string;
   readonly ok: (value: never) => boolean;
   readonly flag?: string;
   readonly help?: string;
-  /** The flag takes digits, read as a number. */
   readonly int?: true;
-  /** The flag may be repeated; the option is the list. */
   readonly multiple?: true;
 }
 

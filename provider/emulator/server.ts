@@ -1,9 +1,6 @@
 /**
- * The HTTP layer: routes paths, reads bounded bodies, parses calls, applies latency and injected faults, runs the
- * dispatcher, answers (every failure on the wire is sent here), records and logs. Tracks its sockets so close() ends
- * keep-alive connections and never hangs. A web page the developer opens must not use the emulator: a request with a
- * browser's `Origin` (or `Sec-Fetch-Site`), or whose `Host` names neither localhost, an IP, the listen address nor an
- * allowed name (DNS rebinding), is refused before its body is read (docs/emulator.md, "Security").
+ * The HTTP layer: refuses browsers and foreign Hosts (docs/emulator.md, "Security"), reads bounded bodies, applies
+ * latency and injected faults, dispatches, sends every failure on the wire, records; close() never hangs.
  */
 import * as http from "http";
 import { once } from "events";

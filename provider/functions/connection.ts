@@ -58,10 +58,7 @@ export function companyAliasFor(opts?: FunctionOptions, explicit?: string): stri
   return explicit || company(opts).companyAlias;
 }
 
-/**
- * The `companyId` of report calls: `explicit`, then the connection's or the stack's companyId, then its
- * companyAlias. Throws a `CdnConfigError` naming where it may be given.
- */
+/** The `companyId` of report calls: `explicit`, then the connection's or stack's companyId, then its companyAlias. */
 export function companyIdFor(opts?: FunctionOptions, explicit?: number | string): number | string {
   if (explicit !== undefined && explicit !== null && explicit !== "") return explicit;
   const { companyId, companyAlias } = company(opts);
