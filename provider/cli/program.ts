@@ -10,9 +10,8 @@ import { specOf } from "../resources/specs";
 import { fieldProblem } from "../resources/host/validate";
 
 /**
- * `s` as a double-quoted string literal on one line, in string literals and comments alike: JSON's escapes, then the
- * terminal rule's (api/terminalText.ts) for what JSON leaves raw: DEL, C1 controls, U+2028/U+2029 (they end a `//`
- * comment, ECMA-262 "Line Terminators") and the bidirectional controls ("Trojan Source").
+ * `s` as a one-line string literal, for literals and comments alike: JSON's escapes, then api/terminalText.ts's for
+ * DEL, C1, U+2028/U+2029 (they end a `//` comment) and the bidirectional controls ("Trojan Source").
  */
 const literal = (s: string): string => printable(JSON.stringify(s));
 /** A `//` comment holding `text` on one line, escaped as `literal` escapes it. */

@@ -1,7 +1,6 @@
 /**
- * `cdn-zones summary`: a pull request comment from `pulumi preview --json --show-sames`, under GitHub's 65,536
- * characters (the CLI's `--diff` of a 300-zone import is ~200 KB): a line per zone a step touches, then the errors and
- * warnings, each once (examples/gitops/README.md). Without `--show-sames` the JSON holds no unchanged resource (display.go).
+ * `cdn-zones summary`: a pull request comment from `pulumi preview --json --show-sames` under GitHub's 65,536
+ * characters, a line per zone a step touches, then errors and warnings once (examples/gitops/README.md).
  */
 import { changedFields } from "../resources/host/lifecycle";
 import { specOf } from "../resources/specs";

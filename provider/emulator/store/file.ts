@@ -134,10 +134,7 @@ export class FileStore extends MemoryStore {
     super(initialUsers, snapshot, firstZoneId);
   }
 
-  /**
-   * Opens `file` (its directory made if missing), takes its lock, loads it. A missing file is written at once, so an
-   * unusable directory fails now; an invalid one is an error naming the entry, never a silent reset.
-   */
+  /** Opens `file`: its directory made, its lock taken, loaded (an invalid one an error, never a silent reset). */
   static async open(file: string, initialUsers: () => EmulatorUser[], firstZoneId = 1): Promise<FileStore> {
     const resolved = path.resolve(file);
     const fail = (why: string) => (error: unknown) => {

@@ -65,10 +65,7 @@ export class DataFileLock {
     readonly token: string,
   ) {}
 
-  /**
-   * Takes the lock of `file`, or throws DataFileLockedError: written whole, then hard-linked into place (atomic); a
-   * stale lock is replaced under a guard (`<lock>.takeover`), so of several emulators starting at once one gets it.
-   */
+  /** Takes the lock of `file` (written whole, then hard-linked into place; a stale one replaced under a guard). */
   static async acquire(file: string): Promise<DataFileLock> {
     const lockFile = `${file}.lock`;
     const guard = `${lockFile}.takeover`;
