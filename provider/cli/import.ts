@@ -1,7 +1,4 @@
-/**
- * `cdn-zones import`: lists the account's zones with the package's client, leaves out those the
- * given stacks manage, and renders the adopting program. Progress goes to `progress` (stderr).
- */
+/** `cdn-zones import`: lists the account's zones, leaves out those the given stacks manage, renders the program. */
 import { CdnClient } from "../api/client";
 import { resolve, resolveCredentials, SETTINGS, SETTING_NAMES, settingRef, type ConfigLookup } from "../api/config";
 import { perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
@@ -14,19 +11,11 @@ import { isManaged, noManagedZones, readManagedZones } from "./state";
 export interface ImportResult extends GeneratedProgram {
   /** Zones left out because a state file names them, by kind. */
   excluded: Record<ZoneKind, number>;
-  /**
-   * The `pulumi config set` commands that keep the adopted zones' `cdnUrl` (cdn:companyAlias and
-   * cdn:cdnDomain), empty when no zone written has a delivery host name. `known` says the values come
-   * from CDN_COMPANY_ALIAS / CDN_CDN_DOMAIN; otherwise the commands hold placeholders to fill in.
-   */
+  /** The `pulumi config set` commands of cdn:companyAlias and cdn:cdnDomain, `known` when not placeholders. */
   deliveryConfig: { commands: string[]; known: boolean };
 }
 
-/**
- * The stack's config as the import reads it: a key whose environment variable is set is left to the
- * environment, so flags, then `CDN_*`, then the stack's `cdn:*` decide (the settings reader asks config
- * before the environment, and names the source each value came from).
- */
+/** The stack's config below the environment: flags, then `CDN_*`, then the stack's `cdn:*` decide. */
 export function belowEnvironment(stack: ConfigLookup, env: NodeJS.ProcessEnv): ConfigLookup {
   return (key) => {
     const name = SETTING_NAMES.find((n) => SETTINGS[n].configKey === key);
@@ -34,11 +23,7 @@ export function belowEnvironment(stack: ConfigLookup, env: NodeJS.ProcessEnv): C
   };
 }
 
-/**
- * Lists, filters and renders. The connection comes from the flags, else `env` (CDN_BASE_URL,
- * CDN_API_USER_ID, CDN_API_KEY), else `stack`: the `cdn:*` config of the project's stack, when the
- * import runs in one (stackConfig.ts).
- */
+/** Lists, filters and renders; the connection from the flags, else `env`, else `stack`'s `cdn:*` config. */
 export async function importZones(
   options: ImportOptions,
   progress: (line: string) => void,
@@ -81,11 +66,7 @@ export async function importZones(
   return { ...program, excluded, deliveryConfig: deliveryConfig(program, env, stack) };
 }
 
-/**
- * What to do after a failed listing. A refused key or an address that does not answer fails every
- * kind alike, so the setting to check is named; only a failure of this kind alone (a key not
- * granted live zones, a fault of this group) is helped by importing the other kinds.
- */
+/** What to do after a failed listing: the setting to check when every kind fails alike, else the other kinds. */
 function listingHint(e: unknown, kind: ZoneKind, kinds: readonly ZoneKind[]): string {
   if (e instanceof CdnAuthError && !e.notGranted)
     return ` (every kind fails alike: check the API key, ${settingRef("apiKey")} or --api-key-file, and the API user id, ${settingRef("apiUserId")} or --api-user-id)`;
@@ -96,10 +77,8 @@ function listingHint(e: unknown, kind: ZoneKind, kinds: readonly ZoneKind[]): st
 }
 
 /**
- * The API gives a zone's delivery host name (`cdn_url`) only in a create's answer, and nothing it
- * lists says the company alias or the CDN domain: an adopted zone's `cdnUrl` is built from
- * cdn:companyAlias and cdn:cdnDomain, so the import says how to set those the stack does not have yet
- * (with the values of CDN_COMPANY_ALIAS and CDN_CDN_DOMAIN when they are set and valid).
+ * An adopted zone's `cdnUrl` is built from cdn:companyAlias and cdn:cdnDomain (only a create's answer holds
+ * `cdn_url`): the commands setting those the stack lacks, with CDN_COMPANY_ALIAS / CDN_CDN_DOMAIN when set.
  */
 function deliveryConfig(
   program: GeneratedProgram,

@@ -1,9 +1,5 @@
 #!/usr/bin/env node
-/**
- * `cdn-zones`: command line of the package. `cdn-zones import` writes a program adopting the
- * account's zones (see docs/migration.md); `settle` records what an interrupted `up` made (settle.ts);
- * `summary` turns `pulumi preview --json` into a pull request comment (summary.ts). The API key is never printed.
- */
+/** `cdn-zones`: `import` (docs/migration.md), `settle` (settle.ts) and `summary` (summary.ts). The API key is never printed. */
 import * as fs from "fs";
 import * as path from "path";
 import { CliCommand, parseCommand, USAGE, UsageError } from "./args";
@@ -13,7 +9,7 @@ import { deliveryConfigLines, passwordHints, skippedLine, summaryLine } from "./
 import { settleStack } from "./settle";
 import { readStackConfig } from "./stackConfig";
 import { summarize } from "./summary";
-import { printable } from "./terminal";
+import { printable } from "../api/terminalText";
 
 async function main(argv: readonly string[]): Promise<number> {
   let command: CliCommand;

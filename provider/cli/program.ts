@@ -2,13 +2,42 @@
  * The program `cdn-zones import` writes: one resource per zone with its listed fields, an explicit
  * `name` and `adopt: true`, passwords from the stack's secret config. Pure text from rows, so it is
  * tested without an account; the output compiles under `tsc --strict`. Server values enter the text
- * only through codeText.ts, and a zone whose name the resources' check refuses is left out.
+ * only through `literal`, and a zone whose name the resources' check refuses is left out.
  */
 import { kindInfo, perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
+import { printable } from "../api/terminalText";
 import { specOf } from "../resources/specs";
 import { fieldProblem } from "../resources/host/validate";
-import { comment, literal } from "./codeText";
-import { IdentifierPool, ResourceNamePool } from "./names";
+
+/**
+ * `s` as a one-line string literal, for literals and comments alike: JSON's escapes, then api/terminalText.ts's for
+ * DEL, C1, U+2028/U+2029 (they end a `//` comment) and the bidirectional controls ("Trojan Source").
+ */
+const literal = (s: string): string => printable(JSON.stringify(s));
+/** A `//` comment holding `text` on one line, escaped as `literal` escapes it. */
+const comment = (text: string): string => `// ${literal(text).slice(1, -1)}`;
+
+/**
+ * Hands out names unique among those given before, compared lower-cased (config keys that differ only in case would
+ * confuse a reader): `pullWww`, `pullWww2` from `join(base, 2)`.
+ */
+function namePool(join: (base: string, n: number) => string): (base: string) => string {
+  const taken = new Set<string>();
+  return (base) => {
+    let out = base;
+    for (let n = 2; taken.has(out.toLowerCase()); n++) out = join(base, n);
+    taken.add(out.toLowerCase());
+    return out;
+  };
+}
+
+/** `my-zone.v2` -> `MyZoneV2`: the words of a name, each capitalised (`Zone` when none). */
+const pascalWords = (text: string): string =>
+  text
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== "")
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join("") || "Zone";
 
 /** A zone as listZones returned it (wire keys), with its kind. */
 export interface ListedZone {
@@ -46,11 +75,7 @@ export interface GeneratedProgram {
 /** Code-point order: the same on every machine, unlike `localeCompare`. */
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/**
- * Why `kind`'s check would refuse the listed `name`, or undefined. Declaring such a zone could only fail
- * its first preview, and the name becomes identifiers, a resource name and a comment: only names the
- * resources accept reach the program.
- */
+/** Why `kind`'s check would refuse the listed `name` (such a zone could only fail its first preview). */
 function nameProblem(kind: ZoneKind, name: unknown): string | undefined {
   const field = specOf(kind).fields.find((f) => f.input === "name")!;
   return fieldProblem(field, name);
@@ -84,10 +109,7 @@ interface Entry {
   password?: string;
 }
 
-/**
- * Renders the program for `zones` (already filtered) in `language`. `header` lines become the opening comment
- * (where the zones came from); the order is kind, then name, so a re-import diffs cleanly.
- */
+/** The program for `zones` in `language`, `header` its opening comment; by kind, then name, so a re-import diffs cleanly. */
 export function renderProgram(
   zones: readonly ListedZone[],
   header: readonly string[] = [],
@@ -105,20 +127,22 @@ export function renderProgram(
       byCodePoint(String(a.row.name), String(b.row.name)) ||
       Number(a.row.id) - Number(b.row.id),
   );
-  const vars = new IdentifierPool();
-  const names = new ResourceNamePool();
+  // A variable per zone, unique across the program, the kind's prefix keeping it off reserved words; a resource
+  // name per type: the zone's own name, numbered if it repeats in another case.
+  const variables = namePool((base, n) => `${base}${n}`);
+  const names = new Map(ZONE_KINDS.map((k) => [k, namePool((base, n) => `${base}-${n}`)]));
   const counts = perKind(() => 0);
   const entries = sorted.map((z): Entry => {
     const spec = specOf(z.kind);
     const zoneName = String(z.row.name);
-    const variable = vars.take(z.kind, zoneName);
+    const variable = variables(`${z.kind}${pascalWords(zoneName)}`);
     counts[z.kind]++;
     return {
       kind: z.kind,
       title: `${spec.label} '${zoneName}' (id ${String(z.row.id)})`,
       type: spec.type,
       variable,
-      resource: names.take(spec.type, zoneName),
+      resource: names.get(z.kind)!(zoneName),
       inputs: [["name", zoneName], ...listedInputs(z.kind, z.row)],
       password: spec.fields.some((f) => f.input === "password") ? `${variable}Password` : undefined,
     };
@@ -132,7 +156,7 @@ export function renderProgram(
 
 const PASSWORDS_NOTE = "Passwords cannot be read from the API: each comes from the stack's secret config.";
 
-/** The program in each language; every server value goes through `literal` or `comment` (codeText.ts). */
+/** The program in each language; every server value goes through `literal` or `comment` . */
 const WRITERS: Record<Language, (entries: Entry[], header: string[]) => string> = {
   typescript(entries, header) {
     const withPassword = entries.some((e) => e.password);

@@ -1,11 +1,7 @@
-/**
- * The lines `cdn-zones import` prints on stderr besides progress: zones left out, the summary, the
- * `pulumi config set` commands. Each server value in them is made printable (terminal.ts), so a zone
- * name cannot draw a line of its own.
- */
+/** The lines `cdn-zones import` prints on stderr besides progress; every server value in them made printable. */
 import { kindInfo } from "../api/kinds";
 import type { PasswordSetting, SkippedZone } from "./program";
-import { preview, printable } from "./terminal";
+import { preview, printable } from "../api/terminalText";
 
 /** Why zones are skipped, for the summary; each skipped line gives the check's own reason. */
 export const SKIP_REASON =

@@ -1,18 +1,8 @@
 /**
- * `cdn-zones settle`: what an interrupted `pulumi up` left (a CI cancellation: SIGINT, then SIGTERM). The engine keeps
- * each create it had begun as a pending CREATE operation of the checkpoint, with the inputs it sent (pkg/backend/
- * snapshot.go); the zone may be in the account and not in the state, and the next `up` finds its name in use. A dynamic
- * provider never sees pending operations, and `pulumi refresh --import-pending-creates` fails for dynamic resources (the
- * read gets no `__provider`), so this command settles them from `pulumi stack export` (docs/resources.md,
- * "Interrupted deployments"):
- * - a zone of exactly that name, holding what was sent, that no resource of the state holds: written into the state as
- *   the resource that was creating it, with the outputs its create records;
- * - no zone of that name (nothing was made), the name held by a resource of the state, or the resource in the state
- *   already (a later `up` made it): the pending create is dropped;
- * - anything else (the zone differs from what was sent, a name matched only in case, a listing without names): left
- *   and said; the next `up` finds the name in use, as before.
- * Written with `pulumi stack import` (which takes the stack's lock, and drops every pending operation); nothing is
- * written when nothing changes, and the API is not called when nothing is pending.
+ * `cdn-zones settle`: after an interrupted `pulumi up`, records the zones its pending creates made and drops those that
+ * made nothing, from `pulumi stack export`, written back with `pulumi stack import`. A dynamic provider never sees
+ * pending operations and `pulumi refresh --import-pending-creates` fails for dynamic resources (the read gets no
+ * `__provider`). The rule per pending create: docs/resources.md, "Interrupted deployments".
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -25,20 +15,12 @@ import { toOutputs, wireValues } from "../resources/host/outputs";
 import { matchesSent } from "../resources/host/recover";
 import { rowByLabel, rowByName, type ZoneRow } from "../resources/host/zoneLookup";
 import { specOf } from "../resources/specs";
-import { readStackConfig, runPulumi, type PulumiRunner } from "./stackConfig";
-import { isManaged, kindAtEndOf, managedIn, noManagedZones } from "./state";
+import { pulumiFailure, readStackConfig, runPulumi, type PulumiRunner } from "./stackConfig";
+import { isManaged, kindAtEndOf, managedIn, noManagedZones, type Resource } from "./state";
 
 type Props = Record<string, unknown>;
-interface StateResource extends Props {
-  urn: string;
-  type: string;
-  inputs?: Props;
-  outputs?: Props;
-}
-interface Operation {
-  type: string;
-  resource: StateResource;
-}
+type StateResource = Resource & Props & { urn: string; type: string; inputs?: Props; outputs?: Props };
+type Operation = { type: string; resource: StateResource };
 /** A `pulumi stack export`'s `deployment`, as far as it is read here; the rest is written back as it was. */
 export interface Deployment extends Props {
   resources?: StateResource[];
@@ -115,10 +97,8 @@ export function settle(
 /** Runs `pulumi args` in `cwd`, failing with the first line pulumi said. */
 function pulumi(run: PulumiRunner, args: string[], env: NodeJS.ProcessEnv): string {
   const r = run(args, process.cwd(), env);
-  if (r.error || r.status !== 0) {
-    const why = r.error?.message ?? r.stderr.split("\n").find((l) => l.trim()) ?? `exited ${r.status}`;
-    throw new Error(`\`pulumi ${args.join(" ")}\` failed: ${why.trim()}`);
-  }
+  const why = pulumiFailure(r);
+  if (why) throw new Error(`\`pulumi ${args.join(" ")}\` failed: ${why}`);
   return r.stdout;
 }
 

@@ -1,8 +1,6 @@
 /**
- * The selected stack's `cdn:*` config, for `cdn-zones import` run inside a Pulumi project: read with the
- * `pulumi` CLI itself (`pulumi config --json --show-secrets`), so secrets are decrypted by whatever secrets
- * provider and passphrase the user's stack has, and nothing here parses Pulumi's files or keys. Values are
- * held in memory only: never printed, never written.
+ * The stack's `cdn:*` config, read with `pulumi config --json --show-secrets` so the user's own secrets provider
+ * decrypts it and nothing here parses Pulumi's files. Values are held in memory only: never printed, never written.
  */
 import { spawnSync } from "child_process";
 import * as fs from "fs";
@@ -32,6 +30,12 @@ export const runPulumi: PulumiRunner = (args, cwd, env) => {
   return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", error: r.error };
 };
 
+/** Why a run of `pulumi` failed (the first line it said), or undefined when it succeeded. */
+export function pulumiFailure(r: ReturnType<PulumiRunner>): string | undefined {
+  if (r.error) return (r.error as NodeJS.ErrnoException).code === "ENOENT" ? "no `pulumi` on PATH" : r.error.message;
+  if (r.status !== 0) return (r.stderr.split("\n").find((l) => l.trim()) ?? `pulumi exited ${r.status}`).trim();
+}
+
 const NOTHING: ConfigLookup = () => undefined;
 
 /** The folder holding `Pulumi.yaml` (or `.yml`), from `dir` upwards as the CLI looks for it; undefined outside a project. */
@@ -52,11 +56,7 @@ export function parseConfigJson(text: string): Record<string, string> {
   return out;
 }
 
-/**
- * The selected stack's config (or `stack`'s), when `cwd` is in a Pulumi project. Outside a project,
- * nothing. A project whose stack cannot be read (no stack selected, no `pulumi` on PATH, a wrong
- * passphrase) gives `problem`: the import goes on with the environment and the flags.
- */
+/** The selected stack's config (or `stack`'s) when `cwd` is in a Pulumi project; `problem` when it cannot be read. */
 export function readStackConfig(
   opts: { cwd?: string; stack?: string; env?: NodeJS.ProcessEnv; run?: PulumiRunner } = {},
 ): StackConfig {
@@ -71,18 +71,13 @@ export function readStackConfig(
   const env = { ...(opts.env ?? process.env), PULUMI_SKIP_UPDATE_CHECK: "true" };
   const r = (opts.run ?? runPulumi)(args, cwd, env);
   const which = opts.stack ? `stack ${opts.stack}` : "the selected stack";
-  if (r.error || r.status !== 0) {
-    const why = r.error
-      ? (r.error as NodeJS.ErrnoException).code === "ENOENT"
-        ? "no `pulumi` on PATH"
-        : r.error.message
-      : (r.stderr.split("\n").find((l) => l.trim()) ?? `pulumi exited ${r.status}`).trim();
+  const why = pulumiFailure(r);
+  if (why)
     return {
       lookup: NOTHING,
       keys: [],
       problem: `the config of ${which} of the project in ${project} was not read: ${why}`,
     };
-  }
   let values: Record<string, string>;
   try {
     values = parseConfigJson(r.stdout);

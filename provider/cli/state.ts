@@ -1,8 +1,4 @@
-/**
- * `--exclude-state`: the zones a stack already manages, read from `pulumi stack export` output
- * (`deployment.resources[]`). Only `outputs.zoneId` and the resource type are read; zone ids are never
- * secret, so encrypted values elsewhere in the file do not matter.
- */
+/** The zones a stack manages, from `pulumi stack export` output: only the type and `outputs.zoneId` (never secret). */
 import * as fs from "fs";
 import { asId, idProblem } from "../api/ids";
 import { kindInfo, perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";

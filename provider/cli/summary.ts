@@ -1,10 +1,6 @@
 /**
- * `cdn-zones summary`: a pull request comment from `pulumi preview --json --show-sames`, under GitHub's 65,536
- * characters however many zones change (the CLI's own `--diff` text of a 300-zone import is about 200 KB). One line
- * per zone a step touches, saying what happens to it in the account: created, adopted (an existing zone taken over: a
- * `+ create` in the CLI's rows), updated and why, kept in the account (`[retain]`) or deleted; then the errors and
- * warnings, each once. Lines past the limit are counted, not shown. Without `--show-sames` the CLI's JSON holds no
- * unchanged resource (pkg/backend/display/display.go, `shouldShow`), and the count of unchanged zones is 0.
+ * `cdn-zones summary`: a pull request comment from `pulumi preview --json --show-sames` under GitHub's 65,536
+ * characters, a line per zone a step touches, then errors and warnings once (examples/gitops/README.md).
  */
 import { changedFields } from "../resources/host/lifecycle";
 import { specOf } from "../resources/specs";

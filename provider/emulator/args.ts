@@ -1,9 +1,4 @@
-/**
- * The arguments each handler receives, derived from its method's entry in the table
- * (api/methods.ts), as the client's option types are (api/types.ts): a parameter added, renamed
- * or retyped there changes its handler's argument type with it. These are the values
- * `checkParams` (params.ts) gives after conversion, so they are the emulator's concern, not the wire's.
- */
+/** Each handler's arguments as `checkParams` converts them, typed from its method's entry in the table (api/methods.ts). */
 import type { MethodOf, WireName } from "../api/methods";
 import type { SortKey } from "./params";
 
@@ -13,10 +8,7 @@ type StructOf<P> = P extends { readonly keys: readonly (infer K extends string)[
   : never;
 type RequiredKeys<P> = P extends { readonly requiredKeys: readonly (infer R extends string)[] } ? R : never;
 
-/**
- * The value of one parameter after conversion. Bounds and enums are not part of the type:
- * the handlers check them, with messages of their own (a `type` of 4 reaches the handler).
- */
+/** The value of one parameter after conversion; bounds and enums are the handlers' to check. */
 export type ArgValueOf<P> = P extends { readonly type: "int" }
   ? number
   : P extends { readonly type: "string"; readonly numericString: true }
@@ -33,10 +25,7 @@ export type ArgValueOf<P> = P extends { readonly type: "int" }
 
 type ParamOf<N extends WireName> = MethodOf<N>["params"][number];
 
-/**
- * The converted arguments of method `N`, by parameter name: a required parameter is always
- * present, an optional one is absent when omitted or sent as `<nil/>`.
- */
+/** The converted arguments of method `N` by name; an optional one is absent when omitted or `<nil/>`. */
 export type ArgsOf<N extends WireName> = {
   readonly [P in ParamOf<N> as P extends { readonly required: true } ? P["name"] : never]: ArgValueOf<P>;
 } & {

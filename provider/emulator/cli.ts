@@ -1,12 +1,85 @@
 #!/usr/bin/env node
 /**
- * `cdn-emulator`: runs the emulator until SIGINT/SIGTERM. Prints its settings and
- * `listening on <url>` once ready, then one line per call (no secrets).
+ * `cdn-emulator`: runs the emulator until SIGINT/SIGTERM, printing its settings, `listening on <url>` once ready, then
+ * one line per call (no secrets). Flags are read with Node's `util.parseArgs` (strict) and checked by the options' table.
  */
-import { parseArgs, describeKey, CliError, USAGE } from "./cli-args";
+import { parseArgs as nodeParseArgs, type ParseArgsConfig } from "util";
 import { startEmulator } from "./index";
-import { isLoopback } from "./request-guard";
-import { DEFAULT_HOST } from "./options";
+import { isLoopback } from "./server";
+import { CliError, checkOption, DEFAULT_API_KEY, DEFAULT_HOST, FLAG_ROWS, type EmulatorOptions } from "./options";
+
+export { CliError };
+
+export const USAGE = `Usage: cdn-emulator [options]
+
+Runs a local emulator of the CDN XML-RPC API (a development tool, not a production server).
+
+Options:
+${FLAG_ROWS.map(({ row }) => `  --${row.flag!.padEnd(19)}${row.help!.replace(/\n/g, `\n${" ".repeat(23)}`)}`).join("\n")}
+  --help, -h           print this help
+
+A value that starts with '-' is given as --flag=VALUE. Requests from web browsers (an Origin
+header) and requests naming another host are refused (docs/emulator.md, "Security").
+`;
+
+export type CliCommand = { kind: "help" } | { kind: "run"; options: EmulatorOptions; keyGiven: boolean };
+
+const FLAGS: ParseArgsConfig["options"] = {
+  help: { type: "boolean", short: "h" },
+  ...Object.fromEntries(
+    FLAG_ROWS.map(({ name, row }) => [
+      name,
+      { type: row.flag === name ? "boolean" : "string", multiple: !!row.multiple },
+    ]),
+  ),
+};
+
+/** Node's parseArgs errors in this command's words: the flag is quoted from Node's message (its codes are stable). */
+function translate(error: unknown): CliError {
+  const e = error as { code?: string; message?: string };
+  const quoted = /'([^']*)'/.exec(e.message ?? "")?.[1] ?? "";
+  const flag = quoted.split(" ")[0];
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return new CliError(`unknown option '${flag}'`);
+  if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
+    return new CliError(`unexpected argument '${quoted}' (every setting is a --flag)`);
+  if (e.code !== "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return new CliError(e.message ?? String(error));
+  if (/missing/.test(e.message ?? ""))
+    return new CliError(
+      `${flag} needs a value: ${FLAG_ROWS.find((f) => `--${f.name}` === flag)?.row.want ?? "a value"}`,
+    );
+  if (/ambiguous/.test(e.message ?? ""))
+    return new CliError(
+      `${flag} needs a value, but the next argument is a flag (write ${flag}=VALUE for a value that starts with '-')`,
+    );
+  return new CliError(`${flag} does not take a value`);
+}
+
+/** Parses argv (without node and the script); accepts `--flag value` and `--flag=value`. */
+export function parseArgs(argv: readonly string[]): CliCommand {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    values = nodeParseArgs({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw translate(error);
+  }
+  if (values.help) return { kind: "help" };
+  const options: Record<string, unknown> = {};
+  for (const { key, name, row } of FLAG_ROWS) {
+    const given = values[name];
+    if (given === undefined) continue;
+    // --no-live is the one boolean flag; a digit flag's text that is no number is refused as NaN.
+    options[key] = given === true ? false : row.int ? (/^\d+$/.test(String(given)) ? Number(given) : NaN) : given;
+    checkOption(key, options[key], name);
+  }
+  return { kind: "run", options, keyGiven: options.apiKey !== undefined };
+}
+
+/** The key line of the start banner: the built-in dev key in full (it is published), a given key not at all. */
+export function describeKey(key: string | undefined, given: boolean): string {
+  return given && key !== undefined
+    ? "******** (given with --api-key; not shown)"
+    : `${DEFAULT_API_KEY} (built-in dev key)`;
+}
 
 async function main(argv: readonly string[]): Promise<void> {
   let command;
@@ -17,13 +90,10 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stderr.write(`cdn-emulator: ${error.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  if (command.kind === "help") {
-    process.stdout.write(USAGE);
-    return;
-  }
+  if (command.kind === "help") return void process.stdout.write(USAGE);
   const { options, keyGiven } = command;
-  const emulator = await startEmulator({ ...options, log: (line) => process.stdout.write(`${line}\n`) });
   const out = (line: string) => process.stdout.write(`${line}\n`);
+  const emulator = await startEmulator({ ...options, log: out });
   out("cdn-emulator: local emulator of the CDN XML-RPC API (development tool, not a production server)");
   out(`  api user id: ${emulator.apiUserId}`);
   out(`  api key:     ${describeKey(options.apiKey, keyGiven)}`);
@@ -40,7 +110,6 @@ async function main(argv: readonly string[]): Promise<void> {
         "or listen on 127.0.0.1.\n",
     );
   out(`listening on ${emulator.url}`);
-
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -58,7 +127,9 @@ async function main(argv: readonly string[]): Promise<void> {
   process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`cdn-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+// Run as the command only: tests import parseArgs and USAGE from here.
+if (require.main === module)
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`cdn-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });

@@ -1,12 +1,7 @@
 /**
- * The `rollup` compatibility profile (compat.ts): answers a server that sums an account-wide report may give, and
- * bandwidth under other field names. Nothing public shows either (docs/emulator.md, "Compatibility profiles"); the
- * client must read them, so the emulator can answer so.
- * - A report asked without `zoneId`: one row per key (date, hour or node) summed over every zone, its `zone_id` 0
- *   ("all zones"); getPopularFiles' rows (one per file, each of one zone) come without `zone_id`. Rows are summed
- *   after sorting and paging, so a page holds the totals of the zones' rows on that page.
- * - account.getBandwidth: one struct, `date_from`, `date_to` and the figures as `prepaid_bandwidth`,
- *   `used_bandwidth` and `remaining_bandwidth`, written as text.
+ * The `rollup` compatibility profile: account-wide reports summed into one row per key (`zone_id` 0), bandwidth under
+ * `*_bandwidth` names as text. Nothing public shows either, but the client must read them: the table of what it does
+ * is in docs/emulator.md, "Compatibility profiles".
  */
 import type { Args } from "./params";
 import { Double, isStruct, type WireOut, type WireStruct as Struct } from "../api/xmlrpc";

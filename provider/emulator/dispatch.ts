@@ -1,8 +1,4 @@
-/**
- * Path and method dispatch, like Azurite's dispatch middleware: the path picks the group, the methodName must be a
- * method of that group, then auth, access, parameters, handler, and a flush of the store before the answer goes out.
- * Knows nothing of HTTP.
- */
+/** Dispatch, like Azurite's: group by path, method, auth, access, parameters, handler, then a flush of the store. */
 import { GROUPS, findMethod, type Group, type WireName } from "../api/methods";
 import { checkAuth, type AuthConfig } from "./auth";
 import type { Compat } from "./compat";
@@ -14,7 +10,6 @@ import { reportHandlers } from "./handlers/report";
 import { userHandlers } from "./handlers/user";
 import { zoneHandlers } from "./handlers/zones";
 import { checkParams, type Args } from "./params";
-import type { ArgsOf } from "./args";
 import type { ParsedCall, WireOut } from "../api/xmlrpc";
 
 /** One handler per wire name of the method table: a method without one (or a handler without a method) fails the build. */
@@ -48,11 +43,6 @@ export interface DispatchConfig {
   readonly onError?: (error: unknown) => void;
 }
 
-/** Runs `name`'s handler; checkParams converted the arguments from the same table entry, so they have its type. */
-function runHandler<N extends WireName>(name: N, context: HandlerContext, args: Args): WireOut {
-  return HANDLERS[name](context, args as ArgsOf<N>);
-}
-
 export class Dispatcher {
   constructor(private readonly config: DispatchConfig) {}
 
@@ -76,8 +66,8 @@ export class Dispatcher {
     const { context, compat } = this.config;
     const args = checkParams(method, compat.request(call.methodName, call.params), context.account);
     const before = context.store.revision;
-    // findMethod found it, so the name is one of the table's, and HANDLERS has one for each.
-    const value = runHandler(call.methodName as WireName, context, args);
+    // findMethod found the name in the table, and checkParams converted the arguments from that entry.
+    const value = (HANDLERS[call.methodName as WireName] as (c: HandlerContext, a: Args) => WireOut)(context, args);
     if (context.store.revision !== before)
       await context.store.flush().catch((error: Error) => {
         throw Faults.internal(`the change could not be saved to the data file (${error.message})`);

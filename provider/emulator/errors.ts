@@ -1,7 +1,4 @@
-/**
- * The XML-RPC faults the emulator raises, codes (FAULT, api/wire.ts) and strings (docs/emulator.md) in one catalog.
- * No string ever contains the API key, an authString or a password.
- */
+/** The emulator's faults, codes and strings in one catalog; no string holds the API key, an authString or a password. */
 import { FAULT } from "../api/wire";
 import { AUTH_TIME_ZONE, AUTH_WINDOW_MS } from "../api/auth";
 

@@ -1,8 +1,4 @@
-/**
- * A local emulator of the whole CDN XML-RPC API, for tests and development: `startEmulator()` listens on a free
- * loopback port and returns a handle to inspect calls, change zones behind the client's back (drift), inject faults
- * and close. A development tool, not a server to expose: see docs/emulator.md.
- */
+/** A local emulator of the whole CDN XML-RPC API, for tests and development, not to expose: docs/emulator.md. */
 import type { ZoneGroup, ZoneSpelling } from "../api/kinds";
 import { compatFor, type CompatProfile } from "./compat";
 import { Dispatcher } from "./dispatch";

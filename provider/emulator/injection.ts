@@ -1,7 +1,6 @@
 /**
  * Fault injection for reliability tests: rules that make matching calls slow, fail, lose their connection, come back
- * truncated or short. A rule with a `rate` draws from its own seeded PRNG, so a run is reproducible from the seed and
- * the order of calls. What each kind does is data (INJECTED); server.ts sends it.
+ * truncated or short; each rule's seeded PRNG makes a run reproducible. What each kind does is data (INJECTED).
  */
 
 /** The general kinds, which apply to any call; the reliability suites and the soak sample these at random. */
@@ -27,10 +26,7 @@ export type FaultMoment = "before" | "after";
 export type FailureForm = "http500" | "http502" | "http503" | "reset" | "truncated" | "short";
 type InjectedKind = Exclude<FaultKind, "latency">;
 
-/**
- * What each failing kind does: `when` it acts (before: instead of the call; after: the change made, on the way out),
- * what is `send`t and the `once()` form it stands for. A kind added to ALL_FAULT_KINDS without a row fails the build.
- */
+/** What each failing kind does: `when` it acts (instead of the call, or after it), what is sent, its `once()` form. */
 export const INJECTED: {
   readonly [K in InjectedKind]: {
     readonly when: FaultMoment;
@@ -156,10 +152,7 @@ export class FaultInjector {
     return id;
   }
 
-  /**
-   * Makes the next call of one method fail once, before it is carried out (nothing changes) or after (the change is
-   * made and the answer lost): `once({ method: "pullzone.create", when: "after", as: "http503" })`. Returns the rule id.
-   */
+  /** Makes the next call of one method fail once, before it runs or after (the answer lost); returns the rule id. */
   once(spec: OnceSpec): number {
     if (!spec || typeof spec.method !== "string" || !/^[a-z]+\.[A-Za-z]+$/.test(spec.method))
       throw new TypeError("faults.once: method must be a wire name such as 'pullzone.create'");

@@ -1,10 +1,7 @@
-/**
- * Options of startEmulator, their defaults, and the `cdn-emulator` flags: one table (OPTIONS) gives each option its
- * flag, its help line and its check, so the function and the command accept the same values with the same words.
- */
+/** startEmulator's options and defaults; one table (OPTIONS) gives each its check, its flag and its help line. */
 import { INT32_MAX } from "../api/ids";
 import type { EmulatorUser } from "./store/store";
-import { COMPAT_PROFILES, compatFor, type CompatProfile } from "./compat";
+import { COMPAT_PROFILES, type CompatProfile } from "./compat";
 
 /** The API user id the emulator accepts unless told otherwise. */
 export const DEFAULT_API_USER_ID = 4242;
@@ -52,7 +49,7 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** The shapes of the answers: `default`, `legacy` or `rollup` (docs/emulator.md, "Compatibility profiles"). */
   compat?: CompatProfile;
-  /** Names a request's `Host` may give besides localhost, the listen address and IPs (request-guard.ts). */
+  /** Names a request's `Host` may give besides localhost, the listen address and IPs (server.ts, browserRefusal). */
   allowedHosts?: readonly string[];
 }
 
@@ -63,16 +60,13 @@ export type ResolvedOptions = Readonly<Required<Omit<EmulatorOptions, "dataFile"
 /** A flag value that is not usable; the message names the flag. */
 export class CliError extends Error {}
 
-/** How an option is checked, and the flag that sets it (`name VALUE`, its help in the usage). */
+/** An option's check (`want` as errors say it), its flag (`name VALUE`), help, and whether it takes digits or repeats. */
 interface OptionRow {
-  /** What a value must be, as both the errors and the usage say it. */
   readonly want: string;
   readonly ok: (value: never) => boolean;
   readonly flag?: string;
   readonly help?: string;
-  /** The flag takes digits, read as a number. */
   readonly int?: true;
-  /** The flag may be repeated; the option is the list. */
   readonly multiple?: true;
 }
 
@@ -154,11 +148,6 @@ export const FLAG_ROWS = Object.entries(OPTIONS)
   }))
   .filter((f) => f.name !== "");
 
-/** The usage lines of the flags, help continued under its column. */
-export const FLAGS_USAGE = FLAG_ROWS.map(
-  ({ row }) => `  --${row.flag!.padEnd(19)}${row.help!.replace(/\n/g, `\n${" ".repeat(23)}`)}`,
-).join("\n");
-
 /** Throws when `value` is not what option `key` takes: a CliError naming `--flag` when given, else a TypeError. */
 export function checkOption(key: keyof EmulatorOptions, value: unknown, flag?: string): void {
   const row = OPTIONS[key];
@@ -169,28 +158,30 @@ export function checkOption(key: keyof EmulatorOptions, value: unknown, flag?: s
   throw new TypeError(`startEmulator: ${key} must be ${row.multiple ? `an array, each ${row.want}` : row.want}`);
 }
 
-/** What a flag needs, for Node's "missing value" error: `--compat needs a value: one of ...`. */
-export const flagWant = (name: string): string => FLAG_ROWS.find((f) => f.name === name)?.row.want ?? "a value";
+/** Each default, where the option has one. */
+const DEFAULTS = {
+  port: 0,
+  host: DEFAULT_HOST,
+  apiUserId: DEFAULT_API_USER_ID,
+  apiKey: DEFAULT_API_KEY,
+  live: true,
+  companyId: DEFAULT_COMPANY_ID,
+  companyAlias: DEFAULT_COMPANY_ALIAS,
+  cdnDomain: DEFAULT_CDN_DOMAIN,
+  firstZoneId: 1,
+  now: Date.now,
+  latencyMs: 0,
+  compat: "default",
+} as const;
 
 /** Applies defaults and rejects option values the emulator cannot use. */
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   for (const key of Object.keys(OPTIONS) as (keyof EmulatorOptions)[]) checkOption(key, options[key]);
+  const given = Object.entries(options).filter(([, v]) => v !== undefined);
   return {
-    port: options.port ?? 0,
-    host: options.host ?? DEFAULT_HOST,
-    apiUserId: options.apiUserId ?? DEFAULT_API_USER_ID,
-    apiKey: options.apiKey ?? DEFAULT_API_KEY,
-    live: options.live ?? true,
-    dataFile: options.dataFile,
-    companyId: options.companyId ?? DEFAULT_COMPANY_ID,
-    companyAlias: options.companyAlias ?? DEFAULT_COMPANY_ALIAS,
-    cdnDomain: options.cdnDomain ?? DEFAULT_CDN_DOMAIN,
-    firstZoneId: options.firstZoneId ?? 1,
-    now: options.now ?? Date.now,
-    latencyMs: options.latencyMs ?? 0,
+    ...DEFAULTS,
+    ...Object.fromEntries(given),
     maxBodyBytes: options.maxBodyBytes || DEFAULT_MAX_BODY_BYTES,
-    log: options.log,
-    compat: compatFor(options.compat).profile,
     allowedHosts: [...(options.allowedHosts ?? [])],
   };
 }

@@ -1,7 +1,4 @@
-/**
- * Checks the parameters after the three auth ones against the method table (api/methods.ts) and converts them to
- * plain values by parameter name. The table is the only source of positions, wire types, struct keys and columns.
- */
+/** Checks the parameters after the three auth ones against the method table and converts them to values by name. */
 import { isYmd } from "../api/dates";
 import type { MethodSpec, ParamSpec } from "../api/methods";
 import { isReportName, REPORT_COLUMNS } from "../api/reportShapes";

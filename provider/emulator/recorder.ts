@@ -1,7 +1,4 @@
-/**
- * Call and purge records for tests to inspect, and per-method counters. A record holds the parameters after the three
- * auth ones, every `password` replaced by "[redacted]": the API key, authStrings and passwords are never kept.
- */
+/** Call and purge records and per-method counters; never the API key, an authString or a password. */
 import { findMethod } from "../api/methods";
 import type { PurgeRecord } from "./handlers/context";
 import type { FaultKind } from "./injection";

@@ -1,10 +1,10 @@
 /**
- * The HTTP layer: routes paths, reads bounded bodies, parses calls, applies latency and injected faults, runs the
- * dispatcher, answers (every failure on the wire is sent here), records and logs. Tracks its sockets so close() ends
- * keep-alive connections and never hangs.
+ * The HTTP layer: refuses browsers and foreign Hosts (docs/emulator.md, "Security"), reads bounded bodies, applies
+ * latency and injected faults, dispatches, sends every failure on the wire, records; close() never hangs.
  */
 import * as http from "http";
-import type { Socket } from "net";
+import { once } from "events";
+import { isIP, type AddressInfo, type Socket } from "net";
 import { performance } from "perf_hooks";
 import { METHODS, type Group } from "../api/methods";
 import type { Dispatcher, Outcome } from "./dispatch";
@@ -13,7 +13,6 @@ import { Faults, type RpcFault } from "./errors";
 import { INJECTED, type FaultInjector, type Injection } from "./injection";
 import { recordParams, type CallRecord, type Recorder } from "./recorder";
 import { printable } from "../api/terminalText";
-import { browserRefusal } from "./request-guard";
 import {
   decodeUtf8,
   faultResponse,
@@ -31,7 +30,7 @@ export interface ServerDeps {
   readonly now: () => number;
   latencyMs: number;
   readonly log?: (line: string) => void;
-  /** The address listened on, and other names a request's Host may give (request-guard.ts). */
+  /** The address listened on, and other names a request's Host may give (browserRefusal). */
   readonly host: string;
   readonly allowedHosts?: readonly string[];
 }
@@ -82,19 +81,11 @@ const STATUS_TEXT: Record<number, string> = {
   503: "Service Unavailable",
 };
 
-/** An XML body with status 200 (XML-RPC faults travel as HTTP 200, per the spec). */
-function sendXml(res: http.ServerResponse, xml: string | Buffer, headers: Record<string, string> = {}): void {
-  res.writeHead(200, { "Content-Type": XML_TYPE, "Content-Length": Buffer.byteLength(xml), ...headers });
+/** An answer: XML with status 200, else text unless `headers` say (XML-RPC faults travel as HTTP 200, per the spec). */
+function reply(res: http.ServerResponse, xml: string | Buffer, headers: Record<string, string> = {}, status = 200) {
+  const type = status === 200 ? XML_TYPE : "text/plain; charset=utf-8";
+  res.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(xml), ...headers });
   res.end(xml);
-}
-
-function sendText(res: http.ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, {
-    "Content-Type": "text/plain; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
 }
 
 const renderFault = (fault: RpcFault) => faultResponse(fault.faultCode, fault.faultString);
@@ -109,18 +100,49 @@ function sendInjected(injection: Injection, req: http.IncomingMessage, res: http
     else socket.destroy();
   } else if (status) {
     const retry: Record<string, string> = status === 503 ? { "Retry-After": String(injection.retryAfterS ?? 1) } : {};
-    sendText(res, status, `${status} ${STATUS_TEXT[status]} (injected by cdn-emulator)\n`, retry);
+    reply(res, `${status} ${STATUS_TEXT[status]} (injected by cdn-emulator)\n`, retry, status);
   } else if (send === "html") {
     const code = injection.status ?? 502;
     const title = code === 200 ? "Service temporarily unavailable" : `${code} ${STATUS_TEXT[code]}`;
     const page = `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>cdn-emulator (injected)</center></body></html>\n`;
-    res.writeHead(code, { "Content-Type": "text/html; charset=utf-8", "Content-Length": Buffer.byteLength(page) });
-    res.end(page);
-  } else if (send === "expired") sendXml(res, renderFault(Faults.expired()));
+    reply(res, page, { "Content-Type": "text/html; charset=utf-8" }, code);
+  } else if (send === "expired") reply(res, renderFault(Faults.expired()));
   else if (send === "half") {
     const bytes = Buffer.from(xml, "utf8");
-    sendXml(res, bytes.subarray(0, Math.floor(bytes.length / 2)));
-  } else sendXml(res, xml);
+    reply(res, bytes.subarray(0, Math.floor(bytes.length / 2)));
+  } else reply(res, xml);
+}
+
+/** Why a request is refused, or undefined when it may go on. */
+export function browserRefusal(
+  headers: { readonly [name: string]: string | string[] | undefined },
+  listenHost: string,
+  allowedHosts: readonly string[] = [],
+): string | undefined {
+  if (headers.origin !== undefined || headers["sec-fetch-site"] !== undefined)
+    return "forbidden: a web browser's request (it carries an Origin header); the emulator answers API clients only";
+  const host = headers.host;
+  if (host === undefined) return undefined;
+  const name = hostName(String(host));
+  if (isIP(name) || name === "localhost" || name === listenHost.toLowerCase()) return undefined;
+  if (allowedHosts.some((h) => h.toLowerCase() === name)) return undefined;
+  return (
+    `forbidden: Host '${name.slice(0, 100)}' is not this emulator's address; call it at localhost or an IP address, ` +
+    "or allow the name with --allow-host (startEmulator's allowedHosts)"
+  );
+}
+
+/** The host name of a `Host` header: lower case, without its port, an IPv6 address without its brackets. */
+function hostName(header: string): string {
+  const h = header.trim().toLowerCase();
+  if (h.startsWith("[")) return h.slice(1, h.indexOf("]") >= 0 ? h.indexOf("]") : undefined);
+  return h.replace(/:\d*$/, "").replace(/\.$/, "");
+}
+
+/** Whether a listen address reaches only this machine (the loopback interface). */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === "::ffff:127.0.0.1";
 }
 
 export class EmulatorServer {
@@ -140,7 +162,7 @@ export class EmulatorServer {
       this.handle(req, res).catch((error: unknown) => {
         // Only a bug gets here; answer if the socket is still usable.
         deps.log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
-        if (!res.headersSent && !res.destroyed) sendXml(res, renderFault(Faults.internal("unexpected server error")));
+        if (!res.headersSent && !res.destroyed) reply(res, renderFault(Faults.internal("unexpected server error")));
       });
     });
     this.http.keepAliveTimeout = 5_000;
@@ -150,16 +172,10 @@ export class EmulatorServer {
     });
   }
 
-  listen(port: number, host: string): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const onError = (error: Error) => reject(error);
-      this.http.once("error", onError);
-      this.http.listen(port, host, () => {
-        this.http.off("error", onError);
-        const address = this.http.address();
-        resolve(typeof address === "object" && address ? address.port : port);
-      });
-    });
+  /** Listens; rejects when the port is taken. Resolves to the port listened on. */
+  async listen(port: number, host: string): Promise<number> {
+    await once(this.http.listen(port, host), "listening");
+    return (this.http.address() as AddressInfo).port;
   }
 
   /** Stops listening, cuts every connection and cancels pending latency waits. Idempotent. */
@@ -202,7 +218,7 @@ export class EmulatorServer {
           : [];
     if (!status) return false;
     req.resume();
-    sendText(res, status, text!, headers);
+    reply(res, text!, headers, status);
     const path = (req.url ?? "").split("?", 1)[0].slice(0, 100);
     this.deps.log?.(printable(`${req.method} ${path} ${status}${refused ? ` ${refused}` : ""}`));
     return true;
@@ -266,7 +282,7 @@ export class EmulatorServer {
     }
     if (!res.destroyed) {
       if (act) sendInjected(injection, req, res, xml);
-      else sendXml(res, xml, body.kind === "tooLarge" ? { Connection: "close" } : {});
+      else reply(res, xml, body.kind === "tooLarge" ? { Connection: "close" } : {});
     }
     const fault = injection.kind ?? (injection.latencyMs > 0 ? "latency" : undefined);
     if (!outcome.ok)
@@ -296,10 +312,7 @@ export class EmulatorServer {
   }
 }
 
-/**
- * One log line per call: method, duration and outcome; never parameters. Control characters are escaped
- * (api/terminalText.ts), so a method name (or a fault string echoing one) cannot forge a line or drive the terminal.
- */
+/** One log line per call: method, duration and outcome, never parameters; control characters escaped. */
 export function logLine(call: CallRecord): string {
   const name = call.method || "(unparsed)";
   let outcome = call.ok

@@ -1,7 +1,4 @@
-/**
- * The emulator handle's zone methods: inspection, and changes made directly in the store as if through the control
- * panel (drift), checked as create and update check them. A kind may be spelled `pull`, `pullzone` or `PullZone`.
- */
+/** The handle's zone methods: inspection, and changes as if through the control panel (drift), checked as create's. */
 import { kindInfo, zoneKindOf, type ZoneGroup, type ZoneSpelling } from "../api/kinds";
 import { ZONE_CREATE_KEYS } from "../api/methods";
 import { ZONE_ROW_FIELDS } from "../api/wire";

@@ -1,7 +1,6 @@
 /**
- * What the emulator stores of a zone and how it answers with it, from the kinds' table (api/zoneKinds.ts): the fields
- * values may set, the values the API computes (kept when listZones shows them) and each one's rule. A kind needs
- * nothing here unless it brings a computed value of a new name: COMPUTED then lacks it, and the build fails.
+ * What the emulator stores of a zone, from the kinds' table (api/zoneKinds.ts): the fields values may set, and the
+ * values the API computes with each one's rule (a computed value of a new name fails the build until COMPUTED has it).
  */
 import { kindOfGroup, ZONE_KINDS, type ZoneGroup } from "../api/kinds";
 import { ZONE_KIND_TABLE } from "../api/zoneKinds";

@@ -1,7 +1,4 @@
-/**
- * The handlers every zone group shares (create, update, listZones), made once per group and keyed
- * by wire name, so a kind added to api/kinds.ts gets its handlers without a line here or in handlers/.
- */
+/** The handlers every zone group shares (create, update, listZones), made once per group of api/kinds.ts. */
 import { ZONE_GROUPS, type ZoneGroup } from "../api/kinds";
 import type { WireName } from "../api/methods";
 import type { Handler } from "./handlers/context";
@@ -23,7 +20,6 @@ export function perZoneGroup(make: (group: ZoneGroup) => ZoneGroupHandlers): {
   const entries = ZONE_GROUPS.flatMap((group) =>
     Object.entries(make(group)).map(([method, handler]) => [`${group}.${method}`, handler]),
   );
-  // Keys built at run time are strings to the compiler. ZONE_GROUPS holds every group and `make` every shared
-  // method, so each key of the type is present; a handler that takes any group's arguments takes its own group's.
+  // Keys built at run time are strings to the compiler; ZONE_GROUPS and `make` give every key of the type.
   return Object.fromEntries(entries) as { readonly [N in `${ZoneGroup}.${SharedZoneMethod}`]: Handler<N> };
 }

@@ -1,8 +1,6 @@
 /**
- * Which account a function talks to, in the program's process: `opts.connection` when given,
- * else the stack's config (`cdn:*`), else the `CDN_*` environment variables. One client per set
- * of credentials is kept for the life of the process (it holds the keep-alive sockets), tuned by
- * the stack's config, then the environment.
+ * Which account a function talks to: `opts.connection`, else the stack's `cdn:*`, else `CDN_*`. One client per
+ * set of credentials lives as long as the process (it holds the keep-alive sockets).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { CdnClient } from "../api/client";
@@ -29,9 +27,7 @@ export interface FunctionOutputOptions {
 /** The clients made here, by account. */
 const clients = new Map<string, CdnClient>();
 
-function isClient(v: unknown): v is CdnClient {
-  return v instanceof CdnClient;
-}
+const isClient = (v: unknown): v is CdnClient => v instanceof CdnClient;
 
 /** The client of the account a call is for: `opts.connection`, else the stack's config, else `CDN_*`. */
 export function clientFor(opts?: FunctionOptions): CdnClient {
@@ -62,10 +58,7 @@ export function companyAliasFor(opts?: FunctionOptions, explicit?: string): stri
   return explicit || company(opts).companyAlias;
 }
 
-/**
- * The `companyId` of report calls: `explicit`, then the connection's or the stack's companyId, then its
- * companyAlias. Throws a `CdnConfigError` naming where it may be given.
- */
+/** The `companyId` of report calls: `explicit`, then the connection's or stack's companyId, then its companyAlias. */
 export function companyIdFor(opts?: FunctionOptions, explicit?: number | string): number | string {
   if (explicit !== undefined && explicit !== null && explicit !== "") return explicit;
   const { companyId, companyAlias } = company(opts);

@@ -1,8 +1,6 @@
 /**
- * Functions for programs, Pulumi style: `getX(args, opts?)` returns a Promise of plain values,
- * `getXOutput(args, opts?)` takes Inputs and returns an Output. Purges, zone lookups, reports,
- * bandwidth and users (the CachePurge resource is in provider/resources). Reference: docs/functions.md.
- * Under `pulumi.runtime.setMocks` each answers from `mocks.call` (see mocks.ts): the one place that is applied.
+ * Functions for programs, Pulumi style (`getX` a Promise, `getXOutput` an Output): docs/functions.md. Each is made
+ * mockable here (mocks.ts), the one place that is applied.
  */
 import * as account from "./account";
 import { mockable } from "./mocks";

@@ -1,8 +1,6 @@
 /**
- * Unit tests the Pulumi way: under `pulumi.runtime.setMocks` every function answers from the mocks'
- * `call` with the token `cdn:index:<functionName>` and the arguments as given, and makes no network
- * call, as a provider's generated functions do. Applied once, where the functions are exported
- * (functions/index.ts), so no function body knows about mocks.
+ * Under `pulumi.runtime.setMocks` every function answers from the mocks' `call` (token `cdn:index:<name>`) and
+ * makes no network call, as generated functions do; applied once, in functions/index.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { datesToText } from "./outputForm";
@@ -11,16 +9,12 @@ import { terminalSafe } from "../api/errors";
 /** The token prefix of every function's invoke: `cdn:index:getPullZones`. */
 export const FUNCTION_TOKEN_PREFIX = "cdn:index:";
 
-/**
- * A monitor carrying this (global) symbol lets functions call the API although it is a mock monitor:
- * the testing kit's monitor does, so a program it runs offline reads and purges the emulator's zones.
- */
+/** A mock monitor carrying this symbol lets functions call the API (the testing kit's, over the emulator). */
 export const LIVE_FUNCTIONS = Symbol.for("pulumi-cdn-zones.liveFunctions");
 
 /**
- * Whether `setMocks` installed the current monitor. The SDK has no public `isMockMode`; its `MockMonitor` holds the
- * `Mocks` it was given (runtime/mocks.js), which no real monitor has. Read by shape, not by class name, because a
- * program's own `@pulumi/pulumi` may be another copy than this package's, and a bundler may rename the class.
+ * Whether `setMocks` installed the current monitor: the SDK has no `isMockMode`, and its `MockMonitor` holds its
+ * `Mocks` (runtime/mocks.js). By shape, not class name: the program's `@pulumi/pulumi` may be another copy.
  */
 export function functionsAnswerFromMocks(): boolean {
   let monitor: { mocks?: { call?: unknown; newResource?: unknown } } & Record<symbol, unknown>;
@@ -34,17 +28,12 @@ export function functionsAnswerFromMocks(): boolean {
 }
 
 /** The invoke arguments: Dates as `Y-m-d` text (the SDK's serialization would turn a Date into `{}`). */
-function invokeArgs(args: unknown): pulumi.Inputs {
-  return (datesToText(args ?? {}) ?? {}) as pulumi.Inputs;
-}
+const invokeArgs = (args: unknown) => (datesToText(args ?? {}) ?? {}) as pulumi.Inputs;
 
 type PlainFn = (args: never, opts?: never) => Promise<unknown>;
 type OutputFn = (args: never, opts?: never) => pulumi.Output<unknown>;
 
-/**
- * `fn`, answered by `mocks.call` under mocks. Its error leaves with a printable message (the program's runtime
- * prints it as it is: api/terminalText.ts); the `...Output` forms get the same from `outputForm`.
- */
+/** `fn`, answered by `mocks.call` under mocks; its error leaves with a printable message (api/terminalText.ts). */
 export function mockablePromise<F extends PlainFn>(name: string, fn: F): F {
   const token = FUNCTION_TOKEN_PREFIX + name;
   const wrapped = (args?: never, opts?: never) =>
@@ -66,10 +55,7 @@ export function mockableOutput<F extends OutputFn>(name: string, fn: F): F {
   return Object.defineProperty(wrapped, "name", { value: name }) as unknown as F;
 }
 
-/**
- * Every function of `module` (`getX`, `getXOutput`, `purgeX`, `purgeXOutput`) made mockable; other
- * members are returned as they are. Types are kept, so `export const { getPullZones } = mockable(zones)`.
- */
+/** Every `getX`/`purgeX` function of `module` (and its Output form) made mockable; other members as they are. */
 export function mockable<M extends object>(module: M): M {
   const out: Record<string, unknown> = {};
   for (const [name, v] of Object.entries(module)) {

@@ -1,8 +1,4 @@
-/**
- * The `...Output` forms: a plain function lifted over `pulumi.Input` arguments, the way Pulumi's
- * generated `getXOutput` functions are. Secrets in the arguments keep the result secret; a
- * connection's secret key does not make results secret (they hold nothing derived from it).
- */
+/** The `...Output` forms: a plain function lifted over `pulumi.Input` arguments, as Pulumi's generated `getXOutput`. */
 import * as pulumi from "@pulumi/pulumi";
 import { CdnClient } from "../api/client";
 import { toYmd } from "../api/dates";
@@ -25,11 +21,9 @@ export function datesToText<T>(args: T): T {
 }
 
 /**
- * The `...Output` form of a plain function (`getZoneOutput` of `getZone`): runs it once every Input in `args` (and
- * in the connection) is known; the result follows the
- * secrecy of `args`. A connection's secret key does not make results secret (they hold nothing
- * derived from it), and a `CdnClient` is passed as it is (`pulumi.output` would copy it). An error
- * leaves with a printable message (api/terminalText.ts).
+ * The `...Output` form of a plain function: runs it once every Input of `args` and the connection is known; the
+ * result is secret when `args` are (a connection's key is not: results hold nothing derived from it). A `CdnClient`
+ * is passed as it is (`pulumi.output` would copy it); an error leaves with a printable message.
  */
 export function outputForm<A, R>(
   unsafe: (args: A, opts?: FunctionOptions) => Promise<R>,
@@ -63,11 +57,7 @@ interface OutputInternals<T> {
   promise(withUnknowns?: boolean): Promise<T>;
 }
 
-/**
- * Waits for an Input without blocking on an unknown: during a preview a resource's computed
- * outputs are unknown, and `apply` would never run. Reads the Output's own promises, which the
- * SDK keeps for exactly this (`isKnown`, `isSecret`, `promise(withUnknowns)`).
- */
+/** Waits for an Input without blocking on an unknown (a preview's `apply` never runs), by the Output's own promises. */
 export async function settle<T>(v: pulumi.Input<T> | undefined): Promise<Settled<T>> {
   if (!pulumi.Output.isInstance(v)) return { known: true, secret: false, value: (await v) as T };
   const o = v as unknown as OutputInternals<T>;

@@ -1,8 +1,4 @@
-/**
- * Paging of the report methods: one call with the caller's `maxReturn`/`offset`, or with
- * `allPages: true` as many calls of `pageSize` rows (`maxReturn`, `offset` 0, pageSize, ...) as it
- * takes to reach a page shorter than `pageSize`.
- */
+/** Paging of the reports: one call with `maxReturn`/`offset`, or with `allPages` calls of `pageSize` to a short page. */
 import { MAX_RETURN_LIMIT } from "../api/methods";
 import { CdnValidationError } from "../api/errors";
 import { intArg } from "./args";
@@ -44,7 +40,8 @@ export function pager(
   if (!all) {
     if (pageSize !== undefined)
       throw new CdnValidationError("pageSize", "goes with allPages: true (use maxReturn for one page)", fn);
-    return (fetch) => fetch(withoutUndefined({ maxReturn, offset }));
+    const page = Object.fromEntries(Object.entries({ maxReturn, offset }).filter(([, v]) => v !== undefined));
+    return (fetch) => fetch(page);
   }
   if (maxReturn !== undefined)
     throw new CdnValidationError(
@@ -70,11 +67,4 @@ export function pager(
       fn,
     );
   };
-}
-
-function withoutUndefined(p: Page): Page {
-  const out: Page = {};
-  if (p.maxReturn !== undefined) out.maxReturn = p.maxReturn;
-  if (p.offset !== undefined) out.offset = p.offset;
-  return out;
 }

@@ -1,8 +1,4 @@
-/**
- * Purge functions for programs: one URL, a list of URLs, or a whole zone. A purge never runs
- * during `pulumi preview`: it answers what it would purge, `{ purged: false, preview: true, targets }`.
- * Arguments are checked in both cases, so a bad URL fails the preview.
- */
+/** Purges of one URL, URLs or a zone; a preview checks the arguments and answers what it would purge (docs/functions.md). */
 import * as pulumi from "@pulumi/pulumi";
 import { CdnValidationError } from "../api/errors";
 import { checkArgs, intArg } from "./args";
@@ -74,9 +70,13 @@ function isDryRun(): boolean {
   }
 }
 
-function previewResult(targets: string[]): PurgeResult {
-  return { purged: false, preview: true, targets };
-}
+const previewResult = (targets: string[]): PurgeResult => ({ purged: false, preview: true, targets });
+const purged = (targets: string[]): PurgeResult => ({
+  purged: true,
+  preview: false,
+  targets,
+  purgedAt: new Date().toISOString(),
+});
 
 /** Removes one file from the cache, so it is fetched from the origin on its next request. */
 export async function purgeUrl(args: PurgeUrlArgs, opts?: FunctionOptions): Promise<PurgeResult> {
@@ -87,7 +87,7 @@ export async function purgeUrl(args: PurgeUrlArgs, opts?: FunctionOptions): Prom
   const url = a.url as string;
   if (isDryRun()) return previewResult([url]);
   await clientFor(opts).cache.purge(url);
-  return { purged: true, preview: false, targets: [url], purgedAt: new Date().toISOString() };
+  return purged([url]);
 }
 
 /** {@link purgeUrl} over Inputs. */
@@ -108,7 +108,7 @@ export async function purgeUrls(args: PurgeUrlsArgs, opts?: FunctionOptions): Pr
     throw new CdnValidationError("concurrency", `must be between 1 and 64, got ${concurrency}`, fn);
   if (isDryRun()) return previewResult(urls);
   await purgeUrlList(clientFor(opts), urls, concurrency);
-  return { purged: true, preview: false, targets: urls, purgedAt: new Date().toISOString() };
+  return purged(urls);
 }
 
 /** {@link purgeUrls} over Inputs. */
@@ -146,9 +146,8 @@ export async function resolveZoneTarget(
 }
 
 /**
- * Purges a whole zone's cache with cache.purgeAllCache, whose argument is `<zone_name>.<company_alias>`.
- * The alias comes from `companyAlias`, else `cdn:companyAlias` / `CDN_COMPANY_ALIAS`, else the
- * zone resource's `cdnUrl` (`<name>.<alias>.<domain>`).
+ * Purges a whole zone's cache (cache.purgeAllCache of `<zone_name>.<company_alias>`), the alias from `companyAlias`,
+ * else `cdn:companyAlias` / `CDN_COMPANY_ALIAS`, else the zone resource's `cdnUrl`.
  */
 export async function purgeZone(args: PurgeZoneArgs, opts?: FunctionOptions): Promise<PurgeResult> {
   const fn = "purgeZone";
@@ -160,7 +159,7 @@ export async function purgeZone(args: PurgeZoneArgs, opts?: FunctionOptions): Pr
   if (isDryRun()) return previewResult([target ?? pending!]);
   if (!target) throw new CdnValidationError("zone", "the zone's name is not known (its resource was not created)", fn);
   await purgeZoneTarget(clientFor(opts), target);
-  return { purged: true, preview: false, targets: [target], purgedAt: new Date().toISOString() };
+  return purged([target]);
 }
 
 /** {@link purgeZone} over Inputs; a zone resource may be passed as it is. */

@@ -1,8 +1,4 @@
-/**
- * What every zone lookup shares: a kind's listZones rows as camelCase results, their types derived from the
- * kinds' table (api/zoneKinds.ts), and the getXZones / getXZonesOutput pair made for a kind. The pairs of the
- * four kinds are generated into functions/kinds/ (scripts/generate-kinds.js).
- */
+/** What every zone lookup shares: listZones rows as camelCase, typed from the kinds' table, and a kind's getXZones pair. */
 import type * as pulumi from "@pulumi/pulumi";
 import { kindInfo, type ZoneKind } from "../api/kinds";
 import { ZONE_KIND_TABLE } from "../api/zoneKinds";
@@ -19,9 +15,8 @@ type ListedName<K extends ZoneKind> =
   | { [C in keyof Computed<K>]: Computed<K>[C] extends { fromList: true } ? C : never }[keyof Computed<K>];
 
 /**
- * A zone of kind K as the lookups return it: `kind`, `zoneId`, and the row's fields in camelCase. A kind whose rows
- * may carry only `id` (live zones: §2.2 shows no other field) has every other field optional, and keeps the
- * columns a server adds.
+ * A zone of kind K as the lookups return it: `kind`, `zoneId`, the row's fields in camelCase; optional, with any
+ * column a server adds, for a kind whose rows may carry only `id` (live zones, §2.2).
  */
 export type ZoneInfoOf<K extends ZoneKind> = Table[K]["rowsMayOmitFields"] extends true
   ? { kind: K; zoneId: number; readonly [field: string]: unknown } & { [F in ListedName<K> & string]?: string }

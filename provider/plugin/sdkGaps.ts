@@ -23,10 +23,7 @@ export const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 const SECRET_KEYS = SETTING_NAMES.filter((n) => SETTINGS[n].secret) as string[];
 
 export interface Handlers {
-  /**
-   * The provider's configuration by namespaced key (`cdn:apiKey`), and the provider resource's id: a random id the
-   * engine gives it when it is first created and keeps in the stack's state (serve.ts: the stack instance's id).
-   */
+  /** The provider's configuration by namespaced key (`cdn:apiKey`), and the provider resource's id (kept in state). */
   configure(config: Record<string, string>, providerId: string): Promise<unknown>;
 }
 

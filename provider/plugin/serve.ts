@@ -1,11 +1,7 @@
 /**
- * The provider plugin `pulumi-resource-cdn`: the package's second entry, for programs in any language (YAML, Python,
- * Go, C#, TypeScript through its generated SDK) and for `pulumi import`. Served by the SDK's own provider server
- * (`@pulumi/pulumi/provider`, `main`); every resource operation is the one the dynamic resources run, through the
- * same entry (`v1(kind, op, args)`, resources/host/handlers.ts), and every function the one programs call
- * (functions/). Only what the program side does for a dynamic resource is done here instead: the auto-name
- * candidate from the URN, the resource name of a deletable kind, secrets. The schema it serves is generated from
- * the tables (scripts/schema.js). docs/architecture.md, "Two entries over one core".
+ * The provider plugin `pulumi-resource-cdn`, for programs in any language and `pulumi import`, on the SDK's provider
+ * server: every operation is the dynamic resources' (`v1`) and every function the programs'; only what a program
+ * does for a dynamic resource (auto-name, resource name, secrets) is done here. docs/architecture.md, "Two entries over one core".
  */
 import { AsyncLocalStorage } from "async_hooks";
 import * as fs from "fs";
@@ -68,19 +64,12 @@ function marked(spec: ZoneSpec | undefined) {
   };
 }
 
-/**
- * The stack instance's id (resources/stackId.ts says why the stack's names are not enough): the id of the provider
- * resource the engine configures, a random id it draws when the provider is first created and keeps in the state.
- * Unknown ("" or the engine's unknown value) in the first preview of a stack: the auto-names are unknown then.
- */
+/** The stack instance's id (resources/stackId.ts): the provider resource's, "" in a stack's first preview. */
 let instance = "";
 
 /**
- * check, as the program side prepares it for a dynamic resource (resources/zoneResource.ts): the auto-name
- * candidate, here from the URN (the stack, the project, the type with its parents' and the name: unique in the
- * stack, as a URN is), and the resource name of a kind the API deletes. A zone brought in by `pulumi import` has no
- * password the API shows: its check (olds and news as read) does not ask for one, nor does a later one until the
- * program gives one; the next `up` that declares it sets it.
+ * check, as the program side prepares it (resources/zoneResource.ts): the auto-name candidate from the URN, the
+ * resource name of a deletable kind. A zone `pulumi import` brought in is not asked for the password it lacks.
  */
 async function check(urn: string, olds: Props, news: Props): Promise<provider.CheckResult> {
   const { kind, name, spec } = parse(urn);
@@ -137,11 +126,7 @@ const cdn: provider.Provider = {
   },
 };
 
-/**
- * Serves the plugin: the engine's address is its first argument after the flags. The host's lines go to the
- * engine's Log with the URN of the operation they belong to: the engine shows a plugin's stderr nowhere but its
- * debug log (sdk/go/common/resource/plugin/plugin.go).
- */
+/** Serves the plugin; the host's lines go to the engine's Log (a plugin's stderr shows only in its debug log). */
 export function serve(args: string[]): Promise<void> {
   const address = args.filter((a, i) => !a.startsWith("-") && args[i - 1] !== "--tracing")[0];
   const sdkRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));

@@ -11,7 +11,7 @@ import * as path from "path";
 import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
-import { parseArgs } from "../../provider/emulator/cli-args";
+import { parseArgs } from "../../provider/emulator/cli";
 
 const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "provider", "dist", "emulator", "cli.js");

@@ -5,7 +5,7 @@
  */
 import { authString, currentDate } from "../../provider/api/auth";
 import { COMPAT_PROFILES, startEmulator, type Emulator } from "../../provider/emulator";
-import { CliError, parseArgs } from "../../provider/emulator/cli-args";
+import { CliError, parseArgs } from "../../provider/emulator/cli";
 
 /** XML-RPC text of one parameter (ints, strings, arrays of strings, structs of strings). */
 function param(v: unknown): string {

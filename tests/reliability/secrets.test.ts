@@ -171,6 +171,6 @@ describe("where the emulator listens", () => {
 
   test("docs/emulator.md and the CLI's help say it is a development tool, not a production server", () => {
     expect(fs.readFileSync(path.join(ROOT, "docs/emulator.md"), "utf8")).toMatch(/not a production server/i);
-    expect(require("../../provider/emulator/cli-args").USAGE).toMatch(/not a production server/i);
+    expect(require("../../provider/emulator/cli").USAGE).toMatch(/not a production server/i);
   });
 });

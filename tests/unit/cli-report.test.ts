@@ -3,7 +3,7 @@
  * shown escaped, so it can neither drive the terminal nor start a line of its own.
  */
 import { passwordHints, skippedLine, summaryLine } from "../../provider/cli/report";
-import { preview, printable } from "../../provider/cli/terminal";
+import { preview, printable } from "../../provider/api/terminalText";
 
 /** Anything a terminal acts on or breaks a line at: C0, DEL, C1, U+2028/9, bidirectional controls. */
 // eslint-disable-next-line no-control-regex -- the control characters are what this matches

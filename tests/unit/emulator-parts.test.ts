@@ -3,7 +3,7 @@ import { currentDate } from "../../provider/api/auth";
 import { METHODS } from "../../provider/api/methods";
 import { FAULT } from "../../provider/api/wire";
 import { parseCurrentDate } from "../../provider/emulator/auth";
-import { describeKey, parseArgs, CliError } from "../../provider/emulator/cli-args";
+import { describeKey, parseArgs, CliError } from "../../provider/emulator/cli";
 import { RpcFault } from "../../provider/emulator/errors";
 import { FaultInjector } from "../../provider/emulator/injection";
 import { isYmd } from "../../provider/api/dates";

@@ -1,7 +1,4 @@
-/**
- * account.getBandwidth: one BandwidthRow for the period asked. The period defaults to the
- * current month up to today (GMT); `used` is the transfer of every zone over the period.
- */
+/** account.getBandwidth: the transfer of every zone over the period, by default this month to today (GMT). */
 import { Faults } from "../errors";
 import { GMT, MAX_RANGE_DAYS, dayNumber, localDays, localNow } from "../reports/calendar";
 import { totalTransfer } from "../reports/build";

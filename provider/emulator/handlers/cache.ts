@@ -1,7 +1,4 @@
-/**
- * cache.purge and cache.purgeAllCache. Only pull and push zones have a delivery host
- * (cdn_url), so only they can be purged; see docs/emulator.md for the matching rules.
- */
+/** cache.purge and cache.purgeAllCache, of pull and push zones (those with a cdn_url): docs/emulator.md. */
 import type { HandlerContext, HandlersOf, PurgeRecord } from "./context";
 import type { StoredZone } from "../store/store";
 import { cdnHost } from "./zone-rules";

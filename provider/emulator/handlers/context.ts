@@ -27,10 +27,7 @@ export type HandlerContext = {
   readonly recordPurge: (record: PurgeRecord) => void;
 };
 
-/**
- * Runs method `N` synchronously (so state checks and changes are atomic) and returns its answer.
- * Its arguments are typed from the method's entry in the table (args.ts), already checked and converted.
- */
+/** Runs method `N` synchronously (so state checks and changes are atomic) on its converted arguments. */
 export type Handler<N extends WireName> = (ctx: HandlerContext, args: ArgsOf<N>) => WireOut;
 
 /** One handler per method of group `G`, keyed by wire name: the compiler checks none is missing or extra. */

@@ -1,7 +1,4 @@
-/**
- * Validation and derived fields of zones, where the document is silent: name syntax, origin
- * checks, and the forms of cdn_url, vanity_ip and storage_location (docs/emulator.md).
- */
+/** Zone rules where the document is silent: names, origins, cdn_url, vanity_ip, storage_location (docs/emulator.md). */
 import { createHash, randomBytes, timingSafeEqual } from "crypto";
 import type { Account } from "./context";
 import type { StoredZone } from "../store/store";

@@ -1,7 +1,4 @@
-/**
- * Builds the rows of each report from zones and local days. Columns are exactly REPORT_COLUMNS
- * (api/reportShapes.ts, from the method table), in that order; values come from series.ts.
- */
+/** The rows of each report from zones and local days: the columns of REPORT_COLUMNS, values from series.ts. */
 import type { Zone } from "luxon";
 import type { StoredZone } from "../store/store";
 import { HOUR_MS, hourLabel, type LocalDay } from "./calendar";

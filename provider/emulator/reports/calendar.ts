@@ -1,7 +1,4 @@
-/**
- * Dates and time zones for reports. Traffic is defined per UTC hour (series.ts); a local day is the run of hours
- * between two local midnights, so a DST day has 23 or 25. Zones are cached: one per call would cost more than a report.
- */
+/** Dates and time zones for reports: a local day is the UTC hours between two local midnights (23 or 25 on DST days). */
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from "luxon";
 
 export const HOUR_MS = 3_600_000;

@@ -1,7 +1,4 @@
-/**
- * Deterministic traffic. Every figure is a hash of (zone id, UTC hour) or (zone id, file or node, range), so the same
- * zone and dates give the same numbers on every run, and any aggregate (a day, a month) is the sum of its hours.
- */
+/** Deterministic traffic: each figure a hash of (zone id, UTC hour) or (zone id, file or node, range), sums of hours. */
 import { HOUR_MS } from "./calendar";
 
 /** A 32-bit unsigned hash of three integers (murmur3-style finalizer). */
@@ -50,11 +47,7 @@ export function filePath(zoneId: number, k: number): string {
   return `/assets/${zoneId}/file-${String(k).padStart(4, "0")}.${EXTENSIONS[hash32(zoneId, k, 6) % EXTENSIONS.length]}`;
 }
 
-/**
- * Hits and bytes of a zone's k-th file over `days` days from day number `firstDay`: Zipf-like,
- * scaled so that a zone's files together stay below its own traffic (about 12,500 hits and
- * 850 MB a day, see hoursMetrics): a report page must not show a file larger than its zone.
- */
+/** Hits and bytes of a zone's k-th file over `days` days from `firstDay`: Zipf-like, together below the zone's own. */
 export function fileTraffic(
   zoneId: number,
   k: number,

@@ -1,8 +1,6 @@
 /**
- * The file-backed store: the memory store plus a JSON file rewritten atomically (temp file in the same directory,
- * fsync, rename) after changes. Writes are serialized and coalesced: a change made while a write runs joins the next
- * one, so `flush()` resolves once a write that includes it is on disk. The file is locked (lock.ts) while the store is
- * open, and checked entry by entry when it is loaded.
+ * The file-backed store: the memory store plus a JSON file rewritten atomically (temp, fsync, rename), writes coalesced
+ * (`flush()` resolves once a write that includes the change is on disk), locked while open, checked when loaded.
  */
 import { constants as fsConstants, promises as fs } from "fs";
 import * as path from "path";
@@ -66,10 +64,7 @@ function zoneProblem(i: number, z: unknown, ids: Map<number, number>, names: Map
   return typeof z.createdAt === "number" ? undefined : `${label}.createdAt is not a number`;
 }
 
-/**
- * Checks a parsed file is a snapshot this version could have written: ids positive int32s and unique, names that
- * create accepts and unique per kind without regard to case, no character XML forbids. The first problem, or none.
- */
+/** The first reason a parsed file is not a snapshot this version could have written, or undefined. */
 function snapshotProblem(data: unknown): string | undefined {
   if (!isRecord(data)) return "the top level is not a JSON object";
   if (data.version !== 1) return `unsupported version ${JSON.stringify(data.version)} (expected 1)`;
@@ -95,10 +90,7 @@ function snapshotProblem(data: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * The file's text, or undefined when it does not exist. Opened non-blocking and checked with fstat before reading,
- * so a FIFO or a device is refused at once instead of blocking the start.
- */
+/** The file's text, or undefined when it does not exist; opened non-blocking, so a FIFO is refused, not waited on. */
 async function readSnapshotText(file: string): Promise<string | undefined> {
   let handle: fs.FileHandle;
   try {
@@ -110,14 +102,10 @@ async function readSnapshotText(file: string): Promise<string | undefined> {
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) {
-      const what = stat.isDirectory()
-        ? "a directory"
-        : stat.isFIFO()
-          ? "a FIFO"
-          : stat.isSocket()
-            ? "a socket"
-            : "a device";
-      throw new DataFileError(file, `it is ${what}, not a regular file`);
+      const what = ["a directory", "a FIFO", "a socket"][
+        [stat.isDirectory(), stat.isFIFO(), stat.isSocket()].indexOf(true)
+      ];
+      throw new DataFileError(file, `it is ${what ?? "a device"}, not a regular file`);
     }
     const text = decodeUtf8(await handle.readFile());
     if (text === undefined) throw new DataFileError(file, "it is not valid UTF-8; fix or remove it");
@@ -146,11 +134,7 @@ export class FileStore extends MemoryStore {
     super(initialUsers, snapshot, firstZoneId);
   }
 
-  /**
-   * Opens `file`: creates its directory if missing, takes its lock (a second emulator is refused, naming the holder),
-   * then loads it. A missing file starts empty and is written at once, so an unusable directory fails now; a file
-   * that is not a valid snapshot is an error naming the entry, never a silent reset. `firstZoneId`: a fresh file's.
-   */
+  /** Opens `file`: its directory made, its lock taken, loaded (an invalid one an error, never a silent reset). */
   static async open(file: string, initialUsers: () => EmulatorUser[], firstZoneId = 1): Promise<FileStore> {
     const resolved = path.resolve(file);
     const fail = (why: string) => (error: unknown) => {

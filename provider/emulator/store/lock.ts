@@ -1,7 +1,6 @@
 /**
- * The lock of a data file, `<file>.lock` (holder's pid, host, start time, token): two emulators on one file would hand
- * out the same ids, so a second one refuses to start; a lock whose process no longer runs on this host is taken over.
- * Hand-written: Node has no flock, and proper-lockfile judges staleness by mtime, not by the holder's pid.
+ * The data file's lock, `<file>.lock` (pid, host, start, token): two emulators on one file would hand out the same
+ * ids. Hand-written: Node has no flock, and proper-lockfile judges staleness by mtime, not by the holder's pid.
  */
 import { promises as fs } from "fs";
 import * as os from "os";
@@ -66,12 +65,7 @@ export class DataFileLock {
     readonly token: string,
   ) {}
 
-  /**
-   * Takes the lock of `file`, or throws DataFileLockedError. The lock file is written whole under a temporary name
-   * and hard-linked into place, so it is never seen half written and two emulators cannot both create it. A stale
-   * lock is replaced under a short-lived guard (`<lock>.takeover`), so of several emulators starting at once exactly
-   * one gets the file.
-   */
+  /** Takes the lock of `file` (written whole, then hard-linked into place; a stale one replaced under a guard). */
   static async acquire(file: string): Promise<DataFileLock> {
     const lockFile = `${file}.lock`;
     const guard = `${lockFile}.takeover`;

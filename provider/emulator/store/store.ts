@@ -1,8 +1,4 @@
-/**
- * The emulator's state behind one interface, like Azurite's metadata stores: in memory for tests, file-backed for a
- * long-running emulator. Handlers change state synchronously (so check-then-insert is atomic under concurrent calls);
- * the dispatcher then awaits `flush()` before it answers.
- */
+/** The emulator's state behind one interface (memory or file), like Azurite's; changed synchronously, then flushed. */
 import type { ZoneGroup } from "../../api/kinds";
 import type { StoredComputed, ValueField } from "../zone-fields";
 
