@@ -86,6 +86,11 @@ function encodeOne(method: string, p: ParamSpec, v: unknown): unknown {
         if (Number.isNaN(v.getTime())) return fail("is an invalid Date");
         return toYmd(v);
       }
+      // A Date from a resource's output: pulumi.output(date) copies it into {}.
+      if (typeof v === "object" && v !== null && Object.keys(v).length === 0)
+        return fail(
+          "must be a Y-m-d date or a Date, got {} (pulumi.output(date) copies a Date into {}: pass the Date itself)",
+        );
       if (typeof v !== "string") return fail(`must be a Y-m-d date string, got ${describe(v)}`);
       if (!isYmd(v)) return fail(`must be a date in Y-m-d form (2026-11-21), got '${v.slice(0, 40)}'`);
       return v;

@@ -1,7 +1,7 @@
 /** Account functions: the remaining prepaid bandwidth and the users. (`user.update` stays on the client.) */
 import * as pulumi from "@pulumi/pulumi";
-import { checkTogether } from "../api/encode";
-import { camelRow, checkArgs, dateArg } from "./args";
+import type { BandwidthOptions } from "../api/types";
+import { camelRow, checkArgs } from "./args";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm } from "./outputForm";
 import type { Bandwidth, GetBandwidthArgs, GetBandwidthResult, Inputs } from "./report-types";
@@ -12,15 +12,9 @@ import type { UserFields } from "../api/wire";
  * one number or rows (docs/client.md); a figure it does not give is undefined, never 0.
  */
 export async function getBandwidth(args?: GetBandwidthArgs, opts?: FunctionOptions): Promise<GetBandwidthResult> {
-  const fn = "getBandwidth";
-  const a = checkArgs(fn, args, ["from", "to"]);
-  const from = dateArg(fn, "from", a.from);
-  const to = dateArg(fn, "to", a.to);
-  checkTogether(fn, { from, to });
-  const o: { from?: string; to?: string } = {};
-  if (from !== undefined) o.from = from;
-  if (to !== undefined) o.to = to;
-  const answer = await clientFor(opts).account.getBandwidth(o);
+  const a = checkArgs("getBandwidth", args, ["from", "to"]);
+  // Dates and their order are the client's to check (encode.ts), once.
+  const answer = await clientFor(opts).account.getBandwidth({ from: a.from, to: a.to } as BandwidthOptions);
   const out: GetBandwidthResult = {
     rows: answer.rows.map((r) => camelRow<Bandwidth>(r)),
     hasData: answer.hasData,

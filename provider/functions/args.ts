@@ -1,9 +1,8 @@
 /**
- * What the function layer checks on top of the client: argument names, `Date` or `Y-m-d` dates, the named `type` of
- * the totals, camelCase `sortBy` columns and paging options; a range's order by the client's own rule (api/encode.ts
- * `checkTogether`), before anything else. The rest (formats, sortby entries, bounds) the client refuses before sending.
+ * What the function layer checks on top of the client: argument names, the named `type` of the totals, camelCase
+ * `sortBy` columns, control characters in text, paging options. Dates, their order, formats and bounds the client
+ * checks (api/encode.ts), once, before sending.
  */
-import { isYmd, toYmd } from "../api/dates";
 import { CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { unprintableChar } from "../api/terminalText";
@@ -36,29 +35,6 @@ export function checkArgs(fn: string, args: unknown, allowed: readonly string[])
       throw new CdnValidationError(k, `is not an argument of ${fn} (arguments: ${allowed.join(", ") || "none"})`, fn);
   }
   return args as Record<string, unknown>;
-}
-
-/** A date argument as `Y-m-d`, or undefined when absent. */
-export function dateArg(fn: string, name: string, v: unknown, required = false): string | undefined {
-  if (v === undefined || v === null) {
-    if (required) throw new CdnValidationError(name, "is required (a Y-m-d date such as 2026-11-21, or a Date)", fn);
-    return undefined;
-  }
-  if (v instanceof Date) {
-    if (Number.isNaN(v.getTime())) throw new CdnValidationError(name, "is an invalid Date", fn);
-    return toYmd(v);
-  }
-  if (typeof v !== "string" || !isYmd(v)) {
-    const empty = typeof v === "object" && v !== null && Object.keys(v).length === 0;
-    const shown =
-      typeof v === "string"
-        ? `'${v.slice(0, 40)}'`
-        : empty
-          ? "{} (pulumi.output(date) copies a Date into {}: pass the Date itself, or Y-m-d text)"
-          : `a ${typeof v}`;
-    throw new CdnValidationError(name, `must be a date in Y-m-d form (2026-11-21) or a Date, got ${shown}`, fn);
-  }
-  return v;
 }
 
 /** The wire `type` for a named choice; `range` when omitted but dates are given. */
@@ -101,7 +77,7 @@ export function sortByArg(fn: string, v: unknown): string[] | undefined {
   });
 }
 
-/** An optional integer argument (zoneId, maxReturn, offset), checked for type here and for range by the client. */
+/** An integer argument (zoneId by the ids rule; maxReturn, offset, pageSize for type: the client checks bounds). */
 export function intArg(fn: string, name: string, v: unknown, required = false): number | undefined {
   if (v === undefined || v === null) {
     if (required) throw new CdnValidationError(name, "is required", fn);
@@ -120,8 +96,6 @@ export function intArg(fn: string, name: string, v: unknown, required = false): 
       `must be an integer, got ${typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v}`,
       fn,
     );
-  if (name === "maxReturn" && n < 1) throw new CdnValidationError(name, `must be 1 or more, got ${n}`, fn);
-  if (name === "offset" && n < 0) throw new CdnValidationError(name, `must be 0 or more, got ${n}`, fn);
   return n;
 }
 

@@ -3,13 +3,12 @@
  * totals, `companyId` from the stack when omitted, paging with `allPages`, and typed camelCase rows.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { CdnClient } from "../api/client";
+import { callByName, CdnClient } from "../api/client";
 import { CdnProtocolError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { findMethod, type ParamSpec } from "../api/methods";
 import type { ReportName } from "../api/reportShapes";
-import { checkTogether } from "../api/encode";
-import { camelRow, checkArgs, dateArg, intArg, reportType, sortByArg, stringArg } from "./args";
+import { camelRow, checkArgs, intArg, reportType, sortByArg, stringArg } from "./args";
 import { clientFor, companyIdFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm } from "./outputForm";
 import { mockableOutput, mockablePromise } from "./mocks";
@@ -34,19 +33,11 @@ async function totals(
 ): Promise<{ zoneId: number; rows: Record<string, unknown>[]; total?: number }> {
   const a = checkArgs(fn, args, ["zoneId", "type", "from", "to", "timezone"]);
   const zoneId = intArg(fn, "zoneId", a.zoneId, true)!;
-  const from = dateArg(fn, "from", a.from);
-  const to = dateArg(fn, "to", a.to);
-  checkTogether(fn, { from, to });
-  const type = reportType(fn, a.type, from !== undefined || to !== undefined);
-  if (type === 3 && (from === undefined || to === undefined))
-    throw new CdnValidationError(
-      from === undefined ? "from" : "to",
-      "is required with type 'range' (give from and to)",
-      fn,
-    );
+  const type = reportType(fn, a.type, (a.from ?? a.to) != null);
   const timezone = stringArg(fn, "timezone", a.timezone);
-  const client = clientFor(opts);
-  const answer = await client.report[fn](zoneId, { type, from, to, timezone });
+  // Dates, their order and a range's two ends are the client's to check (encode.ts), once.
+  const byName = { zoneId, type, from: a.from, to: a.to, timezone };
+  const answer = (await callByName(clientFor(opts), `report.${fn}`, byName)) as Record<string, unknown>[] | number;
   return typeof answer === "number" ? { zoneId, rows: [], total: answer } : { zoneId, rows: answer };
 }
 
@@ -127,31 +118,15 @@ function companyArg(fn: string, v: unknown): number | string | undefined {
   );
 }
 
-/** One argument read as its parameter's spec says: a date, an int, sortby entries or text. */
+/** One argument as the client takes it: camelCase sortBy entries renamed, text checked for control characters. */
 function readArg(fn: string, p: ParamSpec, v: unknown): unknown {
-  const name = argName(p);
-  if (p.type === "date") return dateArg(fn, name, v, p.required);
-  if (p.type === "int") return intArg(fn, name, v, p.required);
   if (p.type === "sortby") return sortByArg(fn, v);
-  return stringArg(fn, name, v);
+  return p.type === "string" ? stringArg(fn, argName(p), v) : v;
 }
 
-/**
- * Calls report `fn` with its parameters by wire name: the required ones positionally in the table's
- * order, the others in the options object, as the client's report methods take them.
- */
-function callReport(
-  client: CdnClient,
-  fn: RangeName,
-  byName: Record<string, unknown>,
-): Promise<Record<string, unknown>[] | number> {
-  const params = findMethod(`report.${fn}`)!.params;
-  const positional = params.filter((p) => p.required).map((p) => byName[p.name]);
-  const options: Record<string, unknown> = {};
-  for (const p of params) if (!p.required && byName[p.name] !== undefined) options[p.name] = byName[p.name];
-  const call = client.report[fn] as (...args: unknown[]) => Promise<Record<string, unknown>[] | number>;
-  return call(...positional, options);
-}
+/** Report `fn` with its parameters by wire name (the client checks them, once). */
+const callReport = (client: CdnClient, fn: RangeName, byName: Record<string, unknown>) =>
+  callByName(client, `report.${fn}`, byName) as Promise<Record<string, unknown>[] | number>;
 
 /**
  * A report function: its arguments are its table entry's parameters (camelCase, dates as `Date` or
@@ -168,7 +143,6 @@ async function report<R extends RangeName>(
   const a = checkArgs(fn, args, [...own.map(argName), ...PAGING_ARGS]);
   const wire: Record<string, unknown> = {};
   for (const p of own) if (p.name !== "companyId") wire[p.name] = readArg(fn, p, a[argName(p)]);
-  checkTogether(fn, { dateFrom: wire.dateFrom, dateTo: wire.dateTo });
   const fetchAll = pager(fn, a);
   wire.companyId = companyIdFor(opts, companyArg(fn, a.companyId));
   const client = clientFor(opts);
