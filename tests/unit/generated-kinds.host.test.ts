@@ -1,6 +1,6 @@
 /**
  * The files written one per zone kind (the resource classes, the providers a state's `require` names, the zone
- * lookups, the package's `./p/<kind>` exports) are what the kinds' table gives (scripts/generate-kinds.js): a
+ * lookups, the package's `./p/<kind>` exports, docs/resources.md's table) are what the kinds' table gives (scripts/generate-kinds.js): a
  * table changed without `npm run generate`, or a generated file edited by hand, fails here. A host test: the
  * generator runs in its own Node process (Prettier's dynamic imports do not load under jest).
  */
