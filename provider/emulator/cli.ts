@@ -127,9 +127,12 @@ async function main(argv: readonly string[]): Promise<void> {
   process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
-// Run as the command only: tests import parseArgs and USAGE from here.
-if (require.main === module)
-  main(process.argv.slice(2)).catch((error: unknown) => {
+/** The `cdn-emulator` command: bin/cdn-emulator.js calls it, and `node dist/emulator/cli.js` (tests import the rest). */
+export function run(argv: readonly string[] = process.argv.slice(2)): void {
+  main(argv).catch((error: unknown) => {
     process.stderr.write(`cdn-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
+}
+
+if (require.main === module) run();
