@@ -5,6 +5,7 @@
  * Credentials and `cdn:companyAlias` come from the same `connection()` settings as the zones, configured by `configure` (handlers.ts).
  */
 import { randomUUID } from "crypto";
+import { isDeepStrictEqual } from "util";
 import { purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "../../api/purge";
 import { connection, hostSetting } from "./connection";
 import { detail, log } from "./log";
@@ -26,31 +27,17 @@ function companyAlias(): string | undefined {
 
 const present = (v: unknown) => v !== undefined && v !== null;
 
+/** Triggers: a map or a list of strings (numbers and booleans taken as text), any of them unknown at preview. */
 function checkTriggers(v: unknown): { value?: unknown; reason?: string } {
-  const scalar = (x: unknown) =>
-    x === UNKNOWN
-      ? x
-      : typeof x === "string"
-        ? x
-        : typeof x === "number" || typeof x === "boolean"
-          ? String(x)
-          : undefined;
   if (v === UNKNOWN) return { value: v };
-  if (Array.isArray(v)) {
-    const out = v.map(scalar);
-    const bad = out.findIndex((x) => x === undefined);
-    return bad >= 0 ? { reason: `entry ${bad} must be a string` } : { value: out };
+  if (typeof v !== "object" || v === null) return { reason: "must be a map of strings or a list of strings" };
+  const out = (Array.isArray(v) ? [] : {}) as Record<string, unknown>;
+  for (const [k, x] of Object.entries(v)) {
+    if (x !== UNKNOWN && !["string", "number", "boolean"].includes(typeof x))
+      return { reason: Array.isArray(v) ? `entry ${k} must be a string` : `'${k}' must be a string` };
+    out[k] = x === UNKNOWN ? x : String(x);
   }
-  if (typeof v === "object" && v !== null) {
-    const out: Record<string, string> = {};
-    for (const [k, x] of Object.entries(v)) {
-      const s = scalar(x);
-      if (s === undefined) return { reason: `'${k}' must be a string` };
-      out[k] = s;
-    }
-    return { value: out };
-  }
-  return { reason: "must be a map of strings or a list of strings" };
+  return { value: out };
 }
 
 /** check: exactly one target, URLs well formed, a bare zone name qualified with the company alias. */
@@ -107,21 +94,10 @@ export function check(news: Props): { inputs: Props; failures: CheckFailure[] } 
   return { inputs, failures };
 }
 
-/** JSON with sorted keys, so `{a, b}` and `{b, a}` compare equal. */
-function stable(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stable).join(",")}]`;
-  if (v && typeof v === "object")
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stable((v as Props)[k])}`)
-      .join(",")}}`;
-  return JSON.stringify(v ?? null);
-}
-
 /** diff: a change (and so a purge) when the target or a trigger changed; nothing is ever replaced. */
 export function diff(olds: Props, news: Props): { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean } {
   const changed = CACHE_PURGE_INPUTS.some(
-    (k) => stable(olds[k]) !== stable(news[k]) || stable(news[k]).includes(UNKNOWN),
+    (k) => !isDeepStrictEqual(olds[k] ?? null, news[k] ?? null) || JSON.stringify(news[k] ?? null).includes(UNKNOWN),
   );
   return { changes: changed, replaces: [], deleteBeforeReplace: false };
 }
