@@ -76,9 +76,10 @@ test("a cancelled step gets SIGINT, then SIGTERM after the grace period, as the 
     "trap 'echo got INT' INT",
     "trap 'echo got TERM; exit 143' TERM",
     `touch ${ready}`,
-    "for i in $(seq 100); do sleep 0.05 || true; done",
+    // Outlives the grace period on any machine: it ended before the SIGTERM on a quiet one.
+    "for i in $(seq 400); do sleep 0.05 || true; done",
   ].join("; ");
-  const r = runner(`  job:\n    steps:\n      - run: "${script}"\n`);
+  const r = runner(`  job:\n    steps:\n      - run: "${script}"\n`, { cancelGraceMs: 1_000 });
   const run = r.trigger({ name: "push", sha });
   while (!fs.existsSync(ready)) await new Promise((res) => setTimeout(res, 10));
   run.jobs.job.cancel();
