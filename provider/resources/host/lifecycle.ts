@@ -1,12 +1,6 @@
 /**
- * The one generic lifecycle of every zone kind: diff, create, read, update and delete, each
- * reading the kind's spec (specs.ts). check lives in check.ts; adopt and take-over in adopt.ts;
- * lost create answers are settled in recover.ts; outputs are built in outputs.ts.
- *
- * Identity rules (docs/resources.md, "Zone identity"): a zone's outputs record its account, and
- * read, update and delete refuse a zone of another account before any call; a create or adopt
- * never takes a zone that existed before without `adopt`, nor one another resource of the
- * deployment manages. The connection (client, lists, identity) is passed in by handlers.ts.
+ * The generic lifecycle of every zone kind (diff, create, read, update, delete) over its spec (specs.ts).
+ * Identity rules: docs/resources.md, "Zone identity". check: check.ts; adopt: adopt.ts; lost creates: recover.ts.
  */
 import { isDeepStrictEqual } from "util";
 import { printable } from "../../api/terminalText";
@@ -62,11 +56,8 @@ export function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSp
 }
 
 /**
- * diff: what the program declares against the last known outputs. It never throws for what the
- * account holds: the engine calls it after every read of a refresh (with the refreshed values as
- * olds) and fails the refresh when it throws. A create-only change is refused in check instead;
- * here it is only a change. Live zones are replaced delete-first (`pulumi up --replace` of a live
- * zone keeps its name, which a create-first replacement would find in use).
+ * diff: declared against last known outputs. Never throws: the engine diffs after every refresh read and fails
+ * the refresh on a throw. Deletable kinds replace delete-first (`--replace` keeps the name, still in use otherwise).
  */
 export async function diff(
   spec: ZoneSpec,
@@ -81,10 +72,8 @@ export async function diff(
 }
 
 /**
- * Learns the account's delivery suffix from a zone's stored outputs (its `cdnUrl`, given by a create
- * answer or built from the config), so a zone adopted or taken back later in the same deployment
- * (a `pulumi up --replace`, an interrupted `up`) keeps a `cdnUrl` even without cdn:companyAlias and
- * cdn:cdnDomain. Only outputs recorded for this account count. Never throws: diff must not.
+ * Learns the account's delivery suffix from a zone's stored `cdnUrl` (this account's only), so a zone adopted
+ * or taken back later in the deployment keeps a `cdnUrl` without cdn:companyAlias/cdnDomain. Never throws (diff).
  */
 export function learnStoredUrl(spec: ZoneSpec, conn: () => Connection, props: unknown): void {
   try {
@@ -106,9 +95,8 @@ function listedOutputs(spec: ZoneSpec, conn: Connection, zoneId: number, row: Zo
 }
 
 /**
- * Refuses a zone recorded under another account than the configured one, before any call. A write (`change`,
- * `delete`) also refuses a state that records no account: with the credentials switched, the same id and name
- * could be another account's zone. A refresh records the account once the zone at the id proves to be this one.
+ * Refuses a zone recorded under another account, before any call. A write also refuses a state recording no
+ * account (switched credentials could make the same id another account's zone); a refresh records it.
  */
 function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number, action: string): void {
   const stored = props[ACCOUNT];
@@ -124,10 +112,8 @@ function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number,
 }
 
 /**
- * create: the create method (settling lost answers), or the existing zone of that name when the program says
- * `adopt`, or when the name is this resource's own auto-name: only this stack gives a zone that name, so a zone
- * holding it was made by an earlier `pulumi up` of this stack that stopped before recording it (Ctrl-C twice), and
- * is taken back. Pulumi keeps no trace of such a create but a pending operation, so nothing else could find it.
+ * create: the create method (settling lost answers), or the existing zone of that name with `adopt`, or when the
+ * name is this resource's own auto-name: only an interrupted `up` of this stack made it, so it is taken back.
  */
 export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
   const then = isOwnAutoName(inputs)
@@ -196,10 +182,8 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
 }
 
 /**
- * read: the zone's current fields from listZones. A zone missing from the list is looked for once
- * more before it reads as deleted (ListCache.confirmedById). For `Resource.get` (props without a
- * zoneId: the program's, not stored outputs) a missing zone is an error: the engine fails a read
- * only on nil outputs, and the host always adds `__provider`, so an empty answer would "succeed".
+ * read: the zone's fields from listZones; a missing zone is looked for twice before it reads as deleted. For a
+ * `get` (no zoneId in props) missing is an error: the host adds `__provider`, so empty outputs would "succeed".
  */
 export async function read(
   spec: ZoneSpec,
@@ -252,7 +236,8 @@ export async function read(
   if (found?.found === "renamed" && setName !== row.name) warn(renamedMessage(spec, props.name, zoneId, row));
   // A refresh that finds the zone as recorded leaves the stored inputs as they are: they gave no diff before, and
   // returning them costs the host two Struct conversions per zone (30% of a 1,000-zone refresh: docs/performance.md).
-  if (refreshing && unchanged(outs, props)) return { id: String(zoneId), props: outs };
+  const { __provider: _provider, ...stored } = props;
+  if (refreshing && isDeepStrictEqual(outs, stored)) return { id: String(zoneId), props: outs };
   const inputs: Props = {};
   // Inputs are what the program declared: an old "" is the API's unset default (see toOutputs), not a declaration.
   for (const f of spec.fields)
@@ -283,12 +268,6 @@ function mismatched(
   return { id: String(zoneId), props: { ...stored, [MISMATCH]: `${at}${found.why ? `: ${found.why}` : ""}` } };
 }
 
-/** Whether a read gives the outputs the state records (the host's `__provider` aside). */
-function unchanged(outs: Props, recorded: Props): boolean {
-  const { __provider: _provider, ...stored } = recorded;
-  return isDeepStrictEqual(outs, stored);
-}
-
 /** update: sends only the changed fields the update method accepts; a `1` is re-checked through listZones. */
 export async function update(
   spec: ZoneSpec,
@@ -313,16 +292,9 @@ export async function update(
   const outs = toOutputs(spec, { inputs: news, id: zoneId, previous: olds, identity });
   // A mark a refresh left (a rename, another zone at the id) is cleared only by an update that looks again.
   const marked = declared(olds[RENAMED_FROM]) || declared(olds[MISMATCH]);
-  if (!changed.length && !marked) {
-    identity.claim(spec, zoneId, String(news.name ?? olds.name));
-    return { outs };
-  }
-  await refuseOtherZone(spec, conn, zoneId, olds, "update", news.name);
-  if (!changed.length) {
-    identity.claim(spec, zoneId, String(news.name ?? olds.name));
-    return { outs };
-  }
+  if (changed.length || marked) await refuseOtherZone(spec, conn, zoneId, olds, "update", news.name);
   identity.claim(spec, zoneId, String(news.name ?? olds.name));
+  if (!changed.length) return { outs };
   const started = Date.now();
   try {
     await client[spec.group].update(zoneId, wireValues(changed, news) as never);
@@ -341,12 +313,8 @@ export async function update(
 }
 
 /**
- * An update that failed without an answer (its budget ran out) may or may not have been applied.
- * The zone is read back so that the state holds what the account holds: the error carries the
- * zone's id and its listed fields as they are now (a partial failure the engine stores), leaving
- * out the unlisted fields that were being changed (password, label) so the next `up` sends them
- * again. When the zone cannot be read either, the plain error goes out and the state keeps the
- * values from before.
+ * An update that failed without an answer may have been applied: the zone is read back and the error carries its
+ * listed fields as a partial failure, minus the unlisted changed ones (sent again next `up`). Unreadable: plain error.
  */
 async function unfinishedUpdate(
   spec: ZoneSpec,
@@ -413,10 +381,10 @@ async function explainFailedUpdate(
 /** delete of a zone of a deletable kind (the others cannot be deleted: left.ts). */
 export async function remove(spec: ZoneSpec, conn: Connection, id: string, props: Props): Promise<void> {
   const zoneId = parseId(spec, id, props);
-  const { client, lists } = conn;
+  const { client, lists, identity } = conn;
   sameAccount(spec, conn, props, zoneId, "delete");
   if (readInstead(spec, conn, zoneId, props)) return;
-  if (conn.identity.madeHere(spec, zoneId)) {
+  if (identity.madeHere(spec, zoneId)) {
     // A resource renamed without `aliases` whose replacement adopted the zone first: one zone, kept by the new one.
     warn(
       `${zoneRef(spec, props.name, zoneId)} was not deleted: another resource of this deployment created or adopted it ` +
@@ -425,7 +393,7 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
     return;
   }
   if ((await refuseOtherZone(spec, conn, zoneId, props, "delete")) === "gone") {
-    conn.identity.release(spec, zoneId);
+    identity.release(spec, zoneId);
     log(`${zoneRef(spec, props.name, zoneId)} was already deleted (${spec.group}.listZones no longer lists it)`);
     return;
   }
@@ -446,16 +414,14 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
     lists.invalidate(spec);
   }
   lists.amendSnapshot(spec, zoneId, undefined);
-  conn.identity.release(spec, zoneId);
+  identity.release(spec, zoneId);
   detail(`${zoneRef(spec, props.name, zoneId)} deleted`);
 }
 
 /**
- * A resource turned from `new LiveZone(name, ...)` into `LiveZone.get(name, otherId)`: the engine reads the other
- * zone and deletes the managed one (step_generator.go, GenerateReadSteps: "read-replacement", then
- * "delete-replaced"). Nothing in the program asked for a delete, so the zone is kept and the user told. The link
- * is the resource name both carry (identity.ts); the provider sees no URN, so a zone whose state predates the
- * name (created, adopted or last updated by an earlier version) cannot be recognised.
+ * A resource turned from `new X(name)` into `X.get(name, otherId)`: the engine deletes the managed zone
+ * (step_generator.go GenerateReadSteps, "delete-replaced") though nothing asked for it, so it is kept. Linked by
+ * the resource name both carry (identity.ts): a state written before that name existed cannot be recognised.
  */
 function readInstead(spec: ZoneSpec, conn: Connection, zoneId: number, props: Props): boolean {
   const resourceName = props[RESOURCE_NAME];
@@ -475,10 +441,8 @@ function readInstead(spec: ZoneSpec, conn: Connection, zoneId: number, props: Pr
 }
 
 /**
- * Before an update or a delete: the zone at the id must be the one in the state the operation was given
- * (recorded.ts). An update reads the deployment's snapshot (one listing per kind, amended by this deployment's own
- * renames and deletes) and settles a doubt with one fresh listing; a delete decides on a listing sent after it
- * began, since ids can change owner while a deployment runs (concurrent deletes share it).
+ * Before an update or delete, the zone at the id must be the recorded one (recorded.ts). An update checks the
+ * deployment's snapshot, then one fresh listing on doubt; a delete a listing sent after it began (ids change owner).
  */
 async function refuseOtherZone(
   spec: ZoneSpec,
@@ -517,7 +481,11 @@ async function refuseOtherZone(
         );
       return "gone";
     case "unverified":
-      if (action === "delete" && !confirmedForDelete(zoneId))
+      // Ids the user confirmed for deletion where the listing cannot identify them (`CDN_CONFIRM_DELETE=12,15`).
+      if (
+        action === "delete" &&
+        !(process.env.CDN_CONFIRM_DELETE ?? "").split(",").some((s) => asId(s.trim()) === zoneId)
+      )
         throw new Error(unverifiedDeleteMessage(spec, name, zoneId));
       return "same";
     case "same": {
@@ -527,12 +495,6 @@ async function refuseOtherZone(
       return "same";
     }
   }
-}
-
-/** Ids the user confirmed for deletion where the listing cannot identify them (`CDN_CONFIRM_DELETE=12,15`). */
-function confirmedForDelete(zoneId: number): boolean {
-  const list = process.env.CDN_CONFIRM_DELETE ?? "";
-  return list.split(",").some((s) => asId(s.trim()) === zoneId);
 }
 
 /** The resource's id as a zone id, by the one rule for ids (api/ids.ts). */
