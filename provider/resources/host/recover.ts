@@ -1,9 +1,6 @@
 /**
- * A create is never repeated blindly: when its answer is lost the zone may exist, so it is looked up by name and
- * taken over only when ours (absent from the snapshot before this deployment's first create of the kind, claimed
- * by no other resource, holding what was sent); one that existed before is "name in use". A list without the zone
- * never outweighs a name-in-use answer after a lost one, and "none was made" needs two answers without it. The
- * rules and their reasons: docs/resources.md ("What each step does", create) and docs/reliability.md ("Faults").
+ * A create whose answer is lost is never repeated blindly: the zone is looked up by name and taken over only when
+ * ours. Rules and reasons: docs/resources.md ("What each step does", create), docs/reliability.md ("Faults").
  */
 import { CdnClient } from "../../api/client";
 import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError, withMessage } from "../../api/errors";
@@ -31,15 +28,6 @@ export function matchesSent(spec: ZoneSpec, row: ZoneRow, values: Record<string,
     if (f.wire === "name") return row.name === undefined || sameName(row.name, values.name);
     return (row[f.wire] ?? "") === values[f.wire];
   });
-}
-
-/** Whether a failed attempt may have been carried out by the server (its answer lost). */
-export function mayHaveBeenProcessed(e: CdnError): boolean {
-  if (e instanceof CdnTransportError) return e.maybeProcessed;
-  // A cut or garbled body: the server ran the call and its answer was lost on the way.
-  if (e instanceof CdnProtocolError) return true;
-  // Any other error is an answer the server gave: a fault (expired auth...) or a create error code.
-  return false;
 }
 
 /** How a create with recovery may spend its budget. */
@@ -129,22 +117,11 @@ class CreateRecovery {
     for (;;) {
       if (state.at === "done") return state.result;
       if (state.at === "failed") throw state.error;
-      state = await this.next(state);
-    }
-  }
-
-  private next(state: Exclude<State, { at: "done" | "failed" }>): Promise<State> | State {
-    switch (state.at) {
-      case "attempt":
-        return this.attempt(state.n);
-      case "backoff":
-        return this.backoff(state.n, state.error);
-      case "proven":
-        return this.proven(state.inUse);
-      case "spent":
-        return this.spent(state.last);
-      case "found":
-        return this.found(state.row);
+      if (state.at === "attempt") state = await this.attempt(state.n);
+      else if (state.at === "backoff") state = await this.backoff(state.n, state.error);
+      else if (state.at === "proven") state = await this.proven(state.inUse);
+      else if (state.at === "spent") state = await this.spent(state.last);
+      else state = this.found(state.row);
     }
   }
 
@@ -165,7 +142,8 @@ class CreateRecovery {
       // Without a lost answer, no attempt of ours can have taken the name.
       if (e instanceof CdnNameInUseError) return this.lost ? { at: "proven", inUse: e } : { at: "failed", error: e };
       const more = n <= retriesAllowed(this.policy) && shouldRetry(e, n);
-      if (mayHaveBeenProcessed(e)) {
+      // May the server have run it (answer lost)? A cut or garbled body: yes; any other error is an answer it gave.
+      if (e instanceof CdnProtocolError || (e instanceof CdnTransportError && e.maybeProcessed)) {
         this.lost = e;
         if (more)
           log(
@@ -253,22 +231,18 @@ class CreateRecovery {
     );
   }
 
-  /** The host was asked to stop: no further attempt, backoff or lookup starts. */
-  private stopped(attempts: number, last: CdnError | undefined): State {
-    return { at: "failed", error: stopped(this.method, attempts, this.lost !== undefined, last) };
+  /** The host was asked to stop: no further attempt, backoff or lookup starts; says whether the zone may exist. */
+  private stopped(attempt: number, last: CdnError | undefined): State {
+    const made = this.lost
+      ? "an attempt's answer was lost, so whether the zone was made is unknown"
+      : attempt === 0
+        ? "nothing was sent"
+        : "no attempt made it";
+    const error = new Error(
+      `interrupted after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${this.method} (${made})${last ? `; last error: ${last.message}` : ""}`,
+    );
+    return { at: "failed", error };
   }
-}
-
-/** The error of a create the host was asked to stop: how far it got, and whether the zone may exist. */
-function stopped(method: string, attempt: number, unsettled: boolean, last: CdnError | undefined): Error {
-  const made = unsettled
-    ? "an attempt's answer was lost, so whether the zone was made is unknown"
-    : attempt === 0
-      ? "nothing was sent"
-      : "no attempt made it";
-  return new Error(
-    `interrupted after ${attempt} attempt${attempt === 1 ? "" : "s"} of ${method} (${made})${last ? `; last error: ${last.message}` : ""}`,
-  );
 }
 
 interface Lookup {
@@ -288,11 +262,7 @@ async function lookUp(spec: ZoneSpec, lists: ListCache, name: string): Promise<L
   }
 }
 
-/**
- * Looks the zone up until listZones answers, at most `policy.retries + 1` times, waiting as the
- * retry policy says. With `proven` (the server said a zone of that name exists) an answer without
- * the zone is stale and asked again too.
- */
+/** Looks the zone up until listZones answers (`policy`); with `proven`, an answer without the zone is stale too. */
 async function lookUpWithin(
   spec: ZoneSpec,
   lists: ListCache,
