@@ -1,9 +1,6 @@
 /**
- * The words of the zone resources' errors and progress lines: which zone, what happened, what to
- * do. Every message names the zone once (never "pull zone 'x': pullzone.create failed for zone 'x'")
- * and never holds a secret: callers pass names, ids, field names and client errors, which the client
- * has already redacted. Values read from the account or the state (names, fields) are made printable
- * where they are put in (api/terminalText.ts).
+ * The zone resources' errors and progress lines: which zone (named once), what happened, what to do. No secret:
+ * callers pass names, ids and already redacted client errors; account and state values are made printable.
  */
 import { CdnAuthError, CdnCreateError, CdnError, CdnOutageError } from "../../api/errors";
 import { describeAccount } from "./identity";
@@ -20,10 +17,8 @@ export function zoneRef(spec: ZoneSpec, name: unknown, id?: unknown): string {
 }
 
 /**
- * A client error with the zone it concerns in front. A new error wraps the cause (kept as `cause`)
- * instead of rewriting its message: one failed listZones answer is shared by every read of a
- * refresh, and rewriting it made each zone's error name ten zones. The wrapper carries no `id`
- * property: the host reads any thrown error with a truthy `id` as a partial create (docs/pulumi-engine.md).
+ * A client error with the zone in front, wrapping (not rewriting) the cause: one failed listZones answer is shared
+ * by a refresh's reads. No `id` property: the host takes a truthy `id` for a partial create (docs/pulumi-engine.md).
  */
 export function describeError(spec: ZoneSpec, name: unknown, e: unknown, id?: number): Error {
   const ref = zoneRef(spec, name, id);
@@ -34,11 +29,7 @@ export function describeError(spec: ZoneSpec, name: unknown, e: unknown, id?: nu
   return wrapped;
 }
 
-/**
- * What a refused key means to a refresh or a destroy: they configure the provider with the settings recorded at the
- * last `pulumi up` unless the program runs (pkg/cmd/pulumi/operations/refresh.go, `--run-program`), so a key rotated
- * since is refused there though the stack's config is right (docs/configuration.md, "Key rotation").
- */
+/** A refused key in refresh/destroy: they use the last `up`'s settings unless the program runs (refresh.go). */
 export const ROTATION_HINT =
   "If the key was rotated since the last `pulumi up`: refresh, destroy and the --refresh of preview and up use the settings " +
   "recorded then unless the program runs; set PULUMI_RUN_PROGRAM=true (or pass --run-program) so they use the stack's " +
@@ -81,15 +72,9 @@ export function createOnlyMessage(
 }
 
 /**
- * "Name in use": the existing zone's id, and what to do, within a terminal screen (at most
- * {@link NAME_IN_USE_MAX} characters for a zone name of 63). It leads with the likely case: the zone is
- * not in this stack's state (left by a destroy or a removed resource, made in the control panel, or
- * another stack's), so `adopt: true`, with what adopting does, or another name. The rarer cases follow
- * in a sentence each: a rename (`aliases`) and, for kinds the API cannot delete, `pulumi up --replace`
- * or a tainted resource, which lands here too (the engine checks the target with no stored inputs while
- * the zone still holds the name, and nothing a provider sees tells it from a new resource).
- * `adopt` already set means the zone could not be adopted for another reason, so the message never asks
- * for what the user already set.
+ * "Name in use" within a terminal screen ({@link NAME_IN_USE_MAX}): the likely case first (a zone outside this
+ * state: `adopt: true` or another name), then a rename and, for undeletable kinds, `--replace`/taint (which land
+ * here too). With `adopt` already set it never asks for it.
  */
 export function nameInUseMessage(
   spec: ZoneSpec,
@@ -110,14 +95,11 @@ export function nameInUseMessage(
     `${ref}, and this resource does not manage it. To manage it here, ${adoptWarning(spec, existingId)} Or choose another name. ` +
     (spec.deletable
       ? `${rename} (or \`adopt: true\`: the old resource's delete then keeps the zone).`
-      : `${rename}. ${replaceNote(spec)}`)
+      : `${rename}. \`pulumi up --replace\` or tainted? ${spec.label[0].toUpperCase()}${spec.label.slice(1)}s cannot be replaced (the API cannot delete them): run \`up\` without \`--replace\`.`)
   );
 }
 
-/**
- * What check says of a zone whose name is in use (a warning, at preview too): the create will fail, and the
- * resource's two ways out. The create's error (nameInUseMessage) says the rest.
- */
+/** check's warning (at preview too) for a name in use: the create will fail, and the two ways out. */
 export function nameInUseWarning(spec: ZoneSpec, name: unknown, id: number, resource: string | undefined): string {
   const on = resource !== undefined ? ` on '${shown(resource)}'` : " on the resource";
   return (
@@ -129,16 +111,7 @@ export function nameInUseWarning(spec: ZoneSpec, name: unknown, id: number, reso
 /** The longest "name in use" message for a zone name of 63 characters: a terminal screen (messages test). */
 export const NAME_IN_USE_MAX = 600;
 
-/** `pulumi up --replace` of a kind the API cannot delete: refused, and what to run instead. */
-function replaceNote(spec: ZoneSpec): string {
-  const kinds = `${spec.label[0].toUpperCase()}${spec.label.slice(1)}s`;
-  return `\`pulumi up --replace\` or tainted? ${kinds} cannot be replaced (the API cannot delete them): run \`up\` without \`--replace\`.`;
-}
-
-/**
- * What `adopt: true` does, said before it is suggested: this stack takes the zone over (and, for a
- * live zone, deletes it on destroy), so the user must first make sure no other stack manages it.
- */
+/** What `adopt: true` does (takes the zone over; a deletable kind's destroy deletes it), said before suggesting it. */
 export function adoptWarning(spec: ZoneSpec, existingId: number | undefined): string {
   const id = existingId !== undefined ? String(existingId) : "<id>";
   const destroy = spec.deletable ? ", and a destroy deletes it" : "";
@@ -148,11 +121,7 @@ export function adoptWarning(spec: ZoneSpec, existingId: number | undefined): st
   );
 }
 
-/**
- * A zone the new resource's check finds holding the resource's own auto-name, which create will take back
- * (naming.ts). Nothing a provider sees tells apart how the state lost it (a destroy, or a removal, that left it
- * in the account; an interrupted `up`) or a `pulumi up --replace`, so the cases are named, briefly.
- */
+/** A zone holding the resource's own auto-name, which create takes back; the provider cannot tell how, so all cases are named. */
 export function takeBackMessage(spec: ZoneSpec, name: unknown, id: number): string {
   // A live zone is deleted by a destroy, a removal and a `--replace`, unless retained by its options.
   const how = spec.deletable
@@ -165,10 +134,7 @@ export function takeBackMessage(spec: ZoneSpec, name: unknown, id: number): stri
   );
 }
 
-/**
- * A create refused for a name in use that is the resource's own auto-name, where listZones shows no zone of that
- * name (live rows may carry no names, §2.2): the zone is this stack's, but cannot be found to be taken back.
- */
+/** Name in use for the own auto-name, but listZones shows no zone by it (live rows may lack names, §2.2). */
 export function unlistedOwnZoneMessage(spec: ZoneSpec, name: unknown): string {
   return (
     `${zoneRef(spec, name)} already exists in the account, but ${spec.group}.listZones does not show it by name, so it cannot be taken back. ` +
@@ -194,10 +160,7 @@ export function accountMismatchMessage(
   );
 }
 
-/**
- * A create answered with an id another resource of this deployment already manages: a server that hands one id to
- * two zones. Nothing is recorded for the second, so no zone is managed (or deleted) twice under one id.
- */
+/** A create answered with an id already managed or listed before: nothing is recorded, so no id is managed twice. */
 export function sharedIdMessage(spec: ZoneSpec, name: unknown, id: number, holder: string, before = false): string {
   const whose = before
     ? `which ${zoneRef(spec, holder, id)} held before this create (a zone another resource, or another stack, may manage)`
