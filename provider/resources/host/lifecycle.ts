@@ -330,7 +330,7 @@ async function unfinishedUpdate(
   if (!(e instanceof CdnError) || (!e.retryable && (e.attempts ?? 1) <= 1)) return err;
   let row: ZoneRow | undefined;
   try {
-    row = await conn.lists.byId(spec, zoneId, true);
+    row = await conn.lists.byId(spec, zoneId);
   } catch {
     return err;
   }
@@ -404,7 +404,7 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
   } catch (e) {
     // A refused or lost delete: the list says whether the zone is gone. A list that cannot be read says nothing:
     // reporting the zone deleted then would drop from state a zone that may still exist.
-    const gone = await lists.byId(spec, zoneId, true).then(
+    const gone = await lists.byId(spec, zoneId).then(
       (row) => !row,
       () => false,
     );

@@ -255,7 +255,7 @@ interface Lookup {
 /** The zone by name; `known: false` when listZones itself failed (after the client's own retries). */
 async function lookUp(spec: ZoneSpec, lists: ListCache, name: string): Promise<Lookup> {
   try {
-    const row = await lists.byName(spec, name, true);
+    const row = await lists.byName(spec, name);
     return { row, known: true };
   } catch (e) {
     return { known: false, error: e instanceof CdnError ? e : undefined };

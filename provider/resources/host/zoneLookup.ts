@@ -1,15 +1,8 @@
 /**
- * listZones shared by every read of one deployment: concurrent reads of a kind wait for one
- * call, and its answer serves later reads for as long as they keep coming, so refreshing N zones
- * costs a fixed number of listZones calls, not N (nor one per 10 s of a long refresh: see
- * docs/performance.md). Any write of a kind drops that kind's answer.
- *
- * Two more answers are kept per kind, because a zone's identity depends on them:
- * - the **snapshot**: the kind's zones as they were before this deployment's first create of the
- *   kind. After a lost create answer only a zone absent from it can be ours, and a name present in
- *   it is "name in use" before anything is sent (docs/resources.md, "Zone identity").
- * - the **confirmation**: a zone missing from a list is looked for in one fresh call before a read
- *   reports it deleted, so one short answer cannot drop zones from state.
+ * listZones shared by a deployment's reads: one answer serves reads while they keep coming, so a refresh of N
+ * zones costs a fixed number of calls (docs/performance.md); a write drops its kind's answer. Also kept per kind:
+ * the **snapshot** (zones before this deployment's first create: docs/resources.md, "Zone identity") and the
+ * **confirmation** (one fresh call before a read reports a zone deleted).
  */
 import { CdnClient } from "../../api/client";
 import { ZoneSpec } from "../specs";
@@ -17,11 +10,7 @@ import { ZoneSpec } from "../specs";
 /** A listZones row as the resources read it. Live rows may carry no name (§2.2 shows only `id`). */
 export type ZoneRow = Record<string, unknown> & { id: number; name?: string };
 
-/**
- * How long one listZones answer keeps serving reads after the last read it served. The reads of
- * one refresh come milliseconds apart, so one answer serves the whole refresh however long the
- * engine takes to record it; a host idle this long asks again.
- */
+/** How long an answer keeps serving reads after the last one it served (a refresh's reads come ms apart). */
 export const LIST_TTL_MS = 10_000;
 /** Age past which an answer is never used, however busy the host: bounds staleness in a very long command. */
 export const LIST_MAX_AGE_MS = 5 * 60_000;
@@ -38,20 +27,12 @@ interface Entry {
   confirming: boolean;
 }
 
-/**
- * Whether two names are the same zone's name: compared exactly. Nothing in the contract says the service folds case,
- * and a server whose names are case-sensitive holds `site` and `Site` as two zones: a zone is never taken, read into
- * state or deleted for a name that differs from the recorded one only in case (docs/resources.md, "Zone identity").
- */
+/** Same zone name: compared exactly (the contract never says case folds; docs/resources.md, "Zone identity"). */
 export function sameName(a: unknown, b: unknown): boolean {
   return typeof a === "string" && a === b;
 }
 
-/**
- * Whether two names clash as delivery host names: a name becomes the first DNS label of `<name>.<alias>.<domain>`,
- * and DNS ignores case, so `Site` beside `site` cannot serve. Used to say "name in use" before anything is sent,
- * never to decide that a zone is ours.
- */
+/** Names that clash as DNS labels (case ignored): for "name in use" only, never to decide a zone is ours. */
 export function sameLabel(a: unknown, b: unknown): boolean {
   return typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
 }
@@ -127,22 +108,13 @@ export class ListCache {
     return rows;
   }
 
-  /**
-   * A listing sent after the caller began (`since`: the value of {@link calls} it read then): the one a destructive
-   * decision needs, since ids can change owner while a deployment runs. Concurrent deletes that began before one
-   * call was sent share it, so a parallel destroy of N zones costs far fewer than N calls; a destroy with
-   * `--parallel 1` asks once per delete.
-   */
+  /** A listing sent after the caller began (`since`: {@link calls} then), shared by concurrent deletes. */
   freshSince(spec: ZoneSpec, since: number): Promise<ZoneRow[]> {
     const hit = this.entries.get(spec.group);
     return hit && hit.seq > since ? hit.rows : this.fresh(spec);
   }
 
-  /**
-   * The kind's zones before this deployment created any: taken once (sharing a recent read's answer)
-   * and kept for the life of the host, which the engine starts for one deployment. A snapshot older
-   * than {@link LIST_MAX_AGE_MS} is taken again, so a long-lived process never trusts an old one.
-   */
+  /** The kind's zones before this deployment created any: taken once, again past {@link LIST_MAX_AGE_MS}. */
   snapshot(spec: ZoneSpec): Promise<ZoneRow[]> {
     const s = this.snapshots.get(spec.group);
     if (s && Date.now() - s.made < LIST_MAX_AGE_MS) return s.rows;
@@ -154,11 +126,7 @@ export class ListCache {
     return rows;
   }
 
-  /**
-   * Amends the snapshot after this deployment renamed (`name`) or deleted (`undefined`) one of its
-   * zones: a live zone replaced delete-first must find its name free again, and a renamed zone's
-   * old name is free for another resource.
-   */
+  /** Amends the snapshot after this deployment renamed (`name`) or deleted (`undefined`) a zone: its old name is free. */
   amendSnapshot(spec: ZoneSpec, id: number, name: string | undefined): void {
     const s = this.snapshots.get(spec.group);
     if (!s) return;
@@ -174,17 +142,9 @@ export class ListCache {
     this.entries.delete(spec.group);
   }
 
-  async byId(spec: ZoneSpec, id: number, fresh = false): Promise<ZoneRow | undefined> {
-    return rowById(await (fresh ? this.fresh(spec) : this.list(spec)), id);
-  }
-
-  /**
-   * The zone by id for a read: a zone missing from a cached answer is looked for in one fresh call
-   * before it is reported gone. Reads of one refresh share that call, so a refresh makes at most
-   * one extra call per kind however many zones are missing.
-   */
-  async confirmedById(spec: ZoneSpec, id: number): Promise<ZoneRow | undefined> {
-    return rowById(await this.confirmed(spec, id), id);
+  /** The zone by id in a new listing. */
+  async byId(spec: ZoneSpec, id: number): Promise<ZoneRow | undefined> {
+    return rowById(await this.fresh(spec), id);
   }
 
   /** The listing that settles whether zone `id` is listed: a recent answer that lists it, else one fresh call (shared). */
@@ -198,7 +158,8 @@ export class ListCache {
     return now && now.confirming && now.rows !== first ? now.rows : this.fresh(spec, true);
   }
 
-  async byName(spec: ZoneSpec, name: string, fresh = true): Promise<ZoneRow | undefined> {
-    return rowByName(await (fresh ? this.fresh(spec) : this.list(spec)), name);
+  /** The zone by name in a new listing. */
+  async byName(spec: ZoneSpec, name: string): Promise<ZoneRow | undefined> {
+    return rowByName(await this.fresh(spec), name);
   }
 }
