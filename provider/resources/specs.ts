@@ -1,7 +1,4 @@
-/**
- * One declarative spec per zone kind. check, diff, create, read and update all read these
- * tables, so what diff calls an in-place change is exactly what update can send.
- */
+/** One spec per zone kind, read by every lifecycle step: diff's in-place change is exactly what update can send. */
 import { kindInfo, ZONE_KINDS, type ZoneKind, type ZoneKindInfo, type ZoneType } from "../api/kinds";
 import { ZONE_KIND_TABLE } from "../api/zoneKinds";
 
@@ -33,10 +30,7 @@ export interface ComputedSpec {
   readonly deliveryHost?: boolean;
 }
 
-/**
- * A kind's spec: its names from api/kinds.ts (`kind`, `type` as the resource class and host type token,
- * `group`, and `label`, the words used in messages: "pull zone 'assets'"), then what the lifecycle reads.
- */
+/** A kind's spec: its names (api/kinds.ts), then what the lifecycle reads. */
 export interface ZoneSpec extends ZoneKindInfo {
   readonly fields: readonly FieldSpec[];
   readonly computed: readonly ComputedSpec[];
@@ -72,10 +66,7 @@ function specFromTable(kind: ZoneKind): ZoneSpec {
 type FieldRow = { wire: string; rule: FieldRule; create: string; update: boolean; listed: boolean; secret?: boolean };
 type ComputedRow = { wire: string; fromCreate: boolean; fromList: boolean; deliveryHost?: boolean };
 
-/**
- * The specs by resource type, the key the serialized provider passes (`handle(1, "PullZone", ...)`):
- * states written by 0.1.0 call it so, so the key never changes.
- */
+/** The specs by resource type, the key serialized providers pass (`handle(1, "PullZone", ...)`): never changes. */
 export const SPECS: Readonly<Record<ZoneType, ZoneSpec>> = Object.fromEntries(
   ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].type, specFromTable(k)]),
 ) as Record<ZoneType, ZoneSpec>;
@@ -97,23 +88,14 @@ export const ZONE_ID = "zoneId";
 /** The output recording the account of a zone. */
 export const ACCOUNT = "account";
 
-/**
- * The hidden input (and output) holding the program's resource name of a zone the API can delete: the one
- * link between a `get` and the managed zone the engine deletes when a resource turns into a `get` of another
- * id, since a dynamic provider is never told a URN.
- */
+/** Hidden input/output: a deletable zone's resource name, linking it to a `get` that replaces it (no URN is told). */
 export const RESOURCE_NAME = "__resourceName";
 
 /**
- * The hidden output a refresh sets when it found the zone under another name at its id (recorded.ts, `renamed`):
- * the name this stack last gave the zone. An update clears it (the zone then holds the declared name again); until
- * then diff reports a change and a delete is refused, so a zone is never deleted on a name the stack did not set.
+ * Hidden output a refresh sets when the zone at its id was renamed (recorded.ts): the name this stack set. Until an
+ * update clears it, diff reports a change and delete refuses (never deleted on a name the stack did not set).
  */
 export const RENAMED_FROM = "__renamedFrom";
 
-/**
- * The hidden output a refresh sets when the zone at the id is not the recorded one (recorded.ts, `other`): why.
- * The refresh keeps the rest as recorded and goes on with the other zones; diff reports a change, so a drift check
- * fails, and the next update or delete, which looks again, refuses.
- */
+/** Hidden output a refresh sets when the zone at the id is another (recorded.ts): why. diff then reports a change. */
 export const MISMATCH = "__mismatch";

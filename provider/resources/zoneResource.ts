@@ -1,8 +1,6 @@
 /**
- * What the four zone resource classes share: turning args into the props `dynamic.Resource`
- * expects (a fresh object each time, an auto-name candidate when `name` is not given, the naming
- * scope check uses to find zones a rename or replacement concerns (naming.ts), outputs
- * declared as `undefined`, the password always a secret) and the default resource options of a kind.
+ * What the zone resource classes share: args into `dynamic.Resource` props (auto-name, naming scope: naming.ts,
+ * outputs declared `undefined`, secrets) and a kind's default resource options.
  */
 import { randomUUID } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
@@ -48,10 +46,8 @@ export function zoneRegistration(
   for (const c of spec.computed) props[c.output] = undefined;
   const secretOutputs = spec.fields.filter((f) => f.secret).map((f) => f.input);
   const defaults: pulumi.CustomResourceOptions = {
-    // Kinds the API cannot delete are retained: the engine drops them from the state without a provider call and
-    // marks each such delete `[retain]` in the preview, so a reviewer tells a zone kept from a zone deleted (issue 32).
-    // A live zone replaced (pulumi up --replace) keeps its name only if the old one is deleted first. The engine
-    // never calls Diff for a --replace target, so only this option, not diff's answer, makes it delete first.
+    // Undeletable kinds are retained, shown `[retain]` in a preview (issue 32). `--replace` never calls Diff, so
+    // only this option makes a deletable zone's replacement delete first (keeping its name).
     ...(spec.deletable ? { deleteBeforeReplace: true } : { retainOnDelete: true }),
     ...(secretOutputs.length ? { additionalSecretOutputs: secretOutputs } : {}),
   };
@@ -61,11 +57,7 @@ export function zoneRegistration(
   return [PROVIDERS[kind], name, props, merged, "cdn", kind];
 }
 
-/**
- * The `import` option cannot work for a dynamic resource: the engine's import reads with the id alone, without
- * the `__provider` the program's props carry, so the SDK's host has no provider code to run (step.go, ImportStep;
- * pulumi/pulumi #3550, #17698). Refused here, before anything is registered, with the ways that do work.
- */
+/** `import` cannot work for a dynamic resource: its read lacks `__provider` (step.go ImportStep; pulumi/pulumi #3550, #17698). */
 function refuseImport(kind: ZoneType, name: string, opts: pulumi.CustomResourceOptions | undefined): void {
   if (opts?.import === undefined) return;
   throw new pulumi.RunError(
@@ -77,10 +69,7 @@ function refuseImport(kind: ZoneType, name: string, opts: pulumi.CustomResourceO
   );
 }
 
-/**
- * `deletedWith` on a zone the API can delete: when the other resource is deleted too, the engine skips this
- * zone's delete (step.go, DeleteStep.Apply), trusting that resource to take the zone with it; nothing does.
- */
+/** `deletedWith` on a deletable zone: the engine skips its delete (step.go, DeleteStep.Apply), and nothing else deletes it. */
 function warnDeletedWith(kind: ZoneType, name: string): void {
   pulumi.log.warn(
     `${kind} '${name}': deletedWith: when the resource it names is deleted in the same operation, Pulumi skips this ` +
@@ -89,11 +78,7 @@ function warnDeletedWith(kind: ZoneType, name: string): void {
   );
 }
 
-/**
- * What a resource's auto-name is made from (naming.ts): the stack and the kind, and under a parent other than the
- * stack the parent's URN, as in the resource's URN: two resources of one kind and name under different parents are
- * two resources, and an auto-name must be one resource's own, since create takes back a zone that holds it.
- */
+/** An auto-name's parts (naming.ts): stack, kind and a non-stack parent's URN, so it is one resource's own. */
 function namingIdentity(kind: ZoneType, parent: pulumi.Resource | undefined): string[] | Promise<string[]> {
   const stack = [organization(), pulumi.getProject(), pulumi.getStack(), kind];
   if (!parent) return stack;
@@ -107,12 +92,7 @@ function namingIdentity(kind: ZoneType, parent: pulumi.Resource | undefined): st
 /** The zones declared in the program's current synchronous run (`get`s are not counted): its batch (host/batch.ts). */
 let current: { batch: string; size: number; count: Promise<number> } | undefined;
 
-/**
- * A zone's place in the batch of zones declared in one synchronous run of the program: the batch's random id, the
- * zone's position in it (`seq`, from 0) and the batch's size once the run is over (`count`). A few bytes per zone,
- * whatever the stack's size: check learns the resource names from each zone's own check, and `count` tells it when
- * it has seen the whole batch (host/batch.ts). The id keeps batches of two runs of a program in one process apart.
- */
+/** A zone's place in its synchronous run's batch: random id, position (`seq`) and, once the run ends, size (host/batch.ts). */
 function enrol(): { batch: string; seq: number; count: Promise<number> } {
   if (!current) {
     const fresh = { batch: randomUUID(), size: 0, count: Promise.resolve(0) };
@@ -128,9 +108,8 @@ function enrol(): { batch: string; seq: number; count: Promise<number> } {
 }
 
 /**
- * The zone's place as one JSON text (host/batch.ts, `Place`). Only the first zone of a batch carries the batch's
- * size, known once the program's synchronous run is over; the others are plain text. As an object holding a
- * promise, the SDK awaited a promise per zone, each with a formatted stack trace (docs/performance.md, "Per-zone cost").
+ * The zone's place as JSON text (host/batch.ts); only the first zone's awaits the size: a promise per zone cost a
+ * stack trace each (docs/performance.md, "Per-zone cost").
  */
 function placeText(
   resource: string,
