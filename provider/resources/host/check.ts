@@ -1,13 +1,7 @@
 /**
- * check: everything a deployment would fail on, found at preview. It runs before every create and
- * update, and its `olds` are the stored inputs, which a refresh rewrites to the account's values;
- * so a change the API cannot make is refused here, never in diff (the engine calls diff after every
- * read of a refresh and fails the refresh when diff throws).
- *
- * For a new zone it also asks the account, once per kind per deployment (the snapshot shared with
- * reads and create recovery): a refused key, an unreachable API or a name already in use fail the
- * preview of a pull request instead of the `up` of its merge. Each zone's problem is said at once, and
- * the check that completes the program's batch of zones fails with all of them (batch.ts).
+ * check: everything a deployment would fail on, found at preview. A change the API cannot make is refused here,
+ * never in diff (a refresh fails when diff throws). A new zone asks the account once per kind (the snapshot): a bad
+ * key or a name in use fails the preview; the check completing the program's batch fails with all problems (batch.ts).
  */
 import { CdnAuthError } from "../../api/errors";
 import { settingRef } from "../../api/config";
@@ -68,14 +62,8 @@ export async function check(
   return { inputs, failures };
 }
 
-/** What check learns from the program's hidden inputs: the zone's place in its batch. */
-interface Naming {
-  props: Props;
-  place?: Place;
-}
-
 /** The declared name, else the stored one, else the program's auto-name candidate (the hidden inputs kept apart from the fields checked). */
-function withName(olds: Props, news: Props): Naming {
+function withName(olds: Props, news: Props): { props: Props; place?: Place } {
   const out = { ...news };
   const candidate = out[AUTO_NAME];
   delete out[AUTO_NAME];
@@ -114,8 +102,7 @@ async function newZoneProblems(
     // Asked even when the name is unknown (a new stack's first preview: stackId.ts): a refused key fails the preview.
     rows = await conn.lists.snapshot(spec);
   } catch (e) {
-    // Not a problem of the zone's name or any other input: reported against the resource (no property),
-    // which the engine shows as "resource 'x' has a problem: ...", not "property name value ... has a problem".
+    // Not an input's problem: reported against the resource (no property), not as "property name value ...".
     return [
       {
         property: "",
@@ -131,10 +118,8 @@ async function newZoneProblems(
     say(conn, place, `${spec.group}:${existing.id}:inUse`, caseClashMessage(spec, name, existing));
     return [];
   }
-  // The engine checks a `pulumi up --replace` target once, with no stored inputs (step_generator.go,
-  // continueStepsFromImport), while the zone it replaces still holds the name: for a live zone, replaced
-  // delete-first, that name is its own. Create still refuses a name in use, after the delete has freed it.
-  // A zone holding the resource's own auto-name was made by this stack (stackId.ts): create takes it back.
+  // A `--replace` target is checked with no stored inputs (step_generator.go, continueStepsFromImport) while a
+  // deletable zone still holds its own name: not refused here. An own auto-name's zone is taken back (stackId.ts).
   const taking = inputs.adopt === true || isOwnAutoName(inputs);
   if (spec.deletable && !taking) return [];
   if (inputs.adopt === UNKNOWN) return [];
@@ -181,11 +166,7 @@ function say(conn: Connection, place: Place | undefined, key: string, problem: s
   gather(conn, place, problem);
 }
 
-/**
- * The settings to look at when the account refused or could not be reached. The client's errors name
- * them already (a refused key: cdn:apiKey and cdn:apiUserId; a connection: cdn:baseUrl); only what they
- * do not say is added, so no setting is named twice.
- */
+/** The settings to look at when the account refused or was unreachable, unless the client's error names them already. */
 function accountProblem(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
   if (e instanceof CdnAuthError && !e.notGranted) {
