@@ -1,12 +1,6 @@
 /**
- * What makes a zone the same zone of the same account, whatever happens around it
- * (docs/resources.md, "Zone identity"):
- * - the **account** a zone belongs to, recorded in its outputs as `<apiUserId>@<host>`: zone ids
- *   are small integers in every account, so an id alone could name another account's zone;
- * - the **claims** of one deployment: a zone id created or adopted by one resource cannot be
- *   created or adopted by another resource of the same deployment;
- * - the **delivery domain suffix** of the account (`<company alias>.<cdn domain>`), configured or
- *   learned from a create answer, from which `cdnUrl` is built for zones the API gave no URL for.
+ * A zone's identity (docs/resources.md, "Zone identity"): its **account** (`<apiUserId>@<host>`: ids repeat across
+ * accounts), one deployment's **claims** (one zone id, one resource), and the account's **delivery suffix**.
  */
 import { ZoneSpec } from "../specs";
 
@@ -53,10 +47,7 @@ export class DeploymentIdentity {
     if (made) this.made.add(`${spec.group}:${id}`);
   }
 
-  /**
-   * Whether a resource of this deployment created, adopted or took back the zone: the delete of another resource
-   * that held it (a resource renamed without `aliases`, whose replacement adopted the zone first) must keep it.
-   */
+  /** Whether this deployment created, adopted or took back the zone: another resource's delete then keeps it. */
   madeHere(spec: ZoneSpec, id: number): boolean {
     return this.made.has(`${spec.group}:${id}`);
   }
@@ -99,10 +90,7 @@ export function suffixOf(name: string, cdnUrl: unknown): string | undefined {
   return rest.includes(".") ? rest : undefined;
 }
 
-/**
- * The delivery host name of a zone after a rename: the old URL with its first label replaced, so
- * the scheme (none, per public evidence) and the suffix stay as the API gave them.
- */
+/** A zone's delivery host name after a rename: the old URL's first label replaced, scheme and suffix kept. */
 export function renamedUrl(oldUrl: unknown, oldName: unknown, newName: string): string | undefined {
   if (typeof oldUrl !== "string" || oldUrl === "") return undefined;
   const m = /^([a-z][a-z0-9+.-]*:\/\/)?([^./]+)(\..*)$/i.exec(oldUrl);

@@ -1,21 +1,7 @@
 /**
  * Whether the zone at a recorded id is the zone the state describes: the one identity rule of refresh, update and
- * delete (docs/resources.md, "Zone identity"). An id in the state can be wrong without any malice (a state copied
- * from another stack, an old backup, an id given again after a delete), and a zone can be renamed in the control
- * panel. A listing shows a name at an id and nothing else that proves who made the zone, so the rule is:
- *
- * - the recorded name is a name (missing, "", null or a number is a mismatch, never a pass);
- * - the zone at the id holds it (compared exactly: zoneLookup.ts, `sameName`): `same`;
- * - the recorded name listed at another id, or another name at the id with a value the service computed for the zone
- *   (its vanity IP, its storage location) that differs from the recorded one: the state's id is not this zone's: `other`;
- * - no zone at the id: `gone`; a listing without names (live zones, §2.2): `unverified`;
- * - otherwise another name at the id while the recorded one is nowhere: `renamed`. That is what a rename in the
- *   control panel looks like, and also an id the service gave again to a new zone: refresh records it as drift
- *   with a warning that says both (lifecycle.ts), the next `up` gives the zone its declared name back, and a delete
- *   waits until an `up` has done so (a live zone is never deleted on a name the stack did not set).
- *
- * Update and delete compare the zone at the id with the state they were given, which a refresh has brought up to
- * date: they refuse only when the account changed since, as the preview could not have shown it.
+ * delete. Its table (same, other, gone, unverified, renamed) and reasons: docs/resources.md, "Zone identity".
+ * A missing or non-string recorded name is a mismatch, never a pass.
  */
 import { printable } from "../../api/terminalText";
 import type { ZoneSpec } from "../specs";
@@ -34,9 +20,8 @@ export type Recorded =
   | { found: "other"; at?: ZoneRow; elsewhere?: ZoneRow; why?: string };
 
 /**
- * Looks the recorded zone (`recorded`: the state's outputs, or an update's olds) up in a listing of its kind.
- * `wanted` is the name an update is about to give the zone: a zone that already holds it is the program's own
- * rename whose answer was lost, as long as the recorded name is not listed elsewhere (a zone the stack never held).
+ * Looks the recorded zone (state outputs, or an update's olds) up in a listing. A zone already holding `wanted`
+ * (the name an update gives it) is the program's own rename whose answer was lost.
  */
 export function lookUpRecorded(
   spec: ZoneSpec,
@@ -75,10 +60,7 @@ function witnessDiffers(spec: ZoneSpec, row: ZoneRow, recorded: Props): string |
   return undefined;
 }
 
-/**
- * Why nothing was changed: both zones named (the recorded one, and what is at its id now), the likely causes, and
- * the way out. `action` is what was refused ("update", "delete") or "read" for a refresh, which records nothing.
- */
+/** Why nothing was changed: both zones named, the likely causes, the way out (`read`: a refresh, refusing nothing). */
 export function otherZoneMessage(
   spec: ZoneSpec,
   name: unknown,
