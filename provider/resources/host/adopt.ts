@@ -1,8 +1,6 @@
 /**
- * Zones a create did not make from scratch: an existing zone taken over with `adopt: true`, and a
- * zone whose create answer was lost and which recovery found (recover.ts). Both are brought to the
- * declared values with one update of what listZones cannot show or compare (password, label), and
- * both are claimed for the resource so no other resource of the deployment takes them too.
+ * Zones a create did not make from scratch (adopted, or found after a lost answer: recover.ts): claimed, and
+ * brought to the declared values with one update of what listZones cannot show or compare.
  */
 import { printable } from "../../api/terminalText";
 import { detail, log } from "./log";
@@ -27,10 +25,7 @@ export function warnUnknownUrl(spec: ZoneSpec, outs: Props): void {
   }
 }
 
-/**
- * Create-only fields declared with another value than the account's zone holds: an adopt cannot
- * bring them to the program's values. Check uses it at preview, adopt at create.
- */
+/** Create-only fields declared otherwise than the account's zone holds: an adopt cannot change them. */
 export function adoptMismatches(spec: ZoneSpec, inputs: Props, row: ZoneRow): FieldSpec[] {
   return spec.fields.filter(
     (f) =>
@@ -63,10 +58,7 @@ export function adoptMismatchMessage(
   return `cannot adopt ${zoneRef(spec, name, row.id)}: ${what.join("; ")}. Declare the account's value to adopt the zone.`;
 }
 
-/**
- * Takes over an existing zone: brings it to the declared values and returns it as created. `takeBack`: the zone
- * holds the resource's own auto-name (naming.ts), so it was made by an `up` of this stack that did not record it.
- */
+/** Takes over an existing zone as created; `takeBack`: it holds the resource's own auto-name (naming.ts). */
 export async function adopt(
   spec: ZoneSpec,
   conn: Connection,
@@ -104,8 +96,7 @@ export async function adopt(
     }
   }
   const updated = toSend.length ? ` and updated (${toSend.map((f) => f.input).join(", ")})` : "";
-  // The take-back of a kind the API cannot delete was said at check, in this deployment (check.ts):
-  // the engine's debug log has the rest. A live zone's check says nothing (a `--replace` deletes it first): said here.
+  // An undeletable kind's take-back was said at check; a deletable one's check says nothing (`--replace`): said here.
   if (takeBack && !spec.deletable) detail(`${zoneRef(spec, inputs.name, row.id)} taken back${updated}`);
   else if (takeBack) log(takeBackMessage(spec, inputs.name, row.id));
   else log(`${zoneRef(spec, inputs.name, row.id)} adopted${updated}`);
@@ -114,10 +105,8 @@ export async function adopt(
 }
 
 /**
- * Finishes a create whose answer was lost and whose zone recovery found. listZones cannot show
- * the password or the label, so they are sent again: the zone then holds what was declared
- * whichever attempt made it. If that fails the zone is still reported with its id (a partial
- * create the engine keeps in state), without those fields, so the next `up` sends them.
+ * Finishes a create whose lost answer recovery settled: unlisted fields are sent again; if that fails, a partial
+ * create without them, so the next `up` sends them.
  */
 export async function takeOver(
   spec: ZoneSpec,

@@ -1,11 +1,6 @@
 /**
- * The output set of a zone, built from what is known of it: the declared inputs, a create answer,
- * a listZones row and the earlier outputs. One function, so create, adopt, read and update can
- * never disagree on what a zone's outputs hold, and the one place where a server's text enters the
- * state: stored as the terminal rule writes it (api/terminalText.ts), since the engine prints outputs
- * as they are (`stack output`, diffs). Every stored field's contract (a name, a host name, an address,
- * a URL, a path) has no control character, so an escaped one differs from any declared value, and an
- * `up` sets the declared value again (docs/reliability.md).
+ * A zone's outputs from inputs, a create answer, a listZones row and earlier outputs: one function, so no step
+ * disagrees, and the one place server text enters the state, made printable (docs/reliability.md).
  */
 import { ACCOUNT, DeploymentIdentity, renamedUrl, RESOURCE_NAME } from "./identity";
 import { ComputedSpec, FieldSpec, ZONE_ID, ZoneSpec } from "../specs";
@@ -47,8 +42,7 @@ export function toOutputs(spec: ZoneSpec, src: OutputSources): Props {
     // A name read from a stream URL's host (a live row without `name`) may differ from the zone's only in case.
     const earlier = declared(previous[f.input]) ? previous[f.input] : inputs[f.input];
     if (row && f.wire === "name" && nameFromUrl(row) && sameLabel(v, earlier)) v = earlier;
-    // A field never set is listed as "": it stays absent, as it was declared, unless the state records it (a state
-    // written before kept "" for it; dropping it now would read as a change).
+    // A field never set is listed as "": absent, unless an older state records "" (dropping it reads as a change).
     if (v === "" && !declared(inputs[f.input]) && previous[f.input] === undefined) continue;
     if (declared(v)) out[f.input] = v;
   }
@@ -73,12 +67,7 @@ function computedValue(c: ComputedSpec, created?: Props, row?: ZoneRow, previous
   return previous[c.output];
 }
 
-/**
- * `cdnUrl`: the create answer's; after a rename the old URL under the new name; for a zone the API
- * gave no URL for (adopted, read, taken over), `<name>.<company alias>.<cdn domain>` when the
- * account's suffix is configured or was learned from a create in this deployment; otherwise "".
- * Never a host name that does not serve the zone.
- */
+/** `cdnUrl`: the create answer's, else the old one renamed, else `<name>.<suffix>` when known, else "" (never a guess). */
 function deliveryHost(name: unknown, src: OutputSources, previous: Props): string {
   const fromCreate = src.created?.cdn_url;
   if (typeof fromCreate === "string" && fromCreate !== "") return fromCreate;
