@@ -1,12 +1,7 @@
 /**
- * What the checks of one deployment learn of the program's zones as a whole (issue 32: the preview of a pull request
- * is the gate). The engine checks one resource at a time and stops at the first failure, so a failure per zone would
- * name one zone only, and a warning per zone let a preview pass that its merge's `up` then failed. Each zone carries
- * its place in the batch of zones one synchronous run of the program declared (zoneResource.ts, `enrol`): its
- * resource name, its position, and, for the first zone, the batch's size. Once every zone of a batch has been checked,
- * the check that completed it fails with every problem the batch's checks found (names in use, a name declared by two
- * resources), and says how many of its creates adopt zones that exist. A batch never seen whole (a `pulumi up
- * --target`, which checks only its targets) fails nothing here: each create still refuses what it must.
+ * The program's zones as a whole (issue 32: a preview is the gate). The engine stops at the first check failure,
+ * so each zone carries its place in its batch (zoneResource.ts, `enrol`) and the check completing a batch fails
+ * with all its problems. A batch never seen whole (`--target`) fails nothing here: each create still refuses.
  */
 import { AUTO_NAME_SCOPE } from "../naming";
 import type { ZoneSpec } from "../specs";
@@ -75,9 +70,8 @@ export function countAdoption(conn: Connection, place: Place | undefined, what: 
 }
 
 /**
- * Records a zone's check: its name (a name another resource of the batch declares for the same kind is a problem),
- * and its place. Returns what the check that completes the batch must say: its failure (every problem gathered),
- * and the adoption line. `name` is undefined while unknown (a preview before the stack's id exists).
+ * Records a zone's check (a name two resources declare is a problem); the check completing the batch gets its
+ * failure and adoption line. `name` is undefined while unknown.
  */
 export function checked(
   spec: ZoneSpec,

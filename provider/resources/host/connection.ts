@@ -56,11 +56,8 @@ export function recordConfigure(attempt: Promise<void>): Promise<void> {
 }
 
 /**
- * Waits for the host's configure: resolves once every configure received has succeeded; throws when
- * none was received (a host before 3.139 never sends one: `notConfigured` says so) or one failed. The
- * SDK's host caches a provider before its configure has finished and uses it unconfigured after a
- * failure (cmd/dynamic-provider/index.js, `getProvider`); without this wait such an operation would
- * fall back to the CDN_* environment variables, which may name another account than the stack's.
+ * Waits until every configure received succeeded; throws when none came (a host before 3.139) or one failed. The
+ * host may run a provider unconfigured (docs/pulumi-engine.md), which would fall back to CDN_* (another account?).
  */
 export async function whenConfigured(notConfigured: () => string): Promise<void> {
   if (!configures.length) throw new Error(notConfigured());
@@ -92,12 +89,7 @@ export interface Connection {
   identity: DeploymentIdentity;
 }
 
-/**
- * The connections made, by the raw credential values (stack config, else environment) they were resolved from. An
- * operation asks for its connection two or three times, and resolving parses the base URL each time: a tenth of
- * the host's own work in a refresh of 1,000 zones (docs/performance.md, "Per-zone cost"). Other values resolve
- * afresh, so a bad value throws where it did.
- */
+/** Connections by raw credential values: resolving each time cost a tenth of a refresh (docs/performance.md). */
 const connections = new Map<string, Connection>();
 
 /** The client, listZones cache and identity for the current credentials, made once per host process. */

@@ -1,14 +1,7 @@
 /**
- * The engine's own debug log, for lines a user asks to see with `pulumi up --debug`. What a dynamic
- * provider writes to stderr reaches every user: the engine reads it as an info message of the stack,
- * which the CLI shows twice, in the progress and under Diagnostics (pulumi/pulumi v3.248.0,
- * sdk/go/common/resource/plugin/plugin.go, `runtrace`). The SDK's host does not connect `pulumi.log`
- * to the engine (it reads the engine's address from PULUMI_NODEJS_ENGINE, which only the language
- * host sets, for programs), but the engine passes that address as the host's last argument
- * (provider_plugin.go: `[]string{host.ServerAddr()}`), and its Engine service's `Log` takes a
- * severity (pkg/host/host_server.go). A DEBUG message is shown by the CLI with `--debug` only
- * (pkg/backend/display/progress.go) and written to the CLI's own log at `-v=3`
- * (pkg/engine/eventsink.go, `Debugf`): docs/resources.md, "What the provider says".
+ * The engine's debug log (`pulumi up --debug`): a dynamic provider's stderr is shown to every user, twice
+ * (docs/pulumi-engine.md). The engine passes its address as the host's last argument (provider_plugin.go), and its
+ * `Log` takes a severity: docs/resources.md, "What the provider says".
  *
  * Needed by: tests/engine/first-minutes.test.ts (five zones: no line per zone, `--debug` shows each timing). Goes
  * when the SDK's host connects `pulumi.log` to the engine (it reads PULUMI_NODEJS_ENGINE, set only for programs).
@@ -50,10 +43,8 @@ function open(): Send | null {
 export type Severity = "DEBUG" | "INFO" | "WARNING" | "ERROR";
 
 /**
- * A sender of lines to the `Log` of the engine at `address`, with the stubs and gRPC of the `@pulumi/pulumi` at
- * `root`, attached to the resource `urn` ("" for the stack); null when that SDK lacks them. A send never throws; it
- * settles once the engine took the line (or could not). The provider plugin sends its warnings this way too: the
- * engine shows a plugin's stderr nowhere (plugin/serve.ts).
+ * A sender to the engine's `Log` at `address` with the SDK at `root` (null when it lacks the stubs); `urn` "" is the
+ * stack. Never throws; settles once sent. The provider plugin uses it too (plugin/serve.ts).
  */
 export function engineLogger(
   address: string,

@@ -1,18 +1,8 @@
 /**
- * No host outlives its deployment. After `kill -9` of `pulumi`, the SDK's dynamic-provider host it started stays
- * alive with the API key in memory, and the next line written to its stderr (a pipe nobody reads any more) fails
- * with EPIPE, which the SDK's uncaught-exception handler logs to the same pipe: a loop that burns a core and
- * gigabytes (docs/pulumi-engine.md). Nothing in the SDK ends that host, so the provider does, once it runs in one:
- * - a failed write to stdout or stderr (EPIPE, or any error of those pipes) is handled here, never thrown, and
- *   means the engine, the only reader of both, is gone;
- * - the engine starts every plugin with a pipe on its stdin and never writes to it or closes it while it runs
- *   (pulumi/pulumi sdk/go/common/resource/plugin/plugin.go, `cmd.StdinPipe()`): end of file there means the
- *   engine process has ended. The SDK's own launcher (`pulumi-resource-pulumi-nodejs`, a shell script that runs
- *   node as its child) passes that stdin on, so this holds with a user's real Pulumi distribution too;
- * - the parent changes (a launcher that `exec`s node: the host is re-parented when the engine dies).
- * Then the host exits at once: whatever it was doing can no longer be recorded by the engine, and what the engine
- * recorded is in its checkpoint already. Outside the SDK's host (tests, the testing kit's in-process host) nothing
- * is installed.
+ * No host outlives its deployment: after `kill -9` of `pulumi` the SDK's host stays alive with the key in memory and
+ * loops on EPIPE (docs/pulumi-engine.md, docs/reliability.md). In the SDK's host only, it exits at once when the
+ * engine is gone: a failed write to stdout/stderr, end of file on stdin (the engine holds that pipe open: plugin.go,
+ * `cmd.StdinPipe()`), or a new parent. Nothing it does then could be recorded.
  *
  * Needed by: tests/engine/orphan-host.test.ts (`kill -9` of `pulumi` mid-`up`: no host left) and
  * tests/reliability/engine-watch.host.test.ts. Goes when the SDK's dynamic-provider host ends itself on a closed
@@ -33,10 +23,7 @@ export function watchEngine(): void {
   installEngineWatch();
 }
 
-/**
- * Installs the watch in this process whatever runs it (the host, or a test's child process standing in for it).
- * `exit` ends the process; a test may observe it instead.
- */
+/** Installs the watch whatever runs this process (a test's child may stand in); `exit` may be observed instead. */
 export function installEngineWatch(exit: (why: string) => void = defaultExit): void {
   if (installed) return;
   installed = true;
@@ -81,10 +68,7 @@ function defaultExit(): void {
   process.exit(1);
 }
 
-/**
- * Writes one line to stderr, unless the engine is gone. A failed write is handled by the watch (never thrown at
- * the caller), so a provider line can never start the SDK's EPIPE loop.
- */
+/** Writes one line to stderr unless the engine is gone; a failure goes to the watch, never starting the EPIPE loop. */
 export function writeLine(line: string): void {
   if (gone !== undefined) return;
   try {

@@ -1,15 +1,8 @@
 /**
- * Ctrl-C while zones are being created. What reaches the dynamic-provider host (pulumi/pulumi at 1b5949891b):
- * - the first Ctrl-C makes the engine send Cancel to its providers, which the Node.js host answers and ignores
- *   (sdk/nodejs/cmd/dynamic-provider); plugins run in a process group of their own
- *   (sdk/go/common/util/cmdutil, RegisterProcessGroup), so a terminal's Ctrl-C does not reach the host either.
- *   The engine waits for the creates in flight and records them.
- * - the second Ctrl-C ends the CLI without recording them and closes its plugins: SIGINT to the host's process
- *   group, SIGKILL 5 s later (pkg/resource/plugin/plugin.go). Node's default ends the host at once, silently.
- * While a create is in flight this module holds SIGINT and SIGTERM instead: no further attempt, backoff or lookup
- * starts, each zone in flight is named with what the next `pulumi up` does about it, and the host ends as it would
- * have once those creates settle (at most {@link GRACE_MS}). With nothing in flight no handler is installed, so a
- * host closed at the end of a command ends as before.
+ * Ctrl-C while zones are being created. The host ignores the first Ctrl-C's Cancel; the second sends SIGINT, then
+ * SIGKILL 5 s later (docs/pulumi-engine.md). While a create is in flight SIGINT and SIGTERM are held: nothing new
+ * starts, each zone in flight is named with what the next `up` does, and the host ends once they settle (at most
+ * {@link GRACE_MS}). With nothing in flight no handler is installed.
  *
  * Needed by: tests/engine/interrupt.test.ts (Ctrl-C twice during creates: each zone in flight named with what the
  * next `up` does). Goes when the SDK's dynamic-provider host honours the engine's Cancel (its `cancel` does nothing).
