@@ -9,23 +9,13 @@ import { isDeepStrictEqual } from "util";
 import { purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "../../api/purge";
 import { connection, hostSetting } from "./connection";
 import { detail, log } from "./log";
-import { UNKNOWN } from "./validate";
+import { declared } from "./outputs";
+import { type CheckFailure, UNKNOWN } from "./validate";
 
 type Props = Record<string, unknown>;
-interface CheckFailure {
-  property: string;
-  reason: string;
-}
 
 /** Inputs of CachePurge (besides `__provider`). */
 export const CACHE_PURGE_INPUTS = ["urls", "zone", "triggers"] as const;
-
-/** `cdn:companyAlias` (else CDN_COMPANY_ALIAS), kept by the zones' configure with the rest of the stack's config. */
-function companyAlias(): string | undefined {
-  return hostSetting("companyAlias") as string | undefined;
-}
-
-const present = (v: unknown) => v !== undefined && v !== null;
 
 /** Triggers: a map or a list of strings (numbers and booleans taken as text), any of them unknown at preview. */
 function checkTriggers(v: unknown): { value?: unknown; reason?: string } {
@@ -52,8 +42,8 @@ export function check(news: Props): { inputs: Props; failures: CheckFailure[] } 
       });
     }
   }
-  const hasUrls = present(news.urls);
-  const hasZone = present(news.zone);
+  const hasUrls = declared(news.urls);
+  const hasZone = declared(news.zone);
   if (hasUrls === hasZone) {
     failures.push({
       property: hasUrls ? "zone" : "urls",
@@ -80,13 +70,14 @@ export function check(news: Props): { inputs: Props; failures: CheckFailure[] } 
     if (news.zone === UNKNOWN) inputs.zone = news.zone;
     else {
       try {
-        inputs.zone = zoneTarget("CachePurge", news.zone, companyAlias());
+        // `cdn:companyAlias` (else CDN_COMPANY_ALIAS), from the zones' configure.
+        inputs.zone = zoneTarget("CachePurge", news.zone, hostSetting("companyAlias") as string | undefined);
       } catch (e) {
         failures.push({ property: "zone", reason: (e as Error).message });
       }
     }
   }
-  if (present(news.triggers)) {
+  if (declared(news.triggers)) {
     const t = checkTriggers(news.triggers);
     if (t.reason) failures.push({ property: "triggers", reason: `CachePurge: 'triggers' ${t.reason}` });
     else inputs.triggers = t.value;
@@ -102,7 +93,8 @@ export function diff(olds: Props, news: Props): { changes: boolean; replaces: st
   return { changes: changed, replaces: [], deleteBeforeReplace: false };
 }
 
-async function purge(inputs: Props): Promise<string> {
+/** Purges the target (create, and every update), and returns the outputs: the inputs, when, how many times. */
+async function purge(inputs: Props, purgeCount: number): Promise<Props> {
   const { client } = connection();
   const started = Date.now();
   if (Array.isArray(inputs.urls)) {
@@ -114,56 +106,27 @@ async function purge(inputs: Props): Promise<string> {
     await purgeZoneTarget(client, target);
     detail(`cache purge: zone '${target}' purged in ${Date.now() - started} ms`);
   }
-  return new Date().toISOString();
-}
-
-function outputs(inputs: Props, purgedAt: string, purgeCount: number): Props {
   const out: Props = {};
-  for (const k of CACHE_PURGE_INPUTS) if (present(inputs[k])) out[k] = inputs[k];
-  out.purgedAt = purgedAt;
-  out.purgeCount = purgeCount;
-  return out;
-}
-
-/** create: the first purge. A failure records nothing, so the next `up` tries again. */
-export async function create(inputs: Props): Promise<{ id: string; outs: Props }> {
-  const purgedAt = await purge(inputs);
-  return { id: `purge-${randomUUID()}`, outs: outputs(inputs, purgedAt, 1) };
-}
-
-/** update: the engine calls it only when diff saw a change, so it always purges. */
-export async function update(_id: string, olds: Props, news: Props): Promise<{ outs: Props }> {
-  const purgedAt = await purge(news);
-  const count = typeof olds.purgeCount === "number" ? olds.purgeCount : 0;
-  return { outs: outputs(news, purgedAt, count + 1) };
-}
-
-/** read: nothing to read back; what was purged stays as recorded. */
-export function read(id: string, props: Props): { id: string; props: Props } {
-  return { id, props };
-}
-
-/** delete: purging is not undone, and removing the resource purges nothing. */
-export function remove(): void {
-  log("cache purge: removed from the stack (nothing purged)");
+  for (const k of CACHE_PURGE_INPUTS) if (declared(inputs[k])) out[k] = inputs[k];
+  return { ...out, purgedAt: new Date().toISOString(), purgeCount };
 }
 
 /** Routes one provider operation of CachePurge. */
 export async function handlePurge(op: string, args: unknown[]): Promise<unknown> {
-  const a = args as [never, never, never];
+  const [first, second, third] = args as [unknown, Props | undefined, Props | undefined];
   switch (op) {
     case "check":
-      return check((a[1] ?? {}) as Props);
+      return check(second ?? {});
     case "diff":
-      return diff((a[1] ?? {}) as Props, (a[2] ?? {}) as Props);
-    case "create":
-      return create(a[0] ?? {});
-    case "read":
-      return read(a[0], a[1] ?? {});
-    case "update":
-      return update(a[0], a[1] ?? {}, a[2] ?? {});
-    case "delete":
-      return remove();
+      return diff(second ?? {}, third ?? {});
+    case "create": // the first purge; a failure records nothing, so the next `up` tries again
+      return { id: `purge-${randomUUID()}`, outs: await purge((first ?? {}) as Props, 1) };
+    case "read": // nothing to read back: what was purged stays as recorded
+      return { id: first, props: second ?? {} };
+    case "update": // called only when diff saw a change, so it always purges
+      return { outs: await purge(third ?? {}, (typeof second?.purgeCount === "number" ? second.purgeCount : 0) + 1) };
+    case "delete": // purging is not undone, and removing the resource purges nothing
+      return log("cache purge: removed from the stack (nothing purged)");
   }
   throw new Error(`CachePurge: unknown operation '${op}'`);
 }
