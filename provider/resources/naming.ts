@@ -1,16 +1,8 @@
 /**
- * Default zone names as Pulumi users expect them: a resource without `name` gets
- * `<resource name>-<7 lowercase letters or digits>`. The candidate is computed in the program from the
- * stack (organization, project, stack, kind, the parent's URN when the parent is not the stack), the
- * stack instance's random id (stackId.ts) and the resource name, and handed to check as `__autoName`;
- * check takes it only when neither the program nor the stored inputs hold a name, so a name once chosen
- * (or stored by an earlier version) is never replaced. Deriving the suffix rather than drawing it in
- * check lets the preview of a pull request show the very name the merge's `up` creates.
- *
- * The random id makes the name this stack instance's own: another stack, even of the same organization,
- * project and stack name in another backend, never computes it. Check keeps the candidate beside the name
- * while the name is the candidate, and create takes back a zone of that name that exists already: one made
- * by an `up` of this stack that stopped before recording it (docs/resources.md, "Interrupted deployments").
+ * Default zone names: `<resource name>-<7 letters or digits>`, derived in the program from the stack, the stack
+ * instance's random id (stackId.ts) and the resource name (so a preview shows the name its `up` creates), and taken
+ * by check only when no name is declared or stored. Only this stack computes it, so create takes back a zone holding
+ * it (docs/resources.md, "Interrupted deployments").
  */
 import { createHash } from "crypto";
 
@@ -22,11 +14,7 @@ export function isOwnAutoName(inputs: Record<string, unknown>): boolean {
   return typeof inputs[AUTO_NAME] === "string" && inputs[AUTO_NAME] !== "" && inputs[AUTO_NAME] === inputs.name;
 }
 
-/**
- * The hidden input carrying the zone's place in the batch of zones one synchronous run of the program declared
- * (zoneResource.ts, `enrol`; resources/host/batch.ts): the resource name, the position, the batch's size. Check
- * reads it and never keeps it in the stored inputs.
- */
+/** The hidden input carrying the zone's place in its batch (host/batch.ts); check never stores it. */
 export const AUTO_NAME_SCOPE = "__autoNameScope";
 
 const SUFFIX_LENGTH = 7;

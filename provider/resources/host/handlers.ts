@@ -1,7 +1,6 @@
 /**
- * The entry point the serialized providers `require` at call time. Its signature is a contract
- * with every state file ever written: refresh and destroy run the provider text stored in state
- * against whatever version of this package is installed, so `handle(1, ...)` must keep working.
+ * The entry point serialized providers `require` at call time: a contract with every state written (refresh and
+ * destroy run the stored provider text against the installed package), so `handle(1, ...)` keeps working.
  */
 import * as lifecycle from "./lifecycle";
 import { configure as configureConnection, connection, recordConfigure, whenConfigured } from "./connection";
@@ -48,11 +47,7 @@ export async function handle(version: number, kind: ZoneType, op: Operation, arg
   }
 }
 
-/**
- * The SDK's host prints an error with its stack (`${e}: ${e.stack}`, cmd/dynamic-provider), which the CLI shows
- * beside the engine's own line for the step: a refresh of 300 zones against an API that was down printed 5,373
- * lines (issue 32). The message names the zone and the cause; the frames of this package help nobody reading a job.
- */
+/** The SDK's host prints an error's stack too (cmd/dynamic-provider): 5,373 lines for 300 zones (issue 32). */
 function withoutStack(e: unknown): unknown {
   if (e instanceof Error) Object.defineProperty(e, "stack", { value: "", writable: true, configurable: true });
   return e;

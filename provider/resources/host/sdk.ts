@@ -1,9 +1,6 @@
 /**
- * The engine runs the dynamic-provider host from the program's own `@pulumi/pulumi`, which the
- * package takes as a peer dependency. Older hosts silently lose what the provider relies on:
- * `configure` reaches dynamic providers from 3.139, and read's `inputs` (a refresh that leaves no
- * false diff) from 3.216 (docs/pulumi-engine.md, "Facts about dynamic providers"). Configure checks the
- * version running it.
+ * The host runs the program's own `@pulumi/pulumi` (a peer dependency); older hosts silently lose `configure`
+ * (3.139) and read's `inputs` (3.216): docs/pulumi-engine.md. Configure checks the version running it.
  *
  * Needed by: tests/engine/accounts.test.ts (a host before 3.139 never configures: the up fails naming the version
  * and reaches no account) and tests/integration/engine-answers.test.ts. Goes when npm enforces peer ranges on the
@@ -14,11 +11,7 @@ import * as path from "path";
 
 const PACKAGE = "pulumi-cdn-zones";
 
-/**
- * The range of `@pulumi/pulumi` the package runs with: its peer dependency, stated once, in the
- * package's own package.json. Everything else reads it from there (this module, scripts/pulumi-cli.js,
- * the tests), and tests/unit/sdk-floor.test.ts holds the guides' mentions of it to it.
- */
+/** The `@pulumi/pulumi` range: the peer dependency in package.json, stated once (tests/unit/sdk-floor.test.ts). */
 export const PULUMI_SDK_RANGE: string = ownManifest().peerDependencies["@pulumi/pulumi"];
 
 const RANGE = /^>=(\d+\.\d+\.\d+) <(\d+)$/.exec(PULUMI_SDK_RANGE);
@@ -64,10 +57,8 @@ export function sdkVersionProblem(version: string | undefined): string | undefin
 }
 
 /**
- * The version of the `@pulumi/pulumi` whose dynamic-provider host runs this process: the program's, which
- * the engine starts (`pulumi-resource-pulumi-nodejs` resolves it from the program's folder). The copy this
- * package resolves may be another one (a linked checkout, pnpm, a nested install), so the host's own
- * version, beside its entry module, is read first; outside a host, the one this package loads.
+ * The version of the `@pulumi/pulumi` whose host runs this process, read beside its entry module (this package may
+ * resolve another copy: pnpm, a linked checkout); outside a host, the one this package loads.
  */
 export function runningSdkVersion(main: string | undefined = require.main?.filename): string | undefined {
   const host = hostSdkRoot(main);
