@@ -52,7 +52,7 @@ import {
 } from "./retry";
 import { Semaphore } from "./semaphore";
 import { DEFAULT_MAX_RESPONSE_BYTES, Transport } from "./transport";
-import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS, type UserRow } from "./wire";
+import { ZONE_ROW_FIELDS, type UserRow } from "./wire";
 import type { CreateKey, CreateResultOf, RequiredCreateKey, UpdateKey, ZoneRowOf } from "./zoneFields";
 import { ZONE_KIND_TABLE } from "./zoneKinds";
 
@@ -174,15 +174,6 @@ const SECRETS = new WeakMap<CdnClient, { apiKey: string }>();
 /** The zone groups (`pullzone`, ...), one per kind of the kinds' table, made in the constructor. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the groups are made in the constructor, from the table
 export interface CdnClient extends ZoneGroups {}
-
-/**
- * Whether a call's last error, after its whole budget, says the API is down or silent (no connection, no answer in
- * time), not that one answer was lost: a connection dropped after the request was sent is a flaky network.
- */
-function silent(e: CdnError): e is CdnTransportError {
-  if (!(e instanceof CdnTransportError) || e instanceof CdnOutageError) return false;
-  return e.type === "timeout" || (e.type === "connection" && !e.maybeProcessed);
-}
 
 /** A client for the whole API; one per account, shared by all calls (it holds the keep-alive pool). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
@@ -314,8 +305,7 @@ export class CdnClient {
       throw new CdnOutageError(method, down.error, Date.now() - down.at, this.baseUrl);
     // A failed attempt is reported once its fate is known, so the event can say when it is retried.
     let failedMs = 0;
-    const report = (attempt: number, e: unknown, retryInMs?: number) => {
-      const err = e as CdnError;
+    const report = (attempt: number, err: CdnError, retryInMs?: number) =>
       this.onEvent?.({
         method,
         attempt,
@@ -324,7 +314,6 @@ export class CdnClient {
         error: { type: err.type, message: err.message },
         ...(retryInMs === undefined ? {} : { retryInMs }),
       });
-    };
     const attemptOnce = (attempt: number) =>
       this.inFlight.run(async () => {
         const date = currentDate(this.now());
@@ -337,14 +326,9 @@ export class CdnClient {
         try {
           const answer = await this.transport.send(s.group, method, [this.apiUserId, auth, date, ...params], secrets);
           if (answer.kind === "fault") {
-            const skew = answer.serverDate ? Date.parse(answer.serverDate) - this.now() : undefined;
-            throw errorFromFault(
-              method,
-              answer.faultCode,
-              answer.faultString,
-              secrets,
-              Number.isFinite(skew) ? skew : undefined,
-            );
+            const skew = answer.serverDate ? Date.parse(answer.serverDate) - this.now() : NaN;
+            const { faultCode, faultString } = answer;
+            throw errorFromFault(method, faultCode, faultString, secrets, Number.isFinite(skew) ? skew : undefined);
           }
           this.outage = undefined;
           this.onEvent?.({ method, attempt, ms: Date.now() - started, ok: true });
@@ -372,7 +356,10 @@ export class CdnClient {
       // Only a call that is retried has a budget to speak of; a create's lost answer is recover.ts's to tell.
       const firstContact = !this.transport.contacted && this.retryPolicy.retries > FIRST_CONTACT_RETRIES;
       const spent = s.idempotent ? afterBudget(e, started, Date.now(), firstContact) : e;
-      if (silent(spent)) this.outage = { error: spent, at: Date.now() };
+      // The API down or silent (no connection, no answer in time), not one answer lost (a flaky network): hold.
+      const silent = spent instanceof CdnTransportError && !(spent instanceof CdnOutageError);
+      if (silent && (spent.type === "timeout" || (spent.type === "connection" && !spent.maybeProcessed)))
+        this.outage = { error: spent, at: Date.now() };
       throw spent;
     }
   }
@@ -443,7 +430,7 @@ export class CdnClient {
 
   /** A zone kind's group: create, update and listZones, and delete where the kinds' table says the API can. */
   private zoneApi(kind: ZoneKind) {
-    const { group, deletable, rowsMayOmitFields } = ZONE_KIND_TABLE[kind];
+    const { group, deletable, rowsMayOmitFields, createErrors } = ZONE_KIND_TABLE[kind];
     const create = async (values: { name: string }) => {
       const method = `${group}.create`;
       const failed = (code: number, message: string) =>
@@ -453,7 +440,7 @@ export class CdnClient {
         answer = await this.invoke(spec(method), [values]);
       } catch (e) {
         // A create error may come as a fault carrying the §7 code (a public client read it so): the same typed error.
-        if (!(e instanceof CdnFaultError && isCreateCode(group, e.faultCode))) throw e;
+        if (!(e instanceof CdnFaultError && (Object.values(createErrors) as number[]).includes(e.faultCode))) throw e;
         throw Object.assign(failed(e.faultCode, e.faultString), { attempts: e.attempts });
       }
       const out = normalizeCreate(answer, method);
@@ -495,21 +482,13 @@ export function callByName(client: CdnClient, method: string, byName: Record<str
   return client["byName"].get(method)!(byName);
 }
 
-/** Whether a fault code is one of §7's create error codes of this group (2001-2003, 3001-3002, ...). */
-function isCreateCode(group: keyof typeof CREATE_ERROR_CODES, code: number): boolean {
-  return (Object.values(CREATE_ERROR_CODES[group]) as number[]).includes(code);
-}
-
 function spec(method: string): MethodSpec {
   return findMethod(method)!;
 }
 
 /** Zone passwords in a call's `values`, redacted from anything the call reports. */
 function collectPasswords(args: readonly unknown[]): string[] {
-  const out: string[] = [];
-  for (const a of args) {
-    if (a && typeof a === "object" && typeof (a as { password?: unknown }).password === "string")
-      out.push((a as { password: string }).password);
-  }
-  return out;
+  return args.flatMap((a) =>
+    a && typeof a === "object" && "password" in a && typeof a.password === "string" ? [a.password] : [],
+  );
 }

@@ -9,7 +9,8 @@
  */
 import { settingRef, type SettingProblem } from "./config";
 import { kindInfo, kindOfGroup } from "./kinds";
-import { CREATE_ERROR_CODES, FAULT } from "./wire";
+import { FAULT } from "./wire";
+import { ZONE_KIND_TABLE } from "./zoneKinds";
 import { printable, printableLines } from "./terminalText";
 import { redact } from "./redact";
 
@@ -160,7 +161,6 @@ export class CdnAuthError extends CdnError {
 
   /** A rejected `currentDate` may be a passing problem (a slow queue); one fresh attempt is allowed. */
   get expired(): boolean {
-    // A signature refusal may quote the formula '<currentDate>:<apiKey>:<method>': that is about the key, not the date.
     return !this.notGranted && refusesDate(this.faultString);
   }
 
@@ -201,7 +201,6 @@ function refusesDate(text: string): boolean {
 /** Below this difference between clocks the skew is not mentioned. */
 export const CLOCK_SKEW_REPORT_MS = 60_000;
 
-/** The call did not complete at the transport level. */
 /** What a transport failure is made of (one object: seven positional arguments were easy to misplace). */
 export interface TransportErrorInit {
   type: "connection" | "timeout" | "http_status";
@@ -216,12 +215,11 @@ export interface TransportErrorInit {
   retryAfterMs?: number;
 }
 
+/** The call did not complete at the transport level; the fields are {@link TransportErrorInit}'s. */
 export class CdnTransportError extends CdnError {
-  /** True when the request may have reached the server (its answer was lost). */
   readonly maybeProcessed: boolean;
   readonly status?: number;
   readonly code?: string;
-  /** What the server's `Retry-After` asked for (429, 503), in milliseconds from when it answered. */
   readonly retryAfterMs?: number;
 
   constructor(init: TransportErrorInit) {
@@ -312,18 +310,17 @@ export function terminalSafe(e: unknown): unknown {
   if (!(e instanceof Error)) return e;
   const message = printableLines(e.message);
   const stackSafe = typeof e.stack !== "string" || printableLines(e.stack) === e.stack;
-  let out: Error =
-    message === e.message && stackSafe ? e : copyWithMessage(e, message, (e as { cause?: unknown }).cause);
   const reasons = (e as { reasons?: unknown }).reasons;
-  if (Array.isArray(reasons) && reasons.some((r) => typeof r === "string" && printableLines(r) !== r)) {
-    if (out === e) out = copyWithMessage(e, message, (e as { cause?: unknown }).cause);
+  const reasonsSafe = !Array.isArray(reasons) || reasons.every((r) => typeof r !== "string" || printableLines(r) === r);
+  if (message === e.message && stackSafe && reasonsSafe) return e;
+  const out = copyWithMessage(e, message, (e as { cause?: unknown }).cause);
+  if (!reasonsSafe)
     Object.defineProperty(out, "reasons", {
-      value: reasons.map((r) => (typeof r === "string" ? printableLines(r) : r)),
+      value: (reasons as unknown[]).map((r) => (typeof r === "string" ? printableLines(r) : r)),
       writable: true,
       configurable: true,
       enumerable: Object.getOwnPropertyDescriptor(e, "reasons")?.enumerable ?? true,
     });
-  }
   return out;
 }
 
@@ -380,12 +377,10 @@ export function errorFromCreateResult(
   secrets: readonly (string | undefined)[],
 ): CdnCreateError {
   const text = serverText(message, secrets);
-  const group = method.split(".")[0] as keyof typeof CREATE_ERROR_CODES;
-  const codes = CREATE_ERROR_CODES[group] as
-    { failed: number; nameInUse: number; originUnresolvable?: number } | undefined;
-  if (codes && code === codes.nameInUse) return new CdnNameInUseError(code, method, zoneName, text);
-  if (codes && code === codes.originUnresolvable) return new CdnOriginUnresolvableError(code, method, zoneName, text);
-  const kind = kindOfGroup(group);
+  const kind = kindOfGroup(method.split(".")[0]);
+  const codes: { nameInUse?: number; originUnresolvable?: number } = kind ? ZONE_KIND_TABLE[kind].createErrors : {};
+  if (code === codes.nameInUse) return new CdnNameInUseError(code, method, zoneName, text);
+  if (code === codes.originUnresolvable) return new CdnOriginUnresolvableError(code, method, zoneName, text);
   const label = kind ? kindInfo(kind).apiLabel : method;
   return new CdnCreateError("create_failed", code, method, zoneName, text || `${label} creation failed`);
 }
@@ -419,7 +414,7 @@ export function errorFromNetwork(
   const msg = redact(err.message, secrets);
   const at = ctx.where ? ` at ${redact(ctx.where, secrets)} (${settingRef("baseUrl")})` : "";
   if (code === "ETIMEDOUT_CALL") {
-    const limit = ctx.timeoutMs === undefined ? "the call timeout" : formatMs(ctx.timeoutMs);
+    const limit = ctx.timeoutMs === undefined ? "the call timeout" : `${ctx.timeoutMs} ms`;
     const text =
       ctx.firstContact === undefined
         ? `no answer${at} within ${limit} (the timeout of one attempt: raise it with ${settingRef("timeoutMs")})`
@@ -443,9 +438,4 @@ export function errorFromNetwork(
     maybeProcessed: sent,
     code,
   });
-}
-
-/** A timeout as messages give it: `50 ms`, `10000 ms`. */
-function formatMs(ms: number): string {
-  return `${ms} ms`;
 }

@@ -35,7 +35,8 @@ function isStruct(v: unknown): v is Row {
   return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date) && !Buffer.isBuffer(v);
 }
 
-function kindOf(v: unknown): string {
+/** What a wrong value is, for messages: `missing`, `nil`, `an array`, `a struct`, or its `typeof`. */
+export function kindOf(v: unknown): string {
   if (v === undefined) return "missing";
   if (v === null) return "nil";
   if (Array.isArray(v)) return "an array";

@@ -17,6 +17,7 @@ import * as zlib from "zlib";
 import { CdnProtocolError, CdnTransportError, errorFromNetwork, redact } from "./errors";
 import { parseRetryAfter } from "./retry";
 import { settingRef } from "./config";
+import { kindOf } from "./normalize";
 import {
   decodeMethodResponse,
   decodeUtf8,
@@ -59,7 +60,8 @@ export type Answer =
 export class Transport {
   private readonly agent: http.Agent;
   private readonly base: URL;
-  private answered = false;
+  /** Whether the server has answered once (any HTTP answer, even an error status): the first contact is over. */
+  contacted = false;
   /** Attempts running under the first-contact timeout: each re-arms its timer with the full timeout at the first answer. */
   private readonly underFirstContact = new Set<() => void>();
 
@@ -69,19 +71,14 @@ export class Transport {
     this.agent = new Agent({ keepAlive: true, maxFreeSockets: opts.idleSockets, keepAliveMsecs: 1000 });
   }
 
-  /** Whether the server has answered once (any HTTP answer, even an error status): the first contact is over. */
-  get contacted(): boolean {
-    return this.answered;
-  }
-
   /** Where calls of `group` go, as messages show it: the base URL (which never holds credentials) and the path. */
   where(group: string): string {
     return `${this.base.origin}${this.path(group)}`;
   }
 
   private markContacted(): void {
-    if (this.answered) return;
-    this.answered = true;
+    if (this.contacted) return;
+    this.contacted = true;
     for (const rearm of [...this.underFirstContact]) rearm();
     this.underFirstContact.clear();
   }
@@ -165,7 +162,15 @@ export class Transport {
         outcome.fail(errorFromNetwork(method, timedOut, sent, secrets, { ...call, timeoutMs: limitMs, firstContact }));
         req.destroy();
       });
-      const req = this.request(group, payload.length, (res) => {
+      const headers = {
+        "Content-Type": "text/xml; charset=utf-8",
+        Accept: "text/xml",
+        "Content-Length": payload.length,
+        "User-Agent": this.opts.userAgent ?? "pulumi-cdn-zones",
+      };
+      const { protocol, hostname, port } = this.base;
+      const options = { protocol, hostname, port: port || undefined, path: this.path(group), method: "POST", headers };
+      const req = (protocol === "https:" ? https : http).request({ ...options, agent: this.agent }, (res) => {
         this.markContacted();
         readResponse(res, call, outcome);
       });
@@ -176,26 +181,6 @@ export class Transport {
     });
   }
 
-  /** Opens the POST of one call to `group`'s path (sent by `end`); `onResponse` gets the answer's head. */
-  private request(group: string, length: number, onResponse: (res: http.IncomingMessage) => void): http.ClientRequest {
-    const transport = this.base.protocol === "https:" ? https : http;
-    const options: http.RequestOptions = {
-      protocol: this.base.protocol,
-      hostname: this.base.hostname,
-      port: this.base.port || undefined,
-      path: this.path(group),
-      method: "POST",
-      agent: this.agent,
-      headers: {
-        "Content-Type": "text/xml; charset=utf-8",
-        Accept: "text/xml",
-        "Content-Length": length,
-        "User-Agent": this.opts.userAgent ?? "pulumi-cdn-zones",
-      },
-    };
-    return transport.request(options, onResponse);
-  }
-
   /**
    * Arms the timeout of one attempt: `firstContactTimeoutMs` while nothing has answered yet (when shorter), re-armed
    * with the whole `timeoutMs`, counted from the start, once any answer arrives. `onTimeout` gets the limit.
@@ -203,8 +188,8 @@ export class Transport {
   private startTimer(onTimeout: (limitMs: number, firstContact: FirstContactTimeout) => void): { stop(): void } {
     const { timeoutMs, firstContactTimeoutMs: first } = this.opts;
     const startedAt = Date.now();
-    let limit = !this.answered && first !== undefined && first < timeoutMs ? first : timeoutMs;
-    const fire = () => onTimeout(limit, limit < timeoutMs ? true : !this.answered ? "unanswered" : undefined);
+    let limit = !this.contacted && first !== undefined && first < timeoutMs ? first : timeoutMs;
+    const fire = () => onTimeout(limit, limit < timeoutMs ? true : !this.contacted ? "unanswered" : undefined);
     let timer = setTimeout(fire, limit);
     const rearm = () => {
       clearTimeout(timer);
@@ -401,14 +386,8 @@ function faultCodeOf(method: string, v: unknown, secrets: readonly (string | und
   const what =
     typeof v === "string"
       ? `'${redact(v.slice(0, 40), secrets)}'`
-      : v === null
-        ? "nil"
-        : v === undefined
-          ? "missing"
-          : Array.isArray(v)
-            ? "an array"
-            : typeof v === "object"
-              ? "a struct"
-              : `${typeof v} ${String(v)}`;
+      : typeof v === "object" || v === undefined
+        ? kindOf(v)
+        : `${typeof v} ${String(v)}`;
   throw new CdnProtocolError(`fault with a faultCode that is not an integer (${what})`, method);
 }
