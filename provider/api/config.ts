@@ -36,7 +36,8 @@ export interface Setting<V = unknown> {
   parse(raw: string): Parsed<V>;
 }
 
-const ALIAS = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+/** One DNS label: a company alias, a zone name. */
+export const DNS_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 const no = (reason: string): Parsed<never> => ({ ok: false, reason });
 
@@ -95,7 +96,7 @@ function parseApiKey(raw: string): Parsed<string> {
 }
 
 function parseAlias(raw: string): Parsed<string> {
-  if (ALIAS.test(raw.trim())) return ok(raw.trim());
+  if (DNS_LABEL.test(raw.trim())) return ok(raw.trim());
   return no(
     `is not a company alias (${described(raw)}): expected one DNS label of letters, digits and '-', at most 63 characters`,
   );
@@ -104,14 +105,14 @@ function parseAlias(raw: string): Parsed<string> {
 function parseCompanyId(raw: string): Parsed<number | string> {
   const t = raw.trim();
   if (/^\d+$/.test(t)) return CREDENTIALS.apiUserId.parse(t); // the same bounds as a user id
-  if (ALIAS.test(t)) return ok(t);
+  if (DNS_LABEL.test(t)) return ok(t);
   return no(`is neither a company id nor an alias (${described(raw)}): expected an integer, or the company alias`);
 }
 
 function parseHost(raw: string): Parsed<string> {
   const t = raw.trim().replace(/\.$/, "");
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t)) return no("must be a host name without a scheme, such as netdna-cdn.com");
-  if (t.length <= 253 && t.split(".").every((label) => ALIAS.test(label))) return ok(t.toLowerCase());
+  if (t.length <= 253 && t.split(".").every((label) => DNS_LABEL.test(label))) return ok(t.toLowerCase());
   return no(`is not a host name (${described(raw)}): expected a domain such as netdna-cdn.com`);
 }
 

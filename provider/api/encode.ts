@@ -6,8 +6,7 @@ import { INT32_MAX } from "./ids";
 import { MethodSpec, ParamSpec, wireName } from "./methods";
 import { isXmlSafe } from "./xmlrpc";
 
-// The API requires XML-safe strings (§2.1); resources/host/validate.ts checks fields with the same rule.
-export { isXmlSafe };
+export { isXmlSafe }; // the API's rule for strings (§2.1), tested with the parameters
 
 /**
  * Validates positional arguments (after the auth ones) and returns them as wire values: an omitted optional one is
@@ -82,10 +81,7 @@ function encodeOne(method: string, p: ParamSpec, v: unknown): unknown {
       return v;
     }
     case "date": {
-      if (v instanceof Date) {
-        if (Number.isNaN(v.getTime())) return fail("is an invalid Date");
-        return toYmd(v);
-      }
+      if (v instanceof Date) return Number.isNaN(v.getTime()) ? fail("is an invalid Date") : toYmd(v);
       // A Date from a resource's output: pulumi.output(date) copies it into {}.
       if (typeof v === "object" && v !== null && Object.keys(v).length === 0)
         return fail(
@@ -163,10 +159,7 @@ export function checkTogether(method: string, v: Record<string, unknown>): void 
       method,
     );
   }
-  for (const [a, b] of [
-    ["from", "to"],
-    ["dateFrom", "dateTo"],
-  ]) {
+  for (const [a, b] of Object.entries({ from: "to", dateFrom: "dateTo" })) {
     if (typeof v[a] === "string" && typeof v[b] === "string" && (v[a] as string) > (v[b] as string)) {
       throw new CdnValidationError(a, `${a} ${v[a]} is after ${b} ${v[b]}`, method);
     }

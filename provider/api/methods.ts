@@ -133,26 +133,15 @@ type ZoneMethodsOf<K extends ZoneKind, G = KindRow<K>["group"], L = KindRow<K>["
 function zone<K extends ZoneKind>(kind: K): ZoneMethodsOf<K>[] {
   const { group, liveOnly, deletable } = ZONE_KIND_TABLE[kind];
   const values = { name: "values", type: "struct", required: true } as const;
-  const methods: MethodSpec[] = [
-    {
-      group,
-      name: "create",
-      params: [{ ...values, keys: createKeys(kind), requiredKeys: requiredCreateKeys(kind) }],
-      returns: "create",
-      idempotent: false,
-      liveOnly,
-    },
-    {
-      group,
-      name: "update",
-      params: [id, { ...values, keys: updateKeys(kind), requiredKeys: [] }],
-      returns: "status",
-      idempotent: true,
-      liveOnly,
-    },
-    { group, name: "listZones", params: [], returns: "zones", idempotent: true, liveOnly },
+  function entry(name: string, params: readonly ParamSpec[], returns: ReturnKind, idempotent: boolean): MethodSpec {
+    return { group, name, params, returns, idempotent, liveOnly };
+  }
+  const methods = [
+    entry("create", [{ ...values, keys: createKeys(kind), requiredKeys: requiredCreateKeys(kind) }], "create", false),
+    entry("update", [id, { ...values, keys: updateKeys(kind), requiredKeys: [] }], "status", true),
+    entry("listZones", [], "zones", true),
   ];
-  if (deletable) methods.push({ group, name: "delete", params: [id], returns: "status", idempotent: false, liveOnly });
+  if (deletable) methods.push(entry("delete", [id], "status", false));
   return methods as ZoneMethodsOf<K>[];
 }
 

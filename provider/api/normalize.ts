@@ -99,18 +99,6 @@ function toText(v: unknown): string {
   return String(jsonSafe(v) ?? "");
 }
 
-/** A boolean sent as TRUE/FALSE, 1/0 (int, i8 or text) or "true"/"false"; undefined for anything else. */
-function toBoolean(v: unknown): boolean | undefined {
-  if (v === true || v === 1) return true;
-  if (v === false || v === 0) return false;
-  if (typeof v === "string") {
-    const t = v.trim().toLowerCase();
-    if (t === "1" || t === "true") return true;
-    if (t === "0" || t === "false") return false;
-  }
-  return undefined;
-}
-
 export type CreateOutcome = { ok: true; result: Row } | { ok: false; code: number; message: string };
 
 /** A create answer: `(0, struct)`, a bare struct (as a public client saw: string id), `[struct]`, or `(code, message)`. */
@@ -146,11 +134,12 @@ export function normalizeStatus(v: unknown, method: string): boolean {
   throw new CdnProtocolError(`expected an int status, got ${kindOf(v)}`, method);
 }
 
-/** A purge answer: TRUE/FALSE, 1/0, or their text; only its truth counts (as public clients tested it). */
+/** A purge answer: TRUE/FALSE, 1/0 (int, i8 or text) or "true"/"false"; only its truth counts (as public clients tested it). */
 export function normalizeBoolean(v: unknown, method: string): boolean {
-  const b = toBoolean(v);
-  if (b === undefined) throw new CdnProtocolError(`expected a boolean, got ${kindOf(v)}`, method);
-  return b;
+  const t = typeof v === "string" ? v.trim().toLowerCase() : v;
+  if (t === true || t === 1 || t === "1" || t === "true") return true;
+  if (t === false || t === 0 || t === "0" || t === "false") return false;
+  throw new CdnProtocolError(`expected a boolean, got ${kindOf(v)}`, method);
 }
 
 /**
@@ -382,12 +371,9 @@ export function normalizeBandwidth(v: unknown, method: string): BandwidthAnswer 
       out.hasData = true;
     }
   }
-  if (rows.length > 0) {
-    const first = rows[0];
-    const last = rows[rows.length - 1];
-    if (first.from !== undefined && first.from !== null) out.from = toText(first.from);
-    if (last.to !== undefined && last.to !== null) out.to = toText(last.to);
-  }
+  const [from, to] = [rows[0]?.from, rows[rows.length - 1]?.to];
+  if (from !== undefined && from !== null) out.from = toText(from);
+  if (to !== undefined && to !== null) out.to = toText(to);
   return out;
 }
 

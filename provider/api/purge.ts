@@ -7,12 +7,10 @@ import { isXmlSafe } from "./xmlrpc";
 import { unprintableChar } from "./terminalText";
 import { CdnError, CdnValidationError, withMessage } from "./errors";
 import { Semaphore } from "./semaphore";
+import { DNS_LABEL } from "./config";
 
 /** URLs purged at once by one `purgeUrls` / CachePurge: enough to be quick, few enough to be polite. */
 export const DEFAULT_PURGE_CONCURRENCY = 4;
-
-/** Zone names are DNS labels (the first label of `<name>.<alias>.<domain>`). */
-const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
 /** Why `url` cannot be purged, or undefined: cache.purge takes the URL of a file on a delivery domain (§4.6). */
 export function urlProblem(url: unknown): string | undefined {
@@ -57,7 +55,8 @@ export function aliasFromCdnUrl(name: string, cdnUrl: string | undefined): strin
   }
   host = host.split("/")[0].replace(/\.$/, "");
   const labels = host.split(".");
-  if (labels.length < 3 || labels[0].toLowerCase() !== name.toLowerCase() || !LABEL.test(labels[1])) return undefined;
+  if (labels.length < 3 || labels[0].toLowerCase() !== name.toLowerCase() || !DNS_LABEL.test(labels[1]))
+    return undefined;
   return labels[1];
 }
 
@@ -72,18 +71,18 @@ export function zoneTarget(fn: string, zone: unknown, alias: string | undefined,
   if (!isXmlSafe(zone) || /\s|\//.test(zone)) fail(`${shown} is not a zone name`);
   if (zone.includes(".")) {
     const [name, qualifier] = zone.split(".", 2);
-    if (!LABEL.test(name) || !LABEL.test(qualifier) || zone.split(".").length !== 2)
+    if (!DNS_LABEL.test(name) || !DNS_LABEL.test(qualifier) || zone.split(".").length !== 2)
       fail(`${shown} is neither a zone name nor '<zone_name>.<company_alias>'`);
     return zone;
   }
-  if (!LABEL.test(zone)) fail(`${shown} is not a zone name (letters, digits and inner hyphens)`);
+  if (!DNS_LABEL.test(zone)) fail(`${shown} is not a zone name (letters, digits and inner hyphens)`);
   if (!alias)
     return fail(
       `cannot tell the company alias for zone '${zone}': purgeAllCache takes '<zone_name>.<company_alias>'. ` +
         "Set cdn:companyAlias (pulumi config set cdn:companyAlias <alias>) or CDN_COMPANY_ALIAS, pass companyAlias, " +
         "or pass the PullZone/PushZone resource so the alias is read from its cdnUrl",
     );
-  if (!LABEL.test(alias)) fail(`'${alias.slice(0, 80)}' is not a company alias (a DNS label)`, "companyAlias");
+  if (!DNS_LABEL.test(alias)) fail(`'${alias.slice(0, 80)}' is not a company alias (a DNS label)`, "companyAlias");
   return `${zone}.${alias}`;
 }
 
