@@ -149,11 +149,6 @@ export type ZoneApiOf<K extends ZoneKind> = ZoneApi<
 /** One group per zone kind, named as the API names it (`client.pullzone.listZones()`), from the kinds' table. */
 export type ZoneGroups = { readonly [K in ZoneKind as (typeof ZONE_KIND_TABLE)[K]["group"]]: ZoneApiOf<K> };
 
-/** The user group: user.listUsers and user.update, their arguments from the method table. */
-export type UserApi = GroupApi<"user", { listUsers: UserRow[]; update: UserRow | undefined }>;
-/** The account group: account.getBandwidth read into one result, whatever shape the server answers in (normalize.ts). */
-export type AccountApi = GroupApi<"account", { getBandwidth: BandwidthAnswer }>;
-
 export type { BandwidthAnswer } from "./normalize";
 
 /** What a first contact is waiting for: the address (never with credentials), the call, the attempt. */
@@ -200,8 +195,10 @@ export class CdnClient {
   private readonly byName = new Map<string, (byName: Record<string, unknown>) => Promise<unknown>>();
 
   readonly cache: { purge(url: string): Promise<true>; purgeAllCache(zone: string): Promise<true> };
-  readonly user: UserApi;
-  readonly account: AccountApi;
+  /** user.listUsers and user.update, their arguments from the method table. */
+  readonly user: GroupApi<"user", { listUsers: UserRow[]; update: UserRow | undefined }>;
+  /** account.getBandwidth read into one result, whatever shape the server answers in (normalize.ts). */
+  readonly account: GroupApi<"account", { getBandwidth: BandwidthAnswer }>;
   readonly report: ReportApi;
 
   constructor(opts: CdnClientOptions) {

@@ -239,7 +239,12 @@ function settleOnce(resolve: (r: Received) => void, reject: (e: Error) => void, 
 
 /** Reads one answer into the call's outcome: status, headers, body (inflated; refused past the size cap). */
 function readResponse(res: http.IncomingMessage, call: CallContext, outcome: Outcome): void {
-  if (Number(res.headers["content-length"]) > call.maxResponseBytes) return refuse(res, outcome, tooLarge(call));
+  const tooLarge = () =>
+    new CdnProtocolError(
+      `response larger than ${call.maxResponseBytes} bytes (the client's maxResponseBytes)`,
+      call.method,
+    );
+  if (Number(res.headers["content-length"]) > call.maxResponseBytes) return refuse(res, outcome, tooLarge());
   const encoding = (header(res.headers["content-encoding"]) ?? "identity").trim().toLowerCase();
   const identity = encoding === "identity" || encoding === "";
   const inflater = identity ? undefined : INFLATERS.get(encoding);
@@ -248,7 +253,7 @@ function readResponse(res: http.IncomingMessage, call: CallContext, outcome: Out
     return refuse(res, outcome, new CdnProtocolError(`unsupported Content-Encoding '${what}'`, call.method));
   }
   const inflate = inflater?.();
-  const overCap = () => refuse(res, outcome, tooLarge(call), inflate);
+  const overCap = () => refuse(res, outcome, tooLarge(), inflate);
   if (inflate) inflateInto(res, inflate, encoding, call, outcome, overCap);
   collectBody(inflate ?? res, call.maxResponseBytes, outcome, overCap, (body) =>
     outcome.succeed({
@@ -264,13 +269,6 @@ function readResponse(res: http.IncomingMessage, call: CallContext, outcome: Out
   });
   res.on("error", (e: NodeJS.ErrnoException) =>
     outcome.fail(errorFromNetwork(call.method, e, true, call.secrets, call)),
-  );
-}
-
-function tooLarge(call: CallContext): CdnProtocolError {
-  return new CdnProtocolError(
-    `response larger than ${call.maxResponseBytes} bytes (the client's maxResponseBytes)`,
-    call.method,
   );
 }
 

@@ -1,12 +1,6 @@
 /**
- * The zone kinds, one row each: everything the package knows of a kind, said once. Derived from it, by types or by
- * code: the kinds' names (kinds.ts), the create and update key lists of the method table (methods.ts), the wire
- * rows and create results (wire.ts), the client's zone methods (client.ts), the lifecycle's specs
- * (resources/specs.ts), the zone lookups' result types (functions/zones.ts), the emulator's stored fields and
- * answers (emulator/), and the files that must exist one per kind, which `npm run generate` writes: the resource
- * classes (resources/kinds/), the providers (resources/providers/), the lookup functions (functions/kinds/) and the
- * package's `./p/<kind>` exports. tests/unit/generated-kinds.host.test.ts fails when a written file differs from what
- * the table gives. docs/architecture.md, "How to add", has the recipe for a fifth kind.
+ * The zone kinds, one row each: everything the package knows of a kind, said once. What derives from it, what
+ * `npm run generate` writes from it, and the recipe for a fifth kind: docs/architecture.md, "How to add".
  *
  * This file imports nothing: scripts/generate-kinds.js reads it on its own.
  *
