@@ -239,37 +239,51 @@ function settleOnce(resolve: (r: Received) => void, reject: (e: Error) => void, 
 
 /** Reads one answer into the call's outcome: status, headers, body (inflated; refused past the size cap). */
 function readResponse(res: http.IncomingMessage, call: CallContext, outcome: Outcome): void {
+  const { maxResponseBytes: max, method } = call;
   const tooLarge = () =>
-    new CdnProtocolError(
-      `response larger than ${call.maxResponseBytes} bytes (the client's maxResponseBytes)`,
-      call.method,
-    );
-  if (Number(res.headers["content-length"]) > call.maxResponseBytes) return refuse(res, outcome, tooLarge());
+    new CdnProtocolError(`response larger than ${max} bytes (the client's maxResponseBytes)`, method);
+  if (Number(res.headers["content-length"]) > max) return refuse(res, outcome, tooLarge());
   const encoding = (header(res.headers["content-encoding"]) ?? "identity").trim().toLowerCase();
   const identity = encoding === "identity" || encoding === "";
   const inflater = identity ? undefined : INFLATERS.get(encoding);
   if (!identity && inflater === undefined) {
     const what = redact(encoding.slice(0, 40), call.secrets);
-    return refuse(res, outcome, new CdnProtocolError(`unsupported Content-Encoding '${what}'`, call.method));
+    return refuse(res, outcome, new CdnProtocolError(`unsupported Content-Encoding '${what}'`, method));
   }
   const inflate = inflater?.();
   const overCap = () => refuse(res, outcome, tooLarge(), inflate);
-  if (inflate) inflateInto(res, inflate, encoding, call, outcome, overCap);
-  collectBody(inflate ?? res, call.maxResponseBytes, outcome, overCap, (body) =>
-    outcome.succeed({
-      status: res.statusCode ?? 0,
-      body,
-      serverDate: header(res.headers.date),
-      retryAfter: header(res.headers["retry-after"]),
-    }),
-  );
+  if (inflate) {
+    // The cap holds for the bytes received and inflated alike.
+    let received = 0;
+    res.on("data", (c: Buffer) => {
+      received += c.length;
+      if (received > max) overCap();
+    });
+    res.pipe(inflate);
+    // A compressed body cut short is a transport accident like any cut body; corrupt data is not.
+    inflate.on("error", (e: Error) => {
+      const cut = /unexpected end/i.test(e.message);
+      outcome.fail(new CdnProtocolError(`the ${encoding} body could not be inflated: ${e.message}`, method, cut));
+    });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const body: NodeJS.ReadableStream = inflate ?? res;
+  body.on("data", (c: Buffer) => {
+    if (outcome.settled) return;
+    size += c.length;
+    if (size > max) return overCap();
+    chunks.push(c);
+  });
+  body.on("end", () => {
+    const [serverDate, retryAfter] = [header(res.headers.date), header(res.headers["retry-after"])];
+    outcome.succeed({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), serverDate, retryAfter });
+  });
   res.on("aborted", () => {
     const aborted = Object.assign(new Error("response aborted"), { code: "ECONNRESET" });
-    outcome.fail(errorFromNetwork(call.method, aborted, true, call.secrets, call));
+    outcome.fail(errorFromNetwork(method, aborted, true, call.secrets, call));
   });
-  res.on("error", (e: NodeJS.ErrnoException) =>
-    outcome.fail(errorFromNetwork(call.method, e, true, call.secrets, call)),
-  );
+  res.on("error", (e: NodeJS.ErrnoException) => outcome.fail(errorFromNetwork(method, e, true, call.secrets, call)));
 }
 
 /** Settles the call with `err`, then drops the answer: settled first, so the destroy's reset (retryable) is not it. */
@@ -277,52 +291,6 @@ function refuse(res: http.IncomingMessage, outcome: Outcome, err: Error, inflate
   outcome.fail(err);
   res.destroy();
   inflate?.destroy();
-}
-
-/** Pipes a compressed answer through its inflater; the cap holds for the bytes received and inflated alike. */
-function inflateInto(
-  res: http.IncomingMessage,
-  inflate: Inflater,
-  encoding: string,
-  call: CallContext,
-  outcome: Outcome,
-  overCap: () => void,
-): void {
-  let received = 0;
-  res.on("data", (c: Buffer) => {
-    received += c.length;
-    if (received > call.maxResponseBytes) overCap();
-  });
-  res.pipe(inflate);
-  inflate.on("error", (e: Error) =>
-    // A compressed body cut short is a transport accident like any cut body; corrupt data is not.
-    outcome.fail(
-      new CdnProtocolError(
-        `the ${encoding} body could not be inflated: ${e.message}`,
-        call.method,
-        /unexpected end/i.test(e.message),
-      ),
-    ),
-  );
-}
-
-/** Collects a body's chunks until it ends (`done`), or until it passes `max` bytes (`overCap`). */
-function collectBody(
-  body: NodeJS.ReadableStream,
-  max: number,
-  outcome: Outcome,
-  overCap: () => void,
-  done: (body: Buffer) => void,
-): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  body.on("data", (c: Buffer) => {
-    if (outcome.settled) return;
-    size += c.length;
-    if (size > max) return overCap();
-    chunks.push(c);
-  });
-  body.on("end", () => done(Buffer.concat(chunks)));
 }
 
 /** What came back over HTTP, before decoding. */
