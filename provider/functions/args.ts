@@ -49,11 +49,6 @@ export function reportType(fn: string, v: unknown, hasDates: boolean): 1 | 2 | 3
   );
 }
 
-/** `cacheHitRatio` to `cache_hit_ratio`. */
-export function snakeCase(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
-
 /** `cache_hit_ratio` to `cacheHitRatio`. */
 export function camelCase(s: string): string {
   return s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -73,7 +68,7 @@ export function sortByArg(fn: string, v: unknown): string[] | undefined {
     const control = controlProblem(entry);
     if (control) throw new CdnValidationError("sortBy", `entry ${i} ${control}`, fn);
     const m = /^\s*(\S+)(\s+.*)?$/.exec(entry);
-    return m ? `${snakeCase(m[1])}${m[2] ?? ""}` : entry;
+    return m ? `${m[1].replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}${m[2] ?? ""}` : entry;
   });
 }
 

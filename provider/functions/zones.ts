@@ -221,16 +221,9 @@ export function getUnmanagedZonesOutput(
   args: GetUnmanagedZonesOutputArgs,
   opts?: FunctionOutputOptions,
 ): pulumi.Output<GetUnmanagedZonesResult> {
-  const run = outputForm(
-    async (a: { kinds?: ZoneKind[] }, o?: FunctionOptions) => {
-      const r = await unmanaged({ managed: args?.managed, kinds: a.kinds } as GetUnmanagedZonesArgs, o);
-      return r;
-    },
-    { kinds: args?.kinds },
-    opts,
-  );
-  return run.apply((r) => {
-    const { secret, ...result } = r;
-    return outputOf(Promise.resolve(result), Promise.resolve(secret));
-  }) as unknown as pulumi.Output<GetUnmanagedZonesResult>;
+  const run = (a: { kinds?: ZoneKind[] }, o?: FunctionOptions) =>
+    unmanaged({ managed: args?.managed, kinds: a.kinds } as GetUnmanagedZonesArgs, o);
+  return outputForm(run, { kinds: args?.kinds }, opts).apply(({ secret, ...result }) =>
+    outputOf(Promise.resolve(result), Promise.resolve(secret)),
+  ) as unknown as pulumi.Output<GetUnmanagedZonesResult>;
 }
