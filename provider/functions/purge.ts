@@ -157,10 +157,8 @@ export async function purgeZone(args: PurgeZoneArgs, opts?: FunctionOptions): Pr
 
 /** {@link purgeZone} over Inputs; a zone resource may be passed as it is. */
 export function purgeZoneOutput(args: PurgeZoneOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<PurgeResult> {
-  const zone = args?.zone;
+  const { zone, ...rest } = args ?? ({} as PurgeZoneOutputArgs);
   if (isZoneObject(zone)) {
-    const rest: Record<string, unknown> = { ...args };
-    delete rest.zone;
     return outputForm((a: Omit<PurgeZoneArgs, "zone">, o) => purgeZone({ ...a, zone }, o), rest, opts);
   }
   return outputForm(purgeZone, args, opts);
