@@ -61,6 +61,13 @@ export type CliCommand =
   | { kind: "settle"; stack?: string }
   | { kind: "summary"; title: string; file?: string };
 
+/** Each command: how many arguments it takes, and its flags besides --help (each takes text; --exclude-state repeats). */
+const COMMANDS = new Map<string, [number, string[]]>([
+  ["import", [0, ["base-url", "api-user-id", "api-key-file", "kinds", "exclude-state", "out", "language", "stack"]]],
+  ["settle", [0, ["stack"]]],
+  ["summary", [1, ["title"]]],
+]);
+
 /** The kinds of `--kinds`, each checked; order and repeats do not matter. */
 function parseKinds(text: string): ZoneKind[] {
   const kinds = text
@@ -99,36 +106,27 @@ export function parseCommand(argv: readonly string[]): CliCommand {
   }
   let parsed;
   try {
+    const text = [...COMMANDS.values()].flatMap(([, flags]) => flags.map((f) => [f, { type: "string" as const }]));
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
       strict: true,
       options: {
-        "base-url": { type: "string" },
-        "api-user-id": { type: "string" },
-        "api-key-file": { type: "string" },
-        kinds: { type: "string" },
+        ...Object.fromEntries(text),
         "exclude-state": { type: "string", multiple: true },
-        out: { type: "string" },
-        language: { type: "string" },
-        stack: { type: "string" },
-        title: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const { values, positionals } = parsed;
+  const values = parsed.values as Record<string, string | undefined> & { "exclude-state"?: string[] };
   if (values.help) return { kind: "help" };
-  const [command, ...rest] = positionals;
-  if (!["import", "settle", "summary"].includes(command))
-    throw new UsageError(command ? `unknown command '${command}'` : "a command is needed");
-  const allowed = { import: 0, settle: 0, summary: 1 }[command as "import"];
-  if (rest.length > allowed) throw new UsageError(`unexpected argument '${rest[allowed]}'`);
-  const given = Object.keys(values).filter((k) => values[k as keyof typeof values] !== undefined);
-  const own = { import: ["title"], settle: ["stack"], summary: ["title"] }[command as "import"];
-  const stray = given.find((k) => (command === "import" ? own.includes(k) : !own.includes(k)));
+  const [command, ...rest] = parsed.positionals;
+  const [args, flags] = COMMANDS.get(command) ?? [0];
+  if (!flags) throw new UsageError(command ? `unknown command '${command}'` : "a command is needed");
+  if (rest.length > args) throw new UsageError(`unexpected argument '${rest[args]}'`);
+  const stray = Object.keys(values).find((k) => values[k] !== undefined && !flags.includes(k));
   if (stray) throw new UsageError(`--${stray} is not an option of ${command}`);
   if (command === "settle") return { kind: "settle", stack: values.stack };
   if (command === "summary") return { kind: "summary", title: values.title ?? "Pulumi preview", file: rest[0] };

@@ -89,13 +89,10 @@ function deliveryConfig(
   if (!withUrl) return { commands: [], known: false };
   const inStack = resolve({ config: stack }, ["companyAlias", "cdnDomain"]).values;
   const read = resolve({ env }, ["companyAlias", "cdnDomain"]).values;
-  const commands: string[] = [];
-  if (inStack.companyAlias === undefined)
-    commands.push(`pulumi config set cdn:companyAlias ${read.companyAlias ?? "<company alias>"}`);
-  if (inStack.cdnDomain === undefined)
-    commands.push(`pulumi config set cdn:cdnDomain ${read.cdnDomain ?? "<CDN domain, such as netdna-cdn.com>"}`);
-  const known =
-    (inStack.companyAlias !== undefined || read.companyAlias !== undefined) &&
-    (inStack.cdnDomain !== undefined || read.cdnDomain !== undefined);
-  return { known, commands };
+  const placeholder = { companyAlias: "<company alias>", cdnDomain: "<CDN domain, such as netdna-cdn.com>" };
+  const missing = (["companyAlias", "cdnDomain"] as const).filter((k) => inStack[k] === undefined);
+  return {
+    known: missing.every((k) => read[k] !== undefined),
+    commands: missing.map((k) => `pulumi config set cdn:${k} ${read[k] ?? placeholder[k]}`),
+  };
 }

@@ -75,12 +75,6 @@ export interface GeneratedProgram {
 /** Code-point order: the same on every machine, unlike `localeCompare`. */
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Why `kind`'s check would refuse the listed `name` (such a zone could only fail its first preview). */
-function nameProblem(kind: ZoneKind, name: unknown): string | undefined {
-  const field = specOf(kind).fields.find((f) => f.input === "name")!;
-  return fieldProblem(field, name);
-}
-
 /** The inputs a listed row can give: listed, not secret, with a non-empty value. */
 function listedInputs(kind: ZoneKind, row: Record<string, unknown>): [string, string][] {
   const out: [string, string][] = [];
@@ -117,7 +111,11 @@ export function renderProgram(
 ): GeneratedProgram {
   const skipped: SkippedZone[] = [];
   const valid = zones.filter((z) => {
-    const reason = nameProblem(z.kind, z.row.name);
+    // A name the check would refuse could only fail its first preview.
+    const reason = fieldProblem(
+      specOf(z.kind).fields.find((f) => f.input === "name")!,
+      z.row.name,
+    );
     if (reason) skipped.push({ kind: z.kind, id: z.row.id, name: z.row.name, reason });
     return !reason;
   });

@@ -49,16 +49,6 @@ export function reportType(fn: string, v: unknown, hasDates: boolean): 1 | 2 | 3
   );
 }
 
-/** `cacheHitRatio` to `cache_hit_ratio`. */
-export function snakeCase(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
-
-/** `cache_hit_ratio` to `cacheHitRatio`. */
-export function camelCase(s: string): string {
-  return s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
-
 /**
  * `sortBy` entries with camelCase or wire column names (`cacheHitRatio DESC`, `cache_hit_ratio DESC`)
  * as the wire's `sortby`; the client then checks each entry's form (the server, its columns).
@@ -73,7 +63,7 @@ export function sortByArg(fn: string, v: unknown): string[] | undefined {
     const control = controlProblem(entry);
     if (control) throw new CdnValidationError("sortBy", `entry ${i} ${control}`, fn);
     const m = /^\s*(\S+)(\s+.*)?$/.exec(entry);
-    return m ? `${snakeCase(m[1])}${m[2] ?? ""}` : entry;
+    return m ? `${m[1].replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}${m[2] ?? ""}` : entry;
   });
 }
 
@@ -111,6 +101,6 @@ export function stringArg(fn: string, name: string, v: unknown): string | undefi
 /** Turns a wire row into camelCase (`zone_id` -> `zoneId`); values are already JSON-safe, numbers numbers. */
 export function camelRow<T>(row: Record<string, unknown>): T {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[camelCase(k)] = v;
+  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())] = v;
   return out as T;
 }

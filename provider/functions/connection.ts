@@ -27,12 +27,10 @@ export interface FunctionOutputOptions {
 /** The clients made here, by account. */
 const clients = new Map<string, CdnClient>();
 
-const isClient = (v: unknown): v is CdnClient => v instanceof CdnClient;
-
 /** The client of the account a call is for: `opts.connection`, else the stack's config, else `CDN_*`. */
 export function clientFor(opts?: FunctionOptions): CdnClient {
   const given = opts?.connection;
-  if (isClient(given)) return given;
+  if (given instanceof CdnClient) return given;
   if (given !== undefined && (given === null || typeof given !== "object")) {
     throw new CdnValidationError("connection", "must be { baseUrl, apiUserId, apiKey } or a CdnClient");
   }
@@ -47,7 +45,7 @@ export function clientFor(opts?: FunctionOptions): CdnClient {
 /** The company settings of the call's account: the connection's, the stack's (config, then `CDN_*`), or none for a client. */
 function company(opts?: FunctionOptions): { companyId?: number | string; companyAlias?: string } {
   const given = opts?.connection;
-  if (isClient(given)) return {}; // a client of another account: the stack's company would be wrong
+  if (given instanceof CdnClient) return {}; // a client of another account: the stack's company would be wrong
   // An empty field of the connection counts as not given, as an empty setting does.
   const explicit = given && { companyId: given.companyId || undefined, companyAlias: given.companyAlias || undefined };
   return settingValues(explicit ? { explicit } : programSources(), ["companyId", "companyAlias"]);

@@ -62,21 +62,18 @@ export interface PurgeZoneOutputArgs {
   companyAlias?: pulumi.Input<string>;
 }
 
-function isDryRun(): boolean {
+/** Runs `purge` of `targets`, unless the program runs as a preview: then nothing is sent, and the result says so. */
+async function purging(targets: string[], purge: () => Promise<unknown>): Promise<PurgeResult> {
+  let preview = false;
   try {
-    return pulumi.runtime.isDryRun();
+    preview = pulumi.runtime.isDryRun();
   } catch {
-    return false;
+    // not in a Pulumi program: no preview
   }
+  if (preview) return { purged: false, preview: true, targets };
+  await purge();
+  return { purged: true, preview: false, targets, purgedAt: new Date().toISOString() };
 }
-
-const previewResult = (targets: string[]): PurgeResult => ({ purged: false, preview: true, targets });
-const purged = (targets: string[]): PurgeResult => ({
-  purged: true,
-  preview: false,
-  targets,
-  purgedAt: new Date().toISOString(),
-});
 
 /** Removes one file from the cache, so it is fetched from the origin on its next request. */
 export async function purgeUrl(args: PurgeUrlArgs, opts?: FunctionOptions): Promise<PurgeResult> {
@@ -84,10 +81,7 @@ export async function purgeUrl(args: PurgeUrlArgs, opts?: FunctionOptions): Prom
   const a = checkArgs(fn, args, ["url"]);
   const problem = urlProblem(a.url);
   if (problem) throw new CdnValidationError("url", problem, fn);
-  const url = a.url as string;
-  if (isDryRun()) return previewResult([url]);
-  await clientFor(opts).cache.purge(url);
-  return purged([url]);
+  return purging([a.url as string], () => clientFor(opts).cache.purge(a.url as string));
 }
 
 /** {@link purgeUrl} over Inputs. */
@@ -106,9 +100,7 @@ export async function purgeUrls(args: PurgeUrlsArgs, opts?: FunctionOptions): Pr
   const concurrency = intArg(fn, "concurrency", a.concurrency) ?? DEFAULT_PURGE_CONCURRENCY;
   if (concurrency < 1 || concurrency > 64)
     throw new CdnValidationError("concurrency", `must be between 1 and 64, got ${concurrency}`, fn);
-  if (isDryRun()) return previewResult(urls);
-  await purgeUrlList(clientFor(opts), urls, concurrency);
-  return purged(urls);
+  return purging(urls, () => purgeUrlList(clientFor(opts), urls, concurrency));
 }
 
 /** {@link purgeUrls} over Inputs. */
@@ -131,8 +123,8 @@ export async function resolveZoneTarget(
   }
   const [name, cdnUrl] = await Promise.all([settle(zone.name), settle(zone.cdnUrl)]);
   if (!name.known) return { pending: "(zone name known after apply)" };
-  if (typeof name.value !== "string") return { target: zoneTarget(fn, name.value, configured) };
-  if (configured || name.value.includes(".")) return { target: zoneTarget(fn, name.value, configured) };
+  if (typeof name.value !== "string" || configured || name.value.includes("."))
+    return { target: zoneTarget(fn, name.value, configured) };
   if (!cdnUrl.known) return { pending: `${name.value}.(company alias known once the zone is created)` };
   const derived = aliasFromCdnUrl(name.value, cdnUrl.value);
   if (!derived && cdnUrl.value) {
@@ -156,18 +148,17 @@ export async function purgeZone(args: PurgeZoneArgs, opts?: FunctionOptions): Pr
   if (a.companyAlias !== undefined && typeof a.companyAlias !== "string")
     throw new CdnValidationError("companyAlias", "must be a string", fn);
   const { target, pending } = await resolveZoneTarget(fn, a.zone, a.companyAlias as string | undefined, opts);
-  if (isDryRun()) return previewResult([target ?? pending!]);
-  if (!target) throw new CdnValidationError("zone", "the zone's name is not known (its resource was not created)", fn);
-  await purgeZoneTarget(clientFor(opts), target);
-  return purged([target]);
+  return purging([target ?? pending!], async () => {
+    if (!target)
+      throw new CdnValidationError("zone", "the zone's name is not known (its resource was not created)", fn);
+    await purgeZoneTarget(clientFor(opts), target);
+  });
 }
 
 /** {@link purgeZone} over Inputs; a zone resource may be passed as it is. */
 export function purgeZoneOutput(args: PurgeZoneOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<PurgeResult> {
-  const zone = args?.zone;
+  const { zone, ...rest } = args ?? ({} as PurgeZoneOutputArgs);
   if (isZoneObject(zone)) {
-    const rest: Record<string, unknown> = { ...args };
-    delete rest.zone;
     return outputForm((a: Omit<PurgeZoneArgs, "zone">, o) => purgeZone({ ...a, zone }, o), rest, opts);
   }
   return outputForm(purgeZone, args, opts);

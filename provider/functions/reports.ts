@@ -3,7 +3,7 @@
  * totals, `companyId` from the stack when omitted, paging with `allPages`, and typed camelCase rows.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { callByName, CdnClient } from "../api/client";
+import { callByName } from "../api/client";
 import { CdnProtocolError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { findMethod, type ParamSpec } from "../api/methods";
@@ -16,7 +16,6 @@ import { Page, pager, PAGING_ARGS } from "./paging";
 import type {
   GetTotalHitsResult,
   GetTotalsArgs,
-  GetTotalsOutputArgs,
   GetTotalTransferResult,
   Inputs,
   ReportArgsOf,
@@ -26,76 +25,62 @@ import type {
 
 // ---- totals ----------------------------------------------------------------------------------
 
-async function totals(
+/** A report's answer: rows, or one bare number. */
+type Answer = Record<string, unknown>[] | number;
+
+/**
+ * getTotalTransfer / getTotalHits: `figure` is the bare number the server sent (also as `total`), else the sum of the
+ * rows' column: undefined for no rows (no data is not 0), an error naming the columns sent when a row lacks it.
+ */
+async function totals<R>(
   fn: "getTotalTransfer" | "getTotalHits",
+  figure: "transfer" | "hits",
   args: GetTotalsArgs,
   opts?: FunctionOptions,
-): Promise<{ zoneId: number; rows: Record<string, unknown>[]; total?: number }> {
+): Promise<R> {
   const a = checkArgs(fn, args, ["zoneId", "type", "from", "to", "timezone"]);
   const zoneId = intArg(fn, "zoneId", a.zoneId, true)!;
   const type = reportType(fn, a.type, (a.from ?? a.to) != null);
   const timezone = stringArg(fn, "timezone", a.timezone);
   // Dates, their order and a range's two ends are the client's to check (encode.ts), once.
   const byName = { zoneId, type, from: a.from, to: a.to, timezone };
-  const answer = (await callByName(clientFor(opts), `report.${fn}`, byName)) as Record<string, unknown>[] | number;
-  return typeof answer === "number" ? { zoneId, rows: [], total: answer } : { zoneId, rows: answer };
+  const answer = (await callByName(clientFor(opts), `report.${fn}`, byName)) as Answer;
+  const total = typeof answer === "number" ? answer : undefined;
+  const rows = typeof answer === "number" ? [] : answer;
+  let sum: number | undefined;
+  for (const r of rows) {
+    if (typeof r[figure] !== "number") {
+      const columns = Object.keys(r).filter((k) => r[k] !== undefined);
+      throw new CdnProtocolError(
+        `the rows carry no '${figure}' figure (columns sent: ${columns.join(", ") || "none"}), so the total is unknown`,
+        `report.${fn}`,
+      );
+    }
+    sum = (sum ?? 0) + (r[figure] as number);
+  }
+  const result = { zoneId, [figure]: total ?? sum, hasData: total !== undefined || rows.length > 0 };
+  return { ...result, rows: rows.map((r) => camelRow(r)), ...(total === undefined ? {} : { total }) } as unknown as R;
 }
 
 /**
- * The sum of one figure over the rows: undefined for no rows (no data is not 0); an error naming
- * the columns that did come when a row lacks the figure, never a silent 0.
+ * A function and its Output form, named `fn` and `fnOutput` (as error stacks and mocks show them), answered by
+ * `mocks.call` under setMocks as every function is (mocks.ts).
  */
-function sumOf(rows: readonly Record<string, unknown>[], field: string, method: string): number | undefined {
-  if (rows.length === 0) return undefined;
-  let total = 0;
-  for (const r of rows) {
-    const v = r[field];
-    if (typeof v !== "number") {
-      const columns = Object.keys(r).filter((k) => r[k] !== undefined);
-      throw new CdnProtocolError(
-        `the rows carry no '${field}' figure (columns sent: ${columns.join(", ") || "none"}), so the total is unknown`,
-        method,
-      );
-    }
-    total += v;
-  }
-  return total;
+function functionPair<A, R>(fn: string, call: (args: A, opts?: FunctionOptions) => Promise<R>) {
+  const output = (args: Inputs<A>, opts?: FunctionOutputOptions): pulumi.Output<R> => outputForm(call, args, opts);
+  return [mockablePromise(fn, call), mockableOutput(`${fn}Output`, output)] as const;
 }
 
 /** Bytes served by a zone today so far, in the current hour, or over a date range. */
-async function totalTransfer(args: GetTotalsArgs, opts?: FunctionOptions): Promise<GetTotalTransferResult> {
-  const { zoneId, rows, total } = await totals("getTotalTransfer", args, opts);
-  return {
-    zoneId,
-    transfer: total ?? sumOf(rows, "transfer", "report.getTotalTransfer"),
-    hasData: total !== undefined || rows.length > 0,
-    rows: rows.map((r) => camelRow<ReportRowOf<"getTotalTransfer">>(r)),
-    ...(total === undefined ? {} : { total }),
-  };
-}
-export const getTotalTransfer = mockablePromise("getTotalTransfer", totalTransfer);
-export const getTotalTransferOutput = mockableOutput(
-  "getTotalTransferOutput",
-  (args: GetTotalsOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<GetTotalTransferResult> =>
-    outputForm(totalTransfer, args, opts),
+export const [getTotalTransfer, getTotalTransferOutput] = functionPair(
+  "getTotalTransfer",
+  (args: GetTotalsArgs, opts?: FunctionOptions) =>
+    totals<GetTotalTransferResult>("getTotalTransfer", "transfer", args, opts),
 );
-
 /** Requests served by a zone today so far, in the current hour, or over a date range. */
-async function totalHits(args: GetTotalsArgs, opts?: FunctionOptions): Promise<GetTotalHitsResult> {
-  const { zoneId, rows, total } = await totals("getTotalHits", args, opts);
-  return {
-    zoneId,
-    hits: total ?? sumOf(rows, "hits", "report.getTotalHits"),
-    hasData: total !== undefined || rows.length > 0,
-    rows: rows.map((r) => camelRow<ReportRowOf<"getTotalHits">>(r)),
-    ...(total === undefined ? {} : { total }),
-  };
-}
-export const getTotalHits = mockablePromise("getTotalHits", totalHits);
-export const getTotalHitsOutput = mockableOutput(
-  "getTotalHitsOutput",
-  (args: GetTotalsOutputArgs, opts?: FunctionOutputOptions): pulumi.Output<GetTotalHitsResult> =>
-    outputForm(totalHits, args, opts),
+export const [getTotalHits, getTotalHitsOutput] = functionPair(
+  "getTotalHits",
+  (args: GetTotalsArgs, opts?: FunctionOptions) => totals<GetTotalHitsResult>("getTotalHits", "hits", args, opts),
 );
 
 // ---- the other reports: one generic function over the method table -------------------------
@@ -118,16 +103,6 @@ function companyArg(fn: string, v: unknown): number | string | undefined {
   );
 }
 
-/** One argument as the client takes it: camelCase sortBy entries renamed, text checked for control characters. */
-function readArg(fn: string, p: ParamSpec, v: unknown): unknown {
-  if (p.type === "sortby") return sortByArg(fn, v);
-  return p.type === "string" ? stringArg(fn, argName(p), v) : v;
-}
-
-/** Report `fn` with its parameters by wire name (the client checks them, once). */
-const callReport = (client: CdnClient, fn: RangeName, byName: Record<string, unknown>) =>
-  callByName(client, `report.${fn}`, byName) as Promise<Record<string, unknown>[] | number>;
-
 /**
  * A report function: its arguments are its table entry's parameters (camelCase, dates as `Date` or
  * `Y-m-d`, `companyId` from the stack when omitted, paging with `allPages`); its result the rows in
@@ -142,13 +117,18 @@ async function report<R extends RangeName>(
   const own = params.filter((p) => !PAGED.has(p.name));
   const a = checkArgs(fn, args, [...own.map(argName), ...PAGING_ARGS]);
   const wire: Record<string, unknown> = {};
-  for (const p of own) if (p.name !== "companyId") wire[p.name] = readArg(fn, p, a[argName(p)]);
+  // sortBy entries renamed to wire columns, text checked for control characters; the client checks the rest, once.
+  for (const p of own) {
+    const v = a[argName(p)];
+    if (p.name !== "companyId")
+      wire[p.name] = p.type === "sortby" ? sortByArg(fn, v) : p.type === "string" ? stringArg(fn, argName(p), v) : v;
+  }
   const fetchAll = pager(fn, a);
   wire.companyId = companyIdFor(opts, companyArg(fn, a.companyId));
   const client = clientFor(opts);
   let total: number | undefined;
   const rows = await fetchAll(async (page: Page) => {
-    const answer = await callReport(client, fn, { ...wire, ...page });
+    const answer = (await callByName(client, `report.${fn}`, { ...wire, ...page })) as Answer;
     if (typeof answer !== "number") return answer;
     total = answer;
     return [];
@@ -157,17 +137,9 @@ async function report<R extends RangeName>(
   return (total === undefined ? result : { ...result, total }) as ReportResultOf<R>;
 }
 
-/**
- * The function and its Output form for report `fn`, named `fn` and `fnOutput` (as error stacks and mocks show them):
- * the one line a new report needs here, besides its entry in the method table and the emulator's rows.
- */
-function reportFunction<R extends RangeName>(fn: R) {
-  const call = (args: ReportArgsOf<R>, opts?: FunctionOptions): Promise<ReportResultOf<R>> => report(fn, args, opts);
-  const output = (args: Inputs<ReportArgsOf<R>>, opts?: FunctionOutputOptions): pulumi.Output<ReportResultOf<R>> =>
-    outputForm(call, args, opts);
-  // Answered by `mocks.call` under setMocks, as every function is (mocks.ts).
-  return [mockablePromise(fn, call), mockableOutput(`${fn}Output`, output)] as const;
-}
+/** Report `fn`'s function pair: the one line a new report needs here, besides its method table entry and emulator rows. */
+const reportFunction = <R extends RangeName>(fn: R) =>
+  functionPair(fn, (args: ReportArgsOf<R>, opts?: FunctionOptions) => report(fn, args, opts));
 
 /** Transfer and hits per day (or hour, or month with `viewBy`) for the company or one zone. */
 export const [getTotalTransferStats, getTotalTransferStatsOutput] = reportFunction("getTotalTransferStats");

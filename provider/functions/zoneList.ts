@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { kindInfo, type ZoneKind } from "../api/kinds";
 import { ZONE_KIND_TABLE } from "../api/zoneKinds";
-import { camelCase, checkArgs } from "./args";
+import { camelRow, checkArgs } from "./args";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm } from "./outputForm";
 
@@ -29,17 +29,11 @@ export interface GetZonesResult<T extends ZoneInfo> {
   zones: T[];
 }
 
-/** A listZones row as camelCase, `id` as `zoneId`. */
-function toInfo(kind: ZoneKind, row: Record<string, unknown>): ZoneInfo {
-  const out: Record<string, unknown> = { kind, zoneId: row.id };
-  for (const [k, v] of Object.entries(row)) if (k !== "id") out[camelCase(k)] = v;
-  return out as unknown as ZoneInfo;
-}
-
 /** Every zone of a kind, as lookups return them. */
 export async function listKind(kind: ZoneKind, opts?: FunctionOptions): Promise<ZoneInfo[]> {
   const rows = (await clientFor(opts)[kindInfo(kind).group].listZones()) as unknown as Record<string, unknown>[];
-  return rows.map((r) => toInfo(kind, r));
+  // camelCase, `id` as `zoneId`.
+  return rows.map(({ id, ...rest }) => camelRow<ZoneInfo>({ kind, zoneId: id, ...rest }));
 }
 
 /** getXZones of a kind: takes no arguments (any given is refused, naming `fn`). */

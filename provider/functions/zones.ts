@@ -7,7 +7,7 @@ import { CdnAuthError, CdnError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { isZoneKind, kindInfo, kindOfType, ZONE_KINDS, type ZoneKind, type ZoneType } from "../api/kinds";
 import { FAULT } from "../api/wire";
-import { checkArgs, controlProblem } from "./args";
+import { checkArgs, stringArg } from "./args";
 import { FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm, outputOf, settle } from "./outputForm";
 import { listKind, type ZoneInfo } from "./zoneList";
@@ -46,9 +46,7 @@ export async function getZone(args: GetZoneArgs, opts?: FunctionOptions): Promis
   const a = checkArgs(fn, args, ["kind", "name"]);
   const kind = zoneKindArg(fn, a.kind);
   if (typeof a.name !== "string" || a.name === "") throw new CdnValidationError("name", "must be a zone name", fn);
-  const control = controlProblem(a.name);
-  if (control) throw new CdnValidationError("name", control, fn);
-  const name = a.name;
+  const name = stringArg(fn, "name", a.name)!;
   const zones = await listKind(kind, opts);
   const found = zones.find((z) => z.name === name) ?? zones.find((z) => z.name?.toLowerCase() === name.toLowerCase());
   if (found) return found;
@@ -221,16 +219,9 @@ export function getUnmanagedZonesOutput(
   args: GetUnmanagedZonesOutputArgs,
   opts?: FunctionOutputOptions,
 ): pulumi.Output<GetUnmanagedZonesResult> {
-  const run = outputForm(
-    async (a: { kinds?: ZoneKind[] }, o?: FunctionOptions) => {
-      const r = await unmanaged({ managed: args?.managed, kinds: a.kinds } as GetUnmanagedZonesArgs, o);
-      return r;
-    },
-    { kinds: args?.kinds },
-    opts,
-  );
-  return run.apply((r) => {
-    const { secret, ...result } = r;
-    return outputOf(Promise.resolve(result), Promise.resolve(secret));
-  }) as unknown as pulumi.Output<GetUnmanagedZonesResult>;
+  const run = (a: { kinds?: ZoneKind[] }, o?: FunctionOptions) =>
+    unmanaged({ managed: args?.managed, kinds: a.kinds } as GetUnmanagedZonesArgs, o);
+  return outputForm(run, { kinds: args?.kinds }, opts).apply(({ secret, ...result }) =>
+    outputOf(Promise.resolve(result), Promise.resolve(secret)),
+  ) as unknown as pulumi.Output<GetUnmanagedZonesResult>;
 }
