@@ -1,6 +1,6 @@
 /** A local emulator of the whole CDN XML-RPC API, for tests and development, not to expose: docs/emulator.md. */
 import type { ZoneGroup, ZoneSpelling } from "../api/kinds";
-import { compatFor, type CompatProfile } from "./compat";
+import { COMPAT, type CompatProfile } from "./compat";
 import { Dispatcher } from "./dispatch";
 import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
 import { FaultInjector } from "./injection";
@@ -102,7 +102,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const auth = { apiUserId, apiKey: opts.apiKey, now: opts.now };
   const onError = (error: unknown) =>
     opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  const dispatcher = new Dispatcher({ auth, live: opts.live, context, compat: compatFor(opts.compat), onError });
+  const dispatcher = new Dispatcher({ auth, live: opts.live, context, compat: COMPAT[opts.compat], onError });
   const { maxBodyBytes, now, latencyMs, log, host, allowedHosts } = opts;
   const deps: ServerDeps = { dispatcher, injector, recorder, maxBodyBytes, now, latencyMs, log, host, allowedHosts };
   const server = new EmulatorServer(deps);

@@ -63,11 +63,6 @@ export function toRecordValue(value: WireValue): unknown {
   }
 }
 
-/** Auth parameters are dropped, the rest copied with passwords redacted. */
-export function recordParams(params: readonly WireValue[]): unknown[] {
-  return params.slice(3).map(toRecordValue);
-}
-
 /** Keeps at most MAX_CALL_RECORDS, dropping the oldest tenth when full. */
 function push<T>(list: T[], item: T): void {
   list.push(item);
