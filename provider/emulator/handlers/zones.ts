@@ -11,7 +11,7 @@ import { perZoneGroup, type ZoneGroupHandlers } from "../zone-groups";
 import type { Account, Handler, HandlerContext, HandlersOf } from "./context";
 import type { StoredZone, ZonePatch } from "../store/store";
 import { fieldsProblem, hashPassword, nameProblem, originProblem } from "./zone-rules";
-import { blankZoneFields, COMPUTED, computedOf, createWireValue, originFieldOf, VALUE_FIELDS } from "../zone-fields";
+import { AS_INT, blankZoneFields, COMPUTED, computedOf, originFieldOf, VALUE_FIELDS } from "../zone-fields";
 
 /** The outcome of a create: the new zone, or the §7 `(errorCode, errorString)` pair. */
 export type CreateOutcome = { ok: true; zone: Readonly<StoredZone> } | { ok: false; code: number; message: string };
@@ -102,13 +102,8 @@ export function changeZone(
   return undefined;
 }
 
-/** The `cdn_url` of a zone (pull and push zones have one). */
-export function zoneCdnUrl(zone: Pick<StoredZone, "id" | "name">, account: Account): string {
-  return COMPUTED.cdn_url(zone, account);
-}
-
 /** A listZones row: exactly ZONE_ROW_FIELDS of the zone's kind. */
-export function zoneRow(zone: Readonly<StoredZone>): Record<string, WireOut> {
+function zoneRow(zone: Readonly<StoredZone>): Record<string, WireOut> {
   const row: Record<string, WireOut> = {};
   for (const field of ZONE_ROW_FIELDS[zone.kind]) row[field] = zone[field];
   return row;
@@ -118,12 +113,13 @@ export function zoneRow(zone: Readonly<StoredZone>): Record<string, WireOut> {
  * The struct of a successful create (§4.2-§4.5): the id, then the computed values the kinds' table says create gives,
  * kept ones as stored, the others made now; in the wire type the table gives (§4.4: VOD's vanity_ip is an int).
  */
-export function createResult(zone: Readonly<StoredZone>, account: Account): Record<string, WireOut> {
+function createResult(zone: Readonly<StoredZone>, account: Account): Record<string, WireOut> {
   const out: Record<string, WireOut> = { id: zone.id };
   for (const c of computedOf(zone.kind)) {
     if (!c.fromCreate) continue;
     const value = c.fromList ? zone[c.wire] : COMPUTED[c.wire](zone, account);
-    out[c.wire] = createWireValue(c, value);
+    const asInt = c.createWireType === "int" ? AS_INT[c.wire] : undefined;
+    out[c.wire] = asInt ? asInt(value) : value;
   }
   return out;
 }

@@ -21,10 +21,6 @@ export function timeZone(name: string): Zone | undefined {
   return zone ?? undefined;
 }
 
-export function isTimeZone(name: string): boolean {
-  return timeZone(name) !== undefined;
-}
-
 function pad(n: number): string {
   return n < 10 ? `0${n}` : String(n);
 }
