@@ -32,7 +32,7 @@ export interface Compat {
 }
 
 /** The emulator's report columns under the names the same company's later REST API used (evidence: docs/emulator.md). */
-export const LEGACY_COLUMNS: Readonly<Record<string, string>> = {
+const LEGACY_COLUMNS: Readonly<Record<string, string>> = {
   zone_id: "bucket_id",
   transfer: "size",
   hits: "hit",
@@ -66,7 +66,7 @@ for (const name of Object.keys(BARE_INT_REPORTS) as ReportName[])
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2})(?::(\d{2})(?::(\d{2}))?)?)?$/;
 
 /** A report's `Y-m-d[ HH[:mm[:ss]]]` as an ISO 8601 dateTime with the Pacific offset; other text unchanged. */
-export function withOffset(text: string): WireOut {
+function withOffset(text: string): WireOut {
   const m = DATE_TEXT.exec(text);
   if (!m) return text;
   const t = DateTime.fromObject(

@@ -11,10 +11,7 @@ import { forbiddenXmlChar } from "../api/xmlrpc";
 import { COMPUTED, computedOf } from "./zone-fields";
 
 /** The part of the handle these make. */
-export type ZoneAccess = Pick<
-  Emulator,
-  "zones" | "zoneByName" | "passwordMatches" | "seedZone" | "editZone" | "deleteZone"
->;
+type ZoneAccess = Pick<Emulator, "zones" | "zoneByName" | "passwordMatches" | "seedZone" | "editZone" | "deleteZone">;
 
 /** The group of a kind spelled any way; a TypeError naming the method for anything else (JavaScript callers). */
 function groupOf(method: string, spelling: ZoneSpelling): ZoneGroup {

@@ -5,7 +5,7 @@ import { toWire } from "../reports/rows";
 import type { HandlersOf } from "./context";
 
 /** Prepaid bandwidth of the emulated account: 10 TB (decimal), in bytes. */
-export const PREPAID_BYTES = 10e12;
+const PREPAID_BYTES = 10e12;
 
 export const accountHandlers: HandlersOf<"account"> = {
   "account.getBandwidth": (ctx, args) => {

@@ -17,8 +17,6 @@ import type { WireOut } from "../../api/xmlrpc";
 import type { HandlerContext, HandlersOf } from "./context";
 import { cdnHost } from "./zone-rules";
 
-const DEFAULT_TZ = "GMT";
-
 /** What the helpers below read of a report's arguments; each report's ArgsOf has them, checked where it is passed. */
 type TimeZoneArg = { readonly timezone?: string };
 type RangeArgs = { readonly dateFrom: string; readonly dateTo: string };
@@ -26,7 +24,7 @@ type PagingArgs = { readonly sortby?: readonly SortKey[]; readonly maxReturn?: n
 type TotalsArgs = ArgsOf<"report.getTotalTransfer"> | ArgsOf<"report.getTotalHits">;
 
 function tzOf(args: TimeZoneArg): { name: string; zone: Zone } {
-  const name = args.timezone ?? DEFAULT_TZ;
+  const name = args.timezone ?? "GMT";
   const zone = timeZone(name);
   if (!zone) throw Faults.invalidParams(`timezone '${name.slice(0, 60)}' is not an IANA time zone name or GMT`);
   return { name, zone };

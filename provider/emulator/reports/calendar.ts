@@ -21,9 +21,7 @@ export function timeZone(name: string): Zone | undefined {
   return zone ?? undefined;
 }
 
-function pad(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
-}
+const pad = (n: number) => String(n).padStart(2, "0");
 
 /** A `Y-m-d` date as days since the epoch (calendar arithmetic, no time zone). */
 export function dayNumber(date: string): number {
