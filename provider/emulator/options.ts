@@ -19,8 +19,6 @@ export const DEFAULT_COMPANY_ALIAS = "acme";
 export const DEFAULT_CDN_DOMAIN = "cdn.example.net";
 /** The API user's two colleagues take the next two ids, so the API user id stops two short of INT32_MAX. */
 const MAX_API_USER_ID = INT32_MAX - 2;
-/** Call records kept for inspection; older ones are dropped first (stats() keeps counting). */
-export const MAX_CALL_RECORDS = 100_000;
 
 /** Each option, its values and its default: docs/emulator.md, "startEmulator(options)"; checks and flags: OPTIONS. */
 export interface EmulatorOptions {

@@ -2,7 +2,6 @@
 import { findMethod } from "../api/methods";
 import type { PurgeRecord } from "./handlers/context";
 import type { FaultKind } from "./injection";
-import { MAX_CALL_RECORDS } from "./options";
 import type { WireValue } from "../api/xmlrpc";
 
 export interface CallRecord {
@@ -62,6 +61,9 @@ export function toRecordValue(value: WireValue): unknown {
       return value.v;
   }
 }
+
+/** Call records kept for inspection; older ones are dropped first (stats() keeps counting). */
+const MAX_CALL_RECORDS = 100_000;
 
 /** Keeps at most MAX_CALL_RECORDS, dropping the oldest tenth when full. */
 function push<T>(list: T[], item: T): void {

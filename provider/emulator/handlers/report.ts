@@ -62,11 +62,7 @@ function finish(rows: Row[], args: PagingArgs, fallback: readonly SortKey[] = []
 }
 
 /** The window of getTotalTransfer / getTotalHits: `type` 1 today so far, 2 this hour, 3 a range. */
-function totalWindow(
-  ctx: HandlerContext,
-  args: TotalsArgs,
-  zone: Zone,
-): { from: string; to: string; spans: { startMs: number; hours: number }[] } {
+function totalWindow(ctx: HandlerContext, args: TotalsArgs, zone: Zone) {
   const { from, to, type: given } = args;
   if (given !== undefined && ![1, 2, 3].includes(given))
     throw Faults.invalidParams("type must be 1 (today), 2 (this hour) or 3 (date range)");
@@ -82,16 +78,11 @@ function totalWindow(
   const [day] = localDays(today.date, today.date, zone);
   const index = Math.min(day.hours - 1, Math.floor((now - day.startMs) / HOUR_MS));
   const hh = String(today.hour).padStart(2, "0");
-  if (type === 2)
-    return {
-      from: `${today.date} ${hh}:00:00`,
-      to: `${today.date} ${hh}:59:59`,
-      spans: [{ startMs: day.startMs + index * HOUR_MS, hours: 1 }],
-    };
+  const hour = type === 2;
   return {
-    from: `${today.date} 00:00:00`,
+    from: `${today.date} ${hour ? hh : "00"}:00:00`,
     to: `${today.date} ${hh}:59:59`,
-    spans: [{ startMs: day.startMs, hours: index + 1 }],
+    spans: [hour ? { startMs: day.startMs + index * HOUR_MS, hours: 1 } : { startMs: day.startMs, hours: index + 1 }],
   };
 }
 

@@ -143,7 +143,7 @@ export class FileStore extends MemoryStore {
     };
     await fs.mkdir(path.dirname(resolved), { recursive: true }).catch(fail("its directory cannot be created"));
     const lock = await DataFileLock.acquire(resolved).catch((error: unknown) =>
-      error instanceof DataFileLockedError ? fail("")(error) : fail("its lock file cannot be written")(error),
+      fail(error instanceof DataFileLockedError ? "" : "its lock file cannot be written")(error),
     );
     try {
       const text = await readSnapshotText(resolved);
