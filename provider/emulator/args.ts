@@ -9,7 +9,7 @@ type StructOf<P> = P extends { readonly keys: readonly (infer K extends string)[
 type RequiredKeys<P> = P extends { readonly requiredKeys: readonly (infer R extends string)[] } ? R : never;
 
 /** The value of one parameter after conversion; bounds and enums are the handlers' to check. */
-export type ArgValueOf<P> = P extends { readonly type: "int" }
+type ArgValueOf<P> = P extends { readonly type: "int" }
   ? number
   : P extends { readonly type: "string"; readonly numericString: true }
     ? number

@@ -123,8 +123,7 @@ async function main(argv: readonly string[]): Promise<void> {
       },
     );
   };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stop(signal));
 }
 
 /** The `cdn-emulator` command: bin/cdn-emulator.js calls it, and `node dist/emulator/cli.js` (tests import the rest). */

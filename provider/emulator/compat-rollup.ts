@@ -7,7 +7,10 @@ import type { Args } from "./params";
 import { Double, isStruct, type WireOut, type WireStruct as Struct } from "../api/xmlrpc";
 
 const numeric = (v: WireOut): v is number | Double => typeof v === "number" || v instanceof Double;
-const valueOf = (v: WireOut): number => (typeof v === "number" ? v : v instanceof Double ? v.value : 0);
+/** A number or a Double as a number; anything else 0. */
+export const numberOf = (v: WireOut): number => (typeof v === "number" ? v : v instanceof Double ? v.value : 0);
+/** A figure as text, as servers that build answers from database rows send it. */
+export const figureText = (v: WireOut): WireOut => (numeric(v) ? String(numberOf(v)) : v);
 
 /** The reports whose rows carry `zone_id` and may be asked without a zone. */
 const SUMMED = new Set([
@@ -32,22 +35,20 @@ function summed(rows: readonly WireOut[]): WireOut[] {
     }
     for (const [k, v] of Object.entries(row)) {
       if (k === "zone_id" || !numeric(v)) continue;
-      const total = k === "peak_concurrent" ? Math.max(valueOf(into[k]), valueOf(v)) : valueOf(into[k]) + valueOf(v);
+      const total =
+        k === "peak_concurrent" ? Math.max(numberOf(into[k]), numberOf(v)) : numberOf(into[k]) + numberOf(v);
       into[k] = v instanceof Double ? new Double(total) : total;
     }
   }
   const out = [...byKey.values()];
   for (const row of out) {
     if ("cache_hit_ratio" in row) {
-      const hits = valueOf(row.hits);
-      row.cache_hit_ratio = new Double(hits > 0 ? valueOf(row.cache_hits) / hits : 0);
+      const hits = numberOf(row.hits);
+      row.cache_hit_ratio = new Double(hits > 0 ? numberOf(row.cache_hits) / hits : 0);
     }
   }
   return out;
 }
-
-/** A figure as text, as servers that build answers from database rows send it. */
-const text = (v: WireOut): WireOut => (numeric(v) ? String(valueOf(v)) : v);
 
 /** The rollup profile's answer to one call (its request is not reshaped). */
 export function rollupAnswer(method: string, value: WireOut, args: Args = {}): WireOut {
@@ -57,9 +58,9 @@ export function rollupAnswer(method: string, value: WireOut, args: Args = {}): W
     return {
       date_from: row.from,
       date_to: row.to,
-      prepaid_bandwidth: text(row.prepaid),
-      used_bandwidth: text(row.used),
-      remaining_bandwidth: text(row.remaining),
+      prepaid_bandwidth: figureText(row.prepaid),
+      used_bandwidth: figureText(row.used),
+      remaining_bandwidth: figureText(row.remaining),
     };
   }
   if (group !== "report" || !Array.isArray(value) || args.zoneId !== undefined) return value;

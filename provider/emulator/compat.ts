@@ -1,21 +1,8 @@
 /**
- * Compatibility profiles: the same emulated account, answering in another plausible shape. The
- * contract leaves most answers open and public client code of the real service shows only a few
- * of them (docs/emulator.md, "Compatibility profiles"), so the client must read every plausible
- * shape; a profile lets the tests prove it against a server that answers that way.
- *
- * - `default`: the shapes documented in docs/emulator.md (today's answers).
- * - `legacy`: the shapes public clients of the original service read, and the other plausible
- *   ones: bare create structs with string ids, create errors as faults, ids as `<i8>`, bandwidth
- *   as one number, bare-int reports, report columns under the later REST API's names with their
- *   figures as strings and dates as `dateTime.iso8601` with an offset, booleans as 1/0, live
- *   rows with only `id`, users with `firstname` and `lastname` (no `username`, no `fullname`); an
- *   extra trailing parameter is ignored.
- * - `rollup`: account-wide reports summed over the zones (`zone_id` 0, or none), bandwidth as a
- *   struct under `*_bandwidth` names (compat-rollup.ts).
- *
- * A profile changes answers only after the handler ran (and the report column names a request
- * may sort by), so the store, the checks and the faults stay the emulator's own.
+ * Compatibility profiles: the same account answering in another plausible shape, so the tests prove the client reads
+ * every shape the contract leaves open. What each profile answers, with its evidence: docs/emulator.md, "Compatibility
+ * profiles". A profile reshapes only answers (and a request's sortby names), after the handler ran, so the store, the
+ * checks and the faults stay the emulator's own.
  */
 import { DateTime } from "luxon";
 import { AUTH_TIME_ZONE } from "../api/auth";
@@ -26,7 +13,7 @@ import { ZONE_KIND_TABLE } from "../api/zoneKinds";
 import { isReportName, mayAnswerTotal, type ColumnOf, type ReportName } from "../api/reportShapes";
 import { RpcFault } from "./errors";
 import type { Args } from "./params";
-import { rollupAnswer } from "./compat-rollup";
+import { figureText, numberOf, rollupAnswer } from "./compat-rollup";
 import { DateTimeText, Double, I8, isStruct, type WireOut, type WireValue } from "../api/xmlrpc";
 
 /** The profiles `startEmulator({ compat })` and `cdn-emulator --compat` accept. */
@@ -35,7 +22,6 @@ export type CompatProfile = (typeof COMPAT_PROFILES)[number];
 
 /** How a profile reshapes one call: its request's sortby names, then its answer (which may become a fault). */
 export interface Compat {
-  readonly profile: CompatProfile;
   /** The call's parameters with report column names translated to the emulator's. */
   request(method: string, params: readonly WireValue[]): readonly WireValue[];
   /**
@@ -45,10 +31,8 @@ export interface Compat {
   answer(method: string, value: WireOut, args?: Args): WireOut;
 }
 
-const DEFAULT: Compat = { profile: "default", request: (_m, p) => p, answer: (_m, v) => v };
-
 /** The emulator's report columns under the names the same company's later REST API used (evidence: docs/emulator.md). */
-export const LEGACY_COLUMNS: Readonly<Record<string, string>> = {
+const LEGACY_COLUMNS: Readonly<Record<string, string>> = {
   zone_id: "bucket_id",
   transfer: "size",
   hits: "hit",
@@ -82,7 +66,7 @@ for (const name of Object.keys(BARE_INT_REPORTS) as ReportName[])
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2})(?::(\d{2})(?::(\d{2}))?)?)?$/;
 
 /** A report's `Y-m-d[ HH[:mm[:ss]]]` as an ISO 8601 dateTime with the Pacific offset; other text unchanged. */
-export function withOffset(text: string): WireOut {
+function withOffset(text: string): WireOut {
   const m = DATE_TEXT.exec(text);
   if (!m) return text;
   const t = DateTime.fromObject(
@@ -91,24 +75,6 @@ export function withOffset(text: string): WireOut {
     { zone: AUTH_TIME_ZONE },
   );
   return t.isValid ? new DateTimeText(t.toISO({ suppressMilliseconds: true })!) : text;
-}
-
-function numberOf(v: WireOut): number {
-  if (typeof v === "number") return v;
-  if (v instanceof Double) return v.value;
-  return 0;
-}
-
-/** A figure as text, as servers that build answers from database rows send it. */
-function figureText(v: WireOut): WireOut {
-  if (typeof v === "number") return String(v);
-  if (v instanceof Double) return String(v.value);
-  return v;
-}
-
-/** An int that fits `<int>`, else `<i8>`. */
-function intOrI8(n: number): WireOut {
-  return Math.abs(n) > INT32_MAX ? new I8(Math.round(n)) : Math.round(n);
 }
 
 function legacyRow(row: { readonly [key: string]: WireOut }): Record<string, WireOut> {
@@ -172,7 +138,10 @@ function legacyAnswer(method: string, value: WireOut): WireOut {
   if (group === "report" && Array.isArray(value)) {
     const rows = value as readonly WireOut[];
     const bare = isReportName(name) ? BARE_INT_REPORTS[name] : undefined;
-    if (bare) return intOrI8(rows.reduce<number>((sum, row) => sum + (isStruct(row) ? numberOf(row[bare]) : 0), 0));
+    if (bare) {
+      const total = rows.reduce<number>((sum, row) => sum + (isStruct(row) ? numberOf(row[bare]) : 0), 0);
+      return Math.abs(total) > INT32_MAX ? new I8(Math.round(total)) : Math.round(total); // <int> if it fits, else <i8>
+    }
     return rows.map((row) => (isStruct(row) ? legacyRow(row) : row));
   }
   return value;
@@ -201,15 +170,9 @@ function legacyRequest(method: string, all: readonly WireValue[]): readonly Wire
   });
 }
 
-const LEGACY: Compat = { profile: "legacy", request: legacyRequest, answer: legacyAnswer };
-const ROLLUP: Compat = { profile: "rollup", request: (_m, p) => p, answer: rollupAnswer };
-
-/** The profile's reshaping; throws a TypeError naming the profiles for an unknown name. */
-export function compatFor(profile: string | undefined): Compat {
-  if (profile === undefined || profile === "default") return DEFAULT;
-  if (profile === "legacy") return LEGACY;
-  if (profile === "rollup") return ROLLUP;
-  throw new TypeError(
-    `startEmulator: compat must be one of ${COMPAT_PROFILES.join(", ")}, got '${String(profile).slice(0, 40)}'`,
-  );
-}
+/** Each profile's reshaping (the name is checked by resolveOptions). */
+export const COMPAT: { readonly [P in CompatProfile]: Compat } = {
+  default: { request: (_m, p) => p, answer: (_m, v) => v },
+  legacy: { request: legacyRequest, answer: legacyAnswer },
+  rollup: { request: (_m, p) => p, answer: rollupAnswer },
+};

@@ -32,7 +32,7 @@ export function routeOf(url: string | undefined): Group | undefined {
 /** What a call produced: its answer or its fault. */
 export type Outcome = { ok: true; value: WireOut } | { ok: false; fault: RpcFault };
 
-export interface DispatchConfig {
+interface DispatchConfig {
   readonly auth: AuthConfig;
   /** Whether livezone.* is granted to the key. */
   readonly live: boolean;

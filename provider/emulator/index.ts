@@ -1,6 +1,6 @@
 /** A local emulator of the whole CDN XML-RPC API, for tests and development, not to expose: docs/emulator.md. */
 import type { ZoneGroup, ZoneSpelling } from "../api/kinds";
-import { compatFor, type CompatProfile } from "./compat";
+import { COMPAT, type CompatProfile } from "./compat";
 import { Dispatcher } from "./dispatch";
 import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
 import { FaultInjector } from "./injection";
@@ -37,52 +37,32 @@ export interface ZoneView {
   readonly [field: string]: string | number | boolean | undefined;
 }
 
+/** The handle of a running emulator; what each member does: docs/emulator.md, "startEmulator(options)". */
 export interface Emulator {
-  /** `http://127.0.0.1:PORT`, no trailing slash; groups are at `${url}/xmlrpc/<group>`. */
   readonly url: string;
   readonly port: number;
   readonly apiUserId: number;
   readonly apiKey: string;
-  /** The account's company alias, the second label of every cdn_url. */
   readonly companyAlias: string;
-  /** The account's numeric company id (what a `mixed` companyId accepts besides the alias). */
   readonly companyId: number;
-  /** The delivery domain under which cdn_url is built. */
   readonly cdnDomain: string;
-  /** The compatibility profile the answers follow (`default` unless started with `compat`). */
   readonly compat: CompatProfile;
-  /** Every call, newest last (auth parameters dropped, passwords redacted). */
   readonly calls: readonly CallRecord[];
-  /**
-   * The wire names of the calls received and not answered yet. A create listed here is made whatever becomes of the
-   * client, unless a fault rule or the emulator refuses it (an interrupt test waits for one before it stops the client).
-   */
+  /** A create listed here is made whatever becomes of the client: an interrupt test waits for one to stop it. */
   inFlight(): string[];
-  /** Every cache.purge / cache.purgeAllCache with its argument and result. */
   readonly purges: readonly PurgeRecord[];
   readonly faults: FaultInjector;
-  /** Stored zones of a kind (spelled `pull`, `pullzone` or `PullZone`, as in every method here), by increasing id. */
   zones(kind: ZoneSpelling): ZoneView[];
-  /** The zone of `kind` named `name`, compared without regard to case as the API does; undefined when none. */
   zoneByName(kind: ZoneSpelling, name: string): ZoneView | undefined;
-  /** Whether `password` is the password of zone `id` of `kind` (false for an unknown zone). */
   passwordMatches(kind: ZoneSpelling, id: number, password: string): boolean;
-  /** Creates a zone directly in the store, as if made outside Pulumi; throws on the errors create would return. */
   seedZone(kind: ZoneSpelling, values: Record<string, string>): Promise<ZoneView>;
-  /** Changes any create field of a zone directly in the store (drift); throws when refused. */
   editZone(kind: ZoneSpelling, id: number, values: Record<string, string>): Promise<ZoneView>;
-  /** Deletes a zone of any kind directly in the store; false when there is none. */
   deleteZone(kind: ZoneSpelling, id: number): Promise<boolean>;
-  /** Users as user.listUsers returns them. */
   users(): EmulatorUser[];
-  /** Back to a fresh account: no zones, initial users, no records, no fault rules. Ids keep increasing. */
   reset(): Promise<void>;
-  /** Sets the fixed latency added to every call. */
   setLatency(ms: number): void;
-  /** Issues a new API key and revokes the old one, as a key rotation in the control panel does. */
   rotateKey(next: string): void;
   stats(): EmulatorStats;
-  /** Stops listening and cuts keep-alive connections; resolves when done. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -102,7 +82,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const auth = { apiUserId, apiKey: opts.apiKey, now: opts.now };
   const onError = (error: unknown) =>
     opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  const dispatcher = new Dispatcher({ auth, live: opts.live, context, compat: compatFor(opts.compat), onError });
+  const dispatcher = new Dispatcher({ auth, live: opts.live, context, compat: COMPAT[opts.compat], onError });
   const { maxBodyBytes, now, latencyMs, log, host, allowedHosts } = opts;
   const deps: ServerDeps = { dispatcher, injector, recorder, maxBodyBytes, now, latencyMs, log, host, allowedHosts };
   const server = new EmulatorServer(deps);

@@ -49,35 +49,25 @@ export const INJECTED: {
   shortList: { when: "after", send: "short", once: "short" },
 };
 
-/** One failure of one method, for `faults.once()`. */
+/** One failure of one method, for `faults.once()` (docs/emulator.md, "One failure of one method"). */
 export interface OnceSpec {
-  /** The wire name of the method (`pullzone.create`). */
   readonly method: string;
   readonly when: FaultMoment;
   readonly as: FailureForm;
-  /** For `short`: how many rows of the real list to keep, from the start (default 0: an empty list). */
   readonly keep?: number;
 }
 
+/** A fault rule; what each setting does: docs/emulator.md, "Fault injection". */
 export interface FaultRule {
   readonly kind: FaultKind;
-  /** A wire name (`cache.purge`) or a group (`cache.*`); omitted: every call. */
   readonly method?: string;
-  /** Probability (0..1) that a matching call gets the fault; omitted: always. */
   readonly rate?: number;
-  /** Apply to the next N matching calls (that the rate lets through), then retire. */
   readonly count?: number;
-  /** Let the first N matching calls through, then apply (e.g. after a deployment's first listZones). */
   readonly skip?: number;
-  /** Seed of this rule's PRNG (default 1). */
   readonly seed?: number;
-  /** For `latency`: the delay in ms (default 250). */
   readonly latencyMs?: number;
-  /** For `html`: the HTTP status of the page, 200 or 502 (default 502). */
   readonly status?: 200 | 502;
-  /** For `shortList`: rows of the real answer kept, from the start (default 0: an empty list). */
   readonly keep?: number;
-  /** For the 503 kinds: the `Retry-After` seconds (default 1, as proxies send; 0 keeps the header without the wait). */
   readonly retryAfterS?: number;
 }
 

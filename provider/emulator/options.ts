@@ -19,42 +19,29 @@ export const DEFAULT_COMPANY_ALIAS = "acme";
 export const DEFAULT_CDN_DOMAIN = "cdn.example.net";
 /** The API user's two colleagues take the next two ids, so the API user id stops two short of INT32_MAX. */
 const MAX_API_USER_ID = INT32_MAX - 2;
-/** Call records kept for inspection; older ones are dropped first (stats() keeps counting). */
-export const MAX_CALL_RECORDS = 100_000;
 
+/** Each option, its values and its default: docs/emulator.md, "startEmulator(options)"; checks and flags: OPTIONS. */
 export interface EmulatorOptions {
-  /** TCP port; 0 (the default) picks a free one. */
   port?: number;
-  /** Interface to listen on; default 127.0.0.1. */
   host?: string;
   apiUserId?: number;
   apiKey?: string;
-  /** Whether the key has live-zone access (§4.5); false answers livezone.* with ACCESS_DENIED. Default true. */
   live?: boolean;
-  /** JSON file for a file-backed store; omitted means in memory. */
   dataFile?: string;
-  /** The account's numeric company id (default 1); must fit an int32. */
   companyId?: number;
-  /** The account's company alias, a DNS label (default "acme"); it appears in every cdn_url. */
   companyAlias?: string;
   cdnDomain?: string;
-  /** The first zone id a fresh store hands out (default 1; a data file keeps its counter): two accounts' ids differ. */
   firstZoneId?: number;
-  /** Clock in epoch ms, used for auth windows and for "today" in reports. */
   now?: () => number;
-  /** Fixed latency added to every call, in ms. */
   latencyMs?: number;
   maxBodyBytes?: number;
-  /** Receives one line per call (no secrets). */
   log?: (line: string) => void;
-  /** The shapes of the answers: `default`, `legacy` or `rollup` (docs/emulator.md, "Compatibility profiles"). */
   compat?: CompatProfile;
-  /** Names a request's `Host` may give besides localhost, the listen address and IPs (server.ts, browserRefusal). */
   allowedHosts?: readonly string[];
 }
 
 /** Options with every default applied. */
-export type ResolvedOptions = Readonly<Required<Omit<EmulatorOptions, "dataFile" | "log">>> &
+type ResolvedOptions = Readonly<Required<Omit<EmulatorOptions, "dataFile" | "log">>> &
   Pick<EmulatorOptions, "dataFile" | "log">;
 
 /** A flag value that is not usable; the message names the flag. */

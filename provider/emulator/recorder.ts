@@ -2,7 +2,6 @@
 import { findMethod } from "../api/methods";
 import type { PurgeRecord } from "./handlers/context";
 import type { FaultKind } from "./injection";
-import { MAX_CALL_RECORDS } from "./options";
 import type { WireValue } from "../api/xmlrpc";
 
 export interface CallRecord {
@@ -63,10 +62,8 @@ export function toRecordValue(value: WireValue): unknown {
   }
 }
 
-/** Auth parameters are dropped, the rest copied with passwords redacted. */
-export function recordParams(params: readonly WireValue[]): unknown[] {
-  return params.slice(3).map(toRecordValue);
-}
+/** Call records kept for inspection; older ones are dropped first (stats() keeps counting). */
+const MAX_CALL_RECORDS = 100_000;
 
 /** Keeps at most MAX_CALL_RECORDS, dropping the oldest tenth when full. */
 function push<T>(list: T[], item: T): void {

@@ -11,7 +11,7 @@ import type { Dispatcher, Outcome } from "./dispatch";
 import { routeOf } from "./dispatch";
 import { Faults, type RpcFault } from "./errors";
 import { INJECTED, type FaultInjector, type Injection } from "./injection";
-import { recordParams, type CallRecord, type Recorder } from "./recorder";
+import { toRecordValue, type CallRecord, type Recorder } from "./recorder";
 import { printable } from "../api/terminalText";
 import {
   decodeUtf8,
@@ -75,11 +75,6 @@ function errorCodeOf(method: string, outcome: Outcome): number | undefined {
 }
 
 const XML_TYPE = "text/xml; charset=utf-8";
-const STATUS_TEXT: Record<number, string> = {
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-};
 
 /** An answer: XML with status 200, else text unless `headers` say (XML-RPC faults travel as HTTP 200, per the spec). */
 function reply(res: http.ServerResponse, xml: string | Buffer, headers: Record<string, string> = {}, status = 200) {
@@ -100,10 +95,10 @@ function sendInjected(injection: Injection, req: http.IncomingMessage, res: http
     else socket.destroy();
   } else if (status) {
     const retry: Record<string, string> = status === 503 ? { "Retry-After": String(injection.retryAfterS ?? 1) } : {};
-    reply(res, `${status} ${STATUS_TEXT[status]} (injected by cdn-emulator)\n`, retry, status);
+    reply(res, `${status} ${http.STATUS_CODES[status]} (injected by cdn-emulator)\n`, retry, status);
   } else if (send === "html") {
     const code = injection.status ?? 502;
-    const title = code === 200 ? "Service temporarily unavailable" : `${code} ${STATUS_TEXT[code]}`;
+    const title = code === 200 ? "Service temporarily unavailable" : `${code} ${http.STATUS_CODES[code]}`;
     const page = `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>cdn-emulator (injected)</center></body></html>\n`;
     reply(res, page, { "Content-Type": "text/html; charset=utf-8" }, code);
   } else if (send === "expired") reply(res, renderFault(Faults.expired()));
@@ -237,7 +232,8 @@ export class EmulatorServer {
     this.active.push(method);
     try {
       const outcome = await this.answer(req, res, body, call ?? early!, group!);
-      const params = call ? recordParams(call.params) : [];
+      // Auth parameters are dropped, the rest copied with passwords redacted.
+      const params = call ? call.params.slice(3).map(toRecordValue) : [];
       if (outcome) this.finish({ method, path, params, at, ...outcome, ms: performance.now() - started });
     } finally {
       this.active.splice(this.active.indexOf(method), 1);
@@ -303,7 +299,7 @@ export class EmulatorServer {
   }
 
   private finish(record: CallRecord): void {
-    const rounded: CallRecord = { ...record, ms: Math.round(record.ms * 100) / 100 };
+    const rounded = { ...record, ms: Math.round(record.ms * 100) / 100 };
     const clean = Object.fromEntries(
       Object.entries(rounded).filter(([, v]) => v !== undefined),
     ) as unknown as CallRecord;

@@ -4,17 +4,14 @@ import { ZONE_CREATE_KEYS } from "../api/methods";
 import { ZONE_ROW_FIELDS } from "../api/wire";
 import type { Account, HandlerContext } from "./handlers/context";
 import { passwordMatches as matchesHash } from "./handlers/zone-rules";
-import { changeZone, createZone, zoneCdnUrl } from "./handlers/zones";
+import { changeZone, createZone } from "./handlers/zones";
 import type { Emulator, ZoneView } from "./index";
 import type { StoredZone } from "./store/store";
 import { forbiddenXmlChar } from "../api/xmlrpc";
-import { computedOf } from "./zone-fields";
+import { COMPUTED, computedOf } from "./zone-fields";
 
 /** The part of the handle these make. */
-export type ZoneAccess = Pick<
-  Emulator,
-  "zones" | "zoneByName" | "passwordMatches" | "seedZone" | "editZone" | "deleteZone"
->;
+type ZoneAccess = Pick<Emulator, "zones" | "zoneByName" | "passwordMatches" | "seedZone" | "editZone" | "deleteZone">;
 
 /** The group of a kind spelled any way; a TypeError naming the method for anything else (JavaScript callers). */
 function groupOf(method: string, spelling: ZoneSpelling): ZoneGroup {
@@ -28,7 +25,7 @@ function groupOf(method: string, spelling: ZoneSpelling): ZoneGroup {
 function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
   const row = Object.fromEntries(ZONE_ROW_FIELDS[zone.kind].map((field) => [field, zone[field]]));
   const delivery = computedOf(zone.kind).some((c) => c.wire === "cdn_url")
-    ? { cdn_url: zoneCdnUrl(zone, account) }
+    ? { cdn_url: COMPUTED.cdn_url(zone, account) }
     : {};
   const { kind, id, name, label, createdAt } = zone;
   return { kind, id, name, ...row, label, hasPassword: zone.passwordHash !== "", ...delivery, createdAt };

@@ -45,7 +45,7 @@ export const COMPUTED: {
 };
 
 /** A computed value as a create answer gives it where the contract types it int (§4.4: VOD's vanity_ip). */
-const AS_INT: { readonly [W in ComputedWire]?: (value: string) => number } = { vanity_ip: ipToInt };
+export const AS_INT: { readonly [W in ComputedWire]?: (value: string) => number } = { vanity_ip: ipToInt };
 
 /** One computed output of a kind, as the table gives it; one listZones shows is kept with the zone. */
 export type ComputedOutput = { readonly fromCreate: boolean; readonly createWireType?: "int" } & (
@@ -62,12 +62,6 @@ export const blankZoneFields = () =>
 /** The computed outputs of a group's kind, in the table's order. */
 export function computedOf(group: ZoneGroup): readonly ComputedOutput[] {
   return Object.values(ZONE_KIND_TABLE[kindOfGroup(group)].computed) as readonly ComputedOutput[];
-}
-
-/** A computed value in the wire type of a create answer: a string, or an int where the table says so. */
-export function createWireValue(c: ComputedOutput, value: string): string | number {
-  const asInt = c.createWireType === "int" ? AS_INT[c.wire] : undefined;
-  return asInt ? asInt(value) : value;
 }
 
 /** The field of a group's kind validated as an origin (pull zones' `origin`), if it has one. */

@@ -362,6 +362,19 @@ describe("emulator: zones, cache, users, account", () => {
         faultString: expect.stringContaining("username"),
       });
     });
+
+    it("update names the refused value, in the order checked", async () => {
+      const refused = (values: Record<string, string>, why: string | RegExp) =>
+        expect(call("user.update", emu.apiUserId, values)).rejects.toMatchObject({
+          faultCode: FAULT.INVALID_PARAMS,
+          faultString: typeof why === "string" ? `invalid params: ${why}` : expect.stringMatching(why),
+        });
+      await refused({ email: "a@b", timezone: "Mars/Base" }, "values.email is not an email address");
+      await refused({ timezone: "Mars/Base", phone: "x" }, "values.timezone is not an IANA time zone name or GMT");
+      await refused({ phone: "call me", fullname: "x" }, "values.phone may hold up to 32 digits, spaces and + ( ) . -");
+      await refused({ fullname: "x".repeat(10_000) }, /^invalid params: values\.fullname must be at most \d+ /);
+      expect((await call("user.listUsers"))[0]).toMatchObject({ email: "api@acme.example.com", phone: "" });
+    });
   });
 
   describe("account", () => {

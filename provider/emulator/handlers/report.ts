@@ -8,16 +8,7 @@ import { VIEWBY } from "../../api/wire";
 import { Faults } from "../errors";
 import type { ArgsOf } from "../args";
 import type { SortKey } from "../params";
-import {
-  GMT,
-  HOUR_MS,
-  MAX_RANGE_DAYS,
-  dayNumber,
-  localDays,
-  localNow,
-  timeZone,
-  type LocalDay,
-} from "../reports/calendar";
+import { GMT, HOUR_MS, dayNumber, localDays, localNow, rangeDays, timeZone } from "../reports/calendar";
 import * as build from "../reports/build";
 import { MAX_REPORT_ROWS, page, sortRows, toWire, type Row } from "../reports/rows";
 import { FILES_PER_ZONE, NODES, hoursMetrics } from "../reports/series";
@@ -26,8 +17,6 @@ import type { WireOut } from "../../api/xmlrpc";
 import type { HandlerContext, HandlersOf } from "./context";
 import { cdnHost } from "./zone-rules";
 
-const DEFAULT_TZ = "GMT";
-
 /** What the helpers below read of a report's arguments; each report's ArgsOf has them, checked where it is passed. */
 type TimeZoneArg = { readonly timezone?: string };
 type RangeArgs = { readonly dateFrom: string; readonly dateTo: string };
@@ -35,21 +24,10 @@ type PagingArgs = { readonly sortby?: readonly SortKey[]; readonly maxReturn?: n
 type TotalsArgs = ArgsOf<"report.getTotalTransfer"> | ArgsOf<"report.getTotalHits">;
 
 function tzOf(args: TimeZoneArg): { name: string; zone: Zone } {
-  const name = args.timezone ?? DEFAULT_TZ;
+  const name = args.timezone ?? "GMT";
   const zone = timeZone(name);
   if (!zone) throw Faults.invalidParams(`timezone '${name.slice(0, 60)}' is not an IANA time zone name or GMT`);
   return { name, zone };
-}
-
-/** Checks `from <= to` and the range length; returns the number of days. */
-function checkRange(from: string, to: string, fromName: string, toName: string): number {
-  const days = dayNumber(to) - dayNumber(from) + 1;
-  if (days < 1) throw Faults.invalidParams(`${toName} ${to} is before ${fromName} ${from}`);
-  if (days > MAX_RANGE_DAYS)
-    throw Faults.invalidParams(
-      `the range ${from}..${to} is longer than the emulator's limit of ${MAX_RANGE_DAYS} days`,
-    );
-  return days;
 }
 
 /** The groups whose zones stream, so have connection statistics (§5): the live-only kinds' (§4.5). */
@@ -84,11 +62,7 @@ function finish(rows: Row[], args: PagingArgs, fallback: readonly SortKey[] = []
 }
 
 /** The window of getTotalTransfer / getTotalHits: `type` 1 today so far, 2 this hour, 3 a range. */
-function totalWindow(
-  ctx: HandlerContext,
-  args: TotalsArgs,
-  zone: Zone,
-): { from: string; to: string; spans: { startMs: number; hours: number }[] } {
+function totalWindow(ctx: HandlerContext, args: TotalsArgs, zone: Zone) {
   const { from, to, type: given } = args;
   if (given !== undefined && ![1, 2, 3].includes(given))
     throw Faults.invalidParams("type must be 1 (today), 2 (this hour) or 3 (date range)");
@@ -97,25 +71,18 @@ function totalWindow(
   const type = given ?? (from !== undefined ? 3 : 1);
   if (type === 3) {
     if (from === undefined || to === undefined) throw Faults.invalidParams("type 3 (date range) needs from and to");
-    checkRange(from, to, "from", "to");
-    const days = localDays(from, to, zone);
-    return { from: `${from} 00:00:00`, to: `${to} 23:59:59`, spans: days };
+    return { from: `${from} 00:00:00`, to: `${to} 23:59:59`, spans: rangeDays(from, to, zone, ["from", "to"]) };
   }
   const now = ctx.now();
   const today = localNow(now, zone);
   const [day] = localDays(today.date, today.date, zone);
   const index = Math.min(day.hours - 1, Math.floor((now - day.startMs) / HOUR_MS));
   const hh = String(today.hour).padStart(2, "0");
-  if (type === 2)
-    return {
-      from: `${today.date} ${hh}:00:00`,
-      to: `${today.date} ${hh}:59:59`,
-      spans: [{ startMs: day.startMs + index * HOUR_MS, hours: 1 }],
-    };
+  const hour = type === 2;
   return {
-    from: `${today.date} 00:00:00`,
+    from: `${today.date} ${hour ? hh : "00"}:00:00`,
     to: `${today.date} ${hh}:59:59`,
-    spans: [{ startMs: day.startMs, hours: index + 1 }],
+    spans: [hour ? { startMs: day.startMs + index * HOUR_MS, hours: 1 } : { startMs: day.startMs, hours: index + 1 }],
   };
 }
 
@@ -123,22 +90,19 @@ function totals(ctx: HandlerContext, args: TotalsArgs, field: "transfer" | "hits
   const [zone] = reportZones(ctx, args.zoneId, false);
   const tz = tzOf(args);
   const window = totalWindow(ctx, args, tz.zone);
-  let transfer = 0;
-  let hits = 0;
-  for (const span of window.spans) {
-    const m = hoursMetrics(zone.id, span.startMs, span.hours);
-    transfer += m.transfer;
-    hits += m.hits;
-  }
-  const row: Row = { zone_id: zone.id, from: window.from, to: window.to, timezone: tz.name };
-  row[field] = field === "transfer" ? transfer : hits;
-  return [toWire(row)];
+  const sum = window.spans.reduce((n, span) => n + hoursMetrics(zone.id, span.startMs, span.hours)[field], 0);
+  return [toWire({ zone_id: zone.id, from: window.from, to: window.to, timezone: tz.name, [field]: sum })];
 }
 
-/** Local days of `dateFrom..dateTo`, after the range checks. */
-function rangeDays(args: RangeArgs, zone: Zone): LocalDay[] {
-  checkRange(args.dateFrom, args.dateTo, "dateFrom", "dateTo");
-  return localDays(args.dateFrom, args.dateTo, zone);
+type PeriodArgs = TimeZoneArg & RangeArgs & PagingArgs & { readonly zoneId?: number };
+
+/** A report of one row per period (`by`: hourly, daily or monthly) and zone, each made by `row` (reports/build.ts). */
+function periodReport(ctx: HandlerContext, args: PeriodArgs, by: string, row: build.PeriodRow, streaming = false) {
+  const tz = tzOf(args);
+  const zones = reportZones(ctx, args.zoneId, streaming);
+  const days = rangeDays(args.dateFrom, args.dateTo, tz.zone);
+  guardSize(days.length * (by === "hourly" ? 25 : 1) * zones.length);
+  return finish(build.periodRows(zones, days, by, tz.zone, row), args);
 }
 
 export const reportHandlers: HandlersOf<"report"> = {
@@ -149,54 +113,32 @@ export const reportHandlers: HandlersOf<"report"> = {
     const given = args.viewby ?? "daily";
     const viewby = VIEWBY.find((v) => v === given);
     if (viewby === undefined) throw Faults.invalidParams(`viewby must be one of ${VIEWBY.join(", ")}`);
-    const tz = tzOf(args);
-    const zones = reportZones(ctx, args.zoneId, false);
-    const days = rangeDays(args, tz.zone);
-    guardSize(days.length * (viewby === "hourly" ? 25 : 1) * zones.length);
-    return finish(build.transferStats(zones, days, viewby, tz.zone), args);
+    return periodReport(ctx, args, viewby, build.transferRow);
   },
-
-  "report.getCacheHitStats": (ctx, args) => {
-    const tz = tzOf(args);
-    const zones = reportZones(ctx, args.zoneId, false);
-    const days = rangeDays(args, tz.zone);
-    guardSize(days.length * zones.length);
-    return finish(build.cacheHitStats(zones, days), args);
-  },
+  "report.getCacheHitStats": (ctx, args) => periodReport(ctx, args, "daily", build.cacheHitRow),
+  "report.getUsagePerDay": (ctx, args) => periodReport(ctx, args, "daily", build.transferRow),
+  "report.getConnectionStats": (ctx, args) => periodReport(ctx, args, "daily", build.connectionRow("date"), true),
 
   "report.getPopularFiles": (ctx, args) => {
     const zones = reportZones(ctx, args.zoneId, false);
-    const dayCount = checkRange(args.dateFrom, args.dateTo, "dateFrom", "dateTo");
+    const dayCount = rangeDays(args.dateFrom, args.dateTo, GMT).length;
     guardSize(zones.length * FILES_PER_ZONE);
     const hosts = zones.map((z) => ({ id: z.id, host: cdnHost(z.name, ctx.account) }));
     const rows = build.popularFiles(hosts, dayNumber(args.dateFrom), dayCount);
     return finish(rows, args, [{ column: "hits", desc: true }]);
   },
 
-  "report.getUsagePerDay": (ctx, args) => {
-    const [zone] = reportZones(ctx, args.zoneId, false);
-    return finish(build.usagePerDay(zone, rangeDays(args, GMT)), args);
-  },
-
   "report.getNodeHits": (ctx, args) => {
     const zones = reportZones(ctx, args.zoneId, false);
-    const days = rangeDays(args, GMT);
+    const days = rangeDays(args.dateFrom, args.dateTo, GMT);
     guardSize(zones.length * NODES.length);
     return finish(build.nodeHits(zones, days), args);
-  },
-
-  "report.getConnectionStats": (ctx, args) => {
-    const tz = tzOf(args);
-    const zones = reportZones(ctx, args.zoneId, true);
-    const days = rangeDays(args, tz.zone);
-    guardSize(days.length * zones.length);
-    return finish(build.connectionStats(zones, days), args);
   },
 
   "report.getHourlyConnectionStats": (ctx, args) => {
     const tz = tzOf(args);
     const zones = reportZones(ctx, args.zoneId, true);
-    const [day] = localDays(args.date, args.date, tz.zone);
-    return finish(build.hourlyConnectionStats(zones, day, tz.zone), args);
+    const days = localDays(args.date, args.date, tz.zone);
+    return finish(build.periodRows(zones, days, "hourly", tz.zone, build.connectionRow("hour")), args);
   },
 };

@@ -27,7 +27,7 @@ export function fieldsProblem(values: Readonly<Record<string, string>>): string 
 }
 
 /** The host of an origin given as a URL (`http://host/path`) or a bare `host[:port][/path]`. */
-export function originHost(origin: string): string | undefined {
+function originHost(origin: string): string | undefined {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(origin) ? origin : `http://${origin}`;
   try {
     const url = new URL(withScheme);

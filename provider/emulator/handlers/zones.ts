@@ -3,15 +3,14 @@
  * One set of functions serves every kind; the kind's row decides the fields, the §7 error codes and the shape of
  * the create result.
  */
-import { kindInfo, kindOfGroup, ZONE_KINDS, type ZoneGroup } from "../../api/kinds";
+import { kindInfo, kindOfGroup, ZONE_GROUPS, ZONE_KINDS, type ZoneGroup } from "../../api/kinds";
 import { ZONE_CREATE_KEYS, type WireName } from "../../api/methods";
 import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS } from "../../api/wire";
 import type { WireOut } from "../../api/xmlrpc";
-import { perZoneGroup, type ZoneGroupHandlers } from "../zone-groups";
 import type { Account, Handler, HandlerContext, HandlersOf } from "./context";
 import type { StoredZone, ZonePatch } from "../store/store";
 import { fieldsProblem, hashPassword, nameProblem, originProblem } from "./zone-rules";
-import { blankZoneFields, COMPUTED, computedOf, createWireValue, originFieldOf, VALUE_FIELDS } from "../zone-fields";
+import { AS_INT, blankZoneFields, COMPUTED, computedOf, originFieldOf, VALUE_FIELDS } from "../zone-fields";
 
 /** The outcome of a create: the new zone, or the §7 `(errorCode, errorString)` pair. */
 export type CreateOutcome = { ok: true; zone: Readonly<StoredZone> } | { ok: false; code: number; message: string };
@@ -102,13 +101,8 @@ export function changeZone(
   return undefined;
 }
 
-/** The `cdn_url` of a zone (pull and push zones have one). */
-export function zoneCdnUrl(zone: Pick<StoredZone, "id" | "name">, account: Account): string {
-  return COMPUTED.cdn_url(zone, account);
-}
-
 /** A listZones row: exactly ZONE_ROW_FIELDS of the zone's kind. */
-export function zoneRow(zone: Readonly<StoredZone>): Record<string, WireOut> {
+function zoneRow(zone: Readonly<StoredZone>): Record<string, WireOut> {
   const row: Record<string, WireOut> = {};
   for (const field of ZONE_ROW_FIELDS[zone.kind]) row[field] = zone[field];
   return row;
@@ -118,15 +112,26 @@ export function zoneRow(zone: Readonly<StoredZone>): Record<string, WireOut> {
  * The struct of a successful create (§4.2-§4.5): the id, then the computed values the kinds' table says create gives,
  * kept ones as stored, the others made now; in the wire type the table gives (§4.4: VOD's vanity_ip is an int).
  */
-export function createResult(zone: Readonly<StoredZone>, account: Account): Record<string, WireOut> {
+function createResult(zone: Readonly<StoredZone>, account: Account): Record<string, WireOut> {
   const out: Record<string, WireOut> = { id: zone.id };
   for (const c of computedOf(zone.kind)) {
     if (!c.fromCreate) continue;
     const value = c.fromList ? zone[c.wire] : COMPUTED[c.wire](zone, account);
-    out[c.wire] = createWireValue(c, value);
+    const asInt = c.createWireType === "int" ? AS_INT[c.wire] : undefined;
+    out[c.wire] = asInt ? asInt(value) : value;
   }
   return out;
 }
+
+/** Method names of any zone group (`create`, ..., and livezone's `delete`). */
+type AnyZoneMethod = WireName extends infer W ? (W extends `${ZoneGroup}.${infer M}` ? M : never) : never;
+/** The methods that every zone group has in the table. */
+type SharedZoneMethod = {
+  [M in AnyZoneMethod]: `${ZoneGroup}.${M}` extends WireName ? M : never;
+}[AnyZoneMethod];
+
+/** One group's handlers of the shared methods; each takes the arguments of that method in any zone group. */
+type ZoneGroupHandlers = { readonly [M in SharedZoneMethod]: Handler<`${ZoneGroup}.${M}`> };
 
 /** The create, update and listZones handlers of one zone group. */
 function zoneMethods(group: ZoneGroup): ZoneGroupHandlers {
@@ -141,9 +146,17 @@ function zoneMethods(group: ZoneGroup): ZoneGroupHandlers {
 }
 
 /**
- * `<group>.delete` of each kind the API can delete (the kinds' table). The overload states the keys (built at run time,
- * they are strings to the compiler); each handler takes every delete method's arguments ({ id }).
+ * The shared methods' handlers of every zone group, and `<group>.delete` of each kind the API can delete (the kinds'
+ * table). The overloads state the keys, which are strings to the compiler when built at run time.
  */
+function sharedHandlers(): { readonly [N in `${ZoneGroup}.${SharedZoneMethod}`]: Handler<N> };
+function sharedHandlers(): Record<string, unknown> {
+  return Object.fromEntries(
+    ZONE_GROUPS.flatMap((group) =>
+      Object.entries(zoneMethods(group)).map(([m, handler]) => [`${group}.${m}`, handler]),
+    ),
+  );
+}
 function deleteHandlers(): { readonly [N in Extract<WireName, `${ZoneGroup}.delete`>]: Handler<N> };
 function deleteHandlers(): Record<string, Handler<Extract<WireName, `${ZoneGroup}.delete`>>> {
   const remove = (group: ZoneGroup) => (ctx: HandlerContext, args: { readonly id: number }) =>
@@ -153,4 +166,4 @@ function deleteHandlers(): Record<string, Handler<Extract<WireName, `${ZoneGroup
 }
 
 /** The handlers of the zone groups: create, update, listZones, and delete where the kind is deletable. */
-export const zoneHandlers: HandlersOf<ZoneGroup> = { ...perZoneGroup(zoneMethods), ...deleteHandlers() };
+export const zoneHandlers: HandlersOf<ZoneGroup> = { ...sharedHandlers(), ...deleteHandlers() };

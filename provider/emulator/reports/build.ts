@@ -10,11 +10,11 @@ type ZoneRef = Pick<StoredZone, "id">;
 type Period = { readonly label: string; readonly startMs: number; readonly hours: number };
 
 /** Each local hour, day or month of `days`; a month is one run of hours, as the days follow each other. */
-function periodsOf(days: readonly LocalDay[], by: string, tz?: Zone): Period[] {
+function periodsOf(days: readonly LocalDay[], by: string, tz: Zone): Period[] {
   if (by === "hourly")
     return days.flatMap((day) =>
       Array.from({ length: day.hours }, (_, h) => ({
-        label: hourLabel(day, h, tz!),
+        label: hourLabel(day, h, tz),
         startMs: day.startMs + h * HOUR_MS,
         hours: 1,
       })),
@@ -29,51 +29,31 @@ function periodsOf(days: readonly LocalDay[], by: string, tz?: Zone): Period[] {
   return out;
 }
 
-/** One row per period and zone (periods outermost), from the zone's traffic in the period. */
-function rows(
-  zones: readonly ZoneRef[],
-  periods: Period[],
-  row: (label: string, id: number, m: Metrics) => Row,
-): Row[] {
-  return periods.flatMap((p) => zones.map((z) => row(p.label, z.id, hoursMetrics(z.id, p.startMs, p.hours))));
+/** A row of a period report from the period's label, a zone id and the zone's traffic in the period. */
+export type PeriodRow = (label: string, zone_id: number, m: Metrics) => Row;
+
+/** One row per period (`by`) of `days` and zone, periods outermost. */
+export function periodRows(zones: readonly ZoneRef[], days: readonly LocalDay[], by: string, tz: Zone, row: PeriodRow) {
+  return periodsOf(days, by, tz).flatMap((p) =>
+    zones.map((z) => row(p.label, z.id, hoursMetrics(z.id, p.startMs, p.hours))),
+  );
 }
 
-const transfer = (date: string, zone_id: number, m: Metrics): Row => ({
+/** getTotalTransferStats and getUsagePerDay rows. */
+export const transferRow: PeriodRow = (date, zone_id, m) => ({ date, zone_id, transfer: m.transfer, hits: m.hits });
+/** getCacheHitStats rows. */
+export const cacheHitRow: PeriodRow = (date, zone_id, m) => ({
   date,
   zone_id,
-  transfer: m.transfer,
   hits: m.hits,
+  cache_hits: m.cacheHits,
+  cache_misses: m.hits - m.cacheHits,
+  cache_hit_ratio: hitRatio(m),
 });
-const connections =
-  (key: "date" | "hour") =>
-  (label: string, zone_id: number, m: Metrics): Row => ({
-    [key]: label,
-    zone_id,
-    connections: m.connections,
-    peak_concurrent: m.peakConcurrent,
-  });
-
-/** getTotalTransferStats rows per period and zone. */
-export function transferStats(zones: readonly ZoneRef[], days: readonly LocalDay[], viewby: string, tz: Zone): Row[] {
-  return rows(zones, periodsOf(days, viewby, tz), transfer);
-}
-
-/** getUsagePerDay rows: one per day for one zone. */
-export function usagePerDay(zone: ZoneRef, days: readonly LocalDay[]): Row[] {
-  return rows([zone], periodsOf(days, "daily"), transfer);
-}
-
-/** getCacheHitStats rows: one per day and zone. */
-export function cacheHitStats(zones: readonly ZoneRef[], days: readonly LocalDay[]): Row[] {
-  return rows(zones, periodsOf(days, "daily"), (date, zone_id, m) => ({
-    date,
-    zone_id,
-    hits: m.hits,
-    cache_hits: m.cacheHits,
-    cache_misses: m.hits - m.cacheHits,
-    cache_hit_ratio: hitRatio(m),
-  }));
-}
+/** getConnectionStats (by date) and getHourlyConnectionStats (by hour) rows; peak_concurrent is the period's highest hour. */
+export const connectionRow =
+  (key: "date" | "hour"): PeriodRow =>
+  (label, zone_id, m) => ({ [key]: label, zone_id, connections: m.connections, peak_concurrent: m.peakConcurrent });
 
 /** getPopularFiles rows: FILES_PER_ZONE files per zone, at `http://<host><path>`. */
 export function popularFiles(zones: readonly { id: number; host: string }[], firstDay: number, days: number): Row[] {
@@ -98,16 +78,6 @@ export function nodeHits(zones: readonly ZoneRef[], days: readonly LocalDay[]): 
   return zones.flatMap((z) =>
     nodeShares(z.id, total(z.id, days)).map(({ node, hits, transfer }) => ({ node, zone_id: z.id, hits, transfer })),
   );
-}
-
-/** getConnectionStats rows: one per day and live zone; peak_concurrent is the day's highest hour. */
-export function connectionStats(zones: readonly ZoneRef[], days: readonly LocalDay[]): Row[] {
-  return rows(zones, periodsOf(days, "daily"), connections("date"));
-}
-
-/** getHourlyConnectionStats rows: one per local hour of `day` and live zone. */
-export function hourlyConnectionStats(zones: readonly ZoneRef[], day: LocalDay, tz: Zone): Row[] {
-  return rows(zones, periodsOf([day], "hourly", tz), connections("hour"));
 }
 
 /** Total transfer of all `zones` over `days`, for account.getBandwidth. */

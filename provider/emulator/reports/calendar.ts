@@ -1,9 +1,10 @@
 /** Dates and time zones for reports: a local day is the UTC hours between two local midnights (23 or 25 on DST days). */
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from "luxon";
+import { Faults } from "../errors";
 
 export const HOUR_MS = 3_600_000;
 /** Longest date range a report or getBandwidth accepts (about ten years). */
-export const MAX_RANGE_DAYS = 3_660;
+const MAX_RANGE_DAYS = 3_660;
 const DAY_MS = 86_400_000;
 const zones = new Map<string, Zone | null>();
 
@@ -20,13 +21,7 @@ export function timeZone(name: string): Zone | undefined {
   return zone ?? undefined;
 }
 
-export function isTimeZone(name: string): boolean {
-  return timeZone(name) !== undefined;
-}
-
-function pad(n: number): string {
-  return n < 10 ? `0${n}` : String(n);
-}
+const pad = (n: number) => String(n).padStart(2, "0");
 
 /** A `Y-m-d` date as days since the epoch (calendar arithmetic, no time zone). */
 export function dayNumber(date: string): number {
@@ -69,6 +64,17 @@ export function localDays(from: string, to: string, zone: Zone): LocalDay[] {
     start = next;
   }
   return out;
+}
+
+/** The local days of `from..to` once the range is checked: INVALID_PARAMS, naming the parameters, when it is not. */
+export function rangeDays(from: string, to: string, zone: Zone, names = ["dateFrom", "dateTo"]): LocalDay[] {
+  const days = dayNumber(to) - dayNumber(from) + 1;
+  if (days < 1) throw Faults.invalidParams(`${names[1]} ${to} is before ${names[0]} ${from}`);
+  if (days > MAX_RANGE_DAYS)
+    throw Faults.invalidParams(
+      `the range ${from}..${to} is longer than the emulator's limit of ${MAX_RANGE_DAYS} days`,
+    );
+  return localDays(from, to, zone);
 }
 
 /** The label `Y-m-d HH:00` of the `index`-th hour of a local day. */

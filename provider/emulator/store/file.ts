@@ -118,7 +118,8 @@ async function readSnapshotText(file: string): Promise<string | undefined> {
 }
 
 export class FileStore extends MemoryStore {
-  private dirty = false;
+  /** The revision the last write started from (-1: the file does not hold the state). */
+  private written = 0;
   /** The write that has been asked for but not started; later changes join it. */
   private queued: Promise<void> | undefined;
   /** The end of the chain of writes, never rejected. */
@@ -142,7 +143,7 @@ export class FileStore extends MemoryStore {
     };
     await fs.mkdir(path.dirname(resolved), { recursive: true }).catch(fail("its directory cannot be created"));
     const lock = await DataFileLock.acquire(resolved).catch((error: unknown) =>
-      error instanceof DataFileLockedError ? fail("")(error) : fail("its lock file cannot be written")(error),
+      fail(error instanceof DataFileLockedError ? "" : "its lock file cannot be written")(error),
     );
     try {
       const text = await readSnapshotText(resolved);
@@ -159,7 +160,7 @@ export class FileStore extends MemoryStore {
         snapshot = data as StoreSnapshot;
       }
       const store = new FileStore(resolved, lock, initialUsers, snapshot, firstZoneId);
-      store.dirty = !snapshot;
+      store.written = snapshot ? 0 : -1;
       await store.flush().catch(fail(""));
       return store;
     } catch (error) {
@@ -168,18 +169,14 @@ export class FileStore extends MemoryStore {
     }
   }
 
-  protected changed(): void {
-    this.dirty = true;
-  }
-
   flush(): Promise<void> {
     if (this.queued) return this.queued;
-    if (!this.dirty) return this.tail;
+    if (this.written === this.revision) return this.tail;
     const write = this.tail.then(() => {
       this.queued = undefined;
-      this.dirty = false;
+      this.written = this.revision;
       return this.write(JSON.stringify(this.snapshot(), null, 1)).catch((error: unknown) => {
-        this.dirty = true; // the next flush tries again with the whole state
+        this.written = -1; // the next flush tries again with the whole state
         throw error;
       });
     });

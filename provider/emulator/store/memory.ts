@@ -31,14 +31,6 @@ export class MemoryStore implements Store {
     this.byName.set(nameKey(zone.kind, zone.name), zone);
   }
 
-  private touch(): void {
-    this.revision++;
-    this.changed();
-  }
-
-  /** Called after every change; the file store marks itself dirty on it. */
-  protected changed(): void {}
-
   /** The whole state as plain data, for the file store. */
   snapshot(): StoreSnapshot {
     return { version: 1, nextZoneId: this.nextZoneId, zones: this.allZones(), users: this.userList };
@@ -65,7 +57,7 @@ export class MemoryStore implements Store {
     if (this.nextZoneId > INT32_MAX) throw new Error(`zone ids are exhausted: the next id would exceed ${INT32_MAX}`);
     const zone: StoredZone = { id: this.nextZoneId++, kind: group, ...fields, createdAt };
     this.index(zone);
-    this.touch();
+    this.revision++;
     return zone;
   }
 
@@ -74,7 +66,7 @@ export class MemoryStore implements Store {
     if (!zone) return undefined;
     this.byName.delete(nameKey(zone.kind, zone.name));
     this.index(Object.assign(zone, patch));
-    this.touch();
+    this.revision++;
     return zone;
   }
 
@@ -83,7 +75,7 @@ export class MemoryStore implements Store {
     if (!zone) return false;
     this.byId.delete(id);
     this.byName.delete(nameKey(zone.kind, zone.name));
-    this.touch();
+    this.revision++;
     return true;
   }
 
@@ -94,7 +86,7 @@ export class MemoryStore implements Store {
   updateUser(id: number, patch: Partial<Omit<EmulatorUser, "id">>): EmulatorUser | undefined {
     const user = this.userList.find((u) => u.id === id);
     if (user) Object.assign(user, patch);
-    if (user) this.touch();
+    if (user) this.revision++;
     return user;
   }
 
@@ -102,7 +94,7 @@ export class MemoryStore implements Store {
     this.byId.clear();
     this.byName.clear();
     this.userList = this.initialUsers();
-    this.touch();
+    this.revision++;
   }
 
   flush(): Promise<void> {
