@@ -36,7 +36,7 @@ export interface Setting<V = unknown> {
   parse(raw: string): Parsed<V>;
 }
 
-/** One DNS label: a company alias, a zone name. */
+/** One DNS label: a company alias, a zone name, a label of an origin's host name. */
 export const DNS_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 const no = (reason: string): Parsed<never> => ({ ok: false, reason });

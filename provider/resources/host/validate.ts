@@ -6,6 +6,7 @@
  * characters, a long one) is reported against the resource instead, its reason naming the field in words.
  */
 import { isIP } from "net";
+import { DNS_LABEL } from "../../api/config";
 import { isXmlSafe } from "../../api/encode";
 import { hasUnprintable, preview, printable, printableLines, unprintableChar } from "../../api/terminalText";
 import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
@@ -26,12 +27,6 @@ export interface CheckResult {
   failures: CheckFailure[];
 }
 
-/**
- * Zone names become the first label of `<name>.<alias>.<domain>`, so they follow DNS label rules;
- * the API takes letters of either case (`ShopAssets`) and keeps names unique without regard to case.
- */
-const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
 /** The provider's own bounds of a zone password, stricter than the API's (lengths by api/lengths.ts). */
 export const MIN_PASSWORD = 6;
 export const MAX_PASSWORD = 128;
@@ -40,7 +35,7 @@ export const MAX_PASSWORD = 128;
 export function isHostName(s: string): boolean {
   if (s.length === 0 || s.length > 253) return false;
   const labels = s.replace(/\.$/, "").split(".");
-  return labels.length >= 1 && labels.every((l) => HOST_LABEL.test(l)) && !/^\d+$/.test(labels[labels.length - 1]);
+  return labels.length >= 1 && labels.every((l) => DNS_LABEL.test(l)) && !/^\d+$/.test(labels[labels.length - 1]);
 }
 
 function describe(v: unknown): string {
@@ -61,7 +56,8 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
       if (value === "") return "must not be empty";
       if (textLength(value) > MAX_NAME_LENGTH)
         return `is ${textLength(value)} ${LENGTH_UNIT}; at most ${MAX_NAME_LENGTH} are allowed (it becomes a DNS label)`;
-      if (!NAME.test(value))
+      // The first label of `<name>.<alias>.<domain>`; either case (`ShopAssets`), unique regardless of case.
+      if (!DNS_LABEL.test(value))
         return `${preview(value)} is not a valid zone name: use letters, digits and hyphens, not starting or ending with a hyphen`;
       return undefined;
     case "origin":
