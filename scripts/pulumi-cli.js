@@ -10,8 +10,9 @@
  * the CLI) and the Python one's pieces, for the provider plugin's programs (tests/engine/plugin-*.test.ts).
  * A `pulumi` on PATH whose version is in SUPPORTED is used as it is, with its own language host. Otherwise
  * `pulumi` is built with `go build` from the Go module in tools/pulumi-cli (its go.mod and go.sum pin the
- * version), and put beside our Node.js language host and the dynamic-provider launcher in a cache outside
- * the work tree, keyed by version, so only the first run builds. Uses only Node's own modules.
+ * version) into a cache outside the work tree, keyed by version, so only the first run builds; each clone links it
+ * into a folder of its own (node_modules/.cache) beside its own Node.js language host and the dynamic-provider
+ * launcher, so no clone runs another's scripts. Uses only Node's own modules.
  */
 "use strict";
 const { spawn, spawnSync } = require("child_process");
@@ -80,7 +81,7 @@ exec node "${script}" "$@"
 `;
 const pythonLauncher = (script) => `#!/bin/sh
 # The Python language host of pulumi-cdn-zones' test CLI (tools/pulumi-cli/language-host-python.js explains why ours).
-# It serves gRPC with the Node.js SDK of the repository that wrote it last (every one has the same).
+# It serves gRPC with this clone's Node.js SDK.
 CDN_ZONES_NODE_SDK="${ROOT}" exec node "${script}" "$@"
 `;
 
@@ -213,8 +214,34 @@ async function ensurePulumiCli({ progress = (l) => process.stderr.write(`${l}\n`
       }
     });
   }
-  writeScripts(binDir);
-  return { dir: binDir, pulumi, version, source };
+  const own = cloneDir(version);
+  linkInto(pulumi, own);
+  writeScripts(own);
+  return { dir: own, pulumi: path.join(own, "pulumi"), version, source };
+}
+
+/**
+ * This clone's folder beside the shared binaries: the scripts here name this clone's files, so two clones (or
+ * worktrees) never run each other's hosts. The engine finds bundled plugins beside its own executable, so `pulumi`
+ * is a hard link here (a symlink would resolve to the shared folder); a copy where links cannot be made.
+ */
+function cloneDir(version) {
+  const dir = path.join(ROOT, "node_modules", ".cache", "pulumi-cdn-zones", `pulumi-${version}`);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Puts `file` into `dir` under its own name, as a hard link (a copy across file systems), once. */
+function linkInto(file, dir) {
+  const to = path.join(dir, path.basename(file));
+  if (fs.existsSync(to) && fs.statSync(to).ino === fs.statSync(file).ino) return;
+  fs.rmSync(to, { force: true });
+  try {
+    fs.linkSync(file, to);
+  } catch {
+    fs.copyFileSync(file, to);
+    fs.chmodSync(to, 0o755);
+  }
 }
 
 /** The Pulumi YAML language host the plugin's YAML programs run with: a Go module the proxy serves, unlike Pulumi's others. */
