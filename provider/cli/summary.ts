@@ -50,7 +50,8 @@ function stepLine(step: Step, adopted: Map<string, string>): { word?: string; te
   // A resource renamed without `aliases`: its replacement adopts the zone first, and this delete keeps it.
   if (step.op === "delete" && id)
     return { word: "delete [kept]", text: `${zone}, ${resource}: stays, adopted (above)` };
-  if (step.op === "delete" && step.oldState?.retainOnDelete)
+  // The engine's `[retain]`, or a kind the API cannot delete (a plugin program that did not set the option): it stays.
+  if (step.op === "delete" && (step.oldState?.retainOnDelete || !spec.deletable))
     return { word: "delete [retain]", text: `${zone}, ${resource}: stays in the account` };
   if (step.op === "delete") return { word: "delete", text: `${zone}, ${resource}: deleted from the account` };
   // A dynamic provider's diff cannot name its fields (the SDK sends no `diffs`): the step's states say which.

@@ -122,3 +122,20 @@ test("an update names its changed fields from the step's states, as the real CLI
   );
   expect(text).toContain("- update pull zone `www`, resource `www`: origin\n");
 });
+
+test("a plugin program's plain delete of a kind the API cannot delete says the zone stays; a live zone's is deleted", () => {
+  // A YAML program written by hand registers no `retainOnDelete`: the engine's step is a plain delete (issue 40).
+  const plugin = (kind: string, name: string) => ({
+    op: "delete",
+    urn: `urn:pulumi:prod::infra::cdn:index:${kind}::${name}`,
+    oldState: { type: `cdn:index:${kind}`, outputs: { name } },
+  });
+  const text = summarize(
+    { steps: [plugin("PullZone", "www"), plugin("VodZone", "videos"), plugin("LiveZone", "cam")] },
+    "t",
+  );
+  expect(text).toContain("Zones: 2 delete [retain], 1 delete; 0 unchanged.");
+  expect(text).toContain("- delete [retain] pull zone `www`, resource `www`: stays in the account");
+  expect(text).toContain("- delete [retain] VOD zone `videos`, resource `videos`: stays in the account");
+  expect(text).toContain("- delete live zone `cam`, resource `cam`: deleted from the account");
+});
