@@ -14,11 +14,12 @@ import { sendLinesTo } from "../resources/host/log";
 import { engineLogger } from "../resources/host/engineLog";
 import { installEngineWatch } from "../resources/host/engineWatch";
 import { sayThrough } from "../resources/host/interrupt";
-import { AUTO_NAME, autoName } from "../resources/naming";
+import { AUTO_NAME, AUTO_NAME_SCOPE, autoName } from "../resources/naming";
 import { RESOURCE_NAME, SPECS, type ZoneSpec } from "../resources/specs";
 import type { ZoneType } from "../api/kinds";
 import { UNKNOWN } from "../resources/host/validate";
 import { closeSdkGaps, SECRET, SECRET_SIG } from "./sdkGaps";
+import { placesFor, yamlZones } from "./places";
 
 type Props = Record<string, unknown>;
 const ROOT = path.join(__dirname, "..", "..");
@@ -66,6 +67,8 @@ function marked(spec: ZoneSpec | undefined) {
 
 /** The stack instance's id (resources/stackId.ts): the provider resource's, "" in a stack's first preview. */
 let instance = "";
+/** The place of a zone whose program sends none (places.ts); set by `serve`. */
+let placeOf: (resource: string) => string = placesFor(undefined);
 
 /**
  * check, as the program side prepares it (resources/zoneResource.ts): the auto-name candidate from the URN, the
@@ -77,6 +80,7 @@ async function check(urn: string, olds: Props, news: Props): Promise<provider.Ch
   if (spec && n.name === undefined)
     n[AUTO_NAME] = instance ? autoName(name, [...urn.split("::").slice(0, 3), instance]) : UNKNOWN;
   if (spec?.deletable) n[RESOURCE_NAME] = name;
+  if (spec && n[AUTO_NAME_SCOPE] === undefined) n[AUTO_NAME_SCOPE] = placeOf(name);
   const r = await op<{ inputs: Props; failures: provider.CheckFailure[] }>(urn, kind, "check", [o, n]);
   const imported = (f: string) => spec && typeof o.name === "string" && o[f] === undefined && n[f] === undefined;
   const kept = spec?.fields.filter((f) => f.secret && imported(f.input)).map((f) => f.input) ?? [];
@@ -137,6 +141,7 @@ export function serve(args: string[]): Promise<void> {
     sayThrough((line) => log(/^warning: /.test(line) ? "WARNING" : "INFO", line.replace(/^warning: /, ""), ""));
   }
   installEngineWatch();
+  placeOf = placesFor(yamlZones(process.cwd(), require(require.resolve("js-yaml", { paths: [sdkRoot] })).load));
   closeSdkGaps(sdkRoot, {
     configure: (config, providerId) => {
       instance = providerId === UNKNOWN ? "" : providerId;

@@ -1,7 +1,9 @@
 /**
- * The program's zones as a whole (issue 32: a preview is the gate). The engine stops at the first check failure,
- * so each zone carries its place in its batch (zoneResource.ts, `enrol`) and the check completing a batch fails
- * with all its problems. A batch never seen whole (`--target`) fails nothing here: each create still refuses.
+ * The program's zones as a whole (issue 32: a preview is the gate). The engine stops at the first check failure, in
+ * a preview as in an `up` (docs/pulumi-engine.md), so each zone carries its place in its batch (zoneResource.ts,
+ * `enrol`; the plugin's, plugin/places.ts) and the check completing a batch fails with all its problems. An open
+ * batch (a plugin program that cannot say its zones) fails each check that finds a problem, with every problem not
+ * yet failed. A batch never seen whole (`--target`) fails nothing here: each create still refuses.
  */
 import { AUTO_NAME_SCOPE } from "../naming";
 import type { ZoneSpec } from "../specs";
@@ -16,6 +18,8 @@ export interface Place {
   seq: number;
   /** The batch's size: carried by its first zone only. */
   count?: number;
+  /** No size will come: every check with a problem fails at once. */
+  open?: boolean;
 }
 
 /** Removes the hidden place from the program's inputs; returns it when it is well formed. */
@@ -31,15 +35,13 @@ export function takePlace(news: Props): Place | undefined {
   const index = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
   if (!p || typeof p.resource !== "string" || typeof p.batch !== "string" || !index(p.seq)) return undefined;
   if (p.count !== undefined && (!index(p.count) || p.seq >= p.count)) return undefined;
-  return { resource: p.resource, batch: p.batch, seq: p.seq, count: p.count };
+  return { resource: p.resource, batch: p.batch, seq: p.seq, count: p.count, open: p.open === true };
 }
 
 /** What one batch's checks found so far. */
 class Batch {
   readonly seen = new Set<number>();
   count?: number;
-  /** `<group>:<zone name>` -> the resource that declares it. */
-  readonly names = new Map<string, string>();
   readonly problems: string[] = [];
   readonly adopted: string[] = [];
   done = false;
@@ -50,6 +52,8 @@ class Batch {
 }
 
 const batches = new WeakMap<object, Map<string, Batch>>();
+/** `<group>:<zone name>` -> the resource that declares it, in the whole deployment (one identity per deployment). */
+const declaredNames = new WeakMap<object, Map<string, string>>();
 
 function batchOf(conn: Connection, place: Place): Batch {
   let all = batches.get(conn.identity);
@@ -80,23 +84,26 @@ export function checked(
   name: string | undefined,
 ): { failure?: string; adoptions?: string } {
   const b = batchOf(conn, place);
+  let names = declaredNames.get(conn.identity);
+  if (!names) declaredNames.set(conn.identity, (names = new Map()));
   if (name !== undefined) {
     const key = `${spec.group}:${name}`;
-    const other = b.names.get(key);
+    const other = names.get(key);
     if (other !== undefined && other !== place.resource)
       b.problems.push(
         `${spec.label} '${name}' is declared by two resources, '${other}' and '${place.resource}': one zone, one resource`,
       );
-    else b.names.set(key, place.resource);
+    else names.set(key, place.resource);
   }
   b.seen.add(place.seq);
   if (place.count !== undefined) b.count = place.count;
-  if (!b.whole || b.done) return {};
-  b.done = true;
-  const n = b.adopted.length;
+  if (b.done || !(b.whole || place.open)) return {};
+  b.done = !place.open;
+  const problems = b.problems.splice(0);
+  const n = b.whole ? b.adopted.length : 0;
   return {
-    failure: b.problems.length
-      ? `${b.problems.length} zone${b.problems.length === 1 ? "" : "s"} of this program cannot be created as declared:\n- ${b.problems.join("\n- ")}`
+    failure: problems.length
+      ? `${problems.length} zone${problems.length === 1 ? "" : "s"} of this program cannot be created as declared:\n- ${problems.join("\n- ")}`
       : undefined,
     adoptions: n
       ? `${n} of this deployment's creates adopt zones that exist (nothing new is made for them): ${b.adopted.slice(0, 10).join(", ")}${n > 10 ? ` and ${n - 10} more` : ""}`

@@ -159,10 +159,10 @@ async function newZoneProblems(
   }));
 }
 
-/** A problem the zone's create refuses: said once per zone and deployment, and gathered for the batch's failure. */
+/** A problem the zone's create refuses: said once per zone and deployment (by its failure in an open batch), and gathered. */
 function say(conn: Connection, place: Place | undefined, key: string, problem: string): void {
   if (!firstTime(conn, key)) return;
-  warn(problem);
+  if (!place?.open) warn(problem);
   gather(conn, place, problem);
 }
 
