@@ -18,6 +18,7 @@ const crypto = require("crypto");
 const fs = require("fs");
 const path = require("path");
 const { cacheRoot, pinnedVersion } = require("./pulumi-cli");
+const { overlaySdks } = require("./sdk-overlay");
 
 const ROOT = path.resolve(__dirname, "..");
 const MODULE_DIR = path.join(ROOT, "tools/pulumi-cli");
@@ -56,6 +57,8 @@ function generateSdks(out, languages = LANGUAGES, progress = (l) => process.stde
   if (others.length) run(generator(MODULE_DIR, "sdkgen", "sdkgen", progress), [schema, out, ...others]);
   if (languages.includes("dotnet"))
     run(generator(DOTNET_DIR, ".", "sdkgen-dotnet", progress), [schema, path.join(out, "dotnet")]);
+  const dirs = Object.fromEntries(languages.map((l) => [l, path.join(out, l)]));
+  overlaySdks(dirs);
   // The Python package's pyproject names a README beside it; the generator writes it into the package.
   const readme = path.join(out, "python/pulumi_cdn/README.md");
   if (fs.existsSync(readme)) fs.copyFileSync(readme, path.join(out, "python/README.md"));
@@ -73,7 +76,7 @@ function generateSdks(out, languages = LANGUAGES, progress = (l) => process.stde
     `# Generated: the cdn provider plugin's SDKs (version ${version})\n\n` +
       "Written by `npm run sdks` (scripts/generate-sdks.js) from provider/schema.json; never edit them.\n",
   );
-  return Object.fromEntries(languages.map((l) => [l, path.join(out, l)]));
+  return dirs;
 }
 
 module.exports = { generateSdks, LANGUAGES };

@@ -260,4 +260,4 @@ function renderSchema(table) {
   return `${JSON.stringify(schema, null, 2)}\n`;
 }
 
-module.exports = { renderSchema };
+module.exports = { renderSchema, loadSource };

@@ -20,15 +20,29 @@ const PROGRAM = `import os
 import pulumi
 import pulumi_cdn as cdn
 
-site = cdn.PullZone("site", origin="https://origin.example.com", vhost="www.example.com")
-assets = cdn.PushZone("assets", password="push-secret-1")
-videos = cdn.VodZone("videos", name="videos", password="vod-secret-1")
-zones = [site, assets, videos]
-if os.environ.get("CDN_TEST_LIVE") != "0":
-    zones.append(cdn.LiveZone("cam", password="live-secret-1"))
-for zone in zones:
-    pulumi.export(zone._name, {"zoneId": zone.zone_id, "name": zone.name})
+drop = os.environ.get("CDN_TEST_DROP", "").split(",")
+zones = {
+    "site": lambda: cdn.PullZone("site", origin="https://origin.example.com", vhost="www.example.com"),
+    "assets": lambda: cdn.PushZone("assets", password="push-secret-1"),
+    "videos": lambda: cdn.VodZone("videos", name="videos", password="vod-secret-1"),
+    "cam": lambda: cdn.LiveZone("cam", password="live-secret-1"),
+}
+for name, make in zones.items():
+    if name not in drop:
+        zone = make()
+        pulumi.export(name, {"zoneId": zone.zone_id, "name": zone.name})
 pulumi.export("pullZones", cdn.get_pull_zones_output().zones.apply(lambda zs: [z.name for z in zs]))
+`;
+
+/** Every name clash at once: one in use, one in another case, one declared twice (tests/engine/plugin-gate.test.ts). */
+const CLASHES = `import pulumi_cdn as cdn
+
+cdn.PullZone("site", origin="https://origin.example.com")
+cdn.PullZone("a", name="taken", origin="https://origin.example.com")
+cdn.PullZone("b", name="shop", origin="https://origin.example.com")
+cdn.PullZone("c", name="twin", origin="https://origin.example.com")
+cdn.PullZone("d", name="twin", origin="https://origin.example.com")
+cdn.PushZone("files", password="Files-pw-1")
 `;
 
 const emu = useEmulator();
@@ -67,6 +81,16 @@ test("a no-op up changes nothing; the function's answer is the account's", async
   expect(out.pullZones).toEqual([(out.site as { name: string }).name]);
 });
 
+test("a zone removed from the program previews as `delete [retain]` when the API cannot delete its kind", async () => {
+  // The SDK registers pull, push and VOD zones with retainOnDelete, as the package's own classes do (issue 40).
+  const r = expectOk(await p.preview(undefined, [], { env: { CDN_TEST_DROP: "site,cam" } }));
+  expect(pluginOps(r.steps)).toEqual(["delete cam", "delete site", "same assets", "same videos"]);
+  const urn = (name: string) => r.steps.find((s) => s.name === name)!.urn;
+  expect(r.olds[urn("site")]?.retainOnDelete).toBe(true);
+  expect(r.olds[urn("cam")]?.retainOnDelete).toBe(false);
+  expect(r.output).toMatch(/cdn:index:PullZone site delete\[retain\]|- .*site.*\[retain\]/);
+});
+
 test("drift made in the control panel: refresh records it, up puts it back", async () => {
   const site = emu.get().zones("pull")[0];
   await emu.get().editZone("pull", site.id, { vhost: "other.example.com" });
@@ -77,12 +101,14 @@ test("drift made in the control panel: refresh records it, up puts it back", asy
 });
 
 test("the live zone removed from the program is deleted; destroy leaves the other kinds in the account", async () => {
-  const r = expectOk(await p.up(undefined, [], { env: { CDN_TEST_LIVE: "0" } }));
+  const r = expectOk(await p.up(undefined, [], { env: { CDN_TEST_DROP: "cam" } }));
   expect(pluginOps(r.steps)).toContain("delete cam");
   expect(emu.get().zones("live")).toEqual([]);
   const d = expectOk(await p.destroy());
   expect(pluginOps(d.steps)).toEqual(["delete assets", "delete site", "delete videos"]);
-  expect(d.output.match(/\) stays in the account and keeps serving/g)?.length).toBeGreaterThanOrEqual(3);
+  // Retained by the SDK's option: the engine drops them from the state without asking the provider.
+  for (const s of d.steps.filter((x) => x.type.startsWith("cdn:index:")))
+    expect(d.olds[s.urn]?.retainOnDelete).toBe(true);
   expect(emu.get().zones("pull")).toHaveLength(1);
 });
 
@@ -95,4 +121,23 @@ test("cdn-zones import --language python writes a program over the SDK that adop
   const q = await EngineProject.create(emu.get(), { projectYaml: project, files: { "__main__.py": program } });
   others.push(q);
   await expectImportAdopts(emu.get(), q, program, zones);
+});
+
+test("a preview of a Python program fails on every name clash in one run, naming each; nothing is written", async () => {
+  await emu.get().reset();
+  await emu.get().seedZone("pull", { name: "taken", origin: "https://origin.example.com" });
+  await emu.get().seedZone("pull", { name: "Shop", origin: "https://origin.example.com" });
+  const project = ["runtime:", "  name: python", "  options:", `    virtualenv: ${venv}`, PLUGINS_YAML, ""].join("\n");
+  const q = await EngineProject.create(emu.get(), { projectYaml: project, files: { "__main__.py": CLASHES } });
+  others.push(q);
+  const r = await q.preview();
+  expect(r.code).not.toBe(0);
+  expect(r.output).toContain("3 zones of this program cannot be created as declared:");
+  expect(r.output).toMatch(/- pull zone 'taken' \(id \d+\) already exists in the account/);
+  expect(r.output).toMatch(/the account holds pull zone 'Shop' \(id \d+\), whose name differs only in case/);
+  // In the order the engine checked them (the Python SDK registers concurrently).
+  expect(r.output).toMatch(
+    /- pull zone 'twin' is declared by two resources, '[cd]' and '[cd]': one zone, one resource/,
+  );
+  expect(emu.get().calls.filter((c) => c.method.endsWith(".create"))).toEqual([]);
 });

@@ -3,12 +3,14 @@
  * code generators, compile: the Go module with `go build` (against the Pulumi Go SDK the CLI pins), the Node.js
  * package with `tsc` (against the workspace's @pulumi/pulumi), the Python package with `compileall` (it runs a
  * program through the real CLI in tests/engine/plugin-python.test.ts). C# is generated and checked for its files
- * only: no .NET SDK is installed on these machines, nor packaged by Debian, to build it.
+ * only: no .NET SDK is installed on these machines, nor packaged by Debian, to build it. Every SDK's zone classes set
+ * the options the package's own classes set (scripts/sdk-overlay.js).
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { DELETABLE_KINDS, KINDS } from "../support/kinds";
 
 const { generateSdks } = require("../../scripts/generate-sdks.js") as {
   generateSdks(out: string, languages?: string[], progress?: (l: string) => void): Record<string, string>;
@@ -44,6 +46,24 @@ test("every resource and function of the schema is in each SDK", () => {
     `<Version>${schema.version}</Version>`,
   );
   expect(fs.readFileSync(path.join(dirs.python, "pyproject.toml"), "utf8")).toContain(`version = "${schema.version}"`);
+});
+
+test("each SDK registers a zone kind the API cannot delete with retainOnDelete, one it deletes with deleteBeforeReplace", () => {
+  const lower = (n: string) => n[0].toLowerCase() + n.slice(1);
+  const snake = (n: string) => n.replace(/[A-Z]/g, (c, i) => (i ? "_" : "") + c.toLowerCase());
+  for (const type of KINDS) {
+    const deletable = DELETABLE_KINDS.includes(type);
+    const read = (...p: string[]) => fs.readFileSync(path.join(...p), "utf8");
+    const [ts, go, cs] = deletable
+      ? ["deleteBeforeReplace: true", "pulumi.DeleteBeforeReplace(true)", "DeleteBeforeReplace = true,"]
+      : ["retainOnDelete: true", "pulumi.RetainOnDelete(true)", "RetainOnDelete = true,"];
+    expect(read(dirs.nodejs, `${lower(type)}.ts`)).toContain(`pulumi.mergeOptions({ ${ts} }, opts)`);
+    expect(read(dirs.go, "cdn", `${lower(type)}.go`)).toContain(`[]pulumi.ResourceOption{${go}}`);
+    expect(read(dirs.dotnet, `${type}.cs`)).toContain(cs);
+    expect(read(dirs.python, "pulumi_cdn", `${snake(type)}.py`)).toContain(
+      `_zones.options(${deletable ? "True" : "False"})`,
+    );
+  }
 });
 
 test("the Go SDK is a module that builds", () => {
