@@ -194,7 +194,12 @@ const WRITERS: Record<Language, (entries: Entry[], header: string[]) => string> 
       out.push(`  ${hash([comment(e.title)])[0]}`, `  ${str(e.resource)}:`, `    type: cdn:index:${e.type}`);
       out.push("    properties:", ...e.inputs.map(([k, v]) => `      ${k}: ${str(v)}`));
       if (e.password) out.push(`      password: \${${e.password}}`);
-      out.push("      adopt: true");
+      // The options the package's classes and the SDKs set (zoneResource.ts): a removal of a kept zone previews `[retain]`.
+      out.push(
+        "      adopt: true",
+        "    options:",
+        `      ${kindInfo(e.kind).deletable ? "deleteBeforeReplace" : "retainOnDelete"}: true`,
+      );
     }
     out.push(
       "outputs:",

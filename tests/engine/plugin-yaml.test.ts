@@ -191,6 +191,10 @@ test("destroy: pull, push and VOD zones stay in the account, said of each; nothi
   const r = expectOk(await p.destroy());
   expect(pluginOps(r.steps)).toEqual(["delete assets", "delete site", "delete videos"]);
   expect(r.output.match(/\) stays in the account and keeps serving/g)?.length).toBeGreaterThanOrEqual(3);
+  // Declared without the option (a program written by hand): the words name it, for the preview's `[retain]`.
+  expect(r.output).toContain(
+    "declare such zones with `retainOnDelete: true` so a preview shows this as `delete [retain]`",
+  );
   for (const [name, kind] of [
     ["site", "pull"],
     ["assets", "push"],

@@ -16,6 +16,7 @@ import type { ZoneSpec } from "../specs";
 export function leave(spec: ZoneSpec, id: string, props: Record<string, unknown>): void {
   warn(
     `${zoneRef(spec, props.name, asId(id) ?? id)} stays in the account and keeps serving: the API cannot delete ` +
-      `${spec.label}s, so Pulumi only removed it from this stack (docs/resources.md, "Zones left in the account")`,
+      `${spec.label}s, so Pulumi only removed it from this stack; declare such zones with \`retainOnDelete: true\` ` +
+      `so a preview shows this as \`delete [retain]\` (docs/resources.md, "Zones left in the account")`,
   );
 }
