@@ -10,6 +10,7 @@ import { LANGUAGES, type Language } from "./program";
 export const USAGE = `Usage: cdn-zones import [options]
        cdn-zones settle [--stack NAME]
        cdn-zones summary [--title TEXT] [FILE]
+       cdn-zones drift [--stack NAME]
 
 import: writes a Pulumi program (TypeScript, YAML or Python) declaring every zone of the account with
 \`adopt: true\`, so \`pulumi up\` takes the zones over instead of creating new ones. See docs/migration.md.
@@ -36,9 +37,17 @@ settle: after an interrupted \`pulumi up\`, records in the stack's state the zon
 and drops the pending creates that made nothing (docs/resources.md, "Interrupted deployments"). Connection: the
 stack's cdn:* config, then the environment. Run it before \`pulumi up\`; with nothing pending it asks no API.
 
+drift: the zones of the account that the stack's state does not hold (made by hand, or left by a removal), one
+line each on stdout; exit 0 none, 7 some, 1 the check could not run. Beside \`pulumi preview --refresh
+--expect-no-changes\`, which finds the drift of the zones the stack holds. Connection: as settle.
+
 summary: a pull request comment (markdown, under 65,536 characters) from \`pulumi preview --json --show-sames\`
 output, read from FILE or stdin (without --show-sames the CLI leaves unchanged zones out, and so does the count).
 `;
+
+/** Whether `word` is a command of `cdn-zones` (or its help): the plugin's executable runs it instead of serving. */
+export const isCommand = (word: string | undefined): boolean =>
+  word === "-h" || word === "--help" || COMMANDS.has(word ?? "");
 
 /** A usage error: printed with the usage text, exit status 2. */
 export class UsageError extends Error {}
@@ -59,12 +68,14 @@ export type CliCommand =
   | { kind: "help" }
   | { kind: "import"; options: ImportOptions }
   | { kind: "settle"; stack?: string }
+  | { kind: "drift"; stack?: string }
   | { kind: "summary"; title: string; file?: string };
 
 /** Each command: how many arguments it takes, and its flags besides --help (each takes text; --exclude-state repeats). */
 const COMMANDS = new Map<string, [number, string[]]>([
   ["import", [0, ["base-url", "api-user-id", "api-key-file", "kinds", "exclude-state", "out", "language", "stack"]]],
   ["settle", [0, ["stack"]]],
+  ["drift", [0, ["stack"]]],
   ["summary", [1, ["title"]]],
 ]);
 
@@ -128,7 +139,7 @@ export function parseCommand(argv: readonly string[]): CliCommand {
   if (rest.length > args) throw new UsageError(`unexpected argument '${rest[args]}'`);
   const stray = Object.keys(values).find((k) => values[k] !== undefined && !flags.includes(k));
   if (stray) throw new UsageError(`--${stray} is not an option of ${command}`);
-  if (command === "settle") return { kind: "settle", stack: values.stack };
+  if (command === "settle" || command === "drift") return { kind: command, stack: values.stack };
   if (command === "summary") return { kind: "summary", title: values.title ?? "Pulumi preview", file: rest[0] };
   const language = (values.language ?? "typescript").toLowerCase() as Language;
   if (!LANGUAGES.includes(language))

@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-/** `cdn-zones`: `import` (docs/migration.md), `settle` (settle.ts) and `summary` (summary.ts). The API key is never printed. */
+/**
+ * `cdn-zones`: `import` (docs/migration.md), `settle` (settle.ts), `summary` (summary.ts) and `drift` (drift.ts). The API
+ * key is never printed. The provider plugin's executable runs it too (bin/pulumi-resource-cdn), for every language.
+ */
 import * as fs from "fs";
 import * as path from "path";
 import { CliCommand, parseCommand, USAGE, UsageError } from "./args";
@@ -9,6 +12,7 @@ import { deliveryConfigLines, passwordHints, skippedLine, summaryLine } from "./
 import { settleStack } from "./settle";
 import { readStackConfig } from "./stackConfig";
 import { summarize } from "./summary";
+import { zonesMadeByHand } from "./drift";
 import { printable } from "../api/terminalText";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -27,6 +31,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // Every line is made printable: progress carries server text (error messages, names).
   const progress = (line: string) => process.stderr.write(`cdn-zones: ${printable(line)}\n`);
   if (command.kind === "settle") return settleStack(command.stack, progress).then(() => 0);
+  if (command.kind === "drift") return zonesMadeByHand(command.stack, progress);
   if (command.kind === "summary") {
     const text = fs.readFileSync(command.file ?? 0, "utf8");
     // A preview that failed before its result (a backend or a login refused) printed no JSON: the comment says so.
@@ -67,12 +72,17 @@ async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: Error) => {
-    process.stderr.write(`cdn-zones: ${printable(e.message)}\n`);
-    process.exitCode = 1;
-  },
-);
+/** Runs the command `argv` (without node and the script); its exit code becomes the process's. */
+export function run(argv: readonly string[]): Promise<void> {
+  return main(argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: Error) => {
+      process.stderr.write(`cdn-zones: ${printable(e.message)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
+if (require.main === module) void run(process.argv.slice(2));

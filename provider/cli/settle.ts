@@ -15,7 +15,7 @@ import { toOutputs, wireValues } from "../resources/host/outputs";
 import { matchesSent } from "../resources/host/recover";
 import { rowByLabel, rowByName, type ZoneRow } from "../resources/host/zoneLookup";
 import { specOf } from "../resources/specs";
-import { pulumiFailure, readStackConfig, runPulumi, type PulumiRunner } from "./stackConfig";
+import { pulumiOut, readStackConfig, runPulumi, stackExport, type PulumiRunner } from "./stackConfig";
 import { isManaged, kindAtEndOf, managedIn, noManagedZones, type Resource } from "./state";
 
 type Props = Record<string, unknown>;
@@ -94,14 +94,6 @@ export function settle(
   return { deployment: { ...d, resources, pending_operations: pending }, verdicts };
 }
 
-/** Runs `pulumi args` in `cwd`, failing with the first line pulumi said. */
-function pulumi(run: PulumiRunner, args: string[], env: NodeJS.ProcessEnv): string {
-  const r = run(args, process.cwd(), env);
-  const why = pulumiFailure(r);
-  if (why) throw new Error(`\`pulumi ${args.join(" ")}\` failed: ${why}`);
-  return r.stdout;
-}
-
 /** The command: reads the stack (`stack`, default the selected one), settles, writes; each verdict goes to `progress`. */
 export async function settleStack(
   stack: string | undefined,
@@ -110,7 +102,7 @@ export async function settleStack(
   run: PulumiRunner = runPulumi,
 ): Promise<void> {
   const which = stack ? ["--stack", stack] : [];
-  const doc = JSON.parse(pulumi(run, ["stack", "export", ...which], env)) as { deployment?: Deployment };
+  const doc = stackExport<Deployment>(run, stack, env);
   const d = doc.deployment ?? {};
   const pending = pendingZoneCreates(d);
   if (!pending.length) return progress("no create of a zone is pending: nothing to settle");
@@ -130,7 +122,7 @@ export async function settleStack(
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cdn-zones-settle-")), "state.json");
   try {
     fs.writeFileSync(file, JSON.stringify({ ...doc, deployment }));
-    pulumi(run, ["stack", "import", "--file", file, ...which], env);
+    pulumiOut(run, ["stack", "import", "--file", file, ...which], env);
   } finally {
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   }

@@ -36,6 +36,20 @@ export function pulumiFailure(r: ReturnType<PulumiRunner>): string | undefined {
   if (r.status !== 0) return (r.stderr.split("\n").find((l) => l.trim()) ?? `pulumi exited ${r.status}`).trim();
 }
 
+/** Runs `pulumi args` in the working folder, failing with the first line pulumi said; returns its stdout. */
+export function pulumiOut(run: PulumiRunner, args: string[], env: NodeJS.ProcessEnv): string {
+  const r = run(args, process.cwd(), env);
+  const why = pulumiFailure(r);
+  if (why) throw new Error(`\`pulumi ${args.join(" ")}\` failed: ${why}`);
+  return r.stdout;
+}
+
+/** `pulumi stack export` of `stack` (default the selected one), parsed: its `deployment` is the checkpoint. */
+export function stackExport<D>(run: PulumiRunner, stack: string | undefined, env: NodeJS.ProcessEnv) {
+  const which = stack ? ["--stack", stack] : [];
+  return JSON.parse(pulumiOut(run, ["stack", "export", ...which], env)) as { deployment?: D } & Record<string, unknown>;
+}
+
 const NOTHING: ConfigLookup = () => undefined;
 
 /** The folder holding `Pulumi.yaml` (or `.yml`), from `dir` upwards as the CLI looks for it; undefined outside a project. */

@@ -3,6 +3,8 @@
  * installed with one command (`pulumi plugin install resource cdn <version> --file ...`) into a Pulumi home of its
  * own, offline; then a YAML program that names no path to the plugin runs a zone's life with it. The installed
  * plugin's folder holds everything it runs (the package and @pulumi/pulumi); the program's folder has no node_modules.
+ * `cdn-zones` ships in it: `pulumi plugin run` runs the installed plugin's commands (issue 40, point 4), the drift
+ * check of zones made by hand included (point 3), with its exit code.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -10,6 +12,7 @@ import * as path from "path";
 import { useEmulator } from "../support/emulator";
 import { EngineProject, expectOk } from "../support/engine";
 import { pluginOps } from "../support/plugin";
+import { run } from "../package/outside";
 
 const { packPlugin } = require("../../scripts/pack-plugin.js") as { packPlugin(out: string): string };
 
@@ -34,6 +37,31 @@ beforeAll(async () => {
 afterAll(() => {
   p?.dispose();
   if (out) fs.rmSync(out, { recursive: true, force: true });
+});
+
+/** `cdn-zones <args>` as docs/languages/README.md writes it for a project with the plugin installed. */
+const cdnZones = (args: string[]) =>
+  run(p.cli.pulumi, ["plugin", "run", "--kind", "resource", "cdn", "--", ...args], p.dir, {
+    ...p.env,
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+  });
+
+test("cdn-zones runs from the installed plugin, in a project with no node_modules: import, and the drift check", async () => {
+  const up = expectOk(await p.up());
+  const imported = await cdnZones(["import", "--language", "yaml"]);
+  expect(imported.code).toBe(0);
+  expect(imported.output).toContain(`name: "${(await p.outputs()).name}"`);
+  expect(imported.output).toContain("retainOnDelete: true");
+  expect(pluginOps(up.steps)).toEqual(["create site"]);
+  // Every zone of the account is the stack's: exit 0. A zone made by hand: exit 7, named; its removal: 0 again.
+  expect((await cdnZones(["drift"])).code).toBe(0);
+  const made = await emu.get().seedZone("pull", { name: "by-hand", origin: "https://hand.example.com" });
+  const drift = await cdnZones(["drift"]);
+  expect(drift.code).toBe(7);
+  expect(drift.stdout).toContain(`made by hand: pull zone 'by-hand' (id ${made.id})`);
+  await emu.get().deleteZone("pull", made.id);
+  expect((await cdnZones(["drift"])).code).toBe(0);
+  expectOk(await p.destroy());
 });
 
 test("the installed plugin is listed, and a program that names no path to it creates, refreshes and destroys a zone", async () => {
