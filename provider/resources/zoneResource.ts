@@ -64,7 +64,7 @@ function refuseImport(kind: ZoneType, name: string, opts: pulumi.CustomResourceO
     `${kind} '${name}': the \`import\` resource option cannot work with this dynamic resource: Pulumi imports by ` +
       "reading the zone with its id alone, without the provider code a dynamic resource keeps in its inputs, so the " +
       `read fails (pulumi/pulumi#3550). To take over an existing zone, declare it with its name and \`adopt: true\` ` +
-      `(new ${kind}("${name}", { name: "<zone name>", ..., adopt: true })), or run \`npx cdn-zones import\` to write ` +
+      `(new ${kind}("${name}", { name: "<zone name>", ..., adopt: true })), or run \`npx --no-install cdn-zones import\` to write ` +
       "such declarations for the zones of the account (docs/migration.md). Nothing was registered.",
   );
 }

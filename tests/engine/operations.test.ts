@@ -64,7 +64,7 @@ test("the import option is refused when the resource is constructed, naming adop
     "PullZone 'imported': the `import` resource option cannot work with this dynamic resource",
   );
   expect(r.output).toContain("`adopt: true`");
-  expect(r.output).toContain("`npx cdn-zones import`");
+  expect(r.output).toContain("`npx --no-install cdn-zones import`");
   // Without the refusal the engine's import reaches the SDK's host, which fails without the provider's code.
   expect(r.output).not.toMatch(/toJavaScript|code must be a string/);
   expect(ops(r.steps)).toEqual([]);

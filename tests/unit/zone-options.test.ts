@@ -11,14 +11,17 @@ import { DELETABLE_KINDS, KINDS } from "../support/kinds";
 
 afterEach(() => jest.restoreAllMocks());
 
-test.each(KINDS)("%s: the import option is refused, naming adopt: true and npx cdn-zones import", (kind) => {
-  const register = () => zoneRegistration(kind, "www", { name: "www" }, { import: "12" });
-  expect(register).toThrow(pulumi.RunError);
-  expect(register).toThrow(`${kind} 'www': the \`import\` resource option cannot work with this dynamic resource`);
-  expect(register).toThrow("with its id alone");
-  expect(register).toThrow("`adopt: true`");
-  expect(register).toThrow("`npx cdn-zones import`");
-});
+test.each(KINDS)(
+  "%s: the import option is refused, naming adopt: true and npx --no-install cdn-zones import",
+  (kind) => {
+    const register = () => zoneRegistration(kind, "www", { name: "www" }, { import: "12" });
+    expect(register).toThrow(pulumi.RunError);
+    expect(register).toThrow(`${kind} 'www': the \`import\` resource option cannot work with this dynamic resource`);
+    expect(register).toThrow("with its id alone");
+    expect(register).toThrow("`adopt: true`");
+    expect(register).toThrow("`npx --no-install cdn-zones import`");
+  },
+);
 
 test("deletedWith is warned about on a deletable kind's zone only (unless retained on purpose), naming it", () => {
   const warn = jest.spyOn(pulumi.log, "warn").mockImplementation(async () => undefined);

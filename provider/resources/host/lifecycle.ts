@@ -13,6 +13,7 @@ import { detail, log, warn } from "./log";
 import { track } from "./interrupt";
 import {
   accountMismatchMessage,
+  cdnZones,
   caseClashMessage,
   createOnlyMessage,
   describeError,
@@ -118,7 +119,7 @@ function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number,
 export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
   const then = isOwnAutoName(inputs)
     ? "the next `pulumi up` takes it back"
-    : "run `npx cdn-zones settle` before the next `pulumi up`: it records the zone in the state";
+    : `run ${cdnZones("settle")} before the next \`pulumi up\`: it records the zone in the state`;
   const ref = zoneRef(spec, inputs.name);
   const flight = track(`${ref}: if it was made, ${then}`);
   try {

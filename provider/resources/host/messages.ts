@@ -29,6 +29,10 @@ export function describeError(spec: ZoneSpec, name: unknown, e: unknown, id?: nu
   return wrapped;
 }
 
+/** `cdn-zones <command>` as a project of any language runs it, never from a registry by name (docs/languages/README.md). */
+export const cdnZones = (command: string): string =>
+  `\`npx --no-install cdn-zones ${command}\` (with the provider plugin: \`PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true pulumi plugin run --kind resource cdn -- ${command}\`)`;
+
 /** A refused key in refresh/destroy: they use the last `up`'s settings unless the program runs (refresh.go). */
 export const ROTATION_HINT =
   "If the key was rotated since the last `pulumi up`: refresh, destroy and the --refresh of preview and up use the settings " +

@@ -5,7 +5,7 @@
  */
 import { printable } from "../../api/terminalText";
 import type { ZoneSpec } from "../specs";
-import { zoneRef } from "./messages";
+import { cdnZones, zoneRef } from "./messages";
 import { nameFromUrl } from "../../api/normalize";
 import { rowById, rowByName, sameLabel, type ZoneRow } from "./zoneLookup";
 
@@ -81,7 +81,7 @@ export function otherZoneMessage(
   return (
     `${ref}: ${now}${there}${why}. The id recorded in the state is not this zone's: the state may come from another stack or ` +
     `an old backup, or the zone was deleted and its id given to another. ${refused}. To fix the state, find ` +
-    `the zone's id (\`npx cdn-zones import\` prints every zone of the account with its id), then \`pulumi state delete <urn>\` ` +
+    `the zone's id (${cdnZones("import")} prints every zone of the account with its id), then \`pulumi state delete <urn>\` ` +
     `and declare the zone again with \`adopt: true\` (docs/resources.md, "Zone identity").`
   );
 }
