@@ -18,7 +18,7 @@ const { generateSdks } = require("../../scripts/generate-sdks.js") as {
 const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8", stdio: "pipe" });
 
 /** The wheels of `pulumi` (the CLI's version), its dependencies and the SDK's, downloaded once. */
-function wheelhouse(): string {
+export function wheelhouse(): string {
   const version = pinnedVersion().replace(/^v/, "");
   const dir = path.join(cacheRoot(), `python-wheels-${version}`);
   if (fs.existsSync(dir)) return dir;
@@ -42,4 +42,18 @@ export function pythonVenv(dir: string): string {
   run(pip, [...offline, `pulumi==${pinnedVersion().replace(/^v/, "")}`, "setuptools", "wheel"]);
   run(pip, [...offline, "--no-build-isolation", sdk]);
   return venv;
+}
+
+/** The generated Python SDK built as a wheel into `out` (as a team vendors it); returns the wheel's path. */
+export function sdkWheel(dir: string, out: string): string {
+  const sdk = generateSdks(path.join(dir, "sdk"), ["python"], () => undefined).python;
+  const venv = path.join(dir, "build-venv");
+  run("python3", ["-m", "venv", venv]);
+  const pip = path.join(venv, "bin", "pip");
+  run(pip, ["install", "-q", "--no-index", "--find-links", wheelhouse(), "setuptools", "wheel"]);
+  run(pip, ["wheel", "-q", "--no-deps", "--no-build-isolation", "-w", out, sdk]);
+  return path.join(
+    out,
+    fs.readdirSync(out).find((f) => f.startsWith("pulumi_cdn-") && f.endsWith(".whl"))!,
+  );
 }

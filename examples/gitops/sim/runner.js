@@ -176,13 +176,19 @@ class Runner {
     ctx.failure = () => failed;
     ctx.always = () => true;
     ctx.cancelled = () => !!handle.cancelled;
+    // As GitHub's: '' when no file matches; a pattern's last segment may hold `*`.
     ctx.hashFiles = (...patterns) => {
       const h = crypto.createHash("sha256");
+      let matched = 0;
       for (const p of patterns) {
-        const f = path.join(workspace, p);
-        if (fs.existsSync(f)) h.update(fs.readFileSync(f));
+        const dir = path.join(workspace, path.dirname(p));
+        const names = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+        for (const n of names.filter((n) => glob(path.basename(p)).test(n))) {
+          h.update(fs.readFileSync(path.join(dir, n)));
+          matched++;
+        }
       }
-      return h.digest("hex");
+      return matched ? h.digest("hex") : "";
     };
     ctx.env = {};
     for (const [k, v] of Object.entries({ ...this.file.env, ...job.env })) ctx.env[k] = interpolate(v, ctx);
@@ -308,6 +314,15 @@ const USES = {
     if (w["node-version"] && String(w["node-version"]) !== major)
       throw new Error(`asks for Node.js ${w["node-version"]}; this machine runs ${process.versions.node}`);
     return { output: `node ${process.versions.node}` };
+  },
+  /** actions/setup-python: this machine's python3, when it is the version asked for. */
+  "actions/setup-python"(w) {
+    const version = execFileSync("python3", ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], {
+      encoding: "utf8",
+    }).trim();
+    if (w["python-version"] && String(w["python-version"]) !== version)
+      throw new Error(`asks for Python ${w["python-version"]}; this machine runs ${version}`);
+    return { output: `python ${version}` };
   },
   /** pulumi/actions without `command`: installs the CLI of `pulumi-version` and puts it on PATH. */
   "pulumi/actions"(w, { job }) {

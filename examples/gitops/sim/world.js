@@ -1,8 +1,9 @@
 /**
- * The world the GitOps simulation plays in: the team's repository (this example's workflow and infra/, the package
- * installed from a tarball in infra/vendor/ as the README says), a shared PostgreSQL state backend, an account (an
- * emulator the caller started), a developer's machine (a clone's working tree with its own Pulumi home), and the
- * runner that plays the workflow's jobs (runner.js). tests/gitops/days.test.ts lives its days in it.
+ * The world the GitOps simulation plays in: the team's repository (this example's workflow and infra/: a TypeScript
+ * program with the package installed from a tarball in infra/vendor/ as the README says, or the caller's Python or
+ * YAML program with the provider plugin's tarball, and the Python SDK's wheel, in infra/vendor/), a shared PostgreSQL
+ * state backend, an account (an emulator the caller started), a developer's machine (a clone's working tree with its
+ * own Pulumi home), and the runner that plays the workflow's jobs (runner.js). tests/gitops/ lives its days in it.
  */
 "use strict";
 const { execFile } = require("child_process");
@@ -16,6 +17,7 @@ const EXAMPLE = path.resolve(__dirname, "..");
 const ROOT = path.resolve(EXAMPLE, "../..");
 const PASSPHRASE = "the team's state passphrase";
 const TARBALL = "pulumi-cdn-zones-0.1.0.tgz";
+const PLUGIN_VERSION = "0.1.0";
 
 /** Runs a command to its end, never blocking this process (the emulator may answer from it). */
 function run(cmd, args, { cwd, env, input } = {}) {
@@ -54,6 +56,8 @@ class World {
    * @param o.cli        the pulumi CLI `{ dir, version }` (scripts/pulumi-cli.js)
    * @param o.root       a folder of the world's own
    * @param o.from       another world whose tarball, lock file and installed modules this one reuses
+   * @param o.program    a program in another language: `{ files, vendor, env }`, infra/'s files (Pulumi.yaml, ...),
+   *                     the paths copied into infra/vendor/ (the plugin's tarball first), every job's extra environment
    */
   static async create(o) {
     const w = new World(o);
@@ -61,8 +65,8 @@ class World {
     return w;
   }
 
-  constructor({ emulator, backend, cli, root, minuteMs, cancelGraceMs }) {
-    Object.assign(this, { emulator, backend, cli, root, minuteMs, cancelGraceMs });
+  constructor({ emulator, backend, cli, root, minuteMs, cancelGraceMs, program }) {
+    Object.assign(this, { emulator, backend, cli, root, minuteMs, cancelGraceMs, program });
     this.prs = 0;
     this.repo = Repo.init(path.join(root, "repo"));
     this.infra = path.join(this.repo.dir, "infra");
@@ -79,6 +83,8 @@ class World {
       PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      CDN_PLUGIN_VERSION: PLUGIN_VERSION,
+      ...this.program?.env,
       CDN_BASE_URL: this.emulator.url,
       CDN_API_USER_ID: String(this.emulator.apiUserId),
       CDN_API_KEY: this.key ?? this.emulator.apiKey,
@@ -95,7 +101,47 @@ class World {
       path.join(EXAMPLE, ".github/workflows/cdn-zones.yml"),
       path.join(this.repo.dir, ".github/workflows/cdn-zones.yml"),
     );
-    for (const f of ["Pulumi.yaml", "package.json", ".gitignore", "index.ts", "drift.ts", "zones.ts"])
+    for (const f of [".gitignore", "cdn-zones"]) fs.copyFileSync(path.join(EXAMPLE, "infra", f), path.join(infra, f));
+    if (this.program) {
+      for (const [f, text] of Object.entries(this.program.files)) fs.writeFileSync(path.join(infra, f), text);
+      for (const f of this.program.vendor) fs.copyFileSync(f, path.join(infra, "vendor", path.basename(f)));
+      // The developer's machine has the plugin, for `infra/cdn-zones` (the README's set-up).
+      await this.pulumi(["plugin", "install", "resource", "cdn", PLUGIN_VERSION, "--file", this.program.vendor[0]]);
+    } else await this.setUpTypeScript(from);
+    await this.pulumi(["stack", "init", "prod", "--secrets-provider", "passphrase"]);
+    this.repo.commit("The team's repository: the workflow, infra/ and the package from vendor/");
+    this.runner = new Runner({
+      workflow: path.join(this.repo.dir, ".github/workflows/cdn-zones.yml"),
+      repo: this.repo,
+      cli: this.cli,
+      root: fs.mkdtempSync(path.join(this.root, "runner-")),
+      env: {
+        PATH: process.env.PATH,
+        ...NPM,
+        // This machine has no network: pulumi must not try to download plugins.
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        // No type check of the program at each job (Pulumi's ts-node with TypeScript 3.8): the days change zones, not
+        // types, and this is most of a job's time. A team's runner checks types as Pulumi does by default.
+        PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+        ...this.program?.env,
+      },
+      secrets: {
+        PULUMI_BACKEND_URL: this.backend,
+        PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+        CDN_BASE_URL: this.emulator.url,
+        CDN_API_USER_ID: String(this.emulator.apiUserId),
+        CDN_API_KEY: this.emulator.apiKey,
+      },
+      ...(this.minuteMs ? { minuteMs: this.minuteMs } : {}),
+      ...(this.cancelGraceMs ? { cancelGraceMs: this.cancelGraceMs } : {}),
+    });
+    if (from) this.runner.caches = from.runner.caches;
+  }
+
+  /** The TypeScript program of this example, the package installed from its tarball as the README says. */
+  async setUpTypeScript(from) {
+    const infra = this.infra;
+    for (const f of ["Pulumi.yaml", "package.json", "index.ts", "zones.ts"])
       fs.copyFileSync(path.join(EXAMPLE, "infra", f), path.join(infra, f));
     if (from) {
       for (const f of [`vendor/${TARBALL}`, "package.json", "package-lock.json"])
@@ -112,33 +158,6 @@ class World {
         env: this.devEnv,
       });
     }
-    await this.pulumi(["stack", "init", "prod", "--secrets-provider", "passphrase"]);
-    this.repo.commit("The team's repository: the workflow, infra/ and the package from vendor/");
-    this.runner = new Runner({
-      workflow: path.join(this.repo.dir, ".github/workflows/cdn-zones.yml"),
-      repo: this.repo,
-      cli: this.cli,
-      root: fs.mkdtempSync(path.join(this.root, "runner-")),
-      env: {
-        PATH: process.env.PATH,
-        ...NPM,
-        // This machine has no network: pulumi must not try to download plugins.
-        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-        // No type check of the program at each job (Pulumi's ts-node with TypeScript 3.8): the days change zones, not
-        // types, and this is most of a job's time. A team's runner checks types as Pulumi does by default.
-        PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-      },
-      secrets: {
-        PULUMI_BACKEND_URL: this.backend,
-        PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-        CDN_BASE_URL: this.emulator.url,
-        CDN_API_USER_ID: String(this.emulator.apiUserId),
-        CDN_API_KEY: this.emulator.apiKey,
-      },
-      ...(this.minuteMs ? { minuteMs: this.minuteMs } : {}),
-      ...(this.cancelGraceMs ? { cancelGraceMs: this.cancelGraceMs } : {}),
-    });
-    if (from) this.runner.caches = from.runner.caches;
   }
 
   /** `pulumi <args>` on the developer's machine, in infra/ of the working tree. */
@@ -147,9 +166,9 @@ class World {
     return f(this.cli.dir + "/pulumi", [...args, "--non-interactive"], { cwd: this.infra, env: this.devEnv });
   }
 
-  /** `npx cdn-zones <args>` on the developer's machine. */
+  /** `cdn-zones <args>` on the developer's machine, as the workflow runs it (infra/cdn-zones). */
   cdnZones(args) {
-    return run("npx", ["--no-install", "cdn-zones", ...args], { cwd: this.infra, env: this.devEnv });
+    return run("./cdn-zones", args, { cwd: this.infra, env: this.devEnv });
   }
 
   /** A pull request from a branch of `main` with `edit` applied (files, or a function of the working tree). */
