@@ -11,6 +11,7 @@ import {
 import type { ClientSettings, Credentials, SettingValues, TuningName } from "./config";
 import { encodeParams } from "./encode";
 import {
+  CdnAuthError,
   CdnError,
   CdnFaultError,
   CdnOperationFailedError,
@@ -191,6 +192,8 @@ export class CdnClient {
    * {@link OUTAGE_HOLD_MS} or until a call succeeds, not one timeout budget per zone (15 minutes for 300 zones).
    */
   private outage?: { error: CdnTransportError; at: number };
+  /** The first refusal of the key (not of a method for it): later calls are not sent, and say so in one line each. */
+  private refused?: CdnAuthError;
   /** The user, account and report methods with their parameters by wire name, read as their typed wrappers read. */
   private readonly byName = new Map<string, (byName: Record<string, unknown>) => Promise<unknown>>();
 
@@ -300,6 +303,8 @@ export class CdnClient {
     const down = this.outage;
     if (down && Date.now() - down.at < OUTAGE_HOLD_MS)
       throw new CdnOutageError(method, down.error, Date.now() - down.at, this.baseUrl);
+    const refused = this.refused;
+    if (refused) throw new CdnAuthError(refused.faultCode, refused.faultString, method, undefined, refused.method);
     // A failed attempt is reported once its fate is known, so the event can say when it is retried.
     let failedMs = 0;
     const report = (attempt: number, err: CdnError, retryInMs?: number) =>
@@ -357,6 +362,9 @@ export class CdnClient {
       const silent = spent instanceof CdnTransportError && !(spent instanceof CdnOutageError);
       if (silent && (spent.type === "timeout" || (spent.type === "connection" && !spent.maybeProcessed)))
         this.outage = { error: spent, at: Date.now() };
+      // A stale or wrong key fails every call alike: said once, the others not sent (a rotation's 500 zones, issue 40).
+      if (spent instanceof CdnAuthError && !spent.notGranted && !spent.expired && !spent.refusedAt)
+        this.refused ??= spent;
       throw spent;
     }
   }

@@ -155,13 +155,21 @@ export class CdnAuthError extends CdnError {
     method: string,
     /** Server clock minus local clock, when the server's Date header allowed measuring it. */
     readonly clockSkewMs?: number,
+    /** Set on a call not sent: the method whose refusal of this key, earlier in this client's life, stands for it. */
+    readonly refusedAt?: string,
   ) {
-    super("auth", authMessage(faultCode, faultString, method, clockSkewMs), method);
+    super(
+      "auth",
+      refusedAt
+        ? `${method}: not sent: the API refused this key at ${refusedAt} earlier in this deployment (fault ${faultCode})`
+        : authMessage(faultCode, faultString, method, clockSkewMs),
+      method,
+    );
   }
 
   /** A rejected `currentDate` may be a passing problem (a slow queue); one fresh attempt is allowed. */
   get expired(): boolean {
-    return !this.notGranted && refusesDate(this.faultString);
+    return !this.notGranted && !this.refusedAt && refusesDate(this.faultString);
   }
 
   /** The key is valid but not granted this method (ACCESS_DENIED): not a credentials problem. */

@@ -450,6 +450,24 @@ describe("the wrong base URL, timeouts, access not granted, a refused key", () =
     expect(err.message).not.toMatch(/clock/i);
   });
 
+  test("after a refused key the client sends no other call: each fails at once in one line naming the first", async () => {
+    const c = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: "wrong-key-0123456789", retries: 0 });
+    const before = emu.calls.length;
+    const first = await c.pullzone.listZones().catch((e) => e);
+    const next = await Promise.all([c.pushzone.listZones(), c.vodzone.listZones()].map((p) => p.catch((e) => e)));
+    c.close();
+    // One refusal reached the server; a deployment of 500 zones says the cause once (issue 40, point 5).
+    expect(emu.calls.length - before).toBe(1);
+    expect(first.message).toContain("authentication failed");
+    for (const e of next) {
+      expect(e).toBeInstanceOf(CdnAuthError);
+      expect(e).toMatchObject({ refusedAt: "pullzone.listZones", notGranted: false, expired: false });
+      expect(e.message).toMatch(
+        /^\w+\.listZones: not sent: the API refused this key at pullzone\.listZones earlier in this deployment \(fault \d+\)$/,
+      );
+    }
+  });
+
   test("a refused date without a measured skew says nothing of the clock (the fault says enough)", async () => {
     emu.faults.add({ kind: "expiredAuth", count: 1, method: "vodzone.listZones" });
     const err = await client.vodzone.listZones().catch((e) => e);

@@ -3,12 +3,13 @@
  * user reads, kept here once, so the behaviour tests check what a message means (tests/support/meaning.ts) and a
  * message can be reworded in one place. Each check is the sentence that carries the message's point.
  */
-import { errorFromNetwork } from "../../provider/api/errors";
+import { CdnAuthError, errorFromNetwork } from "../../provider/api/errors";
 import { otherZoneMessage, renamedMessage } from "../../provider/resources/host/recorded";
 import {
   accountMismatchMessage,
   adoptWarning,
   createOnlyMessage,
+  describeError,
   nameInUseMessage,
   nameInUseWarning,
   sharedIdMessage,
@@ -120,5 +121,33 @@ test("a silent address: the address, the setting that holds it, and the timeout 
   const later = errorFromNetwork("pullzone.listZones", timeout, true, [], { timeoutMs: 30000, where });
   expect(later.message).toBe(
     `pullzone.listZones: no answer at ${where} (cdn:baseUrl / CDN_BASE_URL) within 30000 ms (the timeout of one attempt: raise it with cdn:timeoutMs / CDN_TIMEOUT_MS)`,
+  );
+});
+
+test("a refused key: the rotation advice only where PULUMI_RUN_PROGRAM is not set; a call not sent says so in one line", () => {
+  const refused = () => new CdnAuthError(401, "bad authString", "pullzone.listZones");
+  const said = (env: string | undefined) => {
+    const was = process.env.PULUMI_RUN_PROGRAM;
+    if (env === undefined) delete process.env.PULUMI_RUN_PROGRAM;
+    else process.env.PULUMI_RUN_PROGRAM = env;
+    try {
+      return describeError(pull, "site", refused(), 7).message;
+    } finally {
+      if (was === undefined) delete process.env.PULUMI_RUN_PROGRAM;
+      else process.env.PULUMI_RUN_PROGRAM = was;
+    }
+  };
+  expect(said(undefined)).toContain("set PULUMI_RUN_PROGRAM=true (or pass --run-program)");
+  // One refusal shared by many zones' reads (one listing) is described in full once.
+  const shared = new CdnAuthError(401, "bad authString", "pullzone.listZones");
+  expect(describeError(pull, "a", shared).message).toContain("check the API key");
+  expect(describeError(pull, "b", shared).message).toBe(
+    "pull zone 'b': pullzone.listZones: authentication failed (fault 401): the first error says why",
+  );
+  expect(said("true")).not.toContain("set PULUMI_RUN_PROGRAM=true");
+  expect(said("true")).toContain("PULUMI_RUN_PROGRAM is set, so these are the stack's current settings (or CDN_*).");
+  const held = new CdnAuthError(401, "bad authString", "vodzone.listZones", undefined, "pullzone.listZones");
+  expect(describeError(pull, "site", held, 7).message).toBe(
+    "pull zone 'site' (id 7): vodzone.listZones: not sent: the API refused this key at pullzone.listZones earlier in this deployment (fault 401)",
   );
 });

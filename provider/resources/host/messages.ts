@@ -39,10 +39,24 @@ export const ROTATION_HINT =
   "recorded then unless the program runs; set PULUMI_RUN_PROGRAM=true (or pass --run-program) so they use the stack's " +
   'current config (docs/configuration.md, "Key rotation").';
 
+/** The rotation advice, only where the settings recorded at the last `up` may be the ones in use. */
+const rotationHint = (): string =>
+  /^(true|1)$/i.test(process.env.PULUMI_RUN_PROGRAM ?? "")
+    ? "PULUMI_RUN_PROGRAM is set, so these are the stack's current settings (or CDN_*)."
+    : ROTATION_HINT;
+
+/** Refusals of the key described in full already: one listing that many zones' reads share says its cause once. */
+const described = new WeakSet<Error>();
+
 /** A client error's text without the zone it already names (create errors name the zone themselves). */
 function clientText(e: Error): string {
   if (e instanceof CdnCreateError) return `${e.method} answered error ${e.code}: ${shown(e.serverMessage)}`;
-  if (e instanceof CdnAuthError && !e.notGranted) return `${printable(e.message)}. ${ROTATION_HINT}`;
+  if (e instanceof CdnAuthError && !e.notGranted) {
+    if (e.refusedAt) return printable(e.message);
+    if (described.has(e)) return `${e.method}: authentication failed (fault ${e.faultCode}): the first error says why`;
+    described.add(e);
+    return `${printable(e.message)}. ${rotationHint()}`;
+  }
   // One line per zone after an outage: the first error of the deployment said what and where (client.ts).
   if (e instanceof CdnOutageError)
     return `not tried: ${e.method} was not sent, the API did not answer earlier in this deployment`;
