@@ -8,6 +8,10 @@
  * - `read` for `pulumi import` has no properties and fails on `getProperties().toJavaScript()`: it gets `{}`.
  * - `invoke` does not pass the engine's preview flag (InvokeRequest.preview): here it sets the runtime's dry-run
  *   flag the functions read, so a purge answers what it would do during a preview instead of purging.
+ * - `create` and `update` ignore their preview flag, so the plugin says it supports no preview, and the engine then
+ *   takes an update's outputs in a preview to be its new inputs (provider_plugin.go, Update): a zone's id unknown, and
+ *   a Python program's exported dict of ids printed whole at each drift check. Here the plugin supports previews, and
+ *   answers them without calling the provider: a create with its inputs, an update with `previewUpdate`.
  * Remove each when the SDK does it (pulumi/pulumi sdk/nodejs/provider/server.ts).
  */
 import * as path from "path";
@@ -25,6 +29,8 @@ const SECRET_KEYS = SETTING_NAMES.filter((n) => SETTINGS[n].secret) as string[];
 export interface Handlers {
   /** The provider's configuration by namespaced key (`cdn:apiKey`), and the provider resource's id (kept in state). */
   configure(config: Record<string, string>, providerId: string): Promise<unknown>;
+  /** An update's outputs in a preview, from the old outputs and the new inputs: nothing is sent. */
+  previewUpdate(olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** Wraps gRPC's `addService` of the SDK at `sdkRoot` so the provider service it is given has the methods above. */
@@ -37,7 +43,8 @@ export function closeSdkGaps(sdkRoot: string, handlers: Handlers): void {
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service: unknown, impl: Record<string, Method>) {
     const own = (name: string) => impl[name].bind(impl) as Method;
-    const [read, invoke] = [own("read"), own("invoke")];
+    const [read, invoke, create, update] = [own("read"), own("invoke"), own("create"), own("update")];
+    const struct = (v: unknown) => v as { toJavaScript(): Record<string, unknown> };
     impl.configure = (call, done) => {
       const config: Record<string, string> = {};
       for (const [k, v] of (call.request.getVariablesMap() as Map<string, string>).entries())
@@ -45,6 +52,7 @@ export function closeSdkGaps(sdkRoot: string, handlers: Handlers): void {
       handlers.configure(config, String(call.request.getId() ?? "")).then(() => {
         const res = new messages.ConfigureResponse();
         res.setAcceptsecrets(true);
+        res.setSupportspreview(true);
         done(null, res);
       }, done);
     };
@@ -58,6 +66,19 @@ export function closeSdkGaps(sdkRoot: string, handlers: Handlers): void {
     impl.read = (call, done) => {
       if (!call.request.getProperties()) call.request.setProperties(new Struct());
       read(call, done);
+    };
+    impl.create = (call, done) => {
+      if (!call.request.getPreview()) return create(call, done);
+      const res = new messages.CreateResponse();
+      res.setProperties(call.request.getProperties());
+      done(null, res);
+    };
+    impl.update = (call, done) => {
+      if (!call.request.getPreview()) return update(call, done);
+      const [olds, news] = [struct(call.request.getOlds()), struct(call.request.getNews())];
+      const res = new messages.UpdateResponse();
+      res.setProperties(Struct.fromJavaScript(handlers.previewUpdate(olds.toJavaScript(), news.toJavaScript())));
+      done(null, res);
     };
     impl.invoke = (call, done) => {
       state.getStore().settings.options.dryRun = call.request.getPreview() === true;

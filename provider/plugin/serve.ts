@@ -15,7 +15,7 @@ import { engineLogger } from "../resources/host/engineLog";
 import { installEngineWatch } from "../resources/host/engineWatch";
 import { sayThrough } from "../resources/host/interrupt";
 import { AUTO_NAME, AUTO_NAME_SCOPE, autoName } from "../resources/naming";
-import { RESOURCE_NAME, SPECS, type ZoneSpec } from "../resources/specs";
+import { ACCOUNT, RESOURCE_NAME, SPECS, ZONE_ID, type ZoneSpec } from "../resources/specs";
 import type { ZoneType } from "../api/kinds";
 import { UNKNOWN } from "../resources/host/validate";
 import { closeSdkGaps, SECRET, SECRET_SIG } from "./sdkGaps";
@@ -136,7 +136,9 @@ export function serve(args: string[]): Promise<void> {
   const sdkRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
   const log = address ? engineLogger(address, sdkRoot) : null;
   if (log) {
-    sendLinesTo((severity, line) => void log(severity, line, current.getStore() ?? ""));
+    sendLinesTo(
+      (severity, line, ofDeployment) => void log(severity, line, ofDeployment ? "" : (current.getStore() ?? "")),
+    );
     // What is said once at the deployment's end (zones left in the account), or when Ctrl-C stops creates.
     sayThrough((line) => log(/^warning: /.test(line) ? "WARNING" : "INFO", line.replace(/^warning: /, ""), ""));
   }
@@ -148,6 +150,11 @@ export function serve(args: string[]): Promise<void> {
       // The functions read the stack's configuration as a program does (common/programConfig.ts).
       pulumi.runtime.setAllConfig(config, []);
       return v1("PullZone", "configure", [{ config: { get: (k: string) => config[k], rawConfig: config } }]);
+    },
+    // An update never changes a zone's id or account: a preview keeps them known, and every output built from them.
+    previewUpdate: (olds, news) => {
+      const kept = Object.entries(olds).filter(([k, v]) => (k === ZONE_ID || k === ACCOUNT) && v !== undefined);
+      return { ...news, ...Object.fromEntries(kept) };
     },
   });
   return provider.main(cdn, args);

@@ -99,6 +99,12 @@ test("creates that adopt zones are counted in one line", async () => {
   p.setProjectYaml(yamlProgram(adopting));
   const r = await p.preview();
   expect(r.code).toBe(0);
+  // Said of the deployment, as the dynamic resources' lines are: once in the progress and once under Diagnostics (under
+  // its resource, each change of the resource's row repeated it: issue 40, point 5).
+  expect(r.output.match(/pull zone 'taken' \(id 1\) exists in the account: this create adopts it/g)).toHaveLength(2);
+  expect(r.output).toMatch(
+    /pulumi:pulumi:Stack \(cdnzones-dev\):\n\s+warning: (pull|push) zone '(taken|legacy)' \(id \d+\) exists/,
+  );
   expect(r.output).toMatch(
     /2 of this deployment's creates adopt zones that exist \(nothing new is made for them\): (pull zone 'taken' \(id 1\)|push zone 'legacy' \(id \d+\)), /,
   );

@@ -17,7 +17,7 @@ import {
   takeBackMessage,
   zoneRef,
 } from "./messages";
-import { warn } from "./log";
+import { notice, warn } from "./log";
 import { AUTO_NAME, isOwnAutoName } from "../naming";
 import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
 import { declared } from "./outputs";
@@ -56,7 +56,7 @@ export async function check(
   if (named.place) {
     const name = typeof inputs.name === "string" && inputs.name !== UNKNOWN ? inputs.name : undefined;
     const verdict = checked(spec, connect(), named.place, name);
-    if (verdict.adoptions) warn(verdict.adoptions);
+    if (verdict.adoptions) notice(verdict.adoptions);
     if (verdict.failure) failures.push({ property: "", reason: verdict.failure });
   }
   return { inputs, failures };
@@ -149,7 +149,7 @@ async function newZoneProblems(
           ? undefined
           : takeBackMessage(spec, existing.name, existing.id);
     if (said) {
-      warn(said);
+      notice(said);
       countAdoption(conn, place, zoneRef(spec, existing.name, existing.id));
     }
   }

@@ -11,8 +11,11 @@ import { printable } from "../../api/terminalText";
 import { engineDebug } from "./engineLog";
 import { writeLine } from "./engineWatch";
 
-/** Where lines go instead of stderr: the provider plugin's (plugin/serve.ts), whose stderr the engine shows nowhere. */
-let sink: ((severity: "INFO" | "WARNING" | "DEBUG", line: string) => void) | undefined;
+/**
+ * Where lines go instead of stderr: the provider plugin's (plugin/serve.ts), whose stderr the engine shows nowhere;
+ * `ofDeployment` lines go under the stack, the others under the resource of the operation.
+ */
+let sink: ((severity: "INFO" | "WARNING" | "DEBUG", line: string, ofDeployment?: boolean) => void) | undefined;
 
 /** Sends every line of this module to `to` from now on (the provider plugin: the engine's Log, with the resource's URN). */
 export function sendLinesTo(to: typeof sink): void {
@@ -29,6 +32,16 @@ export function log(line: string): void {
 /** Something the user must know, such as a zone left in the account: written even with `CDN_LOG=quiet`. */
 export function warn(line: string): void {
   if (sink) sink("WARNING", printable(line));
+  else writeLine(`[cdn] warning: ${printable(line)}`);
+}
+
+/**
+ * What a deployment does that is no problem (a create adopting a zone, counted again in one line): under the stack, as
+ * the dynamic host's lines are. Under its resource, the engine's progress rows would repeat it at each change of the
+ * row (twice in a preview, three times in an `up`: pkg/backend/display/rows.go keeps a row's last diagnostic).
+ */
+export function notice(line: string): void {
+  if (sink) sink("WARNING", printable(line), true);
   else writeLine(`[cdn] warning: ${printable(line)}`);
 }
 
