@@ -6,7 +6,9 @@
  *   deletes, with `deleteBeforeReplace` (a replacement needs the zone's name). A program's own option wins.
  * - Python: each zone carries its place in the batch of zones one synchronous run of the program declares
  *   (`__autoNameScope`, provider/resources/host/batch.ts), so the plugin's check completing the batch fails a preview
- *   with every name clash at once (the engine stops at the first failed check: docs/pulumi-engine.md).
+ *   with every name clash at once (the engine stops at the first failed check: docs/pulumi-engine.md); and the
+ *   host's SIGINT when the engine ends a deployment (sdk/python/cmd/pulumi-language-python/main.go, `cmd.Cancel`)
+ *   ends the program without a KeyboardInterrupt traceback, unless the program set its own handler.
  * Each edit finds its anchor in the generated text or fails, naming the file: a generator that changed is seen.
  */
 "use strict";
@@ -29,15 +31,37 @@ const PYTHON_MODULE = `"""Added by pulumi-cdn-zones' scripts/sdk-overlay.js (not
 
 A kind the API cannot delete is registered with retain_on_delete (a preview shows its removal as delete [retain]), a
 kind it deletes with delete_before_replace. Each zone carries its place in the batch of zones one synchronous run of
-the program declares, so the plugin fails a preview with every name clash at once.
+the program declares, so the plugin fails a preview with every name clash at once. And when Pulumi's Python host
+interrupts the program because the engine ended the deployment (its error is above), the program ends quietly
+instead of with a KeyboardInterrupt traceback.
 """
 import asyncio
 import json
+import os
+import signal
+import sys
 import uuid
 
 import pulumi
 
 _run = None
+
+
+def _stopped(signum, frame):
+    """SIGINT from the language host: the engine ended the deployment, and said why."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    os._exit(1)
+
+
+try:
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _stopped)
+except ValueError:  # not the main thread: leave Python's own handler
+    pass
 
 
 def options(deletable: bool) -> pulumi.ResourceOptions:

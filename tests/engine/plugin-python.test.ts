@@ -27,11 +27,23 @@ zones = {
     "videos": lambda: cdn.VodZone("videos", name="videos", password="vod-secret-1"),
     "cam": lambda: cdn.LiveZone("cam", password="live-secret-1"),
 }
+ids = {}
 for name, make in zones.items():
     if name not in drop:
         zone = make()
+        ids[name] = zone.zone_id
         pulumi.export(name, {"zoneId": zone.zone_id, "name": zone.name})
+pulumi.export("zoneIds", ids)
 pulumi.export("pullZones", cdn.get_pull_zones_output().zones.apply(lambda zs: [z.name for z in zs]))
+`;
+
+/** A zone the check refuses, registered first, while many others are still being registered. */
+const REFUSED = `import pulumi_cdn as cdn
+
+bad = cdn.PullZone("bad", origin="ftp://files.example.com")
+for i in range(80):
+    cdn.PullZone(f"z{i}", origin="https://origin.example.com")
+bad.zone_id.apply(lambda i: print(i))
 `;
 
 /** Every name clash at once: one in use, one in another case, one declared twice (tests/engine/plugin-gate.test.ts). */
@@ -100,6 +112,19 @@ test("drift made in the control panel: refresh records it, up puts it back", asy
   expect(emu.get().zones("pull")[0].vhost).toBe("www.example.com");
 });
 
+test("a zone renamed by hand: the drift check exits 7 in a few lines; the ids the program exports stay known", async () => {
+  const site = emu.get().zones("pull")[0];
+  await emu.get().editZone("pull", site.id, { name: "renamed-by-hand" });
+  const r = await p.preview(undefined, ["--refresh", "--expect-no-changes", "--diff"]);
+  expect(r.code).toBe(7);
+  expect(r.output).toContain(`is now named 'renamed-by-hand' in the account`);
+  // The update's preview keeps the zone's id: the exported dict of ids is not shown changed (one line per zone of the
+  // program, 277 lines for 250 zones: issue 40, point 5).
+  expect(r.output).not.toContain("zoneIds");
+  expectOk(await p.up(undefined, ["--refresh"]));
+  expect(emu.get().zones("pull")[0].name).toBe(site.name);
+});
+
 test("the live zone removed from the program is deleted; destroy leaves the other kinds in the account", async () => {
   const r = expectOk(await p.up(undefined, [], { env: { CDN_TEST_DROP: "cam" } }));
   expect(pluginOps(r.steps)).toContain("delete cam");
@@ -140,4 +165,16 @@ test("a preview of a Python program fails on every name clash in one run, naming
     /- pull zone 'twin' is declared by two resources, '[cd]' and '[cd]': one zone, one resource/,
   );
   expect(emu.get().calls.filter((c) => c.method.endsWith(".create"))).toEqual([]);
+});
+
+test("a failed check ends the run with its error: no KeyboardInterrupt traceback from the interrupted program", async () => {
+  // Pulumi's Python host interrupts the program when the engine ends the deployment (main.go, cmd.Cancel); the SDK
+  // ends it quietly instead of Python's ~25-line traceback, printed twice (issue 40, point 5).
+  const project = ["runtime:", "  name: python", "  options:", `    virtualenv: ${venv}`, PLUGINS_YAML, ""].join("\n");
+  const q = await EngineProject.create(emu.get(), { projectYaml: project, files: { "__main__.py": REFUSED } });
+  others.push(q);
+  const r = await q.preview();
+  expect(r.code).not.toBe(0);
+  expect(r.output).toContain("cdn:index:PullZone resource 'bad': property origin value {ftp://files.example.com}");
+  expect(r.output).not.toMatch(/KeyboardInterrupt|Traceback/);
 });

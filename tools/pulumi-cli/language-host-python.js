@@ -11,7 +11,8 @@
  * runner with the python of the project's virtualenv (`runtime.options.virtualenv`, relative to the project's
  * folder), the arguments of `constructArguments` and the config of `constructConfig` / `constructConfigSecretKeys`.
  * The program, the `pulumi` package (from PyPI, in the virtualenv), the engine and the plugins are the real ones.
- * Left out (UNIMPLEMENTED, which the engine accepts): dependency installation (the virtualenv is made beforehand),
+ * It interrupts the program when the engine ends the Run, as Pulumi's does. Left out (UNIMPLEMENTED, which the engine
+ * accepts): dependency installation (the virtualenv is made beforehand),
  * plugin discovery, program generation, debugging, type checkers, and the poetry and uv toolchains.
  */
 "use strict";
@@ -86,6 +87,13 @@ function run(engine, exec) {
       PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(req.getConfigsecretkeysList()),
     };
     const child = spawn(bin, ["-u", exec, ...runnerArgs(req, engine)], { cwd: req.getPwd(), env, stdio: "inherit" });
+    // As main.go's Run: the engine ending the Run (a failed check, a Ctrl-C) interrupts the program (`cmd.Cancel`
+    // sends os.Interrupt; `WaitDelay` kills it 5 s later); Python then prints its KeyboardInterrupt traceback.
+    call.on("cancelled", () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGINT");
+      setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), 5_000).unref();
+    });
     child.on("error", (e) => answer(`Problem executing program (could not run language executor): ${e.message}`));
     child.on("exit", (code, signal) => {
       if (code === 0) answer("");
