@@ -14,7 +14,8 @@ import { sendLinesTo } from "../resources/host/log";
 import { engineLogger } from "../resources/host/engineLog";
 import { installEngineWatch } from "../resources/host/engineWatch";
 import { sayThrough } from "../resources/host/interrupt";
-import { AUTO_NAME, autoName } from "../resources/naming";
+import { AUTO_NAME } from "../resources/naming";
+import { learnStack } from "../resources/host/identity";
 import { RESOURCE_NAME, SPECS, type ZoneSpec } from "../resources/specs";
 import type { ZoneType } from "../api/kinds";
 import { UNKNOWN } from "../resources/host/validate";
@@ -64,18 +65,18 @@ function marked(spec: ZoneSpec | undefined) {
   };
 }
 
-/** The stack instance's id (resources/stackId.ts): the provider resource's, "" in a stack's first preview. */
-let instance = "";
+/** Whether the stack instance's id (the provider resource's, host/identity.ts) is known: not in a stack's first preview. */
+let instance = false;
 
 /**
- * check, as the program side prepares it (resources/zoneResource.ts): the auto-name candidate from the URN, the
- * resource name of a deletable kind. A zone `pulumi import` brought in is not asked for the password it lacks.
+ * check, as the program side prepares it (resources/zoneResource.ts): which resource it is, from the URN, for its
+ * auto-name (whatever the program sent under that key), the resource name of a deletable kind. A zone `pulumi import`
+ * brought in is not asked for the password it lacks.
  */
 async function check(urn: string, olds: Props, news: Props): Promise<provider.CheckResult> {
   const { kind, name, spec } = parse(urn);
   const [o, n] = [plain(olds ?? {}) as Props, plain(news ?? {}) as Props];
-  if (spec && n.name === undefined)
-    n[AUTO_NAME] = instance ? autoName(name, [...urn.split("::").slice(0, 3), instance]) : UNKNOWN;
+  if (spec) n[AUTO_NAME] = instance ? [...urn.split("::").slice(0, 3), name] : UNKNOWN;
   if (spec?.deletable) n[RESOURCE_NAME] = name;
   const r = await op<{ inputs: Props; failures: provider.CheckFailure[] }>(urn, kind, "check", [o, n]);
   const imported = (f: string) => spec && typeof o.name === "string" && o[f] === undefined && n[f] === undefined;
@@ -139,7 +140,8 @@ export function serve(args: string[]): Promise<void> {
   installEngineWatch();
   closeSdkGaps(sdkRoot, {
     configure: (config, providerId) => {
-      instance = providerId === UNKNOWN ? "" : providerId;
+      instance = providerId !== UNKNOWN && providerId !== "";
+      if (instance) learnStack({ nonce: providerId });
       // The functions read the stack's configuration as a program does (common/programConfig.ts).
       pulumi.runtime.setAllConfig(config, []);
       return v1("PullZone", "configure", [{ config: { get: (k: string) => config[k], rawConfig: config } }]);

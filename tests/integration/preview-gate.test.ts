@@ -25,14 +25,14 @@ beforeAll(() => {
 });
 
 let stacks = 0;
-/** A stack identity of its own per test (with its random id), so the shared emulator's zones never match another's. */
+/** A stack identity of its own per test (its random id last), so the shared emulator's zones never match another's. */
 const newStack = (kind = "PullZone") => ["org", "web", "dev", kind, `stack-id-${++stacks}-${process.pid % 997}`];
 let batches = 0;
 /** What the program sends for the zones of one of its runs (zoneResource.ts, `enrol`): one batch, a place each. */
 const batchOf = (resources: string[], stack?: string[]) => {
   const batch = `batch-${++batches}`;
   return resources.map((resource, seq) => ({
-    ...(stack ? { __autoName: autoName(resource, stack) } : {}),
+    ...(stack ? { __autoName: [...stack.slice(0, -1), resource] } : {}),
     __autoNameScope: JSON.stringify({ resource, batch, seq, count: seq ? undefined : resources.length }),
   }));
 };
@@ -96,7 +96,7 @@ test("what a zone's registration carries does not grow with the program's zones 
 test("a zone under the resource's own auto-name: taken back, never a second zone, and the preview says why", async () => {
   const stack = newStack();
   const zone = await emu.seedZone("pullzone", { name: autoName("site", stack), origin: ORIGIN });
-  const d = deployment(accountConfig(emu));
+  const d = deployment(accountConfig(emu), stack[stack.length - 1]);
   const creates = () => emu.calls.filter((c) => c.method === "pullzone.create").length;
   const before = creates();
   let checked: Awaited<ReturnType<typeof d.check>> | undefined;

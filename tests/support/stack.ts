@@ -14,6 +14,7 @@
  * values cross as the host's gRPC Struct carries them. This is not Pulumi's engine: options beyond those of
  * DeclOptions, and the engine's own rules, are proven through the real CLI (tests/engine/).
  */
+import { randomUUID } from "crypto";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { unknownValue as UNKNOWN } from "@pulumi/pulumi/runtime/rpc";
@@ -144,14 +145,18 @@ type Provider = Record<string, (...args: unknown[]) => Promise<Props | undefined
  * One "host process": handlers.ts loaded with module instances of its own (credentials, clients, caches), each
  * provider text deserialized once and configured then, as cmd/dynamic-provider/index.js does.
  */
-function host(config: Record<string, string>, project: string) {
+function host(config: Record<string, string>, project: string, instance: string) {
   let modules: { handlers: unknown; connection: { resetConnections(): void } } | undefined;
   const providers = new Map<string, Provider>();
   const provider = async (props: Props): Promise<Provider> => {
     const text = String(props.__provider);
     let p = providers.get(text);
     if (p) return p;
-    modules ??= fresh();
+    if (!modules) {
+      modules = fresh();
+      // What the stack's StackId tells the host before any zone's check (resources/providers/stack.ts).
+      (modules.handlers as { learnStack(o: Props): void }).learnStack({ nonce: instance });
+    }
     const mod = { exports: {} as { handler(): Provider } };
     const req = (id: string) =>
       id === "pulumi-cdn-zones/h" ? modules!.handlers : require(require.resolve(id, { paths: [ROOT] }));
@@ -275,6 +280,8 @@ export function stack(options: StackOptions = {}): Stack {
   const fromEmu = options.emu ? stackConfig(options.emu) : { config: {}, secretConfig: {} };
   const config = { ...fromEmu.config, ...fromEmu.secretConfig, ...options.config };
   const state: StackState = options.state ?? { resources: [] };
+  // The stack instance's random id, kept by its StackId resource (resources/stackId.ts): one per in-process stack.
+  const instance = randomUUID();
   const kindOf = (decls: Decl[], name: string) => decls.find((d) => d.name === name)?.kind ?? "";
   const urn = (kind: string, name: string) => `urn:pulumi:${stackName}::${project}::${TYPE_PREFIX}${kind}::${name}`;
 
@@ -294,7 +301,7 @@ export function stack(options: StackOptions = {}): Stack {
     };
     let failed = false;
     let bailed = false;
-    const h = host(config, project);
+    const h = host(config, project, instance);
     const restore = enter(options.env ?? {}, r.log);
     type Target = Pick<StateResource, "urn" | "type" | "name">;
     const step = (t: Target, stepOp: string, extra: Partial<StepResult> = {}) =>

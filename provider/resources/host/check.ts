@@ -7,7 +7,7 @@ import { CdnAuthError } from "../../api/errors";
 import { settingRef } from "../../api/config";
 import { Connection, settingProblems } from "./connection";
 import { adoptMismatches, adoptMismatchMessage } from "./adopt";
-import { RESOURCE_NAME } from "./identity";
+import { ownAutoName, RESOURCE_NAME, retiredHere } from "./identity";
 import {
   adoptNotice,
   caseClashMessage,
@@ -40,10 +40,16 @@ export async function check(
   const { inputs, failures } = checkInputs(spec, named.props);
   // The program's resource name, kept for delete (identity.ts); never validated as an input the user wrote.
   if (spec.deletable && typeof resourceName === "string") inputs[RESOURCE_NAME] = resourceName;
-  // The candidate stays beside a name that is the resource's own auto-name: create may then take back a zone of that name.
-  const candidate = news[AUTO_NAME];
-  if (!declared(news.name) && typeof candidate === "string" && candidate !== "" && inputs.name === candidate)
-    inputs[AUTO_NAME] = candidate;
+  // The auto-name stays beside a name that is it: create may then take back a zone of that name.
+  const { candidate } = named;
+  if (!declared(news.name) && typeof candidate === "string" && inputs.name === candidate) inputs[AUTO_NAME] = candidate;
+  if (named.unnamed)
+    failures.push({
+      property: "",
+      reason:
+        `${spec.label} of resource '${named.place?.resource ?? "?"}': its auto-name is made with the stack instance's id, which ` +
+        "this deployment did not read (a `--target` leaving out resource 'cdn-zones-stack'?): target it too, or set `name`.",
+    });
   // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
   const problems = settingProblems();
   for (const p of problems)
@@ -62,17 +68,26 @@ export async function check(
   return { inputs, failures };
 }
 
-/** The declared name, else the stored one, else the program's auto-name candidate (the hidden inputs kept apart from the fields checked). */
-function withName(olds: Props, news: Props): { props: Props; place?: Place } {
+/**
+ * The declared name, else the stored one, else the resource's auto-name, computed here with the stack instance's id
+ * the host learned (identity.ts): a name the program sends in a hidden input is never one (issue 41, point 7).
+ */
+function withName(olds: Props, news: Props): { props: Props; place?: Place; candidate?: unknown; unnamed?: boolean } {
   const out = { ...news };
-  const candidate = out[AUTO_NAME];
+  const which = out[AUTO_NAME];
   delete out[AUTO_NAME];
   const place = takePlace(out);
+  // Unknown in a new stack's first preview; the stored one (the state's) when this deployment read no instance id.
+  const candidate =
+    which === UNKNOWN ? UNKNOWN : (ownAutoName(which) ?? (olds.name === olds[AUTO_NAME] ? olds.name : undefined));
   if (!declared(out.name)) {
     if (declared(olds.name)) out.name = olds.name;
-    else if (typeof candidate === "string" && candidate !== "") out.name = candidate;
+    // A `name: null` stays refused as missing.
+    else if (out.name === null) return { props: out, place };
+    else if (candidate !== undefined) out.name = candidate;
+    else return { props: out, place, unnamed: Array.isArray(which) };
   }
-  return { props: out, place };
+  return { props: out, place, candidate };
 }
 
 /** A create-only field declared with another value than the stored one: the API cannot change it. */
@@ -119,8 +134,9 @@ async function newZoneProblems(
     return [];
   }
   // A `--replace` target is checked with no stored inputs (step_generator.go, continueStepsFromImport) while a
-  // deletable zone still holds its own name: not refused here. An own auto-name's zone is taken back (stackId.ts).
-  const taking = inputs.adopt === true || isOwnAutoName(inputs);
+  // deletable zone still holds its own name: not refused here. A zone this stack made or retired is taken back.
+  const own = isOwnAutoName(inputs) || retiredHere(spec, existing);
+  const taking = inputs.adopt === true || own;
   if (spec.deletable && !taking) return [];
   if (inputs.adopt === UNKNOWN) return [];
   const claimedBy = conn.identity.claimedBy(spec, existing.id);
@@ -147,7 +163,7 @@ async function newZoneProblems(
         ? adoptNotice(spec, existing)
         : spec.deletable
           ? undefined
-          : takeBackMessage(spec, existing.name, existing.id);
+          : takeBackMessage(spec, existing.name, existing.id, !isOwnAutoName(inputs));
     if (said) {
       warn(said);
       countAdoption(conn, place, zoneRef(spec, existing.name, existing.id));

@@ -15,6 +15,8 @@ import { printableFailures, type CheckResult } from "./validate";
 import { watchEngine } from "./engineWatch";
 import { leave } from "./left";
 
+export { learnStack } from "./identity";
+
 /** Protocol versions of `handle` this module understands. */
 export const HANDLER_VERSIONS = [1];
 
