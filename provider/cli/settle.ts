@@ -1,8 +1,10 @@
 /**
- * `cdn-zones settle`: after an interrupted `pulumi up`, records the zones its pending creates made and drops those that
- * made nothing, from `pulumi stack export`, written back with `pulumi stack import`. A dynamic provider never sees
- * pending operations and `pulumi refresh --import-pending-creates` fails for dynamic resources (the read gets no
- * `__provider`). The rule per pending create: docs/resources.md, "Interrupted deployments".
+ * `cdn-zones settle`, run before (and after) each `pulumi up`: records the zones the pending creates of an interrupted
+ * `up` made and drops those that made nothing, from `pulumi stack export`, written back with `pulumi stack import`;
+ * and keeps the stack's record of the zones it held and retired (keepRecord), bringing the stack instance back after
+ * a destroy. A dynamic provider never sees pending operations nor other stacks, and `pulumi refresh
+ * --import-pending-creates` fails for dynamic resources. The rules: docs/resources.md, "Interrupted deployments" and
+ * "Zones a stack leaves behind".
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -15,8 +17,21 @@ import { toOutputs, wireValues } from "../resources/host/outputs";
 import { matchesSent } from "../resources/host/recover";
 import { rowByLabel, rowByName, type ZoneRow } from "../resources/host/zoneLookup";
 import { specOf } from "../resources/specs";
-import { pulumiFailure, readStackConfig, runPulumi, type PulumiRunner } from "./stackConfig";
-import { isManaged, kindAtEndOf, managedIn, noManagedZones, type Resource } from "./state";
+import { zoneKey } from "../resources/host/identity";
+import { pulumiOut, readStackConfig, runPulumi, type PulumiRunner } from "./stackConfig";
+import {
+  heldZones,
+  isManaged,
+  kindAtEndOf,
+  managedIn,
+  noManagedZones,
+  readRecord,
+  RECORD_TAG,
+  recordedZones,
+  stackIdOf,
+  type Resource,
+  type StackZone,
+} from "./state";
 
 type Props = Record<string, unknown>;
 type StateResource = Resource & Props & { urn: string; type: string; inputs?: Props; outputs?: Props };
@@ -94,15 +109,10 @@ export function settle(
   return { deployment: { ...d, resources, pending_operations: pending }, verdicts };
 }
 
-/** Runs `pulumi args` in `cwd`, failing with the first line pulumi said. */
-function pulumi(run: PulumiRunner, args: string[], env: NodeJS.ProcessEnv): string {
-  const r = run(args, process.cwd(), env);
-  const why = pulumiFailure(r);
-  if (why) throw new Error(`\`pulumi ${args.join(" ")}\` failed: ${why}`);
-  return r.stdout;
-}
-
-/** The command: reads the stack (`stack`, default the selected one), settles, writes; each verdict goes to `progress`. */
+/**
+ * The command: reads the stack (`stack`, default the selected one), settles its pending creates, keeps its record
+ * (recordAndRestore), writes; each verdict goes to `progress`.
+ */
 export async function settleStack(
   stack: string | undefined,
   progress: (line: string) => void,
@@ -110,32 +120,88 @@ export async function settleStack(
   run: PulumiRunner = runPulumi,
 ): Promise<void> {
   const which = stack ? ["--stack", stack] : [];
-  const doc = JSON.parse(pulumi(run, ["stack", "export", ...which], env)) as { deployment?: Deployment };
-  const d = doc.deployment ?? {};
-  const pending = pendingZoneCreates(d);
-  if (!pending.length) return progress("no create of a zone is pending: nothing to settle");
-  // The settings the deployment's host uses: the stack's config, then the environment.
-  const creds = resolveCredentials({ config: readStackConfig({ stack, env, run }).lookup, env });
-  const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
-  const rows: Partial<Record<ZoneKind, ZoneRow[]>> = {};
-  try {
-    for (const kind of new Set(pending.map((p) => p.kind)))
-      rows[kind] = (await client[specOf(kind).group].listZones()) as unknown as ZoneRow[];
-  } finally {
-    client.close();
+  const cli = (...args: string[]) => pulumiOut(run, [...args, ...which], env);
+  const record = readRecord(run, env, stack);
+  let doc = JSON.parse(cli("stack", "export")) as { deployment?: Deployment };
+  // After a destroy the record outlives the state: the StackId is made again (nothing else is targeted), then given
+  // the id it had, so the next `up` names and takes back the zones as before (docs/resources.md).
+  let restore = record.instance !== undefined && !stackIdOf(doc.deployment?.resources);
+  if (restore) {
+    try {
+      cli("up", "--yes", "--skip-preview", "--target", STACK_ID_TARGET);
+      doc = JSON.parse(cli("stack", "export"));
+      if (!stackIdOf(doc.deployment?.resources)) throw new Error("the program declares no zone");
+    } catch (e) {
+      restore = false;
+      progress(`the stack instance was not made again (${(e as Error).message}): the next \`up\` makes a new one`);
+    }
   }
-  const { deployment, verdicts } = settle(d, rows, accountOf(creds.baseUrl, creds.apiUserId));
-  for (const v of verdicts) progress(`${v.outcome}: ${v.line}`);
-  if (verdicts.every((v) => v.outcome === "left")) return progress("nothing written");
+  let d = doc.deployment ?? {};
+  let write = restore;
+  const pending = pendingZoneCreates(d);
+  if (!pending.length) progress("no create of a zone is pending: nothing to settle");
+  else {
+    // The settings the deployment's host uses: the stack's config, then the environment.
+    const creds = resolveCredentials({ config: readStackConfig({ stack, env, run }).lookup, env });
+    const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
+    const rows: Partial<Record<ZoneKind, ZoneRow[]>> = {};
+    try {
+      for (const kind of new Set(pending.map((p) => p.kind)))
+        rows[kind] = (await client[specOf(kind).group].listZones()) as unknown as ZoneRow[];
+    } finally {
+      client.close();
+    }
+    const settled = settle(d, rows, accountOf(creds.baseUrl, creds.apiUserId));
+    for (const v of settled.verdicts) progress(`${v.outcome}: ${v.line}`);
+    if (settled.verdicts.some((v) => v.outcome !== "left")) [d, write] = [settled.deployment, true];
+    else progress("nothing written");
+  }
+  const kept = keepRecord(d, record, restore);
+  if (kept.tag) cli("stack", "tag", "set", RECORD_TAG, kept.tag);
+  progress(kept.line);
+  if (!write && !kept.changed) return;
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cdn-zones-settle-")), "state.json");
   try {
-    fs.writeFileSync(file, JSON.stringify({ ...doc, deployment }));
-    pulumi(run, ["stack", "import", "--file", file, ...which], env);
+    fs.writeFileSync(file, JSON.stringify({ ...doc, deployment: d }));
+    cli("stack", "import", "--file", file);
   } finally {
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   }
-  const left = verdicts.filter((v) => v.outcome === "left").length;
+  const left = (d.pending_operations ?? []).length;
   progress(
     `state written (pulumi stack import)${left ? `; it keeps no pending operation, so the ${left} left above are dropped too: the next \`up\` finds their names in use` : ""}`,
   );
+}
+
+/** Every StackId of any project and stack (resources/stackId.ts): a glob `pulumi up --target` takes. */
+const STACK_ID_TARGET = "urn:pulumi:*::*::pulumi-nodejs:dynamic/cdn:StackId::cdn-zones-stack";
+
+/**
+ * A stack's record (issue 43): every zone its state held, by id, in its tag (a destroy keeps it), and those its
+ * state no longer holds in its StackId's `retired` output, where the provider reads them (host/identity.ts). The
+ * StackId of a restore gets the id the tag kept. Returns the tag's new value when it changed.
+ */
+export function keepRecord(
+  d: Deployment,
+  record: { instance?: string; zones: string[] },
+  restore = false,
+): { tag?: string; changed: boolean; line: string } {
+  const stackId = stackIdOf(d.resources) as (StateResource & { outputs: Props }) | undefined;
+  if (restore && stackId) stackId.outputs = { ...stackId.outputs, nonce: record.instance };
+  const held = heldZones(d.resources ?? []);
+  const byId = new Map(recordedZones(record.zones).map((z) => [`${z.kind}:${z.id}`, z]));
+  for (const z of held) byId.set(`${z.kind}:${z.id}`, z);
+  const holds = new Set(held.map((z) => `${z.kind}:${z.id}`));
+  const key = (z: StackZone) => zoneKey(specOf(z.kind).group, z.id, z.name);
+  const retired = [...byId.values()].filter((z) => !holds.has(`${z.kind}:${z.id}`)).map(key);
+  const instance = (stackId?.outputs?.nonce as string | undefined) ?? record.instance;
+  const text = JSON.stringify({ instance, zones: [...byId.values()].map(key) });
+  const same = JSON.stringify({ instance: record.instance, zones: record.zones }) === text;
+  const changed = !!stackId && JSON.stringify(stackId.outputs.retired ?? []) !== JSON.stringify(retired);
+  if (changed) stackId!.outputs = { ...stackId!.outputs, retired };
+  const line =
+    `record: ${held.length} zone${held.length === 1 ? "" : "s"} held, ${retired.length} retired` +
+    `${retired.length ? ` (${retired.join(", ")}: the next \`up\` takes back any it declares again)` : ""}` +
+    `${restore ? `; the stack instance ${instance} is back after a destroy` : ""}`;
+  return { tag: same ? undefined : text, changed, line };
 }

@@ -36,6 +36,14 @@ export function pulumiFailure(r: ReturnType<PulumiRunner>): string | undefined {
   if (r.status !== 0) return (r.stderr.split("\n").find((l) => l.trim()) ?? `pulumi exited ${r.status}`).trim();
 }
 
+/** Runs `pulumi args` in the working folder and returns what it printed, failing with the first line it said. */
+export function pulumiOut(run: PulumiRunner, args: string[], env: NodeJS.ProcessEnv): string {
+  const r = run(args, process.cwd(), env);
+  const why = pulumiFailure(r);
+  if (why) throw new Error(`\`pulumi ${args.join(" ")}\` failed: ${why}`);
+  return r.stdout;
+}
+
 const NOTHING: ConfigLookup = () => undefined;
 
 /** The folder holding `Pulumi.yaml` (or `.yml`), from `dir` upwards as the CLI looks for it; undefined outside a project. */

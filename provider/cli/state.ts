@@ -1,7 +1,11 @@
-/** The zones a stack manages, from `pulumi stack export` output: only the type and `outputs.zoneId` (never secret). */
+/**
+ * The zones stacks hold, from `pulumi stack export` output (only the type, `outputs.zoneId` and the name: never
+ * secret), and the zones they retired, from their records (`cdn-zones settle`): every stack of a backend at once.
+ */
 import * as fs from "fs";
 import { asId, idProblem } from "../api/ids";
 import { kindInfo, perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
+import { pulumiOut, type PulumiRunner } from "./stackConfig";
 
 /** Zones a stack manages: ids by kind, and ids whose kind the type did not say (matched for every kind). */
 export interface ManagedZones {
@@ -66,3 +70,91 @@ export interface Resource {
 export function isManaged(managed: ManagedZones, kind: ZoneKind, id: number): boolean {
   return managed.byKind[kind].has(id) || managed.anyKind.has(id);
 }
+
+/** A zone as a stack's state or record names it. */
+export interface StackZone {
+  kind: ZoneKind;
+  id: number;
+  name: string;
+  /** The account recorded with it (`<apiUserId>@<host>`), when the state says. */
+  account?: string;
+  urn?: string;
+}
+
+/** The zones a state's resources hold, with their names (the old half of a replacement is left out). */
+export function heldZones(resources: readonly Resource[]): StackZone[] {
+  return resources.flatMap((r) => {
+    const kind = kindAtEndOf(r.type);
+    const id = asId(r.outputs?.zoneId);
+    if (!kind || id === undefined || r.delete === true) return [];
+    const account = typeof r.outputs?.account === "string" ? r.outputs.account : undefined;
+    return [{ kind, id, name: String(r.outputs?.name ?? ""), account, urn: String(r.urn) }];
+  });
+}
+
+/** A state's StackId (resources/stackId.ts): its outputs carry the instance id and the zones the stack retired. */
+export const stackIdOf = (resources: readonly Resource[] | undefined) =>
+  resources?.find((r) => typeof r.type === "string" && r.type.endsWith(":StackId"));
+
+/** The stack tag holding its record (`cdn-zones settle`): the instance id and every zone it held. A destroy keeps it. */
+export const RECORD_TAG = "cdn-zones:record";
+
+/** The zones of a record (`pullzone:12:site`, as host/identity.ts's zoneKey writes them) that parse. */
+export function recordedZones(keys: unknown): StackZone[] {
+  return (Array.isArray(keys) ? keys : []).flatMap((k) => {
+    const [group, id, ...name] = String(k).split(":");
+    const kind = ZONE_KINDS.find((x) => kindInfo(x).group === group);
+    return kind && asId(id) !== undefined ? [{ kind, id: asId(id)!, name: name.join(":") }] : [];
+  });
+}
+
+/** One stack of the backend: the zones its state holds, and those it retired (its StackId's record, else its tag's). */
+export interface BackendStack {
+  name: string;
+  current: boolean;
+  held: StackZone[];
+  retired: StackZone[];
+}
+
+/**
+ * Every stack of the backend the `pulumi` CLI is logged in to (`pulumi stack ls --all --json`), each read with
+ * `pulumi stack export` (and its record tag when its state has no StackId: after a destroy). Names are as the
+ * listing gives them, relative to the project run in.
+ */
+export function readStacks(run: PulumiRunner, env: NodeJS.ProcessEnv): BackendStack[] {
+  // PostgreSQL in Pulumi 3.248 waits forever listing as many stacks as its pool has connections with 10 workers.
+  const e = { ...env, PULUMI_DIY_BACKEND_PARALLEL: env.PULUMI_DIY_BACKEND_PARALLEL ?? "2" };
+  const listed = JSON.parse(pulumiOut(run, ["stack", "ls", "--all", "--json"], e)) as {
+    name: string;
+    current?: boolean;
+  }[];
+  return listed.map(({ name, current }) => {
+    const resources = (JSON.parse(pulumiOut(run, ["stack", "export", "--stack", name], e)) as Exported).deployment
+      ?.resources;
+    const held = heldZones(resources ?? []);
+    const stackId = stackIdOf(resources);
+    const recorded = stackId ? recordedZones(stackId.outputs?.retired) : recordedZones(readRecord(run, e, name).zones);
+    const holds = new Set(held.map((z) => `${z.kind}:${z.id}`));
+    return { name, current: current === true, held, retired: recorded.filter((z) => !holds.has(`${z.kind}:${z.id}`)) };
+  });
+}
+
+/** A stack's record tag, `{ instance, zones }`; empty when it has none. */
+export function readRecord(
+  run: PulumiRunner,
+  env: NodeJS.ProcessEnv,
+  stack?: string,
+): { instance?: string; zones: string[] } {
+  const tags = JSON.parse(pulumiOut(run, ["stack", "tag", "ls", "--json", ...(stack ? ["--stack", stack] : [])], env));
+  try {
+    const r = JSON.parse(tags?.[RECORD_TAG] ?? "{}");
+    return {
+      instance: typeof r.instance === "string" ? r.instance : undefined,
+      zones: Array.isArray(r.zones) ? r.zones : [],
+    };
+  } catch {
+    return { zones: [] };
+  }
+}
+
+type Exported = { deployment?: { resources?: Resource[] } };

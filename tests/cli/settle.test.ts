@@ -3,7 +3,7 @@
  * resources of the state, which are dropped, and which are left because the zone of that name may not be the one the
  * create made. The whole command through the real CLI: tests/engine/settle.test.ts.
  */
-import { settle, settleStack, type Deployment } from "../../provider/cli/settle";
+import { keepRecord, settle, settleStack, type Deployment } from "../../provider/cli/settle";
 import type { PulumiRunner } from "../../provider/cli/stackConfig";
 import { useEmulator } from "../support/emulator";
 
@@ -156,7 +156,7 @@ describe("the command", () => {
       {},
       runner(deployment([held("PullZone", "a", 1)], []), imported),
     );
-    expect(lines).toEqual(["no create of a zone is pending: nothing to settle"]);
+    expect(lines).toEqual(["no create of a zone is pending: nothing to settle", "record: 1 zone held, 0 retired"]);
     expect(emu.get().calls.length).toBe(calls);
     expect(imported).toEqual([]);
   });
@@ -187,9 +187,42 @@ describe("the command", () => {
       runner(deployment([], [pending("PullZone", "hand", { ...ORIGIN, name: hand.name })]), none),
     );
     expect(none).toEqual([]);
-    expect(lines.slice(-2)[0]).toMatch(
+    expect(lines.slice(-3)[0]).toMatch(
       /^left: pull zone 'hand-\d+' \(resource hand\): zone \d+ of that name does not hold what the create sent/,
     );
-    expect(lines[lines.length - 1]).toBe("nothing written");
+    expect(lines.slice(-2)).toEqual(["nothing written", "record: 0 zones held, 0 retired"]);
+  });
+});
+
+describe("the stack's record (issue 43)", () => {
+  const stackId = (outputs: Record<string, unknown>) => ({
+    urn: urn("StackId", "cdn-zones-stack"),
+    type: T("StackId"),
+    id: "stack",
+    outputs: { __provider: "p", ...outputs },
+  });
+
+  test("every zone the state held is kept by id under its last name; those it no longer holds go to the StackId", () => {
+    const d = deployment([stackId({ nonce: "n1" }), held("PullZone", "site", 3, { name: "site-new" })], []);
+    const kept = keepRecord(d, { instance: "n1", zones: ["pullzone:3:site", "vodzone:7:media", "nozone:1:x"] });
+    expect(JSON.parse(kept.tag!)).toEqual({ instance: "n1", zones: ["pullzone:3:site-new", "vodzone:7:media"] });
+    expect(kept.changed).toBe(true);
+    expect(d.resources![0].outputs).toMatchObject({ nonce: "n1", retired: ["vodzone:7:media"] });
+    expect(kept.line).toBe(
+      "record: 1 zone held, 1 retired (vodzone:7:media: the next `up` takes back any it declares again)",
+    );
+    // Nothing new: nothing to write.
+    expect(keepRecord(d, { instance: "n1", zones: ["pullzone:3:site-new", "vodzone:7:media"] })).toMatchObject({
+      tag: undefined,
+      changed: false,
+    });
+  });
+
+  test("after a destroy the StackId made again gets the instance id the tag kept", () => {
+    const d = deployment([stackId({ nonce: "fresh" })], []);
+    const kept = keepRecord(d, { instance: "kept", zones: ["pullzone:3:site"] }, true);
+    expect(d.resources![0].outputs).toMatchObject({ nonce: "kept", retired: ["pullzone:3:site"] });
+    expect(kept.tag).toBeUndefined();
+    expect(kept.line).toContain("the stack instance kept is back after a destroy");
   });
 });
