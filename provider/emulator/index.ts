@@ -6,7 +6,7 @@ import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
 import { FaultInjector } from "./injection";
 import { initialUsers, resolveOptions, type EmulatorOptions } from "./options";
 import { Recorder, type CallRecord, type EmulatorStats } from "./recorder";
-import { EmulatorServer, type ServerDeps } from "./server";
+import { EmulatorServer, rateLimiter, type ServerDeps } from "./server";
 import { FileStore } from "./store/file";
 import { MemoryStore } from "./store/memory";
 import type { EmulatorUser, Store } from "./store/store";
@@ -83,8 +83,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const onError = (error: unknown) =>
     opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const dispatcher = new Dispatcher({ auth, live: opts.live, context, compat: COMPAT[opts.compat], onError });
-  const { maxBodyBytes, now, latencyMs, log, host, allowedHosts } = opts;
-  const deps: ServerDeps = { dispatcher, injector, recorder, maxBodyBytes, now, latencyMs, log, host, allowedHosts };
+  const { maxBodyBytes, now, latencyMs, log, host, allowedHosts, rateLimit } = opts;
+  const deps: ServerDeps = {
+    ...{ dispatcher, injector, recorder, maxBodyBytes, now, latencyMs, log, host, allowedHosts },
+    limit: rateLimiter(rateLimit, now),
+  };
   const server = new EmulatorServer(deps);
   // A refused start (the port taken) leaves nothing open.
   const port = await server.listen(opts.port, opts.host).catch(async (error: unknown) => {

@@ -38,6 +38,7 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   compat?: CompatProfile;
   allowedHosts?: readonly string[];
+  rateLimit?: number;
 }
 
 /** Options with every default applied. */
@@ -117,6 +118,11 @@ const OPTIONS: { readonly [K in keyof EmulatorOptions]?: OptionRow } = {
     help: "keep state in FILE (JSON, written atomically, locked while in use;\na missing directory is created); default: in memory",
   },
   latencyMs: { ...int(0, INT32_MAX), flag: "latency MS", help: "add MS milliseconds to every call" },
+  rateLimit: {
+    ...int(0, 1_000_000),
+    flag: "rate-limit N",
+    help: "answer HTTP 429 with Retry-After beyond N calls a second (bursts of N; default 0: no limit)",
+  },
   compat: {
     want: `one of ${COMPAT_PROFILES.join(", ")}`,
     ok: (v: string) => (COMPAT_PROFILES as readonly string[]).includes(v),
@@ -158,6 +164,7 @@ const DEFAULTS = {
   firstZoneId: 1,
   now: Date.now,
   latencyMs: 0,
+  rateLimit: 0,
   compat: "default",
 } as const;
 

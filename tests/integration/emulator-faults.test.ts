@@ -361,3 +361,24 @@ describe("emulator fault injection", () => {
     expect(slow.calls).toEqual([]); // cut off in its wait, never answered nor recorded
   });
 });
+
+describe("the rateLimit profile (issue 43)", () => {
+  it("answers 429 with Retry-After beyond N calls a second, before anything runs; tokens come back with time", async () => {
+    let t = Date.now();
+    const limited = await startEmulator({ rateLimit: 2, now: () => t });
+    try {
+      const create = (name: string) => post(limited, "pullzone.create", { name, origin: "https://o.example.com" });
+      const burst = [await create("rl-1"), await create("rl-2"), await create("rl-3")];
+      expect(burst.map((r) => r.status)).toEqual([200, 200, 429]);
+      expect(burst[2].headers["retry-after"]).toBe("1");
+      expect(burst[2].text).toContain("429 Too Many Requests");
+      expect(limited.zones("pullzone").map((z) => z.name)).toEqual(["rl-1", "rl-2"]);
+      expect(limited.calls.at(-1)).toMatchObject({ method: "pullzone.create", ok: false, fault: "rateLimited" });
+      t += 500; // half a second: one token of two a second
+      expect((await create("rl-3")).status).toBe(200);
+      expect((await create("rl-4")).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
