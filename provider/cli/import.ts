@@ -6,7 +6,7 @@ import { CdnAuthError, CdnProtocolError, CdnTransportError } from "../api/errors
 import type { ImportOptions } from "./args";
 import { GeneratedProgram, ListedZone, renderProgram } from "./program";
 import { specOf } from "../resources/specs";
-import { isManaged, noManagedZones, readManagedZones } from "./state";
+import { holds, readManagedZones } from "./state";
 import { accountOf } from "../resources/host/identity";
 import { printable } from "../api/terminalText";
 
@@ -34,8 +34,7 @@ export async function importZones(
 ): Promise<ImportResult> {
   const config = belowEnvironment(stack, env);
   const creds = resolveCredentials({ explicit: options, config, env });
-  const managed = noManagedZones();
-  for (const file of options.excludeState) readManagedZones(file, managed);
+  const managed = options.excludeState.flatMap(readManagedZones);
   const client = new CdnClient(creds);
   // A state's zone recorded under another account is not this account's zone of that id.
   const here = (a?: string) => a === undefined || a === accountOf(creds.baseUrl, creds.apiUserId);
@@ -61,7 +60,7 @@ export async function importZones(
         if (holder) progress(`left out ${zone}: stack ${holder.name} manages it`);
         else if (retirer)
           progress(`${zone} was retired by stack ${retirer.name}: adopting it takes it from that stack`);
-        return !holder && !isManaged(managed, kind, id);
+        return !holder && !holds(managed, kind, id);
       });
       excluded[kind] = rows.length - kept.length;
       for (const row of kept) zones.push({ kind, row });

@@ -9,22 +9,17 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { CdnClient } from "../api/client";
-import { resolveCredentials } from "../api/config";
 import type { ZoneKind } from "../api/kinds";
-import { accountOf, DeploymentIdentity, describeAccount, suffixOf } from "../resources/host/identity";
+import { DeploymentIdentity, describeAccount, suffixOf, zoneKey } from "../resources/host/identity";
 import { toOutputs, wireValues } from "../resources/host/outputs";
 import { matchesSent } from "../resources/host/recover";
 import { rowByLabel, rowByName, type ZoneRow } from "../resources/host/zoneLookup";
 import { specOf } from "../resources/specs";
-import { zoneKey } from "../resources/host/identity";
-import { pulumiOut, readStackConfig, runPulumi, type PulumiRunner } from "./stackConfig";
+import { listAccount, pulumiOut, runPulumi, type PulumiRunner } from "./stackConfig";
 import {
   heldZones,
-  isManaged,
+  holds,
   kindAtEndOf,
-  managedIn,
-  noManagedZones,
   readRecord,
   RECORD_TAG,
   recordedZones,
@@ -72,7 +67,7 @@ export function settle(
       `the state's zones belong to ${describeAccount(String(recorded))}, and these settings reach ${describeAccount(account)}: nothing was read or written`,
     );
   const inState = new Set(resources.map((r) => r.urn));
-  const held = managedIn(resources, noManagedZones(), "the stack's state");
+  const held = heldZones(resources);
   const suffix = resources.map((r) => suffixOf(String(r.outputs?.name), r.outputs?.cdnUrl)).find((s) => s);
   const identity = new DeploymentIdentity(account, suffix);
   const verdicts: Verdict[] = [];
@@ -94,11 +89,11 @@ export function settle(
     if (inState.has(op.resource.urn)) say("dropped", "the state holds this resource: a later `up` recorded it");
     else if (unsure) say("left", `the account lists zone ${unsure.id} as '${unsure.name ?? "?"}': cannot tell`);
     else if (!row) say("dropped", "not in the account: the interrupted create made nothing");
-    else if (isManaged(held, kind, row.id)) say("dropped", `zone ${row.id} of that name is another resource's`);
+    else if (holds(held, kind, row.id)) say("dropped", `zone ${row.id} of that name is another resource's`);
     else if (!matchesSent(spec, row, wireValues(spec.fields, inputs)))
       say("left", `zone ${row.id} of that name does not hold what the create sent: made or changed by someone else?`);
     else {
-      held.byKind[kind].add(row.id);
+      held.push({ kind, id: row.id, name });
       const outputs = { __provider: inputs.__provider, ...toOutputs(spec, { inputs, id: row.id, row, identity }) };
       const now = new Date().toISOString();
       resources.push({ ...op.resource, id: String(row.id), outputs, created: now, modified: now });
@@ -111,7 +106,7 @@ export function settle(
 
 /**
  * The command: reads the stack (`stack`, default the selected one), settles its pending creates, keeps its record
- * (recordAndRestore), writes; each verdict goes to `progress`.
+ * (keepRecord), writes; each verdict goes to `progress`.
  */
 export async function settleStack(
   stack: string | undefined,
@@ -141,17 +136,8 @@ export async function settleStack(
   const pending = pendingZoneCreates(d);
   if (!pending.length) progress("no create of a zone is pending: nothing to settle");
   else {
-    // The settings the deployment's host uses: the stack's config, then the environment.
-    const creds = resolveCredentials({ config: readStackConfig({ stack, env, run }).lookup, env });
-    const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
-    const rows: Partial<Record<ZoneKind, ZoneRow[]>> = {};
-    try {
-      for (const kind of new Set(pending.map((p) => p.kind)))
-        rows[kind] = (await client[specOf(kind).group].listZones()) as unknown as ZoneRow[];
-    } finally {
-      client.close();
-    }
-    const settled = settle(d, rows, accountOf(creds.baseUrl, creds.apiUserId));
+    const { account, rows } = await listAccount(stack, env, run, [...new Set(pending.map((p) => p.kind))]);
+    const settled = settle(d, rows, account);
     for (const v of settled.verdicts) progress(`${v.outcome}: ${v.line}`);
     if (settled.verdicts.some((v) => v.outcome !== "left")) [d, write] = [settled.deployment, true];
     else progress("nothing written");
@@ -188,12 +174,11 @@ export function keepRecord(
 ): { tag?: string; changed: boolean; line: string } {
   const stackId = stackIdOf(d.resources) as (StateResource & { outputs: Props }) | undefined;
   if (restore && stackId) stackId.outputs = { ...stackId.outputs, nonce: record.instance };
-  const held = heldZones(d.resources ?? []);
+  const held = heldZones(d.resources ?? []).filter((z) => z.kind);
   const byId = new Map(recordedZones(record.zones).map((z) => [`${z.kind}:${z.id}`, z]));
   for (const z of held) byId.set(`${z.kind}:${z.id}`, z);
-  const holds = new Set(held.map((z) => `${z.kind}:${z.id}`));
-  const key = (z: StackZone) => zoneKey(specOf(z.kind).group, z.id, z.name);
-  const retired = [...byId.values()].filter((z) => !holds.has(`${z.kind}:${z.id}`)).map(key);
+  const key = (z: StackZone) => zoneKey(specOf(z.kind!).group, z.id, z.name);
+  const retired = [...byId.values()].filter((z) => !holds(held, z.kind!, z.id)).map(key);
   const instance = (stackId?.outputs?.nonce as string | undefined) ?? record.instance;
   const text = JSON.stringify({ instance, zones: [...byId.values()].map(key) });
   const same = JSON.stringify({ instance: record.instance, zones: record.zones }) === text;

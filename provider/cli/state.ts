@@ -4,27 +4,16 @@
  */
 import * as fs from "fs";
 import { asId, idProblem } from "../api/ids";
-import { kindInfo, perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
+import { kindInfo, kindOfGroup, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 import { pulumiOut, type PulumiRunner } from "./stackConfig";
-
-/** Zones a stack manages: ids by kind, and ids whose kind the type did not say (matched for every kind). */
-export interface ManagedZones {
-  byKind: Record<ZoneKind, Set<number>>;
-  anyKind: Set<number>;
-}
 
 /** The kind a state's resource type names at its end (`...PullZone`), whatever the type's prefix. */
 export function kindAtEndOf(type: unknown): ZoneKind | undefined {
   return typeof type === "string" ? ZONE_KINDS.find((k) => type.endsWith(kindInfo(k).type)) : undefined;
 }
 
-/** An empty set of managed zones. */
-export function noManagedZones(): ManagedZones {
-  return { byKind: perKind(() => new Set<number>()), anyKind: new Set() };
-}
-
-/** Adds the zones of the state file `file` to `into`; throws naming the file when it is not an export. */
-export function readManagedZones(file: string, into: ManagedZones = noManagedZones()): ManagedZones {
+/** The zones of the state file `file` (`pulumi stack export`); throws naming the file when it is not one. */
+export function readManagedZones(file: string): StackZone[] {
   let json: unknown;
   try {
     json = JSON.parse(fs.readFileSync(file, "utf8"));
@@ -36,26 +25,7 @@ export function readManagedZones(file: string, into: ManagedZones = noManagedZon
   const resources = (json as { deployment?: { resources?: unknown } })?.deployment?.resources;
   if (!Array.isArray(resources))
     throw new Error(`--exclude-state ${file}: not a 'pulumi stack export' (no deployment.resources)`);
-  return managedIn(resources as Resource[], into, `--exclude-state ${file}`);
-}
-
-/** Adds the zones the resources of a state hold to `into`; `where` names the state in an error. */
-export function managedIn(resources: readonly Resource[], into: ManagedZones, where: string): ManagedZones {
-  for (const [i, r] of resources.entries()) {
-    if (r?.delete === true) continue; // the old half of a replacement, on its way out
-    const zoneId = r?.outputs?.zoneId;
-    if (zoneId === undefined || zoneId === null || zoneId === "") continue; // not a zone
-    const id = asId(zoneId);
-    // A zone whose id breaks the rule cannot be matched: skipping it would import a zone the stack manages.
-    if (id === undefined)
-      throw new Error(
-        `${where}: ${idProblem(zoneId, `the zoneId of resource ${i} (${String(r.urn ?? r.type ?? "?").slice(0, 120)})`)}`,
-      );
-    const kind = kindAtEndOf(r.type);
-    if (kind) into.byKind[kind].add(id);
-    else into.anyKind.add(id);
-  }
-  return into;
+  return heldZones(resources as Resource[], `--exclude-state ${file}`);
 }
 
 /** A state entry as far as it is read here. */
@@ -66,29 +36,33 @@ export interface Resource {
   delete?: unknown;
 }
 
-/** Whether the zone `id` of `kind` is managed by one of the stacks read. */
-export function isManaged(managed: ManagedZones, kind: ZoneKind, id: number): boolean {
-  return managed.byKind[kind].has(id) || managed.anyKind.has(id);
-}
+/** Whether one of `zones` is zone `id` of `kind` (one whose type names no kind is matched for every kind). */
+export const holds = (zones: readonly StackZone[], kind: ZoneKind, id: number): boolean =>
+  zones.some((z) => z.id === id && (z.kind ?? kind) === kind);
 
-/** A zone as a stack's state or record names it. */
+/** A zone as a stack's state or record names it; `kind` undefined when its type names none. */
 export interface StackZone {
-  kind: ZoneKind;
+  kind?: ZoneKind;
   id: number;
   name: string;
   /** The account recorded with it (`<apiUserId>@<host>`), when the state says. */
   account?: string;
-  urn?: string;
 }
 
-/** The zones a state's resources hold, with their names (the old half of a replacement is left out). */
-export function heldZones(resources: readonly Resource[]): StackZone[] {
-  return resources.flatMap((r) => {
-    const kind = kindAtEndOf(r.type);
-    const id = asId(r.outputs?.zoneId);
-    if (!kind || id === undefined || r.delete === true) return [];
+/**
+ * The zones a state's resources hold, with their names (the old half of a replacement, on its way out, is left out).
+ * A zone whose id breaks the rule cannot be matched, and skipping it would take a zone the stack manages: it throws,
+ * naming the state (`where`).
+ */
+export function heldZones(resources: readonly Resource[], where = "the stack's state"): StackZone[] {
+  return resources.flatMap((r, i) => {
+    const zoneId = r?.outputs?.zoneId;
+    if (r?.delete === true || zoneId === undefined || zoneId === null || zoneId === "") return [];
+    const id = asId(zoneId);
+    const what = `the zoneId of resource ${i} (${String(r.urn ?? r.type ?? "?").slice(0, 120)})`;
+    if (id === undefined) throw new Error(`${where}: ${idProblem(zoneId, what)}`);
     const account = typeof r.outputs?.account === "string" ? r.outputs.account : undefined;
-    return [{ kind, id, name: String(r.outputs?.name ?? ""), account, urn: String(r.urn) }];
+    return [{ kind: kindAtEndOf(r.type), id, name: String(r.outputs?.name ?? ""), account }];
   });
 }
 
@@ -103,8 +77,8 @@ export const RECORD_TAG = "cdn-zones:record";
 export function recordedZones(keys: unknown): StackZone[] {
   return (Array.isArray(keys) ? keys : []).flatMap((k) => {
     const [group, id, ...name] = String(k).split(":");
-    const kind = ZONE_KINDS.find((x) => kindInfo(x).group === group);
-    return kind && asId(id) !== undefined ? [{ kind, id: asId(id)!, name: name.join(":") }] : [];
+    const [kind, zoneId] = [kindOfGroup(group), asId(id)];
+    return kind && zoneId !== undefined ? [{ kind, id: zoneId, name: name.join(":") }] : [];
   });
 }
 
@@ -131,7 +105,7 @@ export function readStacks(run: PulumiRunner, env: NodeJS.ProcessEnv): BackendSt
   return listed.map(({ name, current }) => {
     const resources = (JSON.parse(pulumiOut(run, ["stack", "export", "--stack", name], e)) as Exported).deployment
       ?.resources;
-    const held = heldZones(resources ?? []);
+    const held = heldZones(resources ?? [], `the state of stack ${name}`);
     const stackId = stackIdOf(resources);
     const recorded = stackId ? recordedZones(stackId.outputs?.retired) : recordedZones(readRecord(run, e, name).zones);
     const holds = new Set(held.map((z) => `${z.kind}:${z.id}`));
@@ -146,15 +120,16 @@ export function readRecord(
   stack?: string,
 ): { instance?: string; zones: string[] } {
   const tags = JSON.parse(pulumiOut(run, ["stack", "tag", "ls", "--json", ...(stack ? ["--stack", stack] : [])], env));
+  let r: { instance?: unknown; zones?: unknown } = {};
   try {
-    const r = JSON.parse(tags?.[RECORD_TAG] ?? "{}");
-    return {
-      instance: typeof r.instance === "string" ? r.instance : undefined,
-      zones: Array.isArray(r.zones) ? r.zones : [],
-    };
+    r = JSON.parse(tags?.[RECORD_TAG] ?? "{}") ?? {};
   } catch {
-    return { zones: [] };
+    // A tag someone else wrote: no record.
   }
+  return {
+    instance: typeof r.instance === "string" ? r.instance : undefined,
+    zones: Array.isArray(r.zones) ? r.zones : [],
+  };
 }
 
 type Exported = { deployment?: { resources?: Resource[] } };

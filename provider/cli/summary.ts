@@ -38,8 +38,9 @@ function stepLine(step: Step, adopted: Map<string, string>): { word?: string; te
   const type = (step.newState ?? step.oldState)?.type ?? step.urn.split("::")[2] ?? "";
   const resource = `resource \`${step.urn.split("::").pop()}\``;
   const kind = kindAtEndOf(type);
-  // The stack and its providers are Pulumi's bookkeeping, not something a reviewer approves.
-  if (["same", "read", "refresh"].includes(step.op) || /^pulumi:(pulumi:Stack|providers:)/.test(type)) return undefined;
+  // The stack, its providers and the stack instance's id are bookkeeping, not something a reviewer approves.
+  if (["same", "read", "refresh"].includes(step.op) || /^pulumi:(pulumi:Stack|providers:)|:StackId$/.test(type))
+    return undefined;
   if (!kind) return { text: `${step.op} ${type} ${resource}` };
   const spec = specOf(kind);
   const name = String(step.newState?.inputs?.name ?? step.oldState?.outputs?.name ?? "?");

@@ -13,7 +13,14 @@ import * as path from "path";
 import { startEmulator, type Emulator } from "../../provider/emulator";
 import { pulumiCli } from "../support/engine";
 
-const { World } = require("../../examples/gitops/sim/world") as { World: WorldClass };
+const { World, run } = require("../../examples/gitops/sim/world") as {
+  World: WorldClass;
+  run(
+    cmd: string,
+    args: string[],
+    o: { cwd: string; env: NodeJS.ProcessEnv },
+  ): Promise<{ code: number; stderr: string }>;
+};
 const { startPostgres } = require("../../examples/gitops/sim/postgres") as {
   startPostgres(o: { parent: string }): Promise<{ url: string; stop(): Promise<void> }>;
 };
@@ -42,6 +49,8 @@ interface Run {
 }
 interface WorldI {
   emulator: Emulator;
+  cli: { dir: string };
+  devEnv: NodeJS.ProcessEnv;
   repo: {
     dir: string;
     read(f: string): string;
@@ -210,17 +219,16 @@ describe("day 2: a pull request that changes zones", () => {
     expect((await world.merge(pr)).up.conclusion).toBe("success");
     expect(emu.zones("pull").find((z) => z.name === "www")).toMatchObject({ origin: "https://origin-2.example.com" });
     await expectAgreement(["vod:videos"]);
-    // The zone the program dropped is now a zone the program does not declare: the drift check says so.
+    // The zone the program dropped is retired by the stack (its record, which the up job's last step keeps), not a
+    // zone made by hand: the drift check passes and says whose it was (issue 43).
     const check = await drift();
-    expect(check.conclusion).toBe("failure");
-    expect(code(check, "Drift check")).toBe(7);
-    // The check's `--diff` rows: the create of a ZoneMadeByHand per zone, and the program's `madeByHand` output.
+    expect(check.conclusion).toBe("success");
     const videos = zoneId("vod", "videos")!;
-    expect(check.output).toContain(`+ cdn:drift:ZoneMadeByHand: (create)`);
-    expect(check.output).toContain(`cdn:drift:ZoneMadeByHand::vod-${videos}-videos]`);
-    expect(check.output).toContain(`"vod zone 'videos' (id ${videos})"`);
+    expect(check.step("The account's owners")!.output).toContain(
+      `VOD zone \`videos\` (id ${videos}): retired by \`prod\``,
+    );
     // The team deletes it in the control panel (the API cannot): the next check is clean.
-    await emu.deleteZone("vod", zoneId("vod", "videos")!);
+    await emu.deleteZone("vod", videos);
     expect((await drift()).conclusion).toBe("success");
   });
 });
@@ -256,9 +264,10 @@ describe("day 5: a zone made by hand", () => {
   test("fails the drift check; a pull request adopts it, and its comment says so", async () => {
     const made = await emu.seedZone("pull", { name: "promo", origin: "https://promo.example.com" });
     const check = await drift();
-    expect(code(check, "Drift check")).toBe(7);
-    expect(check.output).toContain(`cdn:drift:ZoneMadeByHand::pull-${made.id}-promo]`);
-    expect(check.output).toContain(`"pull zone 'promo' (id ${made.id})"`);
+    expect(code(check, "Drift check")).toBe(0);
+    // No stack of the backend manages it or retired it: the account's owners exit 8 naming it.
+    expect(code(check, "The account's owners")).toBe(8);
+    expect(check.output).toContain(`pull zone \`promo\` (id ${made.id}): **no stack**`);
     const pr = await world.pullRequest(
       "Adopt the promo zone",
       append(
@@ -268,8 +277,8 @@ describe("day 5: a zone made by hand", () => {
     expect(pr.jobs.preview.comment).toContain(
       `- adopt pull zone \`promo\` (id ${made.id}), resource \`promo\`: taken over, nothing made`,
     );
-    // While the pull request is open the zone is not the program's yet; its preview shows no zone made by hand.
-    expect(pr.jobs.preview.comment).not.toContain("ZoneMadeByHand");
+    // No other stack of the backend holds it: the ownership gate lets it through.
+    expect(pr.jobs.preview.comment).toContain("Ownership: no zone of another stack.");
     expect((await world.merge(pr)).up.conclusion).toBe("success");
     expect((await drift()).conclusion).toBe("success");
     await expectAgreement();
@@ -448,6 +457,57 @@ describe("day 12: two jobs at once on one stack", () => {
     expect(zoneId("pull", "zone-a")).toBeDefined();
     expect(zoneId("pull", "zone-b")).toBeDefined();
     await expectAgreement();
+    expect((await drift()).conclusion).toBe("success");
+  });
+});
+
+describe("day 13: another team's CI-only stack, in the same backend and account (issue 43)", () => {
+  test("its zones are its own, retired ones included; destroy then up takes them back; prod may not adopt them", async () => {
+    // The other team's project, on a developer's machine: two auto-named pull zones, the package as infra/ has it.
+    const dir = path.join(root, "ci-team");
+    fs.mkdirSync(dir);
+    fs.symlinkSync(path.join(world.infra, "node_modules"), path.join(dir, "node_modules"));
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: ci-zones\nruntime: nodejs\nmain: index.js\n");
+    fs.writeFileSync(
+      path.join(dir, "index.js"),
+      [
+        'const { PullZone } = require("pulumi-cdn-zones");',
+        'for (const n of ["ci-cache", "ci-assets"]) new PullZone(n, { origin: "https://ci.example.com" });',
+      ].join("\n"),
+    );
+    const sh = (cmd: string, args: string[]) => run(cmd, args, { cwd: dir, env: world.devEnv });
+    const pulumi = (...args: string[]) => sh(`${world.cli.dir}/pulumi`, [...args, "--non-interactive"]);
+    const settle = () => sh("npx", ["--no-install", "cdn-zones", "settle"]);
+    const ciZones = () => emu.zones("pull").filter((z) => String(z.name).startsWith("ci-"));
+    expect((await pulumi("stack", "init", "ci", "--secrets-provider", "passphrase")).code).toBe(0);
+    expect((await pulumi("up", "--yes", "--skip-preview")).code).toBe(0);
+    expect((await settle()).code).toBe(0);
+    const made = ciZones().map((z) => `${z.id}:${z.name}`);
+    expect(made).toHaveLength(2);
+
+    // The CI stack destroys what it can: its pull zones stay, retired by it, and prod's drift check passes.
+    expect((await pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
+    const check = await drift();
+    expect(check.conclusion).toBe("success");
+    expect(check.step("The account's owners")!.output).toContain("retired by `organization/ci-zones/ci`");
+
+    // Destroy then up, as a CI-only stack does each run: settle first, and the same zones come back, no second set.
+    expect((await settle()).stderr).toContain("is back after a destroy");
+    expect((await pulumi("up", "--yes", "--skip-preview")).code).toBe(0);
+    expect(ciZones().map((z) => `${z.id}:${z.name}`)).toEqual(made);
+
+    // A pull request of prod adopting one of them: its preview fails at the ownership gate, naming the stack.
+    const [id, name] = made[0].split(":");
+    const pr = await world.pullRequest(
+      "Adopt the CI cache",
+      append(
+        `export const ciCache = new PullZone("ci-cache", { name: "${name}", origin: "https://x.example.com", adopt: true }).zoneId;`,
+      ),
+    );
+    expect(code(pr.jobs.preview, "Preview against the account as it is now")).toBe(4);
+    expect(pr.jobs.preview.comment).toContain(
+      `this preview creates or adopts pull zone \`${name}\` (id ${id}), which stack \`organization/ci-zones/ci\` manages`,
+    );
     expect((await drift()).conclusion).toBe("success");
   });
 });

@@ -196,6 +196,24 @@ test("names in use and a name two resources declare: each said at its check, and
   expect(emu.zones("pushzone").filter((z) => z.name === push.name)).toHaveLength(1);
 });
 
+test("a name another resource of the deployment manages is said, and failed with the batch's other problems", async () => {
+  const n = process.pid % 997;
+  const d = deployment(accountConfig(emu));
+  // Another resource of the deployment manages the zone (a refresh's read, or this adoption, claims it).
+  const held = await emu.seedZone("pullzone", { name: `held-${n}`, origin: ORIGIN });
+  await d.up("PullZone", { name: `held-${n}`, origin: ORIGIN, adopt: true });
+  const [copy, a, b] = batchOf(["copy", "twin-a", "twin-b"]);
+  const first = await withStderr(() => d.check("PullZone", {}, { name: `held-${n}`, origin: ORIGIN, ...copy }));
+  // A failure here would stop the engine at this zone: the twins below would go unnamed (tests/gitops day 9).
+  expect(first.result.failures).toEqual([]);
+  expect(first.stderr).toContain(`another resource of this deployment already manages it (as 'held-${n}')`);
+  await d.check("PullZone", {}, { name: `twin-${n}`, origin: ORIGIN, ...a });
+  const last = await d.check("PullZone", {}, { name: `twin-${n}`, origin: ORIGIN, ...b });
+  expect(last.failures[0].reason).toMatch(/^2 zones of this program cannot be created as declared:\n- /);
+  expect(last.failures[0].reason).toContain(`already exists in the account (id ${held.id}) and another resource`);
+  expect(last.failures[0].reason).toContain(`'twin-${n}' is declared by two resources, 'twin-a' and 'twin-b'`);
+});
+
 test("a batch never checked whole (pulumi up --target checks only its targets) fails nothing", async () => {
   const zone = await emu.seedZone("pullzone", { name: `target-${process.pid % 997}`, origin: ORIGIN });
   const d = deployment(accountConfig(emu));

@@ -56,7 +56,7 @@ const READERS: Record<string, (v: unknown) => Promise<number | Error>> = {
         file,
         JSON.stringify({ deployment: { resources: [{ type: "cdn:PullZone", outputs: { zoneId: v } }] } }),
       );
-      const ids = [...readManagedZones(file).byKind.pull];
+      const ids = readManagedZones(file).filter((z) => z.kind === "pull").map((z) => z.id);
       fs.rmSync(path.dirname(file), { recursive: true });
       if (ids.length !== 1) throw new Error(`read ${ids.length} ids`);
       return ids[0];

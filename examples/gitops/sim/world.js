@@ -95,7 +95,7 @@ class World {
       path.join(EXAMPLE, ".github/workflows/cdn-zones.yml"),
       path.join(this.repo.dir, ".github/workflows/cdn-zones.yml"),
     );
-    for (const f of ["Pulumi.yaml", "package.json", ".gitignore", "index.ts", "drift.ts", "zones.ts"])
+    for (const f of ["Pulumi.yaml", "package.json", ".gitignore", "index.ts", "zones.ts"])
       fs.copyFileSync(path.join(EXAMPLE, "infra", f), path.join(infra, f));
     if (from) {
       for (const f of [`vendor/${TARBALL}`, "package.json", "package-lock.json"])

@@ -140,17 +140,18 @@ async function newZoneProblems(
   if (spec.deletable && !taking) return [];
   if (inputs.adopt === UNKNOWN) return [];
   const claimedBy = conn.identity.claimedBy(spec, existing.id);
-  if (claimedBy !== undefined) {
+  if (claimedBy !== undefined && !place)
     return [{ property: "name", reason: nameInUseMessage(spec, name, existing.id, { claimedBy }) }];
-  }
-  if (!taking) {
+  if (!taking || claimedBy !== undefined) {
     // Said now, and failed with every other problem of the batch by the check that completes it (batch.ts): a
     // failure here would stop the deployment at this zone and name it alone. Create refuses the name too.
     say(
       conn,
       place,
       `${spec.group}:${existing.id}:inUse`,
-      nameInUseWarning(spec, existing.name, existing.id, place?.resource),
+      claimedBy !== undefined
+        ? nameInUseMessage(spec, name, existing.id, { claimedBy })
+        : nameInUseWarning(spec, existing.name, existing.id, place?.resource),
     );
     return [];
   }
