@@ -143,7 +143,12 @@ export async function settleStack(
     else progress("nothing written");
   }
   const kept = keepRecord(d, record, restore);
-  if (kept.tag) cli("stack", "tag", "set", RECORD_TAG, kept.tag);
+  try {
+    if (kept.tag) cli("stack", "tag", "set", RECORD_TAG, kept.tag);
+  } catch (e) {
+    // Pulumi Cloud takes tags of 256 characters at most: the StackId still holds the retired zones.
+    progress(`the record was not kept in the stack's tag (${(e as Error).message}): a destroy would forget it`);
+  }
   progress(kept.line);
   if (!write && !kept.changed) return;
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cdn-zones-settle-")), "state.json");

@@ -218,6 +218,22 @@ describe("the stack's record (issue 43)", () => {
     });
   });
 
+  test("a backend that refuses the tag (Pulumi Cloud: 256 characters) does not fail the settle; it says so", async () => {
+    const lines: string[] = [];
+    const run: PulumiRunner = (args) =>
+      args[0] === "stack" && args[1] === "export"
+        ? { status: 0, stdout: JSON.stringify({ deployment: deployment([held("PullZone", "a", 1)], []) }), stderr: "" }
+        : args[2] === "set"
+          ? { status: 255, stdout: "", stderr: "error: stack tag value too long\n" }
+          : { status: 0, stdout: "{}", stderr: "" };
+    await settleStack(undefined, (l) => lines.push(l), {}, run);
+    expect(lines).toContain(
+      "the record was not kept in the stack's tag (`pulumi stack tag set cdn-zones:record " +
+        '{"zones":["pullzone:1:a"]}` failed: error: stack tag value too long): a destroy would forget it',
+    );
+    expect(lines[lines.length - 1]).toBe("record: 1 zone held, 0 retired");
+  });
+
   test("after a destroy the StackId made again gets the instance id the tag kept", () => {
     const d = deployment([stackId({ nonce: "fresh" })], []);
     const kept = keepRecord(d, { instance: "kept", zones: ["pullzone:3:site"] }, true);

@@ -62,7 +62,9 @@ afterAll(() => {
 });
 
 const kindOf = (r: { type: string }) => r.type.split(":").pop()!;
-const ours = (resources: StateResource[]) => resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"));
+/** The zones and purges of a state (not the stack instance's StackId, which every zone program declares). */
+const ours = (resources: StateResource[]) =>
+  resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/") && !r.type.endsWith(":StackId"));
 /** The stack's outputs as the engine's last step event for the stack carries them (a preview's too). */
 const stackOutputs = (r: CommandResult) =>
   r.steps.filter((s) => s.type === "pulumi:pulumi:Stack").pop()?.outputs as Record<string, unknown>;

@@ -351,7 +351,8 @@ cliUp(options)
 
   // State weight: each kind's provider is stored as one require of its own exported module, not as code.
   const sizes: Record<string, number> = {};
-  for (const r of kit.state.deployment.resources.filter((x) => x.type.startsWith("pulumi-nodejs:dynamic/"))) {
+  const zones = kit.state.deployment.resources.filter((x) => /^pulumi-nodejs:dynamic\/cdn:\w+Zone$/.test(x.type));
+  for (const r of zones) {
     const kind = r.type.split(":").pop()!;
     const text = String(r.inputs.__provider);
     sizes[kind] = Buffer.byteLength(text);
