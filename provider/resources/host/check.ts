@@ -37,7 +37,7 @@ export async function check(
 ): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const { [RESOURCE_NAME]: resourceName, ...declaredInputs } = news;
   const named = withName(olds, declaredInputs);
-  const { inputs, failures } = checkInputs(spec, named.props);
+  const { inputs, failures } = checkInputs(spec, named.props, olds.name);
   // The program's resource name, kept for delete (identity.ts); never validated as an input the user wrote.
   if (spec.deletable && typeof resourceName === "string") inputs[RESOURCE_NAME] = resourceName;
   // The candidate stays beside a name that is the resource's own auto-name: create may then take back a zone of that name.
