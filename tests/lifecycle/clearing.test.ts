@@ -3,11 +3,13 @@
  * optional, updatable field is sent as `""` and the account holds `""` after the `up`, or the `up` fails naming the
  * zone, the field and the control panel (a service that ignores `""`), never recording a value the account does not
  * hold; a field with no empty value is refused at check; a field left out of the program is no longer managed and
- * no update is reported for it. Every kind and field from the kinds' table.
+ * no update is reported for it. And what cannot converge is said (point 3): a change of a field the API never lists.
+ * Every kind and field from the kinds' table.
  */
 import { useEmulator, type Emulator } from "../support/emulator";
 import { CLEARABLE, REQUIRED, valueOf, type KindField } from "../support/fields";
-import { exampleArgs, GROUP } from "../support/kinds";
+import { exampleArgs, GROUP, KINDS } from "../support/kinds";
+import { SPECS } from "../../provider/resources/specs";
 import { stack, type DeployResult } from "../support/stack";
 
 const emulator = useEmulator();
@@ -47,6 +49,11 @@ describe.each(CLEARABLE.map((f) => [title(f), f] as const))("%s", (_title, kf) =
       ["same", []],
       ["same", []],
     ]);
+    // Later, the update that names the zone back after a rename in the control panel shows the name alone.
+    await emu.editZone(GROUP[kf.kind], id, { name: `${zone().name}-renamed` });
+    expectOk(await s.refresh());
+    const named = await s.up(cleared);
+    expect(named.steps.map((x) => [x.op, x.changedKeys])).toEqual([["update", ["__renamedFrom", "name"]]]);
   });
 
   test("left out of the program, it is no longer managed: no update is reported, nothing is sent", async () => {
@@ -118,4 +125,24 @@ test("the issue's scenario: vhost cleared and compress left out sends only the c
   expect(sent.map((c) => c.params)).toEqual([[id, { [host.wire]: "" }]]);
   expect(emu.zones(GROUP[kind]).find((z) => z.id === id)).toMatchObject({ [host.wire]: "", [compress.wire]: "1" });
   expectOk(await s.preview([{ kind, name: "site", args: program }], { refresh: true, expectNoChanges: true }));
+});
+
+const UNLISTED = KINDS.flatMap((kind) =>
+  SPECS[kind].fields
+    .filter((f) => !f.listed && !f.createOnly)
+    .map((field) => [`${kind}.${field.input}`, kind, field] as const),
+);
+
+test.each(UNLISTED)("a change of %s, which the API never lists, is said at preview and up", async (_t, kind, field) => {
+  const s = stack({ emu: emulator.get(), env: { CDN_LOG: "" } });
+  const args = { ...exampleArgs(kind, `unlisted-${kind.toLowerCase()}-${field.input}`), [field.input]: valueOf(field) };
+  expect((await s.up([{ kind, name: "zone", args }])).ok).toBe(true);
+  const said = `${field.input} is sent as declared, but the API never lists it: what the account holds, and a change made in the control panel, cannot be seen`;
+  const changed = [{ kind, name: "zone", args: { ...args, [field.input]: valueOf(field, 1) } }];
+  for (const r of [await s.preview(changed), await s.up(changed)]) {
+    expect(r.steps.map((x) => x.op)).toEqual(["update"]);
+    expect(r.log.filter((l) => l.includes(said))).toHaveLength(1);
+  }
+  // Unchanged, nothing is said.
+  expect((await s.up(changed)).log.join("\n")).not.toContain("never lists");
 });

@@ -17,11 +17,11 @@ import {
   takeBackMessage,
   zoneRef,
 } from "./messages";
-import { warn } from "./log";
+import { log, warn } from "./log";
 import { AUTO_NAME, isOwnAutoName } from "../naming";
 import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
 import { declared } from "./outputs";
-import { ZoneSpec } from "../specs";
+import { RENAMED_FROM, ZoneSpec } from "../specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
 import { rowByLabel } from "./zoneLookup";
 
@@ -50,8 +50,10 @@ export async function check(
     failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
   if (failures.length) return { inputs, failures };
   const existing = declared(olds.name);
-  if (existing) failures.push(...createOnlyChanges(spec, olds, inputs));
-  else failures.push(...(await newZoneProblems(spec, inputs, connect, named.place)));
+  if (existing) {
+    failures.push(...createOnlyChanges(spec, olds, inputs));
+    sayUnlisted(spec, olds, inputs);
+  } else failures.push(...(await newZoneProblems(spec, inputs, connect, named.place)));
   // Every zone's check, stored or new, counts towards its batch; the one that completes it says the batch's verdict.
   if (named.place) {
     const name = typeof inputs.name === "string" && inputs.name !== UNKNOWN ? inputs.name : undefined;
@@ -62,14 +64,18 @@ export async function check(
   return { inputs, failures };
 }
 
-/** The declared name, else the stored one, else the program's auto-name candidate (the hidden inputs kept apart from the fields checked). */
+/**
+ * The declared name, else the stored one (the one this stack set, where a refresh recorded a rename), else the
+ * program's auto-name candidate (the hidden inputs kept apart from the fields checked).
+ */
 function withName(olds: Props, news: Props): { props: Props; place?: Place } {
   const out = { ...news };
   const candidate = out[AUTO_NAME];
   delete out[AUTO_NAME];
   const place = takePlace(out);
   if (!declared(out.name)) {
-    if (declared(olds.name)) out.name = olds.name;
+    if (declared(olds[RENAMED_FROM])) out.name = olds[RENAMED_FROM];
+    else if (declared(olds.name)) out.name = olds.name;
     else if (typeof candidate === "string" && candidate !== "") out.name = candidate;
   }
   return { props: out, place };
@@ -86,6 +92,19 @@ function createOnlyChanges(spec: ZoneSpec, olds: Props, inputs: Props): CheckFai
     failures.push({ property: f.input, reason: createOnlyMessage(spec, f, inputs.name ?? olds.name, undefined, o, n) });
   }
   return failures;
+}
+
+/** A change of a field the API never lists is sent as declared, and nothing can show what the account holds. */
+function sayUnlisted(spec: ZoneSpec, olds: Props, inputs: Props): void {
+  const unseen = spec.fields.filter(
+    (f) =>
+      !f.listed && !f.createOnly && declared(inputs[f.input]) && ![UNKNOWN, olds[f.input]].includes(inputs[f.input]),
+  );
+  if (unseen.length)
+    log(
+      `${zoneRef(spec, inputs.name)}: ${unseen.map((f) => f.input).join(" and ")} is sent as declared, but the API never lists it: ` +
+        `what the account holds, and a change made in the control panel, cannot be seen (docs/resources.md, "What cannot converge").`,
+    );
 }
 
 /** What the account says of a zone about to be created: settings, credentials, the name. */

@@ -239,11 +239,11 @@ export async function read(
   const { __provider: _provider, ...stored } = props;
   if (refreshing && isDeepStrictEqual(outs, stored)) return { id: String(zoneId), props: outs };
   const inputs: Props = {};
-  // Inputs are what the program declared: an old "" is the API's unset default (see toOutputs), not a declaration.
-  for (const f of spec.fields)
-    if (declared(props[f.input]) && props[f.input] !== "" && declared(outs[f.input])) inputs[f.input] = outs[f.input];
-  // The stored name stays the one this stack set: an auto-named zone gets it back at the next `up`, as a declared one.
-  if (declared(outs[RENAMED_FROM])) inputs.name = outs[RENAMED_FROM];
+  // Inputs are the fields the state recorded, `""` included (a clear): the next `up`'s diff shows only real changes.
+  for (const f of spec.fields) if (declared(props[f.input]) && declared(outs[f.input])) inputs[f.input] = outs[f.input];
+  // The account's name, and beside it the one this stack set: the next `up` shows `~ name` and names the zone back,
+  // an auto-named one as a declared one (check.ts takes it as the stored name).
+  if (declared(outs[RENAMED_FROM])) inputs[RENAMED_FROM] = outs[RENAMED_FROM];
   if (declared(props.adopt)) inputs.adopt = props.adopt;
   if (typeof props[RESOURCE_NAME] === "string") inputs[RESOURCE_NAME] = props[RESOURCE_NAME];
   return { id: String(zoneId), props: outs, inputs };
