@@ -50,10 +50,8 @@ export async function check(
     failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
   if (failures.length) return { inputs, failures };
   const existing = declared(olds.name);
-  if (existing) {
-    failures.push(...createOnlyChanges(spec, olds, inputs));
-    sayUnlisted(spec, olds, inputs);
-  } else failures.push(...(await newZoneProblems(spec, inputs, connect, named.place)));
+  if (existing) failures.push(...storedChanges(spec, olds, inputs));
+  else failures.push(...(await newZoneProblems(spec, inputs, connect, named.place)));
   // Every zone's check, stored or new, counts towards its batch; the one that completes it says the batch's verdict.
   if (named.place) {
     const name = typeof inputs.name === "string" && inputs.name !== UNKNOWN ? inputs.name : undefined;
@@ -81,30 +79,27 @@ function withName(olds: Props, news: Props): { props: Props; place?: Place } {
   return { props: out, place };
 }
 
-/** A create-only field declared with another value than the stored one: the API cannot change it. */
-function createOnlyChanges(spec: ZoneSpec, olds: Props, inputs: Props): CheckFailure[] {
+/**
+ * Changes from the stored inputs: of a create-only field, refused (the API cannot make them); of a field the API
+ * never lists, said (it is sent as declared, and nothing can show what the account holds).
+ */
+function storedChanges(spec: ZoneSpec, olds: Props, inputs: Props): CheckFailure[] {
   const failures: CheckFailure[] = [];
+  const unseen: string[] = [];
   for (const f of spec.fields) {
-    if (!f.createOnly) continue;
     const n = inputs[f.input];
     const o = olds[f.input];
-    if (!declared(n) || n === UNKNOWN || !declared(o) || o === n) continue;
+    if (!declared(n) || n === UNKNOWN || o === n) continue;
+    if (!f.createOnly && !f.listed) unseen.push(f.input);
+    if (!f.createOnly || !declared(o)) continue;
     failures.push({ property: f.input, reason: createOnlyMessage(spec, f, inputs.name ?? olds.name, undefined, o, n) });
   }
-  return failures;
-}
-
-/** A change of a field the API never lists is sent as declared, and nothing can show what the account holds. */
-function sayUnlisted(spec: ZoneSpec, olds: Props, inputs: Props): void {
-  const unseen = spec.fields.filter(
-    (f) =>
-      !f.listed && !f.createOnly && declared(inputs[f.input]) && ![UNKNOWN, olds[f.input]].includes(inputs[f.input]),
-  );
   if (unseen.length)
     log(
-      `${zoneRef(spec, inputs.name)}: ${unseen.map((f) => f.input).join(" and ")} is sent as declared, but the API never lists it: ` +
-        `what the account holds, and a change made in the control panel, cannot be seen (docs/resources.md, "What cannot converge").`,
+      `${zoneRef(spec, inputs.name)}: ${unseen.join(" and ")} is sent as declared, but the API never lists it: what the ` +
+        `account holds, and a change made in the control panel, cannot be seen (docs/resources.md, "What cannot converge").`,
     );
+  return failures;
 }
 
 /** What the account says of a zone about to be created: settings, credentials, the name. */

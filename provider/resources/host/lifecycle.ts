@@ -309,9 +309,7 @@ export async function update(
   } finally {
     lists.invalidate(spec);
   }
-  const cleared = changed.filter((f) => f.listed && news[f.input] === "");
-  if (refused || cleared.length)
-    await checkApplied(spec, conn, zoneId, refused ? changed : cleared, olds, news, refused);
+  await checkApplied(spec, conn, zoneId, changed, olds, news, refused);
   if (changed.some((f) => f.input === "name")) lists.amendSnapshot(spec, zoneId, String(news.name));
   detail(
     `${zoneRef(spec, news.name, zoneId)} updated (${changed.map((f) => f.input).join(", ")}) in ${Date.now() - started} ms`,
@@ -355,18 +353,20 @@ async function unfinishedUpdate(
 }
 
 /**
- * After an update answered `1`, or `0` to clears (`changed` then holds only those): success if the zone holds the
- * values, else an error that says why. A clear the service ignored keeps the state at the account's values.
+ * After an update answered `1`, or `0` to clears of listed fields (those alone are checked then): success if the zone
+ * holds the values, else an error that says why. A clear the service ignored keeps the state at the account's values.
  */
 async function checkApplied(
   spec: ZoneSpec,
   conn: Connection,
   zoneId: number,
-  changed: FieldSpec[],
+  sent: FieldSpec[],
   olds: Props,
   news: Props,
   refused: boolean,
 ): Promise<void> {
+  const changed = refused ? sent : sent.filter((f) => f.listed && news[f.input] === "");
+  if (!changed.length) return;
   const rows = await conn.lists.fresh(spec);
   const row = rows.find((z) => z.id === zoneId);
   const ref = zoneRef(spec, olds.name ?? news.name, zoneId);
