@@ -133,7 +133,9 @@ function functions(table, methods) {
     );
   // A zone of any kind, typed: a program in another language gets its id as an integer (Python: `1004`, not `1004.0`).
   const info = zoneInfoType(table).properties;
-  const optional = Object.fromEntries(Object.entries(info).map(([k, t]) => [["kind", "zoneId"].includes(k) ? k : `${k}?`, t]));
+  const optional = Object.fromEntries(
+    Object.entries(info).map(([k, t]) => [["kind", "zoneId"].includes(k) ? k : `${k}?`, t]),
+  );
   out.getZone = fn("One zone by kind (pull, push, vod, live) and name.", { kind: T.string, name: T.string }, optional);
   out.getUnmanagedZones = fn(
     "The zones of the account that `managed` (zone ids) does not name.",

@@ -5,9 +5,9 @@
  * fixed seeds. The plugin's entry, from a YAML program: tests/engine/plugin-convergence.test.ts.
  */
 import fc from "fast-check";
-import { convergence, type Driver, type Zone } from "../support/convergence";
+import { convergence, engineDriver, type Driver } from "../support/convergence";
 import { useEmulator, type Emulator } from "../support/emulator";
-import { EngineProject, expectOk, type CommandResult, type ZoneDecl } from "../support/engine";
+import { EngineProject, expectOk, type ZoneDecl } from "../support/engine";
 
 const emu = useEmulator();
 const suffix = process.pid % 997;
@@ -77,28 +77,12 @@ test("after a rename in the control panel, the update that names an auto-named z
 });
 
 /** The real CLI and the fixture program (CDN_TEST_ZONES) as the property's driver. */
-async function cli(): Promise<Driver> {
-  const p = await project(emu.get());
-  const decls = (zones: Zone[]): ZoneDecl[] => zones.map((z) => ({ kind: z.kind, name: z.name, args: z.args }));
-  const outcome = (r: CommandResult) => ({
-    ok: r.code === 0,
-    errors: r.output,
-    steps: r.steps
-      .filter((s) => s.type.startsWith("pulumi-nodejs:dynamic/cdn:") && !s.type.endsWith(":StackId"))
-      .map((s) => ({ name: s.name, op: s.op === "refresh" && !s.diffs.length ? "same" : s.op, keys: s.diffs })),
-  });
-  return {
-    up: async (zones, refresh) => outcome(await p.up(decls(zones), refresh ? ["--refresh"] : [])),
-    refresh: async () => outcome(await p.refresh()),
-    driftCheck: async (zones) => outcome(await p.preview(decls(zones), ["--refresh", "--expect-no-changes"])),
-    state: async () =>
-      Object.fromEntries(
-        (await p.resources())
-          .filter((r) => r.id && r.type.startsWith("pulumi-nodejs:dynamic/cdn:") && !r.type.endsWith(":StackId"))
-          .map((r) => [r.name, { id: Number(r.id), inputs: r.inputs ?? {}, outputs: r.outputs ?? {} }]),
-      ),
-  };
-}
+const cli = async (): Promise<Driver> =>
+  engineDriver(
+    await project(emu.get()),
+    (type) => type.startsWith("pulumi-nodejs:dynamic/cdn:") && !type.endsWith(":StackId"),
+    (zones) => zones,
+  );
 
 /** Seeds whose sequences clear, set, leave out and rename fields, and edit and delete zones in the control panel. */
 test.each([150, 286])(

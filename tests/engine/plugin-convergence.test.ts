@@ -5,9 +5,9 @@
  * resources' entry: tests/engine/convergence.test.ts.
  */
 import fc from "fast-check";
-import { convergence, type Driver, type Zone } from "../support/convergence";
+import { convergence, engineDriver, type Driver, type Zone } from "../support/convergence";
 import { useEmulator } from "../support/emulator";
-import { EngineProject, expectOk, type CommandResult } from "../support/engine";
+import { EngineProject, expectOk } from "../support/engine";
 import { yamlProgram } from "../support/plugin";
 
 const emu = useEmulator();
@@ -45,28 +45,8 @@ test('vhost "" and compress left out: the update sends only the clear; the first
 /** The real CLI and a YAML program through the plugin as the property's driver. */
 async function cli(): Promise<Driver> {
   const p = await project([]);
-  const outcome = (r: CommandResult) => ({
-    ok: r.code === 0,
-    errors: r.output,
-    steps: r.steps
-      .filter((s) => s.type.startsWith("cdn:index:"))
-      .map((s) => ({ name: s.name, op: s.op === "refresh" && !s.diffs.length ? "same" : s.op, keys: s.diffs })),
-  });
-  const run = (zones: Zone[], go: () => Promise<CommandResult>) => {
-    p.setProjectYaml(program(zones));
-    return go().then(outcome);
-  };
-  return {
-    up: (zones, refresh) => run(zones, () => p.up(undefined, refresh ? ["--refresh"] : [])),
-    refresh: async () => outcome(await p.refresh()),
-    driftCheck: (zones) => run(zones, () => p.preview(undefined, ["--refresh", "--expect-no-changes"])),
-    state: async () =>
-      Object.fromEntries(
-        (await p.resources())
-          .filter((r) => r.id && r.type.startsWith("cdn:index:"))
-          .map((r) => [r.name, { id: Number(r.id), inputs: r.inputs ?? {}, outputs: r.outputs ?? {} }]),
-      ),
-  };
+  const isZone = (type: string) => type.startsWith("cdn:index:") && type !== "cdn:index:CachePurge";
+  return engineDriver(p, isZone, (zones) => void p.setProjectYaml(program(zones)));
 }
 
 /** Seeds whose sequences clear, set, leave out and rename fields, and edit and delete zones in the control panel. */

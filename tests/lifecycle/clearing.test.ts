@@ -21,7 +21,7 @@ const writes = (emu: Emulator) => emu.calls.filter((c) => /\.(create|update|dele
 
 /** A stack with one zone of `kind` whose `field` holds its first valid value; `declare(args)` is its program. */
 async function deployedWith({ kind, field }: KindField, emu = emulator.get()) {
-  const s = stack({ emu, env: { CDN_LOG: "quiet" } });
+  const s = stack({ emu, env: { CDN_LOG: "quiet" }, oneLoad: true });
   const base: Record<string, unknown> = exampleArgs(kind, `${kind.toLowerCase()}-clear-${++seq}`);
   if (field.rule !== "name") base[field.input] = valueOf(field);
   const declare = (args: Record<string, unknown>) => [{ kind, name: "zone", args }];
@@ -114,7 +114,7 @@ test("the issue's scenario: vhost cleared and compress left out sends only the c
   const emu = emulator.get();
   const { kind, field: compress } = CLEARABLE.find((f) => f.field.rule === "compress")!;
   const host = CLEARABLE.find((f) => f.kind === kind && f.field.rule === "host")!.field;
-  const s = stack({ emu, env: { CDN_LOG: "quiet" } });
+  const s = stack({ emu, env: { CDN_LOG: "quiet" }, oneLoad: true });
   const base = { ...exampleArgs(kind, `issue-${++seq}`), [host.input]: valueOf(host), [compress.input]: "1" };
   expectOk(await s.up([{ kind, name: "site", args: base }]));
   const id = Number(s.state().resources[0].id);
@@ -134,7 +134,7 @@ const UNLISTED = KINDS.flatMap((kind) =>
 );
 
 test.each(UNLISTED)("a change of %s, which the API never lists, is said at preview and up", async (_t, kind, field) => {
-  const s = stack({ emu: emulator.get(), env: { CDN_LOG: "" } });
+  const s = stack({ emu: emulator.get(), env: { CDN_LOG: "" }, oneLoad: true });
   const args = { ...exampleArgs(kind, `unlisted-${kind.toLowerCase()}-${field.input}`), [field.input]: valueOf(field) };
   expect((await s.up([{ kind, name: "zone", args }])).ok).toBe(true);
   const said = `${field.input} is sent as declared, but the API never lists it: what the account holds, and a change made in the control panel, cannot be seen`;

@@ -12,6 +12,7 @@
 import fc from "fast-check";
 import type { Emulator } from "../../provider/emulator";
 import { SPECS, type FieldSpec } from "../../provider/resources/specs";
+import type { CommandResult, EngineProject, StateResource, ZoneDecl } from "./engine";
 import { valueOf } from "./fields";
 import { exampleArgs, GROUP, KINDS, type Kind } from "./kinds";
 
@@ -360,4 +361,34 @@ export function convergence(
     const run = [...deploy, ...cmds, up(true, true)];
     await fc.asyncModelRun(() => ({ model: model(first.map(([k]) => k)), real }), run);
   });
+}
+
+/**
+ * A project of the real CLI as the property's driver: `program(zones)` makes the program, and gives the zones for
+ * the fixture TypeScript program (CDN_TEST_ZONES), or nothing where the project file is the program (YAML).
+ */
+export function engineDriver(
+  p: EngineProject,
+  isZone: (type: string) => boolean,
+  program: (zones: Zone[]) => ZoneDecl[] | undefined,
+): Driver {
+  const outcome = (r: CommandResult): Outcome => ({
+    ok: r.code === 0,
+    errors: r.output,
+    steps: r.steps
+      .filter((s) => isZone(s.type))
+      .map((s) => ({ name: s.name, op: s.op === "refresh" && !s.diffs.length ? "same" : s.op, keys: s.diffs })),
+  });
+  return {
+    up: async (zones, refresh) => outcome(await p.up(program(zones), refresh ? ["--refresh"] : [])),
+    refresh: async () => outcome(await p.refresh()),
+    driftCheck: async (zones) => outcome(await p.preview(program(zones), ["--refresh", "--expect-no-changes"])),
+    // The checkpoint file itself (one `pulumi stack export` less per `up`): the local backend's JSON.
+    state: async () => {
+      const latest = JSON.parse(p.stateFileText()).checkpoint.latest as { resources?: StateResource[] };
+      const zones = (latest.resources ?? []).filter((r) => r.id && isZone(r.type));
+      const recorded = (r: StateResource) => ({ id: Number(r.id), inputs: r.inputs ?? {}, outputs: r.outputs ?? {} });
+      return Object.fromEntries(zones.map((r) => [r.urn.split("::").pop()!, recorded(r)]));
+    },
+  };
 }
