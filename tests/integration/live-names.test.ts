@@ -67,7 +67,7 @@ describe("rows without a name, over a crafted server", () => {
     // Another name at the recorded id, the recorded one listed nowhere: a rename, recorded as drift (recorded.ts).
     const { result: renamed, text } = await stderrOf(() => d.read("LiveZone", "5", outs));
     expect(renamed.props).toMatchObject({ name: "Stream-B", __renamedFrom: "stream-a" });
-    expect(renamed.inputs).toMatchObject({ name: "stream-a" });
+    expect(renamed.inputs).toMatchObject({ name: "Stream-B", __renamedFrom: "stream-a" });
     expect(text).toContain("live zone 'stream-a' (id 5) is now named 'Stream-B' in the account: recorded as drift");
     // The same name in another case (a host is case-insensitive) keeps the state's spelling: no false drift.
     const same = await d.read("LiveZone", "5", { ...outs, name: "stream-B" });

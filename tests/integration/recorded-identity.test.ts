@@ -131,8 +131,11 @@ describe("refresh", () => {
     );
     expect(stderr.match(/is now named/g)).toHaveLength(1);
     expect(result.props).toMatchObject({ name: renamed, __renamedFrom: made.outs.name });
-    // The stored name stays the stack's: an auto-named zone gets it back too.
-    expect(result.inputs).toMatchObject({ name: made.outs.name });
+    // The account's name is the stored input, the stack's beside it: the engine's diff of the next `up` shows
+    // `~ name`, and check names the zone back when the program leaves the name out (an auto-named zone).
+    expect(result.inputs).toMatchObject({ name: renamed, __renamedFrom: made.outs.name });
+    const { name: _name, ...unnamed } = made.inputs;
+    expect((await later.check("PushZone", result.inputs!, unnamed)).inputs.name).toBe(made.outs.name);
     expect((await later.diff("PushZone", made.id, result.props, made.inputs)).changes).toBe(true);
     const outs = await later.update("PushZone", made.id, result.props, made.inputs);
     expect(outs).toMatchObject({ name: made.outs.name });
