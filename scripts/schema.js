@@ -10,6 +10,11 @@ const fs = require("fs");
 const path = require("path");
 
 const PKG = path.resolve(__dirname, "../provider");
+/**
+ * The Go SDK's package path: the module (`.../sdk/go`, served from the release's GOPROXY folder) and the package `cdn`.
+ * The repository's address under the schema's publisher; a major version 2 or later adds `/vN` to the module.
+ */
+const GO_IMPORT = "github.com/pulumi-cdn-zones/pulumi-cdn-zones/sdk/go/cdn";
 
 /** Loads a TypeScript module of the package from its source (transpiled on the fly, with the modules it imports). */
 function loadSource(rel) {
@@ -253,7 +258,7 @@ function renderSchema(table) {
         respectSchemaVersion: true,
       },
       python: { packageName: "pulumi_cdn", respectSchemaVersion: true, pyproject: { enabled: true } },
-      go: { importBasePath: "pulumi-cdn-zones/sdk/go/cdn", respectSchemaVersion: true },
+      go: { importBasePath: GO_IMPORT, respectSchemaVersion: true },
       csharp: { rootNamespace: "CdnZones", respectSchemaVersion: true },
     },
   };
