@@ -51,7 +51,12 @@ export class UserProject {
       backendDir: path.join(pulumiDir, "state"),
     });
     delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
-    if (options.path !== undefined) env.PATH = [cli.dir, options.path].join(path.delimiter);
+    // `npm run` puts the workspace's node_modules/.bin first on PATH, and the engine would take the workspace's
+    // pulumi-resource-cdn from there: a user's project sees only its own.
+    const rest = (options.path ?? process.env.PATH ?? "")
+      .split(path.delimiter)
+      .filter((d) => !d.includes("node_modules"));
+    env.PATH = [cli.dir, ...rest].join(path.delimiter);
     Object.assign(env, { PULUMI_DEBUG_COMMANDS: "true", CDN_LOG: "quiet", ...options.env });
     return new UserProject(dir, cli, env);
   }

@@ -6,6 +6,7 @@
  * The plugin is never installed by hand: the engine downloads it from the pluginDownloadURL the SDKs carry
  * (`pulumi install` for YAML, whose program names it). Python, Go and YAML projects run with no Node.js on PATH.
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -32,6 +33,7 @@ const GO_MODULE = GO_PACKAGE.replace(/\/[^/]+$/, "");
 const PULUMI = pinnedVersion().slice(1);
 const emu = useEmulator();
 
+const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: "utf8" });
 let work: string;
 let npm: NpmRegistry;
 let pypi: PyPi;
@@ -154,11 +156,19 @@ test("Python, no Node.js on PATH: pip install pulumi_cdn from the index; the eng
 });
 
 test("Go, no Node.js on PATH: go get the SDK from the GOPROXY; the engine downloads the plugin", async () => {
+  // A module cache of the project's own: Go keeps a version once, and each run's release is a new v0.2.0. The
+  // machine's module cache serves the other modules as a proxy would, so nothing else is downloaded again.
+  const shared = run("go", ["env", "GOMODCACHE"]).trim();
   const goEnv = {
-    GOPROXY: `file://${path.join(RELEASE, "goproxy")},${process.env.GOPROXY || "https://proxy.golang.org"}`,
+    GOMODCACHE: path.join(work, "gomodcache"),
+    GOPROXY: [
+      `file://${path.join(RELEASE, "goproxy")}`,
+      `file://${path.join(shared, "cache/download")}`,
+      process.env.GOPROXY || "https://proxy.golang.org",
+    ].join(","),
+    GOFLAGS: "-mod=mod -modcacherw",
     // The module is not in the public checksum database: a private module's setting, as for any company's own.
     GONOSUMDB: GO_MODULE,
-    GOFLAGS: "-mod=mod",
     GOTOOLCHAIN: "local",
     CGO_ENABLED: "0",
   };
