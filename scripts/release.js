@@ -12,9 +12,11 @@
  *                                                   or served as it is by any HTTP server)
  *   cdn-dotnet-sdk-<v>.tar.gz                       the C# SDK's files (`dotnet pack` them where .NET is installed)
  *   schema.json                                     the schema the plugin serves and the SDKs were made from
- * Usage: node scripts/release.js [--out DIR] [--plugin-download-url URL]   (or CDN_PLUGIN_DOWNLOAD_URL)
+ * Usage: node scripts/release.js [--out DIR] [--plugin-download-url URL] [--go-module PATH]
+ *   (or CDN_PLUGIN_DOWNLOAD_URL, CDN_GO_MODULE)
  * The URL is where the team serves the plugin tarballs (their artifact server): it goes into the schema, so the
- * SDKs name it and `pulumi install` / `pulumi up` download the plugin from `<URL>/<tarball>` themselves.
+ * SDKs name it and `pulumi install` / `pulumi up` download the plugin from `<URL>/<tarball>` themselves. The Go
+ * module path is the one their GOPROXY serves the Go SDK under (default: the schema's placeholder, scripts/schema.js).
  *
  * The executable is Node's single-executable application (node:sea) of Node 20: the plugin's entry
  * (provider/bin/pulumi-resource-cdn, so whatever it serves) bundled by esbuild with @pulumi/pulumi into one script,
@@ -202,18 +204,19 @@ function writeSums(dir) {
   return files;
 }
 
-/** The schema of the release: provider/schema.json with the plugin's download URL, when one is given. */
-function releaseSchema(pluginDownloadURL) {
+/** The schema of the release: provider/schema.json with the plugin's download URL and the Go module, when given. */
+function releaseSchema(pluginDownloadURL, goModule) {
   const schema = JSON.parse(fs.readFileSync(path.join(ROOT, "provider/schema.json"), "utf8"));
+  if (goModule) schema.language.go.importBasePath = `${goModule}/cdn`;
   return pluginDownloadURL ? { ...schema, pluginDownloadURL } : schema;
 }
 
 /** Writes every artifact into `out` (emptied first); returns the files written, relative to it. */
-async function release({ out, pluginDownloadURL, progress = (l) => process.stderr.write(`${l}\n`) }) {
+async function release({ out, pluginDownloadURL, goModule, progress = (l) => process.stderr.write(`${l}\n`) }) {
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "provider/package.json"), "utf8"));
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
-  const schema = releaseSchema(pluginDownloadURL);
+  const schema = releaseSchema(pluginDownloadURL, goModule);
   if (!pluginDownloadURL)
     progress("no --plugin-download-url: the SDKs name no server, so the plugin is installed by hand");
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "cdn-release-"));
@@ -239,12 +242,13 @@ module.exports = { release, PLATFORMS };
 
 if (require.main === module) {
   const { values } = require("util").parseArgs({
-    options: { out: { type: "string" }, "plugin-download-url": { type: "string" } },
+    options: { out: { type: "string" }, "plugin-download-url": { type: "string" }, "go-module": { type: "string" } },
   });
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "provider/package.json"), "utf8"));
   const out = path.resolve(values.out ?? path.join(ROOT, "release", version));
   const url = values["plugin-download-url"] ?? process.env.CDN_PLUGIN_DOWNLOAD_URL;
-  release({ out, pluginDownloadURL: url }).then(
+  const goModule = values["go-module"] ?? process.env.CDN_GO_MODULE;
+  release({ out, pluginDownloadURL: url, goModule }).then(
     (files) => process.stdout.write(`${files.map((f) => path.join(out, f)).join("\n")}\n`),
     (e) => {
       process.stderr.write(`${e.stack || e.message}\n`);

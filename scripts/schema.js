@@ -11,10 +11,12 @@ const path = require("path");
 
 const PKG = path.resolve(__dirname, "../provider");
 /**
- * The Go SDK's package path: the module (`.../sdk/go`, served from the release's GOPROXY folder) and the package `cdn`.
- * The repository's address under the schema's publisher; a major version 2 or later adds `/vN` to the module.
+ * The Go SDK's package path: the module (`.../sdk/go`, served from a release's GOPROXY folder) and the package `cdn`.
+ * The repository has no public address, so no address is made up: a team gives its own module path to
+ * `npm run release -- --go-module` (docs/upgrading.md), and this placeholder of the documentation domain stands until
+ * then. A major version 2 or later adds `/vN` to the module.
  */
-const GO_IMPORT = "github.com/pulumi-cdn-zones/pulumi-cdn-zones/sdk/go/cdn";
+const GO_IMPORT = "example.com/pulumi-cdn-zones/sdk/go/cdn";
 
 /** Loads a TypeScript module of the package from its source (transpiled on the fly, with the modules it imports). */
 function loadSource(rel) {

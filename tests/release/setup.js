@@ -40,7 +40,9 @@ module.exports = async () => {
   const server = await staticServer(dir);
   const url = `http://127.0.0.1:${server.address().port}/plugins`;
   const started = Date.now();
-  await release({ out: path.join(dir, "plugins"), pluginDownloadURL: url, progress: () => undefined });
+  // A team's own module path, as it would give it (the schema's is a placeholder).
+  const goModule = "go.cdn-zones.test/pulumi-cdn/sdk/go";
+  await release({ out: path.join(dir, "plugins"), pluginDownloadURL: url, goModule, progress: () => undefined });
   process.stderr.write(`\nnpm run release: ${Math.round((Date.now() - started) / 1000)} s (${dir})\n`);
   Object.assign(process.env, { CDN_RELEASE_DIR: path.join(dir, "plugins"), CDN_RELEASE_URL: url });
   globalThis.cdnRelease = { dir: process.env.CDN_TEST_KEEP ? undefined : dir, server };
