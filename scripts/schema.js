@@ -10,6 +10,13 @@ const fs = require("fs");
 const path = require("path");
 
 const PKG = path.resolve(__dirname, "../provider");
+/**
+ * The Go SDK's package path: the module (`.../sdk/go`, served from a release's GOPROXY folder) and the package `cdn`.
+ * The repository has no public address, so no address is made up: a team gives its own module path to
+ * `npm run release -- --go-module` (docs/upgrading.md), and this placeholder of the documentation domain stands until
+ * then. A major version 2 or later adds `/vN` to the module.
+ */
+const GO_IMPORT = "example.com/pulumi-cdn-zones/sdk/go/cdn";
 
 /** Loads a TypeScript module of the package from its source (transpiled on the fly, with the modules it imports). */
 function loadSource(rel) {
@@ -269,7 +276,7 @@ function renderSchema(table) {
         respectSchemaVersion: true,
       },
       python: { packageName: "pulumi_cdn", respectSchemaVersion: true, pyproject: { enabled: true } },
-      go: { importBasePath: "pulumi-cdn-zones/sdk/go/cdn", respectSchemaVersion: true },
+      go: { importBasePath: GO_IMPORT, respectSchemaVersion: true },
       csharp: { rootNamespace: "CdnZones", respectSchemaVersion: true },
     },
   };

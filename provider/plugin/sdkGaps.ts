@@ -10,7 +10,6 @@
  *   flag the functions read, so a purge answers what it would do during a preview instead of purging.
  * Remove each when the SDK does it (pulumi/pulumi sdk/nodejs/provider/server.ts).
  */
-import * as path from "path";
 import { SETTING_NAMES, SETTINGS } from "../api/config";
 
 type Call = { request: Record<string, (...a: unknown[]) => unknown> };
@@ -27,13 +26,33 @@ export interface Handlers {
   configure(config: Record<string, string>, providerId: string): Promise<unknown>;
 }
 
-/** Wraps gRPC's `addService` of the SDK at `sdkRoot` so the provider service it is given has the methods above. */
-export function closeSdkGaps(sdkRoot: string, handlers: Handlers): void {
-  const from = (id: string) => require(require.resolve(id, { paths: [sdkRoot] }));
-  const grpc = from("@grpc/grpc-js");
-  const messages = require(path.join(sdkRoot, "proto", "provider_pb"));
-  const { Struct } = from("google-protobuf/google/protobuf/struct_pb");
-  const state = require(path.join(sdkRoot, "runtime", "state"));
+/** The modules of the SDK the plugin reaches into: its copy of gRPC (the one its server serves with) and its stubs. */
+export const SDK_MODULES = [
+  "@grpc/grpc-js",
+  "google-protobuf/google/protobuf/struct_pb",
+  "@pulumi/pulumi/proto/provider_pb",
+  "@pulumi/pulumi/proto/engine_pb",
+  "@pulumi/pulumi/proto/engine_grpc_pb",
+  "@pulumi/pulumi/runtime/state",
+] as const;
+
+/**
+ * Loads one of SDK_MODULES from the folder of the `@pulumi/pulumi` this package runs with (any npm layout). The
+ * plugin's executable (scripts/release.js) has them bundled, resolved from there at build time, and sets `load`.
+ */
+export const sdkModules = {
+  load(id: (typeof SDK_MODULES)[number]) {
+    const root = require.resolve("@pulumi/pulumi/package.json");
+    return require(require.resolve(id, { paths: [root.slice(0, -"/package.json".length)] }));
+  },
+};
+
+/** Wraps gRPC's `addService` of the SDK so the provider service it is given has the methods above. */
+export function closeSdkGaps(handlers: Handlers): void {
+  const grpc = sdkModules.load("@grpc/grpc-js");
+  const messages = sdkModules.load("@pulumi/pulumi/proto/provider_pb");
+  const { Struct } = sdkModules.load("google-protobuf/google/protobuf/struct_pb");
+  const state = sdkModules.load("@pulumi/pulumi/runtime/state");
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service: unknown, impl: Record<string, Method>) {
     const own = (name: string) => impl[name].bind(impl) as Method;

@@ -4,8 +4,6 @@
  * does for a dynamic resource (auto-name, resource name, secrets) is done here. docs/architecture.md, "Two entries over one core".
  */
 import { AsyncLocalStorage } from "async_hooks";
-import * as fs from "fs";
-import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as provider from "@pulumi/pulumi/provider";
 import * as functions from "../functions";
@@ -18,11 +16,11 @@ import { AUTO_NAME, autoName } from "../resources/naming";
 import { RESOURCE_NAME, SPECS, type ZoneSpec } from "../resources/specs";
 import type { ZoneType } from "../api/kinds";
 import { UNKNOWN } from "../resources/host/validate";
-import { closeSdkGaps, SECRET, SECRET_SIG } from "./sdkGaps";
+import { closeSdkGaps, sdkModules, SECRET, SECRET_SIG } from "./sdkGaps";
 
 type Props = Record<string, unknown>;
-const ROOT = path.join(__dirname, "..", "..");
-const SCHEMA = fs.readFileSync(path.join(ROOT, "schema.json"), "utf8");
+// Required, not read from the disk: the plugin's executable bundles them (scripts/release.js).
+const SCHEMA = JSON.stringify(require("../../schema.json"));
 const FUNCTIONS = new Set(Object.keys(JSON.parse(SCHEMA).functions));
 
 /** A value with every secret unwrapped: the host works on plain values, as the dynamic-provider host gives them. */
@@ -94,7 +92,7 @@ function importedInputs(spec: ZoneSpec, outs: Props): Props {
 }
 
 const cdn: provider.Provider = {
-  version: JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version,
+  version: require("../../package.json").version,
   schema: SCHEMA,
   check,
   diff: (id, urn, olds, news) => op(urn, parse(urn).kind, "diff", [id, plain(olds), plain(news)]),
@@ -129,15 +127,14 @@ const cdn: provider.Provider = {
 /** Serves the plugin; the host's lines go to the engine's Log (a plugin's stderr shows only in its debug log). */
 export function serve(args: string[]): Promise<void> {
   const address = args.filter((a, i) => !a.startsWith("-") && args[i - 1] !== "--tracing")[0];
-  const sdkRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-  const log = address ? engineLogger(address, sdkRoot) : null;
+  const log = address ? engineLogger(address, sdkModules.load) : null;
   if (log) {
     sendLinesTo((severity, line) => void log(severity, line, current.getStore() ?? ""));
     // What is said once at the deployment's end (zones left in the account), or when Ctrl-C stops creates.
     sayThrough((line) => log(/^warning: /.test(line) ? "WARNING" : "INFO", line.replace(/^warning: /, ""), ""));
   }
   installEngineWatch();
-  closeSdkGaps(sdkRoot, {
+  closeSdkGaps({
     configure: (config, providerId) => {
       instance = providerId === UNKNOWN ? "" : providerId;
       // The functions read the stack's configuration as a program does (common/programConfig.ts).
