@@ -106,3 +106,10 @@ export const MISMATCH = "__mismatch";
  * writes; a program that sets it fails check (an unknown input).
  */
 export const ADOPTS = "__adopts";
+
+/**
+ * Hidden input check sets on a create: the highest zone id its kind's listing held before this deployment created
+ * any. A pending create in `pulumi stack export` carries it, so `cdn-zones settle` knows a zone of a higher id was
+ * made after the interrupted `up` began (cli/settle.ts); like {@link ADOPTS}, never an input a program may set.
+ */
+export const LISTED_UP_TO = "__listedUpTo";

@@ -21,7 +21,7 @@ import { log, warn } from "./log";
 import { AUTO_NAME, isOwnAutoName } from "../naming";
 import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
 import { declared } from "./outputs";
-import { ADOPTS, RENAMED_FROM, ZoneSpec } from "../specs";
+import { ADOPTS, LISTED_UP_TO, RENAMED_FROM, ZoneSpec } from "../specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
 import { rowByLabel } from "./zoneLookup";
 
@@ -124,6 +124,8 @@ async function newZoneProblems(
       },
     ];
   }
+  // What existed before this deployment, in the pending create if an interruption leaves one (cli/settle.ts).
+  inputs[LISTED_UP_TO] = rows.reduce((top, z) => Math.max(top, z.id), 0);
   if (typeof name !== "string" || name === UNKNOWN) return [];
   const existing = rowByLabel(rows, name);
   if (!existing) return [];
