@@ -113,6 +113,23 @@ test("an origin with credentials fails check without the CLI showing them", asyn
   expect(r.output).toMatch(/resource 'd' has a problem: pull zone 'creds': 'origin' must not carry credentials/);
 });
 
+test.each([
+  ["PullZone", "vhost", "pull", "deploy:Vhost-Pa55word@www.example.com"],
+  ["PullZone", "ip", "pull", "deploy:Vhost-Pa55word@192.0.2.1"],
+  ["PushZone", "vanityDomain", "push", "deploy:Vhost-Pa55word@cdn.example.com"],
+] as const)(
+  "a %s's %s with credentials fails check without the CLI showing them (issue 41)",
+  async (kind, field, label, value) => {
+    const base = kind === "PullZone" ? { origin: "https://origin.example.com/" } : { password: "Zone-Pa55word" };
+    const r = await p.preview([{ kind, name: "c", args: { name: "creds", ...base, [field]: value } }]);
+    expect(r.code).not.toBe(0);
+    for (const part of ["Vhost-Pa55", "deploy:"]) expect(r.output).not.toContain(part);
+    expect(r.output).toContain(
+      `resource 'c' has a problem: ${label} zone 'creds': '${field}' must not carry credentials`,
+    );
+  },
+);
+
 describe("what a failed check shows of a value (issue 33, points 2 and 5)", () => {
   const PASSWORDS = { short: "Vlt9x", spaced: "Vault9Passw0rd ", long: `Vault9-${"p".repeat(130)}` };
 
