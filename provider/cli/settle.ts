@@ -14,7 +14,7 @@ import { accountOf, DeploymentIdentity, describeAccount, suffixOf } from "../res
 import { toOutputs, wireValues } from "../resources/host/outputs";
 import { matchesSent } from "../resources/host/recover";
 import { rowByLabel, rowByName, type ZoneRow } from "../resources/host/zoneLookup";
-import { LISTED_UP_TO, specOf } from "../resources/specs";
+import { LISTED_UP_TO, specOf, type ZoneSpec } from "../resources/specs";
 import { pulumiFailure, readStackConfig, runPulumi, type PulumiRunner } from "./stackConfig";
 import { isManaged, kindAtEndOf, managedIn, noManagedZones, type Resource } from "./state";
 
@@ -87,48 +87,49 @@ export function settle(
     const unsure = row
       ? undefined
       : lists.map((l) => rowByLabel(l, name) ?? l.find((z) => z.name === undefined)).find(Boolean);
-    const sent = wireValues(spec.fields, inputs);
-    const upTo = inputs[LISTED_UP_TO];
-    // Fields the listing shows that the create sent, besides the name anyone may give a zone.
-    const shown = spec.fields.filter((f) => f.listed && f.wire !== "name" && sent[f.wire] !== undefined);
     const left = (why: string, id: number) => say("left", `${why}${BY_HAND(id)}`);
+    const doubtful = row && doubt(spec, row, inputs);
     if (inState.has(op.resource.urn)) say("dropped", "the state holds this resource: a later `up` recorded it");
     else if (unsure) left(`the account lists zone ${unsure.id} as '${unsure.name ?? "?"}': cannot tell`, unsure.id);
-    else if (!row && lists.length < 2)
-      say("left", "listed once only: a second listing must agree before it is dropped");
+    else if (!row && lists.length < 2) say("left", "listed once only: a second listing must agree before a drop");
     else if (!row) say("dropped", "not in the account (listed twice): the interrupted create made nothing");
     else if (isManaged(held, kind, row.id)) say("dropped", `zone ${row.id} of that name is another resource's`);
-    else if (typeof upTo !== "number")
-      left(
-        `zone ${row.id} cannot be tied to it: the pending create records no listing from before (an older version)`,
-        row.id,
-      );
-    else if (row.id <= upTo)
-      left(
-        `zone ${row.id} of that name is not newer than the zones listed before the \`up\` began (ids up to ${upTo})`,
-        row.id,
-      );
-    else if (!matchesSent(spec, row, sent))
-      left(`zone ${row.id} of that name does not hold what the create sent: made or changed by someone else?`, row.id);
-    else if (!shown.length)
-      left(
-        `zone ${row.id} of that name is newer than the \`up\`, but its listing shows nothing the create sent beyond the name, which anyone may have given a zone since`,
-        row.id,
-      );
+    else if (doubtful) left(`zone ${row.id} of that name ${doubtful}`, row.id);
     else {
       held.byKind[kind].add(row.id);
       const outputs = { __provider: inputs.__provider, ...toOutputs(spec, { inputs, id: row.id, row, identity }) };
       const now = new Date().toISOString();
       resources.push({ ...op.resource, id: String(row.id), outputs, created: now, modified: now });
-      say(
-        "written",
-        `zone ${row.id}, made by the interrupted \`up\` (newer than the ids up to ${upTo} listed before it, holding the ${shown.map((f) => f.input).join(", ")} it sent), is now in the state`,
-      );
+      say("written", `zone ${row.id}, made by the interrupted \`up\` (${evidence(spec, inputs)}), is now in the state`);
     }
   }
   const pending = (d.pending_operations ?? []).filter((op) => !settled.has(op));
   return { deployment: { ...d, resources, pending_operations: pending }, verdicts };
 }
+
+/** The fields the listing shows that the create sent, besides the name anyone may give a zone. */
+const shownSent = (spec: ZoneSpec, inputs: Props) => {
+  const sent = wireValues(spec.fields, inputs);
+  return spec.fields.filter((f) => f.listed && f.wire !== "name" && sent[f.wire] !== undefined);
+};
+
+/** Why the zone `row` of the create's name cannot be tied to the create of `inputs`, or undefined when it can. */
+function doubt(spec: ZoneSpec, row: ZoneRow, inputs: Props): string | undefined {
+  const upTo = inputs[LISTED_UP_TO];
+  if (typeof upTo !== "number") return "cannot be tied to it: its pending create records no listing from before";
+  if (row.id <= upTo) return `is not newer than the zones listed before the \`up\` began (ids up to ${upTo})`;
+  if (!matchesSent(spec, row, wireValues(spec.fields, inputs)))
+    return "does not hold what the create sent: made or changed by someone else?";
+  if (!shownSent(spec, inputs).length)
+    return "is listed with nothing the create sent but the name, which anyone may have given a zone since";
+  return undefined;
+}
+
+/** The evidence a recorded zone was made by the create of `inputs` (see {@link doubt}). */
+const evidence = (spec: ZoneSpec, inputs: Props) =>
+  `newer than the ids up to ${inputs[LISTED_UP_TO]} listed before it, holding the ${shownSent(spec, inputs)
+    .map((f) => f.input)
+    .join(", ")} it sent`;
 
 /** Runs `pulumi args` in `cwd`, failing with the first line pulumi said. */
 function pulumi(run: PulumiRunner, args: string[], env: NodeJS.ProcessEnv): string {

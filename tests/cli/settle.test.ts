@@ -156,7 +156,7 @@ test("a zone is recorded on evidence only: newer than what was listed before the
     ],
   };
   const { deployment: out, verdicts } = settle(d, twice(rows), ACCOUNT);
-  const nameOnly = "of that name is newer than the `up`, but its listing shows nothing the create sent beyond the name";
+  const nameOnly = "of that name is listed with nothing the create sent but the name";
   expect(verdicts.map((v) => [v.outcome, v.line])).toEqual([
     [
       "left",
@@ -172,7 +172,7 @@ test("a zone is recorded on evidence only: newer than what was listed before the
     ],
     [
       "left",
-      `pull zone 'unknown' (resource unknown): zone 23 cannot be tied to it: the pending create records no listing from before (an older version)${byHand(23)}`,
+      `pull zone 'unknown' (resource unknown): zone 23 of that name cannot be tied to it: its pending create records no listing from before${byHand(23)}`,
     ],
   ]);
   expect(out.resources).toEqual([]);
@@ -184,7 +184,7 @@ test("one listing without the zone drops nothing; a second listing that shows it
   const site = { id: 9, name: "site", ...ORIGIN };
   const once = settle(d, { pull: [[]] }, ACCOUNT);
   expect(once.verdicts.map((v) => [v.outcome, v.line])).toEqual([
-    ["left", "pull zone 'site' (resource site): listed once only: a second listing must agree before it is dropped"],
+    ["left", "pull zone 'site' (resource site): listed once only: a second listing must agree before a drop"],
   ]);
   const again = settle(d, { pull: [[], [site]] }, ACCOUNT);
   expect(again.verdicts.map((v) => v.outcome)).toEqual(["written"]);
