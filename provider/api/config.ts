@@ -179,6 +179,20 @@ export const KNOWN_CONFIG_KEYS: readonly string[] = SETTING_NAMES.map((n) => SET
 export const LOG_SWITCH = { env: "CDN_LOG", quiet: "quiet" } as const;
 export const logsQuiet = (env: NodeJS.ProcessEnv = process.env): boolean => env[LOG_SWITCH.env] === LOG_SWITCH.quiet;
 
+/**
+ * Why a secret setting set without `--secret` is refused (`where` Pulumi would keep it in clear), with the commands
+ * that encrypt it; never its value. Both entries refuse it: the program (common/programConfig.ts) and the plugin.
+ */
+export function plainSecretRefusal(keys: readonly string[], where: string, stackFlag = ""): string {
+  const commands = keys.map(
+    (key) => `pulumi config set --secret ${key} <your ${key === "cdn:apiKey" ? "API key" : "value"}>${stackFlag}`,
+  );
+  return (
+    `${keys.join(", ")} is set without --secret in this stack's configuration: Pulumi would store it in clear ${where}. ` +
+    `Encrypt it, then run this again: ${commands.join("; ")}`
+  );
+}
+
 /** How messages name a setting: its config key and its environment variable. */
 export function settingRef(name: SettingName): string {
   return `${SETTINGS[name].configKey} / ${SETTINGS[name].env}`;

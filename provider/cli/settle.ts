@@ -14,7 +14,7 @@ import { accountOf, DeploymentIdentity, describeAccount, suffixOf } from "../res
 import { toOutputs, wireValues } from "../resources/host/outputs";
 import { matchesSent } from "../resources/host/recover";
 import { rowByLabel, rowByName, type ZoneRow } from "../resources/host/zoneLookup";
-import { specOf } from "../resources/specs";
+import { LISTED_UP_TO, specOf, type ZoneSpec } from "../resources/specs";
 import { pulumiFailure, readStackConfig, runPulumi, type PulumiRunner } from "./stackConfig";
 import { isManaged, kindAtEndOf, managedIn, noManagedZones, type Resource } from "./state";
 
@@ -41,13 +41,21 @@ export function pendingZoneCreates(d: Deployment): { op: Operation; kind: ZoneKi
   });
 }
 
+/** What to check about a create left, and how to finish it by hand (docs/resources.md, "Interrupted deployments"). */
+const BY_HAND = (id: number) =>
+  `; if zone ${id} is the one the cancelled create made (check it in the control panel), set \`adopt: true\` on the ` +
+  "resource for the next `up`, else give the resource another name";
+
 /**
- * Settles the pending creates of zones against the account `account`'s listings (`rows`, by kind): the deployment to
- * import (the zones found appended as resources) and a verdict per pending create.
+ * Settles the pending creates of zones against the account `account`'s listings (`listings`, by kind, oldest first):
+ * the deployment to import (the zones found appended as resources) and a verdict per pending create. A zone is
+ * recorded only on evidence that the create made it: newer than every zone listed before the `up` began (the
+ * create's {@link LISTED_UP_TO}), holding what the create sent, beyond its name too; a create is dropped as having
+ * made nothing only when two listings agree.
  */
 export function settle(
   d: Deployment,
-  rows: Partial<Record<ZoneKind, ZoneRow[]>>,
+  listings: Partial<Record<ZoneKind, ZoneRow[][]>>,
   account: string,
 ): { deployment: Deployment; verdicts: Verdict[] } {
   const resources = [...(d.resources ?? [])];
@@ -73,26 +81,55 @@ export function settle(
       });
       if (outcome !== "left") settled.add(op);
     };
-    const list = rows[kind] ?? [];
-    const row = rowByName(list, name);
-    const unsure = row ? undefined : (rowByLabel(list, name) ?? list.find((z) => z.name === undefined));
+    const lists = listings[kind] ?? [];
+    // The latest listing that shows the name: a zone one listing shows exists, whatever another said.
+    const row = lists.map((l) => rowByName(l, name)).reduce((a, b) => b ?? a, undefined);
+    const unsure = row
+      ? undefined
+      : lists.map((l) => rowByLabel(l, name) ?? l.find((z) => z.name === undefined)).find(Boolean);
+    const left = (why: string, id: number) => say("left", `${why}${BY_HAND(id)}`);
+    const doubtful = row && doubt(spec, row, inputs);
     if (inState.has(op.resource.urn)) say("dropped", "the state holds this resource: a later `up` recorded it");
-    else if (unsure) say("left", `the account lists zone ${unsure.id} as '${unsure.name ?? "?"}': cannot tell`);
-    else if (!row) say("dropped", "not in the account: the interrupted create made nothing");
+    else if (unsure) left(`the account lists zone ${unsure.id} as '${unsure.name ?? "?"}': cannot tell`, unsure.id);
+    else if (!row && lists.length < 2) say("left", "listed once only: a second listing must agree before a drop");
+    else if (!row) say("dropped", "not in the account (listed twice): the interrupted create made nothing");
     else if (isManaged(held, kind, row.id)) say("dropped", `zone ${row.id} of that name is another resource's`);
-    else if (!matchesSent(spec, row, wireValues(spec.fields, inputs)))
-      say("left", `zone ${row.id} of that name does not hold what the create sent: made or changed by someone else?`);
+    else if (doubtful) left(`zone ${row.id} of that name ${doubtful}`, row.id);
     else {
       held.byKind[kind].add(row.id);
       const outputs = { __provider: inputs.__provider, ...toOutputs(spec, { inputs, id: row.id, row, identity }) };
       const now = new Date().toISOString();
       resources.push({ ...op.resource, id: String(row.id), outputs, created: now, modified: now });
-      say("written", `zone ${row.id}, made by the interrupted \`up\`, is now in the state`);
+      say("written", `zone ${row.id}, made by the interrupted \`up\` (${evidence(spec, inputs)}), is now in the state`);
     }
   }
   const pending = (d.pending_operations ?? []).filter((op) => !settled.has(op));
   return { deployment: { ...d, resources, pending_operations: pending }, verdicts };
 }
+
+/** The fields the listing shows that the create sent, besides the name anyone may give a zone. */
+const shownSent = (spec: ZoneSpec, inputs: Props) => {
+  const sent = wireValues(spec.fields, inputs);
+  return spec.fields.filter((f) => f.listed && f.wire !== "name" && sent[f.wire] !== undefined);
+};
+
+/** Why the zone `row` of the create's name cannot be tied to the create of `inputs`, or undefined when it can. */
+function doubt(spec: ZoneSpec, row: ZoneRow, inputs: Props): string | undefined {
+  const upTo = inputs[LISTED_UP_TO];
+  if (typeof upTo !== "number") return "cannot be tied to it: its pending create records no listing from before";
+  if (row.id <= upTo) return `is not newer than the zones listed before the \`up\` began (ids up to ${upTo})`;
+  if (!matchesSent(spec, row, wireValues(spec.fields, inputs)))
+    return "does not hold what the create sent: made or changed by someone else?";
+  if (!shownSent(spec, inputs).length)
+    return "is listed with nothing the create sent but the name, which anyone may have given a zone since";
+  return undefined;
+}
+
+/** The evidence a recorded zone was made by the create of `inputs` (see {@link doubt}). */
+const evidence = (spec: ZoneSpec, inputs: Props) =>
+  `newer than the ids up to ${inputs[LISTED_UP_TO]} listed before it, holding the ${shownSent(spec, inputs)
+    .map((f) => f.input)
+    .join(", ")} it sent`;
 
 /** Runs `pulumi args` in `cwd`, failing with the first line pulumi said. */
 function pulumi(run: PulumiRunner, args: string[], env: NodeJS.ProcessEnv): string {
@@ -117,14 +154,19 @@ export async function settleStack(
   // The settings the deployment's host uses: the stack's config, then the environment.
   const creds = resolveCredentials({ config: readStackConfig({ stack, env, run }).lookup, env });
   const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
-  const rows: Partial<Record<ZoneKind, ZoneRow[]>> = {};
+  const listings: Partial<Record<ZoneKind, ZoneRow[][]>> = {};
+  const list = async (kind: ZoneKind) =>
+    (listings[kind] ??= []).push((await client[specOf(kind).group].listZones()) as unknown as ZoneRow[]);
   try {
-    for (const kind of new Set(pending.map((p) => p.kind)))
-      rows[kind] = (await client[specOf(kind).group].listZones()) as unknown as ZoneRow[];
+    for (const kind of new Set(pending.map((p) => p.kind))) await list(kind);
+    // One answer without a zone may be short: a second must agree before a create is said to have made nothing.
+    for (const { op, kind } of pending)
+      if (listings[kind]!.length < 2 && !rowByLabel(listings[kind]![0], String(op.resource.inputs?.name)))
+        await list(kind);
   } finally {
     client.close();
   }
-  const { deployment, verdicts } = settle(d, rows, accountOf(creds.baseUrl, creds.apiUserId));
+  const { deployment, verdicts } = settle(d, listings, accountOf(creds.baseUrl, creds.apiUserId));
   for (const v of verdicts) progress(`${v.outcome}: ${v.line}`);
   if (verdicts.every((v) => v.outcome === "left")) return progress("nothing written");
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cdn-zones-settle-")), "state.json");

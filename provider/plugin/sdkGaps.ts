@@ -4,7 +4,8 @@
  * - `configure` ignores the request, so the provider would never see the stack's `cdn:*`: here the variables
  *   (`cdn:config:<key>`, secrets already plain: provider_plugin.go, Configure) reach the host's configure.
  * - `checkConfig` answers UNIMPLEMENTED, and the engine then stores the provider's inputs (the stack's `cdn:*`) as
- *   given: a `cdn:apiKey` set without `--secret` would be in clear in the state. Here secret settings leave marked.
+ *   given: a `cdn:apiKey` set without `--secret` would be in clear in the state. Here secret settings leave marked,
+ *   and the host's `refuseConfig` may fail the check (reported against the provider, no value shown).
  * - `read` for `pulumi import` has no properties and fails on `getProperties().toJavaScript()`: it gets `{}`.
  * - `invoke` does not pass the engine's preview flag (InvokeRequest.preview): here it sets the runtime's dry-run
  *   flag the functions read, so a purge answers what it would do during a preview instead of purging.
@@ -24,6 +25,8 @@ const SECRET_KEYS = SETTING_NAMES.filter((n) => SETTINGS[n].secret) as string[];
 export interface Handlers {
   /** The provider's configuration by namespaced key (`cdn:apiKey`), and the provider resource's id (kept in state). */
   configure(config: Record<string, string>, providerId: string): Promise<unknown>;
+  /** Why the provider's configuration is refused, by the provider resource's URN: checkConfig's failures. */
+  refuseConfig(urn: string): string[];
 }
 
 /** The modules of the SDK the plugin reaches into: its copy of gRPC (the one its server serves with) and its stubs. */
@@ -72,6 +75,8 @@ export function closeSdkGaps(handlers: Handlers): void {
       for (const k of SECRET_KEYS) if (typeof news[k] === "string") news[k] = { [SECRET_SIG]: SECRET, value: news[k] };
       const res = new messages.CheckResponse();
       res.setInputs(Struct.fromJavaScript(news));
+      for (const reason of handlers.refuseConfig(String(call.request.getUrn())))
+        res.addFailures(new messages.CheckFailure().setProperty("").setReason(reason));
       done(null, res);
     };
     impl.read = (call, done) => {

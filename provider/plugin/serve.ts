@@ -4,6 +4,7 @@
  * does for a dynamic resource (auto-name, resource name, secrets) is done here. docs/architecture.md, "Two entries over one core".
  */
 import { AsyncLocalStorage } from "async_hooks";
+import * as fs from "fs";
 import * as pulumi from "@pulumi/pulumi";
 import * as provider from "@pulumi/pulumi/provider";
 import * as functions from "../functions";
@@ -15,6 +16,7 @@ import { sayThrough } from "../resources/host/interrupt";
 import { AUTO_NAME, autoName } from "../resources/naming";
 import { RESOURCE_NAME, SPECS, type ZoneSpec } from "../resources/specs";
 import type { ZoneType } from "../api/kinds";
+import { plainSecretRefusal, SETTINGS, SETTING_NAMES } from "../api/config";
 import { UNKNOWN } from "../resources/host/validate";
 import { closeSdkGaps, sdkModules, SECRET, SECRET_SIG } from "./sdkGaps";
 
@@ -124,6 +126,24 @@ const cdn: provider.Provider = {
   },
 };
 
+/**
+ * The secret settings (`cdn:apiKey`) the stack's config file holds without `--secret`: the engine strips secret marks
+ * before checkConfig (provider_plugin.go), so the form shows only in `Pulumi.<stack>.yaml` beside the program (the
+ * stack is the URN's first part). A key set there as `secure:` or from elsewhere (an environment, `stackConfigDir`)
+ * is not refused; the state keeps it encrypted either way (sdkGaps.ts).
+ */
+function plainSecretSettings(urn: string): string[] {
+  let text = "";
+  try {
+    text = fs.readFileSync(`Pulumi.${/^urn:pulumi:([^:]+)::/.exec(urn)?.[1]}.yaml`, "utf8");
+  } catch {
+    return [];
+  }
+  const secret = SETTING_NAMES.filter((n) => SETTINGS[n].secret).map((n) => SETTINGS[n].configKey);
+  // `cdn:apiKey: value` (plain) against `cdn:apiKey:` then `secure: ...` on the next line, as `pulumi config set` writes.
+  return secret.filter((key) => new RegExp(`^\\s+${key}:[ \\t]*[^\\s{#]`, "m").test(text));
+}
+
 /** Serves the plugin; the host's lines go to the engine's Log (a plugin's stderr shows only in its debug log). */
 export function serve(args: string[]): Promise<void> {
   const address = args.filter((a, i) => !a.startsWith("-") && args[i - 1] !== "--tracing")[0];
@@ -135,6 +155,11 @@ export function serve(args: string[]): Promise<void> {
   }
   installEngineWatch();
   closeSdkGaps({
+    // Refused as the program refuses it for dynamic resources (common/programConfig.ts).
+    refuseConfig: (urn) => {
+      const plain = plainSecretSettings(urn);
+      return plain.length ? [plainSecretRefusal(plain, "in the update history each `up` records")] : [];
+    },
     configure: (config, providerId) => {
       instance = providerId === UNKNOWN ? "" : providerId;
       // The functions read the stack's configuration as a program does (common/programConfig.ts).

@@ -99,3 +99,17 @@ export const RENAMED_FROM = "__renamedFrom";
 
 /** Hidden output a refresh sets when the zone at the id is another (recorded.ts): why. diff then reports a change. */
 export const MISMATCH = "__mismatch";
+
+/**
+ * Hidden input check sets on a create that adopts or takes back an existing zone: its id. The engine's JSON shows it
+ * in the step, so the PR comment reads the adoption there (cli/summary.ts), never in text a program or a server
+ * writes; a program that sets it fails check (an unknown input).
+ */
+export const ADOPTS = "__adopts";
+
+/**
+ * Hidden input check sets on a create: the highest zone id its kind's listing held before this deployment created
+ * any. A pending create in `pulumi stack export` carries it, so `cdn-zones settle` knows a zone of a higher id was
+ * made after the interrupted `up` began (cli/settle.ts); like {@link ADOPTS}, never an input a program may set.
+ */
+export const LISTED_UP_TO = "__listedUpTo";

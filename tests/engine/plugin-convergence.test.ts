@@ -16,7 +16,7 @@ const projects: EngineProject[] = [];
 afterAll(() => projects.forEach((p) => p.dispose()));
 const program = (zones: Zone[]) => yamlProgram(zones.map((z) => ({ type: z.kind, name: z.name, properties: z.args })));
 const project = async (zones: Zone[]) => {
-  const p = await EngineProject.create(emu.get(), { projectYaml: program(zones), secretKey: false });
+  const p = await EngineProject.create(emu.get(), { projectYaml: program(zones) });
   projects.push(p);
   return p;
 };

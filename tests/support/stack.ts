@@ -20,6 +20,7 @@ import { unknownValue as UNKNOWN } from "@pulumi/pulumi/runtime/rpc";
 import { isDeepStrictEqual } from "util";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
 import type { ZoneType } from "../../provider/api/kinds";
+import { ADOPTS, LISTED_UP_TO } from "../../provider/resources/specs";
 import type { Emulator } from "../../provider/emulator";
 import { stackConfig } from "./emulator";
 import { providerTexts, type ProviderKind } from "./providerTexts";
@@ -358,7 +359,9 @@ export function stack(options: StackOptions = {}): Stack {
           return fail(e, `refresh failed: Diff of the refreshed state threw: ${messageOf(err)}`, e.id);
         }
       }
-      const drift = union(changedKeys(e.outputs, res.props), changedKeys(e.inputs, inputs)).sort();
+      // What check recorded of the create (`__listedUpTo`, `__adopts`) is no declared value: a read drops it.
+      const declaredDrift = changedKeys(e.inputs, inputs).filter((k) => k !== LISTED_UP_TO && k !== ADOPTS);
+      const drift = union(changedKeys(e.outputs, res.props), declaredDrift).sort();
       const { initErrors: _cleared, ...kept } = e;
       put({ ...kept, id: res.id, inputs, outputs: res.props }, e);
       step(e, changes ? "refresh" : "same", { id: res.id, ...(drift.length ? { changedKeys: drift } : {}) });

@@ -21,7 +21,7 @@ import { log, warn } from "./log";
 import { AUTO_NAME, isOwnAutoName } from "../naming";
 import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
 import { declared } from "./outputs";
-import { RENAMED_FROM, ZoneSpec } from "../specs";
+import { ADOPTS, LISTED_UP_TO, RENAMED_FROM, ZoneSpec } from "../specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
 import { rowByLabel } from "./zoneLookup";
 
@@ -124,6 +124,8 @@ async function newZoneProblems(
       },
     ];
   }
+  // What existed before this deployment, in the pending create if an interruption leaves one (cli/settle.ts).
+  inputs[LISTED_UP_TO] = rows.reduce((top, z) => Math.max(top, z.id), 0);
   if (typeof name !== "string" || name === UNKNOWN) return [];
   const existing = rowByLabel(rows, name);
   if (!existing) return [];
@@ -153,19 +155,19 @@ async function newZoneProblems(
     return [];
   }
   const mismatches = adoptMismatches(spec, inputs, existing);
-  if (!mismatches.length && firstTime(conn, `${spec.group}:${existing.id}:adopt`)) {
-    // A preview shows an adoption or a take-back as `+ create`: these lines tell it from a zone made new (issue 32).
-    // A live zone's take-back says nothing here: a `--replace` target looks the same, and deletes it first.
-    const said =
-      inputs.adopt === true
-        ? adoptNotice(spec, existing)
-        : spec.deletable
-          ? undefined
-          : takeBackMessage(spec, existing.name, existing.id);
-    if (said) {
-      warn(said);
-      countAdoption(conn, place, zoneRef(spec, existing.name, existing.id));
-    }
+  // A preview shows an adoption or a take-back as `+ create`: these lines tell it from a zone made new (issue 32).
+  // A live zone's take-back says nothing here: a `--replace` target looks the same, and deletes it first.
+  const said = mismatches.length
+    ? undefined
+    : inputs.adopt === true
+      ? adoptNotice(spec, existing)
+      : spec.deletable
+        ? undefined
+        : takeBackMessage(spec, existing.name, existing.id);
+  if (said) inputs[ADOPTS] = existing.id;
+  if (said && firstTime(conn, `${spec.group}:${existing.id}:adopt`)) {
+    warn(said);
+    countAdoption(conn, place, zoneRef(spec, existing.name, existing.id));
   }
   return mismatches.map((f) => ({
     property: f.input,

@@ -54,6 +54,9 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
   // "" is no value: an optional field's clear (docs/resources.md, "Clearing a field"); a required one has none.
   if (value === "")
     return field.required ? "must not be empty: every zone holds one, so it cannot be cleared" : undefined;
+  // `user:password@host` in a host or an address: refused without showing it, as an origin's (originProblem).
+  if ((field.rule === "host" || field.rule === "ip") && value.includes("@"))
+    return "must not carry credentials (user:password@); give the host name or address only";
   switch (field.rule) {
     case "name":
       if (textLength(value) > MAX_NAME_LENGTH)
@@ -144,12 +147,13 @@ const SHOWN_MAX = 80;
 /**
  * Whether the engine may print `value` with a failure of its property: never a secret field's; otherwise a
  * number, a boolean, null, or a string of at most {@link SHOWN_MAX} characters with no character the terminal
- * rule escapes and, for an origin, no credentials. Anything else is reported against the resource.
+ * rule escapes and, for an origin, a host or an address, no credentials. Anything else is reported against the resource.
  */
 function showable(field: FieldSpec | undefined, value: unknown): boolean {
   if (field?.secret) return false;
   if (typeof value !== "string") return value === null || ["number", "boolean", "undefined"].includes(typeof value);
-  return value.length <= SHOWN_MAX && !hasUnprintable(value) && !(field?.rule === "origin" && value.includes("@"));
+  const credentials = ["origin", "host", "ip"].includes(field?.rule ?? "") && value.includes("@");
+  return value.length <= SHOWN_MAX && !hasUnprintable(value) && !credentials;
 }
 
 /**
