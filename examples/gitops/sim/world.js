@@ -15,7 +15,7 @@ const { Runner } = require("./runner");
 const EXAMPLE = path.resolve(__dirname, "..");
 const ROOT = path.resolve(EXAMPLE, "../..");
 const PASSPHRASE = "the team's state passphrase";
-const TARBALL = "pulumi-cdn-zones-0.1.0.tgz";
+const TARBALL = `pulumi-cdn-zones-${require("../../../provider/package.json").version}.tgz`;
 
 /** Runs a command to its end, never blocking this process (the emulator may answer from it). */
 function run(cmd, args, { cwd, env, input } = {}) {
