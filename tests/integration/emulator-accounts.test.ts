@@ -3,23 +3,16 @@
  * that are unique without regard to case, and two emulators standing for two accounts whose
  * zone ids overlap, each with its own credentials and company.
  */
-import * as xmlrpc from "xmlrpc";
-import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
 import { startEmulator, type Emulator, type ZoneGroup } from "../../provider/emulator";
+import { signedCall } from "../support/emulator";
 
 function call(emu: Emulator, wire: string, ...params: unknown[]): Promise<any> {
   return callAs(emu, emu.apiUserId, emu.apiKey, wire, ...params);
 }
 
 function callAs(emu: Emulator, apiUserId: number, apiKey: string, wire: string, ...params: unknown[]): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
-    const date = currentDate();
-    client.methodCall(wire, [apiUserId, authString(date, apiKey, wire), date, ...params], (err, value) =>
-      err ? reject(err) : resolve(value),
-    );
-  });
+  return signedCall(emu, { apiUserId, apiKey })(wire, ...params);
 }
 
 const VALUES: Record<ZoneGroup, (name: string) => Record<string, string>> = {

@@ -2,7 +2,6 @@
  * Fault injection: every kind, what it does to the store, and reproducibility from a seed.
  */
 import * as http from "http";
-import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
 import {
@@ -12,6 +11,7 @@ import {
   startEmulator,
   type Emulator,
 } from "../../provider/emulator";
+import { signedCall } from "../support/emulator";
 
 const { serializeMethodCall } = require("xmlrpc/lib/serializer");
 
@@ -48,15 +48,7 @@ function post(emu: Emulator, wire: string, ...params: unknown[]): Promise<Reply>
   });
 }
 
-function call(emu: Emulator, wire: string, ...params: unknown[]): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
-    const date = currentDate();
-    client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) =>
-      err ? reject(err) : resolve(value),
-    );
-  });
-}
+const call = (emu: Emulator, wire: string, ...params: unknown[]) => signedCall(emu)(wire, ...params);
 
 let seq = 0;
 const fresh = () => `f-${Date.now().toString(36)}-${++seq}`;
