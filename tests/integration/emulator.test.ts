@@ -9,7 +9,7 @@ import { kindInfo, ZONE_KINDS } from "../../provider/api/kinds";
 import { METHODS } from "../../provider/api/methods";
 import { FAULT, ZONE_ROW_FIELDS } from "../../provider/api/wire";
 import { startEmulator, type Emulator } from "../../provider/emulator";
-import { exampleArgs } from "../support/kinds";
+import { exampleValues } from "../support/kinds";
 import { signedCall } from "../support/emulator";
 
 /** Calls `<group>.<method>` with valid auth through the standard xmlrpc client. */
@@ -483,7 +483,7 @@ describe("emulator: zones, cache, users, account", () => {
     // Each kind's group, from its row: create, update, listZones, and delete where the API can delete the kind.
     for (const kind of ZONE_KINDS) {
       const { group, deletable } = kindInfo(kind);
-      const [, zone] = await call(`${group}.create`, exampleArgs(kind, fresh("cov")));
+      const [, zone] = await call(`${group}.create`, exampleValues(kind, fresh("cov")));
       await call(`${group}.update`, zone.id, { name: fresh("cov") });
       await call(`${group}.listZones`);
       if (deletable) await call(`${group}.delete`, zone.id);

@@ -11,7 +11,7 @@ import { CdnError, CdnProtocolError, CdnValidationError } from "../../provider/a
 import { startEmulator, type Emulator } from "../../provider/emulator";
 import * as fns from "../../provider/functions";
 import { closeFunctionClients } from "../../provider/functions";
-import type { Kind } from "../support/kinds";
+import { exampleArgs, type Kind } from "../support/kinds";
 import { rpc, useScriptedServer } from "../support/scriptedServer";
 import { stack, type Decl, type DeployResult } from "../support/stack";
 import { writeFigures } from "./figures";
@@ -27,12 +27,8 @@ afterAll(async () => {
 
 const PW = "Good-Pa55word";
 const ORIGIN = "https://origin.example.com";
-const valid: Record<Kind, Record<string, unknown>> = {
-  PullZone: { name: "okpull", origin: ORIGIN },
-  PushZone: { name: "okpush", password: PW },
-  VodZone: { name: "okvod", password: PW },
-  LiveZone: { name: "oklive", password: PW },
-};
+/** A valid zone of each kind: its row's example (tests/support/kinds.ts). */
+const valid = (kind: Kind) => exampleArgs(kind, `ok${kind.toLowerCase()}`);
 
 /** [kind, what is wrong, the field check must name, the arguments (merged over a valid zone)] */
 type BadResource = [Kind, string, string, Record<string, unknown>];
@@ -141,7 +137,7 @@ describe("resource inputs through the provider's check", () => {
   const zones: Decl[] = BAD_RESOURCES.map(([kind, , , args], i) => ({
     kind,
     name: `bad-${String(i).padStart(2, "0")}`,
-    args: { ...valid[kind], ...args },
+    args: { ...valid(kind), ...args },
   }));
   // One valid zone after them, in the same stack: it is still created.
   zones.push({ kind: "PullZone", name: "good", args: { name: "good-zone", origin: ORIGIN } });
