@@ -35,9 +35,6 @@ export const LIVE_ONLY_KINDS: Kind[] = KINDS.filter((t) => kindInfo(kindOfType(t
 
 /** Whether zones of kind `t` have a password (a field of rule `password`): read from the table, never from a name. */
 export const hasPassword = (t: Kind): boolean => SPECS[t].fields.some((f) => f.rule === "password");
-/** Kinds whose zones have a password, and kinds whose zones have none. */
-export const PASSWORD_KINDS: Kind[] = KINDS.filter(hasPassword);
-export const NO_PASSWORD_KINDS: Kind[] = KINDS.filter((t) => !hasPassword(t));
 
 /** A valid minimal zone of kind `t` named `name`: the row's example inputs. */
 export function exampleArgs(t: string, name: string): { name: string } & Record<string, string> {
