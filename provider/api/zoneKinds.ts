@@ -44,7 +44,11 @@ export interface ComputedRow {
   readonly doc: string;
 }
 
-/** A kind's row: its names and docs, what the API can do with it (flags), its create error codes, fields, outputs. */
+/**
+ * A kind's row: its names (`label` for our messages, "pull zone 'assets'"; `apiLabel` the API's own in its create
+ * errors, §7) and docs; what the API can do with it (`deletable`; `liveOnly`: its methods are granted on request,
+ * §4.5); its create error codes, fields and computed outputs.
+ */
 export type KindRow = Readonly<Record<"group" | "type" | "label" | "apiLabel" | "argsDoc" | "classDoc", string>> &
   Readonly<Record<"deletable" | "liveOnly" | "rowsMayOmitFields", boolean>> & {
     readonly createErrors: Readonly<{ failed: number; nameInUse: number; originUnresolvable?: number }>;

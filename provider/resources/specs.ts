@@ -49,9 +49,6 @@ export const SPECS: Readonly<Record<ZoneType, ZoneSpec>> = Object.fromEntries(
   ZONE_KINDS.map((k) => [ZONE_KIND_TABLE[k].type, specFromTable(k)]),
 ) as Record<ZoneType, ZoneSpec>;
 
-/** The pull zone's spec, for tests that name one kind. */
-export const PULL_ZONE: ZoneSpec = SPECS.PullZone;
-
 /** The spec of a kind by its short name (`pull`). */
 export function specOf(kind: ZoneKind): ZoneSpec {
   return SPECS[kindInfo(kind).type];
