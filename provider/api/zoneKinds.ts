@@ -11,23 +11,19 @@
 /** How check validates a field's value: one case each in resources/host/validate.ts's `fieldProblem`. */
 export type FieldRule = "name" | "origin" | "host" | "ip" | "compress" | "text" | "password";
 
-/** A field of a kind: an input of its resource, a key of the API's `values` struct. */
+/** A field of a kind: an input of its resource; `wire` its key in the API's `values` struct and listZones rows. */
 export interface FieldRow {
-  /** Its key in the API's `values` struct and listZones rows. */
   readonly wire: string;
   readonly rule: FieldRule;
-  /** Whether the create method takes it. */
+  /** Whether create takes it, and update (a field create takes and update does not is create-only: check refuses). */
   readonly create: "required" | "optional" | "no";
-  /** Whether the update method takes it: a field create takes and update does not is create-only (check refuses a change). */
   readonly update: boolean;
-  /** Whether listZones carries it, so refresh sees it drift. */
+  /** Whether listZones carries it (so refresh sees it drift); whether it is stored only as a Pulumi secret. */
   readonly listed: boolean;
-  /** Stored only as a Pulumi secret. */
   readonly secret?: boolean;
   /** The TypeScript type a program may give; `optionalInput`: the class does not require it (the name is auto-made). */
   readonly input: string;
   readonly optionalInput?: boolean;
-  /** The text users read. */
   readonly doc: string;
 }
 

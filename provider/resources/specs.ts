@@ -34,13 +34,7 @@ function specFromTable(kind: ZoneKind): ZoneSpec {
     ...(field.secret ? { secret: true } : {}),
     listed: field.listed,
   }));
-  const computed = Object.entries(row.computed).map(([output, c]): ComputedSpec => ({
-    output,
-    wire: c.wire,
-    fromCreate: c.fromCreate,
-    fromList: c.fromList,
-    ...(c.deliveryHost ? { deliveryHost: true } : {}),
-  }));
+  const computed = Object.entries(row.computed).map(([output, c]): ComputedSpec => ({ output, ...c }));
   return { ...kindInfo(kind), fields, computed };
 }
 

@@ -170,10 +170,7 @@ export function printableFailures(result: CheckResult, news: Record<string, unkn
 }
 
 /** Validates the new inputs of a zone; returns the inputs to store and the failures. */
-export function checkInputs(
-  spec: ZoneSpec,
-  news: Record<string, unknown>,
-): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+export function checkInputs(spec: ZoneSpec, news: Record<string, unknown>): CheckResult {
   const failures: CheckFailure[] = [];
   const inputs: Record<string, unknown> = {};
   const known = new Set<string>([...spec.fields.map((f) => f.input), ...CONTROL_INPUTS, "__provider"]);
