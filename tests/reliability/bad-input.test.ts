@@ -142,8 +142,10 @@ describe("resource inputs through the provider's check", () => {
   // One valid zone after them, in the same stack: it is still created.
   zones.push({ kind: "PullZone", name: "good", args: { name: "good-zone", origin: ORIGIN } });
 
+  // One deployment per zone: the engine stops at the first resource whose check fails. 65 deployments take about
+  // 15 s of CPU; on a shared machine at load 18 the hook passed jest's 60 s, so its bound, a guard against a hang and
+  // no figure, is 3 s per deployment.
   beforeAll(async () => {
-    // One deployment per zone: the engine stops at the first resource whose check fails.
     const s = stack({ emu });
     const ups: DeployResult[] = [];
     for (const z of zones) ups.push(await s.up([z]));
@@ -152,7 +154,7 @@ describe("resource inputs through the provider's check", () => {
       steps: ups.flatMap((u) => u.steps),
       log: ups.flatMap((u) => u.log),
     };
-  });
+  }, zones.length * 3_000);
 
   test(`${BAD_RESOURCES.length} malformed resources each fail check on the field at fault`, () => {
     expect(BAD_RESOURCES.length).toBeGreaterThanOrEqual(40);
