@@ -3,7 +3,7 @@
  * values the API computes with each one's rule (a computed value of a new name fails the build until COMPUTED has it).
  */
 import { kindOfGroup, ZONE_KINDS, type ZoneGroup } from "../api/kinds";
-import { ZONE_KIND_TABLE } from "../api/zoneKinds";
+import { KIND_ROWS, ZONE_KIND_TABLE } from "../api/zoneKinds";
 import type { Account } from "./handlers/context";
 import { cdnHost, ipToInt, storageLocation, vanityIp } from "./handlers/zone-rules";
 
@@ -27,13 +27,9 @@ export const VALUE_FIELDS: readonly ValueField[] = [
 /** Every computed value kept with a zone. */
 export const STORED_COMPUTED: readonly StoredComputed[] = [
   ...new Set(
-    ZONE_KINDS.flatMap((k) =>
-      Object.values(ZONE_KIND_TABLE[k].computed as Record<string, { wire: string; fromList: boolean }>)
-        .filter((c) => c.fromList)
-        .map((c) => c.wire as StoredComputed),
-    ),
+    ZONE_KINDS.flatMap((k) => Object.values(KIND_ROWS[k].computed).flatMap((c) => (c.fromList ? [c.wire] : []))),
   ),
-];
+] as StoredComputed[];
 
 /** How the emulator makes each value the API computes (docs/emulator.md). */
 export const COMPUTED: {

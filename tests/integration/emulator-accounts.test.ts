@@ -3,32 +3,24 @@
  * that are unique without regard to case, and two emulators standing for two accounts whose
  * zone ids overlap, each with its own credentials and company.
  */
-import * as xmlrpc from "xmlrpc";
-import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
-import { startEmulator, type Emulator, type ZoneGroup } from "../../provider/emulator";
+import { startEmulator, type Emulator } from "../../provider/emulator";
+import { signedCall } from "../support/emulator";
+import { perGroup, ZONE_GROUPS } from "../../provider/api/kinds";
+import { ZONE_KIND_TABLE } from "../../provider/api/zoneKinds";
+import { exampleValues } from "../support/kinds";
 
 function call(emu: Emulator, wire: string, ...params: unknown[]): Promise<any> {
   return callAs(emu, emu.apiUserId, emu.apiKey, wire, ...params);
 }
 
 function callAs(emu: Emulator, apiUserId: number, apiKey: string, wire: string, ...params: unknown[]): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
-    const date = currentDate();
-    client.methodCall(wire, [apiUserId, authString(date, apiKey, wire), date, ...params], (err, value) =>
-      err ? reject(err) : resolve(value),
-    );
-  });
+  return signedCall(emu, { apiUserId, apiKey })(wire, ...params);
 }
 
-const VALUES: Record<ZoneGroup, (name: string) => Record<string, string>> = {
-  pullzone: (name) => ({ name, origin: "http://o.example.com" }),
-  pushzone: (name) => ({ name, password: "pw" }),
-  vodzone: (name) => ({ name, password: "pw" }),
-  livezone: (name) => ({ name, password: "pw" }),
-};
-const IN_USE: Record<ZoneGroup, number> = { pullzone: 2002, pushzone: 3002, vodzone: 4002, livezone: 5002 };
+/** A valid zone of each group's kind, and its "name in use" code: from the kinds' table. */
+const VALUES = perGroup((k) => (name: string) => exampleValues(k, name));
+const IN_USE = perGroup((k) => ZONE_KIND_TABLE[k].createErrors.nameInUse as number);
 
 describe("zone names with capitals", () => {
   let emu: Emulator;
@@ -37,29 +29,26 @@ describe("zone names with capitals", () => {
   });
   afterAll(() => emu.close());
 
-  it.each(Object.keys(VALUES) as ZoneGroup[])(
-    "%s: keeps the case given, and a name in another case is in use",
-    async (kind) => {
-      const [code, created] = await call(emu, `${kind}.create`, VALUES[kind]("ShopAssets"));
-      expect(code).toBe(0);
-      expect((await call(emu, `${kind}.listZones`)).find((z: { id: number }) => z.id === created.id).name).toBe(
-        "ShopAssets",
-      );
-      if (kind === "pullzone") expect(created.cdn_url).toBe("shopassets.acme.cdn.example.net");
-      expect(await call(emu, `${kind}.create`, VALUES[kind]("shopassets"))).toEqual([
-        IN_USE[kind],
-        "shopassets is already in use",
-      ]);
-      expect(await call(emu, `${kind}.create`, VALUES[kind]("SHOPASSETS"))).toEqual([
-        IN_USE[kind],
-        "SHOPASSETS is already in use",
-      ]);
-      expect(emu.zoneByName(kind, "shopASSETS")?.id).toBe(created.id);
-      await expect(emu.seedZone(kind, VALUES[kind]("shopassets"))).rejects.toThrow(
-        `seedZone ${kind}: ${IN_USE[kind]} shopassets is already in use`,
-      );
-    },
-  );
+  it.each(ZONE_GROUPS)("%s: keeps the case given, and a name in another case is in use", async (kind) => {
+    const [code, created] = await call(emu, `${kind}.create`, VALUES[kind]("ShopAssets"));
+    expect(code).toBe(0);
+    expect((await call(emu, `${kind}.listZones`)).find((z: { id: number }) => z.id === created.id).name).toBe(
+      "ShopAssets",
+    );
+    if (kind === "pullzone") expect(created.cdn_url).toBe("shopassets.acme.cdn.example.net");
+    expect(await call(emu, `${kind}.create`, VALUES[kind]("shopassets"))).toEqual([
+      IN_USE[kind],
+      "shopassets is already in use",
+    ]);
+    expect(await call(emu, `${kind}.create`, VALUES[kind]("SHOPASSETS"))).toEqual([
+      IN_USE[kind],
+      "SHOPASSETS is already in use",
+    ]);
+    expect(emu.zoneByName(kind, "shopASSETS")?.id).toBe(created.id);
+    await expect(emu.seedZone(kind, VALUES[kind]("shopassets"))).rejects.toThrow(
+      `seedZone ${kind}: ${IN_USE[kind]} shopassets is already in use`,
+    );
+  });
 
   it("refuses a rename through update onto a name in use in another case, and allows a zone to change its own case", async () => {
     const [, holder] = await call(emu, "pushzone.create", { name: "brand", password: "pw" });

@@ -4,25 +4,16 @@
  * faults, store, CLI and the Python client have their own files.
  */
 import * as http from "http";
-import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
 import { kindInfo, ZONE_KINDS } from "../../provider/api/kinds";
 import { METHODS } from "../../provider/api/methods";
 import { FAULT, ZONE_ROW_FIELDS } from "../../provider/api/wire";
 import { startEmulator, type Emulator } from "../../provider/emulator";
-import { exampleArgs } from "../support/kinds";
+import { exampleValues } from "../support/kinds";
+import { signedCall } from "../support/emulator";
 
 /** Calls `<group>.<method>` with valid auth through the standard xmlrpc client. */
-function callOf(emu: Emulator) {
-  return (wire: string, ...params: unknown[]): Promise<any> =>
-    new Promise((resolve, reject) => {
-      const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
-      const date = currentDate();
-      client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) =>
-        err ? reject(err) : resolve(value),
-      );
-    });
-}
+const callOf = (emu: Emulator) => signedCall(emu);
 
 /** POSTs a raw body and returns status and text. */
 function rawPost(emu: Emulator, path: string, body: string): Promise<{ status: number; text: string }> {
@@ -492,7 +483,7 @@ describe("emulator: zones, cache, users, account", () => {
     // Each kind's group, from its row: create, update, listZones, and delete where the API can delete the kind.
     for (const kind of ZONE_KINDS) {
       const { group, deletable } = kindInfo(kind);
-      const [, zone] = await call(`${group}.create`, exampleArgs(kind, fresh("cov")));
+      const [, zone] = await call(`${group}.create`, exampleValues(kind, fresh("cov")));
       await call(`${group}.update`, zone.id, { name: fresh("cov") });
       await call(`${group}.listZones`);
       if (deletable) await call(`${group}.delete`, zone.id);

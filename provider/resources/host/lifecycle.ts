@@ -105,7 +105,7 @@ function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number,
   }
   if (action !== "read" && (typeof stored !== "string" || stored === ""))
     throw new Error(
-      `${zoneRef(spec, props.name, id)}: the state records no account for it (written before 0.2), so nothing shows it ` +
+      `${zoneRef(spec, props.name, id)}: the state records no account for it (written by 0.1.0), so nothing shows it ` +
         `belongs to the configured one; refusing to ${action} it: nothing was changed. Run \`pulumi refresh\` first: it ` +
         "records the account once the zone at the id proves to be this one.",
     );
