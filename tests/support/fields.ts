@@ -3,7 +3,8 @@
  * field rule, and which fields a program can clear with `""` (optional and updatable: docs/resources.md,
  * "Clearing a field"), which have no empty value (required), and which the API lists (so drift in them is seen).
  */
-import { SPECS, type FieldRule, type FieldSpec } from "../../provider/resources/specs";
+import type { FieldRule } from "../../provider/api/zoneKinds";
+import { SPECS, type FieldSpec } from "../../provider/resources/specs";
 import { KINDS, type Kind } from "./kinds";
 
 /** Two valid values of each rule (names are made fresh by the tests: a name is unique in the account). */
@@ -28,4 +29,9 @@ export const CLEARABLE: KindField[] = every((f) => !f.required && !f.createOnly)
 export const REQUIRED: KindField[] = every((f) => !!f.required);
 
 /** A valid value of a field that is not its name. */
-export const valueOf = (f: FieldSpec, i: 0 | 1 = 0): string => VALUES[f.rule as Exclude<FieldRule, "name">][i];
+export function valueOf(f: FieldSpec, i: 0 | 1 = 0): string {
+  const values = VALUES[f.rule as Exclude<FieldRule, "name">];
+  // A rule added to the table without its values here is a type error (tsc -p tsconfig.json); run, it says so.
+  if (!values) throw new Error(`tests/support/fields.ts has no values for field rule '${f.rule}'`);
+  return values[i];
+}
