@@ -99,3 +99,9 @@ export const RENAMED_FROM = "__renamedFrom";
 
 /** Hidden output a refresh sets when the zone at the id is another (recorded.ts): why. diff then reports a change. */
 export const MISMATCH = "__mismatch";
+
+/**
+ * Hidden output a refresh sets when another name is at the id and nothing proves it is the same zone (recorded.ts): why.
+ * Until a person confirms the id (`CDN_CONFIRM_IDS`) in a later run, diff reports a change and no write reaches it.
+ */
+export const UNPROVEN = "__unproven";

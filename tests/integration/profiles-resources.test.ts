@@ -9,6 +9,7 @@ import { startEmulator } from "../../provider/emulator";
 import { COMPAT_PROFILES } from "../../provider/emulator/compat";
 import { accountConfig, deployment } from "../support/handle";
 import { GROUP } from "../support/kinds";
+import { SPECS } from "../../provider/resources/specs";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 const PASSWORD = "Zone-Pa55word-1";
@@ -45,7 +46,12 @@ describe.each(COMPAT_PROFILES.filter((p) => p !== "rollup").map((p) => [p]))("pr
     expect(read.props.name).toBe(name);
     expect(await d.diff(kind, made.id, read.props, made.inputs)).toMatchObject({ changes: false });
 
-    const outs = await d.update(kind, made.id, read.props, { ...made.inputs, name: `${name}-b` });
+    const rename = () => d.update(kind, made.id, read.props, { ...made.inputs, name: `${name}-b` });
+    // Rows of ids only cannot show the zone at the id is this one: an update needs it confirmed (issue 41, point 4).
+    const idsOnly = profile === "legacy" && SPECS[kind].rowsMayOmitFields;
+    if (idsOnly) await expect(rename()).rejects.toThrow(`CDN_CONFIRM_IDS=${made.id}`);
+    process.env.CDN_CONFIRM_IDS = idsOnly ? made.id : "";
+    const outs = await rename().finally(() => delete process.env.CDN_CONFIRM_IDS);
     expect(emu.zones(GROUP[kind]).find((z) => z.id === zone.id)!.name).toBe(`${name}-b`);
     expect((await deployment(accountConfig(emu)).read(kind, made.id, outs)).props.name).toBe(`${name}-b`);
   });
