@@ -190,7 +190,7 @@ function resourcesDoc(table) {
       f.create === "required" && !f.optionalInput && "required",
       f.secret && "secret",
       f.create !== "no" && !f.update && "create-only",
-      !f.listed && "not listed",
+      !f.listed && "not listed: its drift cannot be seen",
     ].filter(Boolean);
     return `\`${name}\`${notes.length ? ` (${notes.join(", ")})` : ""}`;
   };

@@ -58,7 +58,9 @@ function stepLine(step: Step, adopted: Map<string, string>): { word?: string; te
     step.diffReasons?.length || step.op !== "update"
       ? (step.diffReasons ?? [])
       : changedFields(spec, step.oldState?.outputs ?? {}, step.newState?.inputs ?? {}).map((f) => f.input);
-  const why = reasons.filter((k) => !k.startsWith("__")).join(", ");
+  // A field the program no longer declares is not managed: the engine lists it (`-compress`), nothing is sent for it.
+  const declaredNow = step.newState?.inputs ?? {};
+  const why = reasons.filter((k) => !k.startsWith("__") && (step.op !== "update" || k in declaredNow)).join(", ");
   return { word: step.op, text: `${zone}, ${resource}${why ? `: ${why}` : ""}` };
 }
 

@@ -72,7 +72,7 @@ describe("rows without a name, over a crafted server", () => {
       __renamedFrom: "stream-a",
       __unproven: expect.any(String),
     });
-    expect(renamed.inputs).toMatchObject({ name: "stream-a" });
+    expect(renamed.inputs).toMatchObject({ name: "Stream-B", __renamedFrom: "stream-a" });
     expect(text).toContain("live zone 'stream-a' (id 5): id 5 now holds a live zone named 'Stream-B'");
     // The same name in another case (a host is case-insensitive) keeps the state's spelling: no false drift.
     const same = await d.read("LiveZone", "5", { ...outs, name: "stream-B" });

@@ -20,6 +20,7 @@ beforeAll(() => {
   emu = shared.get();
 });
 
+type Made = Awaited<ReturnType<ReturnType<typeof deployment>["up"]>>;
 const callsOf = (method: string) => emu.calls.filter((c) => c.method === method).length;
 const writes = () => emu.calls.filter((c) => /\.(create|update|delete)$/.test(c.method)).length;
 
@@ -69,7 +70,7 @@ describe("update", () => {
 
   test("updates decide on a listing sent after they began: concurrent ones share it, one after another list once each", async () => {
     const d = deployment(accountConfig(emu));
-    const zones = [];
+    const zones: Made[] = [];
     for (let i = 0; i < 5; i++) zones.push(await d.up("VodZone", { name: uniqueName("many"), password: PASSWORD }));
     const later = deployment(accountConfig(emu));
     const lists = callsOf("vodzone.listZones");
@@ -83,7 +84,7 @@ describe("update", () => {
 
   test("a write that begins while a listing is in flight waits for the next one, which the writes begun meanwhile share", async () => {
     const d = deployment(accountConfig(emu));
-    const zones = [];
+    const zones: Made[] = [];
     for (let i = 0; i < 3; i++) zones.push(await d.up("PushZone", { name: uniqueName("wave"), password: PASSWORD }));
     const later = deployment(accountConfig(emu));
     const update = (z: (typeof zones)[number]) =>
@@ -173,8 +174,11 @@ describe("refresh", () => {
     );
     expect(stderr.match(/is now named/g)).toHaveLength(1);
     expect(result.props).toMatchObject({ name: renamed, __renamedFrom: made.outs.name });
-    // The stored name stays the stack's: an auto-named zone gets it back too.
-    expect(result.inputs).toMatchObject({ name: made.outs.name });
+    // The account's name is the stored input, the stack's beside it: the engine's diff of the next `up` shows
+    // `~ name`, and check names the zone back when the program leaves the name out (an auto-named zone).
+    expect(result.inputs).toMatchObject({ name: renamed, __renamedFrom: made.outs.name });
+    const { name: _name, ...unnamed } = made.inputs;
+    expect((await later.check("PushZone", result.inputs!, unnamed)).inputs.name).toBe(made.outs.name);
     expect((await later.diff("PushZone", made.id, result.props, made.inputs)).changes).toBe(true);
     const outs = await later.update("PushZone", made.id, result.props, made.inputs);
     expect(outs).toMatchObject({ name: made.outs.name });

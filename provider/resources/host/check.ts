@@ -17,11 +17,11 @@ import {
   takeBackMessage,
   zoneRef,
 } from "./messages";
-import { warn } from "./log";
+import { log, warn } from "./log";
 import { AUTO_NAME, isOwnAutoName } from "../naming";
 import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
 import { declared } from "./outputs";
-import { ZoneSpec } from "../specs";
+import { RENAMED_FROM, ZoneSpec } from "../specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
 import { rowByLabel } from "./zoneLookup";
 
@@ -37,7 +37,7 @@ export async function check(
 ): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const { [RESOURCE_NAME]: resourceName, ...declaredInputs } = news;
   const named = withName(olds, declaredInputs);
-  const { inputs, failures } = checkInputs(spec, named.props);
+  const { inputs, failures } = checkInputs(spec, named.props, olds.name);
   // The program's resource name, kept for delete (identity.ts); never validated as an input the user wrote.
   if (spec.deletable && typeof resourceName === "string") inputs[RESOURCE_NAME] = resourceName;
   // The candidate stays beside a name that is the resource's own auto-name: create may then take back a zone of that name.
@@ -50,7 +50,7 @@ export async function check(
     failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
   if (failures.length) return { inputs, failures };
   const existing = declared(olds.name);
-  if (existing) failures.push(...createOnlyChanges(spec, olds, inputs));
+  if (existing) failures.push(...storedChanges(spec, olds, inputs));
   else failures.push(...(await newZoneProblems(spec, inputs, connect, named.place)));
   // Every zone's check, stored or new, counts towards its batch; the one that completes it says the batch's verdict.
   if (named.place) {
@@ -62,29 +62,43 @@ export async function check(
   return { inputs, failures };
 }
 
-/** The declared name, else the stored one, else the program's auto-name candidate (the hidden inputs kept apart from the fields checked). */
+/**
+ * The declared name, else the stored one (the one this stack set, where a refresh recorded a rename), else the
+ * program's auto-name candidate (the hidden inputs kept apart from the fields checked).
+ */
 function withName(olds: Props, news: Props): { props: Props; place?: Place } {
   const out = { ...news };
   const candidate = out[AUTO_NAME];
   delete out[AUTO_NAME];
   const place = takePlace(out);
   if (!declared(out.name)) {
-    if (declared(olds.name)) out.name = olds.name;
+    if (declared(olds[RENAMED_FROM])) out.name = olds[RENAMED_FROM];
+    else if (declared(olds.name)) out.name = olds.name;
     else if (typeof candidate === "string" && candidate !== "") out.name = candidate;
   }
   return { props: out, place };
 }
 
-/** A create-only field declared with another value than the stored one: the API cannot change it. */
-function createOnlyChanges(spec: ZoneSpec, olds: Props, inputs: Props): CheckFailure[] {
+/**
+ * Changes from the stored inputs: of a create-only field, refused (the API cannot make them); of a field the API
+ * never lists, said (it is sent as declared, and nothing can show what the account holds).
+ */
+function storedChanges(spec: ZoneSpec, olds: Props, inputs: Props): CheckFailure[] {
   const failures: CheckFailure[] = [];
+  const unseen: string[] = [];
   for (const f of spec.fields) {
-    if (!f.createOnly) continue;
     const n = inputs[f.input];
     const o = olds[f.input];
-    if (!declared(n) || n === UNKNOWN || !declared(o) || o === n) continue;
+    if (!declared(n) || n === UNKNOWN || o === n) continue;
+    if (!f.createOnly && !f.listed) unseen.push(f.input);
+    if (!f.createOnly || !declared(o)) continue;
     failures.push({ property: f.input, reason: createOnlyMessage(spec, f, inputs.name ?? olds.name, undefined, o, n) });
   }
+  if (unseen.length)
+    log(
+      `${zoneRef(spec, inputs.name)}: ${unseen.join(" and ")} is sent as declared, but the API never lists it: what the ` +
+        `account holds, and a change made in the control panel, cannot be seen (docs/resources.md, "What cannot converge").`,
+    );
   return failures;
 }
 

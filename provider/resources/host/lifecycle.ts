@@ -4,6 +4,7 @@
  */
 import { isDeepStrictEqual } from "util";
 import { confirmedIds } from "../../api/config";
+import { printable } from "../../api/terminalText";
 import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../../api/errors";
 import { asId, idProblem } from "../../api/ids";
 import { adopt, takeOver, warnUnknownUrl } from "./adopt";
@@ -250,11 +251,11 @@ export async function read(
   const { __provider: _provider, ...stored } = props;
   if (refreshing && isDeepStrictEqual(outs, stored)) return { id: String(zoneId), props: outs };
   const inputs: Props = {};
-  // Inputs are what the program declared: an old "" is the API's unset default (see toOutputs), not a declaration.
-  for (const f of spec.fields)
-    if (declared(props[f.input]) && props[f.input] !== "" && declared(outs[f.input])) inputs[f.input] = outs[f.input];
-  // The stored name stays the one this stack set: an auto-named zone gets it back at the next `up`, as a declared one.
-  if (declared(outs[RENAMED_FROM])) inputs.name = outs[RENAMED_FROM];
+  // Inputs are the fields the state recorded, `""` included (a clear): the next `up`'s diff shows only real changes.
+  for (const f of spec.fields) if (declared(props[f.input]) && declared(outs[f.input])) inputs[f.input] = outs[f.input];
+  // The account's name, and beside it the one this stack set: the next `up` shows `~ name` and names the zone back,
+  // an auto-named one as a declared one (check.ts takes it as the stored name).
+  if (declared(outs[RENAMED_FROM])) inputs[RENAMED_FROM] = outs[RENAMED_FROM];
   if (declared(props.adopt)) inputs.adopt = props.adopt;
   if (typeof props[RESOURCE_NAME] === "string") inputs[RESOURCE_NAME] = props[RESOURCE_NAME];
   return { id: String(zoneId), props: outs, inputs };
@@ -279,7 +280,10 @@ function mismatched(
   return { id: String(zoneId), props: { ...stored, [MISMATCH]: `${at}${found.why ? `: ${found.why}` : ""}` } };
 }
 
-/** update: sends only the changed fields the update method accepts; a `1` is re-checked through listZones. */
+/**
+ * update: sends only the changed fields the update method accepts, a declared `""` as `""` (a clear); a `1`, or a
+ * `0` to a clear of a listed field (a service may ignore `""`), is checked against a listing (docs/resources.md).
+ */
 export async function update(
   spec: ZoneSpec,
   conn: Connection,
@@ -306,15 +310,17 @@ export async function update(
   identity.claim(spec, zoneId, String(news.name ?? olds.name));
   if (!changed.length) return { outs };
   const started = Date.now();
+  let refused = false;
   try {
-    await client[spec.group].update(zoneId, wireValues(changed, news) as never);
+    await client[spec.group].update(zoneId, wireValues(changed, news, true) as never);
   } catch (e) {
     if (!(e instanceof CdnOperationFailedError))
       throw await unfinishedUpdate(spec, conn, zoneId, changed, olds, news, e);
-    await explainFailedUpdate(spec, conn, zoneId, changed, olds, news);
+    refused = true;
   } finally {
     lists.invalidate(spec);
   }
+  await checkApplied(spec, conn, zoneId, changed, olds, news, refused);
   if (changed.some((f) => f.input === "name")) lists.amendSnapshot(spec, zoneId, String(news.name));
   detail(
     `${zoneRef(spec, news.name, zoneId)} updated (${changed.map((f) => f.input).join(", ")}) in ${Date.now() - started} ms`,
@@ -357,31 +363,45 @@ async function unfinishedUpdate(
   );
 }
 
-/** After an update answered `1`: success if the zone already holds the values, else an error that says why. */
-async function explainFailedUpdate(
+/**
+ * After an update answered `1`, or `0` to clears of listed fields (those alone are checked then): success if the zone
+ * holds the values, else an error that says why. A clear the service ignored keeps the state at the account's values.
+ */
+async function checkApplied(
   spec: ZoneSpec,
   conn: Connection,
   zoneId: number,
-  changed: FieldSpec[],
+  sent: FieldSpec[],
   olds: Props,
   news: Props,
+  refused: boolean,
 ): Promise<void> {
+  const changed = refused ? sent : sent.filter((f) => f.listed && news[f.input] === "");
+  if (!changed.length) return;
   const rows = await conn.lists.fresh(spec);
   const row = rows.find((z) => z.id === zoneId);
-  const names = changed.map((f) => f.input).join(", ");
   const ref = zoneRef(spec, olds.name ?? news.name, zoneId);
   if (!row)
     throw new Error(
       `${ref}: ${spec.group}.update failed: the zone is no longer in the account (deleted outside Pulumi?). Run \`pulumi refresh\` to forget it, then \`pulumi up\` to create it again.`,
     );
-  const applied = changed.every((f) => f.listed && row[f.wire] === news[f.input]);
-  if (applied) return;
+  const missed = changed.filter((f) => !f.listed || (row[f.wire] ?? "") !== news[f.input]);
+  if (!missed.length) return;
+  if (!refused)
+    throw new ZoneInitError(
+      `${ref}: ${spec.group}.update answered 0 (success), but the account still holds ${missed.map((f) => `${f.input} '${printable(String(row[f.wire]))}'`).join(", ")}: ` +
+        `this service does not clear a field sent empty (""). Clear it in the control panel, or declare the account's value; ` +
+        "the state holds what the account holds, and every `pulumi up` tries again until the two agree.",
+      String(zoneId),
+      listedOutputs(spec, conn, zoneId, row, olds),
+      news,
+    );
   const clash =
     declared(news.name) && !sameName(news.name, row.name)
       ? rows.find((z) => sameLabel(z.name, news.name) && z.id !== zoneId)
       : undefined;
   throw new Error(
-    `${ref}: ${spec.group}.update returned 1 (failure); fields not applied: ${names}.` +
+    `${ref}: ${spec.group}.update returned 1 (failure); fields not applied: ${changed.map((f) => f.input).join(", ")}.` +
       (clash
         ? ` The name '${news.name}' is already used by ${zoneRef(spec, clash.name, clash.id)}.`
         : " The API gives no reason; check the values in the control panel."),
