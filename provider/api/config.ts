@@ -6,7 +6,7 @@
  * tests/unit/configuration-doc.test.ts).
  */
 import { CdnConfigError, CdnValidationError } from "./errors";
-import { INT32_MAX } from "./ids";
+import { asId, INT32_MAX } from "./ids";
 import { levenshtein } from "./levenshtein";
 
 /** Per-call timeout: long enough for a slow listZones, short enough that a hung call is noticed. */
@@ -192,6 +192,14 @@ export function plainSecretRefusal(keys: readonly string[], where: string, stack
     `Encrypt it, then run this again: ${commands.join("; ")}`
   );
 }
+
+/**
+ * Zone ids a person confirmed for one command after checking them in the control panel (docs/resources.md, "Zone
+ * identity"): environment only, so a confirmation never outlives the run it was given for. `CDN_CONFIRM_DELETE` was its name.
+ */
+export const CONFIRM_SWITCH = { env: "CDN_CONFIRM_IDS", formerEnv: "CDN_CONFIRM_DELETE" } as const;
+export const confirmedIds = (env: NodeJS.ProcessEnv = process.env): number[] =>
+  `${env[CONFIRM_SWITCH.env] ?? ""},${env[CONFIRM_SWITCH.formerEnv] ?? ""}`.split(",").flatMap((s) => asId(s) ?? []);
 
 /** How messages name a setting: its config key and its environment variable. */
 export function settingRef(name: SettingName): string {

@@ -82,3 +82,9 @@ export const ADOPTS = "__adopts";
  * made after the interrupted `up` began (cli/settle.ts); like {@link ADOPTS}, never an input a program may set.
  */
 export const LISTED_UP_TO = "__listedUpTo";
+
+/**
+ * Hidden output a refresh sets when another name is at the id and nothing proves it is the same zone (recorded.ts): why.
+ * Until a person confirms the id (`CDN_CONFIRM_IDS`) in a later run, diff reports a change and no write reaches it.
+ */
+export const UNPROVEN = "__unproven";

@@ -6,7 +6,7 @@
 import { FAULT } from "../../provider/api/wire";
 import { startEmulator, type Emulator } from "../../provider/emulator";
 import { signedCall } from "../support/emulator";
-import { perGroup, ZONE_GROUPS } from "../../provider/api/kinds";
+import { perGroup, ZONE_GROUPS, type ZoneGroup } from "../../provider/api/kinds";
 import { ZONE_KIND_TABLE } from "../../provider/api/zoneKinds";
 import { exampleValues } from "../support/kinds";
 
@@ -136,5 +136,58 @@ describe("two emulators as two accounts", () => {
     );
     await expect(startEmulator({ firstZoneId: 0 })).rejects.toThrow(/firstZoneId must be an integer from 1/);
     await expect(startEmulator({ companyAlias: "-acme" })).rejects.toThrow(/companyAlias must be a DNS label/);
+  });
+});
+
+describe("per-zone values and ids given again (issue 41)", () => {
+  const open: Emulator[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((e) => e.close()));
+  });
+  const start = async (options: Parameters<typeof startEmulator>[0] = {}) => {
+    const emu = await startEmulator(options);
+    open.push(emu);
+    return emu;
+  };
+  const row = async (emu: Emulator, group: ZoneGroup, id: number) =>
+    ((await call(emu, `${group}.listZones`)) as { id: number }[]).find((z) => z.id === id);
+
+  it("reuseIds: a create takes the id deleted last, with values of its own, never the deleted zone's", async () => {
+    const emu = await start({ reuseIds: true });
+    const [, gone] = await call(emu, "pushzone.create", VALUES.pushzone("gone"));
+    const before = await row(emu, "pushzone", gone.id);
+    await emu.deleteZone("push", gone.id);
+    const [, again] = await call(emu, "pushzone.create", VALUES.pushzone("again"));
+    expect(again.id).toBe(gone.id);
+    expect(again.vanity_ip).not.toBe(gone.vanity_ip);
+    expect(await row(emu, "pushzone", gone.id)).toMatchObject({ name: "again", vanity_ip: again.vanity_ip });
+    expect((await row(emu, "pushzone", gone.id)) as object).not.toEqual(before);
+    // The API's delete frees an id too, and a seeded zone (made in the control panel) takes it.
+    const [, cam] = await call(emu, "livezone.create", VALUES.livezone("cam"));
+    expect(await call(emu, "livezone.delete", cam.id)).toBe(0);
+    expect((await emu.seedZone("live", VALUES.livezone("other"))).id).toBe(cam.id);
+    // Nothing freed: the next id, as without the option.
+    const [, next] = await call(emu, "livezone.create", VALUES.livezone("next"));
+    expect(next.id).toBe(cam.id + 1);
+  });
+
+  it("without reuseIds no id is given again; vanity_ip is drawn per zone, and sharedVanityIp gives every zone one", async () => {
+    const emu = await start();
+    const [, a] = await call(emu, "pullzone.create", VALUES.pullzone("a"));
+    await emu.deleteZone("pull", a.id);
+    const [, b] = await call(emu, "pullzone.create", VALUES.pullzone("b"));
+    expect(b.id).toBe(a.id + 1);
+    const ips = [];
+    for (let i = 0; i < 20; i++) ips.push((await call(emu, "pullzone.create", VALUES.pullzone(`z${i}`)))[1].vanity_ip);
+    expect(new Set([a.vanity_ip, b.vanity_ip, ...ips]).size).toBe(22);
+    for (const ip of ips) expect(ip).toMatch(/^198\.(18|19)\.\d{1,3}\.\d{1,3}$/);
+    const shared = await start({ sharedVanityIp: true });
+    const made = [];
+    for (const name of ["s1", "s2"]) made.push((await call(shared, "pullzone.create", VALUES.pullzone(name)))[1]);
+    made.push((await call(shared, "pushzone.create", VALUES.pushzone("s3")))[1]);
+    expect(new Set(made.map((z) => z.vanity_ip))).toEqual(new Set(["203.0.113.10"]));
+    await expect(startEmulator({ reuseIds: "yes" as never })).rejects.toThrow(
+      "startEmulator: reuseIds must be a boolean",
+    );
   });
 });

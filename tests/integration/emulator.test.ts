@@ -63,7 +63,7 @@ describe("emulator: zones, cache, users, account", () => {
       expect(Object.keys(result).sort()).toEqual(["cdn_url", "id", "vanity_ip"]);
       expect(Number.isInteger(result.id)).toBe(true);
       expect(result.cdn_url).toBe(`${name}.acme.cdn.example.net`);
-      expect(result.vanity_ip).toMatch(/^203\.0\.113\.\d{1,3}$/);
+      expect(result.vanity_ip).toMatch(/^198\.1[89]\.\d{1,3}\.\d{1,3}$/);
       const stored = emu.zones("pullzone").find((z) => z.id === result.id)!;
       expect(stored).toMatchObject({
         name,
@@ -169,7 +169,7 @@ describe("emulator: zones, cache, users, account", () => {
       });
       expect(code).toBe(0);
       expect(Object.keys(result).sort()).toEqual(["cdn_url", "id", "storage_location", "vanity_ip"]);
-      expect(result.storage_location).toMatch(/^ftp-[a-z-]+\.cdn\.example\.net$/);
+      expect(result.storage_location).toMatch(/^ftp-[a-z]+-[a-z]+-[0-9a-f]{6}\.cdn\.example\.net$/);
       expect(emu.passwordMatches("pushzone", result.id, "s3cret-push")).toBe(true);
       expect(emu.passwordMatches("pushzone", result.id, "wrong")).toBe(false);
       expect(emu.passwordMatches("pullzone", result.id, "s3cret-push")).toBe(false);

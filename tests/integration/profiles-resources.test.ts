@@ -48,7 +48,12 @@ describe.each(COMPAT_PROFILES.filter((p) => p !== "rollup").map((p) => [p]))("pr
     expect(read.props.name).toBe(name);
     expect(await d.diff(kind, made.id, read.props, made.inputs)).toMatchObject({ changes: false });
 
-    const outs = await d.update(kind, made.id, read.props, { ...made.inputs, name: `${name}-b` });
+    const rename = () => d.update(kind, made.id, read.props, { ...made.inputs, name: `${name}-b` });
+    // Rows of ids only cannot show the zone at the id is this one: an update needs it confirmed (issue 41, point 4).
+    const idsOnly = profile === "legacy" && ZONE_KIND_TABLE[KIND_OF[kind]].rowsMayOmitFields;
+    if (idsOnly) await expect(rename()).rejects.toThrow(`CDN_CONFIRM_IDS=${made.id}`);
+    process.env.CDN_CONFIRM_IDS = idsOnly ? made.id : "";
+    const outs = await rename().finally(() => delete process.env.CDN_CONFIRM_IDS);
     expect(emu.zones(GROUP[kind]).find((z) => z.id === zone.id)!.name).toBe(`${name}-b`);
     expect((await deployment(accountConfig(emu)).read(kind, made.id, outs)).props.name).toBe(`${name}-b`);
   });

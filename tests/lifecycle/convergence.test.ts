@@ -22,7 +22,10 @@ function inProcess(): Driver {
     steps: r.steps.map((x) => ({ name: x.name, op: x.op, keys: x.changedKeys ?? [] })),
   });
   return {
-    up: async (zones, refresh) => outcome(await s.up(decls(zones), { refresh })),
+    up: async (zones, refresh, confirm) => {
+      process.env.CDN_CONFIRM_IDS = confirm.join(",");
+      return outcome(await s.up(decls(zones), { refresh }).finally(() => delete process.env.CDN_CONFIRM_IDS));
+    },
     refresh: async () => outcome(await s.refresh()),
     driftCheck: async (zones) => outcome(await s.preview(decls(zones), { refresh: true, expectNoChanges: true })),
     state: async () =>

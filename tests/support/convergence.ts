@@ -41,7 +41,8 @@ export type Recorded = Record<
 
 /** A way to deploy the program: in process, or through the real CLI. */
 export interface Driver {
-  up(zones: Zone[], refresh: boolean): Promise<Outcome>;
+  /** `confirm`: the zone ids a person confirmed for this run (`CDN_CONFIRM_IDS`). */
+  up(zones: Zone[], refresh: boolean, confirm: number[]): Promise<Outcome>;
   refresh(): Promise<Outcome>;
   /** `pulumi preview --refresh --expect-no-changes`; a refresh step that changed nothing is `same`. */
   driftCheck(zones: Zone[]): Promise<Outcome>;
@@ -64,6 +65,8 @@ interface Slot {
   tainted: Set<string>;
   /** Renamed in the control panel since the last `up`: a deletable zone is then not deleted (docs/resources.md). */
   renamed: boolean;
+  /** A refresh found it renamed and nothing proves it the same zone (issue 41): written once its id is confirmed. */
+  unproven: boolean;
 }
 export interface Model {
   slots: Slot[];
@@ -91,6 +94,7 @@ export const model = (kinds: Kind[]): Model => ({
     sent: {},
     tainted: new Set(),
     renamed: false,
+    unproven: false,
   })),
   seq: 0,
   drifted: false,
@@ -151,7 +155,7 @@ const add = (i: number, named: boolean, j: number, v: number) =>
       say(`add ${name} (${s.kind}) ${JSON.stringify(s.args)}`);
     },
   );
-/** Removes a zone; not a deletable one renamed in the control panel (its delete is refused until an `up` names it back). */
+/** Removes a zone; not a deletable one renamed in the control panel (its delete is refused until a refresh records it). */
 const remove = (i: number) =>
   command(
     (m) => slotOf(m, i).declared && !(slotOf(m, i).renamed && SPECS[slotOf(m, i).kind].deletable),
@@ -230,9 +234,27 @@ const panelDelete = (i: number) =>
     },
   );
 
-/** What a refresh makes of the model: zones deleted in the control panel leave the state. */
-function refreshed(m: Model): void {
-  for (const s of m.slots) if (s.gone) Object.assign(s, { held: false, gone: false, id: undefined, renamed: false });
+/**
+ * Zones a refresh now finds renamed with nothing to prove them the same zone (recorded.ts): a kind without a listed
+ * value of its own, or the only zone of its kind listed (the emulator draws every zone's values apart).
+ */
+const unprovable = (m: Model, r: Real): Slot[] =>
+  m.slots.filter(
+    (s) =>
+      s.held &&
+      !s.gone &&
+      s.renamed &&
+      !s.unproven &&
+      !(SPECS[s.kind].computed.some((c) => c.fromList) && r.emu.zones(GROUP[s.kind]).length > 1),
+  );
+/** The ids a person confirms: the zones an earlier refresh marked unproven. */
+const confirmed = (m: Model): number[] => m.slots.flatMap((s) => (s.unproven && s.id !== undefined ? [s.id] : []));
+
+/** What a refresh makes of the model: zones deleted in the control panel leave the state; `found` are marked. */
+function refreshed(m: Model, found: Slot[]): void {
+  for (const s of found) s.unproven = true;
+  for (const s of m.slots)
+    if (s.gone) Object.assign(s, { held: false, gone: false, id: undefined, renamed: false, unproven: false });
   m.drifted = false;
 }
 const refresh = () =>
@@ -240,9 +262,10 @@ const refresh = () =>
     () => true,
     async (m, r, say) => {
       say("refresh");
+      const found = unprovable(m, r);
       const out = await r.driver.refresh();
       must(out.ok, `refresh failed:\n${out.errors}`);
-      refreshed(m);
+      refreshed(m, found);
     },
   );
 /**
@@ -255,18 +278,35 @@ const up = (withRefresh: boolean, last = false) =>
     async (m, r, say) => {
       say(withRefresh ? "up --refresh" : "up");
       const before = r.emu.calls.length;
-      const out = await r.driver.up(program(m), withRefresh);
+      const found = withRefresh ? unprovable(m, r) : [];
+      let out = await r.driver.up(program(m), withRefresh, confirmed(m));
+      if (withRefresh) refreshed(m, found);
+      // A zone the program no longer declares is dropped from the state: nothing is written to it either way.
+      if (found.some((s) => s.declared)) {
+        // Found by this run's refresh: no write reaches them, confirmed or not; the next run, confirmed, converges.
+        const written = r.emu.calls.slice(before).filter((c) => /\.(update|delete)$/.test(c.method));
+        must(!out.ok, `up --refresh wrote to zones it found unproven:\n${out.errors}`);
+        must(!written.some((c) => found.some((s) => s.id === c.params[0])), "a zone found unproven was written to");
+        say("up --refresh, the found ids confirmed");
+        out = await r.driver.up(program(m), true, confirmed(m));
+      }
       must(out.ok, `up failed:\n${out.errors}`);
-      if (withRefresh) refreshed(m);
       for (const s of m.slots) {
         if (!s.declared) {
-          Object.assign(s, { held: false, id: undefined, sent: {}, tainted: new Set(), renamed: false });
+          Object.assign(s, {
+            held: false,
+            id: undefined,
+            sent: {},
+            tainted: new Set(),
+            renamed: false,
+            unproven: false,
+          });
           continue;
         }
         // Made or taken back: every declared field was sent. Else a field is sent when it differs from the stored one.
         if (!s.held) Object.assign(s, { sent: {}, tainted: new Set() });
         for (const f of s.tainted) if (s.args[f] !== undefined && s.args[f] !== s.sent[f]) s.tainted.delete(f);
-        Object.assign(s, { held: true, renamed: false, sent: { ...s.sent, ...s.args } });
+        Object.assign(s, { held: true, renamed: false, unproven: false, sent: { ...s.sent, ...s.args } });
       }
       await converged(m, r, out, before);
       m.edited = false;
@@ -380,7 +420,10 @@ export function engineDriver(
       .map((s) => ({ name: s.name, op: s.op === "refresh" && !s.diffs.length ? "same" : s.op, keys: s.diffs })),
   });
   return {
-    up: async (zones, refresh) => outcome(await p.up(program(zones), refresh ? ["--refresh"] : [])),
+    up: async (zones, refresh, confirm) =>
+      outcome(
+        await p.up(program(zones), refresh ? ["--refresh"] : [], { env: { CDN_CONFIRM_IDS: confirm.join(",") } }),
+      ),
     refresh: async () => outcome(await p.refresh()),
     driftCheck: async (zones) => outcome(await p.preview(program(zones), ["--refresh", "--expect-no-changes"])),
     // The checkpoint file itself (one `pulumi stack export` less per `up`): the local backend's JSON.

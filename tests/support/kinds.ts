@@ -30,6 +30,8 @@ export const RETAINED_KINDS: Kind[] = KINDS.filter((t) => !SPECS[t].deletable);
 export const KIND_OF = Object.fromEntries(KINDS.map((t) => [t, kindOfType(t)])) as Record<Kind, ZoneKind>;
 /** Kinds whose zones the API can delete. */
 export const DELETABLE_KINDS: Kind[] = KINDS.filter((t) => SPECS[t].deletable);
+/** Kinds whose listings show a value the service keeps per zone, which can prove a zone renamed by hand (recorded.ts). */
+export const PROVABLE_KINDS: Kind[] = KINDS.filter((t) => SPECS[t].computed.some((c) => c.fromList));
 /** Kinds the API grants only on request (§4.5). */
 export const LIVE_ONLY_KINDS: Kind[] = KINDS.filter((t) => kindInfo(kindOfType(t)).liveOnly);
 

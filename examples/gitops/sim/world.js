@@ -180,9 +180,13 @@ class World {
     return this.runner.trigger({ name: "schedule", sha: this.repo.head("main") }).done;
   }
 
-  /** A manual run of the workflow with its `job` input. */
-  dispatch(job, { wait = true } = {}) {
-    const run = this.runner.trigger({ name: "workflow_dispatch", sha: this.repo.head("main"), inputs: { job } });
+  /** A manual run of the workflow with its `job` input (and others: `confirm_ids`). */
+  dispatch(job, { wait = true, inputs = {} } = {}) {
+    const run = this.runner.trigger({
+      name: "workflow_dispatch",
+      sha: this.repo.head("main"),
+      inputs: { job, ...inputs },
+    });
     return wait ? run.done : run;
   }
 
