@@ -14,7 +14,7 @@ import { DeploymentIdentity, describeAccount, suffixOf, zoneKey } from "../resou
 import { toOutputs, wireValues } from "../resources/host/outputs";
 import { matchesSent } from "../resources/host/recover";
 import { rowByLabel, rowByName, type ZoneRow } from "../resources/host/zoneLookup";
-import { specOf } from "../resources/specs";
+import { LISTED_UP_TO, specOf, type ZoneSpec } from "../resources/specs";
 import { listAccount, pulumiOut, runPulumi, type PulumiRunner } from "./stackConfig";
 import {
   heldZones,
@@ -51,13 +51,21 @@ export function pendingZoneCreates(d: Deployment): { op: Operation; kind: ZoneKi
   });
 }
 
+/** What to check about a create left, and how to finish it by hand (docs/resources.md, "Interrupted deployments"). */
+const BY_HAND = (id: number) =>
+  `; if zone ${id} is the one the cancelled create made (check it in the control panel), set \`adopt: true\` on the ` +
+  "resource for the next `up`, else give the resource another name";
+
 /**
- * Settles the pending creates of zones against the account `account`'s listings (`rows`, by kind): the deployment to
- * import (the zones found appended as resources) and a verdict per pending create.
+ * Settles the pending creates of zones against the account `account`'s listings (`listings`, by kind, oldest first):
+ * the deployment to import (the zones found appended as resources) and a verdict per pending create. A zone is
+ * recorded only on evidence that the create made it: newer than every zone listed before the `up` began (the
+ * create's {@link LISTED_UP_TO}), holding what the create sent, beyond its name too; a create is dropped as having
+ * made nothing only when two listings agree.
  */
 export function settle(
   d: Deployment,
-  rows: Partial<Record<ZoneKind, ZoneRow[]>>,
+  listings: Partial<Record<ZoneKind, ZoneRow[][]>>,
   account: string,
 ): { deployment: Deployment; verdicts: Verdict[] } {
   const resources = [...(d.resources ?? [])];
@@ -83,25 +91,75 @@ export function settle(
       });
       if (outcome !== "left") settled.add(op);
     };
-    const list = rows[kind] ?? [];
-    const row = rowByName(list, name);
-    const unsure = row ? undefined : (rowByLabel(list, name) ?? list.find((z) => z.name === undefined));
+    const lists = listings[kind] ?? [];
+    // The latest listing that shows the name: a zone one listing shows exists, whatever another said.
+    const row = lists.map((l) => rowByName(l, name)).reduce((a, b) => b ?? a, undefined);
+    const unsure = row
+      ? undefined
+      : lists.map((l) => rowByLabel(l, name) ?? l.find((z) => z.name === undefined)).find(Boolean);
+    const left = (why: string, id: number) => say("left", `${why}${BY_HAND(id)}`);
+    const doubtful = row && doubt(spec, row, inputs);
     if (inState.has(op.resource.urn)) say("dropped", "the state holds this resource: a later `up` recorded it");
-    else if (unsure) say("left", `the account lists zone ${unsure.id} as '${unsure.name ?? "?"}': cannot tell`);
-    else if (!row) say("dropped", "not in the account: the interrupted create made nothing");
+    else if (unsure) left(`the account lists zone ${unsure.id} as '${unsure.name ?? "?"}': cannot tell`, unsure.id);
+    else if (!row && lists.length < 2) say("left", "listed once only: a second listing must agree before a drop");
+    else if (!row) say("dropped", "not in the account (listed twice): the interrupted create made nothing");
     else if (holds(held, kind, row.id)) say("dropped", `zone ${row.id} of that name is another resource's`);
-    else if (!matchesSent(spec, row, wireValues(spec.fields, inputs)))
-      say("left", `zone ${row.id} of that name does not hold what the create sent: made or changed by someone else?`);
+    else if (doubtful) left(`zone ${row.id} of that name ${doubtful}`, row.id);
     else {
       held.push({ kind, id: row.id, name });
       const outputs = { __provider: inputs.__provider, ...toOutputs(spec, { inputs, id: row.id, row, identity }) };
       const now = new Date().toISOString();
       resources.push({ ...op.resource, id: String(row.id), outputs, created: now, modified: now });
-      say("written", `zone ${row.id}, made by the interrupted \`up\`, is now in the state`);
+      say("written", `zone ${row.id}, made by the interrupted \`up\` (${evidence(spec, inputs)}), is now in the state`);
     }
   }
   const pending = (d.pending_operations ?? []).filter((op) => !settled.has(op));
   return { deployment: { ...d, resources, pending_operations: pending }, verdicts };
+}
+
+/** The fields the listing shows that the create sent, besides the name anyone may give a zone. */
+const shownSent = (spec: ZoneSpec, inputs: Props) => {
+  const sent = wireValues(spec.fields, inputs);
+  return spec.fields.filter((f) => f.listed && f.wire !== "name" && sent[f.wire] !== undefined);
+};
+
+/** Why the zone `row` of the create's name cannot be tied to the create of `inputs`, or undefined when it can. */
+function doubt(spec: ZoneSpec, row: ZoneRow, inputs: Props): string | undefined {
+  const upTo = inputs[LISTED_UP_TO];
+  if (typeof upTo !== "number") return "cannot be tied to it: its pending create records no listing from before";
+  if (row.id <= upTo) return `is not newer than the zones listed before the \`up\` began (ids up to ${upTo})`;
+  if (!matchesSent(spec, row, wireValues(spec.fields, inputs)))
+    return "does not hold what the create sent: made or changed by someone else?";
+  if (!shownSent(spec, inputs).length)
+    return "is listed with nothing the create sent but the name, which anyone may have given a zone since";
+  return undefined;
+}
+
+/** The evidence a recorded zone was made by the create of `inputs` (see {@link doubt}). */
+const evidence = (spec: ZoneSpec, inputs: Props) =>
+  `newer than the ids up to ${inputs[LISTED_UP_TO]} listed before it, holding the ${shownSent(spec, inputs)
+    .map((f) => f.input)
+    .join(", ")} it sent`;
+
+/**
+ * Each pending kind's listing, and a second where a create's name is not in the first: one short answer never drops
+ * a create. The account's settings are the deployment host's: the stack's config, then the environment.
+ */
+async function listPending(
+  stack: string | undefined,
+  env: NodeJS.ProcessEnv,
+  run: PulumiRunner,
+  pending: { op: Operation; kind: ZoneKind }[],
+): Promise<{ account: string; listings: Partial<Record<ZoneKind, ZoneRow[][]>> }> {
+  const first = await listAccount(stack, env, run, [...new Set(pending.map((p) => p.kind))]);
+  const listings: Partial<Record<ZoneKind, ZoneRow[][]>> = {};
+  for (const { kind } of pending) listings[kind] = [first.rows[kind] ?? []];
+  const again = pending.filter(({ op, kind }) => !rowByLabel(listings[kind]![0], String(op.resource.inputs?.name)));
+  if (again.length) {
+    const second = await listAccount(stack, env, run, [...new Set(again.map((p) => p.kind))]);
+    for (const { kind } of again) if (listings[kind]!.length < 2) listings[kind]!.push(second.rows[kind] ?? []);
+  }
+  return { account: first.account, listings };
 }
 
 /**
@@ -136,8 +194,8 @@ export async function settleStack(
   const pending = pendingZoneCreates(d);
   if (!pending.length) progress("no create of a zone is pending: nothing to settle");
   else {
-    const { account, rows } = await listAccount(stack, env, run, [...new Set(pending.map((p) => p.kind))]);
-    const settled = settle(d, rows, account);
+    const { account, listings } = await listPending(stack, env, run, pending);
+    const settled = settle(d, listings, account);
     for (const v of settled.verdicts) progress(`${v.outcome}: ${v.line}`);
     if (settled.verdicts.some((v) => v.outcome !== "left")) [d, write] = [settled.deployment, true];
     else progress("nothing written");

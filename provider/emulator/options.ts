@@ -39,6 +39,8 @@ export interface EmulatorOptions {
   compat?: CompatProfile;
   allowedHosts?: readonly string[];
   rateLimit?: number;
+  reuseIds?: boolean;
+  sharedVanityIp?: boolean;
 }
 
 /** Options with every default applied. */
@@ -130,6 +132,8 @@ const OPTIONS: { readonly [K in keyof EmulatorOptions]?: OptionRow } = {
     help: `answer in another plausible shape of the real service: ${COMPAT_PROFILES.join(", ")} (default: default)`,
   },
   maxBodyBytes: { ...int(0, Number.MAX_SAFE_INTEGER), want: "a non-negative integer" },
+  reuseIds: { want: "a boolean", ok: (v: boolean) => typeof v === "boolean" },
+  sharedVanityIp: { want: "a boolean", ok: (v: boolean) => typeof v === "boolean" },
 };
 
 /** The flags' rows, by flag name. */
@@ -166,6 +170,8 @@ const DEFAULTS = {
   latencyMs: 0,
   rateLimit: 0,
   compat: "default",
+  reuseIds: false,
+  sharedVanityIp: false,
 } as const;
 
 /** Applies defaults and rejects option values the emulator cannot use. */

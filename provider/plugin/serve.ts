@@ -5,7 +5,6 @@
  */
 import { AsyncLocalStorage } from "async_hooks";
 import * as fs from "fs";
-import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as provider from "@pulumi/pulumi/provider";
 import * as functions from "../functions";
@@ -18,12 +17,13 @@ import { AUTO_NAME } from "../resources/naming";
 import { learnStack } from "../resources/host/identity";
 import { RESOURCE_NAME, SPECS, type ZoneSpec } from "../resources/specs";
 import type { ZoneType } from "../api/kinds";
+import { plainSecretRefusal, SETTINGS, SETTING_NAMES } from "../api/config";
 import { UNKNOWN } from "../resources/host/validate";
-import { closeSdkGaps, SECRET, SECRET_SIG } from "./sdkGaps";
+import { closeSdkGaps, sdkModules, SECRET, SECRET_SIG } from "./sdkGaps";
 
 type Props = Record<string, unknown>;
-const ROOT = path.join(__dirname, "..", "..");
-const SCHEMA = fs.readFileSync(path.join(ROOT, "schema.json"), "utf8");
+// Required, not read from the disk: the plugin's executable bundles them (scripts/release.js).
+const SCHEMA = JSON.stringify(require("../../schema.json"));
 const FUNCTIONS = new Set(Object.keys(JSON.parse(SCHEMA).functions));
 
 /** A value with every secret unwrapped: the host works on plain values, as the dynamic-provider host gives them. */
@@ -95,7 +95,7 @@ function importedInputs(spec: ZoneSpec, outs: Props): Props {
 }
 
 const cdn: provider.Provider = {
-  version: JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version,
+  version: require("../../package.json").version,
   schema: SCHEMA,
   check,
   diff: (id, urn, olds, news) => op(urn, parse(urn).kind, "diff", [id, plain(olds), plain(news)]),
@@ -127,18 +127,40 @@ const cdn: provider.Provider = {
   },
 };
 
+/**
+ * The secret settings (`cdn:apiKey`) the stack's config file holds without `--secret`: the engine strips secret marks
+ * before checkConfig (provider_plugin.go), so the form shows only in `Pulumi.<stack>.yaml` beside the program (the
+ * stack is the URN's first part). A key set there as `secure:` or from elsewhere (an environment, `stackConfigDir`)
+ * is not refused; the state keeps it encrypted either way (sdkGaps.ts).
+ */
+function plainSecretSettings(urn: string): string[] {
+  let text = "";
+  try {
+    text = fs.readFileSync(`Pulumi.${/^urn:pulumi:([^:]+)::/.exec(urn)?.[1]}.yaml`, "utf8");
+  } catch {
+    return [];
+  }
+  const secret = SETTING_NAMES.filter((n) => SETTINGS[n].secret).map((n) => SETTINGS[n].configKey);
+  // `cdn:apiKey: value` (plain) against `cdn:apiKey:` then `secure: ...` on the next line, as `pulumi config set` writes.
+  return secret.filter((key) => new RegExp(`^\\s+${key}:[ \\t]*[^\\s{#]`, "m").test(text));
+}
+
 /** Serves the plugin; the host's lines go to the engine's Log (a plugin's stderr shows only in its debug log). */
 export function serve(args: string[]): Promise<void> {
   const address = args.filter((a, i) => !a.startsWith("-") && args[i - 1] !== "--tracing")[0];
-  const sdkRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-  const log = address ? engineLogger(address, sdkRoot) : null;
+  const log = address ? engineLogger(address, sdkModules.load) : null;
   if (log) {
     sendLinesTo((severity, line) => void log(severity, line, current.getStore() ?? ""));
     // What is said once at the deployment's end (zones left in the account), or when Ctrl-C stops creates.
     sayThrough((line) => log(/^warning: /.test(line) ? "WARNING" : "INFO", line.replace(/^warning: /, ""), ""));
   }
   installEngineWatch();
-  closeSdkGaps(sdkRoot, {
+  closeSdkGaps({
+    // Refused as the program refuses it for dynamic resources (common/programConfig.ts).
+    refuseConfig: (urn) => {
+      const plain = plainSecretSettings(urn);
+      return plain.length ? [plainSecretRefusal(plain, "in the update history each `up` records")] : [];
+    },
     configure: (config, providerId) => {
       instance = providerId !== UNKNOWN && providerId !== "";
       if (instance) learnStack({ nonce: providerId });

@@ -60,7 +60,7 @@ test("two stacks, one account: the gate refuses another stack's zone, import lea
     // The account's coverage: each zone's owner; a zone made by hand is 8.
     const json = await cdnZones(a, ["coverage", "--json"]);
     const status = (id: number) => JSON.parse(json.stdout).zones.find((z: { id: number }) => z.id === id);
-    expect(json.code & 8).toBe(8);
+    expect((json.code ?? 0) & 8).toBe(8);
     expect(status(shared.id)).toMatchObject({ status: "managed", managedBy: ["team-a"] });
     expect(status(ownId)).toMatchObject({ status: "managed", managedBy: ["team-a"] });
     expect(status(byHand.id)).toMatchObject({ status: "unmanaged", managedBy: [], retiredBy: [] });

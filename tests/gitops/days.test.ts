@@ -69,7 +69,7 @@ interface WorldI {
   ): Promise<{ number: number; branch: string; sha: string; title: string; jobs: Jobs }>;
   merge(pr: { branch: string; number: number; title: string }, o?: { wait: boolean }): Promise<Jobs> & Run;
   schedule(): Promise<Jobs>;
-  dispatch(job: "up" | "drift", o?: { wait: boolean }): Promise<Jobs> & Run;
+  dispatch(job: "up" | "drift", o?: { wait?: boolean; inputs?: Record<string, string> }): Promise<Jobs> & Run;
   exported(): Promise<{ resources?: StateResource[]; pending_operations?: unknown[] }>;
 }
 interface WorldClass {
@@ -461,7 +461,29 @@ describe("day 12: two jobs at once on one stack", () => {
   });
 });
 
-describe("day 13: another team's CI-only stack, in the same backend and account (issue 43)", () => {
+describe("day 13: a live zone renamed in the control panel, which nothing can prove the same zone", () => {
+  test("the drift check says so; a manual `up` fails naming the id; one with the id in confirm_ids puts the name back", async () => {
+    const id = zoneId("live", "news")!;
+    await emu.editZone("live", id, { name: "news-old" });
+    const check = await drift();
+    expect(code(check, "Drift check")).toBe(7);
+    expect(check.output).toContain(`id ${id} now holds a live zone named 'news-old'`);
+    expect(check.output).toContain("nothing proves which");
+    // A live zone shows nothing of its own in a listing: it may be another team's zone that got the id after a delete.
+    const refused = (await world.dispatch("up")).up;
+    expect(refused.conclusion).toBe("failure");
+    expect(refused.output).toContain(`CDN_CONFIRM_IDS=${id}`);
+    expect(emu.zones("live").find((z) => z.id === id)).toMatchObject({ name: "news-old" });
+    // A person checks id ${id} in the control panel: it is the team's stream. The manual run with its id repairs it.
+    const confirmed = (await world.dispatch("up", { inputs: { confirm_ids: String(id) } })).up;
+    expect(confirmed.conclusion).toBe("success");
+    expect(emu.zones("live").find((z) => z.id === id)).toMatchObject({ name: "news" });
+    await expectAgreement();
+    expect((await drift()).conclusion).toBe("success");
+  });
+});
+
+describe("day 14: another team's CI-only stack, in the same backend and account (issue 43)", () => {
   test("its zones are its own, retired ones included; destroy then up takes them back; prod may not adopt them", async () => {
     // The other team's project, on a developer's machine: two auto-named pull zones, the package as infra/ has it.
     const dir = path.join(root, "ci-team");

@@ -2,7 +2,6 @@
  * Fault injection: every kind, what it does to the store, and reproducibility from a seed.
  */
 import * as http from "http";
-import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
 import {
@@ -12,6 +11,7 @@ import {
   startEmulator,
   type Emulator,
 } from "../../provider/emulator";
+import { signedCall } from "../support/emulator";
 
 const { serializeMethodCall } = require("xmlrpc/lib/serializer");
 
@@ -48,24 +48,14 @@ function post(emu: Emulator, wire: string, ...params: unknown[]): Promise<Reply>
   });
 }
 
-function call(emu: Emulator, wire: string, ...params: unknown[]): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
-    const date = currentDate();
-    client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) =>
-      err ? reject(err) : resolve(value),
-    );
-  });
-}
+const call = (emu: Emulator, wire: string, ...params: unknown[]) => signedCall(emu)(wire, ...params);
 
 let seq = 0;
 const fresh = () => `f-${Date.now().toString(36)}-${++seq}`;
 
-/** Polls `condition` every 5 ms for up to `ms`; whether it came true. */
-async function waitFor(condition: () => boolean, ms = 2_000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 5)))
-    if (condition()) return true;
-  return condition();
+/** Resolves once `condition` holds, looked at every 5 ms: an event to wait for (jest's timeout bounds it), not a time. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setTimeout(r, 5));
 }
 
 describe("emulator fault injection", () => {
@@ -103,8 +93,7 @@ describe("emulator fault injection", () => {
     expect(emu.inFlight()).toEqual([]);
     const name = fresh();
     const pending = call(emu, "livezone.create", { name, password: "pw" });
-    const seen = await waitFor(() => emu.inFlight().includes("livezone.create"));
-    expect(seen).toBe(true);
+    await until(() => emu.inFlight().includes("livezone.create"));
     // Received, in its latency: not made yet, and made whatever happens to the client.
     expect(emu.zoneByName("livezone", name)).toBeUndefined();
     await pending;

@@ -82,7 +82,7 @@ export async function adopt(
   const outs = toOutputs(spec, { inputs, id: row.id, previous, identity });
   if (toSend.length) {
     try {
-      await client[spec.group].update(row.id, wireValues(toSend, inputs) as never);
+      await client[spec.group].update(row.id, wireValues(toSend, inputs, true) as never);
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
       throw new ZoneInitError(

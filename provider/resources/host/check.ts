@@ -17,11 +17,11 @@ import {
   takeBackMessage,
   zoneRef,
 } from "./messages";
-import { warn } from "./log";
+import { log, warn } from "./log";
 import { AUTO_NAME, isOwnAutoName } from "../naming";
 import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
 import { declared } from "./outputs";
-import { ZoneSpec } from "../specs";
+import { ADOPTS, LISTED_UP_TO, RENAMED_FROM, ZoneSpec } from "../specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
 import { rowByLabel } from "./zoneLookup";
 
@@ -37,7 +37,7 @@ export async function check(
 ): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const { [RESOURCE_NAME]: resourceName, ...declaredInputs } = news;
   const named = withName(olds, declaredInputs);
-  const { inputs, failures } = checkInputs(spec, named.props);
+  const { inputs, failures } = checkInputs(spec, named.props, olds.name);
   // The program's resource name, kept for delete (identity.ts); never validated as an input the user wrote.
   if (spec.deletable && typeof resourceName === "string") inputs[RESOURCE_NAME] = resourceName;
   // The auto-name stays beside a name that is it: create may then take back a zone of that name.
@@ -56,7 +56,7 @@ export async function check(
     failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
   if (failures.length) return { inputs, failures };
   const existing = declared(olds.name);
-  if (existing) failures.push(...createOnlyChanges(spec, olds, inputs));
+  if (existing) failures.push(...storedChanges(spec, olds, inputs));
   else failures.push(...(await newZoneProblems(spec, inputs, connect, named.place)));
   // Every zone's check, stored or new, counts towards its batch; the one that completes it says the batch's verdict.
   if (named.place) {
@@ -69,8 +69,9 @@ export async function check(
 }
 
 /**
- * The declared name, else the stored one, else the resource's auto-name, computed here with the stack instance's id
- * the host learned (identity.ts): a name the program sends in a hidden input is never one (issue 41, point 7).
+ * The declared name, else the stored one (the one this stack set, where a refresh recorded a rename), else the
+ * resource's auto-name, computed here with the stack instance's id the host learned (identity.ts): a name the
+ * program sends in a hidden input is never one (issue 41, point 7).
  */
 function withName(olds: Props, news: Props): { props: Props; place?: Place; candidate?: unknown; unnamed?: boolean } {
   const out = { ...news };
@@ -81,7 +82,8 @@ function withName(olds: Props, news: Props): { props: Props; place?: Place; cand
   const candidate =
     which === UNKNOWN ? UNKNOWN : (ownAutoName(which) ?? (olds.name === olds[AUTO_NAME] ? olds.name : undefined));
   if (!declared(out.name)) {
-    if (declared(olds.name)) out.name = olds.name;
+    if (declared(olds[RENAMED_FROM])) out.name = olds[RENAMED_FROM];
+    else if (declared(olds.name)) out.name = olds.name;
     // A `name: null` stays refused as missing.
     else if (out.name === null) return { props: out, place };
     else if (candidate !== undefined) out.name = candidate;
@@ -90,16 +92,26 @@ function withName(olds: Props, news: Props): { props: Props; place?: Place; cand
   return { props: out, place, candidate };
 }
 
-/** A create-only field declared with another value than the stored one: the API cannot change it. */
-function createOnlyChanges(spec: ZoneSpec, olds: Props, inputs: Props): CheckFailure[] {
+/**
+ * Changes from the stored inputs: of a create-only field, refused (the API cannot make them); of a field the API
+ * never lists, said (it is sent as declared, and nothing can show what the account holds).
+ */
+function storedChanges(spec: ZoneSpec, olds: Props, inputs: Props): CheckFailure[] {
   const failures: CheckFailure[] = [];
+  const unseen: string[] = [];
   for (const f of spec.fields) {
-    if (!f.createOnly) continue;
     const n = inputs[f.input];
     const o = olds[f.input];
-    if (!declared(n) || n === UNKNOWN || !declared(o) || o === n) continue;
+    if (!declared(n) || n === UNKNOWN || o === n) continue;
+    if (!f.createOnly && !f.listed) unseen.push(f.input);
+    if (!f.createOnly || !declared(o)) continue;
     failures.push({ property: f.input, reason: createOnlyMessage(spec, f, inputs.name ?? olds.name, undefined, o, n) });
   }
+  if (unseen.length)
+    log(
+      `${zoneRef(spec, inputs.name)}: ${unseen.join(" and ")} is sent as declared, but the API never lists it: what the ` +
+        `account holds, and a change made in the control panel, cannot be seen (docs/resources.md, "What cannot converge").`,
+    );
   return failures;
 }
 
@@ -125,6 +137,8 @@ async function newZoneProblems(
       },
     ];
   }
+  // What existed before this deployment, in the pending create if an interruption leaves one (cli/settle.ts).
+  inputs[LISTED_UP_TO] = rows.reduce((top, z) => Math.max(top, z.id), 0);
   if (typeof name !== "string" || name === UNKNOWN) return [];
   const existing = rowByLabel(rows, name);
   if (!existing) return [];
@@ -156,19 +170,19 @@ async function newZoneProblems(
     return [];
   }
   const mismatches = adoptMismatches(spec, inputs, existing);
-  if (!mismatches.length && firstTime(conn, `${spec.group}:${existing.id}:adopt`)) {
-    // A preview shows an adoption or a take-back as `+ create`: these lines tell it from a zone made new (issue 32).
-    // A live zone's take-back says nothing here: a `--replace` target looks the same, and deletes it first.
-    const said =
-      inputs.adopt === true
-        ? adoptNotice(spec, existing)
-        : spec.deletable
-          ? undefined
-          : takeBackMessage(spec, existing.name, existing.id, !isOwnAutoName(inputs));
-    if (said) {
-      warn(said);
-      countAdoption(conn, place, zoneRef(spec, existing.name, existing.id));
-    }
+  // A preview shows an adoption or a take-back as `+ create`: these lines tell it from a zone made new (issue 32).
+  // A live zone's take-back says nothing here: a `--replace` target looks the same, and deletes it first.
+  const said = mismatches.length
+    ? undefined
+    : inputs.adopt === true
+      ? adoptNotice(spec, existing)
+      : spec.deletable
+        ? undefined
+        : takeBackMessage(spec, existing.name, existing.id, !isOwnAutoName(inputs));
+  if (said) inputs[ADOPTS] = existing.id;
+  if (said && firstTime(conn, `${spec.group}:${existing.id}:adopt`)) {
+    warn(said);
+    countAdoption(conn, place, zoneRef(spec, existing.name, existing.id));
   }
   return mismatches.map((f) => ({
     property: f.input,

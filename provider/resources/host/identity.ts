@@ -68,6 +68,7 @@ export class DeploymentIdentity {
   private readonly claims = new Map<string, string>();
   private readonly made = new Set<string>();
   private readonly gets = new Map<string, number>();
+  private readonly unproven = new Set<string>();
   private learnedSuffix: string | undefined;
 
   constructor(
@@ -106,6 +107,16 @@ export class DeploymentIdentity {
   /** The zone id a `get` of this deployment read under the resource name, if any. */
   readUnder(spec: ZoneSpec, resourceName: string): number | undefined {
     return this.gets.get(`${spec.group}:${resourceName}`);
+  }
+
+  /** Records that this host's refresh found the zone at the id unproven (recorded.ts): this run writes nothing to it. */
+  foundUnproven(spec: ZoneSpec, id: number): void {
+    this.unproven.add(`${spec.group}:${id}`);
+  }
+
+  /** Whether this run found the zone unproven itself: a confirmation counts only after a person has seen it. */
+  unprovenHere(spec: ZoneSpec, id: number): boolean {
+    return this.unproven.has(`${spec.group}:${id}`);
   }
 
   /** Learns the account's delivery suffix from a create answer's `cdn_url` (`<zone>.<alias>.<domain>`). */

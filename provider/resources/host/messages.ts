@@ -2,7 +2,7 @@
  * The zone resources' errors and progress lines: which zone (named once), what happened, what to do. No secret:
  * callers pass names, ids and already redacted client errors; account and state values are made printable.
  */
-import { CdnAuthError, CdnCreateError, CdnError, CdnOutageError } from "../../api/errors";
+import { CdnAuthError, CdnCreateError, CdnError } from "../../api/errors";
 import { describeAccount } from "./identity";
 import { FieldSpec, ZoneSpec } from "../specs";
 import { printable } from "../../api/terminalText";
@@ -39,9 +39,6 @@ export const ROTATION_HINT =
 function clientText(e: Error): string {
   if (e instanceof CdnCreateError) return `${e.method} answered error ${e.code}: ${shown(e.serverMessage)}`;
   if (e instanceof CdnAuthError && !e.notGranted) return `${printable(e.message)}. ${ROTATION_HINT}`;
-  // One line per zone after an outage: the first error of the deployment said what and where (client.ts).
-  if (e instanceof CdnOutageError)
-    return `not tried: ${e.method} was not sent, the API did not answer earlier in this deployment`;
   return printable(e.message);
 }
 
