@@ -33,8 +33,8 @@ const HOST = [
 ];
 /** The real-engine suite: real Pulumi projects run with the `pulumi` CLI (scripts/pulumi-cli.js gets it). */
 const ENGINE = ["/tests/engine/.*\\.test\\.ts$"];
-// tests/gitops/: the GitOps simulation, minutes long, has its own config (npm run test:gitops).
-const IGNORED = ["/node_modules/", "/tests/bench/", "/tests/gitops/"];
+// tests/gitops/ and tests/release/: minutes long, each has its own config (npm run test:gitops, test:release).
+const IGNORED = ["/node_modules/", "/tests/bench/", "/tests/gitops/", "/tests/release/"];
 
 module.exports = {
   testTimeout: 60000,

@@ -134,7 +134,7 @@ const upper = (row) => row.type.replace(/Zone$/, "");
 function lookups(table) {
   let out = HEADER("getXZones and getXZonesOutput of each kind: every zone of the kind in the account.");
   out += `import type * as pulumi from "@pulumi/pulumi";\nimport type { FunctionOptions, FunctionOutputOptions } from "../connection";\n`;
-  out += `import { zonesOf, zonesOfOutput, type GetZonesResult, type ZoneInfoOf } from "../zoneList";\n\n`;
+  out += `import { outputForm } from "../outputForm";\nimport { zonesOf, type GetZonesResult, type ZoneInfoOf } from "../zoneList";\n\n`;
   for (const [kind, row] of Object.entries(table)) {
     const U = upper(row);
     const access = row.liveOnly ? " (needs live-zone access on the API key)" : "";
@@ -146,7 +146,7 @@ function lookups(table) {
     out += doc(`Every ${row.label} of the account${access}.`);
     out += `export const get${U}Zones: (\n  args?: Record<string, never>,\n  opts?: FunctionOptions,\n) => Promise<GetZonesResult<${U}ZoneInfo>> = zonesOf("${kind}", "get${U}Zones");\n`;
     out += doc(`Every ${row.label} of the account${access}, as an Output.`);
-    out += `export function get${U}ZonesOutput(\n  args?: Record<string, never>,\n  opts?: FunctionOutputOptions,\n): pulumi.Output<GetZonesResult<${U}ZoneInfo>> {\n  return zonesOfOutput(get${U}Zones, args, opts);\n}\n\n`;
+    out += `export function get${U}ZonesOutput(\n  args?: Record<string, never>,\n  opts?: FunctionOutputOptions,\n): pulumi.Output<GetZonesResult<${U}ZoneInfo>> {\n  return outputForm(get${U}Zones, args, opts);\n}\n\n`;
   }
   return out;
 }
@@ -190,7 +190,7 @@ function resourcesDoc(table) {
       f.create === "required" && !f.optionalInput && "required",
       f.secret && "secret",
       f.create !== "no" && !f.update && "create-only",
-      !f.listed && "not listed",
+      !f.listed && "not listed: its drift cannot be seen",
     ].filter(Boolean);
     return `\`${name}\`${notes.length ? ` (${notes.join(", ")})` : ""}`;
   };

@@ -49,10 +49,14 @@ function generator(dir, pkg, name, progress) {
 }
 
 /** Writes the SDKs of `languages` into `out`; returns each language's folder. */
-function generateSdks(out, languages = LANGUAGES, progress = (l) => process.stderr.write(`${l}\n`)) {
-  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "provider/package.json"), "utf8"));
+function generateSdks(
+  out,
+  languages = LANGUAGES,
+  progress = (l) => process.stderr.write(`${l}\n`),
+  schema = path.join(ROOT, "provider/schema.json"),
+) {
+  const { version, language } = JSON.parse(fs.readFileSync(schema, "utf8"));
   for (const lang of languages) fs.rmSync(path.join(out, lang), { recursive: true, force: true });
-  const schema = path.join(ROOT, "provider/schema.json");
   const others = languages.filter((l) => l !== "dotnet");
   if (others.length) run(generator(MODULE_DIR, "sdkgen", "sdkgen", progress), [schema, out, ...others]);
   if (languages.includes("dotnet"))
@@ -64,9 +68,11 @@ function generateSdks(out, languages = LANGUAGES, progress = (l) => process.stde
   if (fs.existsSync(readme)) fs.copyFileSync(readme, path.join(out, "python/README.md"));
   if (languages.includes("go")) {
     const sdk = pinnedVersion();
+    // The module is the folder above the package (`<module>/cdn`), as the schema's importBasePath says.
+    const module = language.go.importBasePath.replace(/\/[^/]+$/, "");
     fs.writeFileSync(
       path.join(out, "go/go.mod"),
-      `module pulumi-cdn-zones/sdk/go\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 ${sdk}\n`,
+      `module ${module}\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 ${sdk}\n`,
     );
     // The Go SDK's go.sum, from the same module proxy: `go mod tidy` settles what the CLI's pins leave open.
     run("go", ["mod", "tidy"], { cwd: path.join(out, "go"), env: GO_ENV });
@@ -79,7 +85,7 @@ function generateSdks(out, languages = LANGUAGES, progress = (l) => process.stde
   return dirs;
 }
 
-module.exports = { generateSdks, LANGUAGES };
+module.exports = { generateSdks, generator, LANGUAGES, MODULE_DIR };
 
 if (require.main === module) {
   const args = process.argv.slice(2);

@@ -75,14 +75,16 @@ const PROVIDER_LAUNCHER = `#!/bin/sh
 host=$(node -p "require.resolve('@pulumi/pulumi/cmd/dynamic-provider')") || exit 1
 exec node "$host" "$@"
 `;
+// The hosts are Node.js scripts of ours, started with this Node.js by its absolute path: a Python, Go or YAML
+// project runs with no Node.js on PATH, as with Pulumi's own hosts (Go programs).
 const languageLauncher = (script) => `#!/bin/sh
 # The Node.js language host of pulumi-cdn-zones' test CLI (tools/pulumi-cli/language-host.js explains why ours).
-exec node "${script}" "$@"
+exec "${process.execPath}" "${script}" "$@"
 `;
-const pythonLauncher = (script) => `#!/bin/sh
-# The Python language host of pulumi-cdn-zones' test CLI (tools/pulumi-cli/language-host-python.js explains why ours).
+const standInLauncher = (language, script) => `#!/bin/sh
+# The ${language} language host of pulumi-cdn-zones' test CLI (tools/pulumi-cli/${path.basename(script)} explains why ours).
 # It serves gRPC with this clone's Node.js SDK.
-CDN_ZONES_NODE_SDK="${ROOT}" exec node "${script}" "$@"
+CDN_ZONES_NODE_SDK="${ROOT}" exec "${process.execPath}" "${script}" "$@"
 `;
 
 /** Writes the scripts that sit beside `pulumi` (cheap, so done on every run: a changed host is picked up). */
@@ -92,10 +94,11 @@ function writeScripts(binDir) {
     const p = path.join(binDir, file);
     if (!fs.existsSync(p) || fs.readFileSync(p, "utf8") !== text) fs.writeFileSync(p, text, { mode: 0o755 });
   };
-  for (const file of ["language-host.js", "language-host-python.js"])
+  for (const file of ["language-host.js", "language-host-python.js", "language-host-go.js"])
     put(file, fs.readFileSync(path.join(MODULE_DIR, file), "utf8"));
   put("pulumi-language-nodejs", languageLauncher(host));
-  put("pulumi-language-python", pythonLauncher(path.join(binDir, "language-host-python.js")));
+  put("pulumi-language-python", standInLauncher("Python", path.join(binDir, "language-host-python.js")));
+  put("pulumi-language-go", standInLauncher("Go", path.join(binDir, "language-host-go.js")));
   put("pulumi-resource-pulumi-nodejs", PROVIDER_LAUNCHER);
 }
 

@@ -10,6 +10,13 @@ const fs = require("fs");
 const path = require("path");
 
 const PKG = path.resolve(__dirname, "../provider");
+/**
+ * The Go SDK's package path: the module (`.../sdk/go`, served from a release's GOPROXY folder) and the package `cdn`.
+ * The repository has no public address, so no address is made up: a team gives its own module path to
+ * `npm run release -- --go-module` (docs/upgrading.md), and this placeholder of the documentation domain stands until
+ * then. A major version 2 or later adds `/vN` to the module.
+ */
+const GO_IMPORT = "example.com/pulumi-cdn-zones/sdk/go/cdn";
 
 /** Loads a TypeScript module of the package from its source (transpiled on the fly, with the modules it imports). */
 function loadSource(rel) {
@@ -131,17 +138,16 @@ function functions(table, methods) {
       {},
       { zones: T.list(T.ref(`${row.type}Info`)) },
     );
-  out.getZone = fn(
-    "One zone by kind (pull, push, vod, live) and name.",
-    { kind: T.string, name: T.string },
-    {
-      zone: T.any,
-    },
+  // A zone of any kind, typed: a program in another language gets its id as an integer (Python: `1004`, not `1004.0`).
+  const info = zoneInfoType(table).properties;
+  const optional = Object.fromEntries(
+    Object.entries(info).map(([k, t]) => [["kind", "zoneId"].includes(k) ? k : `${k}?`, t]),
   );
+  out.getZone = fn("One zone by kind (pull, push, vod, live) and name.", { kind: T.string, name: T.string }, optional);
   out.getUnmanagedZones = fn(
     "The zones of the account that `managed` (zone ids) does not name.",
     { managed: T.list(T.any), "kinds?": T.list(T.string) },
-    { zones: T.list(T.any), managedCount: T.integer, skippedKinds: T.list(T.string) },
+    { zones: T.list(T.ref("ZoneInfo")), managedCount: T.integer, skippedKinds: T.list(T.string) },
   );
   out.purgeUrl = fn("Removes one file from the cache (nothing during a preview).", { url: T.string }, PURGE_RESULT);
   out.purgeUrls = fn(
@@ -187,13 +193,11 @@ function functions(table, methods) {
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [`cdn:index:${k}`, v]));
 }
 
-/** The lookups' zone types: `kind`, `zoneId` and what a listZones row of the kind carries. */
+/** The lookups' zone types: `kind`, `zoneId` and what a listZones row of the kind carries; ZoneInfo: of any kind. */
 function zoneInfoTypes(table) {
   const types = {};
   for (const [kind, row] of Object.entries(table)) {
-    const properties = { kind: T.string, zoneId: T.integer };
-    for (const [name, f] of Object.entries(row.fields)) if (f.listed) properties[name] = T.string;
-    for (const [name, c] of Object.entries(row.computed)) if (c.fromList) properties[name] = T.string;
+    const properties = rowProperties([row]);
     types[`cdn:index:${row.type}Info`] = {
       type: "object",
       description: `A ${row.label} as the lookups return it (kind \`${kind}\`).`,
@@ -201,8 +205,27 @@ function zoneInfoTypes(table) {
       required: row.rowsMayOmitFields ? ["kind", "zoneId"] : Object.keys(properties),
     };
   }
+  types["cdn:index:ZoneInfo"] = zoneInfoType(table);
   return types;
 }
+
+/** `kind`, `zoneId` and the fields listZones carries for the given kinds' rows. */
+function rowProperties(rows) {
+  const properties = { kind: T.string, zoneId: T.integer };
+  for (const row of rows) {
+    for (const [name, f] of Object.entries(row.fields)) if (f.listed) properties[name] = T.string;
+    for (const [name, c] of Object.entries(row.computed)) if (c.fromList) properties[name] = T.string;
+  }
+  return properties;
+}
+
+/** A zone of any kind as getZone and getUnmanagedZones return it: the fields of its own kind are set. */
+const zoneInfoType = (table) => ({
+  type: "object",
+  description: "A zone of any kind, as getZone and getUnmanagedZones return it (`kind` says which).",
+  properties: rowProperties(Object.values(table)),
+  required: ["kind", "zoneId"],
+});
 
 /**
  * The provider's configuration: every setting of the settings table, `cdn:<name>`, secrets marked; each described
@@ -253,7 +276,7 @@ function renderSchema(table) {
         respectSchemaVersion: true,
       },
       python: { packageName: "pulumi_cdn", respectSchemaVersion: true, pyproject: { enabled: true } },
-      go: { importBasePath: "pulumi-cdn-zones/sdk/go/cdn", respectSchemaVersion: true },
+      go: { importBasePath: GO_IMPORT, respectSchemaVersion: true },
       csharp: { rootNamespace: "CdnZones", respectSchemaVersion: true },
     },
   };

@@ -52,7 +52,7 @@ import {
   withRetry,
 } from "./retry";
 import { Semaphore } from "./semaphore";
-import { DEFAULT_MAX_RESPONSE_BYTES, Transport } from "./transport";
+import { DEFAULT_MAX_RESPONSE_BYTES, Transport, type Timers } from "./transport";
 import { ZONE_ROW_FIELDS, type UserRow } from "./wire";
 import type { CreateKey, CreateResultOf, RequiredCreateKey, UpdateKey, ZoneRowOf } from "./zoneFields";
 import { ZONE_KIND_TABLE } from "./zoneKinds";
@@ -64,8 +64,10 @@ export interface CdnClientOptions extends ClientSettings {
   retryMaxDelayMs?: number;
   /** A larger answer is refused (one final protocol error), not downloaded further. */
   maxResponseBytes?: number;
-  /** Clock for `currentDate`; tests move it to check the 10-minute window. */
+  /** Clock for `currentDate`, attempts' times and the outage hold; tests move it (the 10-minute window, the hold). */
   now?: () => number;
+  /** Node's timers unless a test gives its own, which fire when it says: no test of a timeout races a clock. */
+  timers?: Timers;
   /** Randomness for retry jitter. */
   random?: () => number;
   /** Progress of every attempt, without secrets: for logs and figures. */
@@ -181,6 +183,7 @@ export class CdnClient {
   /** The retry budget and backoff of this client; the create recovery (resources/host/recover.ts) spends the same budget. */
   readonly retryPolicy: Readonly<RetryPolicy>;
   private readonly now: () => number;
+  private readonly timers: Timers;
   private readonly onEvent?: (e: CallEvent) => void;
   private readonly waitNotice: { afterMs: number; attemptTimeoutMs: number; onWaiting?: (n: WaitNotice) => void };
   /** Attempt numbers of the first contact announced already (once each, however many calls wait). */
@@ -210,7 +213,11 @@ export class CdnClient {
     this.apiUserId = o.apiUserId;
     SECRETS.set(this, { apiKey: o.apiKey });
     this.inFlight = new Semaphore(o.maxInFlight);
+    this.now = o.now ?? Date.now;
+    this.timers = o.timers ?? { setTimeout, clearTimeout };
     this.transport = new Transport({
+      timers: this.timers,
+      now: this.now,
       baseUrl: o.baseUrl,
       timeoutMs: o.timeoutMs,
       firstContactTimeoutMs: o.firstContactTimeoutMs,
@@ -226,7 +233,6 @@ export class CdnClient {
       firstContactRetries: FIRST_CONTACT_RETRIES,
       contacted: () => this.transport.contacted,
     };
-    this.now = o.now ?? Date.now;
     this.onEvent = o.onEvent;
     const attemptTimeoutMs = Math.min(o.timeoutMs, o.firstContactTimeoutMs);
     this.waitNotice = { afterMs: o.waitNoticeAfterMs, attemptTimeoutMs, onWaiting: o.onWaiting };
@@ -301,8 +307,8 @@ export class CdnClient {
       throw e instanceof Error ? withMessage(e, redact(e.message, [apiKey, ...passwords])) : e;
     }
     const down = this.outage;
-    if (down && Date.now() - down.at < OUTAGE_HOLD_MS)
-      throw new CdnOutageError(method, down.error, Date.now() - down.at, this.baseUrl);
+    if (down && this.now() - down.at < OUTAGE_HOLD_MS)
+      throw new CdnOutageError(method, down.error, this.now() - down.at, this.baseUrl);
     const refused = this.refused;
     if (refused) throw new CdnAuthError(refused.faultCode, refused.faultString, method, undefined, refused.method);
     // A failed attempt is reported once its fate is known, so the event can say when it is retried.
@@ -321,7 +327,7 @@ export class CdnClient {
         const date = currentDate(this.now());
         const auth = authString(date, apiKey, s.name);
         const secrets = [apiKey, auth, ...passwords];
-        const started = Date.now();
+        const started = this.now();
         const stopWatch = this.watchFirstContact(method, this.transport.where(s.group), attempt, () =>
           s.idempotent ? retriesAllowed(this.retryPolicy) + 1 : 1,
         );
@@ -333,10 +339,10 @@ export class CdnClient {
             throw errorFromFault(method, faultCode, faultString, secrets, Number.isFinite(skew) ? skew : undefined);
           }
           this.outage = undefined;
-          this.onEvent?.({ method, attempt, ms: Date.now() - started, ok: true });
+          this.onEvent?.({ method, attempt, ms: this.now() - started, ok: true });
           return answer.value;
         } catch (e) {
-          failedMs = Date.now() - started;
+          failedMs = this.now() - started;
           throw e instanceof CdnError
             ? e
             : new CdnError("protocol", redact(String((e as Error)?.message ?? e), secrets), method);
@@ -344,7 +350,7 @@ export class CdnClient {
           stopWatch();
         }
       });
-    const started = Date.now();
+    const started = this.now();
     try {
       if (!s.idempotent) return await attemptOnce(1);
       return await withRetry(attemptOnce, this.retryPolicy, (err, attempt, delayMs) => {
@@ -357,11 +363,11 @@ export class CdnClient {
       report(e.attempts, e);
       // Only a call that is retried has a budget to speak of; a create's lost answer is recover.ts's to tell.
       const firstContact = !this.transport.contacted && this.retryPolicy.retries > FIRST_CONTACT_RETRIES;
-      const spent = s.idempotent ? afterBudget(e, started, Date.now(), firstContact) : e;
+      const spent = s.idempotent ? afterBudget(e, started, this.now(), firstContact) : e;
       // The API down or silent (no connection, no answer in time), not one answer lost (a flaky network): hold.
       const silent = spent instanceof CdnTransportError && !(spent instanceof CdnOutageError);
       if (silent && (spent.type === "timeout" || (spent.type === "connection" && !spent.maybeProcessed)))
-        this.outage = { error: spent, at: Date.now() };
+        this.outage = { error: spent, at: this.now() };
       // A stale or wrong key fails every call alike: said once, the others not sent (a rotation's 500 zones, issue 40).
       if (spent instanceof CdnAuthError && !spent.notGranted && !spent.expired && !spent.refusedAt)
         this.refused ??= spent;
@@ -377,7 +383,7 @@ export class CdnClient {
     const { afterMs, attemptTimeoutMs, onWaiting } = this.waitNotice;
     const waited = () => this.transport.contacted || this.announced.has(attempt);
     if (!onWaiting || waited()) return () => undefined;
-    const timer = setTimeout(() => {
+    const timer = this.timers.setTimeout(() => {
       if (waited()) return;
       this.announced.add(attempt);
       const m = attempts();
@@ -387,8 +393,8 @@ export class CdnClient {
         `until the API first answers: ${settingRef("firstContactTimeoutMs")})`;
       onWaiting({ method, url, attempt, attempts: m, waitedMs: afterMs, message });
     }, afterMs);
-    timer.unref?.();
-    return () => clearTimeout(timer);
+    if (typeof timer === "object") timer.unref();
+    return () => this.timers.clearTimeout(timer);
   }
 
   /**

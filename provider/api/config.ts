@@ -6,7 +6,7 @@
  * tests/unit/configuration-doc.test.ts).
  */
 import { CdnConfigError, CdnValidationError } from "./errors";
-import { INT32_MAX } from "./ids";
+import { asId, INT32_MAX } from "./ids";
 import { levenshtein } from "./levenshtein";
 
 /** Per-call timeout: long enough for a slow listZones, short enough that a hung call is noticed. */
@@ -178,6 +178,28 @@ export const KNOWN_CONFIG_KEYS: readonly string[] = SETTING_NAMES.map((n) => SET
 /** The one switch that is no setting of the account: environment only, `CDN_LOG=quiet` silences the host's notes. */
 export const LOG_SWITCH = { env: "CDN_LOG", quiet: "quiet" } as const;
 export const logsQuiet = (env: NodeJS.ProcessEnv = process.env): boolean => env[LOG_SWITCH.env] === LOG_SWITCH.quiet;
+
+/**
+ * Why a secret setting set without `--secret` is refused (`where` Pulumi would keep it in clear), with the commands
+ * that encrypt it; never its value. Both entries refuse it: the program (common/programConfig.ts) and the plugin.
+ */
+export function plainSecretRefusal(keys: readonly string[], where: string, stackFlag = ""): string {
+  const commands = keys.map(
+    (key) => `pulumi config set --secret ${key} <your ${key === "cdn:apiKey" ? "API key" : "value"}>${stackFlag}`,
+  );
+  return (
+    `${keys.join(", ")} is set without --secret in this stack's configuration: Pulumi would store it in clear ${where}. ` +
+    `Encrypt it, then run this again: ${commands.join("; ")}`
+  );
+}
+
+/**
+ * Zone ids a person confirmed for one command after checking them in the control panel (docs/resources.md, "Zone
+ * identity"): environment only, so a confirmation never outlives the run it was given for. `CDN_CONFIRM_DELETE` was its name.
+ */
+export const CONFIRM_SWITCH = { env: "CDN_CONFIRM_IDS", formerEnv: "CDN_CONFIRM_DELETE" } as const;
+export const confirmedIds = (env: NodeJS.ProcessEnv = process.env): number[] =>
+  `${env[CONFIRM_SWITCH.env] ?? ""},${env[CONFIRM_SWITCH.formerEnv] ?? ""}`.split(",").flatMap((s) => asId(s) ?? []);
 
 /** How messages name a setting: its config key and its environment variable. */
 export function settingRef(name: SettingName): string {

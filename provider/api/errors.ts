@@ -252,7 +252,8 @@ export class CdnTransportError extends CdnError {
 /**
  * A call not sent because the API did not answer another call of the same client moments before (the outage hold of
  * client.ts). Nothing reached the server, so nothing may have been made; it is not retried: a deployment of 300
- * zones whose API went silent fails in about one call's budget, not one budget per zone (issue 32).
+ * zones whose API went silent fails in about one call's budget, not one budget per zone (issue 32). Its message names
+ * the call that started the hold and where, so whichever error a user reads first says what failed (issue 41).
  */
 export class CdnOutageError extends CdnTransportError {
   constructor(method: string, first: CdnTransportError, agoMs: number, where: string) {

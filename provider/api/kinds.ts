@@ -6,7 +6,7 @@
  * (zoneKinds.ts), and every layer derives its maps from here, so adding or renaming one spelling cannot leave a
  * copy behind.
  */
-import { ZONE_KIND_TABLE } from "./zoneKinds";
+import { ZONE_KIND_TABLE, type KindRow } from "./zoneKinds";
 
 const TABLE = ZONE_KIND_TABLE;
 
@@ -19,18 +19,10 @@ export type ZoneType = (typeof TABLE)[ZoneKind]["type"];
 /** Any of a kind's three spellings, where a caller may use whichever it has at hand. */
 export type ZoneSpelling = ZoneKind | ZoneGroup | ZoneType;
 
-/** Everything known of one kind. */
-export interface ZoneKindInfo<K extends ZoneKind = ZoneKind> {
+/** Everything known of one kind: its names and flags, as its row says them (KindRow, zoneKinds.ts). */
+export interface ZoneKindInfo<K extends ZoneKind = ZoneKind>
+  extends Pick<(typeof TABLE)[K], "group" | "type" | "label" | "apiLabel">, Pick<KindRow, "deletable" | "liveOnly"> {
   readonly kind: K;
-  readonly group: (typeof TABLE)[K]["group"];
-  readonly type: (typeof TABLE)[K]["type"];
-  /** Words for our messages: "pull zone 'assets'". */
-  readonly label: (typeof TABLE)[K]["label"];
-  /** The API's own words in its create errors (§7): "Pull Zone creation failed". */
-  readonly apiLabel: (typeof TABLE)[K]["apiLabel"];
-  /** Whether the API can delete a zone of the kind; whether its methods are granted on request only (§4.5). */
-  readonly deletable: boolean;
-  readonly liveOnly: boolean;
 }
 
 /** Every kind, in the order kinds are listed, declared and imported. */
@@ -50,7 +42,7 @@ export function perGroup<T>(make: (kind: ZoneKind) => T): Record<ZoneGroup, T> {
 
 /** The row of `kind`. */
 export function kindInfo<K extends ZoneKind>(kind: K): ZoneKindInfo<K> {
-  return { kind, ...TABLE[kind] } as ZoneKindInfo<K>;
+  return { kind, ...TABLE[kind] };
 }
 
 const BY_GROUP = new Map<string, ZoneKind>(ZONE_KINDS.map((k) => [TABLE[k].group, k]));

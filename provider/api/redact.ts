@@ -3,11 +3,12 @@
  * like Octokit's `request-error.js`: a server may echo a password, or text holding a secret, back altered. The text is
  * searched as sent and with its escapes read up to three times (XML, percent and form, JSON/JS/Python backslashes),
  * folded (NFKC, case) and stripped of what shows nothing; a secret is looked for as written, reversed, as hex and as
- * base64. Any 16-character run of a secret, or a text ending in 8 or more of its first characters, is `[redacted]`.
+ * base64. Any run of 8 characters of a secret (a server's own truncation showed 12 of 19), or a text ending in 8 or more
+ * of its first characters, is `[redacted]`.
  */
 
-/** Runs of a secret this long are redacted wherever they appear (a partial authString echoed back). */
-const PARTIAL_RUN = 16;
+/** Runs of a secret this long are redacted wherever they appear (a partial authString or password echoed back). */
+const PARTIAL_RUN = 8;
 /** A text ending in this much of a secret's start was cut in the middle of it. */
 const CUT_PREFIX = 8;
 /** How many times escapes are read (a value escaped as XML, then percent-encoded twice). */

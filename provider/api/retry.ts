@@ -1,7 +1,8 @@
 /**
  * The whole retry rule in one place, as stripe-node's `_shouldRetry`: which failures of calls safe to repeat get
- * another attempt (connection errors, timeouts, 5xx, 429, bodies cut short) and after how long (capped exponential
- * backoff with full jitter, or `Retry-After` under the same cap). A lost create is settled by resources/host/recover.ts.
+ * another attempt (connection errors, timeouts, 5xx, 429, bodies cut short; 429s more of them) and after how long
+ * (capped exponential backoff with full jitter, after a `Retry-After` under the same cap). A lost create is settled
+ * by resources/host/recover.ts.
  */
 import { CdnAuthError, CdnError, CdnTransportError, withMessage } from "./errors";
 import { settingRef } from "./config";
@@ -31,6 +32,17 @@ export interface RetryPolicy {
 const SILENT_RETRIES = 1;
 
 /**
+ * Attempts more for a call the service answers 429: it ran nothing and said when to come back, so repeating it is
+ * safe, a create included, and several stacks at once meet it often (issue 43); never with retries turned off.
+ */
+export const RATE_LIMITED_RETRIES = 30;
+
+/** The attempts more {@link RATE_LIMITED_RETRIES} gives when `err` is a 429. */
+export function rateLimitedRetries(policy: RetryPolicy, err: unknown): number {
+  return policy.retries > 0 && err instanceof CdnTransportError && err.status === 429 ? RATE_LIMITED_RETRIES : 0;
+}
+
+/**
  * Attempts after the first that the policy allows now: the first-contact budget until an answer has come back, then
  * the whole budget, but {@link SILENT_RETRIES} when the last attempt (`err`) got no answer in time.
  */
@@ -38,7 +50,7 @@ export function retriesAllowed(policy: RetryPolicy, err?: unknown): number {
   if (policy.firstContactRetries !== undefined && policy.contacted && !policy.contacted())
     return Math.min(policy.retries, policy.firstContactRetries);
   if (err instanceof CdnTransportError && err.type === "timeout") return Math.min(policy.retries, SILENT_RETRIES);
-  return policy.retries;
+  return policy.retries + rateLimitedRetries(policy, err);
 }
 
 /** The delay before attempt `attempt + 1` (attempt counts from 1): full jitter under a doubling cap. */
@@ -47,13 +59,16 @@ export function backoffDelay(attempt: number, policy: RetryPolicy): number {
   return Math.round((policy.random ?? Math.random)() * cap);
 }
 
-/** The delay before the next attempt: the backoff, or a 429's or 503's `Retry-After`, never more than the cap. */
+/**
+ * The delay before the next attempt: the backoff, or a 429's or 503's `Retry-After` plus the backoff (its jitter
+ * spreads the clients told the same wait), never more than the cap.
+ */
 export function retryDelay(err: unknown, attempt: number, policy: RetryPolicy): number {
   const backoff = backoffDelay(attempt, policy);
   const asked =
     err instanceof CdnTransportError && (err.status === 429 || err.status === 503) ? err.retryAfterMs : undefined;
   if (asked === undefined) return backoff;
-  return Math.min(policy.maxDelayMs, Math.max(backoff, asked));
+  return Math.min(policy.maxDelayMs, asked + backoff);
 }
 
 /** `Retry-After` in milliseconds: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */

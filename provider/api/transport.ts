@@ -30,7 +30,14 @@ import {
 /** Largest response body accepted (a 10,000-row report is ~2 MB). */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
+/** What a client waits with: Node's timers, or a test's that fire only when it says (tests/support/manualClock.ts). */
+export type Timers = { setTimeout(fire: () => void, ms: number): Timer; clearTimeout(timer: Timer): void };
+type Timer = Parameters<typeof clearTimeout>[0];
+
 interface TransportOptions {
+  timers: Timers;
+  /** The client's clock: an attempt re-armed at the first answer gets its whole timeout counted from its start. */
+  now: () => number;
   baseUrl: string;
   timeoutMs: number;
   maxResponseBytes: number;
@@ -186,20 +193,20 @@ export class Transport {
    * with the whole `timeoutMs`, counted from the start, once any answer arrives. `onTimeout` gets the limit.
    */
   private startTimer(onTimeout: (limitMs: number, firstContact: FirstContactTimeout) => void): { stop(): void } {
-    const { timeoutMs, firstContactTimeoutMs: first } = this.opts;
-    const startedAt = Date.now();
+    const { timeoutMs, firstContactTimeoutMs: first, timers, now } = this.opts;
+    const startedAt = now();
     let limit = !this.contacted && first !== undefined && first < timeoutMs ? first : timeoutMs;
     const fire = () => onTimeout(limit, limit < timeoutMs ? true : !this.contacted ? "unanswered" : undefined);
-    let timer = setTimeout(fire, limit);
+    let timer = timers.setTimeout(fire, limit);
     const rearm = () => {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       limit = timeoutMs;
-      timer = setTimeout(fire, Math.max(0, timeoutMs - (Date.now() - startedAt)));
+      timer = timers.setTimeout(fire, Math.max(0, timeoutMs - (now() - startedAt)));
     };
     if (limit < timeoutMs) this.underFirstContact.add(rearm);
     return {
       stop: () => {
-        clearTimeout(timer);
+        timers.clearTimeout(timer);
         this.underFirstContact.delete(rearm);
       },
     };

@@ -2,7 +2,7 @@
  * What the API takes and gives for each zone kind, derived from the kinds' table (zoneKinds.ts): the keys of create's
  * and update's `values`, a listZones row, a create answer. Every other layer reads these, never its own lists.
  */
-import { ZONE_KIND_TABLE } from "./zoneKinds";
+import { KIND_ROWS, type FieldRow, type ZONE_KIND_TABLE } from "./zoneKinds";
 
 type Table = typeof ZONE_KIND_TABLE;
 type Kind = keyof Table;
@@ -33,11 +33,9 @@ export type ZoneRowOf<K extends Kind> = Table[K]["rowsMayOmitFields"] extends tr
 /** What a successful create of kind K returns, after normalization (every computed value as a string). */
 export type CreateResultOf<K extends Kind> = { id: number } & { [F in CreateResultKey<K>]: string };
 
-type FieldRow = { readonly wire: string; readonly create: string; readonly update: boolean; readonly listed: boolean };
-type ComputedRow = { readonly wire: string; readonly fromCreate: boolean; readonly fromList: boolean };
 /** The wire keys of `kind`'s fields that `keep` keeps, in the table's order. */
 const wireKeys = <T extends string>(kind: Kind, keep: (f: FieldRow) => boolean): readonly T[] =>
-  (Object.values(ZONE_KIND_TABLE[kind].fields) as FieldRow[]).filter(keep).map((f) => f.wire as T);
+  Object.values(KIND_ROWS[kind].fields).flatMap((f) => (keep(f) ? [f.wire as T] : []));
 
 /** Create's keys for `kind`, in the table's order. */
 export const createKeys = <K extends Kind>(kind: K) => wireKeys<CreateKey<K>>(kind, (f) => f.create !== "no");
@@ -49,6 +47,6 @@ export const updateKeys = <K extends Kind>(kind: K) => wireKeys<UpdateKey<K>>(ki
 
 /** The fields of a listZones row of `kind`, exactly and in order: `id`, the listed fields, the listed computed outputs. */
 export function rowFields<K extends Kind>(kind: K): readonly ("id" | RowKey<K>)[] {
-  const computed = (Object.values(ZONE_KIND_TABLE[kind].computed) as ComputedRow[]).filter((c) => c.fromList);
+  const computed = Object.values(KIND_ROWS[kind].computed).filter((c) => c.fromList);
   return ["id", ...wireKeys<RowKey<K>>(kind, (f) => f.listed), ...computed.map((c) => c.wire as RowKey<K>)];
 }

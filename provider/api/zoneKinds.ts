@@ -4,18 +4,55 @@
  *
  * This file imports nothing: scripts/generate-kinds.js reads it on its own.
  *
- * A field: `wire` its key in the API's `values` struct and listZones rows; `rule` how check validates it
- * (resources/host/validate.ts); `create` whether the create method takes it (`required`, `optional`, or `no`);
- * `update` whether the update method takes it (a field create takes and update does not is create-only: changing
- * it later is refused at check); `listed` whether listZones carries it (so refresh sees it drift); `secret` stored
- * only as a Pulumi secret; `input` the TypeScript type a program may give; `doc` the text users read.
- *
- * A computed output: `wire` its key in a create answer and listZones rows; `fromCreate` / `fromList` where it comes
- * from; `deliveryHost` built from the account's suffix where the API gave none (cdnUrl); `createWireType` the
- * wire type of the create answer where the contract says another than string (§4.4: VOD's vanity_ip is an int).
- *
- * `example`: the inputs, besides `name`, of a valid minimal zone of the kind, for tests and examples to use.
+ * The row's type below lets the compiler hold the table (`as const satisfies`): a rule validate.ts has no check for,
+ * a field or a row missing a property, or a property the type does not know is a build error.
  */
+
+/** How check validates a field's value: one case each in resources/host/validate.ts's `fieldProblem`. */
+export type FieldRule = "name" | "origin" | "host" | "ip" | "compress" | "text" | "password";
+
+/** A field of a kind: an input of its resource; `wire` its key in the API's `values` struct and listZones rows. */
+export interface FieldRow {
+  readonly wire: string;
+  readonly rule: FieldRule;
+  /** Whether create takes it, and update (a field create takes and update does not is create-only: check refuses). */
+  readonly create: "required" | "optional" | "no";
+  readonly update: boolean;
+  /** Whether listZones carries it (so refresh sees it drift); whether it is stored only as a Pulumi secret. */
+  readonly listed: boolean;
+  readonly secret?: boolean;
+  /** The TypeScript type a program may give; `optionalInput`: the class does not require it (the name is auto-made). */
+  readonly input: string;
+  readonly optionalInput?: boolean;
+  readonly doc: string;
+}
+
+/** An output the API computes. */
+export interface ComputedRow {
+  /** Its key in a create answer and listZones rows; `fromCreate` / `fromList`: where it comes from. */
+  readonly wire: string;
+  readonly fromCreate: boolean;
+  readonly fromList: boolean;
+  /** Built from the account's suffix where the API gave none (cdnUrl). */
+  readonly deliveryHost?: boolean;
+  /** The wire type of the create answer where the contract says another than string (§4.4: VOD's vanity_ip). */
+  readonly createWireType?: "int";
+  readonly doc: string;
+}
+
+/**
+ * A kind's row: its names (`label` for our messages, "pull zone 'assets'"; `apiLabel` the API's own in its create
+ * errors, §7) and docs; what the API can do with it (`deletable`; `liveOnly`: its methods are granted on request,
+ * §4.5); its create error codes, fields and computed outputs.
+ */
+export type KindRow = Readonly<Record<"group" | "type" | "label" | "apiLabel" | "argsDoc" | "classDoc", string>> &
+  Readonly<Record<"deletable" | "liveOnly" | "rowsMayOmitFields", boolean>> & {
+    readonly createErrors: Readonly<{ failed: number; nameInUse: number; originUnresolvable?: number }>;
+    /** The inputs, besides `name`, of a valid minimal zone of the kind, for tests and examples to use. */
+    readonly example: Readonly<Record<string, string>>;
+    readonly fields: { readonly name: FieldRow } & Readonly<Record<string, FieldRow>>;
+    readonly computed: Readonly<Record<string, ComputedRow>>;
+  };
 
 /** The text every kind's `name` carries. */
 const NAME_DOC =
@@ -215,4 +252,7 @@ export const ZONE_KIND_TABLE = {
     },
     computed: {},
   },
-} as const;
+} as const satisfies Readonly<Record<string, KindRow>>;
+
+/** The table through its row type, for code that reads any kind's row (optional properties included), with no cast. */
+export const KIND_ROWS: Readonly<Record<keyof typeof ZONE_KIND_TABLE, KindRow>> = ZONE_KIND_TABLE;

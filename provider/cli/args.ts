@@ -6,11 +6,12 @@ import * as fs from "fs";
 import { parseArgs } from "util";
 import { isZoneKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 import { LANGUAGES, type Language } from "./program";
+import type { BackendStack } from "./state";
 
 export const USAGE = `Usage: cdn-zones import [options]
        cdn-zones settle [--stack NAME]
+       cdn-zones coverage [--stack NAME] [--json] [--preview FILE]
        cdn-zones summary [--title TEXT] [FILE]
-       cdn-zones drift [--stack NAME]
 
 import: writes a Pulumi program (TypeScript, YAML or Python) declaring every zone of the account with
 \`adopt: true\`, so \`pulumi up\` takes the zones over instead of creating new ones. See docs/migration.md.
@@ -34,12 +35,16 @@ Options:
 Progress and the \`pulumi config set --secret\` commands for the zones' passwords go to stderr.
 
 settle: after an interrupted \`pulumi up\`, records in the stack's state the zones its pending creates made,
-and drops the pending creates that made nothing (docs/resources.md, "Interrupted deployments"). Connection: the
-stack's cdn:* config, then the environment. Run it before \`pulumi up\`; with nothing pending it asks no API.
+and drops the pending creates that made nothing (docs/resources.md, "Interrupted deployments"); keeps the stack's
+record of the zones it held and retired (a stack tag a destroy keeps), and after a destroy makes the stack instance
+again, so the next \`up\` takes its zones back. Connection: the stack's cdn:* config, then the environment. Run it
+before and after \`pulumi up\`, and before one after a destroy; with nothing pending it asks no API.
 
-drift: the zones of the account that the stack's state does not hold (made by hand, or left by a removal), one
-line each on stdout; exit 0 none, 7 some, 1 the check could not run. Beside \`pulumi preview --refresh
---expect-no-changes\`, which finds the drift of the zones the stack holds. Connection: as settle.
+coverage: every zone of the account with its owner, from every stack of the backend (\`pulumi stack ls --all\`):
+one stack, several (a conflict), retired by a stack, or none; and stacks' records of zones that are gone. Markdown,
+or --json. Exit 0: every zone has one owner; else the sum of 4 (a zone several stacks manage), 8 (a zone no stack
+manages or retired) and 16 (a stale record); 1: it could not run. With --preview FILE (\`pulumi preview --json\` of
+the stack): exit 4 when that preview creates or adopts a zone another stack manages, naming it.
 
 summary: a pull request comment (markdown, under 65,536 characters) from \`pulumi preview --json --show-sames\`
 output, read from FILE or stdin (without --show-sames the CLI leaves unchanged zones out, and so does the count).
@@ -62,20 +67,22 @@ export interface ImportOptions {
   language?: Language;
   /** The stack whose `cdn:*` config is read; default the project's selected stack. */
   stack?: string;
+  /** The backend's stacks (cli/state.ts): zones they manage are left out, and those they retired are said. */
+  stacks?: BackendStack[];
 }
 
 export type CliCommand =
   | { kind: "help" }
   | { kind: "import"; options: ImportOptions }
   | { kind: "settle"; stack?: string }
-  | { kind: "drift"; stack?: string }
+  | { kind: "coverage"; stack?: string; json: boolean; preview?: string }
   | { kind: "summary"; title: string; file?: string };
 
 /** Each command: how many arguments it takes, and its flags besides --help (each takes text; --exclude-state repeats). */
 const COMMANDS = new Map<string, [number, string[]]>([
   ["import", [0, ["base-url", "api-user-id", "api-key-file", "kinds", "exclude-state", "out", "language", "stack"]]],
   ["settle", [0, ["stack"]]],
-  ["drift", [0, ["stack"]]],
+  ["coverage", [0, ["stack", "preview", "json"]]],
   ["summary", [1, ["title"]]],
 ]);
 
@@ -125,13 +132,14 @@ export function parseCommand(argv: readonly string[]): CliCommand {
       options: {
         ...Object.fromEntries(text),
         "exclude-state": { type: "string", multiple: true },
+        json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const values = parsed.values as Record<string, string | undefined> & { "exclude-state"?: string[] };
+  const values = parsed.values as Record<string, string | undefined> & { "exclude-state"?: string[]; json?: boolean };
   if (values.help) return { kind: "help" };
   const [command, ...rest] = parsed.positionals;
   const [args, flags] = COMMANDS.get(command) ?? [0];
@@ -139,7 +147,9 @@ export function parseCommand(argv: readonly string[]): CliCommand {
   if (rest.length > args) throw new UsageError(`unexpected argument '${rest[args]}'`);
   const stray = Object.keys(values).find((k) => values[k] !== undefined && !flags.includes(k));
   if (stray) throw new UsageError(`--${stray} is not an option of ${command}`);
-  if (command === "settle" || command === "drift") return { kind: command, stack: values.stack };
+  if (command === "settle") return { kind: "settle", stack: values.stack };
+  if (command === "coverage")
+    return { kind: "coverage", stack: values.stack, json: values.json === true, preview: values.preview };
   if (command === "summary") return { kind: "summary", title: values.title ?? "Pulumi preview", file: rest[0] };
   const language = (values.language ?? "typescript").toLowerCase() as Language;
   if (!LANGUAGES.includes(language))

@@ -6,7 +6,9 @@ import { CdnAuthError, CdnProtocolError, CdnTransportError } from "../api/errors
 import type { ImportOptions } from "./args";
 import { GeneratedProgram, ListedZone, renderProgram } from "./program";
 import { specOf } from "../resources/specs";
-import { isManaged, noManagedZones, readManagedZones } from "./state";
+import { holds, readManagedZones } from "./state";
+import { accountOf } from "../resources/host/identity";
+import { printable } from "../api/terminalText";
 
 export interface ImportResult extends GeneratedProgram {
   /** Zones left out because a state file names them, by kind. */
@@ -32,9 +34,10 @@ export async function importZones(
 ): Promise<ImportResult> {
   const config = belowEnvironment(stack, env);
   const creds = resolveCredentials({ explicit: options, config, env });
-  const managed = noManagedZones();
-  for (const file of options.excludeState) readManagedZones(file, managed);
+  const managed = options.excludeState.flatMap(readManagedZones);
   const client = new CdnClient(creds);
+  // A state's zone recorded under another account is not this account's zone of that id.
+  const here = (a?: string) => a === undefined || a === accountOf(creds.baseUrl, creds.apiUserId);
   const zones: ListedZone[] = [];
   const excluded = perKind(() => 0);
   try {
@@ -47,7 +50,18 @@ export async function importZones(
       } catch (e) {
         throw new Error(`listing ${spec.label}s failed: ${(e as Error).message}${listingHint(e, kind, options.kinds)}`);
       }
-      const kept = rows.filter((r) => !isManaged(managed, kind, Number(r.id)));
+      // Zones a stack of the backend manages are its own; one a stack retired is said (docs/resources.md).
+      const kept = rows.filter((r) => {
+        const id = Number(r.id);
+        const zone = `${spec.label} '${printable(String(r.name ?? "?"))}' (id ${id})`;
+        const [holder, retirer] = (["held", "retired"] as const).map((k) =>
+          options.stacks?.find((s) => s[k].some((z) => z.kind === kind && z.id === id && here(z.account))),
+        );
+        if (holder) progress(`left out ${zone}: stack ${holder.name} manages it`);
+        else if (retirer)
+          progress(`${zone} was retired by stack ${retirer.name}: adopting it takes it from that stack`);
+        return !holder && !holds(managed, kind, id);
+      });
       excluded[kind] = rows.length - kept.length;
       for (const row of kept) zones.push({ kind, row });
       progress(

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `cdn-zones`: `import` (docs/migration.md), `settle` (settle.ts), `summary` (summary.ts) and `drift` (drift.ts). The API
- * key is never printed. The provider plugin's executable runs it too (bin/pulumi-resource-cdn), for every language.
+ * `cdn-zones`: `import` (docs/migration.md), `settle`, `coverage` and `summary`. The API key is never printed. The
+ * provider plugin's executable runs it too (bin/pulumi-resource-cdn), for every language.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -9,10 +9,11 @@ import { CliCommand, parseCommand, USAGE, UsageError } from "./args";
 import { CdnConfigError } from "../api/errors";
 import { importZones } from "./import";
 import { deliveryConfigLines, passwordHints, skippedLine, summaryLine } from "./report";
+import { coverageCommand } from "./coverage";
 import { settleStack } from "./settle";
-import { readStackConfig } from "./stackConfig";
+import { readStackConfig, runPulumi } from "./stackConfig";
+import { readStacks } from "./state";
 import { summarize } from "./summary";
-import { zonesMadeByHand } from "./drift";
 import { printable } from "../api/terminalText";
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -31,7 +32,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // Every line is made printable: progress carries server text (error messages, names).
   const progress = (line: string) => process.stderr.write(`cdn-zones: ${printable(line)}\n`);
   if (command.kind === "settle") return settleStack(command.stack, progress).then(() => 0);
-  if (command.kind === "drift") return zonesMadeByHand(command.stack, progress);
+  if (command.kind === "coverage") return coverageCommand(command, (t) => process.stdout.write(t));
   if (command.kind === "summary") {
     const text = fs.readFileSync(command.file ?? 0, "utf8");
     // A preview that failed before its result (a backend or a login refused) printed no JSON: the comment says so.
@@ -47,6 +48,14 @@ async function main(argv: readonly string[]): Promise<number> {
   if (stack.note) progress(stack.note);
   if (stack.problem && command.options.stack) throw new Error(stack.problem);
   if (stack.problem) progress(stack.problem);
+  // In a project, every stack of its backend: the zones they manage are not written (issue 43).
+  try {
+    if (stack.note) command.options.stacks = readStacks(runPulumi, process.env);
+  } catch (e) {
+    progress(
+      `the backend's stacks were not read (${(e as Error).message}): zones other stacks manage are not left out`,
+    );
+  }
   const result = await importZones(command.options, progress, process.env, stack.lookup).catch((e: unknown) => {
     // A missing setting the stack would have given: say why the stack's config was not read.
     if (e instanceof CdnConfigError && stack.problem) e.message += ` (${stack.problem})`;

@@ -11,9 +11,12 @@ import { fieldProblem } from "../resources/host/validate";
 
 /**
  * `s` as a one-line string literal, for literals and comments alike: JSON's escapes, then api/terminalText.ts's for
- * DEL, C1, U+2028/U+2029 (they end a `//` comment) and the bidirectional controls ("Trojan Source").
+ * DEL, C1, U+2028/U+2029 (they end a `//` comment) and the bidirectional controls ("Trojan Source"), and U+FFFE and
+ * U+FFFF, which YAML refuses raw (a Pulumi.yaml holding one does not load). A value comes from an XML document read
+ * as UTF-8, which never holds a lone surrogate (no YAML escape could carry one).
  */
-const literal = (s: string): string => printable(JSON.stringify(s));
+const literal = (s: string): string =>
+  printable(JSON.stringify(s)).replace(/[\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 /** A `//` comment holding `text` on one line, escaped as `literal` escapes it. */
 const comment = (text: string): string => `// ${literal(text).slice(1, -1)}`;
 
@@ -181,8 +184,9 @@ const WRITERS: Record<Language, (entries: Entry[], header: string[]) => string> 
     ].join("\n");
   },
   yaml(entries, header) {
-    // A double-quoted YAML scalar takes JSON's escapes; `${` would be Pulumi YAML's interpolation.
-    const str = (s: string) => literal(s).replace(/\$\{/g, () => "$${");
+    // A double-quoted YAML scalar takes JSON's escapes. Pulumi YAML then reads `${` as an interpolation and `$$` as
+    // `$` (pulumi-yaml ast/interpolation.go): every `$` is written `$$`, so no value interpolates or loses a `$`.
+    const str = (s: string) => literal(s).replace(/\$/g, () => "$$");
     const hash = (lines: string[]) => lines.map((l) => `#${l.slice(2)}`);
     // The project's name: Pulumi.yaml needs one; a team renames it to their own before the first `up`.
     const out = [...hash(header), "name: cdn-zones", "runtime: yaml"];

@@ -5,7 +5,13 @@
 import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import type { ConfigLookup } from "../api/config";
+import { CdnClient } from "../api/client";
+import { resolveCredentials, type ConfigLookup } from "../api/config";
+import { CdnAuthError } from "../api/errors";
+import type { ZoneKind } from "../api/kinds";
+import { accountOf } from "../resources/host/identity";
+import type { ZoneRow } from "../resources/host/zoneLookup";
+import { specOf } from "../resources/specs";
 
 /** What was read: the lookup (empty when nothing was), and a line for the user saying what happened. */
 export interface StackConfig {
@@ -104,4 +110,30 @@ export function readStackConfig(
     keys,
     note: `read the config of ${which} (pulumi config): ${keys.length ? keys.join(", ") : "no cdn:* key"}`,
   };
+}
+
+/**
+ * The account the stack's settings reach (its `cdn:*` config, then `CDN_*`, as the deployment's host reads them), and
+ * its zones of `kinds`; with `optional`, a kind the key has no access to is left unlisted.
+ */
+export async function listAccount(
+  stack: string | undefined,
+  env: NodeJS.ProcessEnv,
+  run: PulumiRunner,
+  kinds: readonly ZoneKind[],
+  optional = false,
+): Promise<{ account: string; rows: Partial<Record<ZoneKind, ZoneRow[]>> }> {
+  const creds = resolveCredentials({ config: readStackConfig({ stack, env, run }).lookup, env });
+  const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
+  const rows: Partial<Record<ZoneKind, ZoneRow[]>> = {};
+  try {
+    for (const kind of kinds)
+      rows[kind] = (await client[specOf(kind).group].listZones().catch((e: unknown) => {
+        if (optional && e instanceof CdnAuthError && e.notGranted) return undefined;
+        throw e;
+      })) as ZoneRow[] | undefined;
+  } finally {
+    client.close();
+  }
+  return { account: accountOf(creds.baseUrl, creds.apiUserId), rows };
 }

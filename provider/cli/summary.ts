@@ -2,8 +2,10 @@
  * `cdn-zones summary`: a pull request comment from `pulumi preview --json --show-sames` under GitHub's 65,536
  * characters, a line per zone a step touches, then errors and warnings once (examples/gitops/README.md).
  */
+import { printable, printableLines } from "../api/terminalText";
 import { changedFields } from "../resources/host/lifecycle";
-import { specOf } from "../resources/specs";
+import { adoptNotice, takeBackMessage } from "../resources/host/messages";
+import { ADOPTS, specOf } from "../resources/specs";
 import { kindAtEndOf } from "./state";
 
 /** GitHub refuses a comment body over 65,536 characters; the rest is room for the workflow's own words. */
@@ -29,26 +31,43 @@ export interface PreviewDigest {
   changeSummary?: Record<string, number>;
 }
 
-/** An adoption notice or a take-back (resources/host/messages.ts): `pull zone 'site' (id 12) exists in ...`. */
-const ADOPTS =
-  /\b(\w+ zone) '([^']*)' \(id (\d+)\) (?:exists in the account: this create adopts it|holds this resource's own auto-name)/g;
+/** Which zones the creates of `steps` adopt or take back, by `<kind>:<id>`: the step's `__adopts` (check.ts sets it). */
+function adoptedBy(steps: Step[]): Map<string, Step> {
+  const adopted = new Map<string, Step>();
+  for (const s of steps) {
+    const id = s.newState?.inputs?.[ADOPTS];
+    const kind = kindAtEndOf(s.newState?.type);
+    if (s.op === "create" && kind && typeof id === "number") adopted.set(`${kind}:${id}`, s);
+  }
+  return adopted;
+}
+
+/** Text a program or a server wrote, as an inline code span: printable, at most 200 characters, inert markdown. */
+function code(text: string): string {
+  const t = printable(text, 200) || " ";
+  // A fence longer than any run of backticks inside (CommonMark), with a space where the text starts or ends with one.
+  const fence = "`".repeat(Math.max(0, ...(t.match(/`+/g) ?? []).map((r) => r.length)) + 1);
+  const pad = /^`|`$/.test(t) ? " " : "";
+  return `${fence}${pad}${t}${pad}${fence}`;
+}
 
 /** What a step does to its zone (`word`: create, adopt, ...; none for another resource), or undefined for no change. */
-function stepLine(step: Step, adopted: Map<string, string>): { word?: string; text: string } | undefined {
+function stepLine(step: Step, adopted: Map<string, Step>): { word?: string; text: string } | undefined {
   const type = (step.newState ?? step.oldState)?.type ?? step.urn.split("::")[2] ?? "";
-  const resource = `resource \`${step.urn.split("::").pop()}\``;
+  const resource = `resource ${code(step.urn.split("::").pop() ?? "")}`;
   const kind = kindAtEndOf(type);
-  // The stack and its providers are Pulumi's bookkeeping, not something a reviewer approves.
-  if (["same", "read", "refresh"].includes(step.op) || /^pulumi:(pulumi:Stack|providers:)/.test(type)) return undefined;
-  if (!kind) return { text: `${step.op} ${type} ${resource}` };
+  // The stack, its providers and the stack instance's id are bookkeeping, not something a reviewer approves.
+  if (["same", "read", "refresh"].includes(step.op) || /^pulumi:(pulumi:Stack|providers:)|:StackId$/.test(type))
+    return undefined;
+  if (!kind) return { text: `${step.op} ${code(type)} ${resource}` };
   const spec = specOf(kind);
   const name = String(step.newState?.inputs?.name ?? step.oldState?.outputs?.name ?? "?");
-  const zone = `${spec.label} \`${name}\``;
-  const id = adopted.get(`${spec.label}:${name}`);
-  if (step.op === "create" && id)
+  const zone = `${spec.label} ${code(name)}`;
+  const id = step.newState?.inputs?.[ADOPTS];
+  if (step.op === "create" && adopted.get(`${kind}:${id}`) === step)
     return { word: "adopt", text: `${zone} (id ${id}), ${resource}: taken over, nothing made` };
-  // A resource renamed without `aliases`: its replacement adopts the zone first, and this delete keeps it.
-  if (step.op === "delete" && id)
+  // A resource renamed without `aliases`: another create adopts its zone first, and this delete keeps it (lifecycle.ts).
+  if (step.op === "delete" && adopted.has(`${kind}:${step.oldState?.outputs?.zoneId}`))
     return { word: "delete [kept]", text: `${zone}, ${resource}: stays, adopted (above)` };
   // The engine's `[retain]`, or a kind the API cannot delete (a plugin program that did not set the option): it stays.
   if (step.op === "delete" && (step.oldState?.retainOnDelete || !spec.deletable))
@@ -59,26 +78,49 @@ function stepLine(step: Step, adopted: Map<string, string>): { word?: string; te
     step.diffReasons?.length || step.op !== "update"
       ? (step.diffReasons ?? [])
       : changedFields(spec, step.oldState?.outputs ?? {}, step.newState?.inputs ?? {}).map((f) => f.input);
-  const why = reasons.filter((k) => !k.startsWith("__")).join(", ");
-  return { word: step.op, text: `${zone}, ${resource}${why ? `: ${why}` : ""}` };
+  // A field the program no longer declares is not managed: the engine lists it (`-compress`), nothing is sent for it.
+  const declaredNow = step.newState?.inputs ?? {};
+  const why = reasons.filter((k) => !k.startsWith("__") && (step.op !== "update" || k in declaredNow)).join(", ");
+  return { word: step.op, text: `${zone}, ${resource}${why ? `: ${printable(why)}` : ""}` };
+}
+
+/** The adoption notices (messages.ts) the adopting creates of `adopted` print at preview: shown as their steps already. */
+function noticesOf(adopted: Map<string, Step>): Set<string> {
+  const notices = new Set<string>();
+  for (const [key, step] of adopted) {
+    const spec = specOf(kindAtEndOf(step.newState?.type)!);
+    const [id, name] = [Number(key.split(":")[1]), step.newState?.inputs?.name];
+    notices.add(printable(adoptNotice(spec, { name, id }))).add(printable(takeBackMessage(spec, name, id)));
+  }
+  return notices;
+}
+
+/** A message a program or a server wrote, as one fenced code block (one item of the comment): printable, inert markdown. */
+function block(message: string): string {
+  const text = printableLines(message);
+  const fence = "`".repeat(Math.max(2, ...(text.match(/`+/g) ?? []).map((r) => r.length)) + 1);
+  return `${fence}text\n${text}\n${fence}`;
 }
 
 /** The comment's markdown for `digest`, at most `limit` characters. */
 export function summarize(digest: PreviewDigest, title: string, limit = COMMENT_LIMIT): string {
   const diagnostics = digest.diagnostics ?? [];
-  const adopted = new Map<string, string>();
-  for (const d of diagnostics) for (const m of (d.message ?? "").matchAll(ADOPTS)) adopted.set(`${m[1]}:${m[2]}`, m[3]);
   const steps = digest.steps ?? [];
+  const adopted = adoptedBy(steps);
   const lines = steps.map((s) => stepLine(s, adopted)).filter((l) => l !== undefined);
   const counts = new Map<string, number>();
   for (const l of lines) if (l.word) counts.set(l.word, (counts.get(l.word) ?? 0) + 1);
   const same = steps.filter((s) => s.op === "same" && kindAtEndOf(s.urn.split("::")[2])).length;
   const errors = diagnostics.filter((d) => d.severity === "error");
-  const notices = diagnostics.filter((d) => d.severity !== "error" && !new RegExp(ADOPTS.source).test(d.message ?? ""));
-  const section = (heading: string, ds: typeof diagnostics) =>
-    [...new Set(ds.map((d) => (d.message ?? "").trim().slice(0, 2_000)))]
-      .filter((m) => m)
-      .flatMap((m, i) => (i ? [] : ["", `**${heading}**`, ""]).concat(`- ${m}`));
+  // Only the exact notice of a create the steps show adopting is left out: any other text stays a warning.
+  const notices = noticesOf(adopted);
+  const warnings = diagnostics.filter(
+    (d) => d.severity !== "error" && !notices.has((d.message ?? "").trim().replace(/^\[cdn\] warning: /, "")),
+  );
+  const section = (heading: string, ds: typeof diagnostics) => {
+    const messages = [...new Set(ds.map((d) => (d.message ?? "").trim().slice(0, 2_000)))].filter((m) => m);
+    return messages.length ? ["", `**${heading}**`, "", ...messages.map(block)] : [];
+  };
   const out = [
     `### ${title}`,
     "",
@@ -86,7 +128,7 @@ export function summarize(digest: PreviewDigest, title: string, limit = COMMENT_
     "",
     ...lines.map((l) => `- ${l.word ?? ""}${l.word ? " " : ""}${l.text}`).sort(),
     ...section("Errors", errors),
-    ...section("Warnings", notices),
+    ...section("Warnings", warnings),
   ];
   let size = 0;
   const kept = out.findIndex((l) => (size += l.length + 1) > limit - 200);

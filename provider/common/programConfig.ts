@@ -4,7 +4,7 @@
  * then the environment (api/config.ts). The host reads the config from `configure` (resources/host/connection.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { SETTINGS, SETTING_NAMES, type SettingInputs } from "../api/config";
+import { plainSecretRefusal, SETTINGS, SETTING_NAMES, type SettingInputs } from "../api/config";
 
 /** `cdn:<key>` of the stack's config. `Config.get` returns a secret's plain value too: only the client sees it. */
 function programConfig(key: string): string | undefined {
@@ -51,12 +51,7 @@ export function refusePlainSecrets(): void {
   } catch {
     // outside a Pulumi program: the command without --stack
   }
-  const commands = plain.map(
-    (key) => `pulumi config set --secret ${key} <your ${key === "cdn:apiKey" ? "API key" : "value"}>${stack}`,
-  );
   throw new pulumi.RunError(
-    `${plain.join(", ")} is set without --secret in this stack's configuration: Pulumi would store it in clear ` +
-      `in the state, as an input of the default provider of dynamic resources. Encrypt it, then run this again: ` +
-      commands.join("; "),
+    plainSecretRefusal(plain, "in the state, as an input of the default provider of dynamic resources", stack),
   );
 }

@@ -1,8 +1,8 @@
 /**
  * Compatibility profiles: the same account answering in another plausible shape, so the tests prove the client reads
  * every shape the contract leaves open. What each profile answers, with its evidence: docs/emulator.md, "Compatibility
- * profiles". A profile reshapes only answers (and a request's sortby names), after the handler ran, so the store, the
- * checks and the faults stay the emulator's own.
+ * profiles". A profile reshapes only answers (and a request's sortby names and empty update values), after the handler
+ * ran, so the store, the checks and the faults stay the emulator's own.
  */
 import { DateTime } from "luxon";
 import { AUTH_TIME_ZONE } from "../api/auth";
@@ -22,7 +22,7 @@ export type CompatProfile = (typeof COMPAT_PROFILES)[number];
 
 /** How a profile reshapes one call: its request's sortby names, then its answer (which may become a fault). */
 export interface Compat {
-  /** The call's parameters with report column names translated to the emulator's. */
+  /** The call's parameters as the profile's service reads them (report column names, legacy's empty update values). */
   request(method: string, params: readonly WireValue[]): readonly WireValue[];
   /**
    * The handler's answer in the profile's shape (`args`: the call's checked parameters); throws an RpcFault where
@@ -150,11 +150,18 @@ function legacyAnswer(method: string, value: WireOut): WireOut {
 /**
  * Parameters beyond the table's are ignored (two public clients sent `pullzone.listZones` a
  * trailing `type`, so the real service accepted one); sortby columns under the legacy names are
- * translated back to the emulator's.
+ * translated back to the emulator's; a zone update's empty values are dropped.
  */
 function legacyRequest(method: string, all: readonly WireValue[]): readonly WireValue[] {
   const spec = findMethod(method);
   const params = spec && all.length > spec.params.length + 3 ? all.slice(0, spec.params.length + 3) : all;
+  const [group, name] = method.split(".");
+  // A zone update's empty value is ignored (the field keeps its value, the answer is 0), as a PHP service testing
+  // `!empty($values[...])` would: nothing public shows how it treated "", and the client must not trust a 0 for it.
+  if (name === "update" && kindOfGroup(group))
+    return params.map((p) =>
+      p.t === "struct" ? { t: "struct", v: new Map([...p.v].filter(([, x]) => !(x.t === "string" && x.v === ""))) } : p,
+    );
   if (!method.startsWith("report.")) return params;
   return params.map((p) => {
     if (p.t !== "array") return p;

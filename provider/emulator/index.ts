@@ -6,7 +6,8 @@ import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
 import { FaultInjector } from "./injection";
 import { initialUsers, resolveOptions, type EmulatorOptions } from "./options";
 import { Recorder, type CallRecord, type EmulatorStats } from "./recorder";
-import { EmulatorServer, type ServerDeps } from "./server";
+import { EmulatorServer, rateLimiter, type ServerDeps } from "./server";
+import { SHARED_VANITY_IP } from "./handlers/zone-rules";
 import { FileStore } from "./store/file";
 import { MemoryStore } from "./store/memory";
 import type { EmulatorUser, Store } from "./store/store";
@@ -72,9 +73,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const { apiUserId, companyId, companyAlias, cdnDomain } = opts;
   const users = () => initialUsers(apiUserId, companyAlias);
   const store: Store = opts.dataFile
-    ? await FileStore.open(opts.dataFile, users, opts.firstZoneId)
-    : new MemoryStore(users, undefined, opts.firstZoneId);
-  const account: Account = { apiUserId, companyId, companyAlias, cdnDomain };
+    ? await FileStore.open(opts.dataFile, users, opts.firstZoneId, opts.reuseIds)
+    : new MemoryStore(users, undefined, opts.firstZoneId, opts.reuseIds);
+  const sharedVanityIp = opts.sharedVanityIp ? SHARED_VANITY_IP : undefined;
+  const account: Account = { apiUserId, companyId, companyAlias, cdnDomain, sharedVanityIp };
   const recorder = new Recorder();
   const injector = new FaultInjector();
   const context: HandlerContext = { store, account, now: opts.now, recordPurge: (p) => recorder.recordPurge(p) };
@@ -83,8 +85,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const onError = (error: unknown) =>
     opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const dispatcher = new Dispatcher({ auth, live: opts.live, context, compat: COMPAT[opts.compat], onError });
-  const { maxBodyBytes, now, latencyMs, log, host, allowedHosts } = opts;
-  const deps: ServerDeps = { dispatcher, injector, recorder, maxBodyBytes, now, latencyMs, log, host, allowedHosts };
+  const { maxBodyBytes, now, latencyMs, log, host, allowedHosts, rateLimit } = opts;
+  const deps: ServerDeps = {
+    ...{ dispatcher, injector, recorder, maxBodyBytes, now, latencyMs, log, host, allowedHosts },
+    limit: rateLimiter(rateLimit, now),
+  };
   const server = new EmulatorServer(deps);
   // A refused start (the port taken) leaves nothing open.
   const port = await server.listen(opts.port, opts.host).catch(async (error: unknown) => {

@@ -38,6 +38,9 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   compat?: CompatProfile;
   allowedHosts?: readonly string[];
+  rateLimit?: number;
+  reuseIds?: boolean;
+  sharedVanityIp?: boolean;
 }
 
 /** Options with every default applied. */
@@ -117,6 +120,11 @@ const OPTIONS: { readonly [K in keyof EmulatorOptions]?: OptionRow } = {
     help: "keep state in FILE (JSON, written atomically, locked while in use;\na missing directory is created); default: in memory",
   },
   latencyMs: { ...int(0, INT32_MAX), flag: "latency MS", help: "add MS milliseconds to every call" },
+  rateLimit: {
+    ...int(0, 1_000_000),
+    flag: "rate-limit N",
+    help: "answer HTTP 429 with Retry-After beyond N calls a second (bursts of N; default 0: no limit)",
+  },
   compat: {
     want: `one of ${COMPAT_PROFILES.join(", ")}`,
     ok: (v: string) => (COMPAT_PROFILES as readonly string[]).includes(v),
@@ -124,6 +132,8 @@ const OPTIONS: { readonly [K in keyof EmulatorOptions]?: OptionRow } = {
     help: `answer in another plausible shape of the real service: ${COMPAT_PROFILES.join(", ")} (default: default)`,
   },
   maxBodyBytes: { ...int(0, Number.MAX_SAFE_INTEGER), want: "a non-negative integer" },
+  reuseIds: { want: "a boolean", ok: (v: boolean) => typeof v === "boolean" },
+  sharedVanityIp: { want: "a boolean", ok: (v: boolean) => typeof v === "boolean" },
 };
 
 /** The flags' rows, by flag name. */
@@ -158,7 +168,10 @@ const DEFAULTS = {
   firstZoneId: 1,
   now: Date.now,
   latencyMs: 0,
+  rateLimit: 0,
   compat: "default",
+  reuseIds: false,
+  sharedVanityIp: false,
 } as const;
 
 /** Applies defaults and rejects option values the emulator cannot use. */

@@ -15,7 +15,7 @@ export interface CallRecord {
   /** A create's §7 error code, or 1 from an update/delete. */
   readonly errorCode?: number;
   /** The injected fault kind, if one was applied (besides latency). */
-  readonly fault?: FaultKind;
+  readonly fault?: FaultKind | "rateLimited";
   /** Parameters after apiUserId, authString, currentDate; passwords redacted ([] when the body did not parse). */
   readonly params: unknown[];
   /** Milliseconds from the request's arrival to the answer. */

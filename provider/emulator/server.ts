@@ -33,6 +33,23 @@ export interface ServerDeps {
   /** The address listened on, and other names a request's Host may give (browserRefusal). */
   readonly host: string;
   readonly allowedHosts?: readonly string[];
+  /** The wait in ms a call over the rate limit is told to wait, or 0 when it may run (rateLimiter). */
+  readonly limit?: () => number;
+}
+
+/**
+ * The `rateLimit` profile (docs/emulator.md): a token bucket of `perSecond` calls, refilled continuously, so bursts of
+ * that many pass. A call over it is answered 429 before anything runs, with the wait until the next token.
+ */
+export function rateLimiter(perSecond: number, now: () => number): (() => number) | undefined {
+  if (!perSecond) return undefined;
+  let [tokens, at] = [perSecond, now()];
+  return () => {
+    const t = now();
+    [tokens, at] = [Math.min(perSecond, tokens + ((t - at) / 1000) * perSecond), t];
+    if (tokens >= 1) return (tokens--, 0);
+    return Math.ceil(((1 - tokens) / perSecond) * 1000);
+  };
 }
 
 type Body = { kind: "ok"; text: string } | { kind: "notUtf8" } | { kind: "tooLarge" } | { kind: "aborted" };
@@ -254,6 +271,13 @@ export class EmulatorServer {
     group: Group,
   ): Promise<Pick<CallRecord, "ok" | "faultCode" | "faultString" | "errorCode" | "fault"> | undefined> {
     const name = "methodName" in call ? call.methodName : undefined;
+    // Over the rate limit: refused before anything runs, told when to come back (RFC 6585, RFC 9110 §10.2.3).
+    const wait = this.deps.limit?.() ?? 0;
+    if (wait > 0) {
+      const text = `429 Too Many Requests: over the account's rate limit (cdn-emulator --rate-limit)\n`;
+      reply(res, text, { "Retry-After": String(Math.ceil(wait / 1000)) }, 429);
+      return { ok: false, fault: "rateLimited" };
+    }
     const injection = this.deps.injector.decide(name);
     const delay = this.deps.latencyMs + injection.latencyMs;
     if (delay > 0) await this.sleep(delay);

@@ -3,12 +3,12 @@ import { kindInfo, zoneKindOf, type ZoneGroup, type ZoneSpelling } from "../api/
 import { ZONE_CREATE_KEYS } from "../api/methods";
 import { ZONE_ROW_FIELDS } from "../api/wire";
 import type { Account, HandlerContext } from "./handlers/context";
-import { passwordMatches as matchesHash } from "./handlers/zone-rules";
+import { cdnHost, passwordMatches as matchesHash } from "./handlers/zone-rules";
 import { changeZone, createZone } from "./handlers/zones";
 import type { Emulator, ZoneView } from "./index";
 import type { StoredZone } from "./store/store";
 import { forbiddenXmlChar } from "../api/xmlrpc";
-import { COMPUTED, computedOf } from "./zone-fields";
+import { computedOf } from "./zone-fields";
 
 /** The part of the handle these make. */
 type ZoneAccess = Pick<Emulator, "zones" | "zoneByName" | "passwordMatches" | "seedZone" | "editZone" | "deleteZone">;
@@ -25,7 +25,7 @@ function groupOf(method: string, spelling: ZoneSpelling): ZoneGroup {
 function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
   const row = Object.fromEntries(ZONE_ROW_FIELDS[zone.kind].map((field) => [field, zone[field]]));
   const delivery = computedOf(zone.kind).some((c) => c.wire === "cdn_url")
-    ? { cdn_url: COMPUTED.cdn_url(zone, account) }
+    ? { cdn_url: cdnHost(zone.name, account) }
     : {};
   const { kind, id, name, label, createdAt } = zone;
   return { kind, id, name, ...row, label, hasPassword: zone.passwordHash !== "", ...delivery, createdAt };

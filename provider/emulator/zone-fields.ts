@@ -3,9 +3,9 @@
  * values the API computes with each one's rule (a computed value of a new name fails the build until COMPUTED has it).
  */
 import { kindOfGroup, ZONE_KINDS, type ZoneGroup } from "../api/kinds";
-import { ZONE_KIND_TABLE } from "../api/zoneKinds";
-import type { Account } from "./handlers/context";
-import { cdnHost, ipToInt, storageLocation, vanityIp } from "./handlers/zone-rules";
+import { KIND_ROWS, ZONE_KIND_TABLE } from "../api/zoneKinds";
+import type { HandlerContext } from "./handlers/context";
+import { cdnHost, drawVanityIp, ipToInt, storageLocation } from "./handlers/zone-rules";
 
 type Table = typeof ZONE_KIND_TABLE;
 type AnyField = { [K in keyof Table]: Table[K]["fields"][keyof Table[K]["fields"]] }[keyof Table];
@@ -27,21 +27,17 @@ export const VALUE_FIELDS: readonly ValueField[] = [
 /** Every computed value kept with a zone. */
 export const STORED_COMPUTED: readonly StoredComputed[] = [
   ...new Set(
-    ZONE_KINDS.flatMap((k) =>
-      Object.values(ZONE_KIND_TABLE[k].computed as Record<string, { wire: string; fromList: boolean }>)
-        .filter((c) => c.fromList)
-        .map((c) => c.wire as StoredComputed),
-    ),
+    ZONE_KINDS.flatMap((k) => Object.values(KIND_ROWS[k].computed).flatMap((c) => (c.fromList ? [c.wire] : []))),
   ),
-];
+] as StoredComputed[];
 
-/** How the emulator makes each value the API computes (docs/emulator.md). */
+/** How the emulator makes each value the API computes (docs/emulator.md): per-zone ones are drawn, never from the id. */
 export const COMPUTED: {
-  readonly [W in ComputedWire]: (zone: { id: number; name: string }, account: Account) => string;
+  readonly [W in ComputedWire]: (zone: { name: string }, ctx: Pick<HandlerContext, "account" | "store">) => string;
 } = {
-  cdn_url: (zone, account) => cdnHost(zone.name, account),
-  vanity_ip: (zone) => vanityIp(zone.id),
-  storage_location: (zone, account) => storageLocation(zone.id, account),
+  cdn_url: (zone, { account }) => cdnHost(zone.name, account),
+  vanity_ip: (_zone, { account, store }) => account.sharedVanityIp ?? drawVanityIp(store),
+  storage_location: (_zone, { account }) => storageLocation(account),
 };
 
 /** A computed value as a create answer gives it where the contract types it int (§4.4: VOD's vanity_ip). */

@@ -5,7 +5,7 @@
  */
 import { CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
-import { unprintableChar } from "../api/terminalText";
+import { printable, unprintableChar } from "../api/terminalText";
 
 /**
  * Why a text argument is refused for a control character (C0, C1, DEL, line separators, bidirectional
@@ -98,9 +98,23 @@ export function stringArg(fn: string, name: string, v: unknown): string | undefi
   return v;
 }
 
-/** Turns a wire row into camelCase (`zone_id` -> `zoneId`); values are already JSON-safe, numbers numbers. */
+/**
+ * Turns a wire row into camelCase (`zone_id` -> `zoneId`); values are already JSON-safe, numbers numbers, and text
+ * is made printable as resource outputs are: `pulumi stack output` prints a result's C1, bidi and DEL raw.
+ */
 export function camelRow<T>(row: Record<string, unknown>): T {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())] = v;
+  for (const [k, v] of Object.entries(row))
+    out[k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())] = printableValue(v);
   return out as T;
 }
+
+/** `v` with every string in it, at any depth, through {@link printable}. */
+const printableValue = (v: unknown): unknown =>
+  typeof v === "string"
+    ? printable(v)
+    : Array.isArray(v)
+      ? v.map(printableValue)
+      : v !== null && typeof v === "object"
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, printableValue(x)]))
+        : v;

@@ -1,10 +1,8 @@
-/** What every zone lookup shares: listZones rows as camelCase, typed from the kinds' table, and a kind's getXZones pair. */
-import type * as pulumi from "@pulumi/pulumi";
+/** What every zone lookup shares: listZones rows as camelCase, typed from the kinds' table, and a kind's getXZones. */
 import { kindInfo, type ZoneKind } from "../api/kinds";
 import { ZONE_KIND_TABLE } from "../api/zoneKinds";
 import { camelRow, checkArgs } from "./args";
-import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
-import { outputForm } from "./outputForm";
+import { clientFor, FunctionOptions } from "./connection";
 
 type Table = typeof ZONE_KIND_TABLE;
 type Fields<K extends ZoneKind> = Table[K]["fields"];
@@ -42,13 +40,4 @@ export function zonesOf<T extends ZoneInfo>(kind: ZoneKind, fn: string) {
     checkArgs(fn, args, []);
     return { zones: (await listKind(kind, opts)) as T[] };
   };
-}
-
-/** getXZonesOutput of a kind: its getXZones lifted over Inputs. */
-export function zonesOfOutput<T extends ZoneInfo>(
-  get: (args?: Record<string, never>, opts?: FunctionOptions) => Promise<GetZonesResult<T>>,
-  args?: Record<string, never>,
-  opts?: FunctionOutputOptions,
-): pulumi.Output<GetZonesResult<T>> {
-  return outputForm(get, args, opts);
 }

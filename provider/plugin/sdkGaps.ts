@@ -4,7 +4,8 @@
  * - `configure` ignores the request, so the provider would never see the stack's `cdn:*`: here the variables
  *   (`cdn:config:<key>`, secrets already plain: provider_plugin.go, Configure) reach the host's configure.
  * - `checkConfig` answers UNIMPLEMENTED, and the engine then stores the provider's inputs (the stack's `cdn:*`) as
- *   given: a `cdn:apiKey` set without `--secret` would be in clear in the state. Here secret settings leave marked.
+ *   given: a `cdn:apiKey` set without `--secret` would be in clear in the state. Here secret settings leave marked,
+ *   and the host's `refuseConfig` may fail the check (reported against the provider, no value shown).
  * - `read` for `pulumi import` has no properties and fails on `getProperties().toJavaScript()`: it gets `{}`.
  * - `invoke` does not pass the engine's preview flag (InvokeRequest.preview): here it sets the runtime's dry-run
  *   flag the functions read, so a purge answers what it would do during a preview instead of purging.
@@ -14,7 +15,6 @@
  *   answers them without calling the provider: a create with its inputs, an update with `previewUpdate`.
  * Remove each when the SDK does it (pulumi/pulumi sdk/nodejs/provider/server.ts).
  */
-import * as path from "path";
 import { SETTING_NAMES, SETTINGS } from "../api/config";
 
 type Call = { request: Record<string, (...a: unknown[]) => unknown> };
@@ -31,15 +31,41 @@ export interface Handlers {
   configure(config: Record<string, string>, providerId: string): Promise<unknown>;
   /** An update's outputs in a preview, from the old outputs and the new inputs: nothing is sent. */
   previewUpdate(olds: Record<string, unknown>, news: Record<string, unknown>): Record<string, unknown>;
+  /** Why the provider's configuration is refused, by the provider resource's URN: checkConfig's failures. */
+  refuseConfig(urn: string): string[];
 }
 
-/** Wraps gRPC's `addService` of the SDK at `sdkRoot` so the provider service it is given has the methods above. */
-export function closeSdkGaps(sdkRoot: string, handlers: Handlers): void {
-  const from = (id: string) => require(require.resolve(id, { paths: [sdkRoot] }));
-  const grpc = from("@grpc/grpc-js");
-  const messages = require(path.join(sdkRoot, "proto", "provider_pb"));
-  const { Struct } = from("google-protobuf/google/protobuf/struct_pb");
-  const state = require(path.join(sdkRoot, "runtime", "state"));
+/**
+ * The modules of the SDK the plugin reaches into: its copy of gRPC (the one its server serves with), its stubs, and
+ * its YAML reader (a YAML program's resources, plugin/places.ts).
+ */
+export const SDK_MODULES = [
+  "@grpc/grpc-js",
+  "google-protobuf/google/protobuf/struct_pb",
+  "@pulumi/pulumi/proto/provider_pb",
+  "@pulumi/pulumi/proto/engine_pb",
+  "@pulumi/pulumi/proto/engine_grpc_pb",
+  "@pulumi/pulumi/runtime/state",
+  "js-yaml",
+] as const;
+
+/**
+ * Loads one of SDK_MODULES from the folder of the `@pulumi/pulumi` this package runs with (any npm layout). The
+ * plugin's executable (scripts/release.js) has them bundled, resolved from there at build time, and sets `load`.
+ */
+export const sdkModules = {
+  load(id: (typeof SDK_MODULES)[number]) {
+    const root = require.resolve("@pulumi/pulumi/package.json");
+    return require(require.resolve(id, { paths: [root.slice(0, -"/package.json".length)] }));
+  },
+};
+
+/** Wraps gRPC's `addService` of the SDK so the provider service it is given has the methods above. */
+export function closeSdkGaps(handlers: Handlers): void {
+  const grpc = sdkModules.load("@grpc/grpc-js");
+  const messages = sdkModules.load("@pulumi/pulumi/proto/provider_pb");
+  const { Struct } = sdkModules.load("google-protobuf/google/protobuf/struct_pb");
+  const state = sdkModules.load("@pulumi/pulumi/runtime/state");
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service: unknown, impl: Record<string, Method>) {
     const own = (name: string) => impl[name].bind(impl) as Method;
@@ -61,6 +87,8 @@ export function closeSdkGaps(sdkRoot: string, handlers: Handlers): void {
       for (const k of SECRET_KEYS) if (typeof news[k] === "string") news[k] = { [SECRET_SIG]: SECRET, value: news[k] };
       const res = new messages.CheckResponse();
       res.setInputs(Struct.fromJavaScript(news));
+      for (const reason of handlers.refuseConfig(String(call.request.getUrn())))
+        res.addFailures(new messages.CheckFailure().setProperty("").setReason(reason));
       done(null, res);
     };
     impl.read = (call, done) => {

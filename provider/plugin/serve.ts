@@ -5,7 +5,6 @@
  */
 import { AsyncLocalStorage } from "async_hooks";
 import * as fs from "fs";
-import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as provider from "@pulumi/pulumi/provider";
 import * as functions from "../functions";
@@ -14,16 +13,18 @@ import { sendLinesTo } from "../resources/host/log";
 import { engineLogger } from "../resources/host/engineLog";
 import { installEngineWatch } from "../resources/host/engineWatch";
 import { sayThrough } from "../resources/host/interrupt";
-import { AUTO_NAME, AUTO_NAME_SCOPE, autoName } from "../resources/naming";
+import { AUTO_NAME, AUTO_NAME_SCOPE } from "../resources/naming";
+import { learnStack } from "../resources/host/identity";
 import { ACCOUNT, RESOURCE_NAME, SPECS, ZONE_ID, type ZoneSpec } from "../resources/specs";
 import type { ZoneType } from "../api/kinds";
+import { plainSecretRefusal, SETTINGS, SETTING_NAMES } from "../api/config";
 import { UNKNOWN } from "../resources/host/validate";
-import { closeSdkGaps, SECRET, SECRET_SIG } from "./sdkGaps";
+import { closeSdkGaps, sdkModules, SECRET, SECRET_SIG } from "./sdkGaps";
 import { placesFor, yamlZones } from "./places";
 
 type Props = Record<string, unknown>;
-const ROOT = path.join(__dirname, "..", "..");
-const SCHEMA = fs.readFileSync(path.join(ROOT, "schema.json"), "utf8");
+// Required, not read from the disk: the plugin's executable bundles them (scripts/release.js).
+const SCHEMA = JSON.stringify(require("../../schema.json"));
 const FUNCTIONS = new Set(Object.keys(JSON.parse(SCHEMA).functions));
 
 /** A value with every secret unwrapped: the host works on plain values, as the dynamic-provider host gives them. */
@@ -65,20 +66,20 @@ function marked(spec: ZoneSpec | undefined) {
   };
 }
 
-/** The stack instance's id (resources/stackId.ts): the provider resource's, "" in a stack's first preview. */
-let instance = "";
+/** Whether the stack instance's id (the provider resource's, host/identity.ts) is known: not in a stack's first preview. */
+let instance = false;
 /** The place of a zone whose program sends none (places.ts); set by `serve`. */
 let placeOf: (resource: string) => string = placesFor(undefined);
 
 /**
- * check, as the program side prepares it (resources/zoneResource.ts): the auto-name candidate from the URN, the
- * resource name of a deletable kind. A zone `pulumi import` brought in is not asked for the password it lacks.
+ * check, as the program side prepares it (resources/zoneResource.ts): which resource it is, from the URN, for its
+ * auto-name (whatever the program sent under that key), the resource name of a deletable kind. A zone `pulumi import`
+ * brought in is not asked for the password it lacks.
  */
 async function check(urn: string, olds: Props, news: Props): Promise<provider.CheckResult> {
   const { kind, name, spec } = parse(urn);
   const [o, n] = [plain(olds ?? {}) as Props, plain(news ?? {}) as Props];
-  if (spec && n.name === undefined)
-    n[AUTO_NAME] = instance ? autoName(name, [...urn.split("::").slice(0, 3), instance]) : UNKNOWN;
+  if (spec) n[AUTO_NAME] = instance ? [...urn.split("::").slice(0, 3), name] : UNKNOWN;
   if (spec?.deletable) n[RESOURCE_NAME] = name;
   if (spec && n[AUTO_NAME_SCOPE] === undefined) n[AUTO_NAME_SCOPE] = placeOf(name);
   const r = await op<{ inputs: Props; failures: provider.CheckFailure[] }>(urn, kind, "check", [o, n]);
@@ -98,7 +99,7 @@ function importedInputs(spec: ZoneSpec, outs: Props): Props {
 }
 
 const cdn: provider.Provider = {
-  version: JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version,
+  version: require("../../package.json").version,
   schema: SCHEMA,
   check,
   diff: (id, urn, olds, news) => op(urn, parse(urn).kind, "diff", [id, plain(olds), plain(news)]),
@@ -130,11 +131,28 @@ const cdn: provider.Provider = {
   },
 };
 
+/**
+ * The secret settings (`cdn:apiKey`) the stack's config file holds without `--secret`: the engine strips secret marks
+ * before checkConfig (provider_plugin.go), so the form shows only in `Pulumi.<stack>.yaml` beside the program (the
+ * stack is the URN's first part). A key set there as `secure:` or from elsewhere (an environment, `stackConfigDir`)
+ * is not refused; the state keeps it encrypted either way (sdkGaps.ts).
+ */
+function plainSecretSettings(urn: string): string[] {
+  let text = "";
+  try {
+    text = fs.readFileSync(`Pulumi.${/^urn:pulumi:([^:]+)::/.exec(urn)?.[1]}.yaml`, "utf8");
+  } catch {
+    return [];
+  }
+  const secret = SETTING_NAMES.filter((n) => SETTINGS[n].secret).map((n) => SETTINGS[n].configKey);
+  // `cdn:apiKey: value` (plain) against `cdn:apiKey:` then `secure: ...` on the next line, as `pulumi config set` writes.
+  return secret.filter((key) => new RegExp(`^\\s+${key}:[ \\t]*[^\\s{#]`, "m").test(text));
+}
+
 /** Serves the plugin; the host's lines go to the engine's Log (a plugin's stderr shows only in its debug log). */
 export function serve(args: string[]): Promise<void> {
   const address = args.filter((a, i) => !a.startsWith("-") && args[i - 1] !== "--tracing")[0];
-  const sdkRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-  const log = address ? engineLogger(address, sdkRoot) : null;
+  const log = address ? engineLogger(address, sdkModules.load) : null;
   if (log) {
     sendLinesTo(
       (severity, line, ofDeployment) => void log(severity, line, ofDeployment ? "" : (current.getStore() ?? "")),
@@ -143,10 +161,16 @@ export function serve(args: string[]): Promise<void> {
     sayThrough((line) => log(/^warning: /.test(line) ? "WARNING" : "INFO", line.replace(/^warning: /, ""), ""));
   }
   installEngineWatch();
-  placeOf = placesFor(yamlZones(process.cwd(), require(require.resolve("js-yaml", { paths: [sdkRoot] })).load));
-  closeSdkGaps(sdkRoot, {
+  placeOf = placesFor(yamlZones(process.cwd(), sdkModules.load("js-yaml").load));
+  closeSdkGaps({
+    // Refused as the program refuses it for dynamic resources (common/programConfig.ts).
+    refuseConfig: (urn) => {
+      const plain = plainSecretSettings(urn);
+      return plain.length ? [plainSecretRefusal(plain, "in the update history each `up` records")] : [];
+    },
     configure: (config, providerId) => {
-      instance = providerId === UNKNOWN ? "" : providerId;
+      instance = providerId !== UNKNOWN && providerId !== "";
+      if (instance) learnStack({ nonce: providerId });
       // The functions read the stack's configuration as a program does (common/programConfig.ts).
       pulumi.runtime.setAllConfig(config, []);
       return v1("PullZone", "configure", [{ config: { get: (k: string) => config[k], rawConfig: config } }]);

@@ -1,15 +1,18 @@
 /**
- * Default zone names: `<resource name>-<7 letters or digits>`, derived in the program from the stack, the stack
- * instance's random id (stackId.ts) and the resource name (so a preview shows the name its `up` creates), and taken
- * by check only when no name is declared or stored. Only this stack computes it, so create takes back a zone holding
- * it (docs/resources.md, "Interrupted deployments").
+ * Default zone names: `<resource name>-<7 letters or digits>`, a hash of the stack, the resource and the stack
+ * instance's random id (stackId.ts), taken by check only when no name is declared or stored. The program says which
+ * resource it is; the host adds the id it learned itself (host/identity.ts), so only this stack computes the name,
+ * and create takes back a zone holding it (docs/resources.md, "Interrupted deployments").
  */
 import { createHash } from "crypto";
 
-/** The hidden input carrying the auto-name candidate from the program to check. */
+/**
+ * The hidden input saying which resource a zone is, from the program to check: `[...stack parts, resource name]`.
+ * It also makes every zone wait for the stack instance's resource. Check stores the auto-name it made under it.
+ */
 export const AUTO_NAME = "__autoName";
 
-/** Whether the inputs' name is the resource's own auto-name (check keeps the candidate beside it then). */
+/** Whether the checked inputs' name is the resource's own auto-name (check stored it beside the name). */
 export function isOwnAutoName(inputs: Record<string, unknown>): boolean {
   return typeof inputs[AUTO_NAME] === "string" && inputs[AUTO_NAME] !== "" && inputs[AUTO_NAME] === inputs.name;
 }

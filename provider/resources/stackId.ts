@@ -5,9 +5,11 @@
  * took the other's zones. A random id drawn once per stack instance, kept in its state by a small resource, joins
  * the names: only this stack's state knows it, so a zone holding an auto-name made with it was made by this stack.
  *
- * The resource is declared by the first auto-named zone of a program run (a program whose zones all have `name`
- * has none). Its create runs before the zones that depend on it; in the first preview of a new stack its id, and so
- * the auto-names, are unknown (`output<string>`); from then on the preview shows the very names its `up` creates.
+ * The resource is declared by the first zone of a program run, and every zone waits for it, so the host has learned
+ * the id (and the zones the stack retired, `retired`, as `cdn-zones settle` records them) before any zone's check
+ * (host/identity.ts): it names zones and decides take-backs with them, never with what a program sends. In the first
+ * preview of a new stack its id, and so the auto-names, are unknown; from then on the preview shows the very names
+ * its `up` creates.
  */
 import * as pulumi from "@pulumi/pulumi";
 

@@ -5,7 +5,7 @@
 import { randomUUID } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { refusePlainSecrets } from "../common/programConfig";
-import { AUTO_NAME, AUTO_NAME_SCOPE, autoName } from "./naming";
+import { AUTO_NAME, AUTO_NAME_SCOPE } from "./naming";
 import { PROVIDERS } from "./provider";
 import { stackNonce } from "./stackId";
 import type { ZoneType } from "../api/kinds";
@@ -25,11 +25,9 @@ export function zoneRegistration(
   const reading = opts?.id !== undefined;
   for (const [k, v] of Object.entries(args ?? {})) if (v !== undefined) props[k] = v;
   if (!reading) {
-    // The stack instance's random id joins the auto-name (stackId.ts): unique to this stack, and proof it made the zone.
-    if (props.name === undefined) {
-      const identity = namingIdentity(kind, opts?.parent);
-      props[AUTO_NAME] = pulumi.all([identity, stackNonce()]).apply(([id, nonce]) => autoName(name, [...id, nonce]));
-    }
+    // Which resource this is; check names it with the stack instance's id (stackId.ts), and reads that instance's
+    // record first: every zone waits for its resource (issue 41, point 7; issue 43).
+    props[AUTO_NAME] = pulumi.all([namingIdentity(kind, opts?.parent), stackNonce()]).apply(([id]) => [...id, name]);
     props[AUTO_NAME_SCOPE] = placeText(name, enrol());
   }
   for (const f of spec.fields) {

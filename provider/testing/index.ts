@@ -260,7 +260,9 @@ async function operation(op: "preview" | "up" | "refresh" | "destroy", opts: Cli
   const steps: StepResult[] = [];
   const summary: Record<string, number> = {};
   for (const s of events.steps) {
-    if (s.type === "pulumi:pulumi:Stack" || s.type.startsWith("pulumi:providers:")) continue;
+    // The stack, its providers and the stack instance's id (every zone program declares it) are bookkeeping.
+    if (s.type === "pulumi:pulumi:Stack" || s.type.startsWith("pulumi:providers:") || s.type.endsWith(":StackId"))
+      continue;
     const kitOp = stepOp(op, s);
     const changed = s.diffs.length > 0 && ["update", "replace", "refresh"].includes(kitOp);
     const { urn, type, name, id, ms } = s;

@@ -9,7 +9,7 @@
  * Options:
  *   --quick            fewer, shorter repetitions (a smoke run, not figures to record); also BENCH_QUICK=1
  *   --runs N           repetitions per measurement (medians are reported); default 3
- *   --only a,b         only these benchmarks (decoder, client, state, coldstart, emulator, cli, plugin)
+ *   --only a,b         only these benchmarks (decoder, client, state, coldstart, emulator, cli, plugin, stacks)
  *   --markdown FILE    also write the figures as markdown tables (for docs/performance.md)
  *   --profile DIR      CPU profiles of the host and program processes into DIR (lib/cpu-profile-preload.js)
  */
@@ -20,7 +20,7 @@ const os = require("os");
 const path = require("path");
 const { judge, summaryLine } = require("./lib/verdict");
 
-const BENCHES = ["decoder", "client", "state", "coldstart", "emulator", "cli", "plugin"];
+const BENCHES = ["decoder", "client", "state", "coldstart", "emulator", "cli", "plugin", "stacks"];
 const FILES = { decoder: "decoder-check.js" };
 /** A benchmark that runs longer than this is stopped (the whole run stays bounded). */
 const BENCH_TIMEOUT_MS = 6 * 60_000;
@@ -29,7 +29,7 @@ const BENCH_TIMEOUT_MS = 6 * 60_000;
  * CLI (about 35 minutes here, most of it the file backend's checkpoint writes); the plugin's deploys 200 and 1,000
  * zones three ways (about 30 minutes; under the 6-minute bound a full `npm run bench` stopped it at 1,000 zones).
  */
-const FULL_TIMEOUT_MS = { cli: 90 * 60_000, plugin: 60 * 60_000 };
+const FULL_TIMEOUT_MS = { cli: 90 * 60_000, plugin: 60 * 60_000, stacks: 40 * 60_000 };
 
 /** The benchmark running now: stopped with its whole process group if this run is interrupted. */
 let current;

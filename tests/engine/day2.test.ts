@@ -14,8 +14,10 @@ const writes = () => E().calls.filter((c) => /\.(create|update|delete)$/.test(c.
 const byName = (rs: StateResource[], name: string) => rs.find((r) => r.urn.endsWith(`::${name}`));
 
 describe("a rename in the control panel", () => {
+  // Two push zones: their vanity IPs, each its own, prove a renamed one the same zone (issue 41; recorded.ts).
   const ZONES: ZoneDecl[] = [
     { kind: "PushZone", name: "static", args: { name: `static-${suffix}`, password: "Static-Pass-1" } },
+    { kind: "PushZone", name: "media", args: { name: `media-${suffix}`, password: "Media-Pass-1" } },
     { kind: "PullZone", name: "site", args: { name: `site-${suffix}`, origin: "https://origin.example.com" } },
   ];
   let p: EngineProject;

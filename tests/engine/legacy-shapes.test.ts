@@ -61,6 +61,22 @@ test("a live zone renamed in the control panel: the list cannot show it, and ref
   expect((await stored("cam")).name).toBe(cam.name);
 });
 
+test("an update of the live zone, which a listing of ids cannot identify, is refused until its id is confirmed", async () => {
+  const [cam] = emu.get().zones("live");
+  const changed = ZONES.map((z) => (z.name === "cam" ? { ...z, args: { password: "live-secret-2" } } : z));
+  // Issue 41, point 4: after an id reuse such an update went to another team's zone, without a word.
+  const refused = await p.up(changed);
+  expect(refused.code).not.toBe(0);
+  expect(refused.output).toContain(
+    `livezone.listZones lists ids without names, so nothing shows that the zone at id ${cam.id} is this one`,
+  );
+  expect(refused.output).toContain("Refusing to update it: nothing was changed.");
+  expect(refused.output).toContain(`CDN_CONFIRM_IDS=${cam.id}`);
+  expect(emu.get().passwordMatches("live", cam.id, "live-secret-1")).toBe(true);
+  expectOk(await p.up(changed, [], { env: { CDN_CONFIRM_IDS: String(cam.id) } }));
+  expect(emu.get().passwordMatches("live", cam.id, "live-secret-2")).toBe(true);
+});
+
 test("destroy keeps the others; the live zone, which a listing of ids cannot identify, only once its id is confirmed", async () => {
   const [cam] = emu.get().zones("live");
   // Issue 33: an id-only listing cannot tell this zone from one that got its id after a delete (recorded.ts).
@@ -69,8 +85,9 @@ test("destroy keeps the others; the live zone, which a listing of ids cannot ide
   expect(refused.output).toContain(
     `livezone.listZones lists ids without names, so nothing shows that the zone at id ${cam.id} is this one`,
   );
-  expect(refused.output).toContain(`CDN_CONFIRM_DELETE=${cam.id}`);
+  expect(refused.output).toContain(`CDN_CONFIRM_IDS=${cam.id}`);
   expect(emu.get().zones("live")).toHaveLength(1);
+  // The setting's first name, CDN_CONFIRM_DELETE, still confirms.
   expectOk(await p.run(["destroy", "--yes", "--skip-preview"], { env: { CDN_CONFIRM_DELETE: String(cam.id) } }));
   expect(emu.get().zones("live")).toEqual([]);
   for (const kind of ["pull", "push", "vod"] as const) expect(emu.get().zones(kind)).toHaveLength(1);

@@ -19,10 +19,10 @@ afterAll(() => p?.dispose());
 /** A component of the fixture program (`{ kind: "Component", name, opts }`). */
 const component = (name: string, opts: Record<string, unknown>) =>
   ({ kind: "Component", name, opts }) as unknown as ZoneDecl;
-/** `<op> <resource name>` of every step but the stack's and the default provider's, sorted. */
+/** `<op> <resource name>` of every step but the stack's, the default provider's and the StackId's, sorted. */
 const ops = (steps: EngineStep[]) =>
   steps
-    .filter((s) => s.type !== "pulumi:pulumi:Stack" && !s.type.startsWith("pulumi:providers:"))
+    .filter((s) => s.type !== "pulumi:pulumi:Stack" && !/^pulumi:providers:|:StackId$/.test(s.type))
     .map((s) => `${s.op} ${s.name}`)
     .sort();
 const calls = (method: string) => emu.get().calls.filter((c) => c.method === method);
@@ -174,7 +174,9 @@ test("destroy: protect refuses, retainOnDelete (own or inherited from a componen
       .map((z) => z.id),
   ).toEqual([handmade.id]);
   expect(
-    (await p.resources()).filter((s) => s.custom && s.id && !s.type.startsWith("pulumi:providers:")).map((s) => s.name),
+    (await p.resources())
+      .filter((s) => s.custom && s.id && !/^pulumi:providers:|:StackId$/.test(s.type))
+      .map((s) => s.name),
   ).toEqual(["guarded"]);
 
   expectOk(await p.run(["state", "unprotect", "--all", "--yes"]));

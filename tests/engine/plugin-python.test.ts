@@ -35,6 +35,8 @@ for name, make in zones.items():
         pulumi.export(name, {"zoneId": zone.zone_id, "name": zone.name})
 pulumi.export("zoneIds", ids)
 pulumi.export("pullZones", cdn.get_pull_zones_output().zones.apply(lambda zs: [z.name for z in zs]))
+pulumi.export("siteLookup", cdn.get_zone_output(kind="pull", name=site.name).zone_id.apply(repr))
+pulumi.export("unmanagedIds", cdn.get_unmanaged_zones_output(managed=[]).zones.apply(lambda zs: [repr(z.zone_id) for z in zs]))
 `;
 
 /** A zone the check refuses, registered first, while many others are still being registered. */
@@ -91,6 +93,10 @@ test("a no-op up changes nothing; the function's answer is the account's", async
   expect(pluginOps(r.steps)).toEqual(["same assets", "same cam", "same site", "same videos"]);
   const out = (await p.outputs()) as Record<string, unknown>;
   expect(out.pullZones).toEqual([(out.site as { name: string }).name]);
+  // Zone ids reach Python as integers (the schema types them): `12`, never `12.0`.
+  expect(out.siteLookup).toBe(String((out.site as { zoneId: number }).zoneId));
+  expect(out.unmanagedIds).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+$/)]));
+  expect((out.unmanagedIds as string[]).every((id) => /^\d+$/.test(id))).toBe(true);
 });
 
 test("a zone removed from the program previews as `delete [retain]` when the API cannot delete its kind", async () => {

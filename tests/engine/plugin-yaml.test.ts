@@ -34,10 +34,24 @@ const writes = () =>
   emu.get().calls.filter((c) => /\.(create|update|delete)$/.test(c.method) && !c.method.startsWith("cache.")).length;
 
 beforeAll(async () => {
-  // The API key set without --secret: the plugin's configuration check keeps it encrypted in the state anyway.
+  // The API key set without --secret, as a user may: the first test sees it refused, then encrypts it.
   p = await EngineProject.create(emu.get(), { projectYaml: program(), secretKey: false });
 });
 afterAll(() => p?.dispose());
+
+test("a cdn:apiKey set without --secret is refused as for dynamic resources: the command that encrypts it, never the key (issue 41)", async () => {
+  const calls = emu.get().calls.length;
+  for (const r of [await p.preview(), await p.up()]) {
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain("cdn:apiKey is set without --secret in this stack's configuration");
+    expect(r.output).toContain("pulumi config set --secret cdn:apiKey <your API key>");
+    expect(r.output).not.toContain(emu.get().apiKey);
+  }
+  expect(emu.get().calls.length).toBe(calls);
+  expect(p.stateFileText()).not.toContain(emu.get().apiKey);
+  expect((await p.exported()).text).not.toContain(emu.get().apiKey);
+  await p.must(["config", "set", "--secret", "cdn:apiKey", emu.get().apiKey]);
+});
 
 test("preview shows a create of every kind and writes nothing", async () => {
   const r = expectOk(await p.preview());
@@ -232,9 +246,7 @@ test("two stacks of the same project and stack name in two backends: auto-names 
   const site: YamlResource[] = [
     { type: "PullZone", name: "site", properties: { origin: "https://origin.example.com" } },
   ];
-  const [a, b] = await Promise.all(
-    [0, 1].map(() => EngineProject.create(emu.get(), { projectYaml: program(site), secretKey: false })),
-  );
+  const [a, b] = await Promise.all([0, 1].map(() => EngineProject.create(emu.get(), { projectYaml: program(site) })));
   try {
     expectOk(await a.up());
     expectOk(await b.up());

@@ -2,8 +2,9 @@
  * A CI cancellation during `pulumi up` (issue 32, point 6): SIGINT, then SIGTERM some seconds later, as GitHub Actions
  * cancels a job, through the real CLI. Zones with explicit names (the form `cdn-zones import` writes and most programs
  * use) are then in the account and not in the state, their creates pending in the checkpoint; `cdn-zones settle`
- * records them from the pending creates, so the next `up` succeeds with no program change, and never takes a zone the
- * stack did not create.
+ * records from the pending creates the zones it can tie to them (newer than the ids listed before the `up` began,
+ * holding what the create sent beyond the name), leaves the others with a line saying how to finish by hand, and never
+ * takes a zone the stack did not create.
  */
 import * as path from "path";
 import { useEmulator } from "../support/emulator";
@@ -32,6 +33,11 @@ async function settle(p: EngineProject) {
   return { code: r.code, output: r.output };
 }
 
+/** Resolves once `ok()` holds (polled: an event of the emulator's). */
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((r) => setTimeout(r, 20));
+}
+
 const accountZones = () =>
   KINDS.flatMap((k) =>
     E()
@@ -56,7 +62,7 @@ async function audit(p: EngineProject, declared: ZoneDecl[]) {
   };
 }
 
-test("a CI cancellation during `up`: settle records the zones made, the next `up` succeeds unchanged, none lost or duplicated", async () => {
+test("a CI cancellation during `up`: settle records the zones it can tie to their creates, the rest are finished by hand; none lost or duplicated", async () => {
   const p = await EngineProject.create(E(), { env: { CDN_LOG: "" } });
   try {
     const ZONES = zones("ci", Number(process.env.CDN_TEST_INTERRUPT_ZONES ?? 16));
@@ -83,15 +89,25 @@ test("a CI cancellation during `up`: settle records the zones made, the next `up
     const calls = E().calls.length;
     const s = await settle(p);
     expect(s.code).toBe(0);
-    for (const z of made)
+    // A pull zone's origin ties it to its create; the others' listings show only their names: left, said.
+    const [tied, named] = [made.filter((z) => z.kind === "PullZone"), made.filter((z) => z.kind !== "PullZone")];
+    for (const z of tied)
       expect(s.output).toContain(`'${z.name}' (resource ${z.name}): zone ${z.id}, made by the interrupted`);
+    for (const z of named)
+      expect(s.output).toContain(
+        `left: ${z.kind === "VodZone" ? "VOD" : z.kind.slice(0, -4).toLowerCase()} zone '${z.name}' (resource ${z.name}): zone ${z.id} of that name is listed with nothing the create sent but the name`,
+      );
     for (const name of pending.filter((n) => !made.some((z) => z.name === n)))
-      expect(s.output).toContain(`'${name}' (resource ${name}): not in the account`);
-    expect(E().calls.length - calls).toBe(new Set(pending.map((n) => ZONES.find((z) => z.name === n)!.kind)).size);
-    expect(await p.pendingOperations()).toEqual([]);
+      expect(s.output).toContain(`'${name}' (resource ${name}): not in the account (listed twice)`);
+    expect(
+      E()
+        .calls.slice(calls)
+        .every((c) => c.method.endsWith(".listZones")),
+    ).toBe(true);
+    if (tied.length) expect(await p.pendingOperations()).toEqual([]);
     // The zones recorded are the zones made: same ids, and the outputs a create records (the account, the URL).
     const state = zoneResources(await p.resources());
-    for (const z of made) {
+    for (const z of tied) {
       const r = state.find((x) => x.name === z.name)!;
       expect(r.outputs).toMatchObject({
         zoneId: z.id,
@@ -101,12 +117,19 @@ test("a CI cancellation during `up`: settle records the zones made, the next `up
       if (z.kind === "PullZone") expect(r.outputs?.cdnUrl).toBe(`${z.name}.${E().companyAlias}.${E().cdnDomain}`);
     }
 
+    // Finished by hand as the lines say: the zones left are this stack's, so their resources adopt them.
+    const byHand = ZONES.map((z) =>
+      named.some((n) => n.name === z.name) ? { ...z, args: { ...z.args, adopt: true } } : z,
+    );
     const creates = () => E().calls.filter((c) => c.method.endsWith(".create")).length;
     const before = creates();
-    expectOk(await p.up(ZONES, ["--refresh"]));
-    expect(creates() - before).toBe(ZONES.length - state.length);
+    expectOk(await p.up(byHand, ["--refresh"]));
+    expect(creates() - before).toBe(ZONES.length - state.length - named.length);
     expect(await audit(p, ZONES)).toEqual({ lost: 0, duplicated: 0, orphaned: 0 });
-    expectOk(await p.up(ZONES, ["--refresh", "--expect-no-changes"]));
+    expectOk(await p.up(byHand, ["--refresh", "--expect-no-changes"]));
+    // When settle wrote nothing, the pending creates stayed: now their resources are in the state, it drops them.
+    if (!tied.length) expect((await settle(p)).output).toMatch(/dropped: .*the state holds this resource/);
+    expect(await p.pendingOperations()).toEqual([]);
     // With nothing pending it reads the state and asks no API.
     const idle = E().calls.length;
     const again = await settle(p);
@@ -115,5 +138,49 @@ test("a CI cancellation during `up`: settle records the zones made, the next `up
     expect(E().calls.length).toBe(idle);
   } finally {
     p.dispose();
+  }
+});
+
+test("settle takes only what the cancelled create made: a live zone someone made after the cancellation is left, said; one short listing drops nothing", async () => {
+  const account = await emu.another();
+  const p = await EngineProject.create(account, { env: { CDN_LOG: "" } });
+  try {
+    const pulls = zones("late", 24).filter((z) => z.kind === "PullZone");
+    const live: ZoneDecl = { kind: "LiveZone", name: "stream", args: { name: "stream", password: "Stream-Pass-1" } };
+    // Pull creates take 3 s at the API; the live zone's never gets through before the cancellation (the API holds it
+    // until this account closes): cancelled while both are at the API, its create is pending and made nothing.
+    account.faults.add({ kind: "latency", method: "pullzone.create", latencyMs: 3_000 });
+    account.faults.add({ kind: "latency", method: "livezone.create", latencyMs: 3_600_000 });
+    const atApi = () => ["pullzone.create", "livezone.create"].every((m) => account.inFlight().includes(m));
+    const cancelled = await p.up([...pulls, live], ["--parallel", "16"], ctrlC(2, atApi, atApi, "SIGTERM"));
+    expect(cancelled.code).not.toBe(0);
+    await until(() => !account.inFlight().includes("pullzone.create"));
+    const pending = (await p.pendingOperations()).map((op) => String(op.resource.inputs?.name));
+    expect(pending).toContain("stream");
+    const made = pulls.filter((z) => pending.includes(z.name) && account.zoneByName("pull", z.name));
+    expect(made.length).toBeGreaterThan(0);
+    // Someone else makes a live zone of the pending create's name; the API's next pull listing comes back short.
+    const other = await account.seedZone("live", { name: "stream", password: "Not-Ours-Pass-1" });
+    account.faults.once({ method: "pullzone.listZones", when: "after", as: "short", keep: 0 });
+
+    const s = await run(process.execPath, [CLI, "settle"], p.dir, p.env);
+    expect(s.code).toBe(0);
+    expect(s.output).toContain(
+      `left: live zone 'stream' (resource stream): zone ${other.id} of that name is listed with nothing the create sent but the name`,
+    );
+    expect(s.output).toContain(
+      `set \`adopt: true\` on the resource for the next \`up\`, else give the resource another name`,
+    );
+    for (const z of made)
+      expect(s.output).toMatch(
+        new RegExp(`written: pull zone '${z.name}' \\(resource ${z.name}\\): zone \\d+, made by`),
+      );
+    const state = zoneResources(await p.resources());
+    expect(state.some((r) => r.outputs?.zoneId === other.id)).toBe(false);
+    for (const z of made)
+      expect(state.find((r) => r.name === z.name)?.outputs?.zoneId).toBe(account.zoneByName("pull", z.name)?.id);
+  } finally {
+    p.dispose();
+    await account.close();
   }
 });

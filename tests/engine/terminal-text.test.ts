@@ -113,6 +113,23 @@ test("an origin with credentials fails check without the CLI showing them", asyn
   expect(r.output).toMatch(/resource 'd' has a problem: pull zone 'creds': 'origin' must not carry credentials/);
 });
 
+test.each([
+  ["PullZone", "vhost", "pull", "deploy:Vhost-Pa55word@www.example.com"],
+  ["PullZone", "ip", "pull", "deploy:Vhost-Pa55word@192.0.2.1"],
+  ["PushZone", "vanityDomain", "push", "deploy:Vhost-Pa55word@cdn.example.com"],
+] as const)(
+  "a %s's %s with credentials fails check without the CLI showing them (issue 41)",
+  async (kind, field, label, value) => {
+    const base = kind === "PullZone" ? { origin: "https://origin.example.com/" } : { password: "Zone-Pa55word" };
+    const r = await p.preview([{ kind, name: "c", args: { name: "creds", ...base, [field]: value } }]);
+    expect(r.code).not.toBe(0);
+    for (const part of ["Vhost-Pa55", "deploy:"]) expect(r.output).not.toContain(part);
+    expect(r.output).toContain(
+      `resource 'c' has a problem: ${label} zone 'creds': '${field}' must not carry credentials`,
+    );
+  },
+);
+
 describe("what a failed check shows of a value (issue 33, points 2 and 5)", () => {
   const PASSWORDS = { short: "Vlt9x", spaced: "Vault9Passw0rd ", long: `Vault9-${"p".repeat(130)}` };
 
@@ -194,7 +211,7 @@ describe("what a server sends is stored escaped (issue 33, point 4)", () => {
   });
   const withSeparators = (r: CommandResult) => [...rawControls(r), ...(r.output.includes("\u2028") ? ["U+2028"] : [])];
 
-  test("cdn_url, vanity_ip, storage_location, vhost and vanity_domain with control characters: no command prints one raw", async () => {
+  test("cdn_url, vanity_ip, storage_location, vhost and vanity_domain with control characters: no command prints one raw, nor a function's result (issue 41)", async () => {
     const zones: ZoneDecl[] = [
       { kind: "PullZone", name: "o1", args: { name: "stored-pull", origin: "https://origin.example.com" } },
       { kind: "PushZone", name: "o2", args: { name: "stored-push", password: "zone-secret-o2" } },
@@ -208,13 +225,20 @@ describe("what a server sends is stored escaped (issue 33, point 4)", () => {
       await q.run(["stack", "output"]),
       await q.refresh(zones, ["--diff"]),
       await q.preview(zones, ["--diff"]),
-      await q.up(zones),
+      // The program also exports getPullZones' rows, which list the zones made above.
+      await q.up(zones, [], { env: { CDN_TEST_LOOKUPS: "1" } }),
+      await q.run(["stack", "output", "--json"]),
+      await q.run(["stack", "output", "pullZones"]),
     ];
     for (const r of runs) expect([r.args.join(" "), withSeparators(r)]).toEqual([r.args.join(" "), []]);
     // Stored as the terminal rule writes them: the escapes are there as text.
     const outputs = JSON.parse(runs[1].stdout) as Record<string, Record<string, string>>;
     for (const value of [outputs.o1.cdnUrl, outputs.o1.vanityIp, outputs.o2.storageLocation, outputs.o2.vanityIp])
       expect(value).toContain("\\u001b[2J \\u001b]0;pwned-title\\u0007");
+    // getPullZones' rows, as `pulumi stack output` shows them: escaped as the resources' outputs are.
+    const rows = JSON.parse(runs[6].stdout).pullZones as Record<string, string>[];
+    const listed = rows.find((z) => z.name === "stored-pull")!;
+    expect(listed.vhost).toContain("\\u202eelif.exe \\u009b31m");
     const pull = (await q.resources()).find((r) => r.name === "o1")!;
     expect(pull.outputs?.vhost).toMatch(/^ \\u001b\[2J .*\\u2028$/);
     expect(pull.outputs?.vanityDomain).toMatch(/^ \\u001b\[2J .*\\u2028$/);

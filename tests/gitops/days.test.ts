@@ -13,7 +13,14 @@ import * as path from "path";
 import { startEmulator, type Emulator } from "../../provider/emulator";
 import { pulumiCli } from "../support/engine";
 
-const { World } = require("../../examples/gitops/sim/world") as { World: WorldClass };
+const { World, run } = require("../../examples/gitops/sim/world") as {
+  World: WorldClass;
+  run(
+    cmd: string,
+    args: string[],
+    o: { cwd: string; env: NodeJS.ProcessEnv },
+  ): Promise<{ code: number; stderr: string }>;
+};
 const { startPostgres } = require("../../examples/gitops/sim/postgres") as {
   startPostgres(o: { parent: string }): Promise<{ url: string; stop(): Promise<void> }>;
 };
@@ -42,6 +49,8 @@ interface Run {
 }
 interface WorldI {
   emulator: Emulator;
+  cli: { dir: string };
+  devEnv: NodeJS.ProcessEnv;
   repo: {
     dir: string;
     read(f: string): string;
@@ -60,7 +69,7 @@ interface WorldI {
   ): Promise<{ number: number; branch: string; sha: string; title: string; jobs: Jobs }>;
   merge(pr: { branch: string; number: number; title: string }, o?: { wait: boolean }): Promise<Jobs> & Run;
   schedule(): Promise<Jobs>;
-  dispatch(job: "up" | "drift", o?: { wait: boolean }): Promise<Jobs> & Run;
+  dispatch(job: "up" | "drift", o?: { wait?: boolean; inputs?: Record<string, string> }): Promise<Jobs> & Run;
   exported(): Promise<{ resources?: StateResource[]; pending_operations?: unknown[] }>;
 }
 interface WorldClass {
@@ -210,14 +219,16 @@ describe("day 2: a pull request that changes zones", () => {
     expect((await world.merge(pr)).up.conclusion).toBe("success");
     expect(emu.zones("pull").find((z) => z.name === "www")).toMatchObject({ origin: "https://origin-2.example.com" });
     await expectAgreement(["vod:videos"]);
-    // The zone the program dropped is now a zone the program does not declare: the drift check says so.
+    // The zone the program dropped is retired by the stack (its record, which the up job's last step keeps), not a
+    // zone made by hand: the drift check passes and says whose it was (issue 43).
     const check = await drift();
-    expect(check.conclusion).toBe("failure");
-    expect(code(check, "Drift check")).toBe(7);
-    // `cdn-zones drift`: a line per zone of the account that the stack's state does not hold.
-    expect(check.output).toContain(`made by hand: VOD zone 'videos' (id ${zoneId("vod", "videos")})`);
+    expect(check.conclusion).toBe("success");
+    const videos = zoneId("vod", "videos")!;
+    expect(check.step("The account's owners")!.output).toContain(
+      `VOD zone \`videos\` (id ${videos}): retired by \`prod\``,
+    );
     // The team deletes it in the control panel (the API cannot): the next check is clean.
-    await emu.deleteZone("vod", zoneId("vod", "videos")!);
+    await emu.deleteZone("vod", videos);
     expect((await drift()).conclusion).toBe("success");
   });
 });
@@ -253,8 +264,10 @@ describe("day 5: a zone made by hand", () => {
   test("fails the drift check; a pull request adopts it, and its comment says so", async () => {
     const made = await emu.seedZone("pull", { name: "promo", origin: "https://promo.example.com" });
     const check = await drift();
-    expect(code(check, "Drift check")).toBe(7);
-    expect(check.output).toContain(`made by hand: pull zone 'promo' (id ${made.id})`);
+    expect(code(check, "Drift check")).toBe(0);
+    // No stack of the backend manages it or retired it: the account's owners exit 8 naming it.
+    expect(code(check, "The account's owners")).toBe(8);
+    expect(check.output).toContain(`pull zone \`promo\` (id ${made.id}): **no stack**`);
     const pr = await world.pullRequest(
       "Adopt the promo zone",
       append(
@@ -264,6 +277,8 @@ describe("day 5: a zone made by hand", () => {
     expect(pr.jobs.preview.comment).toContain(
       `- adopt pull zone \`promo\` (id ${made.id}), resource \`promo\`: taken over, nothing made`,
     );
+    // No other stack of the backend holds it: the ownership gate lets it through.
+    expect(pr.jobs.preview.comment).toContain("Ownership: no zone of another stack.");
     expect((await world.merge(pr)).up.conclusion).toBe("success");
     expect((await drift()).conclusion).toBe("success");
     await expectAgreement();
@@ -442,6 +457,79 @@ describe("day 12: two jobs at once on one stack", () => {
     expect(zoneId("pull", "zone-a")).toBeDefined();
     expect(zoneId("pull", "zone-b")).toBeDefined();
     await expectAgreement();
+    expect((await drift()).conclusion).toBe("success");
+  });
+});
+
+describe("day 13: a live zone renamed in the control panel, which nothing can prove the same zone", () => {
+  test("the drift check says so; a manual `up` fails naming the id; one with the id in confirm_ids puts the name back", async () => {
+    const id = zoneId("live", "news")!;
+    await emu.editZone("live", id, { name: "news-old" });
+    const check = await drift();
+    expect(code(check, "Drift check")).toBe(7);
+    expect(check.output).toContain(`id ${id} now holds a live zone named 'news-old'`);
+    expect(check.output).toContain("nothing proves which");
+    // A live zone shows nothing of its own in a listing: it may be another team's zone that got the id after a delete.
+    const refused = (await world.dispatch("up")).up;
+    expect(refused.conclusion).toBe("failure");
+    expect(refused.output).toContain(`CDN_CONFIRM_IDS=${id}`);
+    expect(emu.zones("live").find((z) => z.id === id)).toMatchObject({ name: "news-old" });
+    // A person checks id ${id} in the control panel: it is the team's stream. The manual run with its id repairs it.
+    const confirmed = (await world.dispatch("up", { inputs: { confirm_ids: String(id) } })).up;
+    expect(confirmed.conclusion).toBe("success");
+    expect(emu.zones("live").find((z) => z.id === id)).toMatchObject({ name: "news" });
+    await expectAgreement();
+    expect((await drift()).conclusion).toBe("success");
+  });
+});
+
+describe("day 14: another team's CI-only stack, in the same backend and account (issue 43)", () => {
+  test("its zones are its own, retired ones included; destroy then up takes them back; prod may not adopt them", async () => {
+    // The other team's project, on a developer's machine: two auto-named pull zones, the package as infra/ has it.
+    const dir = path.join(root, "ci-team");
+    fs.mkdirSync(dir);
+    fs.symlinkSync(path.join(world.infra, "node_modules"), path.join(dir, "node_modules"));
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: ci-zones\nruntime: nodejs\nmain: index.js\n");
+    fs.writeFileSync(
+      path.join(dir, "index.js"),
+      [
+        'const { PullZone } = require("pulumi-cdn-zones");',
+        'for (const n of ["ci-cache", "ci-assets"]) new PullZone(n, { origin: "https://ci.example.com" });',
+      ].join("\n"),
+    );
+    const sh = (cmd: string, args: string[]) => run(cmd, args, { cwd: dir, env: world.devEnv });
+    const pulumi = (...args: string[]) => sh(`${world.cli.dir}/pulumi`, [...args, "--non-interactive"]);
+    const settle = () => sh("npx", ["--no-install", "cdn-zones", "settle"]);
+    const ciZones = () => emu.zones("pull").filter((z) => String(z.name).startsWith("ci-"));
+    expect((await pulumi("stack", "init", "ci", "--secrets-provider", "passphrase")).code).toBe(0);
+    expect((await pulumi("up", "--yes", "--skip-preview")).code).toBe(0);
+    expect((await settle()).code).toBe(0);
+    const made = ciZones().map((z) => `${z.id}:${z.name}`);
+    expect(made).toHaveLength(2);
+
+    // The CI stack destroys what it can: its pull zones stay, retired by it, and prod's drift check passes.
+    expect((await pulumi("destroy", "--yes", "--skip-preview")).code).toBe(0);
+    const check = await drift();
+    expect(check.conclusion).toBe("success");
+    expect(check.step("The account's owners")!.output).toContain("retired by `organization/ci-zones/ci`");
+
+    // Destroy then up, as a CI-only stack does each run: settle first, and the same zones come back, no second set.
+    expect((await settle()).stderr).toContain("is back after a destroy");
+    expect((await pulumi("up", "--yes", "--skip-preview")).code).toBe(0);
+    expect(ciZones().map((z) => `${z.id}:${z.name}`)).toEqual(made);
+
+    // A pull request of prod adopting one of them: its preview fails at the ownership gate, naming the stack.
+    const [id, name] = made[0].split(":");
+    const pr = await world.pullRequest(
+      "Adopt the CI cache",
+      append(
+        `export const ciCache = new PullZone("ci-cache", { name: "${name}", origin: "https://x.example.com", adopt: true }).zoneId;`,
+      ),
+    );
+    expect(code(pr.jobs.preview, "Preview against the account as it is now")).toBe(4);
+    expect(pr.jobs.preview.comment).toContain(
+      `this preview creates or adopts pull zone \`${name}\` (id ${id}), which stack \`organization/ci-zones/ci\` manages`,
+    );
     expect((await drift()).conclusion).toBe("success");
   });
 });

@@ -87,6 +87,23 @@ describe("check and the API agree", () => {
     expect(JSON.stringify(failures)).not.toContain("S3cret-pw");
   });
 
+  test.each([
+    ["PullZone", "vhost", "deploy:S3cret-pw@www.example.com"],
+    ["PullZone", "ip", "deploy:S3cret-pw@192.0.2.1"],
+    ["PullZone", "vanityDomain", "deploy:S3cret-pw@cdn.example.com"],
+    ["PushZone", "vanityDomain", "S3cret-pw@cdn.example.com"],
+  ])(
+    "a %s's %s carrying credentials is refused against the resource, without showing them (issue 41)",
+    async (kind, field, value) => {
+      const base = kind === "PullZone" ? { origin: ORIGIN } : { password: "Zone-Pa55word" };
+      const failures = await failuresOf(kind as "PullZone", { name: unique("creds"), ...base, [field]: value });
+      expect(failures).toEqual([
+        { property: "", reason: expect.stringContaining(`'${field}' must not carry credentials`) },
+      ]);
+      expect(JSON.stringify(failures)).not.toContain("S3cret-pw");
+    },
+  );
+
   test('compress takes true and false as well as "1" and "0"', async () => {
     const d = deployment(accountConfig(emu));
     expect((await d.check("PullZone", {}, { name: unique("c"), origin: ORIGIN, compress: true })).inputs.compress).toBe(

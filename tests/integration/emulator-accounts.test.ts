@@ -3,32 +3,24 @@
  * that are unique without regard to case, and two emulators standing for two accounts whose
  * zone ids overlap, each with its own credentials and company.
  */
-import * as xmlrpc from "xmlrpc";
-import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
-import { startEmulator, type Emulator, type ZoneGroup } from "../../provider/emulator";
+import { startEmulator, type Emulator } from "../../provider/emulator";
+import { signedCall } from "../support/emulator";
+import { perGroup, ZONE_GROUPS, type ZoneGroup } from "../../provider/api/kinds";
+import { ZONE_KIND_TABLE } from "../../provider/api/zoneKinds";
+import { exampleValues } from "../support/kinds";
 
 function call(emu: Emulator, wire: string, ...params: unknown[]): Promise<any> {
   return callAs(emu, emu.apiUserId, emu.apiKey, wire, ...params);
 }
 
 function callAs(emu: Emulator, apiUserId: number, apiKey: string, wire: string, ...params: unknown[]): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
-    const date = currentDate();
-    client.methodCall(wire, [apiUserId, authString(date, apiKey, wire), date, ...params], (err, value) =>
-      err ? reject(err) : resolve(value),
-    );
-  });
+  return signedCall(emu, { apiUserId, apiKey })(wire, ...params);
 }
 
-const VALUES: Record<ZoneGroup, (name: string) => Record<string, string>> = {
-  pullzone: (name) => ({ name, origin: "http://o.example.com" }),
-  pushzone: (name) => ({ name, password: "pw" }),
-  vodzone: (name) => ({ name, password: "pw" }),
-  livezone: (name) => ({ name, password: "pw" }),
-};
-const IN_USE: Record<ZoneGroup, number> = { pullzone: 2002, pushzone: 3002, vodzone: 4002, livezone: 5002 };
+/** A valid zone of each group's kind, and its "name in use" code: from the kinds' table. */
+const VALUES = perGroup((k) => (name: string) => exampleValues(k, name));
+const IN_USE = perGroup((k) => ZONE_KIND_TABLE[k].createErrors.nameInUse as number);
 
 describe("zone names with capitals", () => {
   let emu: Emulator;
@@ -37,29 +29,26 @@ describe("zone names with capitals", () => {
   });
   afterAll(() => emu.close());
 
-  it.each(Object.keys(VALUES) as ZoneGroup[])(
-    "%s: keeps the case given, and a name in another case is in use",
-    async (kind) => {
-      const [code, created] = await call(emu, `${kind}.create`, VALUES[kind]("ShopAssets"));
-      expect(code).toBe(0);
-      expect((await call(emu, `${kind}.listZones`)).find((z: { id: number }) => z.id === created.id).name).toBe(
-        "ShopAssets",
-      );
-      if (kind === "pullzone") expect(created.cdn_url).toBe("shopassets.acme.cdn.example.net");
-      expect(await call(emu, `${kind}.create`, VALUES[kind]("shopassets"))).toEqual([
-        IN_USE[kind],
-        "shopassets is already in use",
-      ]);
-      expect(await call(emu, `${kind}.create`, VALUES[kind]("SHOPASSETS"))).toEqual([
-        IN_USE[kind],
-        "SHOPASSETS is already in use",
-      ]);
-      expect(emu.zoneByName(kind, "shopASSETS")?.id).toBe(created.id);
-      await expect(emu.seedZone(kind, VALUES[kind]("shopassets"))).rejects.toThrow(
-        `seedZone ${kind}: ${IN_USE[kind]} shopassets is already in use`,
-      );
-    },
-  );
+  it.each(ZONE_GROUPS)("%s: keeps the case given, and a name in another case is in use", async (kind) => {
+    const [code, created] = await call(emu, `${kind}.create`, VALUES[kind]("ShopAssets"));
+    expect(code).toBe(0);
+    expect((await call(emu, `${kind}.listZones`)).find((z: { id: number }) => z.id === created.id).name).toBe(
+      "ShopAssets",
+    );
+    if (kind === "pullzone") expect(created.cdn_url).toBe("shopassets.acme.cdn.example.net");
+    expect(await call(emu, `${kind}.create`, VALUES[kind]("shopassets"))).toEqual([
+      IN_USE[kind],
+      "shopassets is already in use",
+    ]);
+    expect(await call(emu, `${kind}.create`, VALUES[kind]("SHOPASSETS"))).toEqual([
+      IN_USE[kind],
+      "SHOPASSETS is already in use",
+    ]);
+    expect(emu.zoneByName(kind, "shopASSETS")?.id).toBe(created.id);
+    await expect(emu.seedZone(kind, VALUES[kind]("shopassets"))).rejects.toThrow(
+      `seedZone ${kind}: ${IN_USE[kind]} shopassets is already in use`,
+    );
+  });
 
   it("refuses a rename through update onto a name in use in another case, and allows a zone to change its own case", async () => {
     const [, holder] = await call(emu, "pushzone.create", { name: "brand", password: "pw" });
@@ -147,5 +136,58 @@ describe("two emulators as two accounts", () => {
     );
     await expect(startEmulator({ firstZoneId: 0 })).rejects.toThrow(/firstZoneId must be an integer from 1/);
     await expect(startEmulator({ companyAlias: "-acme" })).rejects.toThrow(/companyAlias must be a DNS label/);
+  });
+});
+
+describe("per-zone values and ids given again (issue 41)", () => {
+  const open: Emulator[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((e) => e.close()));
+  });
+  const start = async (options: Parameters<typeof startEmulator>[0] = {}) => {
+    const emu = await startEmulator(options);
+    open.push(emu);
+    return emu;
+  };
+  const row = async (emu: Emulator, group: ZoneGroup, id: number) =>
+    ((await call(emu, `${group}.listZones`)) as { id: number }[]).find((z) => z.id === id);
+
+  it("reuseIds: a create takes the id deleted last, with values of its own, never the deleted zone's", async () => {
+    const emu = await start({ reuseIds: true });
+    const [, gone] = await call(emu, "pushzone.create", VALUES.pushzone("gone"));
+    const before = await row(emu, "pushzone", gone.id);
+    await emu.deleteZone("push", gone.id);
+    const [, again] = await call(emu, "pushzone.create", VALUES.pushzone("again"));
+    expect(again.id).toBe(gone.id);
+    expect(again.vanity_ip).not.toBe(gone.vanity_ip);
+    expect(await row(emu, "pushzone", gone.id)).toMatchObject({ name: "again", vanity_ip: again.vanity_ip });
+    expect((await row(emu, "pushzone", gone.id)) as object).not.toEqual(before);
+    // The API's delete frees an id too, and a seeded zone (made in the control panel) takes it.
+    const [, cam] = await call(emu, "livezone.create", VALUES.livezone("cam"));
+    expect(await call(emu, "livezone.delete", cam.id)).toBe(0);
+    expect((await emu.seedZone("live", VALUES.livezone("other"))).id).toBe(cam.id);
+    // Nothing freed: the next id, as without the option.
+    const [, next] = await call(emu, "livezone.create", VALUES.livezone("next"));
+    expect(next.id).toBe(cam.id + 1);
+  });
+
+  it("without reuseIds no id is given again; vanity_ip is drawn per zone, and sharedVanityIp gives every zone one", async () => {
+    const emu = await start();
+    const [, a] = await call(emu, "pullzone.create", VALUES.pullzone("a"));
+    await emu.deleteZone("pull", a.id);
+    const [, b] = await call(emu, "pullzone.create", VALUES.pullzone("b"));
+    expect(b.id).toBe(a.id + 1);
+    const ips = [];
+    for (let i = 0; i < 20; i++) ips.push((await call(emu, "pullzone.create", VALUES.pullzone(`z${i}`)))[1].vanity_ip);
+    expect(new Set([a.vanity_ip, b.vanity_ip, ...ips]).size).toBe(22);
+    for (const ip of ips) expect(ip).toMatch(/^198\.(18|19)\.\d{1,3}\.\d{1,3}$/);
+    const shared = await start({ sharedVanityIp: true });
+    const made = [];
+    for (const name of ["s1", "s2"]) made.push((await call(shared, "pullzone.create", VALUES.pullzone(name)))[1]);
+    made.push((await call(shared, "pushzone.create", VALUES.pushzone("s3")))[1]);
+    expect(new Set(made.map((z) => z.vanity_ip))).toEqual(new Set(["203.0.113.10"]));
+    await expect(startEmulator({ reuseIds: "yes" as never })).rejects.toThrow(
+      "startEmulator: reuseIds must be a boolean",
+    );
   });
 });

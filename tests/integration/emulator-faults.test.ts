@@ -2,7 +2,6 @@
  * Fault injection: every kind, what it does to the store, and reproducibility from a seed.
  */
 import * as http from "http";
-import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
 import {
@@ -12,6 +11,7 @@ import {
   startEmulator,
   type Emulator,
 } from "../../provider/emulator";
+import { signedCall } from "../support/emulator";
 
 const { serializeMethodCall } = require("xmlrpc/lib/serializer");
 
@@ -48,24 +48,14 @@ function post(emu: Emulator, wire: string, ...params: unknown[]): Promise<Reply>
   });
 }
 
-function call(emu: Emulator, wire: string, ...params: unknown[]): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
-    const date = currentDate();
-    client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) =>
-      err ? reject(err) : resolve(value),
-    );
-  });
-}
+const call = (emu: Emulator, wire: string, ...params: unknown[]) => signedCall(emu)(wire, ...params);
 
 let seq = 0;
 const fresh = () => `f-${Date.now().toString(36)}-${++seq}`;
 
-/** Polls `condition` every 5 ms for up to `ms`; whether it came true. */
-async function waitFor(condition: () => boolean, ms = 2_000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 5)))
-    if (condition()) return true;
-  return condition();
+/** Resolves once `condition` holds, looked at every 5 ms: an event to wait for (jest's timeout bounds it), not a time. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setTimeout(r, 5));
 }
 
 describe("emulator fault injection", () => {
@@ -103,8 +93,7 @@ describe("emulator fault injection", () => {
     expect(emu.inFlight()).toEqual([]);
     const name = fresh();
     const pending = call(emu, "livezone.create", { name, password: "pw" });
-    const seen = await waitFor(() => emu.inFlight().includes("livezone.create"));
-    expect(seen).toBe(true);
+    await until(() => emu.inFlight().includes("livezone.create"));
     // Received, in its latency: not made yet, and made whatever happens to the client.
     expect(emu.zoneByName("livezone", name)).toBeUndefined();
     await pending;
@@ -359,5 +348,26 @@ describe("emulator fault injection", () => {
     await slow.close();
     expect(String((await pending).message)).toMatch(/socket hang up|ECONNRESET/i);
     expect(slow.calls).toEqual([]); // cut off in its wait, never answered nor recorded
+  });
+});
+
+describe("the rateLimit profile (issue 43)", () => {
+  it("answers 429 with Retry-After beyond N calls a second, before anything runs; tokens come back with time", async () => {
+    let t = Date.now();
+    const limited = await startEmulator({ rateLimit: 2, now: () => t });
+    try {
+      const create = (name: string) => post(limited, "pullzone.create", { name, origin: "https://o.example.com" });
+      const burst = [await create("rl-1"), await create("rl-2"), await create("rl-3")];
+      expect(burst.map((r) => r.status)).toEqual([200, 200, 429]);
+      expect(burst[2].headers["retry-after"]).toBe("1");
+      expect(burst[2].text).toContain("429 Too Many Requests");
+      expect(limited.zones("pullzone").map((z) => z.name)).toEqual(["rl-1", "rl-2"]);
+      expect(limited.calls.at(-1)).toMatchObject({ method: "pullzone.create", ok: false, fault: "rateLimited" });
+      t += 500; // half a second: one token of two a second
+      expect((await create("rl-3")).status).toBe(200);
+      expect((await create("rl-4")).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
   });
 });

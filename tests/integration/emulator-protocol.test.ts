@@ -3,11 +3,11 @@
  * parameter checks from the method table, malformed and oversized bodies, withheld live access.
  */
 import * as http from "http";
-import * as xmlrpc from "xmlrpc";
 import { createHash } from "crypto";
 import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
 import { startEmulator, type Emulator } from "../../provider/emulator";
+import { sendXmlRpc } from "../support/emulator";
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; text: string };
 
@@ -42,12 +42,7 @@ function faultOf(text: string): { code: number; message: string } | undefined {
 }
 
 /** A call with explicit auth parameters through the standard xmlrpc client. */
-function send(emu: Emulator, path: string, wire: string, params: unknown[]): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path });
-    client.methodCall(wire, params, (err, value) => (err ? reject(err) : resolve(value)));
-  });
-}
+const send = sendXmlRpc;
 
 function signed(emu: Emulator, wire: string, ...params: unknown[]): Promise<any> {
   const date = currentDate();

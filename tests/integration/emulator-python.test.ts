@@ -92,7 +92,7 @@ describe("emulator with Python's standard xmlrpc.client", () => {
       0,
       {
         id: expect.any(Number),
-        vanity_ip: expect.stringMatching(/^203\.0\.113\./),
+        vanity_ip: expect.stringMatching(/^198\.1[89]\./),
         cdn_url: "py-pull.acme.cdn.example.net",
       },
     ]);

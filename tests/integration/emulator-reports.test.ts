@@ -2,25 +2,15 @@
  * Reports over HTTP with a fixed emulator clock: columns, type/range rules, time zones and
  * DST, sorting and paging, determinism, doubles on the wire and a 10,000-row report.
  */
-import * as xmlrpc from "xmlrpc";
-import { authString, currentDate } from "../../provider/api/auth";
 import { FAULT } from "../../provider/api/wire";
 import { REPORT_COLUMNS } from "../../provider/api/reportShapes";
 import { startEmulator, type Emulator } from "../../provider/emulator";
+import { signedCall } from "../support/emulator";
 
 /** 2024-03-15 12:34:56 UTC (05:34:56 in Los Angeles, after the March DST change). */
 const NOW = Date.UTC(2024, 2, 15, 12, 34, 56);
 
-function callOf(emu: Emulator, now: () => number) {
-  return (wire: string, ...params: unknown[]): Promise<any> =>
-    new Promise((resolve, reject) => {
-      const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
-      const date = currentDate(now());
-      client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) =>
-        err ? reject(err) : resolve(value),
-      );
-    });
-}
+const callOf = (emu: Emulator, now: () => number) => signedCall(emu, { now });
 
 describe("emulator reports", () => {
   let emu: Emulator;

@@ -6,19 +6,10 @@ import { execFileSync } from "child_process";
 import { promises as fs } from "fs";
 import * as os from "os";
 import * as path from "path";
-import * as xmlrpc from "xmlrpc";
-import { authString, currentDate } from "../../provider/api/auth";
 import { DataFileError, startEmulator, type Emulator } from "../../provider/emulator";
+import { signedCall } from "../support/emulator";
 
-function call(emu: Emulator, wire: string, ...params: unknown[]): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
-    const date = currentDate();
-    client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) =>
-      err ? reject(err) : resolve(value),
-    );
-  });
-}
+const call = (emu: Emulator, wire: string, ...params: unknown[]) => signedCall(emu)(wire, ...params);
 
 describe("emulator file store", () => {
   let dir: string;

@@ -4,25 +4,16 @@
  * faults, store, CLI and the Python client have their own files.
  */
 import * as http from "http";
-import * as xmlrpc from "xmlrpc";
 import { authString, currentDate } from "../../provider/api/auth";
 import { kindInfo, ZONE_KINDS } from "../../provider/api/kinds";
 import { METHODS } from "../../provider/api/methods";
 import { FAULT, ZONE_ROW_FIELDS } from "../../provider/api/wire";
 import { startEmulator, type Emulator } from "../../provider/emulator";
-import { exampleArgs } from "../support/kinds";
+import { exampleValues } from "../support/kinds";
+import { signedCall } from "../support/emulator";
 
 /** Calls `<group>.<method>` with valid auth through the standard xmlrpc client. */
-function callOf(emu: Emulator) {
-  return (wire: string, ...params: unknown[]): Promise<any> =>
-    new Promise((resolve, reject) => {
-      const client = xmlrpc.createClient({ host: "127.0.0.1", port: emu.port, path: `/xmlrpc/${wire.split(".")[0]}` });
-      const date = currentDate();
-      client.methodCall(wire, [emu.apiUserId, authString(date, emu.apiKey, wire), date, ...params], (err, value) =>
-        err ? reject(err) : resolve(value),
-      );
-    });
-}
+const callOf = (emu: Emulator) => signedCall(emu);
 
 /** POSTs a raw body and returns status and text. */
 function rawPost(emu: Emulator, path: string, body: string): Promise<{ status: number; text: string }> {
@@ -72,7 +63,7 @@ describe("emulator: zones, cache, users, account", () => {
       expect(Object.keys(result).sort()).toEqual(["cdn_url", "id", "vanity_ip"]);
       expect(Number.isInteger(result.id)).toBe(true);
       expect(result.cdn_url).toBe(`${name}.acme.cdn.example.net`);
-      expect(result.vanity_ip).toMatch(/^203\.0\.113\.\d{1,3}$/);
+      expect(result.vanity_ip).toMatch(/^198\.1[89]\.\d{1,3}\.\d{1,3}$/);
       const stored = emu.zones("pullzone").find((z) => z.id === result.id)!;
       expect(stored).toMatchObject({
         name,
@@ -178,7 +169,7 @@ describe("emulator: zones, cache, users, account", () => {
       });
       expect(code).toBe(0);
       expect(Object.keys(result).sort()).toEqual(["cdn_url", "id", "storage_location", "vanity_ip"]);
-      expect(result.storage_location).toMatch(/^ftp-[a-z-]+\.cdn\.example\.net$/);
+      expect(result.storage_location).toMatch(/^ftp-[a-z]+-[a-z]+-[0-9a-f]{6}\.cdn\.example\.net$/);
       expect(emu.passwordMatches("pushzone", result.id, "s3cret-push")).toBe(true);
       expect(emu.passwordMatches("pushzone", result.id, "wrong")).toBe(false);
       expect(emu.passwordMatches("pullzone", result.id, "s3cret-push")).toBe(false);
@@ -492,7 +483,7 @@ describe("emulator: zones, cache, users, account", () => {
     // Each kind's group, from its row: create, update, listZones, and delete where the API can delete the kind.
     for (const kind of ZONE_KINDS) {
       const { group, deletable } = kindInfo(kind);
-      const [, zone] = await call(`${group}.create`, exampleArgs(kind, fresh("cov")));
+      const [, zone] = await call(`${group}.create`, exampleValues(kind, fresh("cov")));
       await call(`${group}.update`, zone.id, { name: fresh("cov") });
       await call(`${group}.listZones`);
       if (deletable) await call(`${group}.delete`, zone.id);

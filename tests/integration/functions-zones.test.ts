@@ -3,6 +3,8 @@
  * its "not found" message, getUnmanagedZones finding a zone made outside the program, and the
  * Output forms under `pulumi.runtime.setMocks` (preview and not).
  */
+import * as fs from "fs";
+import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { CdnValidationError } from "../../provider/api";
 import { startEmulator } from "../../provider/emulator";
@@ -232,4 +234,20 @@ describe("connections", () => {
     expect(err.message).not.toContain("wrong-key-123456");
     expect(JSON.stringify(err)).not.toContain("wrong-key-123456");
   });
+});
+
+test("the plugin's schema types what getZone and getUnmanagedZones answer: every key, zoneId an integer", async () => {
+  // Typed as `any`, a zone reached a Python program with its id as a float (`1004.0`): issue 42, point 4.
+  const schema = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../provider/schema.json"), "utf8"));
+  const zoneOutputs = schema.functions["cdn:index:getZone"].outputs.properties;
+  const unmanaged = schema.functions["cdn:index:getUnmanagedZones"].outputs.properties.zones.items;
+  const info = schema.types[unmanaged.$ref.replace("#/types/", "")].properties;
+  expect([zoneOutputs.zoneId.type, info.zoneId.type]).toEqual(["integer", "integer"]);
+  const { zones } = await getUnmanagedZones({ managed: [] });
+  expect(new Set(zones.map((z) => z.kind)).size).toBe(Object.keys(KIND_OF).length);
+  for (const z of zones) {
+    for (const key of Object.keys(z)) expect([key, info[key]]).toEqual([key, expect.anything()]);
+    const found = await getZone({ kind: z.kind, name: String(z.name) });
+    for (const key of Object.keys(found)) expect([key, zoneOutputs[key]]).toEqual([key, expect.anything()]);
+  }
 });

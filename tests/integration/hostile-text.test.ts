@@ -6,7 +6,7 @@
  */
 import { CdnFaultError, errorFromCreateResult, errorFromFault, terminalSafe } from "../../provider/api/errors";
 import { hasUnprintable, printable, printableLines, unprintableChar } from "../../provider/api/terminalText";
-import { getZone } from "../../provider/functions";
+import { getPushZones, getZone } from "../../provider/functions";
 import { log, warn } from "../../provider/resources/host/log";
 import { ZoneInitError } from "../../provider/resources/host/partial";
 import { useEmulator } from "../support/emulator";
@@ -149,6 +149,14 @@ describe("through handle() and the functions, against a hostile server", () => {
     expect(r.failures.length).toBeGreaterThan(0);
     for (const f of r.failures) expect(f.reason).not.toMatch(RAW);
     expect(r.failures.map((f) => f.reason).join(" ")).toContain("\\u001b[2J");
+  });
+
+  test("a function's result is printable, as resource outputs are: `pulumi stack output` prints it as it is (issue 41)", async () => {
+    hostileName = uniqueName("listed");
+    const connection = { baseUrl: proxy.url, apiUserId: emu.get().apiUserId, apiKey: emu.get().apiKey };
+    const { zones } = await getPushZones({}, { connection });
+    expect(zones).toMatchObject([{ kind: "push", zoneId: 41, name: hostileName, vanityDomain: printable(HOSTILE) }]);
+    expect(JSON.stringify(zones)).not.toMatch(RAW);
   });
 
   test("a function's error is printable", async () => {

@@ -25,14 +25,14 @@ beforeAll(() => {
 });
 
 let stacks = 0;
-/** A stack identity of its own per test (with its random id), so the shared emulator's zones never match another's. */
+/** A stack identity of its own per test (its random id last), so the shared emulator's zones never match another's. */
 const newStack = (kind = "PullZone") => ["org", "web", "dev", kind, `stack-id-${++stacks}-${process.pid % 997}`];
 let batches = 0;
 /** What the program sends for the zones of one of its runs (zoneResource.ts, `enrol`): one batch, a place each. */
 const batchOf = (resources: string[], stack?: string[]) => {
   const batch = `batch-${++batches}`;
   return resources.map((resource, seq) => ({
-    ...(stack ? { __autoName: autoName(resource, stack) } : {}),
+    ...(stack ? { __autoName: [...stack.slice(0, -1), resource] } : {}),
     __autoNameScope: JSON.stringify({ resource, batch, seq, count: seq ? undefined : resources.length }),
   }));
 };
@@ -96,7 +96,7 @@ test("what a zone's registration carries does not grow with the program's zones 
 test("a zone under the resource's own auto-name: taken back, never a second zone, and the preview says why", async () => {
   const stack = newStack();
   const zone = await emu.seedZone("pullzone", { name: autoName("site", stack), origin: ORIGIN });
-  const d = deployment(accountConfig(emu));
+  const d = deployment(accountConfig(emu), stack[stack.length - 1]);
   const creates = () => emu.calls.filter((c) => c.method === "pullzone.create").length;
   const before = creates();
   let checked: Awaited<ReturnType<typeof d.check>> | undefined;
@@ -194,6 +194,24 @@ test("names in use and a name two resources declare: each said at its check, and
   expect(rename).toBeGreaterThan(adopt);
   expect(replace).toBeGreaterThan(rename);
   expect(emu.zones("pushzone").filter((z) => z.name === push.name)).toHaveLength(1);
+});
+
+test("a name another resource of the deployment manages is said, and failed with the batch's other problems", async () => {
+  const n = process.pid % 997;
+  const d = deployment(accountConfig(emu));
+  // Another resource of the deployment manages the zone (a refresh's read, or this adoption, claims it).
+  const held = await emu.seedZone("pullzone", { name: `held-${n}`, origin: ORIGIN });
+  await d.up("PullZone", { name: `held-${n}`, origin: ORIGIN, adopt: true });
+  const [copy, a, b] = batchOf(["copy", "twin-a", "twin-b"]);
+  const first = await withStderr(() => d.check("PullZone", {}, { name: `held-${n}`, origin: ORIGIN, ...copy }));
+  // A failure here would stop the engine at this zone: the twins below would go unnamed (tests/gitops day 9).
+  expect(first.result.failures).toEqual([]);
+  expect(first.stderr).toContain(`another resource of this deployment already manages it (as 'held-${n}')`);
+  await d.check("PullZone", {}, { name: `twin-${n}`, origin: ORIGIN, ...a });
+  const last = await d.check("PullZone", {}, { name: `twin-${n}`, origin: ORIGIN, ...b });
+  expect(last.failures[0].reason).toMatch(/^2 zones of this program cannot be created as declared:\n- /);
+  expect(last.failures[0].reason).toContain(`already exists in the account (id ${held.id}) and another resource`);
+  expect(last.failures[0].reason).toContain(`'twin-${n}' is declared by two resources, 'twin-a' and 'twin-b'`);
 });
 
 test("a batch never checked whole (pulumi up --target checks only its targets) fails nothing", async () => {

@@ -8,17 +8,20 @@
 import { startEmulator } from "../../provider/emulator";
 import { COMPAT_PROFILES } from "../../provider/emulator/compat";
 import { accountConfig, deployment } from "../support/handle";
-import { GROUP } from "../support/kinds";
+import { exampleArgs, exampleValues, GROUP, hasPassword, KIND_OF, KINDS, type Kind } from "../support/kinds";
+import { ZONE_KIND_TABLE } from "../../provider/api/zoneKinds";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 const PASSWORD = "Zone-Pa55word-1";
-const ARGS = {
-  PullZone: { origin: "https://origin.example.com", vhost: "www.example.com", compress: "1", label: "web" },
-  PushZone: { password: PASSWORD, label: "uploads" },
-  VodZone: { password: PASSWORD, label: "video" },
-  LiveZone: { password: PASSWORD, label: "stream" },
-} as const;
-const KINDS = Object.keys(ARGS) as (keyof typeof ARGS)[];
+/** Each kind's row example with a label and a known password, and what a pull zone typically sets besides. */
+const ARGS = Object.fromEntries(
+  KINDS.map((k) => {
+    const { name: _, ...example } = exampleArgs(k, "");
+    const args: Record<string, string> = { ...example, label: k.toLowerCase() };
+    if (hasPassword(k)) args.password = PASSWORD;
+    return [k, k === "PullZone" ? { ...args, vhost: "www.example.com", compress: "1" } : args];
+  }),
+) as Record<Kind, Record<string, string>>;
 
 // `rollup` reshapes only reports and bandwidth (emulator/compat-rollup.ts): its zone answers are the default's.
 describe.each(COMPAT_PROFILES.filter((p) => p !== "rollup").map((p) => [p]))("profile %s", (profile) => {
@@ -45,19 +48,24 @@ describe.each(COMPAT_PROFILES.filter((p) => p !== "rollup").map((p) => [p]))("pr
     expect(read.props.name).toBe(name);
     expect(await d.diff(kind, made.id, read.props, made.inputs)).toMatchObject({ changes: false });
 
-    const outs = await d.update(kind, made.id, read.props, { ...made.inputs, name: `${name}-b` });
+    const rename = () => d.update(kind, made.id, read.props, { ...made.inputs, name: `${name}-b` });
+    // Rows of ids only cannot show the zone at the id is this one: an update needs it confirmed (issue 41, point 4).
+    const idsOnly = profile === "legacy" && ZONE_KIND_TABLE[KIND_OF[kind]].rowsMayOmitFields;
+    if (idsOnly) await expect(rename()).rejects.toThrow(`CDN_CONFIRM_IDS=${made.id}`);
+    process.env.CDN_CONFIRM_IDS = idsOnly ? made.id : "";
+    const outs = await rename().finally(() => delete process.env.CDN_CONFIRM_IDS);
     expect(emu.zones(GROUP[kind]).find((z) => z.id === zone.id)!.name).toBe(`${name}-b`);
     expect((await deployment(accountConfig(emu)).read(kind, made.id, outs)).props.name).toBe(`${name}-b`);
   });
 
-  test.each(KINDS.filter((k) => k !== "LiveZone").map((k) => [k]))(
+  // A kind whose rows may be bare ids (the legacy profile's live rows) has no id to name in the refusal.
+  test.each(KINDS.filter((k) => !ZONE_KIND_TABLE[KIND_OF[k]].rowsMayOmitFields).map((k) => [k]))(
     "%s: a name in use is refused with the id, and adopted with adopt: true",
     async (kind) => {
       const name = `taken-${kind.toLowerCase()}-${profile}`;
-      const seeded = await emu.seedZone(
-        GROUP[kind],
-        kind === "PullZone" ? { name, origin: "https://o.example.com" } : { name, password: "Their-Pa55word" },
-      );
+      const values = exampleValues(kind, name);
+      if (hasPassword(kind)) values.password = "Their-Pa55word";
+      const seeded = await emu.seedZone(GROUP[kind], values);
       const d = deployment(accountConfig(emu));
       await expect(d.up(kind, { name, ...ARGS[kind] })).rejects.toThrow(`(id ${seeded.id})`);
       expect((await d.up(kind, { name, ...ARGS[kind], adopt: true })).id).toBe(String(seeded.id));

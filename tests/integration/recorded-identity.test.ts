@@ -20,6 +20,7 @@ beforeAll(() => {
   emu = shared.get();
 });
 
+type Made = Awaited<ReturnType<ReturnType<typeof deployment>["up"]>>;
 const callsOf = (method: string) => emu.calls.filter((c) => c.method === method).length;
 const writes = () => emu.calls.filter((c) => /\.(create|update|delete)$/.test(c.method)).length;
 
@@ -67,14 +68,56 @@ describe("update", () => {
     expect(callsOf("livezone.update")).toBe(before);
   });
 
-  test("many updates of one kind in one deployment cost one listing between them", async () => {
+  test("updates decide on a listing sent after they began: concurrent ones share it, one after another list once each", async () => {
     const d = deployment(accountConfig(emu));
-    const zones = [];
+    const zones: Made[] = [];
     for (let i = 0; i < 5; i++) zones.push(await d.up("VodZone", { name: uniqueName("many"), password: PASSWORD }));
     const later = deployment(accountConfig(emu));
     const lists = callsOf("vodzone.listZones");
-    for (const z of zones) await later.update("VodZone", z.id, z.outs, { ...z.inputs, label: "changed" });
+    const update = (z: (typeof zones)[number], label: string) =>
+      later.update("VodZone", z.id, z.outs, { ...z.inputs, label });
+    await Promise.all(zones.map((z) => update(z, "together")));
     expect(callsOf("vodzone.listZones") - lists).toBe(1);
+    for (const z of zones) await update(z, "apart");
+    expect(callsOf("vodzone.listZones") - lists).toBe(6);
+  });
+
+  test("a write that begins while a listing is in flight waits for the next one, which the writes begun meanwhile share", async () => {
+    const d = deployment(accountConfig(emu));
+    const zones: Made[] = [];
+    for (let i = 0; i < 3; i++) zones.push(await d.up("PushZone", { name: uniqueName("wave"), password: PASSWORD }));
+    const later = deployment(accountConfig(emu));
+    const update = (z: (typeof zones)[number]) =>
+      later.update("PushZone", z.id, z.outs, { ...z.inputs, label: "wave" });
+    const lists = callsOf("pushzone.listZones");
+    emu.setLatency(200);
+    try {
+      const first = update(zones[0]);
+      while (!emu.inFlight().includes("pushzone.listZones")) await new Promise((r) => setImmediate(r));
+      // The listing in flight was sent before these began: they share the one sent after it answers.
+      await Promise.all([first, update(zones[1]), update(zones[2])]);
+    } finally {
+      emu.setLatency(0);
+    }
+    expect(callsOf("pushzone.listZones") - lists).toBe(2);
+  });
+
+  test("an id that changes owner during a deployment (`up --parallel 1`): the update after it looks again and refuses", async () => {
+    const d = deployment(accountConfig(emu));
+    const a = await d.up("PullZone", { name: uniqueName("a"), origin: ORIGIN });
+    const b = await d.up("PullZone", { name: uniqueName("b"), origin: ORIGIN });
+    const up = deployment(accountConfig(emu));
+    await up.update("PullZone", a.id, a.outs, { ...a.inputs, origin: "https://ours.example.com" });
+    // Between two updates of one deployment, b's id comes to hold another zone (here: b renamed in the control panel).
+    await emu.editZone("pullzone", Number(b.id), { name: uniqueName("theirs"), origin: "https://theirs.example.com" });
+    const before = writes();
+    await expect(
+      up.update("PullZone", b.id, b.outs, { ...b.inputs, origin: "https://ours.example.com" }),
+    ).rejects.toThrow("Refusing to update it: nothing was changed.");
+    expect(writes()).toBe(before);
+    expect(emu.zones("pullzone").find((z) => z.id === Number(b.id))).toMatchObject({
+      origin: "https://theirs.example.com",
+    });
   });
 });
 
@@ -131,8 +174,11 @@ describe("refresh", () => {
     );
     expect(stderr.match(/is now named/g)).toHaveLength(1);
     expect(result.props).toMatchObject({ name: renamed, __renamedFrom: made.outs.name });
-    // The stored name stays the stack's: an auto-named zone gets it back too.
-    expect(result.inputs).toMatchObject({ name: made.outs.name });
+    // The account's name is the stored input, the stack's beside it: the engine's diff of the next `up` shows
+    // `~ name`, and check names the zone back when the program leaves the name out (an auto-named zone).
+    expect(result.inputs).toMatchObject({ name: renamed, __renamedFrom: made.outs.name });
+    const { name: _name, ...unnamed } = made.inputs;
+    expect((await later.check("PushZone", result.inputs!, unnamed)).inputs.name).toBe(made.outs.name);
     expect((await later.diff("PushZone", made.id, result.props, made.inputs)).changes).toBe(true);
     const outs = await later.update("PushZone", made.id, result.props, made.inputs);
     expect(outs).toMatchObject({ name: made.outs.name });
@@ -233,19 +279,30 @@ describe("delete decides on a listing fresh enough, and never on a name the stac
     expect(emu.zones("livezone").some((z) => z.id === Number(b.id))).toBe(true);
   });
 
-  test("a live zone a refresh found renamed is not deleted until an up has named it again", async () => {
+  test("a live zone a refresh found renamed (unproven): no write in that run; confirmed in a later one, named again, deleted", async () => {
     const d = deployment(accountConfig(emu));
     const made = await d.up("LiveZone", { name: uniqueName("stream"), password: PASSWORD });
     await emu.editZone("livezone", Number(made.id), { name: uniqueName("hand") });
     const refresh = deployment(accountConfig(emu));
     const { result } = await withStderr(() => refresh.read("LiveZone", made.id, made.outs));
-    const deletes = callsOf("livezone.delete");
-    await expect(refresh.delete("LiveZone", made.id, result.props)).rejects.toThrow(
-      `not '${made.outs.name}' as this stack named it`,
-    );
-    expect(callsOf("livezone.delete")).toBe(deletes);
-    const outs = await refresh.update("LiveZone", made.id, result.props, made.inputs);
-    await deployment(accountConfig(emu)).delete("LiveZone", made.id, outs);
+    const before = writes();
+    process.env.CDN_CONFIRM_IDS = made.id;
+    try {
+      // Confirmed, but found by this very run (host): refused, as the update of an `up --refresh` would be.
+      await expect(refresh.delete("LiveZone", made.id, result.props)).rejects.toThrow("this run's refresh found that");
+      await expect(refresh.update("LiveZone", made.id, result.props, made.inputs)).rejects.toThrow(
+        "A confirmation counts only in a later run",
+      );
+      expect(writes()).toBe(before);
+      // A later run, confirmed: the update names the zone again, and the zone can be deleted.
+      const later = deployment(accountConfig(emu));
+      const outs = await later.update("LiveZone", made.id, result.props, made.inputs);
+      expect(emu.zones("livezone").find((z) => z.id === Number(made.id))).toMatchObject({ name: made.outs.name });
+      expect(outs).not.toHaveProperty("__unproven");
+      await deployment(accountConfig(emu)).delete("LiveZone", made.id, outs);
+    } finally {
+      delete process.env.CDN_CONFIRM_IDS;
+    }
     expect(emu.zones("livezone").some((z) => z.id === Number(made.id))).toBe(false);
   });
 
@@ -261,24 +318,98 @@ describe("delete decides on a listing fresh enough, and never on a name the stac
     expect(emu.zones("livezone").some((z) => z.id === Number(old.id))).toBe(true);
   });
 
-  test("a listing without names: a delete is refused, naming the way out, unless the id is confirmed", async () => {
+  test("a listing without names: an update or a delete is refused, naming the way out, unless the id is confirmed", async () => {
     const legacy = await startEmulator({ port: 0, compat: "legacy" });
     try {
       const made = await deployment(accountConfig(legacy)).up("LiveZone", { name: "show", password: PASSWORD });
       const later = deployment(accountConfig(legacy));
-      await expect(later.delete("LiveZone", made.id, made.outs)).rejects.toThrow(
-        `lists ids without names, so nothing shows that the zone at id ${made.id} is this one`,
+      await expect(
+        later.update("LiveZone", made.id, made.outs, { ...made.inputs, password: "New-Pa55word" }),
+      ).rejects.toThrow(
+        `lists ids without names, so nothing shows that the zone at id ${made.id} is this one and not a zone that got the ` +
+          `id after a delete. Refusing to update it: nothing was changed. Check id ${made.id} in the control panel; if it ` +
+          `is this zone, confirm it for one command with CDN_CONFIRM_IDS=${made.id}`,
       );
-      expect(legacy.zones("livezone")).toHaveLength(1);
-      process.env.CDN_CONFIRM_DELETE = `999, ${made.id}`;
-      try {
-        await later.delete("LiveZone", made.id, made.outs);
-      } finally {
-        delete process.env.CDN_CONFIRM_DELETE;
-      }
+      await expect(later.delete("LiveZone", made.id, made.outs)).rejects.toThrow("Refusing to delete it");
+      expect(legacy.passwordMatches("live", Number(made.id), PASSWORD)).toBe(true);
+      process.env.CDN_CONFIRM_IDS = `999, ${made.id}`;
+      const outs = await later.update("LiveZone", made.id, made.outs, { ...made.inputs, password: "New-Pa55word" });
+      expect(legacy.passwordMatches("live", Number(made.id), "New-Pa55word")).toBe(true);
+      delete process.env.CDN_CONFIRM_IDS;
+      // The setting's first name still confirms.
+      process.env.CDN_CONFIRM_DELETE = made.id;
+      await later.delete("LiveZone", made.id, outs);
       expect(legacy.zones("livezone")).toHaveLength(0);
     } finally {
+      delete process.env.CDN_CONFIRM_IDS;
+      delete process.env.CDN_CONFIRM_DELETE;
       await legacy.close();
+    }
+  });
+});
+
+describe("a reused id is not a rename (issue 41)", () => {
+  test("a live zone's id given to another zone: refresh marks it unproven, says so, and no write reaches it unconfirmed", async () => {
+    const reusing = await startEmulator({ port: 0, reuseIds: true });
+    try {
+      const made = await deployment(accountConfig(reusing)).up("LiveZone", { name: "cam", password: PASSWORD });
+      await reusing.deleteZone("live", Number(made.id));
+      const other = await reusing.seedZone("live", { name: "theirs", password: "Their-Pa55word" });
+      expect(String(other.id)).toBe(made.id);
+      const refresh = deployment(accountConfig(reusing));
+      const { result, stderr } = await withStderr(() => refresh.read("LiveZone", made.id, made.outs));
+      expect(stderr).toContain(
+        `live zone 'cam' (id ${made.id}): id ${made.id} now holds a live zone named 'theirs': renamed in the control ` +
+          "panel, or the id given to another zone after a delete, and nothing proves which",
+      );
+      expect(result.props).toMatchObject({ name: "theirs", __renamedFrom: "cam", __unproven: expect.any(String) });
+      expect((await refresh.diff("LiveZone", made.id, result.props, made.inputs)).changes).toBe(true);
+      // A later run without the confirmation: refused, naming the id and the setting; the other zone keeps its password.
+      const up = deployment(accountConfig(reusing));
+      await expect(up.update("LiveZone", made.id, result.props, made.inputs)).rejects.toThrow(
+        `live zone 'cam' (id ${made.id}): a refresh found that id ${made.id} holds 'theirs', which nothing proves is ` +
+          `this stack's zone`,
+      );
+      await expect(up.delete("LiveZone", made.id, result.props)).rejects.toThrow(`CDN_CONFIRM_IDS=${made.id}`);
+      expect(reusing.passwordMatches("live", other.id, "Their-Pa55word")).toBe(true);
+      expect(reusing.calls.filter((c) => /\.(update|delete)$/.test(c.method))).toEqual([]);
+      // A second refresh keeps the mark and says it again.
+      const again = await withStderr(() => deployment(accountConfig(reusing)).read("LiveZone", made.id, result.props));
+      expect(again.result.props).toMatchObject({ __unproven: result.props.__unproven, __renamedFrom: "cam" });
+      expect(again.stderr).toContain(`id ${made.id} now holds a live zone named 'theirs'`);
+    } finally {
+      await reusing.close();
+    }
+  });
+
+  test("a pull zone renamed by hand: proven by its own vanity IP, repaired unconfirmed; where zones share one, unproven", async () => {
+    for (const sharedVanityIp of [false, true]) {
+      const account = await startEmulator({ port: 0, sharedVanityIp });
+      try {
+        const d = deployment(accountConfig(account));
+        const made = await d.up("PullZone", { name: "site", origin: ORIGIN });
+        await d.up("PullZone", { name: "www", origin: ORIGIN });
+        await account.editZone("pull", Number(made.id), { name: "site-renamed" });
+        const refresh = deployment(accountConfig(account));
+        const { result, stderr } = await withStderr(() => refresh.read("PullZone", made.id, made.outs));
+        if (sharedVanityIp) {
+          expect(stderr).toContain(`its vanityIp '${made.outs.vanityIp}' is held by 1 other pull zone too`);
+          await expect(refresh.update("PullZone", made.id, result.props, made.inputs)).rejects.toThrow(
+            "Refusing to update it",
+          );
+          expect(account.zones("pull").find((z) => z.id === Number(made.id))).toMatchObject({ name: "site-renamed" });
+        } else {
+          expect(stderr).toContain(
+            `pull zone 'site' (id ${made.id}) is now named 'site-renamed' in the account: recorded as drift (renamed ` +
+              `outside Pulumi: its vanityIp '${made.outs.vanityIp}', recorded when it was made, is held by no other pull zone)`,
+          );
+          expect(result.props).not.toHaveProperty("__unproven");
+          await refresh.update("PullZone", made.id, result.props, made.inputs);
+          expect(account.zones("pull").find((z) => z.id === Number(made.id))).toMatchObject({ name: "site" });
+        }
+      } finally {
+        await account.close();
+      }
     }
   });
 });

@@ -11,6 +11,7 @@ import { check } from "../../provider/resources/host/check";
 import * as lifecycle from "../../provider/resources/host/lifecycle";
 import { FieldSpec, SPECS, ZoneSpec } from "../../provider/resources/specs";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
+import { valueOf } from "../support/fields";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
@@ -32,25 +33,9 @@ afterAll(async () => {
   await emu.close();
 });
 
-/** A valid value for every field, and a different valid one. */
-function value(f: FieldSpec, name: string, alt = false): string {
-  switch (f.rule) {
-    case "name":
-      return alt ? `${name}-b` : name;
-    case "origin":
-      return alt ? "https://other-origin.example.com" : "https://origin.example.com";
-    case "host":
-      return alt ? `alt-${name}.example.com` : `${name}.example.com`;
-    case "ip":
-      return alt ? "192.0.2.8" : "192.0.2.7";
-    case "compress":
-      return alt ? "0" : "1";
-    case "text":
-      return alt ? "label two" : "label one";
-    case "password":
-      return alt ? "Other-Pa55word" : "First-Pa55word";
-  }
-}
+/** A valid value for every field, and a different valid one: the name given, else tests/support/fields.ts's. */
+const value = (f: FieldSpec, name: string, alt = false): string =>
+  f.rule === "name" ? (alt ? `${name}-b` : name) : valueOf(f, alt ? 1 : 0);
 
 function fullInputs(spec: ZoneSpec): Record<string, unknown> {
   const name = `${spec.group}-spec-${++seq}`;

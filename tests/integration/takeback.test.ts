@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { autoName } from "../../provider/resources/naming";
+import { forgetStack, learnStack, ownAutoName } from "../../provider/resources/host/identity";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
 import { useEmulator } from "../support/emulator";
 import { accountConfig, deployment, uniqueName as unique, withStderr } from "../support/handle";
@@ -17,14 +18,19 @@ const legacy = useEmulator({ compat: "legacy" });
 beforeAll(() => {
   process.env.CDN_LOG = "quiet";
 });
-/** A candidate as the program computes it for a resource of this stack. */
-const candidate = (resource: string) => autoName(resource, ["org", "web", "dev", "PushZone"]);
+/** This stack's instance id, as its host learns it (host/identity.ts), and what the program sends of a resource. */
+const NONCE = "0123456789abcdef";
+const which = (resource: string, kind = "PushZone") => ["org", "web", "dev", kind, resource];
+/** The auto-name the host gives that resource. */
+const candidate = (resource: string, kind = "PushZone") =>
+  autoName(resource, [...which(resource, kind).slice(0, -1), NONCE]);
 
 test("a zone holding the resource's own auto-name passes check and is taken back with the declared values", async () => {
-  const name = candidate(unique("assets"));
+  const resource = unique("assets");
+  const name = candidate(resource);
   const left = await emu.get().seedZone("pushzone", { name, password: "Other-Pa55word" });
-  const d = deployment(accountConfig(emu.get()));
-  const checked = await d.check("PushZone", {}, { password: PASSWORD, __autoName: name });
+  const d = deployment(accountConfig(emu.get()), NONCE);
+  const checked = await d.check("PushZone", {}, { password: PASSWORD, __autoName: which(resource) });
   expect(checked.failures).toEqual([]);
   const made = await d.create("PushZone", checked.inputs);
   expect(made.id).toBe(String(left.id));
@@ -47,10 +53,11 @@ test("a zone holding the resource's own auto-name passes check and is taken back
 });
 
 test("not a zone another resource of the deployment holds, nor one whose create-only field differs", async () => {
-  const name = autoName(unique("site"), ["org", "web", "dev", "PullZone"]);
-  const d = deployment(accountConfig(emu.get()));
-  const first = await d.up("PullZone", { origin: ORIGIN, __autoName: name });
-  await expect(d.up("PullZone", { origin: ORIGIN, __autoName: name })).rejects.toThrow(
+  const resource = unique("site");
+  const name = candidate(resource, "PullZone");
+  const d = deployment(accountConfig(emu.get()), NONCE);
+  const first = await d.up("PullZone", { origin: ORIGIN, __autoName: which(resource, "PullZone") });
+  await expect(d.up("PullZone", { origin: ORIGIN, __autoName: which(resource, "PullZone") })).rejects.toThrow(
     "another resource of this deployment already manages it",
   );
   expect(
@@ -60,11 +67,11 @@ test("not a zone another resource of the deployment holds, nor one whose create-
       .filter((z) => z.name === name),
   ).toHaveLength(1);
 
-  const later = deployment(accountConfig(emu.get()));
+  const later = deployment(accountConfig(emu.get()), NONCE);
   const checked = await later.check(
     "PullZone",
     {},
-    { origin: ORIGIN, vanityDomain: "www.example.com", __autoName: name },
+    { origin: ORIGIN, vanityDomain: "www.example.com", __autoName: which(resource, "PullZone") },
   );
   expect(checked.failures).toEqual([
     expect.objectContaining({
@@ -75,10 +82,11 @@ test("not a zone another resource of the deployment holds, nor one whose create-
 });
 
 test("where listZones shows no names (live rows, §2.2) the error says the zone is this stack's and what to do", async () => {
-  const name = candidate(unique("cam"));
+  const resource = unique("cam");
+  const name = candidate(resource, "LiveZone");
   await legacy.get().seedZone("livezone", { name, password: PASSWORD });
-  const d = deployment(accountConfig(legacy.get()));
-  await expect(d.up("LiveZone", { password: PASSWORD, __autoName: name })).rejects.toThrow(
+  const d = deployment(accountConfig(legacy.get()), NONCE);
+  await expect(d.up("LiveZone", { password: PASSWORD, __autoName: which(resource, "LiveZone") })).rejects.toThrow(
     /does not show it by name, so it cannot be taken back.*own auto-name.*Delete that zone in the control panel/,
   );
   expect(
@@ -106,7 +114,11 @@ test("under a parent other than the stack the auto-name includes the parent, so 
   );
   const nameUnder = async (parent?: pulumi.Resource) => {
     const props = zoneRegistration("PullZone", "site", { origin: ORIGIN }, parent ? { parent } : undefined)[2];
-    return (await settled(pulumi.output(props.__autoName as pulumi.Input<string>))).value;
+    const sent = (await settled(pulumi.output(props.__autoName as pulumi.Input<string[]>))).value as string[];
+    // What the host makes of it, with the id it learned from the stack's StackId (host/identity.ts).
+    forgetStack();
+    learnStack({ nonce: "0123456789abcdef" });
+    return ownAutoName(sent)!;
   };
   const top = await nameUnder();
   const a = await nameUnder(new pulumi.ComponentResource("test:index:Group", "a"));

@@ -66,9 +66,14 @@ test("each SDK registers a zone kind the API cannot delete with retainOnDelete, 
   }
 });
 
-test("the Go SDK is a module that builds", () => {
+/** The Go SDK's module: the folder above the package the schema's importBasePath names. */
+const GO_MODULE: string = JSON.parse(
+  fs.readFileSync(path.join(ROOT, "provider/schema.json"), "utf8"),
+).language.go.importBasePath.replace(/\/[^/]+$/, "");
+
+test("the Go SDK is a module that builds, at the path the schema gives", () => {
   run("go", ["build", "./..."], dirs.go, { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" });
-  expect(fs.readFileSync(path.join(dirs.go, "go.mod"), "utf8")).toMatch(/^module pulumi-cdn-zones\/sdk\/go$/m);
+  expect(fs.readFileSync(path.join(dirs.go, "go.mod"), "utf8")).toContain(`module ${GO_MODULE}\n`);
 });
 
 test("the Node.js SDK compiles with tsc", () => {
@@ -93,7 +98,7 @@ test("the Go page's program builds against the generated SDK", () => {
   fs.writeFileSync(path.join(dir, "main.go"), docProgram("go.md", "go"));
   fs.writeFileSync(
     path.join(dir, "go.mod"),
-    `module example\n\ngo 1.25\n\nrequire pulumi-cdn-zones/sdk/go v0.0.0\n\nreplace pulumi-cdn-zones/sdk/go => ${dirs.go}\n`,
+    `module example\n\ngo 1.25\n\nrequire ${GO_MODULE} v0.0.0\n\nreplace ${GO_MODULE} => ${dirs.go}\n`,
   );
   const env = { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" };
   run("go", ["mod", "tidy"], dir, env);

@@ -8,12 +8,15 @@
 import { CdnClient } from "../../provider/api/client";
 import { createWithRecovery } from "../../provider/resources/host/recover";
 import { create } from "../../provider/resources/host/lifecycle";
-import { PULL_ZONE } from "../../provider/resources/specs";
+import { SPECS } from "../../provider/resources/specs";
 import { accountOf, DeploymentIdentity } from "../../provider/resources/host/identity";
 import { ListCache } from "../../provider/resources/host/zoneLookup";
 import type { Connection } from "../../provider/resources/host/connection";
 import { useEmulator, type Emulator } from "../support/emulator";
 import { accountConfig, deployment, uniqueName } from "../support/handle";
+
+/** The pull zone's spec: these tests are of its create and read. */
+const PULL_ZONE = SPECS.PullZone;
 
 const ORIGIN = "https://origin.example.com";
 const shared = useEmulator();

@@ -7,15 +7,20 @@
  */
 import { handle } from "../../provider/resources/host/handlers";
 import { resetConnections } from "../../provider/resources/host/connection";
+import { learnStack } from "../../provider/resources/host/identity";
 import type { ZoneType } from "../../provider/api/kinds";
 
 type Props = Record<string, unknown>;
 const PROVIDER = "exports.handler = __provider; /* in-process stand-in for the serialized provider text */";
 const wire = <T>(v: T): T => JSON.parse(JSON.stringify(v ?? {}));
 
-/** One deployment against an account: configure once, then provider operations of any kind. */
-export function deployment(config: Record<string, string>) {
+/**
+ * One deployment against an account: configure once, then provider operations of any kind. `instance`: the stack
+ * instance's id, as the host learns it from the stack's StackId (host/identity.ts) before any zone's check.
+ */
+export function deployment(config: Record<string, string>, instance?: string) {
   resetConnections();
+  if (instance) learnStack({ nonce: instance });
   let configured = false;
   const call = async (kind: ZoneType, op: string, args: unknown[]): Promise<unknown> => {
     if (!configured) {

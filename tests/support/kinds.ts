@@ -30,12 +30,24 @@ export const RETAINED_KINDS: Kind[] = KINDS.filter((t) => !SPECS[t].deletable);
 export const KIND_OF = Object.fromEntries(KINDS.map((t) => [t, kindOfType(t)])) as Record<Kind, ZoneKind>;
 /** Kinds whose zones the API can delete. */
 export const DELETABLE_KINDS: Kind[] = KINDS.filter((t) => SPECS[t].deletable);
+/** Kinds whose listings show a value the service keeps per zone, which can prove a zone renamed by hand (recorded.ts). */
+export const PROVABLE_KINDS: Kind[] = KINDS.filter((t) => SPECS[t].computed.some((c) => c.fromList));
 /** Kinds the API grants only on request (§4.5). */
 export const LIVE_ONLY_KINDS: Kind[] = KINDS.filter((t) => kindInfo(kindOfType(t)).liveOnly);
+
+/** Whether zones of kind `t` have a password (a field of rule `password`): read from the table, never from a name. */
+export const hasPassword = (t: Kind): boolean => SPECS[t].fields.some((f) => f.rule === "password");
 
 /** A valid minimal zone of kind `t` named `name`: the row's example inputs. */
 export function exampleArgs(t: string, name: string): { name: string } & Record<string, string> {
   const kind = zoneKindOf(t);
   if (!kind) throw new Error(`no zone kind ${t} in the kinds' table`);
   return { name, ...ZONE_KIND_TABLE[kind].example };
+}
+
+/** The same zone as the API's `values` take it (wire keys, `origin_port` for `originPort`): to seed or call directly. */
+export function exampleValues(t: string, name: string): Record<string, string> {
+  const { fields } = SPECS[kindInfo(zoneKindOf(t)!).type];
+  const wire = (input: string) => fields.find((f) => f.input === input)!.wire;
+  return Object.fromEntries(Object.entries(exampleArgs(t, name)).map(([input, v]) => [wire(input), v]));
 }

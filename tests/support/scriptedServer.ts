@@ -15,6 +15,8 @@ export interface ScriptedServer {
   readonly url: string;
   /** The bodies of the requests received, oldest first. */
   readonly received: readonly string[];
+  /** Resolves once `n` requests have been received (since the start or `reset()`): an event to wait for, not a time. */
+  arrived(n: number): Promise<void>;
   /** How to answer from now on. */
   answer(a: Answer): void;
   /** From now on, answer 200 with this XML body. */
@@ -38,11 +40,14 @@ export function xmlAnswer(xml: string): (res: http.ServerResponse) => void {
 export async function scriptedServer(): Promise<ScriptedServer> {
   let answer: Answer = (res) => res.end();
   let received: string[] = [];
+  let waiting: { n: number; arrived: () => void }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       received.push(Buffer.concat(chunks).toString("utf8"));
+      for (const w of waiting.filter((x) => x.n <= received.length)) w.arrived();
+      waiting = waiting.filter((w) => w.n > received.length);
       answer(res, received.length);
     });
   });
@@ -53,6 +58,7 @@ export async function scriptedServer(): Promise<ScriptedServer> {
     get received() {
       return received;
     },
+    arrived: (n) => new Promise((arrived) => (n <= received.length ? arrived() : waiting.push({ n, arrived }))),
     answer: (a) => void (answer = a),
     body: (xml) => void (answer = xmlAnswer(xml)),
     reset: () => void (received = []),

@@ -1,7 +1,7 @@
 /**
  * docs/architecture.md read against the code, as configuration-doc.test.ts reads docs/configuration.md against the
  * settings table: the folders and what each imports from the others (its table must say exactly what the sources
- * do), and every file, folder and npm script its "How to add" recipes name must exist.
+ * do). That every file, folder and npm script it names exists: doc-paths.test.ts, for every guide.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -64,21 +64,4 @@ test("the layer table names every folder, and says exactly what each imports fro
   }
   // api/ knows nothing of Pulumi.
   expect(actual.get("api")!.has("@pulumi/pulumi")).toBe(false);
-});
-
-test("every file, folder and npm script the recipes name exists", () => {
-  const recipes = DOC.slice(DOC.indexOf("## How to add"), DOC.indexOf("## The tests, by speed"));
-  expect(recipes.length).toBeGreaterThan(1000);
-  const paths = [...recipes.matchAll(/`([a-z][\w.-]*(?:\/[\w.-]+)*\/?)`/gi)]
-    .map((m) => m[1])
-    .filter((p) => p.includes("/") && !p.includes("<") && !p.startsWith("./p/") && !p.startsWith("client."));
-  expect(paths.length).toBeGreaterThan(15);
-  const missing = paths.filter(
-    (p) => ![path.join(PROVIDER, p), path.join(ROOT, p)].some((candidate) => fs.existsSync(candidate)),
-  );
-  expect(missing).toEqual([]);
-  const scripts = Object.keys(
-    (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: object }).scripts,
-  );
-  for (const m of DOC.matchAll(/`npm run ([\w:-]+)/g)) expect(scripts).toContain(m[1]);
 });

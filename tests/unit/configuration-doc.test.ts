@@ -5,7 +5,14 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { CREDENTIAL_SETTINGS, LOG_SWITCH, SETTING_NAMES, SETTINGS, TUNING_SETTINGS } from "../../provider/api/config";
+import {
+  CONFIRM_SWITCH,
+  CREDENTIAL_SETTINGS,
+  LOG_SWITCH,
+  SETTING_NAMES,
+  SETTINGS,
+  TUNING_SETTINGS,
+} from "../../provider/api/config";
 
 const DOC = fs.readFileSync(path.join(__dirname, "../../docs/configuration.md"), "utf8");
 /** The cells of the first table's rows (the header and the separator left out). */
@@ -34,14 +41,16 @@ test("every setting has one row, with its config key, environment variable and d
   }
 });
 
-test("every row names a setting of the table, or the log switch", () => {
+test("every row names a setting of the table, or a switch of the environment (the log, the confirmed ids)", () => {
   const keys = new Set(SETTING_NAMES.map((n) => SETTINGS[n].configKey));
+  const switches = [LOG_SWITCH.env, CONFIRM_SWITCH.env];
   for (const r of rows) {
     const key = codes(r[0])[0];
-    if (key === undefined) expect(codes(r[1])[0]).toMatch(new RegExp(`^${LOG_SWITCH.env}=`));
+    if (key === undefined) expect(switches).toContain(codes(r[1])[0].split("=")[0]);
     else expect(keys).toContain(key);
   }
-  expect(rows.length).toBe(SETTING_NAMES.length + 1);
+  expect(rows.length).toBe(SETTING_NAMES.length + switches.length);
+  expect(DOC).toContain(`\`${CONFIRM_SWITCH.formerEnv}\` is read too`);
 });
 
 test("the bounds the document gives for a numeric setting are the ones its parser applies", () => {

@@ -17,7 +17,9 @@ import { FAULT } from "../../provider/api/wire";
 const KEY = "k3y&<secret>\"value'0123456789";
 const AUTH = authString("2026-11-23T04:00:00-08:00", KEY, "listZones");
 const PW = "zone-pw-Секрет";
-const secrets = [KEY, AUTH, PW];
+/** 19 characters, of which a server's own truncation showed 12 (issue 41). */
+const PUSH_PW = "ADV5pw-Zq8xWn4Lr2Tb";
+const secrets = [KEY, AUTH, PW, PUSH_PW];
 
 const escape = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
@@ -34,6 +36,8 @@ describe("redact", () => {
     ["an authString cut in half", `authString ${AUTH.slice(0, 32)} does not match`],
     ["the middle of an authString", `hash ...${AUTH.slice(20, 44)}... rejected`],
     ["a password", `zone password '${PW}' is too weak`],
+    ["cut by the server, with its own marker after the cut", `value too long: ${PUSH_PW.slice(0, 12)}... (truncated)`],
+    ["as 8 characters of its middle", `near '${PUSH_PW.slice(6, 14)}'`],
   ];
   test.each(CASES)("a secret %s", (_what, text) => {
     const out = redact(text, secrets);

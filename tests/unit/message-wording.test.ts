@@ -4,7 +4,7 @@
  * message can be reworded in one place. Each check is the sentence that carries the message's point.
  */
 import { CdnAuthError, errorFromNetwork } from "../../provider/api/errors";
-import { otherZoneMessage, renamedMessage } from "../../provider/resources/host/recorded";
+import { otherZoneMessage, renamedMessage, unprovenMessage } from "../../provider/resources/host/recorded";
 import {
   accountMismatchMessage,
   adoptWarning,
@@ -90,12 +90,18 @@ test("identity: another account, another zone at the recorded id, one id for two
     /^pull zone 'site' \(id 7\): id 7 is now pull zone 'theirs', and pull zone 'site' \(id 9\) is listed\. The id recorded in the state is not this zone's/,
   );
   expect(other).toContain("Refusing to update it: nothing was changed.");
-  // A rename outside Pulumi is drift (issue 32): the refresh's one line says both readings.
-  expect(renamedMessage(pull, "site", 7, { id: 7, name: "renamed" })).toBe(
-    "pull zone 'site' (id 7) is now named 'renamed' in the account: recorded as drift (renamed outside Pulumi), and the " +
-      "next `pulumi up` names it 'site' again. If this is not a rename, the state points at another zone ('renamed' holds " +
-      "id 7, and no zone is named 'site'): check it in the control panel before the next `pulumi up` " +
+  // A rename outside Pulumi is drift (issue 32) when a value the zone keeps proves it (issue 41): the line says the proof.
+  expect(
+    renamedMessage(pull, "site", 7, { id: 7, name: "renamed" }, "its vanityIp 'x' is held by no other pull zone"),
+  ).toBe(
+    "pull zone 'site' (id 7) is now named 'renamed' in the account: recorded as drift (renamed outside Pulumi: its " +
+      "vanityIp 'x' is held by no other pull zone), and the next `pulumi up` names it 'site' again " +
       '(docs/resources.md, "Zone identity").',
+  );
+  // When nothing proves it: both readings, the mark, and the two ways out.
+  expect(unprovenMessage(live, "cam", 12, { id: 12, name: "theirs" }, "no value")).toContain(
+    "id 12 now holds a live zone named 'theirs': renamed in the control panel, or the id given to another zone after a " +
+      "delete, and nothing proves which (no value). Recorded with a mark: no `pulumi up` or `destroy` writes to id 12",
   );
   expect(otherZoneMessage(pull, "site", 7, { at: { id: 7, name: "theirs" }, why: "no name" }, "read")).toContain(
     "(no name). The id recorded in the state is not this zone's",

@@ -14,6 +14,8 @@ import {
 import {
   backoffDelay,
   parseRetryAfter,
+  RATE_LIMITED_RETRIES,
+  retriesAllowed,
   retryDelay,
   RetryPolicy,
   shouldRetry,
@@ -85,15 +87,23 @@ describe("Retry-After", () => {
     for (const bad of [undefined, "", "-1", "1.5", "soon"]) expect(parseRetryAfter(bad, now)).toBeUndefined();
   });
 
-  test("a 429 or 503 waits what the server asked, at least the backoff, at most the cap", () => {
+  test("a 429 or 503 waits what the server asked, plus the backoff, at most the cap", () => {
     const p = policy({ random: () => 0 });
     expect(retryDelay(status(503, 1_000), 1, p)).toBe(1_000);
     expect(retryDelay(status(429, 2_000), 1, p)).toBe(2_000);
+    // The backoff's jitter on top: clients told the same wait do not all come back at once.
+    expect(retryDelay(status(429, 1_000), 2, policy({ random: () => 0.5 }))).toBe(1_200);
     expect(retryDelay(status(503, 3_600_000), 1, p)).toBe(5_000);
     expect(retryDelay(status(503, 10), 6, policy())).toBe(5_000); // the backoff is longer than asked
     expect(retryDelay(status(502, 1_000), 1, p)).toBe(0); // only 429 and 503 carry it
     expect(retryDelay(connection(), 1, p)).toBe(0);
   });
+});
+
+test("a 429 ran nothing: it gets RATE_LIMITED_RETRIES attempts more, other failures none, and none with retries off", () => {
+  expect(retriesAllowed(policy(), status(429))).toBe(4 + RATE_LIMITED_RETRIES);
+  expect(retriesAllowed(policy(), status(503))).toBe(4);
+  expect(retriesAllowed(policy({ retries: 0 }), status(429))).toBe(0);
 });
 
 describe("what is retried", () => {

@@ -16,8 +16,9 @@ const { Runner } = require("./runner");
 const EXAMPLE = path.resolve(__dirname, "..");
 const ROOT = path.resolve(EXAMPLE, "../..");
 const PASSPHRASE = "the team's state passphrase";
-const TARBALL = "pulumi-cdn-zones-0.1.0.tgz";
-const PLUGIN_VERSION = "0.1.0";
+const VERSION = require("../../../provider/package.json").version;
+const TARBALL = `pulumi-cdn-zones-${VERSION}.tgz`;
+const PLUGIN_VERSION = VERSION;
 
 /** Runs a command to its end, never blocking this process (the emulator may answer from it). */
 function run(cmd, args, { cwd, env, input } = {}) {
@@ -199,9 +200,13 @@ class World {
     return this.runner.trigger({ name: "schedule", sha: this.repo.head("main") }).done;
   }
 
-  /** A manual run of the workflow with its `job` input. */
-  dispatch(job, { wait = true } = {}) {
-    const run = this.runner.trigger({ name: "workflow_dispatch", sha: this.repo.head("main"), inputs: { job } });
+  /** A manual run of the workflow with its `job` input (and others: `confirm_ids`). */
+  dispatch(job, { wait = true, inputs = {} } = {}) {
+    const run = this.runner.trigger({
+      name: "workflow_dispatch",
+      sha: this.repo.head("main"),
+      inputs: { job, ...inputs },
+    });
     return wait ? run.done : run;
   }
 

@@ -4,9 +4,9 @@ import type { WireOut } from "../../api/xmlrpc";
 import type { ArgsOf } from "../args";
 import type { Store } from "../store/store";
 
-/** The emulated account. */
+/** The emulated account; `sharedVanityIp`: the one vanity_ip every zone gets (option sharedVanityIp), else one each. */
 export type Account = Readonly<
-  Record<"apiUserId" | "companyId", number> & Record<"companyAlias" | "cdnDomain", string>
+  Record<"apiUserId" | "companyId", number> & Record<"companyAlias" | "cdnDomain", string> & { sharedVanityIp?: string }
 >;
 
 /** One purge, as `Emulator.purges` lists it. */

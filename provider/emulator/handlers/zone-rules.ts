@@ -1,7 +1,7 @@
 /** Zone rules where the document is silent: names, origins, cdn_url, vanity_ip, storage_location (docs/emulator.md). */
-import { createHash, randomBytes, timingSafeEqual } from "crypto";
+import { createHash, randomBytes, randomInt, timingSafeEqual } from "crypto";
 import type { Account } from "./context";
-import type { StoredZone } from "../store/store";
+import type { Store, StoredZone } from "../store/store";
 import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
 
 /** Zone names become a DNS label of cdn_url: letters, digits, inner hyphens, 1-63 bytes (api/lengths.ts). */
@@ -54,9 +54,26 @@ export function cdnHost(name: string, account: Account): string {
   return `${name}.${account.companyAlias}.${account.cdnDomain}`.toLowerCase();
 }
 
-/** A documentation-range address (RFC 5737 TEST-NET-3) that depends only on the zone id. */
-export function vanityIp(id: number): string {
-  return `203.0.113.${((id - 1) % 254) + 1}`;
+/** The one vanity_ip of an account whose zones share one (option sharedVanityIp), outside the range drawn from. */
+export const SHARED_VANITY_IP = "203.0.113.10";
+/** Every vanity_ip drawn in this process or held by a zone of a store that drew one (a data file's zones). */
+const drawnIps = new Set<string>();
+const storesSeen = new WeakSet<Store>();
+/**
+ * A vanity_ip for a new zone, drawn at random from 198.18.0.0/15 (RFC 2544: never routed), held by no zone of the store
+ * and never drawn before in this process: never derived from the id, so a zone given a deleted zone's id gets another.
+ */
+export function drawVanityIp(store: Store): string {
+  if (!storesSeen.has(store)) for (const z of store.allZones()) drawnIps.add(z.vanity_ip);
+  storesSeen.add(store);
+  for (let tries = 0; ; tries++) {
+    const n = randomInt(1, 1 << 17);
+    const ip = `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+    // Past 64 tries the range is nearly spent: a value may then repeat, as a real service's pool would.
+    if (drawnIps.has(ip) && tries < 64) continue;
+    drawnIps.add(ip);
+    return ip;
+  }
 }
 
 /** A dotted IPv4 address as an unsigned 32-bit integer, as PHP's ip2long gives it. */
@@ -64,9 +81,10 @@ export function ipToInt(ip: string): number {
   return ip.split(".").reduce((acc, part) => acc * 256 + Number(part), 0);
 }
 
-/** The FTP host of push and VOD zones: `ftp-<region>.<cdnDomain>`, the region from the id. */
-export function storageLocation(id: number, account: Account): string {
-  return `ftp-${STORAGE_REGIONS[id % STORAGE_REGIONS.length]}.${account.cdnDomain}`;
+/** The FTP host of a push or VOD zone, its own: `ftp-<region>-<6 hex digits>.<cdnDomain>`, drawn at create. */
+export function storageLocation(account: Account): string {
+  const region = STORAGE_REGIONS[randomInt(STORAGE_REGIONS.length)];
+  return `ftp-${region}-${randomBytes(3).toString("hex")}.${account.cdnDomain}`;
 }
 
 /** Salted SHA-256 of a password; the store never holds the password itself. */

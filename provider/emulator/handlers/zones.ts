@@ -7,7 +7,7 @@ import { kindInfo, kindOfGroup, ZONE_GROUPS, ZONE_KINDS, type ZoneGroup } from "
 import { ZONE_CREATE_KEYS, type WireName } from "../../api/methods";
 import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS } from "../../api/wire";
 import type { WireOut } from "../../api/xmlrpc";
-import type { Account, Handler, HandlerContext, HandlersOf } from "./context";
+import type { Handler, HandlerContext, HandlersOf } from "./context";
 import type { StoredZone, ZonePatch } from "../store/store";
 import { fieldsProblem, hashPassword, nameProblem, originProblem } from "./zone-rules";
 import { AS_INT, blankZoneFields, COMPUTED, computedOf, originFieldOf, VALUE_FIELDS } from "../zone-fields";
@@ -46,11 +46,9 @@ export function createZone(
     passwordHash: hasPassword(group) ? hashPassword(values.password) : "",
   };
   for (const key of VALUE_FIELDS) if (values[key] !== undefined) fields[key] = values[key];
-  const zone = ctx.store.insertZone(group, fields, ctx.now());
-  // Computed values listZones shows are kept; they depend on the id, known only after the insert.
-  const derived: ZonePatch = {};
-  for (const c of computedOf(group)) if (c.fromList) derived[c.wire] = COMPUTED[c.wire](zone, ctx.account);
-  return { ok: true, zone: ctx.store.updateZone(zone.id, derived) ?? zone };
+  // Computed values listZones shows are drawn now and kept with the zone.
+  for (const c of computedOf(group)) if (c.fromList) fields[c.wire] = COMPUTED[c.wire](fields, ctx);
+  return { ok: true, zone: ctx.store.insertZone(group, fields, ctx.now()) };
 }
 
 /** A create refused for its origin (a kind with an origin field: pull zones), with the §7 code the kind has for it. */
@@ -112,11 +110,11 @@ function zoneRow(zone: Readonly<StoredZone>): Record<string, WireOut> {
  * The struct of a successful create (§4.2-§4.5): the id, then the computed values the kinds' table says create gives,
  * kept ones as stored, the others made now; in the wire type the table gives (§4.4: VOD's vanity_ip is an int).
  */
-function createResult(zone: Readonly<StoredZone>, account: Account): Record<string, WireOut> {
+function createResult(zone: Readonly<StoredZone>, ctx: HandlerContext): Record<string, WireOut> {
   const out: Record<string, WireOut> = { id: zone.id };
   for (const c of computedOf(zone.kind)) {
     if (!c.fromCreate) continue;
-    const value = c.fromList ? zone[c.wire] : COMPUTED[c.wire](zone, account);
+    const value = c.fromList ? zone[c.wire] : COMPUTED[c.wire](zone, ctx);
     const asInt = c.createWireType === "int" ? AS_INT[c.wire] : undefined;
     out[c.wire] = asInt ? asInt(value) : value;
   }
@@ -138,7 +136,7 @@ function zoneMethods(group: ZoneGroup): ZoneGroupHandlers {
   return {
     create: (ctx, args) => {
       const outcome = createZone(ctx, group, args.values);
-      return outcome.ok ? [0, createResult(outcome.zone, ctx.account)] : [outcome.code, outcome.message];
+      return outcome.ok ? [0, createResult(outcome.zone, ctx)] : [outcome.code, outcome.message];
     },
     update: (ctx, args) => (changeZone(ctx, group, args.id, args.values) === undefined ? 0 : 1),
     listZones: (ctx) => ctx.store.zones(group).map(zoneRow),

@@ -131,12 +131,18 @@ export class FileStore extends MemoryStore {
     initialUsers: () => EmulatorUser[],
     snapshot: StoreSnapshot | undefined,
     firstZoneId: number,
+    reuseIds: boolean,
   ) {
-    super(initialUsers, snapshot, firstZoneId);
+    super(initialUsers, snapshot, firstZoneId, reuseIds);
   }
 
   /** Opens `file`: its directory made, its lock taken, loaded (an invalid one an error, never a silent reset). */
-  static async open(file: string, initialUsers: () => EmulatorUser[], firstZoneId = 1): Promise<FileStore> {
+  static async open(
+    file: string,
+    initialUsers: () => EmulatorUser[],
+    firstZoneId = 1,
+    reuseIds = false,
+  ): Promise<FileStore> {
     const resolved = path.resolve(file);
     const fail = (why: string) => (error: unknown) => {
       throw new DataFileError(resolved, why ? `${why} (${(error as Error).message})` : (error as Error).message);
@@ -159,7 +165,7 @@ export class FileStore extends MemoryStore {
         if (problem) throw new DataFileError(resolved, `${problem}; fix or remove it`);
         snapshot = data as StoreSnapshot;
       }
-      const store = new FileStore(resolved, lock, initialUsers, snapshot, firstZoneId);
+      const store = new FileStore(resolved, lock, initialUsers, snapshot, firstZoneId, reuseIds);
       store.written = snapshot ? 0 : -1;
       await store.flush().catch(fail(""));
       return store;

@@ -11,6 +11,8 @@ export class MemoryStore implements Store {
   private byName = new Map<string, StoredZone>();
   private userList: EmulatorUser[];
   private nextZoneId: number;
+  /** Ids deleted since the start, when `reuseIds`: a create takes the last one first (never kept in a data file). */
+  private freed: number[] = [];
   /** Grows on every change. */
   revision = 0;
 
@@ -19,6 +21,7 @@ export class MemoryStore implements Store {
     private readonly initialUsers: () => EmulatorUser[],
     snapshot?: StoreSnapshot,
     firstZoneId = 1,
+    private readonly reuseIds = false,
   ) {
     for (const zone of snapshot?.zones ?? []) this.index({ ...zone });
     this.userList = snapshot ? snapshot.users.map((u) => ({ ...u })) : initialUsers();
@@ -54,8 +57,10 @@ export class MemoryStore implements Store {
 
   insertZone(group: ZoneGroup, fields: Omit<StoredZone, "id" | "kind" | "createdAt">, createdAt: number): StoredZone {
     // Ids travel as <int>; past INT32_MAX no client could send one back (answered as INTERNAL_ERROR).
-    if (this.nextZoneId > INT32_MAX) throw new Error(`zone ids are exhausted: the next id would exceed ${INT32_MAX}`);
-    const zone: StoredZone = { id: this.nextZoneId++, kind: group, ...fields, createdAt };
+    const reused = this.freed.pop();
+    if (reused === undefined && this.nextZoneId > INT32_MAX)
+      throw new Error(`zone ids are exhausted: the next id would exceed ${INT32_MAX}`);
+    const zone: StoredZone = { id: reused ?? this.nextZoneId++, kind: group, ...fields, createdAt };
     this.index(zone);
     this.revision++;
     return zone;
@@ -75,6 +80,7 @@ export class MemoryStore implements Store {
     if (!zone) return false;
     this.byId.delete(id);
     this.byName.delete(nameKey(zone.kind, zone.name));
+    if (this.reuseIds) this.freed.push(id);
     this.revision++;
     return true;
   }
@@ -93,6 +99,7 @@ export class MemoryStore implements Store {
   reset(): void {
     this.byId.clear();
     this.byName.clear();
+    this.freed = [];
     this.userList = this.initialUsers();
     this.revision++;
   }

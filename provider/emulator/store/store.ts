@@ -37,7 +37,7 @@ export interface Store {
   zone(id: number): Readonly<StoredZone> | undefined;
   /** A zone of one kind by name, compared case-insensitively (names become DNS labels). */
   zoneByName(group: ZoneGroup, name: string): Readonly<StoredZone> | undefined;
-  /** Adds a zone with the next id; ids increase and are never reused, even after reset(). */
+  /** Adds a zone with the next id; ids increase and are never reused, even after reset(), unless the store reuses ids. */
   insertZone(group: ZoneGroup, fields: Omit<StoredZone, "id" | "kind" | "createdAt">, at: number): Readonly<StoredZone>;
   updateZone(id: number, patch: ZonePatch): Readonly<StoredZone> | undefined;
   deleteZone(id: number): boolean;

@@ -5,7 +5,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { FunctionOptions, FunctionOutputOptions } from "../connection";
-import { zonesOf, zonesOfOutput, type GetZonesResult, type ZoneInfoOf } from "../zoneList";
+import { outputForm } from "../outputForm";
+import { zonesOf, type GetZonesResult, type ZoneInfoOf } from "../zoneList";
 
 /** A pull zone as the lookups return it: its listed fields, camelCase, and `zoneId`. */
 export type PullZoneInfo = ZoneInfoOf<"pull">;
@@ -19,7 +20,7 @@ export function getPullZonesOutput(
   args?: Record<string, never>,
   opts?: FunctionOutputOptions,
 ): pulumi.Output<GetZonesResult<PullZoneInfo>> {
-  return zonesOfOutput(getPullZones, args, opts);
+  return outputForm(getPullZones, args, opts);
 }
 
 /** A push zone as the lookups return it: its listed fields, camelCase, and `zoneId`. */
@@ -34,7 +35,7 @@ export function getPushZonesOutput(
   args?: Record<string, never>,
   opts?: FunctionOutputOptions,
 ): pulumi.Output<GetZonesResult<PushZoneInfo>> {
-  return zonesOfOutput(getPushZones, args, opts);
+  return outputForm(getPushZones, args, opts);
 }
 
 /** A VOD zone as the lookups return it: its listed fields, camelCase, and `zoneId`. */
@@ -49,7 +50,7 @@ export function getVodZonesOutput(
   args?: Record<string, never>,
   opts?: FunctionOutputOptions,
 ): pulumi.Output<GetZonesResult<VodZoneInfo>> {
-  return zonesOfOutput(getVodZones, args, opts);
+  return outputForm(getVodZones, args, opts);
 }
 
 /**
@@ -67,5 +68,5 @@ export function getLiveZonesOutput(
   args?: Record<string, never>,
   opts?: FunctionOutputOptions,
 ): pulumi.Output<GetZonesResult<LiveZoneInfo>> {
-  return zonesOfOutput(getLiveZones, args, opts);
+  return outputForm(getLiveZones, args, opts);
 }

@@ -3,6 +3,7 @@
  * brought to the declared values with one update of what listZones cannot show or compare.
  */
 import { printable } from "../../api/terminalText";
+import { isOwnAutoName } from "../naming";
 import { detail, log } from "./log";
 import { Connection } from "./connection";
 import { attemptsNote, nameInUseMessage, takeBackMessage, zoneRef } from "./messages";
@@ -58,7 +59,7 @@ export function adoptMismatchMessage(
   return `cannot adopt ${zoneRef(spec, name, row.id)}: ${what.join("; ")}. Declare the account's value to adopt the zone.`;
 }
 
-/** Takes over an existing zone as created; `takeBack`: it holds the resource's own auto-name (naming.ts). */
+/** Takes over an existing zone as created; `takeBack`: this stack made or retired it (identity.ts). */
 export async function adopt(
   spec: ZoneSpec,
   conn: Connection,
@@ -81,7 +82,7 @@ export async function adopt(
   const outs = toOutputs(spec, { inputs, id: row.id, previous, identity });
   if (toSend.length) {
     try {
-      await client[spec.group].update(row.id, wireValues(toSend, inputs) as never);
+      await client[spec.group].update(row.id, wireValues(toSend, inputs, true) as never);
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
       throw new ZoneInitError(
@@ -98,7 +99,7 @@ export async function adopt(
   const updated = toSend.length ? ` and updated (${toSend.map((f) => f.input).join(", ")})` : "";
   // An undeletable kind's take-back was said at check; a deletable one's check says nothing (`--replace`): said here.
   if (takeBack && !spec.deletable) detail(`${zoneRef(spec, inputs.name, row.id)} taken back${updated}`);
-  else if (takeBack) log(takeBackMessage(spec, inputs.name, row.id));
+  else if (takeBack) log(takeBackMessage(spec, inputs.name, row.id, !isOwnAutoName(inputs)));
   else log(`${zoneRef(spec, inputs.name, row.id)} adopted${updated}`);
   warnUnknownUrl(spec, outs);
   return { id: String(row.id), outs };

@@ -7,7 +7,7 @@ import { CdnAuthError } from "../../api/errors";
 import { settingRef } from "../../api/config";
 import { Connection, settingProblems } from "./connection";
 import { adoptMismatches, adoptMismatchMessage } from "./adopt";
-import { RESOURCE_NAME } from "./identity";
+import { ownAutoName, RESOURCE_NAME, retiredHere } from "./identity";
 import {
   adoptNotice,
   caseClashMessage,
@@ -17,11 +17,11 @@ import {
   takeBackMessage,
   zoneRef,
 } from "./messages";
-import { notice, warn } from "./log";
+import { log, notice, warn } from "./log";
 import { AUTO_NAME, isOwnAutoName } from "../naming";
 import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
 import { declared } from "./outputs";
-import { ZoneSpec } from "../specs";
+import { ADOPTS, LISTED_UP_TO, RENAMED_FROM, ZoneSpec } from "../specs";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
 import { rowByLabel } from "./zoneLookup";
 
@@ -37,20 +37,26 @@ export async function check(
 ): Promise<{ inputs: Props; failures: CheckFailure[] }> {
   const { [RESOURCE_NAME]: resourceName, ...declaredInputs } = news;
   const named = withName(olds, declaredInputs);
-  const { inputs, failures } = checkInputs(spec, named.props);
+  const { inputs, failures } = checkInputs(spec, named.props, olds.name);
   // The program's resource name, kept for delete (identity.ts); never validated as an input the user wrote.
   if (spec.deletable && typeof resourceName === "string") inputs[RESOURCE_NAME] = resourceName;
-  // The candidate stays beside a name that is the resource's own auto-name: create may then take back a zone of that name.
-  const candidate = news[AUTO_NAME];
-  if (!declared(news.name) && typeof candidate === "string" && candidate !== "" && inputs.name === candidate)
-    inputs[AUTO_NAME] = candidate;
+  // The auto-name stays beside a name that is it: create may then take back a zone of that name.
+  const { candidate } = named;
+  if (!declared(news.name) && typeof candidate === "string" && inputs.name === candidate) inputs[AUTO_NAME] = candidate;
+  if (named.unnamed)
+    failures.push({
+      property: "",
+      reason:
+        `${spec.label} of resource '${named.place?.resource ?? "?"}': its auto-name is made with the stack instance's id, which ` +
+        "this deployment did not read (a `--target` leaving out resource 'cdn-zones-stack'?): target it too, or set `name`.",
+    });
   // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
   const problems = settingProblems();
   for (const p of problems)
     failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
   if (failures.length) return { inputs, failures };
   const existing = declared(olds.name);
-  if (existing) failures.push(...createOnlyChanges(spec, olds, inputs));
+  if (existing) failures.push(...storedChanges(spec, olds, inputs));
   else failures.push(...(await newZoneProblems(spec, inputs, connect, named.place)));
   // Every zone's check, stored or new, counts towards its batch; the one that completes it says the batch's verdict.
   if (named.place) {
@@ -62,29 +68,50 @@ export async function check(
   return { inputs, failures };
 }
 
-/** The declared name, else the stored one, else the program's auto-name candidate (the hidden inputs kept apart from the fields checked). */
-function withName(olds: Props, news: Props): { props: Props; place?: Place } {
+/**
+ * The declared name, else the stored one (the one this stack set, where a refresh recorded a rename), else the
+ * resource's auto-name, computed here with the stack instance's id the host learned (identity.ts): a name the
+ * program sends in a hidden input is never one (issue 41, point 7).
+ */
+function withName(olds: Props, news: Props): { props: Props; place?: Place; candidate?: unknown; unnamed?: boolean } {
   const out = { ...news };
-  const candidate = out[AUTO_NAME];
+  const which = out[AUTO_NAME];
   delete out[AUTO_NAME];
   const place = takePlace(out);
+  // Unknown in a new stack's first preview; the stored one (the state's) when this deployment read no instance id.
+  const candidate =
+    which === UNKNOWN ? UNKNOWN : (ownAutoName(which) ?? (olds.name === olds[AUTO_NAME] ? olds.name : undefined));
   if (!declared(out.name)) {
-    if (declared(olds.name)) out.name = olds.name;
-    else if (typeof candidate === "string" && candidate !== "") out.name = candidate;
+    if (declared(olds[RENAMED_FROM])) out.name = olds[RENAMED_FROM];
+    else if (declared(olds.name)) out.name = olds.name;
+    // A `name: null` stays refused as missing.
+    else if (out.name === null) return { props: out, place };
+    else if (candidate !== undefined) out.name = candidate;
+    else return { props: out, place, unnamed: Array.isArray(which) };
   }
-  return { props: out, place };
+  return { props: out, place, candidate };
 }
 
-/** A create-only field declared with another value than the stored one: the API cannot change it. */
-function createOnlyChanges(spec: ZoneSpec, olds: Props, inputs: Props): CheckFailure[] {
+/**
+ * Changes from the stored inputs: of a create-only field, refused (the API cannot make them); of a field the API
+ * never lists, said (it is sent as declared, and nothing can show what the account holds).
+ */
+function storedChanges(spec: ZoneSpec, olds: Props, inputs: Props): CheckFailure[] {
   const failures: CheckFailure[] = [];
+  const unseen: string[] = [];
   for (const f of spec.fields) {
-    if (!f.createOnly) continue;
     const n = inputs[f.input];
     const o = olds[f.input];
-    if (!declared(n) || n === UNKNOWN || !declared(o) || o === n) continue;
+    if (!declared(n) || n === UNKNOWN || o === n) continue;
+    if (!f.createOnly && !f.listed) unseen.push(f.input);
+    if (!f.createOnly || !declared(o)) continue;
     failures.push({ property: f.input, reason: createOnlyMessage(spec, f, inputs.name ?? olds.name, undefined, o, n) });
   }
+  if (unseen.length)
+    log(
+      `${zoneRef(spec, inputs.name)}: ${unseen.join(" and ")} is sent as declared, but the API never lists it: what the ` +
+        `account holds, and a change made in the control panel, cannot be seen (docs/resources.md, "What cannot converge").`,
+    );
   return failures;
 }
 
@@ -110,6 +137,8 @@ async function newZoneProblems(
       },
     ];
   }
+  // What existed before this deployment, in the pending create if an interruption leaves one (cli/settle.ts).
+  inputs[LISTED_UP_TO] = rows.reduce((top, z) => Math.max(top, z.id), 0);
   if (typeof name !== "string" || name === UNKNOWN) return [];
   const existing = rowByLabel(rows, name);
   if (!existing) return [];
@@ -119,39 +148,41 @@ async function newZoneProblems(
     return [];
   }
   // A `--replace` target is checked with no stored inputs (step_generator.go, continueStepsFromImport) while a
-  // deletable zone still holds its own name: not refused here. An own auto-name's zone is taken back (stackId.ts).
-  const taking = inputs.adopt === true || isOwnAutoName(inputs);
+  // deletable zone still holds its own name: not refused here. A zone this stack made or retired is taken back.
+  const own = isOwnAutoName(inputs) || retiredHere(spec, existing);
+  const taking = inputs.adopt === true || own;
   if (spec.deletable && !taking) return [];
   if (inputs.adopt === UNKNOWN) return [];
   const claimedBy = conn.identity.claimedBy(spec, existing.id);
-  if (claimedBy !== undefined) {
+  if (claimedBy !== undefined && !place)
     return [{ property: "name", reason: nameInUseMessage(spec, name, existing.id, { claimedBy }) }];
-  }
-  if (!taking) {
+  if (!taking || claimedBy !== undefined) {
     // Said now, and failed with every other problem of the batch by the check that completes it (batch.ts): a
     // failure here would stop the deployment at this zone and name it alone. Create refuses the name too.
     say(
       conn,
       place,
       `${spec.group}:${existing.id}:inUse`,
-      nameInUseWarning(spec, existing.name, existing.id, place?.resource),
+      claimedBy !== undefined
+        ? nameInUseMessage(spec, name, existing.id, { claimedBy })
+        : nameInUseWarning(spec, existing.name, existing.id, place?.resource),
     );
     return [];
   }
   const mismatches = adoptMismatches(spec, inputs, existing);
-  if (!mismatches.length && firstTime(conn, `${spec.group}:${existing.id}:adopt`)) {
-    // A preview shows an adoption or a take-back as `+ create`: these lines tell it from a zone made new (issue 32).
-    // A live zone's take-back says nothing here: a `--replace` target looks the same, and deletes it first.
-    const said =
-      inputs.adopt === true
-        ? adoptNotice(spec, existing)
-        : spec.deletable
-          ? undefined
-          : takeBackMessage(spec, existing.name, existing.id);
-    if (said) {
-      notice(said);
-      countAdoption(conn, place, zoneRef(spec, existing.name, existing.id));
-    }
+  // A preview shows an adoption or a take-back as `+ create`: these lines tell it from a zone made new (issue 32).
+  // A live zone's take-back says nothing here: a `--replace` target looks the same, and deletes it first.
+  const said = mismatches.length
+    ? undefined
+    : inputs.adopt === true
+      ? adoptNotice(spec, existing)
+      : spec.deletable
+        ? undefined
+        : takeBackMessage(spec, existing.name, existing.id, !isOwnAutoName(inputs));
+  if (said) inputs[ADOPTS] = existing.id;
+  if (said && firstTime(conn, `${spec.group}:${existing.id}:adopt`)) {
+    notice(said);
+    countAdoption(conn, place, zoneRef(spec, existing.name, existing.id));
   }
   return mismatches.map((f) => ({
     property: f.input,

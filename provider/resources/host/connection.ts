@@ -17,7 +17,7 @@ import {
   type SettingName,
   type SettingValues,
 } from "../../api/config";
-import { accountOf, DeploymentIdentity } from "./identity";
+import { accountOf, DeploymentIdentity, forgetStack } from "./identity";
 import { log } from "./log";
 import { ListCache } from "./zoneLookup";
 
@@ -120,4 +120,5 @@ export function resetConnections(): void {
   stackConfig = {};
   unknownKeys = [];
   configures = [];
+  forgetStack();
 }

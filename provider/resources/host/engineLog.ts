@@ -6,7 +6,6 @@
  * Needed by: tests/engine/first-minutes.test.ts (five zones: no line per zone, `--debug` shows each timing). Goes
  * when the SDK's host connects `pulumi.log` to the engine (it reads PULUMI_NODEJS_ENGINE, set only for programs).
  */
-import * as path from "path";
 import { hostSdkRoot } from "./sdk";
 
 /** Sends one line to the engine's debug log; never throws, never waits. */
@@ -34,7 +33,7 @@ function open(): Send | null {
   const address = engineAddress();
   const root = hostSdkRoot();
   if (address === undefined || root === undefined) return null;
-  const log = engineLogger(address, root);
+  const log = engineLogger(address, (id) => require(require.resolve(id, { paths: [root] })));
   // A dynamic provider is never told the resource's URN: the line goes under the stack.
   return log && ((line) => void log("DEBUG", line, ""));
 }
@@ -43,17 +42,17 @@ function open(): Send | null {
 export type Severity = "DEBUG" | "INFO" | "WARNING" | "ERROR";
 
 /**
- * A sender to the engine's `Log` at `address` with the SDK at `root` (null when it lacks the stubs); `urn` "" is the
- * stack. Never throws; settles once sent. The provider plugin uses it too (plugin/serve.ts).
+ * A sender to the engine's `Log` at `address` with the SDK's modules `load` gives (null when it lacks the stubs);
+ * `urn` "" is the stack. Never throws; settles once sent. The provider plugin uses it too (plugin/serve.ts).
  */
 export function engineLogger(
   address: string,
-  root: string,
+  load: (id: "@grpc/grpc-js" | "@pulumi/pulumi/proto/engine_grpc_pb" | "@pulumi/pulumi/proto/engine_pb") => unknown,
 ): ((s: Severity, line: string, urn: string) => Promise<void>) | null {
   try {
-    const grpc = require(require.resolve("@grpc/grpc-js", { paths: [root] })) as GrpcLike;
-    const stubs = require(path.join(root, "proto", "engine_grpc_pb")) as { EngineClient: EngineClientClass };
-    const messages = require(path.join(root, "proto", "engine_pb")) as EngineMessages;
+    const grpc = load("@grpc/grpc-js") as GrpcLike;
+    const stubs = load("@pulumi/pulumi/proto/engine_grpc_pb") as { EngineClient: EngineClientClass };
+    const messages = load("@pulumi/pulumi/proto/engine_pb") as EngineMessages;
     const client = new stubs.EngineClient(address, grpc.credentials.createInsecure());
     return (severity, line, urn) => {
       const req = new messages.LogRequest();

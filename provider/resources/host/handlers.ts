@@ -15,12 +15,14 @@ import { printableFailures, type CheckResult } from "./validate";
 import { watchEngine } from "./engineWatch";
 import { leave } from "./left";
 
+export { learnStack } from "./identity";
+
 /** Protocol versions of `handle` this module understands. */
 export const HANDLER_VERSIONS = [1];
 
 /**
  * The entry of protocol version 1, as the thin providers call it (resources/thinProvider.ts): `handle(1, ...)`
- * by its name. Both are a contract with every state written: states before 0.2 call `handle(1, ...)`.
+ * by its name. Both are a contract with every state written: states written by 0.1.0 call `handle(1, ...)`.
  */
 export function v1(kind: ZoneType, op: Operation, args: unknown[]): Promise<unknown> {
   return handle(1, kind, op, args);

@@ -2,9 +2,49 @@
  * A zone's identity (docs/resources.md, "Zone identity"): its **account** (`<apiUserId>@<host>`: ids repeat across
  * accounts), one deployment's **claims** (one zone id, one resource), and the account's **delivery suffix**.
  */
+import { autoName } from "../naming";
 import { ZoneSpec } from "../specs";
 
 export { ACCOUNT, RESOURCE_NAME } from "../specs";
+
+/**
+ * This stack instance as the host learned it, never from a zone's inputs (issue 41, point 7): its random id, from its
+ * StackId's own create, diff or read (resources/providers/stack.ts; the plugin: its provider resource's id), and the
+ * zones it retired, as `cdn-zones settle` recorded them there. Auto-names are computed with the one, and a zone is
+ * taken back only when it holds one or is in the other (docs/resources.md, "Zones a stack leaves behind").
+ */
+const stack: { nonce?: string; retired: Set<string> } = { retired: new Set() };
+
+/** Learns the stack instance from its StackId's outputs; the first id learned stays (one stack per host process). */
+export function learnStack(outs: unknown): void {
+  const { nonce, retired } = (outs ?? {}) as { nonce?: unknown; retired?: unknown };
+  if (typeof nonce === "string" && nonce !== "") stack.nonce ??= nonce;
+  if (Array.isArray(retired)) for (const z of retired) if (typeof z === "string") stack.retired.add(z);
+}
+
+/** Forgets the stack instance (a new deployment in the same process: tests). */
+export function forgetStack(): void {
+  stack.nonce = undefined;
+  stack.retired.clear();
+}
+
+/**
+ * A resource's own auto-name: the program sends which resource it is (`[...stack parts, resource name]`, naming.ts),
+ * the host adds the id it learned. Undefined when the host learned none (a `--target` leaving the StackId out).
+ */
+export function ownAutoName(which: unknown): string | undefined {
+  if (!stack.nonce || !Array.isArray(which) || which.length < 2 || !which.every((p) => typeof p === "string"))
+    return undefined;
+  return autoName(which[which.length - 1], [...which.slice(0, -1), stack.nonce]);
+}
+
+/** A zone as a stack's record names it: `pullzone:12:site`. */
+export const zoneKey = (group: string, id: unknown, name: unknown): string => `${group}:${id}:${name ?? ""}`;
+
+/** Whether this stack retired the zone (its record, from the state): it may take it back. */
+export function retiredHere(spec: ZoneSpec, row: { id: number; name?: unknown }): boolean {
+  return stack.retired.has(zoneKey(spec.group, row.id, row.name));
+}
 
 /** The non-secret fingerprint of an account: the API user id and the base URL's host (never the key). */
 export function accountOf(baseUrl: string, apiUserId: number): string {
@@ -28,6 +68,7 @@ export class DeploymentIdentity {
   private readonly claims = new Map<string, string>();
   private readonly made = new Set<string>();
   private readonly gets = new Map<string, number>();
+  private readonly unproven = new Set<string>();
   private learnedSuffix: string | undefined;
 
   constructor(
@@ -66,6 +107,16 @@ export class DeploymentIdentity {
   /** The zone id a `get` of this deployment read under the resource name, if any. */
   readUnder(spec: ZoneSpec, resourceName: string): number | undefined {
     return this.gets.get(`${spec.group}:${resourceName}`);
+  }
+
+  /** Records that this host's refresh found the zone at the id unproven (recorded.ts): this run writes nothing to it. */
+  foundUnproven(spec: ZoneSpec, id: number): void {
+    this.unproven.add(`${spec.group}:${id}`);
+  }
+
+  /** Whether this run found the zone unproven itself: a confirmation counts only after a person has seen it. */
+  unprovenHere(spec: ZoneSpec, id: number): boolean {
+    return this.unproven.has(`${spec.group}:${id}`);
   }
 
   /** Learns the account's delivery suffix from a create answer's `cdn_url` (`<zone>.<alias>.<domain>`). */

@@ -3,7 +3,7 @@
  * `retainOnDelete: true` (zoneResource.ts), so the engine drops them from the state without calling the provider,
  * and shows each such line as `delete [retain]` (pkg/backend/display/rows.go, `addRetainStatusFlag`): a reviewer
  * tells at preview which zones stay in the account. A state whose zone was last registered without the option
- * (written before 0.2, or a user's `retainOnDelete: false`) still reaches here, and so does every such delete of the
+ * (written by 0.1.0, or a user's `retainOnDelete: false`) still reaches here, and so does every such delete of the
  * provider plugin, whose programs set no option for it: nothing is sent, the zone stays, and a warning says so of
  * that zone (under its resource, through the plugin's engine log), where the engine's `[retain]` mark is missing.
  */

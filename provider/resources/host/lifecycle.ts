@@ -3,12 +3,13 @@
  * Identity rules: docs/resources.md, "Zone identity". check: check.ts; adopt: adopt.ts; lost creates: recover.ts.
  */
 import { isDeepStrictEqual } from "util";
+import { confirmedIds } from "../../api/config";
 import { printable } from "../../api/terminalText";
 import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../../api/errors";
 import { asId, idProblem } from "../../api/ids";
 import { adopt, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
-import { ACCOUNT, RESOURCE_NAME } from "./identity";
+import { ACCOUNT, RESOURCE_NAME, retiredHere } from "./identity";
 import { detail, log, warn } from "./log";
 import { track } from "./interrupt";
 import {
@@ -26,14 +27,17 @@ import { isOwnAutoName } from "../naming";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
 import { createWithRecovery, RecoveredCreate } from "./recover";
-import { FieldSpec, MISMATCH, RENAMED_FROM, ZONE_ID, ZoneSpec } from "../specs";
+import { FieldSpec, MISMATCH, RENAMED_FROM, UNPROVEN, ZONE_ID, ZoneSpec } from "../specs";
 import { UNKNOWN } from "./validate";
 import {
+  changedSinceMessage,
+  isMarked,
   lookUpRecorded,
   otherZoneMessage,
   renamedMessage,
-  unconfirmedRenameMessage,
-  unverifiedDeleteMessage,
+  unprovenMessage,
+  unprovenRefusal,
+  unverifiedMessage,
 } from "./recorded";
 import { rowById, rowByLabel, rowByName, sameLabel, sameName, ZoneRow } from "./zoneLookup";
 
@@ -67,9 +71,8 @@ export async function diff(
   news: Props,
 ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
   const changed = changedFields(spec, olds, news);
-  // A refresh that found the zone renamed, or another zone at its id, left a mark: an `up` must look again.
-  const marked = declared(olds[RENAMED_FROM]) || declared(olds[MISMATCH]);
-  return { changes: changed.length > 0 || marked, replaces: [], deleteBeforeReplace: spec.deletable };
+  // A refresh that found the zone renamed, or another zone at its id, or one unproven, left a mark: `up` looks again.
+  return { changes: changed.length > 0 || isMarked(olds), replaces: [], deleteBeforeReplace: spec.deletable };
 }
 
 /**
@@ -106,7 +109,7 @@ function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number,
   }
   if (action !== "read" && (typeof stored !== "string" || stored === ""))
     throw new Error(
-      `${zoneRef(spec, props.name, id)}: the state records no account for it (written before 0.2), so nothing shows it ` +
+      `${zoneRef(spec, props.name, id)}: the state records no account for it (written by 0.1.0), so nothing shows it ` +
         `belongs to the configured one; refusing to ${action} it: nothing was changed. Run \`pulumi refresh\` first: it ` +
         "records the account once the zone at the id proves to be this one.",
     );
@@ -135,7 +138,8 @@ export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): P
 async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
   const { lists, identity } = conn;
   const name = String(inputs.name);
-  const own = isOwnAutoName(inputs);
+  // A zone this stack made (its own auto-name) or retired (its record): identity.ts, never the program's say.
+  const own = (row: ZoneRow) => isOwnAutoName(inputs) || retiredHere(spec, row);
   let before: ZoneRow[];
   try {
     before = await lists.snapshot(spec);
@@ -147,7 +151,7 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
   if (existing && existing.name !== name) throw new Error(caseClashMessage(spec, name, existing));
   if (existing) {
     // The zone existed before this deployment: it is never made, only adopted when asked to, or taken back.
-    if (inputs.adopt === true || own) return adopt(spec, conn, inputs, existing, !inputs.adopt);
+    if (inputs.adopt === true || own(existing)) return adopt(spec, conn, inputs, existing, !inputs.adopt);
     throw new Error(nameInUseMessage(spec, name, existing.id, { claimedBy: identity.claimedBy(spec, existing.id) }));
   }
   const started = Date.now();
@@ -162,9 +166,9 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
     const clash = rows && !found ? rowByLabel(rows, name) : undefined;
     if (clash) throw new Error(caseClashMessage(spec, name, clash));
     const claimedBy = found ? identity.claimedBy(spec, found.id) : undefined;
-    if (found && (inputs.adopt === true || own) && claimedBy === undefined)
+    if (found && (inputs.adopt === true || own(found)) && claimedBy === undefined)
       return adopt(spec, conn, inputs, found, !inputs.adopt);
-    if (!found && own) throw new Error(unlistedOwnZoneMessage(spec, name));
+    if (!found && isOwnAutoName(inputs)) throw new Error(unlistedOwnZoneMessage(spec, name));
     throw new Error(nameInUseMessage(spec, name, found?.id, { adopt: inputs.adopt === true, claimedBy }));
   } finally {
     lists.invalidate(spec);
@@ -204,8 +208,10 @@ export async function read(
   // A refresh compares the zone at the id with the recorded one (recorded.ts); a `get`'s props record nothing.
   const found = refreshing ? lookUpRecorded(spec, rows, zoneId, props) : undefined;
   // Never thrown: a failed read stops the engine's other reads, and one zone's problem must not hide the others'.
-  if (found?.found === "other" || (found?.found === "renamed" && !declared(props[ACCOUNT])))
-    return mismatched(spec, zoneId, props, found.found === "other" ? found : { at: found.row, why: NO_ACCOUNT });
+  const renamed = found?.found === "renamed" || found?.found === "unproven" ? found : undefined;
+  if (found?.found === "other") return mismatched(spec, zoneId, props, found);
+  if (renamed && !declared(props[ACCOUNT]))
+    return mismatched(spec, zoneId, props, { at: renamed.row, why: NO_ACCOUNT });
   const row = rowById(rows, zoneId);
   if (!row) {
     if (!refreshing) {
@@ -232,19 +238,26 @@ export async function read(
   const outs = listedOutputs(spec, conn, zoneId, row, props);
   if (!refreshing) warnUnknownUrl(spec, outs);
   // The name this stack set, kept while the account shows another (a rename outside Pulumi) until an update.
-  const setName = found?.found === "renamed" ? (props[RENAMED_FROM] ?? props.name) : props[RENAMED_FROM];
+  const setName = renamed ? (props[RENAMED_FROM] ?? props.name) : props[RENAMED_FROM];
   if (declared(setName) && setName !== row.name) outs[RENAMED_FROM] = setName;
-  if (found?.found === "renamed" && setName !== row.name) warn(renamedMessage(spec, props.name, zoneId, row));
+  // Unproven (recorded.ts): marked, and said at every refresh, until a confirmed update; found now: no write this run.
+  const unproven = found?.found === "unproven" ? found.why : props[UNPROVEN];
+  if (declared(unproven) && declared(outs[RENAMED_FROM])) {
+    outs[UNPROVEN] = unproven;
+    if (found?.found === "unproven") conn.identity.foundUnproven(spec, zoneId);
+    warn(unprovenMessage(spec, setName, zoneId, row, unproven));
+  } else if (found?.found === "renamed" && setName !== row.name)
+    warn(renamedMessage(spec, props.name, zoneId, row, found.proof));
   // A refresh that finds the zone as recorded leaves the stored inputs as they are: they gave no diff before, and
   // returning them costs the host two Struct conversions per zone (30% of a 1,000-zone refresh: docs/performance.md).
   const { __provider: _provider, ...stored } = props;
   if (refreshing && isDeepStrictEqual(outs, stored)) return { id: String(zoneId), props: outs };
   const inputs: Props = {};
-  // Inputs are what the program declared: an old "" is the API's unset default (see toOutputs), not a declaration.
-  for (const f of spec.fields)
-    if (declared(props[f.input]) && props[f.input] !== "" && declared(outs[f.input])) inputs[f.input] = outs[f.input];
-  // The stored name stays the one this stack set: an auto-named zone gets it back at the next `up`, as a declared one.
-  if (declared(outs[RENAMED_FROM])) inputs.name = outs[RENAMED_FROM];
+  // Inputs are the fields the state recorded, `""` included (a clear): the next `up`'s diff shows only real changes.
+  for (const f of spec.fields) if (declared(props[f.input]) && declared(outs[f.input])) inputs[f.input] = outs[f.input];
+  // The account's name, and beside it the one this stack set: the next `up` shows `~ name` and names the zone back,
+  // an auto-named one as a declared one (check.ts takes it as the stored name).
+  if (declared(outs[RENAMED_FROM])) inputs[RENAMED_FROM] = outs[RENAMED_FROM];
   if (declared(props.adopt)) inputs.adopt = props.adopt;
   if (typeof props[RESOURCE_NAME] === "string") inputs[RESOURCE_NAME] = props[RESOURCE_NAME];
   return { id: String(zoneId), props: outs, inputs };
@@ -269,7 +282,10 @@ function mismatched(
   return { id: String(zoneId), props: { ...stored, [MISMATCH]: `${at}${found.why ? `: ${found.why}` : ""}` } };
 }
 
-/** update: sends only the changed fields the update method accepts; a `1` is re-checked through listZones. */
+/**
+ * update: sends only the changed fields the update method accepts, a declared `""` as `""` (a clear); a `1`, or a
+ * `0` to a clear of a listed field (a service may ignore `""`), is checked against a listing (docs/resources.md).
+ */
 export async function update(
   spec: ZoneSpec,
   conn: Connection,
@@ -292,20 +308,21 @@ export async function update(
   const changed = changedAll.filter((f) => !f.createOnly);
   const outs = toOutputs(spec, { inputs: news, id: zoneId, previous: olds, identity });
   // A mark a refresh left (a rename, another zone at the id) is cleared only by an update that looks again.
-  const marked = declared(olds[RENAMED_FROM]) || declared(olds[MISMATCH]);
-  if (changed.length || marked) await refuseOtherZone(spec, conn, zoneId, olds, "update", news.name);
+  if (changed.length || isMarked(olds)) await refuseOtherZone(spec, conn, zoneId, olds, "update", news.name);
   identity.claim(spec, zoneId, String(news.name ?? olds.name));
   if (!changed.length) return { outs };
   const started = Date.now();
+  let refused = false;
   try {
-    await client[spec.group].update(zoneId, wireValues(changed, news) as never);
+    await client[spec.group].update(zoneId, wireValues(changed, news, true) as never);
   } catch (e) {
     if (!(e instanceof CdnOperationFailedError))
       throw await unfinishedUpdate(spec, conn, zoneId, changed, olds, news, e);
-    await explainFailedUpdate(spec, conn, zoneId, changed, olds, news);
+    refused = true;
   } finally {
     lists.invalidate(spec);
   }
+  await checkApplied(spec, conn, zoneId, changed, olds, news, refused);
   if (changed.some((f) => f.input === "name")) lists.amendSnapshot(spec, zoneId, String(news.name));
   detail(
     `${zoneRef(spec, news.name, zoneId)} updated (${changed.map((f) => f.input).join(", ")}) in ${Date.now() - started} ms`,
@@ -348,31 +365,45 @@ async function unfinishedUpdate(
   );
 }
 
-/** After an update answered `1`: success if the zone already holds the values, else an error that says why. */
-async function explainFailedUpdate(
+/**
+ * After an update answered `1`, or `0` to clears of listed fields (those alone are checked then): success if the zone
+ * holds the values, else an error that says why. A clear the service ignored keeps the state at the account's values.
+ */
+async function checkApplied(
   spec: ZoneSpec,
   conn: Connection,
   zoneId: number,
-  changed: FieldSpec[],
+  sent: FieldSpec[],
   olds: Props,
   news: Props,
+  refused: boolean,
 ): Promise<void> {
+  const changed = refused ? sent : sent.filter((f) => f.listed && news[f.input] === "");
+  if (!changed.length) return;
   const rows = await conn.lists.fresh(spec);
   const row = rows.find((z) => z.id === zoneId);
-  const names = changed.map((f) => f.input).join(", ");
   const ref = zoneRef(spec, olds.name ?? news.name, zoneId);
   if (!row)
     throw new Error(
       `${ref}: ${spec.group}.update failed: the zone is no longer in the account (deleted outside Pulumi?). Run \`pulumi refresh\` to forget it, then \`pulumi up\` to create it again.`,
     );
-  const applied = changed.every((f) => f.listed && row[f.wire] === news[f.input]);
-  if (applied) return;
+  const missed = changed.filter((f) => !f.listed || (row[f.wire] ?? "") !== news[f.input]);
+  if (!missed.length) return;
+  if (!refused)
+    throw new ZoneInitError(
+      `${ref}: ${spec.group}.update answered 0 (success), but the account still holds ${missed.map((f) => `${f.input} '${printable(String(row[f.wire]))}'`).join(", ")}: ` +
+        `this service does not clear a field sent empty (""). Clear it in the control panel, or declare the account's value; ` +
+        "the state holds what the account holds, and every `pulumi up` tries again until the two agree.",
+      String(zoneId),
+      listedOutputs(spec, conn, zoneId, row, olds),
+      news,
+    );
   const clash =
     declared(news.name) && !sameName(news.name, row.name)
       ? rows.find((z) => sameLabel(z.name, news.name) && z.id !== zoneId)
       : undefined;
   throw new Error(
-    `${ref}: ${spec.group}.update returned 1 (failure); fields not applied: ${names}.` +
+    `${ref}: ${spec.group}.update returned 1 (failure); fields not applied: ${changed.map((f) => f.input).join(", ")}.` +
       (clash
         ? ` The name '${news.name}' is already used by ${zoneRef(spec, clash.name, clash.id)}.`
         : " The API gives no reason; check the values in the control panel."),
@@ -442,8 +473,9 @@ function readInstead(spec: ZoneSpec, conn: Connection, zoneId: number, props: Pr
 }
 
 /**
- * Before an update or delete, the zone at the id must be the recorded one (recorded.ts). An update checks the
- * deployment's snapshot, then one fresh listing on doubt; a delete a listing sent after it began (ids change owner).
+ * Before an update or delete, the zone at the id must be the recorded one (recorded.ts), in a listing sent after the
+ * write began (ids change owner while a deployment runs), which writes that begin meanwhile share (zoneLookup.ts).
+ * An id a listing cannot identify, or a refresh marked unproven, is written only when confirmed (`CDN_CONFIRM_IDS`).
  */
 async function refuseOtherZone(
   spec: ZoneSpec,
@@ -456,25 +488,17 @@ async function refuseOtherZone(
   const name = recorded.name;
   let found;
   try {
-    if (action === "delete") {
-      found = lookUpRecorded(spec, await conn.lists.freshSince(spec, conn.lists.calls), zoneId, recorded);
-    } else {
-      found = lookUpRecorded(spec, await conn.lists.snapshot(spec), zoneId, recorded, wanted);
-      if (found.found !== "same") found = lookUpRecorded(spec, await conn.lists.fresh(spec), zoneId, recorded, wanted);
-    }
+    found = lookUpRecorded(spec, await conn.lists.freshSince(spec, conn.lists.calls), zoneId, recorded, wanted);
   } catch (e) {
     throw describeError(spec, name, e, zoneId);
   }
+  const confirmed = confirmedIds().includes(zoneId);
   switch (found.found) {
     case "other":
       throw new Error(otherZoneMessage(spec, name, zoneId, found, action));
     case "renamed":
-      throw new Error(
-        `${zoneRef(spec, name, zoneId)}: id ${zoneId} is now named '${printable(String(found.row.name))}' in the account, ` +
-          `not '${printable(String(name))}' as the state records: renamed outside Pulumi since, or another zone holds the id. ` +
-          `Refusing to ${action} it: nothing was changed. Run \`pulumi refresh\` (or \`pulumi up --refresh\`): the refresh ` +
-          `records the rename and shows it, and the next \`pulumi up\` gives the zone its declared name again (docs/resources.md, "Zone identity").`,
-      );
+    case "unproven":
+      throw new Error(changedSinceMessage(spec, name, zoneId, found.row, action));
     case "gone":
       if (action === "update")
         throw new Error(
@@ -482,17 +506,12 @@ async function refuseOtherZone(
         );
       return "gone";
     case "unverified":
-      // Ids the user confirmed for deletion where the listing cannot identify them (`CDN_CONFIRM_DELETE=12,15`).
-      if (
-        action === "delete" &&
-        !(process.env.CDN_CONFIRM_DELETE ?? "").split(",").some((s) => asId(s.trim()) === zoneId)
-      )
-        throw new Error(unverifiedDeleteMessage(spec, name, zoneId));
+      if (!confirmed) throw new Error(unverifiedMessage(spec, name, zoneId, action));
       return "same";
     case "same": {
-      const setName = recorded[RENAMED_FROM];
-      if (action === "delete" && declared(setName) && setName !== found.row.name)
-        throw new Error(unconfirmedRenameMessage(spec, name, zoneId, setName));
+      const foundNow = conn.identity.unprovenHere(spec, zoneId);
+      if (declared(recorded[UNPROVEN]) && (!confirmed || foundNow))
+        throw new Error(unprovenRefusal(spec, recorded, zoneId, action, foundNow));
       return "same";
     }
   }

@@ -2,7 +2,7 @@
  * The zone resources' errors and progress lines: which zone (named once), what happened, what to do. No secret:
  * callers pass names, ids and already redacted client errors; account and state values are made printable.
  */
-import { CdnAuthError, CdnCreateError, CdnError, CdnOutageError } from "../../api/errors";
+import { CdnAuthError, CdnCreateError, CdnError } from "../../api/errors";
 import { describeAccount } from "./identity";
 import { FieldSpec, ZoneSpec } from "../specs";
 import { printable } from "../../api/terminalText";
@@ -57,9 +57,6 @@ function clientText(e: Error): string {
     described.add(e);
     return `${printable(e.message)}. ${rotationHint()}`;
   }
-  // One line per zone after an outage: the first error of the deployment said what and where (client.ts).
-  if (e instanceof CdnOutageError)
-    return `not tried: ${e.method} was not sent, the API did not answer earlier in this deployment`;
   return printable(e.message);
 }
 
@@ -139,14 +136,19 @@ export function adoptWarning(spec: ZoneSpec, existingId: number | undefined): st
   );
 }
 
-/** A zone holding the resource's own auto-name, which create takes back; the provider cannot tell how, so all cases are named. */
-export function takeBackMessage(spec: ZoneSpec, name: unknown, id: number): string {
+/**
+ * A zone create takes back: it holds the resource's own auto-name (the provider cannot tell how the state lost it, so
+ * all cases are named), or this stack's record lists it as retired (`retired`).
+ */
+export function takeBackMessage(spec: ZoneSpec, name: unknown, id: number, retired = false): string {
   // A live zone is deleted by a destroy, a removal and a `--replace`, unless retained by its options.
-  const how = spec.deletable
-    ? "(an `up` was interrupted before recording it, or a removal retained it)"
-    : "(a removal left it in the account, an `up` was interrupted before recording it, or this is `pulumi up --replace`)";
+  const how = retired
+    ? "(this stack's record of the zones it retired, kept by `cdn-zones settle`, lists it)"
+    : spec.deletable
+      ? "(an `up` was interrupted before recording it, or a removal retained it)"
+      : "(a removal left it in the account, an `up` was interrupted before recording it, or this is `pulumi up --replace`)";
   return (
-    `${zoneRef(spec, name, id)} holds this resource's own auto-name: this stack made it, and its state no longer holds it ${how}. ` +
+    `${zoneRef(spec, name, id)} ${retired ? "was this stack's" : "holds this resource's own auto-name: this stack made it"}, and its state no longer holds it ${how}. ` +
     "This `up` takes it back, with the declared values; no zone is created. After an interrupted `up`, " +
     "`pulumi refresh --clear-pending-creates` then clears Pulumi's warning about that create."
   );

@@ -78,12 +78,15 @@ function deliveryHost(name: unknown, src: OutputSources, previous: Props): strin
   return suffix ? `${name}.${suffix}` : "";
 }
 
-/** The `values` struct for a method: declared fields of the given list, by wire key. */
-export function wireValues(fields: readonly FieldSpec[], inputs: Props): Record<string, string> {
+/**
+ * The `values` struct for a method: declared fields of the given list, by wire key. A declared `""` is no value: a
+ * create leaves it out (a new zone has none; recovery compares what was sent), an update sends it to clear the field.
+ */
+export function wireValues(fields: readonly FieldSpec[], inputs: Props, update = false): Record<string, string> {
   const values: Record<string, string> = {};
   for (const f of fields) {
     const v = inputs[f.input];
-    if (typeof v === "string" && (v !== "" || f.required)) values[f.wire] = v;
+    if (typeof v === "string" && (v !== "" || update)) values[f.wire] = v;
   }
   return values;
 }

@@ -6,7 +6,6 @@
  * and reaches no account) and tests/integration/engine-answers.test.ts. Goes when npm enforces peer ranges on the
  * program's own `@pulumi/pulumi` (it warns only, so a program can run an older host than the range says).
  */
-import * as fs from "fs";
 import * as path from "path";
 
 const PACKAGE = "pulumi-cdn-zones";
@@ -22,14 +21,9 @@ export const MIN_PULUMI_SDK = RANGE[1];
 /** The first major version the range leaves out. */
 const BELOW_MAJOR = Number(RANGE[2]);
 
-/** The package's package.json, found from this file up: the same file from the sources and from dist/. */
+/** The package's package.json, by its own name: the same file from the sources, from dist/ and bundled (release.js). */
 function ownManifest(): { peerDependencies: Record<string, string> } {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const file = path.join(dir, "package.json");
-    const manifest = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined;
-    if (manifest?.name === PACKAGE) return manifest;
-    if (path.dirname(dir) === dir) throw new Error(`${PACKAGE}: its package.json is not above ${__dirname}`);
-  }
+  return require("pulumi-cdn-zones/package.json");
 }
 
 function parts(v: string): number[] | undefined {

@@ -51,9 +51,14 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
   if (control)
     return `contains a control character (${control}): control, line-separator and bidirectional-formatting characters are refused in every field`;
   if (!isXmlSafe(value)) return "contains characters the API's XML cannot carry (a lone surrogate, U+FFFE or U+FFFF)";
+  // "" is no value: an optional field's clear (docs/resources.md, "Clearing a field"); a required one has none.
+  if (value === "")
+    return field.required ? "must not be empty: every zone holds one, so it cannot be cleared" : undefined;
+  // `user:password@host` in a host or an address: refused without showing it, as an origin's (originProblem).
+  if ((field.rule === "host" || field.rule === "ip") && value.includes("@"))
+    return "must not carry credentials (user:password@); give the host name or address only";
   switch (field.rule) {
     case "name":
-      if (value === "") return "must not be empty";
       if (textLength(value) > MAX_NAME_LENGTH)
         return `is ${textLength(value)} ${LENGTH_UNIT}; at most ${MAX_NAME_LENGTH} are allowed (it becomes a DNS label)`;
       // The first label of `<name>.<alias>.<domain>`; either case (`ShopAssets`), unique regardless of case.
@@ -63,15 +68,13 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
     case "origin":
       return originProblem(value);
     case "host":
-      if (value === "") return undefined;
       return isHostName(value) ? undefined : `${preview(value)} is not a host name`;
     case "ip":
-      if (value === "") return undefined;
       if (value.includes("%"))
         return `${preview(value)} is a scoped IPv6 address (the part after % names an interface of one machine); give the address without it`;
       return isIP(value) ? undefined : `${preview(value)} is not an IPv4 or IPv6 address`;
     case "compress":
-      return value === "" || value === "0" || value === "1"
+      return value === "0" || value === "1"
         ? undefined
         : `must be true, false, "1" (compress) or "0" (do not), got ${preview(value, 20)}`;
     case "password": {
@@ -83,6 +86,8 @@ export function fieldProblem(field: FieldSpec, value: unknown): string | undefin
     }
     case "text":
       return textLength(value) > MAX_TEXT_LENGTH ? tooLong(value) : undefined;
+    default: // a rule of the kinds' table without its case here does not compile
+      throw new Error(`no check for field rule '${field.rule satisfies never}'`);
   }
 }
 
@@ -97,7 +102,6 @@ function tooLong(value: string): string {
  * colons read as a port, and the API refuses it at create.
  */
 function originProblem(value: string): string | undefined {
-  if (value === "") return "must not be empty";
   if (textLength(value) > MAX_TEXT_LENGTH) return tooLong(value);
   if (/\s/.test(value)) return "must not contain white space";
   if (value.includes("@"))
@@ -145,12 +149,13 @@ const SHOWN_MAX = 80;
 /**
  * Whether the engine may print `value` with a failure of its property: never a secret field's; otherwise a
  * number, a boolean, null, or a string of at most {@link SHOWN_MAX} characters with no character the terminal
- * rule escapes and, for an origin, no credentials. Anything else is reported against the resource.
+ * rule escapes and, for an origin, a host or an address, no credentials. Anything else is reported against the resource.
  */
 function showable(field: FieldSpec | undefined, value: unknown): boolean {
   if (field?.secret) return false;
   if (typeof value !== "string") return value === null || ["number", "boolean", "undefined"].includes(typeof value);
-  return value.length <= SHOWN_MAX && !hasUnprintable(value) && !(field?.rule === "origin" && value.includes("@"));
+  const credentials = ["origin", "host", "ip"].includes(field?.rule ?? "") && value.includes("@");
+  return value.length <= SHOWN_MAX && !hasUnprintable(value) && !credentials;
 }
 
 /**
@@ -168,17 +173,13 @@ export function printableFailures(result: CheckResult, news: Record<string, unkn
 }
 
 /** Validates the new inputs of a zone; returns the inputs to store and the failures. */
-export function checkInputs(
-  spec: ZoneSpec,
-  news: Record<string, unknown>,
-): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+export function checkInputs(spec: ZoneSpec, news: Record<string, unknown>, storedName?: unknown): CheckResult {
   const failures: CheckFailure[] = [];
   const inputs: Record<string, unknown> = {};
   const known = new Set<string>([...spec.fields.map((f) => f.input), ...CONTROL_INPUTS, "__provider"]);
+  const name = news.name === "" ? storedName : news.name;
   const zone =
-    typeof news.name === "string" && news.name !== UNKNOWN
-      ? `${spec.label} '${printable(news.name.slice(0, 63))}'`
-      : spec.label;
+    typeof name === "string" && name !== UNKNOWN ? `${spec.label} '${printable(name.slice(0, 63))}'` : spec.label;
   for (const key of Object.keys(news)) {
     if (!known.has(key))
       failures.push({

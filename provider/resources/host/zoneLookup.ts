@@ -25,6 +25,8 @@ interface Entry {
   rows: Promise<ZoneRow[]>;
   /** This answer came from a call made to confirm a missing zone: a zone absent from it is gone. */
   confirming: boolean;
+  /** The call has answered (or failed). */
+  settled: boolean;
 }
 
 /** Same zone name: compared exactly (the contract never says case folds; docs/resources.md, "Zone identity"). */
@@ -78,6 +80,8 @@ export function rowByLabel(rows: readonly ZoneRow[], name: unknown): ZoneRow | u
 export class ListCache {
   private readonly entries = new Map<string, Entry>();
   private readonly snapshots = new Map<string, { made: number; rows: Promise<ZoneRow[]> }>();
+  /** The next listing of a kind for writes, not sent yet (freshSince). */
+  private readonly queued = new Map<string, Promise<ZoneRow[]>>();
   /** listZones calls made, for figures. */
   calls = 0;
 
@@ -104,14 +108,31 @@ export class ListCache {
       if (this.entries.get(spec.group)?.rows === rows) this.entries.delete(spec.group);
       throw e;
     });
-    this.entries.set(spec.group, { made: Date.now(), seq: this.calls, at: Date.now(), rows, confirming });
+    const entry: Entry = { made: Date.now(), seq: this.calls, at: Date.now(), rows, confirming, settled: false };
+    const settle = () => void (entry.settled = true);
+    rows.then(settle, settle);
+    this.entries.set(spec.group, entry);
     return rows;
   }
 
-  /** A listing sent after the caller began (`since`: {@link calls} then), shared by concurrent deletes. */
+  /**
+   * A listing sent after the caller (a write) began (`since`: {@link calls} then), never an older one. Writes share it:
+   * it is sent a turn of the event loop later, or once the listing in flight has answered, so every write that begins
+   * meanwhile waits for the same one (a parallel destroy's deletes; updates that come while one is listed).
+   */
   freshSince(spec: ZoneSpec, since: number): Promise<ZoneRow[]> {
     const hit = this.entries.get(spec.group);
-    return hit && hit.seq > since ? hit.rows : this.fresh(spec);
+    if (hit && hit.seq > since) return hit.rows;
+    let next = this.queued.get(spec.group);
+    if (!next) {
+      const first = hit && !hit.settled ? hit.rows.catch(() => undefined) : new Promise((r) => setImmediate(r));
+      next = first.then(() => {
+        this.queued.delete(spec.group);
+        return this.fresh(spec);
+      });
+      this.queued.set(spec.group, next);
+    }
+    return next;
   }
 
   /** The kind's zones before this deployment created any: taken once, again past {@link LIST_MAX_AGE_MS}. */

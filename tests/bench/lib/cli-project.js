@@ -104,6 +104,8 @@ function project(cli, emu, dir) {
         `cdn:apiKey=${emu.apiKey}`,
       ]);
       return {
+        /** The environment of its commands, for a tool run beside them (`cdn-zones`). */
+        env: stackEnv,
         run: (args) => run([...args, "--stack", name]),
         must: (args) => must([...args, "--stack", name]),
         /** The zone ids the stack's state holds, by zone name. */

@@ -9,7 +9,7 @@
  *   zones { kind }                          the stored zones of a kind (emulator.zones)
  *   reset                                   forgets every zone (emulator.reset), so each stack starts from an empty account
  *   mark                                    the index of the next call record
- *   calls { from, method? }                 { method, at, ms, ok } of records since `from`
+ *   calls { from, method? }                 { method, at, ms, ok, fault } of records since `from`
  *   faults { rules }                        adds fault rules (emulator.faults.add); none: clears them
  *   injected                                faults injected so far, per kind
  *   stats                                   emulator.stats()
@@ -22,6 +22,8 @@
 const { startEmulator } = require("pulumi-cdn-zones/emulator");
 
 const latencyMs = Number(process.argv[2] || 0);
+/** Calls a second before HTTP 429 (the emulator's `rateLimit`); 0: none. */
+const rateLimit = Number(process.argv[3] || 0);
 
 function memory() {
   const m = process.memoryUsage();
@@ -29,7 +31,7 @@ function memory() {
 }
 
 async function main() {
-  const emu = await startEmulator({ port: 0, latencyMs });
+  const emu = await startEmulator({ port: 0, latencyMs, rateLimit });
   // The recorder drops its oldest records past its cap; stats().total keeps counting, so the
   // index of a record in the whole history is (total - kept) + its index in `calls`.
   const dropped = () => emu.stats().total - emu.calls.length;
@@ -47,7 +49,8 @@ async function main() {
       const out = [];
       for (let i = Math.max(0, from - dropped()); i < emu.calls.length; i++) {
         const c = emu.calls[i];
-        if (!method || c.method === method) out.push({ method: c.method, at: c.at, ms: c.ms, ok: c.ok });
+        if (!method || c.method === method)
+          out.push({ method: c.method, at: c.at, ms: c.ms, ok: c.ok, fault: c.fault });
       }
       return out;
     },

@@ -10,12 +10,12 @@ const CHILD = path.join(__dirname, "emulator-child.js");
 
 /**
  * An emulator in its own process.
- * @param {{ latencyMs?: number, exposeGc?: boolean }} opts
+ * @param {{ latencyMs?: number, rateLimit?: number, exposeGc?: boolean }} opts
  * @returns {Promise<{ url: string, port: number, apiUserId: number, apiKey: string, pid: number,
  *   cmd: (name: string, args?: object) => Promise<any>, close: () => Promise<void> }>}
  */
 function startEmulatorProcess(opts = {}) {
-  const child = fork(CHILD, [String(opts.latencyMs ?? 0)], {
+  const child = fork(CHILD, [String(opts.latencyMs ?? 0), String(opts.rateLimit ?? 0)], {
     execArgv: [
       ...(opts.exposeGc ? ["--expose-gc"] : []),
       ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
