@@ -9,6 +9,10 @@ import { RESOURCE_NAME } from "../../provider/resources/host/identity";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
 import { DELETABLE_KINDS, KINDS } from "../support/kinds";
 
+// Every zone waits for its stack's StackId (resources/stackId.ts), a resource of its own: outside a deployment it
+// cannot be registered, and these checks happen before any registration.
+jest.mock("../../provider/resources/stackId", () => ({ stackNonce: () => require("@pulumi/pulumi").output("nonce") }));
+
 afterEach(() => jest.restoreAllMocks());
 
 test.each(KINDS)(
