@@ -102,13 +102,17 @@ function block(message: string): string {
   return `${fence}text\n${text}\n${fence}`;
 }
 
+/** What a step does to its zone, in the order the comment counts them. */
+const WORDS = ["create", "adopt", "update", "replace", "delete [retain]", "delete [kept]", "delete"];
+
 /** The comment's markdown for `digest`, at most `limit` characters. */
 export function summarize(digest: PreviewDigest, title: string, limit = COMMENT_LIMIT): string {
   const diagnostics = digest.diagnostics ?? [];
   const steps = digest.steps ?? [];
   const adopted = adoptedBy(steps);
   const lines = steps.map((s) => stepLine(s, adopted)).filter((l) => l !== undefined);
-  const counts = new Map<string, number>();
+  // Counted in one order, whatever order the engine ran the steps in (it varies from run to run).
+  const counts = new Map<string, number>(WORDS.map((w) => [w, 0]));
   for (const l of lines) if (l.word) counts.set(l.word, (counts.get(l.word) ?? 0) + 1);
   const same = steps.filter((s) => s.op === "same" && kindAtEndOf(s.urn.split("::")[2])).length;
   const errors = diagnostics.filter((d) => d.severity === "error");
@@ -124,7 +128,7 @@ export function summarize(digest: PreviewDigest, title: string, limit = COMMENT_
   const out = [
     `### ${title}`,
     "",
-    `${errors.length ? "**The preview failed.** " : ""}Zones: ${[...counts].map(([w, n]) => `${n} ${w}`).join(", ") || "no change"}; ${same} unchanged.`,
+    `${errors.length ? "**The preview failed.** " : ""}Zones: ${[...counts].flatMap(([w, n]) => (n ? [`${n} ${w}`] : [])).join(", ") || "no change"}; ${same} unchanged.`,
     "",
     ...lines.map((l) => `- ${l.word ?? ""}${l.word ? " " : ""}${l.text}`).sort(),
     ...section("Errors", errors),

@@ -214,3 +214,17 @@ test("foreign text is inert markdown and printable: names in code spans, message
   expect(code.filter((c) => c.includes("![x](https://evil.example/x.png) @org/team"))).toHaveLength(5);
   expect(code.filter((c) => c.startsWith(printable(hostile)))).toHaveLength(3);
 });
+
+test("the count keeps one order of its words whatever order the engine ran the steps in", () => {
+  const create = {
+    op: "create",
+    urn: urn("PullZone", "new"),
+    newState: { type: T("PullZone"), inputs: { name: "n" } },
+  };
+  const gone = { op: "delete", urn: urn("LiveZone", "old"), oldState: { type: T("LiveZone"), outputs: { name: "o" } } };
+  for (const steps of [
+    [adopting("PullZone", "promo", "promo", 3), create, gone],
+    [gone, create, adopting("PullZone", "promo", "promo", 3)],
+  ])
+    expect(summarize({ steps }, "t")).toContain("Zones: 1 create, 1 adopt, 1 delete; 0 unchanged.");
+});
