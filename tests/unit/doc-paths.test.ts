@@ -6,6 +6,7 @@
  * `pkg/...`, `/usr/bin/...`, a user's `/path/to/...`) are not this repository's. `npm run X` must be a script.
  * architecture-doc.test.ts holds docs/architecture.md's layer table to the code.
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 
@@ -21,7 +22,17 @@ function markdown(dir: string): string[] {
 const PAGES = [path.join(ROOT, "README.md"), path.join(ROOT, "CONTRIBUTING.md"), ...markdown(path.join(ROOT, "docs"))];
 
 /** Top folders (and files) that make a word a path of the repository or of the package. */
-const entries = (dir: string) => fs.readdirSync(dir).filter((n) => n !== "node_modules" && n !== ".git");
+// A folder a run leaves that git ignores (`.state/` of the emulator's data) is no path of the repository.
+const ignored = new Set(
+  execFileSync("git", ["ls-files", "--others", "--ignored", "--exclude-standard", "--directory"], { cwd: ROOT })
+    .toString()
+    .split("\n")
+    .map((l) => l.replace(/\/$/, "")),
+);
+const entries = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((n) => n !== "node_modules" && n !== ".git" && !ignored.has(path.relative(ROOT, path.join(dir, n))));
 const TOP = new Set(entries(ROOT));
 const PACKAGE_TOP = new Set(entries(PROVIDER));
 
