@@ -130,7 +130,8 @@ async function main() {
   emit("stacks", "9. One account, many stacks (issue 43)", figures, notes);
 }
 
-main().catch((e) => {
-  process.stderr.write(`${e.stack ?? e}\n`);
-  process.exit(1);
-});
+if (require.main === module)
+  main().catch((e) => {
+    process.stderr.write(`${e.stack ?? e}\n`);
+    process.exit(1);
+  });
