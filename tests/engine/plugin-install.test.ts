@@ -43,22 +43,30 @@ afterAll(() => {
 const cdnZones = (args: string[]) =>
   run(p.cli.pulumi, ["plugin", "run", "--kind", "resource", "cdn", "--", ...args], p.dir, {
     ...p.env,
+    // Not the workspace's node_modules/.bin (npm puts it on PATH): its pulumi-resource-cdn would run instead.
+    PATH: (p.env.PATH ?? process.env.PATH ?? "")
+      .split(path.delimiter)
+      .filter((d) => !d.endsWith(path.join("node_modules", ".bin")))
+      .join(path.delimiter),
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
   });
 
 test("cdn-zones runs from the installed plugin, in a project with no node_modules: import, and the account's owners", async () => {
   const up = expectOk(await p.up());
-  const imported = await cdnZones(["import", "--language", "yaml"]);
-  expect(imported.code).toBe(0);
-  expect(imported.output).toContain(`name: "${(await p.outputs()).name}"`);
-  expect(imported.output).toContain("retainOnDelete: true");
   expect(pluginOps(up.steps)).toEqual(["create site"]);
-  // Every zone of the account has one owner: exit 0. A zone made by hand: exit 8, named; its removal: 0 again.
+  // Every zone of the account has one owner: exit 0. A zone made by hand: exit 8, named; imported; gone: 0 again.
   expect((await cdnZones(["coverage"])).code).toBe(0);
   const made = await emu.get().seedZone("pull", { name: "by-hand", origin: "https://hand.example.com" });
   const coverage = await cdnZones(["coverage"]);
   expect(coverage.code).toBe(8);
   expect(coverage.stdout).toContain(`pull zone \`by-hand\` (id ${made.id}): **no stack**`);
+  const imported = await cdnZones(["import", "--language", "yaml"]);
+  expect(imported.code).toBe(0);
+  expect(imported.output).not.toContain("using pulumi-resource-cdn from $PATH");
+  expect(imported.output).toContain('name: "by-hand"');
+  expect(imported.output).toContain("retainOnDelete: true");
+  // The stack's own zone is left out: it has its owner.
+  expect(imported.output).toContain(`left out pull zone '${(await p.outputs()).name}'`);
   await emu.get().deleteZone("pull", made.id);
   expect((await cdnZones(["coverage"])).code).toBe(0);
   expectOk(await p.destroy());

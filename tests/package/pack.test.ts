@@ -267,12 +267,12 @@ test(`a project outside the workspace runs a program through the real pulumi CLI
     [newest, "newest", NEWEST_SDK],
     [lowest, "lowest", LOWEST_SDK],
   ] as const) {
-    // The stack and its two zones.
-    expect(r.up).toMatch(/\+ 3 created/);
+    // The stack, the stack instance's StackId (every zone waits for it) and its two zones.
+    expect(r.up).toMatch(/\+ 4 created/);
     expect(r.outputs.sdk).toBe(version);
     expect(r.outputs.url).toMatch(new RegExp(`^${prefix}-site\\.`));
     expect(typeof r.outputs.liveId).toBe("number");
-    expect(r.destroy).toMatch(/- 3 deleted/);
+    expect(r.destroy).toMatch(/- 4 deleted/);
   }
   // The live zone is deleted; the pull zone, which the API cannot delete, stays in the account.
   const live = (await client.livezone.listZones()).map((z) => z.name);
@@ -410,7 +410,8 @@ test("a .ts program keeps the package's types with and without the project's typ
       expect(wrong.output).not.toMatch(/TS2339|Output<any>/);
 
       fs.writeFileSync(path.join(sub, "index.ts"), TS_OK);
-      expect((await ok(["preview"])).output).toMatch(/\+ 2 to create/);
+      // The stack, its StackId and the zone.
+      expect((await ok(["preview"])).output).toMatch(/\+ 3 to create/);
 
       // The import, run in the project as its README says, with no CDN_* set: the stack's config connects it.
       const env = { ...pulumi.env };

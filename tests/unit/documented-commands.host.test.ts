@@ -112,7 +112,7 @@ test("each documented way to run cdn-zones runs ours or nothing: never a registr
       // Not this workspace's node_modules/.bin (npm and npx put it on PATH): it holds our plugin's executable.
       PATH: [
         cli.dir,
-        ...(process.env.PATH ?? "").split(path.delimiter).filter((d) => !d.includes("node_modules")),
+        ...(process.env.PATH ?? "").split(path.delimiter).filter((d) => !d.endsWith(path.join("node_modules", ".bin"))),
       ].join(path.delimiter),
       HOME: dir,
       npm_config_registry: registry.url,
