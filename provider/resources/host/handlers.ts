@@ -17,9 +17,6 @@ import { leave } from "./left";
 
 export { learnStack } from "./identity";
 
-/** Protocol versions of `handle` this module understands. */
-export const HANDLER_VERSIONS = [1];
-
 type Props = Record<string, unknown>;
 /** Each operation's arguments by name: the SDK's host passes them by position (cmd/dynamic-provider/index.js). */
 export interface OperationArgs {
@@ -79,9 +76,9 @@ export function v1(kind: Kind, op: Operation | "configure", args: unknown[]): Pr
   return operations[op](kind, Object.fromEntries(names.map((name, i) => [name, args[i]])) as never);
 }
 
-/** The entry states written by 0.1.0 call: `v1` under a protocol version. */
+/** The entry states written by 0.1.0 call: `v1` under its protocol version, the only one. */
 export function handle(version: number, kind: Kind, op: Operation | "configure", args: unknown[]): Promise<unknown> {
-  if (HANDLER_VERSIONS.includes(version)) return v1(kind, op, args);
+  if (version === 1) return v1(kind, op, args);
   const newer = `this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`;
   return guarded(() => Promise.reject(new Error(newer)));
 }
