@@ -185,6 +185,7 @@ export class CdnClient {
   private outage?: { error: CdnTransportError; at: number };
   /** The first refusal of the key (not of a method for it): later calls are not sent, and say so in one line each. */
   private refused?: CdnAuthError;
+
   constructor(opts: CdnClientOptions) {
     const o = clientOptions(opts);
     this.baseUrl = o.baseUrl;
