@@ -129,8 +129,7 @@ const upper = (row) => row.type.replace(/Zone$/, "");
 
 function lookups(table) {
   let out = HEADER("getXZones and getXZonesOutput of each kind: every zone of the kind in the account.");
-  out += `import type * as pulumi from "@pulumi/pulumi";\nimport type { FunctionOptions, FunctionOutputOptions } from "../connection";\n`;
-  out += `import { outputForm } from "../outputForm";\nimport { zonesOf, type GetZonesResult, type ZoneInfoOf } from "../zoneList";\n\n`;
+  out += `import { zonesOf, type ZoneInfoOf } from "../zoneList";\n\n`;
   for (const [kind, row] of Object.entries(table)) {
     const U = upper(row);
     const access = row.liveOnly ? " (needs live-zone access on the API key)" : "";
@@ -138,11 +137,10 @@ function lookups(table) {
       `A ${row.label} as the lookups return it: its listed fields, camelCase, and \`zoneId\`.` +
         (row.rowsMayOmitFields ? " The server may list these zones by id only: every other field may be absent." : ""),
     );
-    out += `export type ${U}ZoneInfo = ZoneInfoOf<"${kind}">;\n`;
-    out += doc(`Every ${row.label} of the account${access}.`);
-    out += `export const get${U}Zones: (\n  args?: Record<string, never>,\n  opts?: FunctionOptions,\n) => Promise<GetZonesResult<${U}ZoneInfo>> = zonesOf("${kind}", "get${U}Zones");\n`;
-    out += doc(`Every ${row.label} of the account${access}, as an Output.`);
-    out += `export function get${U}ZonesOutput(\n  args?: Record<string, never>,\n  opts?: FunctionOutputOptions,\n): pulumi.Output<GetZonesResult<${U}ZoneInfo>> {\n  return outputForm(get${U}Zones, args, opts);\n}\n\n`;
+    out += `// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, so hovers keep its name\n`;
+    out += `export interface ${U}ZoneInfo extends ZoneInfoOf<"${kind}"> {}\n`;
+    out += doc(`Every ${row.label} of the account${access} (\`get${U}Zones\`), and as an Output.`);
+    out += `export const [get${U}Zones, get${U}ZonesOutput] = zonesOf<${U}ZoneInfo>("${kind}", "get${U}Zones");\n\n`;
   }
   return out;
 }
