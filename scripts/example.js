@@ -115,7 +115,7 @@ async function main() {
     const zoneId = Number(outputs1.siteZoneId);
     const declaredOrigin = (await client.pullzone.listZones()).find((z) => z.id === zoneId).origin;
     const drifted = "https://drifted-origin.example.com";
-    await client.pullzone.update(zoneId, { origin: drifted });
+    await client.pullzone.update({ id: zoneId, values: { origin: drifted } });
     print(`outside Pulumi: pull zone ${zoneId} origin set to ${drifted} in the account`);
 
     const ref = show(await pulumi.refresh());

@@ -26,9 +26,9 @@ import {
   withMessage,
 } from "./errors";
 import { rememberSecret } from "./redact";
-import { findMethod, METHOD_LIST, MethodSpec, USER_UPDATE_SAMPLE_KEYS, USER_UPDATE_KEYS, wireName } from "./methods";
+import { findMethod, METHOD_LIST, USER_UPDATE_SAMPLE_KEYS, USER_UPDATE_KEYS, wireName } from "./methods";
+import type { MethodSpec, ReturnKind, WireName } from "./methods";
 import {
-  BandwidthAnswer,
   jsonSafe,
   normalizeBandwidth,
   normalizeBoolean,
@@ -39,8 +39,9 @@ import {
   normalizeUsers,
   normalizeZones,
 } from "./normalize";
-import { kindInfo, ZONE_KINDS, type ZoneKind } from "./kinds";
-import type { GroupApi, MethodsOf, ReportApi } from "./types";
+import { kindOfGroup, type ZoneGroup, type ZoneKind } from "./kinds";
+import type { ReportName } from "./reportShapes";
+import type { ClientGroups, ParamsOf } from "./types";
 import {
   afterBudget,
   DEFAULT_RETRY_BASE_MS,
@@ -53,8 +54,7 @@ import {
 } from "./retry";
 import { Semaphore } from "./semaphore";
 import { DEFAULT_MAX_RESPONSE_BYTES, Transport, type Timers } from "./transport";
-import { ZONE_ROW_FIELDS, type UserRow } from "./wire";
-import type { CreateKey, CreateResultOf, RequiredCreateKey, UpdateKey, ZoneRowOf } from "./zoneFields";
+import { ZONE_ROW_FIELDS } from "./wire";
 import { ZONE_KIND_TABLE } from "./zoneKinds";
 
 /** The client's options: the settings it takes (typed from the table, api/config.ts), and its own. */
@@ -116,12 +116,11 @@ export interface CallEvent {
   retryInMs?: number;
 }
 
-type Values<Required extends string, Keys extends string> = { [k in Required]: string } & {
-  [k in Exclude<Keys, Required>]?: string;
-};
-/** The `values` of kind K's create and update, from the kinds' table (zoneFields.ts). */
-export type CreateValuesOf<K extends ZoneKind> = Values<RequiredCreateKey<K>, CreateKey<K>>;
-export type UpdateValuesOf<K extends ZoneKind> = Values<never, UpdateKey<K>>;
+type GroupOf<K extends ZoneKind> = (typeof ZONE_KIND_TABLE)[K]["group"];
+/** The `values` of kind K's create and update, from the kinds' table (zoneFields.ts), through the method table. */
+export type CreateValuesOf<K extends ZoneKind> = ValuesOf<`${GroupOf<K>}.create`>;
+export type UpdateValuesOf<K extends ZoneKind> = ValuesOf<`${GroupOf<K>}.update`>;
+type ValuesOf<N> = N extends WireName ? (ParamsOf<N> extends { values: infer V } ? V : never) : never;
 export type PullCreateValues = CreateValuesOf<"pull">;
 export type PullUpdateValues = UpdateValuesOf<"pull">;
 export type PushCreateValues = CreateValuesOf<"push">;
@@ -132,25 +131,6 @@ export type VodUpdateValues = UpdateValuesOf<"vod">;
 export type UserUpdateValues = Partial<
   Record<(typeof USER_UPDATE_SAMPLE_KEYS)[number] | (typeof USER_UPDATE_KEYS)[number], string>
 > & { [key: string]: string | undefined };
-
-/** The three zone methods every kind has. */
-export interface ZoneApi<C, U, Row, Created> {
-  create(values: C): Promise<Created>;
-  update(id: number, values: U): Promise<void>;
-  listZones(): Promise<Row[]>;
-}
-
-/** Kind K's methods on the client: the three every kind has, and delete where the API can delete the kind. */
-export type ZoneApiOf<K extends ZoneKind> = ZoneApi<
-  CreateValuesOf<K>,
-  UpdateValuesOf<K>,
-  ZoneRowOf<K>,
-  CreateResultOf<K>
-> &
-  ((typeof ZONE_KIND_TABLE)[K]["deletable"] extends true ? { delete(id: number): Promise<void> } : unknown);
-
-/** One group per zone kind, named as the API names it (`client.pullzone.listZones()`), from the kinds' table. */
-export type ZoneGroups = { readonly [K in ZoneKind as (typeof ZONE_KIND_TABLE)[K]["group"]]: ZoneApiOf<K> };
 
 export type { BandwidthAnswer } from "./normalize";
 
@@ -164,14 +144,22 @@ export interface WaitNotice {
   /** The whole line: "waiting for the API at <url> (cdn:baseUrl / CDN_BASE_URL): ...". */
   message: string;
 }
-export type { BandwidthOptions, DateArg, OptionsOf, ReportApi, ReportRangeOptions, TotalOptions } from "./types";
+export type {
+  BandwidthOptions,
+  DateArg,
+  ParamsOf,
+  ReportApi,
+  ReportRangeOptions,
+  TotalOptions,
+  ZoneApi,
+} from "./types";
 
 // Credentials are kept off the instance so that logging or serializing a client can never show them.
 const SECRETS = new WeakMap<CdnClient, { apiKey: string }>();
 
-/** The zone groups (`pullzone`, ...), one per kind of the kinds' table, made in the constructor. */
+/** The groups (`pullzone`, ..., `report`), made in the constructor from the method table. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the groups are made in the constructor, from the table
-export interface CdnClient extends ZoneGroups {}
+export interface CdnClient extends ClientGroups {}
 
 /** A client for the whole API; one per account, shared by all calls (it holds the keep-alive pool). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
@@ -197,15 +185,6 @@ export class CdnClient {
   private outage?: { error: CdnTransportError; at: number };
   /** The first refusal of the key (not of a method for it): later calls are not sent, and say so in one line each. */
   private refused?: CdnAuthError;
-  /** The user, account and report methods with their parameters by wire name, read as their typed wrappers read. */
-  private readonly byName = new Map<string, (byName: Record<string, unknown>) => Promise<unknown>>();
-
-  readonly cache: { purge(url: string): Promise<true>; purgeAllCache(zone: string): Promise<true> };
-  /** user.listUsers and user.update, their arguments from the method table. */
-  readonly user: GroupApi<"user", { listUsers: UserRow[]; update: UserRow | undefined }>;
-  /** account.getBandwidth read into one result, whatever shape the server answers in (normalize.ts). */
-  readonly account: GroupApi<"account", { getBandwidth: BandwidthAnswer }>;
-  readonly report: ReportApi;
 
   constructor(opts: CdnClientOptions) {
     const o = clientOptions(opts);
@@ -237,22 +216,10 @@ export class CdnClient {
     const attemptTimeoutMs = Math.min(o.timeoutMs, o.firstContactTimeoutMs);
     this.waitNotice = { afterMs: o.waitNoticeAfterMs, attemptTimeoutMs, onWaiting: o.onWaiting };
 
-    for (const kind of ZONE_KINDS) Object.defineProperty(this, kindInfo(kind).group, { value: this.zoneApi(kind) });
-    this.cache = {
-      purge: (url) => this.purge("cache.purge", url),
-      purgeAllCache: (zone) => this.purge("cache.purgeAllCache", zone),
-    };
-    this.user = this.groupApi("user", (name, answer, args) => {
-      if (name === "listUsers") return normalizeUsers(answer, "user.listUsers");
-      const r = normalizeUserUpdate(answer, "user.update");
-      if (!r.ok) throw new CdnOperationFailedError("user.update", args.id as number, Object.keys(args.values ?? {}));
-      return r.user;
-    });
-    this.account = this.groupApi("account", (name, answer) => normalizeBandwidth(answer, `account.${name}`));
-    // A report's rows are of the zone asked for when the call names one (required or given).
-    this.report = this.groupApi("report", (name, answer, args) =>
-      normalizeReport(answer, `report.${name}`, name, { viewby: args.viewby, zoneAsked: args.zoneId !== undefined }),
-    );
+    const groups: Record<string, Record<string, unknown>> = {};
+    for (const s of METHOD_LIST as readonly MethodSpec[])
+      (groups[s.group] ??= {})[s.name] = (params: Params = {}) => this.byName(s, params);
+    Object.assign(this, groups);
   }
 
   /** A client from `CDN_BASE_URL`, `CDN_API_USER_ID` and `CDN_API_KEY`; the error names what is missing. */
@@ -271,7 +238,8 @@ export class CdnClient {
   async call(method: string, params: unknown[] = []): Promise<unknown> {
     const s = findMethod(method);
     if (!s) throw new CdnValidationError("method", `'${method}' is not a method of the API`);
-    return jsonSafe(await this.invoke(s, params, true));
+    const named = Object.fromEntries(s.params.map((p, i) => [p.name, params[i]]));
+    return jsonSafe(await this.invoke(s, named, params.slice(s.params.length)));
   }
 
   /** Calls being sent right now (never more than the `maxInFlight` cap): for figures and diagnostics. */
@@ -294,15 +262,15 @@ export class CdnClient {
   }
 
   /** Validates, signs and sends one call with the table's retry rule; returns the raw decoded value. */
-  private async invoke(s: MethodSpec, args: readonly unknown[], extra = false): Promise<unknown> {
+  private async invoke(s: MethodSpec, params: Params, extra: readonly unknown[] = []): Promise<unknown> {
     const method = wireName(s);
     const { apiKey } = SECRETS.get(this)!;
-    const passwords = collectPasswords(args);
+    const passwords = collectPasswords([...Object.values(params), ...extra]);
     // Redacted from every later message too: a server may echo a password in the answer to another call.
     passwords.forEach(rememberSecret);
-    let params: unknown[];
+    let wire: unknown[];
     try {
-      params = encodeParams(s, args, extra);
+      wire = encodeParams(s, params, extra);
     } catch (e) {
       throw e instanceof Error ? withMessage(e, redact(e.message, [apiKey, ...passwords])) : e;
     }
@@ -332,7 +300,7 @@ export class CdnClient {
           s.idempotent ? retriesAllowed(this.retryPolicy) + 1 : 1,
         );
         try {
-          const answer = await this.transport.send(s.group, method, [this.apiUserId, auth, date, ...params], secrets);
+          const answer = await this.transport.send(s.group, method, [this.apiUserId, auth, date, ...wire], secrets);
           if (answer.kind === "fault") {
             const skew = answer.serverDate ? Date.parse(answer.serverDate) - this.now() : NaN;
             const { faultCode, faultString } = answer;
@@ -398,104 +366,76 @@ export class CdnClient {
   }
 
   /**
-   * A group's typed wrappers from the method table, as Octokit derives its endpoint methods: the required parameters
-   * positional, the optional ones in one options object; `read` reads the answer, given the call's arguments by name.
+   * One method of the typed groups: its parameters in one object by name (Octokit's shape), checked against its entry
+   * (encode.ts), its answer read by the entry's `returns`. A create's §7 code may also come as a fault (a public
+   * client read it so): the same typed error.
    */
-  private groupApi<G extends "user" | "account" | "report", Api>(
-    group: G,
-    read: (name: MethodsOf<G>, answer: unknown, args: Record<string, unknown>) => unknown,
-  ): Api {
-    const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-    for (const s of METHOD_LIST as readonly MethodSpec[]) {
-      if (s.group !== group) continue;
-      const method = wireName(s);
-      const optional = s.params.filter((p) => !p.required).map((p) => p.name);
-      const required = s.params.length - optional.length;
-      const call = async (byName: Record<string, unknown>) =>
-        read(
-          s.name as MethodsOf<G>,
-          await this.invoke(
-            s,
-            s.params.map((p) => byName[p.name]),
-          ),
-          byName,
-        );
-      this.byName.set(method, call);
-      api[s.name] = async (...args) => {
-        const options = (args[required] ?? {}) as Record<string, unknown>;
-        if (typeof options !== "object" || Array.isArray(options))
-          throw new CdnValidationError("options", "must be an object", method);
-        const unknown = Object.keys(options).find((k) => !optional.includes(k));
-        if (unknown !== undefined)
-          throw new CdnValidationError(
-            unknown,
-            `is not an option of ${method} (options: ${optional.join(", ") || "none"})`,
-            method,
-          );
-        let i = 0;
-        return call(Object.fromEntries(s.params.map((p) => [p.name, p.required ? args[i++] : options[p.name]])));
-      };
+  private async byName(s: MethodSpec, params: Params): Promise<unknown> {
+    const method = wireName(s);
+    if (typeof params !== "object" || params === null || Array.isArray(params) || params instanceof Date) {
+      const names = s.params.map((p) => p.name).join(", ");
+      throw new CdnValidationError("(arguments)", `takes one object of its parameters by name ({ ${names} })`, method);
     }
-    return api as Api;
+    let answer: unknown;
+    try {
+      answer = await this.invoke(s, params);
+    } catch (e) {
+      const kind = kindOfGroup(s.group);
+      const codes = kind && (Object.values(ZONE_KIND_TABLE[kind].createErrors) as number[]);
+      if (s.returns !== "create" || !(e instanceof CdnFaultError && codes?.includes(e.faultCode))) throw e;
+      throw Object.assign(createFailed(s, params, e.faultCode, e.faultString), { attempts: e.attempts });
+    }
+    return READ[s.returns](answer, s, params);
   }
+}
 
-  /** A zone kind's group: create, update and listZones, and delete where the kinds' table says the API can. */
-  private zoneApi(kind: ZoneKind) {
-    const { group, deletable, rowsMayOmitFields, createErrors } = ZONE_KIND_TABLE[kind];
-    const create = async (values: { name: string }) => {
-      const method = `${group}.create`;
-      const failed = (code: number, message: string) =>
-        errorFromCreateResult(method, code, message, values?.name, collectPasswords([values]));
-      let answer: unknown;
-      try {
-        answer = await this.invoke(spec(method), [values]);
-      } catch (e) {
-        // A create error may come as a fault carrying the §7 code (a public client read it so): the same typed error.
-        if (!(e instanceof CdnFaultError && (Object.values(createErrors) as number[]).includes(e.faultCode))) throw e;
-        throw Object.assign(failed(e.faultCode, e.faultString), { attempts: e.attempts });
-      }
-      const out = normalizeCreate(answer, method);
-      if (!out.ok) throw failed(out.code, out.message);
-      return out.result;
-    };
-    const methods = {
-      create,
-      update: (id: number, values: object) =>
-        this.status(`${group}.update`, [id, values], id, Object.keys(values ?? {})),
-      listZones: async () =>
-        normalizeZones(
-          await this.invoke(spec(`${group}.listZones`), []),
-          `${group}.listZones`,
-          ZONE_ROW_FIELDS[group],
-          rowsMayOmitFields,
-        ),
-    };
-    return deletable ? { ...methods, delete: (id: number) => this.status(`${group}.delete`, [id], id, []) } : methods;
-  }
-
-  private async status(method: string, args: unknown[], id: number, fields: string[]): Promise<void> {
-    if (!normalizeStatus(await this.invoke(spec(method), args), method))
-      throw new CdnOperationFailedError(method, id, fields);
-  }
-
-  private async purge(method: string, target: string): Promise<true> {
-    if (!normalizeBoolean(await this.invoke(spec(method), [target]), method))
-      throw new CdnPurgeFailedError(method, target);
+type Params = Record<string, unknown>;
+/** Each `returns` of the table read into its typed answer, or the typed error of a failure the answer tells. */
+const READ: Record<ReturnKind, (answer: unknown, s: MethodSpec, params: Params) => unknown> = {
+  create(answer, s, params) {
+    const out = normalizeCreate(answer, wireName(s));
+    if (!out.ok) throw createFailed(s, params, out.code, out.message);
+    return out.result;
+  },
+  status(answer, s, params) {
+    if (!normalizeStatus(answer, wireName(s))) throw operationFailed(s, params);
+  },
+  userUpdate(answer, s, params) {
+    const r = normalizeUserUpdate(answer, wireName(s));
+    if (!r.ok) throw operationFailed(s, params);
+    return r.user;
+  },
+  boolean(answer, s, params) {
+    if (!normalizeBoolean(answer, wireName(s)))
+      throw new CdnPurgeFailedError(wireName(s), params[s.params[0].name] as string);
     return true;
-  }
+  },
+  zones: (answer, s) =>
+    normalizeZones(
+      answer,
+      wireName(s),
+      ZONE_ROW_FIELDS[s.group as ZoneGroup],
+      ZONE_KIND_TABLE[kindOfGroup(s.group as ZoneGroup)].rowsMayOmitFields,
+    ),
+  rows: (answer, s) => normalizeUsers(answer, wireName(s)),
+  bandwidth: (answer, s) => normalizeBandwidth(answer, wireName(s)),
+  // A report's rows are of the zone asked for when the call names one (required or given).
+  report: (answer, s, params) =>
+    normalizeReport(answer, wireName(s), s.name as ReportName, {
+      viewby: params.viewby,
+      zoneAsked: params.zoneId !== undefined,
+    }),
+};
+
+/** A create's §7 code as its typed error, naming the zone. */
+function createFailed(s: MethodSpec, params: Params, code: number, message: string) {
+  const values = params.values as { name?: string } | undefined;
+  return errorFromCreateResult(wireName(s), code, message, values?.name, collectPasswords([values]));
 }
 
-/**
- * Method `method` (`report.getNodeHits`) with its parameters by wire name, as the functions hold them: no round trip
- * through positions, and one check of every argument, the client's (encode.ts).
- */
-export function callByName(client: CdnClient, method: string, byName: Record<string, unknown>): Promise<unknown> {
-  return client["byName"].get(method)!(byName);
-}
-
-function spec(method: string): MethodSpec {
-  return findMethod(method)!;
-}
+/** An update whose answer says it failed: the id and the fields it sent. */
+const operationFailed = (s: MethodSpec, params: Params) =>
+  new CdnOperationFailedError(wireName(s), params.id as number, Object.keys(params.values ?? {}));
 
 /** Zone passwords in a call's `values`, redacted from anything the call reports. */
 function collectPasswords(args: readonly unknown[]): string[] {

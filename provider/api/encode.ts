@@ -9,25 +9,31 @@ import { isXmlSafe } from "./xmlrpc";
 export { isXmlSafe }; // the API's rule for strings (§2.1), tested with the parameters
 
 /**
- * Validates positional arguments (after the auth ones) and returns them as wire values: an omitted optional one is
- * `nil` when a later one is given, trailing ones are dropped. With `extra`, parameters beyond the table are sent too
- * (public clients sent `pullzone.listZones` a trailing `type`), checked only for being values XML-RPC can carry.
+ * Validates a call's parameters by name and returns them as the wire's positional values: an omitted optional one is
+ * `nil` when a later one is given, trailing ones are dropped; a name the table does not have is refused. `extra` (only
+ * `client.call` gives them) are sent after the table's: public clients sent `pullzone.listZones` a trailing `type`;
+ * they are checked only for being values XML-RPC can carry.
  */
-export function encodeParams(spec: MethodSpec, args: readonly unknown[], extra = false): unknown[] {
+export function encodeParams(
+  spec: MethodSpec,
+  params: Record<string, unknown>,
+  extra: readonly unknown[] = [],
+): unknown[] {
   const method = wireName(spec);
-  if (args.length > spec.params.length && !extra) {
+  const names = spec.params.map((p) => p.name);
+  const unknown = Object.keys(params).find((k) => !names.includes(k));
+  if (unknown !== undefined)
     throw new CdnValidationError(
-      "(arguments)",
-      `${method} takes at most ${spec.params.length} parameters after the auth parameters, got ${args.length}`,
+      unknown,
+      `is not a parameter of the method (it takes ${names.join(", ") || "none"})`,
       method,
     );
-  }
-  const out: unknown[] = spec.params.map((p, i) => encodeOne(method, p, args[i]));
-  for (let i = spec.params.length; i < args.length; i++) out.push(encodeExtra(method, `parameter ${i + 4}`, args[i]));
+  const out: unknown[] = spec.params.map((p) => encodeOne(method, p, params[p.name]));
+  extra.forEach((v, i) => out.push(encodeExtra(method, `parameter ${names.length + i + 4}`, v)));
   let last = out.length - 1;
   while (last >= 0 && out[last] === undefined) last--;
   const trimmed = out.slice(0, last + 1).map((v) => (v === undefined ? null : v));
-  checkTogether(method, Object.fromEntries(spec.params.map((p, i) => [p.name, trimmed[i]])));
+  checkTogether(method, Object.fromEntries(names.map((name, i) => [name, trimmed[i]])));
   return trimmed;
 }
 

@@ -13,6 +13,7 @@ export type {
   WaitNotice,
   CdnClientOptions,
   DateArg,
+  ParamsOf,
   PullCreateValues,
   PullUpdateValues,
   PushCreateValues,

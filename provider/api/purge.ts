@@ -122,7 +122,7 @@ export async function purgeUrlList(
     urls.map((url) =>
       slots.run(async () => {
         try {
-          await client.cache.purge(url);
+          await client.cache.purge({ url });
           purged.push(url);
         } catch (e) {
           failures.push({ url, reason: reasonOf(e as Error, url), type: e instanceof CdnError ? e.type : "error" });
@@ -145,7 +145,7 @@ function reasonOf(e: Error, url: string): string {
 /** Purges a whole zone; a FALSE answer becomes an error naming the zone and what to check. */
 export async function purgeZoneTarget(client: CdnClient, target: string): Promise<void> {
   try {
-    await client.cache.purgeAllCache(target);
+    await client.cache.purgeAllCache({ zone: target });
   } catch (e) {
     // A new error of the same class with the hint, the client's own left as it was.
     if (e instanceof CdnError && e.type === "purge_failed") {

@@ -15,14 +15,7 @@ export async function getBandwidth(args?: GetBandwidthArgs, opts?: FunctionOptio
   const a = checkArgs("getBandwidth", args, ["from", "to"]);
   // Dates and their order are the client's to check (encode.ts), once.
   const answer = await clientFor(opts).account.getBandwidth({ from: a.from, to: a.to } as BandwidthOptions);
-  const out: GetBandwidthResult = {
-    rows: answer.rows.map((r) => camelRow<Bandwidth>(r)),
-    hasData: answer.hasData,
-    raw: answer.raw,
-  };
-  for (const k of ["remaining", "prepaid", "used", "from", "to"] as const)
-    if (answer[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = answer[k];
-  return out;
+  return { ...answer, rows: answer.rows.map((r) => camelRow<Bandwidth>(r)) };
 }
 export function getBandwidthOutput(
   args?: Inputs<GetBandwidthArgs>,

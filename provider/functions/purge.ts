@@ -81,7 +81,7 @@ export async function purgeUrl(args: PurgeUrlArgs, opts?: FunctionOptions): Prom
   const a = checkArgs(fn, args, ["url"]);
   const problem = urlProblem(a.url);
   if (problem) throw new CdnValidationError("url", problem, fn);
-  return purging([a.url as string], () => clientFor(opts).cache.purge(a.url as string));
+  return purging([a.url as string], () => clientFor(opts).cache.purge({ url: a.url as string }));
 }
 
 /** {@link purgeUrl} over Inputs. */

@@ -10,6 +10,7 @@ import type { PagingArgs } from "./paging";
 import type { ColumnOf, ColumnValue, MayAnswerTotal, ReportName } from "../api/reportShapes";
 import type { MethodOf } from "../api/methods";
 import type { ArgOf } from "../api/types";
+import type { BandwidthAnswer } from "../api/normalize";
 
 /** Columns the functions do not know, kept as sent (camelCase names). */
 export interface ExtraColumns {
@@ -132,19 +133,6 @@ export interface GetBandwidthArgs {
 
 /**
  * The remaining prepaid bandwidth, whatever shape the server answered in: one number (as public
- * clients read it: bytes left), rows, or a struct. A figure the answer does not give is undefined.
+ * clients read it: bytes left), rows, or a struct; the client's answer with its rows camelCase.
  */
-export interface GetBandwidthResult {
-  /** Bytes left; undefined when the answer does not say (or had no rows). */
-  remaining?: number;
-  prepaid?: number;
-  used?: number;
-  from?: string;
-  to?: string;
-  /** The rows, when the answer had rows; empty for a bare number. */
-  rows: Bandwidth[];
-  /** False when the answer carried no figure: no data, which is not 0 bytes left. */
-  hasData: boolean;
-  /** The answer as the server sent it (JSON-safe). */
-  raw: unknown;
-}
+export type GetBandwidthResult = Omit<BandwidthAnswer, "rows"> & { rows: Bandwidth[] };

@@ -3,7 +3,6 @@
  * totals, `companyId` from the stack when omitted, paging with `allPages`, and typed camelCase rows.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { callByName } from "../api/client";
 import { CdnProtocolError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { findMethod, type ParamSpec } from "../api/methods";
@@ -27,6 +26,8 @@ import type {
 
 /** A report's answer: rows, or one bare number. */
 type Answer = Record<string, unknown>[] | number;
+/** A report method called with parameters this module checked by name (the client checks them again, once: encode.ts). */
+type ByName = (params: Record<string, unknown>) => Promise<unknown>;
 
 /**
  * getTotalTransfer / getTotalHits: `figure` is the bare number the server sent (also as `total`), else the sum of the
@@ -44,7 +45,7 @@ async function totals<R>(
   const timezone = stringArg(fn, "timezone", a.timezone);
   // Dates, their order and a range's two ends are the client's to check (encode.ts), once.
   const byName = { zoneId, type, from: a.from, to: a.to, timezone };
-  const answer = (await callByName(clientFor(opts), `report.${fn}`, byName)) as Answer;
+  const answer = (await (clientFor(opts).report[fn] as ByName)(byName)) as Answer;
   const total = typeof answer === "number" ? answer : undefined;
   const rows = typeof answer === "number" ? [] : answer;
   let sum: number | undefined;
@@ -128,7 +129,7 @@ async function report<R extends RangeName>(
   const client = clientFor(opts);
   let total: number | undefined;
   const rows = await fetchAll(async (page: Page) => {
-    const answer = (await callByName(client, `report.${fn}`, { ...wire, ...page })) as Answer;
+    const answer = (await (client.report[fn] as ByName)({ ...wire, ...page })) as Answer;
     if (typeof answer !== "number") return answer;
     total = answer;
     return [];

@@ -2,7 +2,9 @@
 import { kindInfo, type ZoneKind } from "../api/kinds";
 import { ZONE_KIND_TABLE } from "../api/zoneKinds";
 import { camelRow, checkArgs } from "./args";
-import { clientFor, FunctionOptions } from "./connection";
+import type * as pulumi from "@pulumi/pulumi";
+import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
+import { outputForm } from "./outputForm";
 
 type Table = typeof ZONE_KIND_TABLE;
 type Fields<K extends ZoneKind> = Table[K]["fields"];
@@ -34,10 +36,13 @@ export async function listKind(kind: ZoneKind, opts?: FunctionOptions): Promise<
   return rows.map(({ id, ...rest }) => camelRow<ZoneInfo>({ kind, zoneId: id, ...rest }));
 }
 
-/** getXZones of a kind: takes no arguments (any given is refused, naming `fn`). */
+/** getXZones of a kind and its Output form: they take no arguments (any given is refused, naming `fn`). */
 export function zonesOf<T extends ZoneInfo>(kind: ZoneKind, fn: string) {
-  return async (args?: Record<string, never>, opts?: FunctionOptions): Promise<GetZonesResult<T>> => {
+  const get = async (args?: Record<string, never>, opts?: FunctionOptions): Promise<GetZonesResult<T>> => {
     checkArgs(fn, args, []);
     return { zones: (await listKind(kind, opts)) as T[] };
   };
+  const output = (args?: Record<string, never>, opts?: FunctionOutputOptions): pulumi.Output<GetZonesResult<T>> =>
+    outputForm(get, args, opts);
+  return [get, output] as const;
 }

@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as pulumi from "@pulumi/pulumi";
 import * as provider from "@pulumi/pulumi/provider";
 import * as functions from "../functions";
-import { v1 } from "../resources/host/handlers";
+import { configure, operations, type OperationArgs } from "../resources/host/handlers";
 import { sendLinesTo } from "../resources/host/log";
 import { engineLogger } from "../resources/host/engineLog";
 import { installEngineWatch } from "../resources/host/engineWatch";
@@ -54,8 +54,8 @@ function parse(urn: string): { kind: ZoneType; name: string; spec?: ZoneSpec } {
 
 /** The URN of the operation a line of the host belongs to: its warnings are shown under that resource. */
 const current = new AsyncLocalStorage<string>();
-const op = <T>(urn: string, kind: ZoneType, name: string, args: unknown[]) =>
-  current.run(urn, () => v1(kind, name as never, args) as Promise<T>);
+const op = <T, O extends keyof OperationArgs = keyof OperationArgs>(urn: string, name: O, args: OperationArgs[O]) =>
+  current.run(urn, () => operations[name](parse(urn).kind, args) as Promise<T>);
 
 /** An error of the host leaves with its stored properties' secrets marked (a partly created zone's outputs). */
 function marked(spec: ZoneSpec | undefined) {
@@ -77,12 +77,12 @@ let placeOf: (resource: string) => string = placesFor(undefined);
  * brought in is not asked for the password it lacks.
  */
 async function check(urn: string, olds: Props, news: Props): Promise<provider.CheckResult> {
-  const { kind, name, spec } = parse(urn);
+  const { name, spec } = parse(urn);
   const [o, n] = [plain(olds ?? {}) as Props, plain(news ?? {}) as Props];
   if (spec) n[AUTO_NAME] = instance ? [...urn.split("::").slice(0, 3), name] : UNKNOWN;
   if (spec?.deletable) n[RESOURCE_NAME] = name;
   if (spec && n[AUTO_NAME_SCOPE] === undefined) n[AUTO_NAME_SCOPE] = placeOf(name);
-  const r = await op<{ inputs: Props; failures: provider.CheckFailure[] }>(urn, kind, "check", [o, n]);
+  const r = await op<{ inputs: Props; failures: provider.CheckFailure[] }>(urn, "check", { olds: o, news: n });
   const imported = (f: string) => spec && typeof o.name === "string" && o[f] === undefined && n[f] === undefined;
   const kept = spec?.fields.filter((f) => f.secret && imported(f.input)).map((f) => f.input) ?? [];
   // A secret field's failure names it in its reason only (its property is "": a password is never printed).
@@ -102,27 +102,28 @@ const cdn: provider.Provider = {
   version: require("../../package.json").version,
   schema: SCHEMA,
   check,
-  diff: (id, urn, olds, news) => op(urn, parse(urn).kind, "diff", [id, plain(olds), plain(news)]),
+  diff: (id, urn, olds, news) => op(urn, "diff", { id, olds: plain(olds) as Props, news: plain(news) as Props }),
   async create(urn, inputs) {
-    const { kind, spec } = parse(urn);
-    const r = await op<provider.CreateResult>(urn, kind, "create", [plain(inputs)]).catch(marked(spec));
+    const { spec } = parse(urn);
+    const r = await op<provider.CreateResult>(urn, "create", { inputs: plain(inputs) as Props }).catch(marked(spec));
     return { id: r.id, outs: secret(spec, r.outs) };
   },
   /** A refresh (props: the stored outputs), a `get`, or an import (no props: the zone is read by its id alone). */
   async read(id, urn, props) {
-    const { kind, spec } = parse(urn);
+    const { spec } = parse(urn);
     const given = plain(props ?? {}) as Props;
-    const r = await op<provider.ReadResult>(urn, kind, "read", [id, given]);
+    const r = await op<provider.ReadResult>(urn, "read", { id, props: given });
     const importing = spec && Object.keys(given).length === 0 && r.id;
     const inputs = importing ? importedInputs(spec, r.props) : r.inputs;
     return { id: r.id, props: secret(spec, r.props), inputs: secret(spec, inputs) };
   },
   async update(id, urn, olds, news) {
-    const { kind, spec } = parse(urn);
-    const r = await op<provider.UpdateResult>(urn, kind, "update", [id, plain(olds), plain(news)]).catch(marked(spec));
+    const { spec } = parse(urn);
+    const [o, n] = [plain(olds), plain(news)] as Props[];
+    const r = await op<provider.UpdateResult>(urn, "update", { id, olds: o, news: n }).catch(marked(spec));
     return { outs: secret(spec, r.outs) };
   },
-  delete: (id, urn, props) => op(urn, parse(urn).kind, "delete", [id, plain(props)]),
+  delete: (id, urn, props) => op(urn, "delete", { id, props: plain(props) as Props }),
   /** A function of the package, called as a program calls it; its answer made plain data (no undefined, no Date). */
   async invoke(token, args) {
     const fn = (functions as unknown as Record<string, (a: unknown) => Promise<unknown>>)[token.split(":")[2]];
@@ -173,7 +174,7 @@ export function serve(args: string[]): Promise<void> {
       if (instance) learnStack({ nonce: providerId });
       // The functions read the stack's configuration as a program does (common/programConfig.ts).
       pulumi.runtime.setAllConfig(config, []);
-      return v1("PullZone", "configure", [{ config: { get: (k: string) => config[k], rawConfig: config } }]);
+      return configure({ config: { get: (k: string) => config[k], rawConfig: config } });
     },
     // An update never changes a zone's id or account: a preview keeps them known, and every output built from them.
     previewUpdate: (olds, news) => {

@@ -107,7 +107,14 @@ async function main() {
     });
     const zoneId = (await client.pullzone.listZones())[0].id;
     const report = () =>
-      client.report.getTotalTransferStats(1, ...REPORT, { zoneId, viewby: "hourly", maxReturn: 10000 });
+      client.report.getTotalTransferStats({
+        companyId: 1,
+        dateFrom: REPORT[0],
+        dateTo: REPORT[1],
+        zoneId,
+        viewby: "hourly",
+        maxReturn: 10000,
+      });
     const naiveReport = (agent) =>
       naiveCall(emu, "report", "getTotalTransferStats", [1, ...REPORT, zoneId, [], "hourly", 10000], agent);
 

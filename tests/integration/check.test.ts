@@ -52,7 +52,7 @@ describe("check and the API agree", () => {
       }),
     ]);
     const client = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 0 });
-    const refused = await client.pushzone.create(over).catch((e: Error) => e);
+    const refused = await client.pushzone.create({ values: over }).catch((e: Error) => e);
     client.close();
     expect((refused as Error).message).toContain("label must be at most 255 bytes long in UTF-8");
   });

@@ -100,7 +100,7 @@ describe("figures that are not figures are a malformed answer naming the field",
     ["size (a later name) NaN", { size: "<string>nan</string>" }, /field 'size' in row 1 is NaN/],
   ])("a report row: %s", async (_what, figures, message) => {
     serve(row(figures));
-    const e = await failure(client.report.getTotalTransferStats("acme", FROM, TO));
+    const e = await failure(client.report.getTotalTransferStats({ companyId: "acme", dateFrom: FROM, dateTo: TO }));
     expect(e).toBeInstanceOf(CdnProtocolError);
     expect(e!.message).toMatch(/^report\.getTotalTransferStats: malformed response: /);
     expect(e!.message).toMatch(message);
@@ -108,7 +108,7 @@ describe("figures that are not figures are a malformed answer naming the field",
 
   test("a bare total that is NaN", async () => {
     serve(answer("<double>nan</double>"));
-    const e = await failure(client.report.getTotalHits(5, { type: 1 }));
+    const e = await failure(client.report.getTotalHits({ zoneId: 5, type: 1 }));
     expect(e).toBeInstanceOf(CdnProtocolError);
     expect(e!.message).toMatch(/the report's total\) is NaN/);
   });
@@ -132,7 +132,7 @@ describe("report rows of a whole account: zone_id 0, nil or none is a row of no 
         ),
       ),
     );
-    const rows = await client.report.getTotalTransferStats("acme", FROM, TO);
+    const rows = await client.report.getTotalTransferStats({ companyId: "acme", dateFrom: FROM, dateTo: TO });
     expect(rows.map((r) => r.zone_id)).toEqual([null, null, null, null, null, null, null, 7]);
     expect(rows.every((r) => r.transfer === 10 && r.hits === 2)).toBe(true);
     const fn = await getTotalTransferStats({ companyId: "acme", dateFrom: FROM, dateTo: TO }, { connection: client });
@@ -150,7 +150,7 @@ describe("report rows of a whole account: zone_id 0, nil or none is a row of no 
 
   test("an id that is no id is still a malformed answer", async () => {
     serve(answer(arr(rowWith({ zone_id: "<int>-3</int>" }))));
-    const e = await failure(client.report.getTotalTransferStats("acme", FROM, TO));
+    const e = await failure(client.report.getTotalTransferStats({ companyId: "acme", dateFrom: FROM, dateTo: TO }));
     expect(e).toBeInstanceOf(CdnProtocolError);
     expect(e!.message).toMatch(/zone_id in row 1/);
   });

@@ -105,9 +105,15 @@ describe("account.getBandwidth: one typed result that keeps the raw answer", () 
 
 describe("reports whose signature says int may answer a bare number: the number itself, never a row", () => {
   test.each([
-    ["getTotalHits", (c: CdnClient) => c.report.getTotalHits(5, { type: 1 })],
-    ["getCacheHitStats", (c: CdnClient) => c.report.getCacheHitStats("acme", FROM, TO)],
-    ["getUsagePerDay", (c: CdnClient) => c.report.getUsagePerDay("acme", FROM, TO, 5)],
+    ["getTotalHits", (c: CdnClient) => c.report.getTotalHits({ zoneId: 5, type: 1 })],
+    [
+      "getCacheHitStats",
+      (c: CdnClient) => c.report.getCacheHitStats({ companyId: "acme", dateFrom: FROM, dateTo: TO }),
+    ],
+    [
+      "getUsagePerDay",
+      (c: CdnClient) => c.report.getUsagePerDay({ companyId: "acme", dateFrom: FROM, dateTo: TO, zoneId: 5 }),
+    ],
   ] as const)("%s", async (_name, call) => {
     for (const value of ["<int>77</int>", "<i8>77</i8>", "<string>77</string>"]) {
       serve(answer(value));
@@ -131,7 +137,7 @@ describe("report rows never lie", () => {
         ),
       ),
     );
-    const rows = await client.report.getTotalTransferStats("acme", FROM, TO);
+    const rows = await client.report.getTotalTransferStats({ companyId: "acme", dateFrom: FROM, dateTo: TO });
     expect(rows).toEqual([
       {
         // The typed date in the one form of report dates; the column as sent is kept beside it.
@@ -171,14 +177,19 @@ describe("report rows never lie", () => {
     ],
   ] as const)("%s: plausible column names", async (name, columns, typed) => {
     serve(answer(arr(struct(columns))));
-    const call = client.report[name] as (c: string, f: string, t: string) => Promise<Record<string, unknown>[]>;
-    const [row] = await call("acme", FROM, TO);
+    const call = client.report[name] as (p: object) => Promise<Record<string, unknown>[]>;
+    const [row] = await call({ companyId: "acme", dateFrom: FROM, dateTo: TO });
     expect(row).toMatchObject(typed);
   });
 
   test("a figure whose column is absent or nil is absent, never 0", async () => {
     serve(answer(arr(struct({ date: "<string>2026-10-01</string>", zone_id: "<int>5</int>", transfer: "<nil/>" }))));
-    const [row] = (await client.report.getUsagePerDay("acme", FROM, TO, 5)) as Record<string, unknown>[];
+    const [row] = (await client.report.getUsagePerDay({
+      companyId: "acme",
+      dateFrom: FROM,
+      dateTo: TO,
+      zoneId: 5,
+    })) as Record<string, unknown>[];
     expect(row).toEqual({ date: "2026-10-01", zone_id: 5 });
     expect("transfer" in row).toBe(false);
     expect("hits" in row).toBe(false);
@@ -186,7 +197,7 @@ describe("report rows never lie", () => {
 
   test("no rows are no rows", async () => {
     serve(answer(arr()));
-    expect(await client.report.getNodeHits("acme", FROM, TO)).toEqual([]);
+    expect(await client.report.getNodeHits({ companyId: "acme", dateFrom: FROM, dateTo: TO })).toEqual([]);
   });
 });
 
@@ -201,7 +212,7 @@ describe("ids, numbers, booleans, nil and dates in every plausible form", () => 
         }),
       ),
     );
-    expect(await client.pullzone.create({ name: "pythonzone", origin: "https://o.example.com" })).toEqual({
+    expect(await client.pullzone.create({ values: { name: "pythonzone", origin: "https://o.example.com" } })).toEqual({
       id: 34995,
       cdn_url: "pythonzone.companyalias.netdna-cdn.com",
       vanity_ip: "69.174.57.101",
@@ -254,7 +265,7 @@ describe("ids, numbers, booleans, nil and dates in every plausible form", () => 
     ["0", "<int>0</int>", false],
   ])("purge answered %s", async (_what, value, ok) => {
     serve(answer(value));
-    const p = client.cache.purgeAllCache("www");
+    const p = client.cache.purgeAllCache({ zone: "www" });
     if (ok) await expect(p).resolves.toBe(true);
     else await expect(p).rejects.toMatchObject({ type: "purge_failed" });
   });
@@ -262,11 +273,13 @@ describe("ids, numbers, booleans, nil and dates in every plausible form", () => 
   test("update answered 0 / 1 as int, i8, text or boolean", async () => {
     for (const ok of ["<int>0</int>", "<i8>0</i8>", "<string>0</string>", "<boolean>1</boolean>"]) {
       serve(answer(ok));
-      await expect(client.pullzone.update(3, { label: "x" })).resolves.toBeUndefined();
+      await expect(client.pullzone.update({ id: 3, values: { label: "x" } })).resolves.toBeUndefined();
     }
     for (const bad of ["<int>1</int>", "<string>1</string>", "<boolean>0</boolean>"]) {
       serve(answer(bad));
-      await expect(client.pullzone.update(3, { label: "x" })).rejects.toMatchObject({ type: "operation_failed" });
+      await expect(client.pullzone.update({ id: 3, values: { label: "x" } })).rejects.toMatchObject({
+        type: "operation_failed",
+      });
     }
   });
 
@@ -283,7 +296,7 @@ describe("ids, numbers, booleans, nil and dates in every plausible form", () => 
         ),
       ),
     );
-    const [row] = (await client.report.getTotalTransfer(5)) as Record<string, unknown>[];
+    const [row] = (await client.report.getTotalTransfer({ zoneId: 5 })) as Record<string, unknown>[];
     expect(row.from).toBe("2026-10-01T00:00:00+05:00");
     expect(row.to).toBe("20261001T23:59:59");
     expect(await client.call("report.getTotalTransfer", [5])).toEqual([
@@ -323,11 +336,12 @@ describe("create errors: (code, string) or a fault with the same code give the s
     ["livezone", 5002, CdnNameInUseError, "name_in_use"],
   ] as const;
   const create = (group: string) =>
-    (client as unknown as Record<string, { create(v: object): Promise<unknown> }>)[group].create(
-      group === "pullzone"
-        ? { name: "taken", origin: "https://o.example.com" }
-        : { name: "taken", password: "pw-secret-1" },
-    );
+    (client as unknown as Record<string, { create(v: object): Promise<unknown> }>)[group].create({
+      values:
+        group === "pullzone"
+          ? { name: "taken", origin: "https://o.example.com" }
+          : { name: "taken", password: "pw-secret-1" },
+    });
 
   test.each(cases)("%s %i", async (group, code, Class, type) => {
     const errors = [];
@@ -362,15 +376,18 @@ describe("create errors: (code, string) or a fault with the same code give the s
 describe("nothing the contract leaves open is refused on the wire", () => {
   test("any sortby column and any user.update key reach the server", async () => {
     serve(answer(arr()));
-    await client.report.getNodeHits("acme", FROM, TO, { sortby: ["pop_name ASC"] });
+    await client.report.getNodeHits({ companyId: "acme", dateFrom: FROM, dateTo: TO, sortby: ["pop_name ASC"] });
     expect(server.get().received[0]).toContain("<string>pop_name ASC</string>");
     serve(answer("<int>0</int>"));
-    await client.user.update(21826, {
-      firstname: "Ada",
-      lastname: "Lovelace",
-      email: "ada@example.com",
-      phone: "+44 20 7946 0000",
-      password: "n3w-pass-word",
+    await client.user.update({
+      id: 21826,
+      values: {
+        firstname: "Ada",
+        lastname: "Lovelace",
+        email: "ada@example.com",
+        phone: "+44 20 7946 0000",
+        password: "n3w-pass-word",
+      },
     });
     for (const k of ["firstname", "lastname", "email", "phone", "password"])
       expect(server.get().received[1]).toContain(`<name>${k}</name>`);
@@ -386,7 +403,9 @@ describe("nothing the contract leaves open is refused on the wire", () => {
 describe("auth failures are never an answer", () => {
   test("an auth fault on a report is an auth error, not an empty result", async () => {
     serve(fault("<int>401</int>", "authentication failed"));
-    await expect(client.report.getNodeHits("acme", FROM, TO)).rejects.toBeInstanceOf(CdnAuthError);
+    await expect(client.report.getNodeHits({ companyId: "acme", dateFrom: FROM, dateTo: TO })).rejects.toBeInstanceOf(
+      CdnAuthError,
+    );
     await expect(client.account.getBandwidth()).rejects.toBeInstanceOf(CdnAuthError);
   });
 });

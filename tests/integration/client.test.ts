@@ -66,16 +66,21 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
     test("pull zone: create, update, listZones", async () => {
       const name = fresh("pull");
       const created = await client.pullzone.create({
-        name,
-        origin: "https://origin.example.com",
-        vhost: "www.example.com",
-        compress: "1",
-        label: "site",
+        values: {
+          name,
+          origin: "https://origin.example.com",
+          vhost: "www.example.com",
+          compress: "1",
+          label: "site",
+        },
       });
       expect(typeof created.id).toBe("number");
       expect(created.cdn_url).toContain(name);
       expect(typeof created.vanity_ip).toBe("string");
-      await client.pullzone.update(created.id, { origin: "https://origin2.example.com", label: "renamed" });
+      await client.pullzone.update({
+        id: created.id,
+        values: { origin: "https://origin2.example.com", label: "renamed" },
+      });
       const row = (await client.pullzone.listZones()).find((z) => z.id === created.id)!;
       expect(row).toMatchObject({
         id: created.id,
@@ -99,16 +104,18 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
     test("push zone: create, update, listZones", async () => {
       const name = fresh("push");
       const created = await client.pushzone.create({
-        name,
-        password: "s3cret-pw",
-        vanity_domain: `${name}.example.org`,
+        values: {
+          name,
+          password: "s3cret-pw",
+          vanity_domain: `${name}.example.org`,
+        },
       });
       expect(created).toMatchObject({
         id: expect.any(Number),
         storage_location: expect.any(String),
         cdn_url: expect.any(String),
       });
-      await client.pushzone.update(created.id, { name: `${name}-b`, password: "an0ther-pw" });
+      await client.pushzone.update({ id: created.id, values: { name: `${name}-b`, password: "an0ther-pw" } });
       const row = (await client.pushzone.listZones()).find((z) => z.id === created.id)!;
       expect(row.name).toBe(`${name}-b`);
       expect(row.vanity_domain).toBe(`${name}.example.org`);
@@ -116,23 +123,23 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
     });
 
     test("vod zone: create returns vanity_ip as a string", async () => {
-      const created = await client.vodzone.create({ name: fresh("vod"), password: "s3cret-pw" });
+      const created = await client.vodzone.create({ values: { name: fresh("vod"), password: "s3cret-pw" } });
       expect(typeof created.vanity_ip).toBe("string");
       expect(typeof created.storage_location).toBe("string");
-      await client.vodzone.update(created.id, { label: "x" });
+      await client.vodzone.update({ id: created.id, values: { label: "x" } });
       expect((await client.vodzone.listZones()).some((z) => z.id === created.id)).toBe(true);
     });
 
     test("live zone: create, update, delete", async () => {
-      const created = await client.livezone.create({ name: fresh("live"), password: "s3cret-pw" });
-      await client.livezone.update(created.id, { label: "stream" });
-      await client.livezone.delete(created.id);
+      const created = await client.livezone.create({ values: { name: fresh("live"), password: "s3cret-pw" } });
+      await client.livezone.update({ id: created.id, values: { label: "stream" } });
+      await client.livezone.delete({ id: created.id });
       expect((await client.livezone.listZones()).some((z) => z.id === created.id)).toBe(false);
-      await expect(client.livezone.delete(created.id)).rejects.toBeInstanceOf(CdnOperationFailedError);
+      await expect(client.livezone.delete({ id: created.id })).rejects.toBeInstanceOf(CdnOperationFailedError);
     });
 
     test("update of an unknown id is a typed failure naming the method and id", async () => {
-      const err = await client.pullzone.update(999999, { label: "x" }).catch((e) => e);
+      const err = await client.pullzone.update({ id: 999999, values: { label: "x" } }).catch((e) => e);
       expect(err).toBeInstanceOf(CdnOperationFailedError);
       expect(err.message).toContain("pullzone.update");
       expect(err.message).toContain("999999");
@@ -148,8 +155,8 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
     ] as const)("%s name in use is %i", async (group, code, extra) => {
       const name = fresh(group);
       const api = client[group] as unknown as { create(v: object): Promise<unknown> };
-      await api.create({ name, ...extra });
-      const err = (await api.create({ name, ...extra }).catch((e) => e)) as CdnNameInUseError;
+      await api.create({ values: { name, ...extra } });
+      const err = (await api.create({ values: { name, ...extra } }).catch((e) => e)) as CdnNameInUseError;
       expect(err).toBeInstanceOf(CdnNameInUseError);
       expect(err).toMatchObject({ code, method: `${group}.create`, zoneName: name, type: "name_in_use" });
       expect(err.message).toContain(name);
@@ -162,14 +169,14 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
       ["livezone", 5001, { password: "s3cret-pw" }],
     ] as const)("%s creation failed is %i", async (group, code, extra) => {
       const api = client[group] as unknown as { create(v: object): Promise<unknown> };
-      const err = await api.create({ name: "x".repeat(300), ...extra }).catch((e) => e);
+      const err = await api.create({ values: { name: "x".repeat(300), ...extra } }).catch((e) => e);
       expect(err).toBeInstanceOf(CdnCreateError);
       expect(err).toMatchObject({ code, type: "create_failed" });
     });
 
     test("2003: an origin that does not resolve", async () => {
       const err = await client.pullzone
-        .create({ name: fresh("pull"), origin: "https://nowhere.invalid" })
+        .create({ values: { name: fresh("pull"), origin: "https://nowhere.invalid" } })
         .catch((e) => e);
       expect(err).toBeInstanceOf(CdnOriginUnresolvableError);
       expect(err).toMatchObject({ code: 2003, type: "origin_unresolvable" });
@@ -182,28 +189,28 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
     let zoneName: string;
     beforeAll(async () => {
       zoneName = fresh("rep");
-      pull = await client.pullzone.create({ name: zoneName, origin: "https://o.example.com" });
+      pull = await client.pullzone.create({ values: { name: zoneName, origin: "https://o.example.com" } });
     });
 
     test("purge and purgeAllCache", async () => {
       const url = `https://${pull.cdn_url.replace(/^https?:\/\//, "")}/img/logo.png`;
-      await expect(client.cache.purge(url)).resolves.toBe(true);
-      await expect(client.cache.purgeAllCache(zoneName)).resolves.toBe(true);
+      await expect(client.cache.purge({ url })).resolves.toBe(true);
+      await expect(client.cache.purgeAllCache({ zone: zoneName })).resolves.toBe(true);
       expect(emu.purges.length).toBeGreaterThanOrEqual(2);
     });
 
     test("a FALSE purge is a typed error naming the target", async () => {
-      const err = await client.cache.purge("https://unknown.example.com/x").catch((e) => e);
+      const err = await client.cache.purge({ url: "https://unknown.example.com/x" }).catch((e) => e);
       expect(err).toBeInstanceOf(CdnPurgeFailedError);
       expect(err.message).toContain("https://unknown.example.com/x");
-      await expect(client.cache.purgeAllCache("no-such-zone")).rejects.toBeInstanceOf(CdnPurgeFailedError);
+      await expect(client.cache.purgeAllCache({ zone: "no-such-zone" })).rejects.toBeInstanceOf(CdnPurgeFailedError);
     });
 
     test("users: list and update", async () => {
       const users = await client.user.listUsers();
       expect(users.length).toBeGreaterThan(0);
       expect(typeof users[0].id).toBe("number");
-      const updated = await client.user.update(users[0].id, { fullname: "Ada Lovelace" });
+      const updated = await client.user.update({ id: users[0].id, values: { fullname: "Ada Lovelace" } });
       expect(updated?.fullname ?? (await client.user.listUsers()).find((u) => u.id === users[0].id)?.fullname).toBe(
         "Ada Lovelace",
       );
@@ -228,18 +235,32 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
       const from = "2026-10-01";
       const to = "2026-10-07";
       const checks: [string, Promise<Record<string, unknown>[] | number>][] = [
-        ["getTotalTransfer", r.getTotalTransfer(pull.id, { type: 3, from, to }) as never],
-        ["getTotalHits", r.getTotalHits(pull.id, { type: 1 }) as never],
+        ["getTotalTransfer", r.getTotalTransfer({ zoneId: pull.id, type: 3, from, to }) as never],
+        ["getTotalHits", r.getTotalHits({ zoneId: pull.id, type: 1 }) as never],
         [
           "getTotalTransferStats",
-          r.getTotalTransferStats(c, from, to, { zoneId: pull.id, viewby: "daily", maxReturn: 3, offset: 1 }) as never,
+          r.getTotalTransferStats({
+            companyId: c,
+            dateFrom: from,
+            dateTo: to,
+            zoneId: pull.id,
+            viewby: "daily",
+            maxReturn: 3,
+            offset: 1,
+          }) as never,
         ],
-        ["getCacheHitStats", r.getCacheHitStats(c, from, to, { zoneId: pull.id }) as never],
-        ["getPopularFiles", r.getPopularFiles(c, from, to, { zoneId: pull.id, maxReturn: 5 }) as never],
-        ["getUsagePerDay", r.getUsagePerDay(c, from, to, pull.id) as never],
-        ["getNodeHits", r.getNodeHits(c, from, to, { sortby: ["hits DESC"] }) as never],
-        ["getConnectionStats", r.getConnectionStats(c, from, to) as never],
-        ["getHourlyConnectionStats", r.getHourlyConnectionStats(c, from) as never],
+        [
+          "getCacheHitStats",
+          r.getCacheHitStats({ companyId: c, dateFrom: from, dateTo: to, zoneId: pull.id }) as never,
+        ],
+        [
+          "getPopularFiles",
+          r.getPopularFiles({ companyId: c, dateFrom: from, dateTo: to, zoneId: pull.id, maxReturn: 5 }) as never,
+        ],
+        ["getUsagePerDay", r.getUsagePerDay({ companyId: c, dateFrom: from, dateTo: to, zoneId: pull.id }) as never],
+        ["getNodeHits", r.getNodeHits({ companyId: c, dateFrom: from, dateTo: to, sortby: ["hits DESC"] }) as never],
+        ["getConnectionStats", r.getConnectionStats({ companyId: c, dateFrom: from, dateTo: to }) as never],
+        ["getHourlyConnectionStats", r.getHourlyConnectionStats({ companyId: c, date: from }) as never],
       ];
       // The legacy profile answers the reports whose signature says int with one bare number: the number itself.
       const bare = profile === "legacy" ? ["getTotalHits", "getCacheHitStats", "getUsagePerDay"] : [];
@@ -261,11 +282,22 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
         }
       }
       // The legacy profile answers getUsagePerDay with the bare int its signature declares: the number itself.
-      const usage = await r.getUsagePerDay(c, from, to, pull.id);
+      const usage = await r.getUsagePerDay({ companyId: c, dateFrom: from, dateTo: to, zoneId: pull.id });
       if (profile !== "legacy") expect(usage).toHaveLength(7);
       else expect(typeof usage).toBe("number");
-      expect((await r.getTotalTransferStats(c, from, to, { zoneId: pull.id, maxReturn: 3, offset: 1 })).length).toBe(3);
-      const top = await r.getPopularFiles(c, from, to, { zoneId: pull.id, maxReturn: 5 });
+      expect(
+        (
+          await r.getTotalTransferStats({
+            companyId: c,
+            dateFrom: from,
+            dateTo: to,
+            zoneId: pull.id,
+            maxReturn: 3,
+            offset: 1,
+          })
+        ).length,
+      ).toBe(3);
+      const top = await r.getPopularFiles({ companyId: c, dateFrom: from, dateTo: to, zoneId: pull.id, maxReturn: 5 });
       expect(top.map((x) => x.hits)).toEqual([...top.map((x) => x.hits)].sort((a, b) => b! - a!));
       expect(top.every((x) => typeof x.url === "string" && typeof x.zone_id === "number")).toBe(true);
     });
@@ -281,24 +313,57 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
 
 describe("bad parameters never leave the client", () => {
   test("wrong types, unknown keys, bad dates, bad sortby", async () => {
-    await refusedLocally(() => client.livezone.delete("abc" as never), "id");
-    await refusedLocally(() => client.pullzone.update(1, { vanity_domain: "x.example.com" } as never), "values");
-    await refusedLocally(() => client.pullzone.create({ name: "a", origin: 5 } as never), "values");
-    await refusedLocally(() => client.report.getTotalTransfer(1, { type: 3 }), "from");
-    await refusedLocally(() => client.report.getNodeHits("acme", "2026-02-01", "2026-01-01"), "dateFrom");
+    await refusedLocally(() => client.livezone.delete({ id: "abc" as never }), "id");
     await refusedLocally(
-      () => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { sortby: ["bogus SIDEWAYS"] }),
+      () => client.pullzone.update({ id: 1, values: { vanity_domain: "x.example.com" } as never }),
+      "values",
+    );
+    await refusedLocally(() => client.pullzone.create({ values: { name: "a", origin: 5 } as never }), "values");
+    await refusedLocally(() => client.report.getTotalTransfer({ zoneId: 1, type: 3 }), "from");
+    await refusedLocally(
+      () => client.report.getNodeHits({ companyId: "acme", dateFrom: "2026-02-01", dateTo: "2026-01-01" }),
+      "dateFrom",
+    );
+    await refusedLocally(
+      () =>
+        client.report.getNodeHits({
+          companyId: "acme",
+          dateFrom: "2026-01-01",
+          dateTo: "2026-01-02",
+          sortby: ["bogus SIDEWAYS"],
+        }),
       "sortby",
     );
     await refusedLocally(
-      () => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { maxReturn: -1 }),
+      () =>
+        client.report.getNodeHits({ companyId: "acme", dateFrom: "2026-01-01", dateTo: "2026-01-02", maxReturn: -1 }),
       "maxReturn",
     );
     await refusedLocally(
-      () => client.report.getNodeHits("acme", "2026-01-01", "2026-01-02", { timezone: "GMT" } as never),
+      () =>
+        client.report.getNodeHits({
+          companyId: "acme",
+          dateFrom: "2026-01-01",
+          dateTo: "2026-01-02",
+          timezone: "GMT",
+        } as never),
       "timezone",
     );
-    await refusedLocally(() => client.cache.purge("bad\u0001url"), "url");
+    await refusedLocally(() => client.cache.purge({ url: "bad\u0001url" }), "url");
+  });
+
+  test("every method takes one object by name: a positional call, as 0.2 took it, is refused naming the names", async () => {
+    const positional = client.report.getNodeHits as unknown as (...a: unknown[]) => Promise<unknown>;
+    await refusedLocally(
+      () => positional("acme", "2026-01-01", "2026-01-02"),
+      "(arguments)",
+      "report.getNodeHits: invalid parameter '(arguments)': takes one object of its parameters by name " +
+        "({ companyId, dateFrom, dateTo, zoneId, sortby, maxReturn, offset })",
+    );
+    const update = client.pullzone.update as unknown as (...a: unknown[]) => Promise<unknown>;
+    await refusedLocally(() => update(1, { label: "x" }), "(arguments)", "({ id, values })");
+    await refusedLocally(() => client.cache.purge(["https://a.example.com/x"] as never), "(arguments)", "({ url })");
+    await refusedLocally(() => client.pullzone.listZones({ type: 1 } as never), "type", "(it takes none)");
   });
 });
 
@@ -317,7 +382,7 @@ describe("auth", () => {
 
   test("an unknown user id is an auth error", async () => {
     const c = other({ apiUserId: 1 });
-    await expect(c.cache.purge("https://x.example.com/")).rejects.toBeInstanceOf(CdnAuthError);
+    await expect(c.cache.purge({ url: "https://x.example.com/" })).rejects.toBeInstanceOf(CdnAuthError);
     c.close();
   });
 
@@ -376,7 +441,7 @@ describe("transport and protocol failures", () => {
 
     emu.faults.add({ kind: "http502", count: 1, method: "pullzone.create" });
     const err = await retrying.pullzone
-      .create({ name: fresh("once"), origin: "https://o.example.com" })
+      .create({ values: { name: fresh("once"), origin: "https://o.example.com" } })
       .catch((e) => e);
     expect(err).toBeInstanceOf(CdnTransportError);
     expect(err.attempts).toBe(1);

@@ -6,10 +6,15 @@ test("popular files of a zone stay within the zone's own hits and bytes", async 
   const emu = await startEmulator({ port: 0 });
   const client = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey });
   try {
-    const zone = await client.pullzone.create({ name: "consistent", origin: "https://o.example.com" });
+    const zone = await client.pullzone.create({ values: { name: "consistent", origin: "https://o.example.com" } });
     const [from, to] = ["2026-10-01", "2026-10-31"];
-    const files = await client.report.getPopularFiles("acme", from, to, { zoneId: zone.id });
-    const days = await client.report.getUsagePerDay("acme", from, to, zone.id);
+    const files = await client.report.getPopularFiles({
+      companyId: "acme",
+      dateFrom: from,
+      dateTo: to,
+      zoneId: zone.id,
+    });
+    const days = await client.report.getUsagePerDay({ companyId: "acme", dateFrom: from, dateTo: to, zoneId: zone.id });
     if (typeof days === "number") throw new Error("the default profile answers rows");
     expect(files.length).toBeGreaterThan(100);
     expect(days).toHaveLength(31);

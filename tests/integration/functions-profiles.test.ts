@@ -157,7 +157,9 @@ describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
   });
 
   test("a create error arrives as the same typed error (the legacy profile sends it as a fault)", async () => {
-    const err = await client.pullzone.create({ name: "www", origin: "https://origin.example.com" }).catch((e) => e);
+    const err = await client.pullzone
+      .create({ values: { name: "www", origin: "https://origin.example.com" } })
+      .catch((e) => e);
     expect(err).toMatchObject({ type: "name_in_use", code: 2002, zoneName: "www" });
   });
 });

@@ -55,7 +55,7 @@ describe("a bare number is a total beside the rows (legacy profile)", () => {
   });
 
   test("the client answers the number itself where the contract says int", async () => {
-    const n = await client.report.getCacheHitStats("acme", FROM, TO, { zoneId });
+    const n = await client.report.getCacheHitStats({ companyId: "acme", dateFrom: FROM, dateTo: TO, zoneId });
     expect(typeof n).toBe("number");
   });
 });

@@ -47,51 +47,61 @@ async function serverReport(): Promise<{ violations: string[]; seen: { method: s
 test("all 27 methods go out with the document's types, positions and auth", async () => {
   const c = client;
   await c.pullzone.create({
-    name: "a",
-    origin: "https://o.example.com",
-    vhost: "v.example.com",
-    ip: "192.0.2.1",
-    compress: "1",
-    vanity_domain: "cdn.example.com",
-    label: "l",
+    values: {
+      name: "a",
+      origin: "https://o.example.com",
+      vhost: "v.example.com",
+      ip: "192.0.2.1",
+      compress: "1",
+      vanity_domain: "cdn.example.com",
+      label: "l",
+    },
   });
-  await c.pullzone.update(7, {
-    name: "b",
-    origin: "https://o2.example.com",
-    vhost: "v",
-    ip: "192.0.2.2",
-    compress: "0",
-    label: "m",
+  await c.pullzone.update({
+    id: 7,
+    values: {
+      name: "b",
+      origin: "https://o2.example.com",
+      vhost: "v",
+      ip: "192.0.2.2",
+      compress: "0",
+      label: "m",
+    },
   });
   await c.pullzone.listZones();
   await c.pushzone.create({
-    name: "a",
-    password: "pw-123456",
-    compress: "1",
-    vanity_domain: "x.example.com",
-    label: "l",
+    values: {
+      name: "a",
+      password: "pw-123456",
+      compress: "1",
+      vanity_domain: "x.example.com",
+      label: "l",
+    },
   });
-  await c.pushzone.update(7, { name: "b", password: "pw-654321", label: "m" });
+  await c.pushzone.update({ id: 7, values: { name: "b", password: "pw-654321", label: "m" } });
   await c.pushzone.listZones();
-  await c.vodzone.create({ name: "a", password: "pw-123456", label: "l" });
-  await c.vodzone.update(7, { password: "pw-654321" });
+  await c.vodzone.create({ values: { name: "a", password: "pw-123456", label: "l" } });
+  await c.vodzone.update({ id: 7, values: { password: "pw-654321" } });
   await c.vodzone.listZones();
-  await c.livezone.create({ name: "a", password: "pw-123456" });
-  await c.livezone.update(7, { label: "m" });
-  await c.livezone.delete(7);
+  await c.livezone.create({ values: { name: "a", password: "pw-123456" } });
+  await c.livezone.update({ id: 7, values: { label: "m" } });
+  await c.livezone.delete({ id: 7 });
   await c.livezone.listZones();
-  await c.cache.purge("https://a.acme.cdn.example.net/x.png");
-  await c.cache.purgeAllCache("a.acme");
+  await c.cache.purge({ url: "https://a.acme.cdn.example.net/x.png" });
+  await c.cache.purgeAllCache({ zone: "a.acme" });
   await c.user.listUsers();
-  await c.user.update(1, { fullname: "Ada" });
+  await c.user.update({ id: 1, values: { fullname: "Ada" } });
   await c.account.getBandwidth();
   await c.account.getBandwidth({ from: "2026-01-01", to: "2026-01-31" });
   await c.account.getBandwidth({ to: "2026-01-31" });
   const r = c.report;
-  await r.getTotalTransfer(7);
-  await r.getTotalTransfer(7, { type: 3, from: "2026-01-01", to: "2026-01-31", timezone: "Europe/Paris" });
-  await r.getTotalHits(7, { timezone: "GMT" });
-  await r.getTotalTransferStats("acme", "2026-01-01", "2026-01-31", {
+  await r.getTotalTransfer({ zoneId: 7 });
+  await r.getTotalTransfer({ zoneId: 7, type: 3, from: "2026-01-01", to: "2026-01-31", timezone: "Europe/Paris" });
+  await r.getTotalHits({ zoneId: 7, timezone: "GMT" });
+  await r.getTotalTransferStats({
+    companyId: "acme",
+    dateFrom: "2026-01-01",
+    dateTo: "2026-01-31",
     zoneId: 7,
     sortby: ["date ASC"],
     viewby: "monthly",
@@ -99,24 +109,41 @@ test("all 27 methods go out with the document's types, positions and auth", asyn
     offset: 20,
     timezone: "GMT",
   });
-  await r.getTotalTransferStats(12, "2026-01-01", "2026-01-31", { offset: 5 });
-  await r.getCacheHitStats("acme", "2026-01-01", "2026-01-31", {
+  await r.getTotalTransferStats({ companyId: 12, dateFrom: "2026-01-01", dateTo: "2026-01-31", offset: 5 });
+  await r.getCacheHitStats({
+    companyId: "acme",
+    dateFrom: "2026-01-01",
+    dateTo: "2026-01-31",
     zoneId: 7,
     sortby: ["hits DESC"],
     maxReturn: 10,
     offset: 0,
     timezone: "GMT",
   });
-  await r.getPopularFiles("acme", "2026-01-01", "2026-01-31", {
+  await r.getPopularFiles({
+    companyId: "acme",
+    dateFrom: "2026-01-01",
+    dateTo: "2026-01-31",
     zoneId: 7,
     sortby: ["hits DESC"],
     maxReturn: 10,
     offset: 3,
   });
-  await r.getUsagePerDay("acme", "2026-01-01", "2026-01-31", 7, { maxReturn: 5 });
-  await r.getNodeHits("acme", "2026-01-01", "2026-01-31", { sortby: ["node ASC", "hits DESC"] });
-  await r.getConnectionStats("acme", "2026-01-01", "2026-01-31", { zoneId: 7, timezone: "America/New_York" });
-  await r.getHourlyConnectionStats("acme", "2026-01-15", { zoneId: 7, maxReturn: 24 });
+  await r.getUsagePerDay({ companyId: "acme", dateFrom: "2026-01-01", dateTo: "2026-01-31", zoneId: 7, maxReturn: 5 });
+  await r.getNodeHits({
+    companyId: "acme",
+    dateFrom: "2026-01-01",
+    dateTo: "2026-01-31",
+    sortby: ["node ASC", "hits DESC"],
+  });
+  await r.getConnectionStats({
+    companyId: "acme",
+    dateFrom: "2026-01-01",
+    dateTo: "2026-01-31",
+    zoneId: 7,
+    timezone: "America/New_York",
+  });
+  await r.getHourlyConnectionStats({ companyId: "acme", date: "2026-01-15", zoneId: 7, maxReturn: 24 });
 
   const report = await serverReport();
   expect(report.violations).toEqual([]);

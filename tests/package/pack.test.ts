@@ -374,7 +374,7 @@ test("a .ts program keeps the package's types with and without the project's typ
   // A pull zone in the account, so the import has a zone whose cdnUrl needs cdn:companyAlias and cdn:cdnDomain.
   const { CdnClient } = await import("../../provider/api");
   const client = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 0 });
-  await client.pullzone.create({ name: "ts-import-seed", origin: "https://origin.example.com" });
+  await client.pullzone.create({ values: { name: "ts-import-seed", origin: "https://origin.example.com" } });
   client.close();
   await npmInstall(projects[LOWEST_SDK], ["--save-exact", `typescript@${workspaceTs.version}`]);
   const cases = [

@@ -303,31 +303,58 @@ describe("function and client arguments", () => {
     [
       "client report: sortby entry not '<column> ASC|DESC'",
       "sortby",
-      () => client().report.getPopularFiles("acme", "2026-01-01", "2026-01-02", { sortby: ["colour; DROP ASC"] }),
+      () =>
+        client().report.getPopularFiles({
+          companyId: "acme",
+          dateFrom: "2026-01-01",
+          dateTo: "2026-01-02",
+          sortby: ["colour; DROP ASC"],
+        }),
     ],
     [
       "client report: maxReturn huge",
       "maxReturn",
-      () => client().report.getNodeHits("acme", "2026-01-01", "2026-01-02", { maxReturn: 10_000_000 }),
+      () =>
+        client().report.getNodeHits({
+          companyId: "acme",
+          dateFrom: "2026-01-01",
+          dateTo: "2026-01-02",
+          maxReturn: 10_000_000,
+        }),
     ],
     [
       "client report: an unknown option",
       "colour",
-      () => client().report.getNodeHits("acme", "2026-01-01", "2026-01-02", bad({ colour: 1 })),
+      () =>
+        client().report.getNodeHits(
+          bad({ companyId: "acme", dateFrom: "2026-01-01", dateTo: "2026-01-02", colour: 1 }),
+        ),
     ],
-    ["client report: type out of range", "type", () => client().report.getTotalTransfer(1, { type: bad(9) })],
-    ["client purge: a control character", "url", () => client().cache.purge("https://a.acme.cdn.example.net/\u0001")],
-    ["client purgeAllCache: an array", "zone", () => client().cache.purgeAllCache(bad(["a"]))],
+    ["client report: type out of range", "type", () => client().report.getTotalTransfer({ zoneId: 1, type: bad(9) })],
+    [
+      "client purge: a control character",
+      "url",
+      () => client().cache.purge({ url: "https://a.acme.cdn.example.net/\u0001" }),
+    ],
+    ["client purgeAllCache: an array", "zone", () => client().cache.purgeAllCache({ zone: bad(["a"]) })],
     [
       "client create: an unknown key",
       "values",
-      () => client().pullzone.create(bad({ name: "x", origin: ORIGIN, colour: "red" })),
+      () => client().pullzone.create({ values: bad({ name: "x", origin: ORIGIN, colour: "red" }) }),
     ],
-    ["client create: name missing", "values", () => client().pushzone.create(bad({ password: PW }))],
-    ["client update: id not a number", "id", () => client().vodzone.update(bad("seven"), { label: "x" })],
-    ["client update: values an array", "values", () => client().livezone.update(1, bad(["x"]))],
+    ["client create: name missing", "values", () => client().pushzone.create({ values: bad({ password: PW }) })],
+    [
+      "client update: id not a number",
+      "id",
+      () => client().vodzone.update({ id: bad("seven"), values: { label: "x" } }),
+    ],
+    ["client update: values an array", "values", () => client().livezone.update({ id: 1, values: bad(["x"]) })],
     // Issue 11: user.update's keys are open (any key with a string value); a value that is not a string is refused.
-    ["client user.update: a value that is not a string", "values", () => client().user.update(1, bad({ password: 5 }))],
+    [
+      "client user.update: a value that is not a string",
+      "values",
+      () => client().user.update({ id: 1, values: bad({ password: 5 }) }),
+    ],
   ];
 
   test(`${CALLS.length} malformed calls each throw a validation error naming the parameter, and none reaches the API`, async () => {
@@ -395,56 +422,61 @@ describe("answers that break the contract", () => {
       "a create answer with a text code",
       "pullzone.create",
       v(arr("<string>ok</string>", struct({ id: "<int>1</int>" }))),
-      (c) => c.pullzone.create({ name: "a", origin: ORIGIN }),
+      (c) => c.pullzone.create({ values: { name: "a", origin: ORIGIN } }),
     ],
     [
       "a create answer without a struct",
       "pushzone.create",
       v(arr("<int>0</int>", "<string>done</string>")),
-      (c) => c.pushzone.create({ name: "a", password: PW }),
+      (c) => c.pushzone.create({ values: { name: "a", password: PW } }),
     ],
     [
       "a create answer without an id",
       "vodzone.create",
       v(arr("<int>0</int>", struct({ storage_location: "<string>x</string>" }))),
-      (c) => c.vodzone.create({ name: "a", password: PW }),
+      (c) => c.vodzone.create({ values: { name: "a", password: PW } }),
     ],
-    ["an empty create answer", "livezone.create", v(arr()), (c) => c.livezone.create({ name: "a", password: PW })],
+    [
+      "an empty create answer",
+      "livezone.create",
+      v(arr()),
+      (c) => c.livezone.create({ values: { name: "a", password: PW } }),
+    ],
     [
       "a struct where an update status belongs",
       "pullzone.update",
       v(struct({ ok: "<boolean>1</boolean>" })),
-      (c) => c.pullzone.update(1, { label: "x" }),
+      (c) => c.pullzone.update({ id: 1, values: { label: "x" } }),
     ],
     [
       "text where a purge boolean belongs",
       "cache.purge",
       v("<string>maybe</string>"),
-      (c) => c.cache.purge("https://a.acme.cdn.example.net/x"),
+      (c) => c.cache.purge({ url: "https://a.acme.cdn.example.net/x" }),
     ],
     [
       "an array where a purge boolean belongs",
       "cache.purgeAllCache",
       v(arr("<boolean>1</boolean>")),
-      (c) => c.cache.purgeAllCache("a.acme"),
+      (c) => c.cache.purgeAllCache({ zone: "a.acme" }),
     ],
     [
       "a struct where report rows belong",
       "report.getNodeHits",
       v(struct({ node: "<string>x</string>" })),
-      (c) => c.report.getNodeHits("acme", "2026-01-01", "2026-01-02"),
+      (c) => c.report.getNodeHits({ companyId: "acme", dateFrom: "2026-01-01", dateTo: "2026-01-02" }),
     ],
     [
       "a report row that is not a struct",
       "report.getPopularFiles",
       v(arr("<string>row</string>")),
-      (c) => c.report.getPopularFiles("acme", "2026-01-01", "2026-01-02"),
+      (c) => c.report.getPopularFiles({ companyId: "acme", dateFrom: "2026-01-01", dateTo: "2026-01-02" }),
     ],
     [
       "a numeric report field that is text",
       "report.getCacheHitStats",
       v(arr(struct({ hits: "<string>many</string>" }))),
-      (c) => c.report.getCacheHitStats("acme", "2026-01-01", "2026-01-02"),
+      (c) => c.report.getCacheHitStats({ companyId: "acme", dateFrom: "2026-01-01", dateTo: "2026-01-02" }),
     ],
     [
       "a fault with a text faultCode",

@@ -34,8 +34,8 @@ async function faultSequence(seed: number): Promise<{ faults: string[]; injected
   const client = new CdnClient({ baseUrl: emu.url, apiUserId: emu.apiUserId, apiKey: emu.apiKey, retries: 0 });
   const mix: (() => Promise<unknown>)[] = [
     () => client.pullzone.listZones(),
-    () => client.pullzone.update(zone.id, { label: "x" }),
-    () => client.cache.purge("https://seeded.acme.cdn.example.net/a.css"),
+    () => client.pullzone.update({ id: zone.id, values: { label: "x" } }),
+    () => client.cache.purge({ url: "https://seeded.acme.cdn.example.net/a.css" }),
     () => client.user.listUsers(),
     () => client.account.getBandwidth(),
   ];
@@ -86,10 +86,13 @@ describe("the client retries what is safe to repeat, within its budget", () => {
   });
 
   const CALLS: [string, (c: CdnClient) => Promise<unknown>][] = [
-    ["pushzone.update", (c) => c.pushzone.update(zoneId, { label: "again" })],
+    ["pushzone.update", (c) => c.pushzone.update({ id: zoneId, values: { label: "again" } })],
     ["pushzone.listZones", (c) => c.pushzone.listZones()],
-    ["cache.purge", (c) => c.cache.purge("https://retry.acme.cdn.example.net/x.js")],
-    ["report.getNodeHits", (c) => c.report.getNodeHits("acme", "2026-01-01", "2026-01-07")],
+    ["cache.purge", (c) => c.cache.purge({ url: "https://retry.acme.cdn.example.net/x.js" })],
+    [
+      "report.getNodeHits",
+      (c) => c.report.getNodeHits({ companyId: "acme", dateFrom: "2026-01-01", dateTo: "2026-01-07" }),
+    ],
   ];
   let retried = 0;
   let exhausted = 0;
@@ -125,7 +128,9 @@ describe("the client retries what is safe to repeat, within its budget", () => {
   test("a create is never repeated by the client: a lost answer is left to the resources' lookup", async () => {
     const c = client();
     emu.faults.add({ kind: "dropAfter", method: "vodzone.create", count: 1 });
-    const e = await c.vodzone.create({ name: "once", password: "Once-Pa55word" }).catch((err: unknown) => err);
+    const e = await c.vodzone
+      .create({ values: { name: "once", password: "Once-Pa55word" } })
+      .catch((err: unknown) => err);
     c.close();
     expect(e).toMatchObject({ type: "connection", attempts: 1, maybeProcessed: true });
     expect(emu.calls.filter((x) => x.method === "vodzone.create")).toHaveLength(1);

@@ -125,8 +125,12 @@ describe("--data under SIGKILL", () => {
           const label = `v${n}`;
           pending.set(name, label);
           try {
-            if (update) await client.vodzone.update(idByName.get(name)!, { label });
-            else idByName.set(name, (await client.vodzone.create({ name, password: "Persist-Pa55", label })).id);
+            if (update) await client.vodzone.update({ id: idByName.get(name)!, values: { label } });
+            else
+              idByName.set(
+                name,
+                (await client.vodzone.create({ values: { name, password: "Persist-Pa55", label } })).id,
+              );
             answered.set(name, label);
             pending.delete(name);
           } catch {

@@ -154,9 +154,9 @@ describe("the emulator CLI", () => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const started = Date.now();
       const c = new CdnClient({ baseUrl: url, apiUserId: 4242, apiKey: key, retries: 0 });
-      await c.pushzone.create({ name: "cli-a", password: PW3 });
-      await c.pushzone.create({ name: "cli-a", password: PW3 }).catch(() => undefined);
-      await c.pushzone.update(1, { password: PW3 });
+      await c.pushzone.create({ values: { name: "cli-a", password: PW3 } });
+      await c.pushzone.create({ values: { name: "cli-a", password: PW3 } }).catch(() => undefined);
+      await c.pushzone.update({ id: 1, values: { password: PW3 } });
       const wrong = new CdnClient({ baseUrl: url, apiUserId: 4242, apiKey: `${key}x`, retries: 0 });
       await wrong.user.listUsers().catch(() => undefined);
       wrong.close();

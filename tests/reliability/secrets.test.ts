@@ -81,21 +81,23 @@ describe("the client", () => {
     const kinds = FAULT_KINDS.filter((k) => k !== "latency");
     for (const kind of kinds) {
       emu.faults.add({ kind, rate: 1, retryAfterS: 0 }); // a 503's wait proves nothing here
-      await attempt(() => client.pushzone.create({ name: `c-${kind.toLowerCase()}`, password: PW3, label: "x" }));
-      await attempt(() => client.vodzone.update(999999, { password: PW3 }));
+      await attempt(() =>
+        client.pushzone.create({ values: { name: `c-${kind.toLowerCase()}`, password: PW3, label: "x" } }),
+      );
+      await attempt(() => client.vodzone.update({ id: 999999, values: { password: PW3 } }));
       await attempt(() => client.pullzone.listZones());
       emu.faults.clear();
     }
-    await attempt(() => client.pushzone.create({ name: "c-twice", password: PW3 }));
-    await attempt(() => client.pushzone.create({ name: "c-twice", password: PW3 })); // name in use
-    await attempt(() => client.vodzone.update(999999, { password: PW3 })); // operation failed
-    await attempt(() => client.livezone.create({ name: "c-bad", password: `${PW3}\u0001` })); // refused before sending
+    await attempt(() => client.pushzone.create({ values: { name: "c-twice", password: PW3 } }));
+    await attempt(() => client.pushzone.create({ values: { name: "c-twice", password: PW3 } })); // name in use
+    await attempt(() => client.vodzone.update({ id: 999999, values: { password: PW3 } })); // operation failed
+    await attempt(() => client.livezone.create({ values: { name: "c-bad", password: `${PW3}\u0001` } })); // refused before sending
     await attempt(() =>
-      client.pushzone.create({ name: "c-extra", password: PW3, ...({ secret: PW3 } as object) } as never),
+      client.pushzone.create({ values: { name: "c-extra", password: PW3, ...({ secret: PW3 } as object) } as never }),
     );
     await attempt(() => wrongKey.pullzone.listZones());
-    await attempt(() => wrongKey.livezone.create({ name: "c-wrong", password: PW3 }));
-    await attempt(() => skewed.vodzone.create({ name: "c-skew", password: PW3 }));
+    await attempt(() => wrongKey.livezone.create({ values: { name: "c-wrong", password: PW3 } }));
+    await attempt(() => skewed.vodzone.create({ values: { name: "c-skew", password: PW3 } }));
     await attempt(() => client.call("pushzone.update", [1, { password: PW3, nope: PW3 }]));
     const ended = Date.now();
     for (const c of [client, wrongKey, skewed]) c.close();
@@ -126,7 +128,7 @@ describe("a password echoed where it was not sent (issue 33, point 5)", () => {
     try {
       const pw = `Echoed-${randomBytes(6).toString("hex")}`;
       server.body(rpc.answer(rpc.struct({ id: "<int>7</int>" })));
-      await client.pushzone.create({ name: "echoed", password: pw });
+      await client.pushzone.create({ values: { name: "echoed", password: pw } });
       server.body(rpc.fault(99, `refused: ${pw} / ${[...pw].join("\u200b")} / ${pw.toUpperCase()}`));
       const e = await client.pushzone.listZones().catch((x: unknown) => x);
       expect(server.received.at(-1)).not.toContain(pw); // listZones does not send it

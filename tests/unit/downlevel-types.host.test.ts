@@ -116,7 +116,10 @@ describe("a program compiled by TypeScript 3.8.3 against the package", () => {
     expect(typeOf("stats")).toMatch(
       /^Promise<ReportResult<\{ date\?: string .*transfer\?: number .*\} & ExtraColumns>>$/,
     );
-    expect(typeOf("report")).toMatch(/^\(args_0: number, options\?: \{ type\?: 1 \| 2 \| 3 \| undefined; from\?: /);
+    // One object of the parameters by name (issue 45): a hover names each, never `args_0`.
+    expect(typeOf("report")).toMatch(
+      /^\(params: Flat<\{ zoneId: number; \} & \{ type\?: 1 \| 2 \| 3 \| undefined; from\?: /,
+    );
     expect(typeOf("report")).toMatch(/=> Promise<number \| ReportRow<"getTotalTransfer">\[\]>$/);
     expect(typeOf("kit")).toMatch(/EmulatorOptions.*Promise<Emulator>.*CliOptions.*Promise<DeployResult>/);
     for (const name of ["remaining", "stats", "report", "kit"]) expect(typeOf(name)).not.toMatch(/\bany\b/);

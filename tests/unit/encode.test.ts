@@ -4,9 +4,12 @@ import { CdnValidationError } from "../../provider/api/errors";
 import { findMethod } from "../../provider/api/methods";
 
 const m = (name: string) => findMethod(name)!;
+/** The table's parameters given by position here, for brevity: the client takes them by name. */
+const encode = (name: string, args: unknown[]) =>
+  encodeParams(m(name), Object.fromEntries(m(name).params.map((p, i) => [p.name, args[i]])));
 const refused = (name: string, args: unknown[], parameter: string) => {
   try {
-    encodeParams(m(name), args);
+    encode(name, args);
   } catch (e) {
     expect(e).toBeInstanceOf(CdnValidationError);
     expect((e as CdnValidationError).parameter).toBe(parameter);
@@ -16,22 +19,22 @@ const refused = (name: string, args: unknown[], parameter: string) => {
   throw new Error(`${name} accepted ${JSON.stringify(args)}`);
 };
 
-describe("encodeParams", () => {
+describe("encodeParams, by name", () => {
   test("ids as ints, numeric strings accepted", () => {
-    expect(encodeParams(m("livezone.delete"), [7])).toEqual([7]);
-    expect(encodeParams(m("livezone.delete"), ["7"])).toEqual([7]);
+    expect(encode("livezone.delete", [7])).toEqual([7]);
+    expect(encode("livezone.delete", ["7"])).toEqual([7]);
   });
 
   test("an omitted optional parameter in the middle is nil, trailing ones are left off", () => {
-    expect(encodeParams(m("report.getTotalTransfer"), [5])).toEqual([5]);
-    expect(encodeParams(m("report.getTotalTransfer"), [5, undefined, undefined, undefined, "Europe/Paris"])).toEqual([
+    expect(encode("report.getTotalTransfer", [5])).toEqual([5]);
+    expect(encode("report.getTotalTransfer", [5, undefined, undefined, undefined, "Europe/Paris"])).toEqual([
       5,
       null,
       null,
       null,
       "Europe/Paris",
     ]);
-    expect(encodeParams(m("report.getTotalTransfer"), [5, 3, "2026-01-01", "2026-01-31"])).toEqual([
+    expect(encode("report.getTotalTransfer", [5, 3, "2026-01-01", "2026-01-31"])).toEqual([
       5,
       3,
       "2026-01-01",
@@ -40,7 +43,7 @@ describe("encodeParams", () => {
   });
 
   test("getTotalTransferStats sends offset as the document's string", () => {
-    const out = encodeParams(m("report.getTotalTransferStats"), [
+    const out = encode("report.getTotalTransferStats", [
       "acme",
       "2026-01-01",
       "2026-01-02",
@@ -54,13 +57,13 @@ describe("encodeParams", () => {
   });
 
   test("a Date becomes its Y-m-d", () => {
-    expect(encodeParams(m("account.getBandwidth"), [new Date("2026-02-03T12:00:00Z")])).toEqual(["2026-02-03"]);
+    expect(encode("account.getBandwidth", [new Date("2026-02-03T12:00:00Z")])).toEqual(["2026-02-03"]);
   });
 
   test("values carry only the keys the method accepts", () => {
     refused("pullzone.update", [1, { vanity_domain: "x.example.com" }], "values");
     refused("pushzone.update", [1, { compress: "1" }], "values");
-    expect(encodeParams(m("pullzone.update"), [1, { origin: "o.example.com", label: undefined }])).toEqual([
+    expect(encode("pullzone.update", [1, { origin: "o.example.com", label: undefined }])).toEqual([
       1,
       { origin: "o.example.com" },
     ]);
@@ -94,11 +97,15 @@ describe("encodeParams", () => {
   // Issue 11: the valid columns are those of the rows, which the contract does not show, so only
   // the form is checked and any column goes to the server (which decides).
   test("sortby entries are checked for their form '<column> ASC|DESC' only, any column", () => {
+    expect(encode("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, ["hits desc"]])).toEqual([
+      1,
+      "2026-01-01",
+      "2026-01-02",
+      null,
+      ["hits DESC"],
+    ]);
     expect(
-      encodeParams(m("report.getPopularFiles"), [1, "2026-01-01", "2026-01-02", undefined, ["hits desc"]]),
-    ).toEqual([1, "2026-01-01", "2026-01-02", null, ["hits DESC"]]);
-    expect(
-      encodeParams(m("report.getPopularFiles"), [1, "2026-01-01", "2026-01-02", undefined, ["nope DESC", "size asc"]]),
+      encode("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, ["nope DESC", "size asc"]]),
     ).toEqual([1, "2026-01-01", "2026-01-02", null, ["nope DESC", "size ASC"]]);
     refused("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, ["hits"]], "sortby");
     refused("report.getPopularFiles", [1, "2026-01-01", "2026-01-02", undefined, ["hits SIDEWAYS"]], "sortby");
@@ -114,7 +121,7 @@ describe("encodeParams", () => {
       password: "pw-1234",
       nickname: "ada",
     };
-    expect(encodeParams(m("user.update"), [7, values])).toEqual([7, values]);
+    expect(encode("user.update", [7, values])).toEqual([7, values]);
     refused("user.update", [7, { firstname: 5 }], "values");
     refused("user.update", [7, { "": "x" }], "values");
   });
@@ -128,15 +135,7 @@ describe("encodeParams", () => {
       "offset",
     );
     expect(
-      encodeParams(m("report.getTotalTransferStats"), [
-        1,
-        "2026-01-01",
-        "2026-01-02",
-        undefined,
-        undefined,
-        "monthly",
-        100_000,
-      ]),
+      encode("report.getTotalTransferStats", [1, "2026-01-01", "2026-01-02", undefined, undefined, "monthly", 100_000]),
     ).toEqual([1, "2026-01-01", "2026-01-02", null, null, "monthly", 100_000]);
   });
 
@@ -152,15 +151,23 @@ describe("encodeParams", () => {
     refused("report.getTotalTransferStats", [1, "2026-01-01", "2026-01-02", undefined, undefined, "weekly"], "viewby");
   });
 
-  test("too many parameters, unless extra ones are asked for (client.call)", () => {
-    refused("pullzone.listZones", [1], "(arguments)");
-    expect(encodeParams(m("pullzone.listZones"), [1], true)).toEqual([1]);
-    expect(encodeParams(m("cache.purge"), ["https://x.example.com/a", "b", { k: [1, true] }], true)).toEqual([
+  test("a name the table does not have is refused, naming it and the method's parameters", () => {
+    expect(() => encodeParams(m("pullzone.listZones"), { type: 1 })).toThrow(
+      "pullzone.listZones: invalid parameter 'type': is not a parameter of the method (it takes none)",
+    );
+    expect(() => encodeParams(m("report.getTotalHits"), { zoneId: 1, viewby: "daily" })).toThrow(
+      "invalid parameter 'viewby': is not a parameter of the method (it takes zoneId, type, from, to, timezone)",
+    );
+  });
+
+  test("extra positional parameters, after the table's, only as client.call gives them", () => {
+    expect(encodeParams(m("pullzone.listZones"), {}, [1])).toEqual([1]);
+    expect(encodeParams(m("cache.purge"), { url: "https://x.example.com/a" }, ["b", { k: [1, true] }])).toEqual([
       "https://x.example.com/a",
       "b",
       { k: [1, true] },
     ]);
-    expect(() => encodeParams(m("cache.purge"), ["https://x.example.com/a", "bell\u0007"], true)).toThrow(
+    expect(() => encodeParams(m("cache.purge"), { url: "https://x.example.com/a" }, ["bell\u0007"])).toThrow(
       /parameter 5/,
     );
   });

@@ -29,7 +29,8 @@ test("one class, one provider and one lookup pair per kind of the table, and the
     expect(files[`provider/resources/kinds/${kind}Zone.ts`]).toContain(`export class ${row.type} `);
     expect(files[`provider/resources/providers/${kind}.ts`]).toContain(`export = makeProvider("${row.type}");`);
     expect(pkg.exports[`./p/${kind}`]).toBe(`./dist/resources/providers/${kind}.js`);
-    expect(lookups).toContain(`zonesOf("${kind}", "get${row.type}s")`);
+    expect(lookups).toContain(`export const [get${row.type}s, get${row.type}sOutput] = zonesOf<`);
+    expect(lookups).toContain(`("${kind}", "get${row.type}s")`);
   }
   // Nothing of a kind the table does not have is left behind.
   const classes = fs.readdirSync(path.join(ROOT, "provider/resources/kinds")).filter((f) => /Zone\.ts$/.test(f));

@@ -82,7 +82,7 @@ export async function adopt(
   const outs = toOutputs(spec, { inputs, id: row.id, previous, identity });
   if (toSend.length) {
     try {
-      await client[spec.group].update(row.id, wireValues(toSend, inputs, true) as never);
+      await client[spec.group].update({ id: row.id, values: wireValues(toSend, inputs, true) } as never);
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
       throw new ZoneInitError(
@@ -125,7 +125,7 @@ export async function takeOver(
   const outs = toOutputs(spec, { inputs, id: found.id, row: found.row, identity });
   if (unseen.length) {
     try {
-      await client[spec.group].update(found.id, wireValues(unseen, inputs) as never);
+      await client[spec.group].update({ id: found.id, values: wireValues(unseen, inputs) } as never);
     } catch (e) {
       const partial = { ...outs };
       for (const f of unseen) delete partial[f.input];

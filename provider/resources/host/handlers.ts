@@ -17,92 +17,123 @@ import { leave } from "./left";
 
 export { learnStack } from "./identity";
 
-/** Protocol versions of `handle` this module understands. */
-export const HANDLER_VERSIONS = [1];
+type Props = Record<string, unknown>;
+/** Each operation's arguments by name: the SDK's host passes them by position (cmd/dynamic-provider/index.js). */
+export interface OperationArgs {
+  check: { olds: Props; news: Props };
+  diff: { id: string; olds: Props; news: Props };
+  create: { inputs: Props };
+  read: { id: string; props: Props };
+  update: { id: string; olds: Props; news: Props };
+  delete: { id: string; props: Props };
+}
+export type Operation = keyof OperationArgs;
+type Kind = ZoneType | "CachePurge";
+/** Where each name stands in the positional arguments a stored state's provider passes to `v1`. */
+const POSITIONS: { readonly [O in Operation]: readonly (keyof OperationArgs[O])[] } = {
+  check: ["olds", "news"],
+  diff: ["id", "olds", "news"],
+  create: ["inputs"],
+  read: ["id", "props"],
+  update: ["id", "olds", "news"],
+  delete: ["id", "props"],
+};
 
-/**
- * The entry of protocol version 1, as the thin providers call it (resources/thinProvider.ts): `handle(1, ...)`
- * by its name. Both are a contract with every state written: states written by 0.1.0 call `handle(1, ...)`.
- */
-export function v1(kind: ZoneType, op: Operation, args: unknown[]): Promise<unknown> {
-  return handle(1, kind, op, args);
+/** The host's entry per operation, its arguments by name: what `v1` (the states' entry) and the plugin both call. */
+export const operations = Object.fromEntries(
+  Object.keys(POSITIONS).map((op) => [
+    op,
+    // Check's failures leave printable too, as errors do (below).
+    (kind: Kind, a: Named) =>
+      guarded(async () => {
+        const result = await run(kind, op as Operation, a);
+        return op === "check"
+          ? printableFailures(result as CheckResult, a.news ?? {}, SPECS[kind as ZoneType])
+          : result;
+      }),
+  ]),
+) as { readonly [O in Operation]: (kind: Kind, args: OperationArgs[O]) => Promise<unknown> };
+
+/** configure's own entry: the SDK version guard, then the stack's settings (one for every kind and CachePurge). */
+export function configure(req: ConfigureRequest): Promise<void> {
+  const configured = async () => {
+    const problem = sdkVersionProblem(runningSdkVersion());
+    if (problem) throw new Error(problem);
+    configureConnection(req);
+  };
+  // Recorded, failed or not: an operation waits for every configure (connection.ts, whenConfigured).
+  return guarded(() => recordConfigure(configured()));
 }
 
-export type Operation = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
+/**
+ * The entry of protocol version 1, as the thin providers call it (resources/thinProvider.ts): the operation's
+ * positional arguments named. A contract with every state written, as `handle(1, ...)` is for states of 0.1.0.
+ */
+export function v1(kind: Kind, op: Operation | "configure", args: unknown[]): Promise<unknown> {
+  if (op === "configure") return configure(args[0] as ConfigureRequest);
+  const names: unknown = POSITIONS[op];
+  if (!Array.isArray(names)) return guarded(() => Promise.reject(new Error(`unknown operation '${op}'`)));
+  return operations[op](kind, Object.fromEntries(names.map((name, i) => [name, args[i]])) as never);
+}
+
+/** The entry states written by 0.1.0 call: `v1` under its protocol version, the only one. */
+export function handle(version: number, kind: Kind, op: Operation | "configure", args: unknown[]): Promise<unknown> {
+  if (version === 1) return v1(kind, op, args);
+  const newer = `this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`;
+  return guarded(() => Promise.reject(new Error(newer)));
+}
 
 /**
- * Runs one provider operation for a zone kind. What leaves here is printed by the engine as it is, so an
- * error's message and reasons, and check's failures, are made printable on the way out (api/terminalText.ts).
+ * What leaves the host is printed by the engine as it is, so an error's message and reasons are made printable on
+ * the way out (api/terminalText.ts), without the stack the SDK's host would print too: 5,373 lines for 300 zones
+ * (issue 32).
  */
-export async function handle(version: number, kind: ZoneType, op: Operation, args: unknown[]): Promise<unknown> {
+async function guarded<T>(body: () => Promise<T>): Promise<T> {
   watchEngine();
-  // A password this host was given is redacted from every message, whichever call's answer echoes it (api/redact.ts).
-  for (const f of SPECS[kind]?.fields ?? [])
-    if (f.secret) for (const a of args) rememberSecret((a as Props)?.[f.input]);
   try {
-    const result = await run(version, kind, op, args);
-    return op === "check"
-      ? printableFailures(result as CheckResult, (args[1] ?? {}) as Record<string, unknown>, SPECS[kind])
-      : result;
+    return await body();
   } catch (e) {
-    throw withoutStack(terminalSafe(e));
+    const err = terminalSafe(e);
+    if (err instanceof Error) Object.defineProperty(err, "stack", { value: "", writable: true, configurable: true });
+    throw err;
   }
 }
 
-/** The SDK's host prints an error's stack too (cmd/dynamic-provider): 5,373 lines for 300 zones (issue 32). */
-function withoutStack(e: unknown): unknown {
-  if (e instanceof Error) Object.defineProperty(e, "stack", { value: "", writable: true, configurable: true });
-  return e;
-}
+type Named = Partial<OperationArgs["update"] & OperationArgs["read"] & OperationArgs["create"]>;
 
-async function run(version: number, kind: ZoneType, op: Operation, args: unknown[]): Promise<unknown> {
-  if (!HANDLER_VERSIONS.includes(version)) {
-    throw new Error(
-      `this state was written by a newer pulumi-cdn-zones (handler protocol ${version}); upgrade the package installed in the project`,
-    );
-  }
-  if (op === "configure") return recordConfigure(configureHost(args[0] as ConfigureRequest));
-  const spec = SPECS[kind];
-  // The SDK's host passes check(olds, news), diff(id, olds, news), create(inputs), read(id, props),
-  // update(id, olds, news) and delete(id, props) (cmd/dynamic-provider/index.js); named per operation below.
-  const [first, second, third] = args as [unknown, Props | undefined, Props | undefined];
+/** One operation of a zone kind or CachePurge. */
+async function run(kind: Kind, op: Operation, a: Named): Promise<unknown> {
+  const spec = SPECS[kind as ZoneType];
+  // A password this host was given is redacted from every message, whichever call's answer echoes it (api/redact.ts).
+  for (const f of spec?.fields ?? [])
+    if (f.secret) for (const v of Object.values(a)) rememberSecret((v as Props)?.[f.input]);
   // Sends nothing: a destroy of zones the API cannot delete needs no settings (left.ts).
-  if (op === "delete" && spec && !spec.deletable) return leave(spec, first as string, second as Props);
+  if (op === "delete" && spec && !spec.deletable) return leave(spec, a.id!, a.props!);
   // Never the CDN_* environment in place of the stack's configuration (connection.ts).
   await whenConfigured(notConfiguredMessage);
   // CachePurge shares the entry point (and its stability promise) with the zone kinds.
-  if ((kind as string) === "CachePurge") return handlePurge(op, args);
+  if (kind === "CachePurge") return handlePurge(op, a);
   if (!spec) throw new Error(`unknown zone kind '${kind}'`);
   // The stored outputs (diff's and update's olds, read's and delete's props) may teach the account's delivery suffix.
-  if (op === "diff" || op === "update" || op === "read" || op === "delete")
-    lifecycle.learnStoredUrl(spec, connection, second);
-  const id = first as string;
+  if (op !== "check" && op !== "create") lifecycle.learnStoredUrl(spec, connection, a.olds ?? a.props);
+  const id = a.id!;
   switch (op) {
     case "check":
-      return check(spec, (first ?? {}) as Props, second ?? {}, connection);
+      return check(spec, a.olds ?? {}, a.news ?? {}, connection);
     case "diff":
-      return lifecycle.diff(spec, id, second as Props, third as Props);
+      return lifecycle.diff(spec, id, a.olds!, a.news!);
     case "create":
-      return lifecycle.create(spec, connection(), first as Props);
+      return lifecycle.create(spec, connection(), a.inputs!);
     case "read":
-      return lifecycle.read(spec, connection(), id, second as Props);
+      return lifecycle.read(spec, connection(), id, a.props!);
     case "update":
-      return lifecycle.update(spec, connection(), id, second as Props, third as Props);
+      return lifecycle.update(spec, connection(), id, a.olds!, a.news!);
     case "delete":
-      return lifecycle.remove(spec, connection(), id, second as Props);
+      return lifecycle.remove(spec, connection(), id, a.props!);
   }
-  throw new Error(`unknown operation '${op}'`);
 }
 
-type Props = Record<string, unknown>;
 type ConfigureRequest = Parameters<typeof configureConnection>[0];
-
-/** configure: the SDK version guard, then the stack's settings (one body for every kind and CachePurge). */
-async function configureHost(req: ConfigureRequest): Promise<void> {
-  const problem = sdkVersionProblem(runningSdkVersion());
-  if (problem) throw new Error(problem);
-  configureConnection(req);
-}
 
 /** Why an operation came before any configure: the host is too old to send one, or sent none. */
 function notConfiguredMessage(): string {

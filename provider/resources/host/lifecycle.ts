@@ -314,7 +314,7 @@ export async function update(
   const started = Date.now();
   let refused = false;
   try {
-    await client[spec.group].update(zoneId, wireValues(changed, news, true) as never);
+    await client[spec.group].update({ id: zoneId, values: wireValues(changed, news, true) } as never);
   } catch (e) {
     if (!(e instanceof CdnOperationFailedError))
       throw await unfinishedUpdate(spec, conn, zoneId, changed, olds, news, e);
@@ -431,8 +431,7 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
   }
   try {
     // handlers.ts routes only a deletable kind's delete here, and the client has delete on exactly those groups.
-    const api: { listZones(): unknown; delete?(id: number): Promise<void> } = client[spec.group];
-    await api.delete!(zoneId);
+    await (client[spec.group] as { delete?(params: { id: number }): Promise<void> }).delete!({ id: zoneId });
   } catch (e) {
     // A refused or lost delete: the list says whether the zone is gone. A list that cannot be read says nothing:
     // reporting the zone deleted then would drop from state a zone that may still exist.

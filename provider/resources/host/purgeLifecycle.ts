@@ -111,20 +111,22 @@ async function purge(inputs: Props, purgeCount: number): Promise<Props> {
   return { ...out, purgedAt: new Date().toISOString(), purgeCount };
 }
 
-/** Routes one provider operation of CachePurge. */
-export async function handlePurge(op: string, args: unknown[]): Promise<unknown> {
-  const [first, second, third] = args as [unknown, Props | undefined, Props | undefined];
+/** Routes one provider operation of CachePurge, its arguments by name (handlers.ts). */
+export async function handlePurge(
+  op: string,
+  a: { id?: string; olds?: Props; news?: Props; inputs?: Props; props?: Props },
+): Promise<unknown> {
   switch (op) {
     case "check":
-      return check(second ?? {});
+      return check(a.news ?? {});
     case "diff":
-      return diff(second ?? {}, third ?? {});
+      return diff(a.olds ?? {}, a.news ?? {});
     case "create": // the first purge; a failure records nothing, so the next `up` tries again
-      return { id: `purge-${randomUUID()}`, outs: await purge((first ?? {}) as Props, 1) };
+      return { id: `purge-${randomUUID()}`, outs: await purge(a.inputs ?? {}, 1) };
     case "read": // nothing to read back: what was purged stays as recorded
-      return { id: first, props: second ?? {} };
+      return { id: a.id, props: a.props ?? {} };
     case "update": // called only when diff saw a change, so it always purges
-      return { outs: await purge(third ?? {}, (typeof second?.purgeCount === "number" ? second.purgeCount : 0) + 1) };
+      return { outs: await purge(a.news ?? {}, (typeof a.olds?.purgeCount === "number" ? a.olds.purgeCount : 0) + 1) };
     case "delete": // purging is not undone, and removing the resource purges nothing
       return log("cache purge: removed from the stack (nothing purged)");
   }

@@ -142,7 +142,7 @@ class CreateRecovery {
     }
     this.made = n;
     try {
-      const answer = await this.conn.client[this.spec.group].create(this.values as never);
+      const answer = await this.conn.client[this.spec.group].create({ values: this.values } as never);
       return { at: "done", result: answer as unknown as Record<string, unknown> };
     } catch (e) {
       if (!(e instanceof CdnError)) return { at: "failed", error: e as Error };

@@ -1,9 +1,4 @@
-/**
- * The thin provider of CachePurge, as this module's whole `module.exports`: the SDK's serializer writes
- * a value that is the export of a module under node_modules as `require("pulumi-cdn-zones/p/purge")`
- * (through the package's exports map), so every resource's state stores that line instead of the
- * provider's code (docs/performance.md, "State weight").
- */
+/** The thin provider of CachePurge: states store `require("pulumi-cdn-zones/p/purge")` (README.md here). */
 import { makeProvider } from "../thinProvider";
 
 export = makeProvider("CachePurge");

@@ -23,7 +23,7 @@ const client = new CdnClient(settings);
 /** What a hand-written dynamic provider usually looks like: the client made once, captured. */
 const capturesClient = {
   async create(inputs) {
-    const r = await client.pullzone.create({ name: inputs.name, origin: inputs.origin });
+    const r = await client.pullzone.create({ values: { name: inputs.name, origin: inputs.origin } });
     return { id: String(r.id), outs: { ...inputs, ...r } };
   },
   async read(id, props) {
@@ -36,7 +36,7 @@ const capturesClient = {
 const capturesClass = {
   async create(inputs) {
     const c = new CdnClient(settings);
-    const r = await c.pullzone.create({ name: inputs.name, origin: inputs.origin });
+    const r = await c.pullzone.create({ values: { name: inputs.name, origin: inputs.origin } });
     return { id: String(r.id), outs: { ...inputs, ...r } };
   },
 };
