@@ -339,17 +339,14 @@ function copyWithMessage<E extends Error>(err: E, message: string, cause: unknow
     if (key === "message" || key === "stack") continue;
     Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(err, key)!);
   }
+  // As Error defines them: own, writable and not enumerable.
+  const own = (key: string, value: unknown) =>
+    Object.defineProperty(copy, key, { value, writable: true, configurable: true, enumerable: false });
   message = printableLines(message);
-  Object.defineProperty(copy, "message", { value: message, writable: true, configurable: true, enumerable: false });
-  if (cause !== undefined)
-    Object.defineProperty(copy, "cause", { value: cause, writable: true, configurable: true, enumerable: false });
+  own("message", message);
+  if (cause !== undefined) own("cause", cause);
   const frames = (err.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l));
-  Object.defineProperty(copy, "stack", {
-    value: [`${err.name}: ${message}`, ...frames].join("\n"),
-    writable: true,
-    configurable: true,
-    enumerable: false,
-  });
+  own("stack", [`${err.name}: ${message}`, ...frames].join("\n"));
   return copy;
 }
 
@@ -420,31 +417,21 @@ export function errorFromNetwork(
   ctx: NetworkContext = {},
 ): CdnTransportError {
   const code = err.code;
-  const msg = redact(err.message, secrets);
+  const fail = (type: "timeout" | "connection", text: string) =>
+    new CdnTransportError({ type, message: `${method}: ${text}`, method, maybeProcessed: sent, code });
   const at = ctx.where ? ` at ${redact(ctx.where, secrets)} (${settingRef("baseUrl")})` : "";
   if (code === "ETIMEDOUT_CALL") {
     const limit = ctx.timeoutMs === undefined ? "the call timeout" : `${ctx.timeoutMs} ms`;
-    const text =
+    return fail(
+      "timeout",
       ctx.firstContact === undefined
         ? `no answer${at} within ${limit} (the timeout of one attempt: raise it with ${settingRef("timeoutMs")})`
-        : `no answer${at} within ${limit}, and nothing has answered at this address yet: check that ${settingRef("baseUrl")} is the API's address and that it is reachable from here (the timeout of one attempt${ctx.firstContact === true ? ` before the first answer: ${settingRef("firstContactTimeoutMs")}` : `: ${settingRef("timeoutMs")}`})`;
-    return new CdnTransportError({
-      type: "timeout",
-      message: `${method}: ${text}`,
-      method,
-      maybeProcessed: sent,
-      code,
-    });
+        : `no answer${at} within ${limit}, and nothing has answered at this address yet: check that ${settingRef("baseUrl")} is the API's address and that it is reachable from here (the timeout of one attempt${ctx.firstContact === true ? ` before the first answer: ${settingRef("firstContactTimeoutMs")}` : `: ${settingRef("timeoutMs")}`})`,
+    );
   }
   const refused =
     code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EHOSTUNREACH"
       ? ": is it the API's address, and is the API up?"
       : "";
-  return new CdnTransportError({
-    type: "connection",
-    message: `${method}: connection failed (${code ?? "error"}: ${msg})${at}${refused}`,
-    method,
-    maybeProcessed: sent,
-    code,
-  });
+  return fail("connection", `connection failed (${code ?? "error"}: ${redact(err.message, secrets)})${at}${refused}`);
 }
