@@ -323,12 +323,10 @@ export class EmulatorServer {
   }
 
   private finish(record: CallRecord): void {
-    const rounded = { ...record, ms: Math.round(record.ms * 100) / 100 };
-    const clean = Object.fromEntries(
-      Object.entries(rounded).filter(([, v]) => v !== undefined),
-    ) as unknown as CallRecord;
+    const entries = Object.entries({ ...record, ms: Math.round(record.ms * 100) / 100 });
+    const clean = Object.fromEntries(entries.filter(([, v]) => v !== undefined)) as unknown as CallRecord;
     this.deps.recorder.record(clean);
-    if (this.deps.log) this.deps.log(logLine(clean));
+    this.deps.log?.(logLine(clean));
   }
 }
 
