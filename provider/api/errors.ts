@@ -38,7 +38,7 @@ export class CdnError extends Error {
   readonly method?: string;
   /** How many attempts were made before giving up (1 when the call was not retried). */
   attempts?: number;
-  /** The error this one adds context to (see `withContext`), or the low-level error behind it. */
+  /** The low-level error behind this one, when there is one. */
   cause?: unknown;
 
   constructor(type: CdnErrorType, message: string, method?: string) {
@@ -293,19 +293,12 @@ export class CdnProtocolError extends CdnError {
 }
 
 /**
- * The same error with `context` in front of its message ("pull zone 'x' (id 3): ..."): a new
- * object of the same class, so `instanceof`, `type`, `retryable`, `attempts` and every field stay
- * as they were, and `cause` is the original. The original is never changed, so an error shared by
- * several callers (one failed listZones read by many zones) keeps its own message for each.
+ * The same error with another message (to redact or complete one): a new object of the same class, so `instanceof`,
+ * `type`, `retryable`, `attempts`, `cause` and every field stay as they were. The original is never changed, so an
+ * error shared by several callers (one failed listZones read by many zones) keeps its own message for each.
  */
-export function withContext<E extends Error>(err: E, context: string): E {
-  if (!context || err.message === context || err.message.startsWith(`${context}: `)) return err;
-  return copyWithMessage(err, `${context}: ${err.message}`, err);
-}
-
-/** The same error with another message (used to redact one): same class and fields, original as `cause`. */
 export function withMessage<E extends Error>(err: E, message: string): E {
-  return message === err.message ? err : copyWithMessage(err, message, (err as { cause?: unknown }).cause);
+  return message === err.message ? err : copyWithMessage(err, message);
 }
 
 /**
@@ -322,7 +315,7 @@ export function terminalSafe(e: unknown): unknown {
   const reasons = (e as { reasons?: unknown }).reasons;
   const reasonsSafe = !Array.isArray(reasons) || reasons.every((r) => typeof r !== "string" || printableLines(r) === r);
   if (message === e.message && stackSafe && reasonsSafe) return e;
-  const out = copyWithMessage(e, message, (e as { cause?: unknown }).cause);
+  const out = copyWithMessage(e, message);
   if (!reasonsSafe)
     Object.defineProperty(out, "reasons", {
       value: (reasons as unknown[]).map((r) => (typeof r === "string" ? printableLines(r) : r)),
@@ -333,7 +326,7 @@ export function terminalSafe(e: unknown): unknown {
   return out;
 }
 
-function copyWithMessage<E extends Error>(err: E, message: string, cause: unknown): E {
+function copyWithMessage<E extends Error>(err: E, message: string): E {
   const copy = Object.create(Object.getPrototypeOf(err)) as E;
   for (const key of Object.getOwnPropertyNames(err)) {
     if (key === "message" || key === "stack") continue;
@@ -344,6 +337,7 @@ function copyWithMessage<E extends Error>(err: E, message: string, cause: unknow
     Object.defineProperty(copy, key, { value, writable: true, configurable: true, enumerable: false });
   message = printableLines(message);
   own("message", message);
+  const cause = (err as { cause?: unknown }).cause;
   if (cause !== undefined) own("cause", cause);
   const frames = (err.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l));
   own("stack", [`${err.name}: ${message}`, ...frames].join("\n"));
