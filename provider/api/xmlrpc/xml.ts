@@ -36,7 +36,8 @@ function nameAt(s: string, a: number, end: number, lowercase: boolean): string {
   return NAMES.find((n) => n === bare) ?? bare;
 }
 
-/** `</name>` of each canonical name, for the fast path of `leaf`. */
+/** `<name>` and `</name>` of each canonical name, for the fast paths of `opening`, `closing` and `leaf`. */
+const OPEN_TAGS: Record<string, string> = Object.fromEntries(NAMES.map((n) => [n, `<${n}>`]));
 const CLOSE_TAGS: Record<string, string> = Object.fromEntries(NAMES.map((n) => [n, `</${n}>`]));
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
@@ -146,6 +147,20 @@ export class Scanner {
 
   protected expectClose(name: string): void {
     if (this.tag() !== CLOSE || this.name !== name) this.unexpected(`</${name}>`);
+  }
+
+  /** `<name>` or `<name/>` (OPEN or EMPTY) past whitespace, comments and PIs; the usual markup is matched in place. */
+  protected opening(name: string, what: string): number {
+    if (this.eat(OPEN_TAGS[name])) return OPEN;
+    this.skipMisc();
+    return this.expectOpen(name, what);
+  }
+
+  /** `</name>` past whitespace, comments and PIs; the usual markup is matched in place. */
+  protected closing(name: string): void {
+    if (this.eat(CLOSE_TAGS[name])) return;
+    this.skipMisc();
+    this.expectClose(name);
   }
 
   protected seen(): string {
