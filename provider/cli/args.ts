@@ -117,11 +117,10 @@ function readKeyFile(file: string): string {
 
 /** Parses `argv` (without node and the script). */
 export function parseCommand(argv: readonly string[]): CliCommand {
-  if (argv.some((a) => a === "--api-key" || a.startsWith("--api-key="))) {
+  if (argv.some((a) => a === "--api-key" || a.startsWith("--api-key=")))
     throw new UsageError(
       "--api-key is not accepted (it would show in the shell history and process list): set CDN_API_KEY or use --api-key-file FILE",
     );
-  }
   let parsed;
   try {
     const text = [...COMMANDS.values()].flatMap(([, flags]) => flags.map((f) => [f, { type: "string" as const }]));

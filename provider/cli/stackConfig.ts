@@ -65,9 +65,8 @@ export function findProjectDir(dir: string): string | undefined {
 export function parseConfigJson(text: string): Record<string, string> {
   const parsed = JSON.parse(text) as Record<string, { value?: unknown } | undefined>;
   const out: Record<string, string> = {};
-  for (const [key, entry] of Object.entries(parsed ?? {})) {
+  for (const [key, entry] of Object.entries(parsed ?? {}))
     if (key.startsWith("cdn:") && entry && typeof entry.value === "string") out[key] = entry.value;
-  }
   return out;
 }
 

@@ -127,9 +127,8 @@ function legacyAnswer(method: string, value: WireOut): WireOut {
     });
   }
   if (group === "cache" && typeof value === "boolean") return value ? 1 : 0;
-  if (group === "user" && name === "listUsers" && Array.isArray(value)) {
+  if (group === "user" && name === "listUsers" && Array.isArray(value))
     return (value as readonly WireOut[]).map((row) => (isStruct(row) ? legacyUser(row) : row));
-  }
   if (method === "account.getBandwidth" && Array.isArray(value)) {
     // One number, the bytes left, as public clients read it.
     const row = (value as readonly WireOut[])[0];
