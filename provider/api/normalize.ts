@@ -10,10 +10,8 @@ import { mayAnswerTotal, REPORT_FIELDS, type ReportName } from "./reportShapes";
 
 type Row = Record<string, unknown>;
 
-/** Makes one value JSON-safe: `Buffer` to text, nested values alike, non-finite numbers to null. */
+/** Makes a decoded value JSON-safe (its dates and base64 are text: docs/client.md): non-finite numbers to null. */
 export function jsonSafe(v: unknown): unknown {
-  if (v instanceof Date) return Number.isNaN(v.getTime()) ? "" : v.toISOString();
-  if (Buffer.isBuffer(v)) return v.toString("utf8");
   if (Array.isArray(v)) return v.map(jsonSafe);
   if (v && typeof v === "object") {
     const out: Row = {};
@@ -32,7 +30,7 @@ function defineData(o: Row, k: string, v: unknown): void {
 }
 
 function isStruct(v: unknown): v is Row {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date) && !Buffer.isBuffer(v);
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** What a wrong value is, for messages: `missing`, `nil`, `an array`, `a struct`, or its `typeof`. */
