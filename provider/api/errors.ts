@@ -225,17 +225,14 @@ export interface TransportErrorInit {
 
 /** The call did not complete at the transport level; the fields are {@link TransportErrorInit}'s. */
 export class CdnTransportError extends CdnError {
-  readonly maybeProcessed: boolean;
-  readonly status?: number;
-  readonly code?: string;
-  readonly retryAfterMs?: number;
+  declare readonly maybeProcessed: boolean;
+  declare readonly status?: number;
+  declare readonly code?: string;
+  declare readonly retryAfterMs?: number;
 
-  constructor(init: TransportErrorInit) {
-    super(init.type, init.message, init.method);
-    this.maybeProcessed = init.maybeProcessed;
-    this.status = init.status;
-    this.code = init.code;
-    this.retryAfterMs = init.retryAfterMs;
+  constructor({ type, message, method, ...fields }: TransportErrorInit) {
+    super(type, message, method);
+    Object.assign(this, fields);
   }
 
   /**
