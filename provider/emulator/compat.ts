@@ -119,12 +119,10 @@ function legacyAnswer(method: string, value: WireOut): WireOut {
   if (name === "listZones" && Array.isArray(value)) {
     const kind = kindOfGroup(group);
     const onlyId = kind !== undefined && ZONE_KIND_TABLE[kind].rowsMayOmitFields;
-    return (value as readonly WireOut[]).map((row) => {
-      if (!isStruct(row)) return row;
-      // §2.2 shows no live-zone field but `id`: a kind whose rows may carry only that gets only that.
-      if (onlyId) return { id: new I8(numberOf(row.id)) };
-      return { ...row, id: new I8(numberOf(row.id)) };
-    });
+    // §2.2 shows no live-zone field but `id`: a kind whose rows may carry only that gets only that.
+    return (value as readonly WireOut[]).map((row) =>
+      isStruct(row) ? { ...(onlyId ? {} : row), id: new I8(numberOf(row.id)) } : row,
+    );
   }
   if (group === "cache" && typeof value === "boolean") return value ? 1 : 0;
   if (group === "user" && name === "listUsers" && Array.isArray(value))
