@@ -243,11 +243,7 @@ export class Scanner {
   /** Reads the tag at the current `<` into `kind` and `name`; returns the kind. */
   protected tag(): number {
     const s = this.s;
-    if (this.i >= s.length) {
-      this.kind = 0;
-      this.name = "";
-      this.fail("unexpected end of the document");
-    }
+    if (this.i >= s.length) this.fail("unexpected end of the document");
     const start = this.i;
     const close = s.charCodeAt(start + 1) === 0x2f; /* / */
     const a = close ? start + 2 : start + 1;
@@ -260,11 +256,7 @@ export class Scanner {
       j++;
     }
     let gt = s.charCodeAt(j) === 0x3e ? j : s.indexOf(">", j);
-    if (gt < 0 || j === a) {
-      this.kind = 0;
-      this.name = "";
-      this.fail(gt < 0 ? "unexpected end of the document inside a tag" : "a tag without a name");
-    }
+    if (gt < 0 || j === a) this.fail(gt < 0 ? "unexpected end of the document inside a tag" : "a tag without a name");
     // Attributes are ignored; a quoted one may hold '>'.
     if (gt > j && !close) gt = endOfTag(s, j, this);
     this.name = nameAt(s, a, j, lowercase);
