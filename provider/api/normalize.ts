@@ -153,12 +153,10 @@ export function normalizeZones(v: unknown, method: string, fields: readonly stri
     const id = toId(raw.id, method, `the id in row ${i + 1}`);
     if (seen.has(id)) throw new CdnProtocolError(`zone ${id} is listed twice`, method);
     seen.add(id);
-    const sent = raw.name === null || raw.name === undefined ? undefined : toText(raw.name);
-    if ((sent === undefined || sent === "") && !nameOptional)
-      throw new CdnProtocolError(`zone ${id} has no name`, method);
+    const named = toText(raw.name) !== "";
+    if (!named && !nameOptional) throw new CdnProtocolError(`zone ${id} has no name`, method);
     const row: Row = { id };
     for (const [k, x] of Object.entries(raw)) if (!fields.includes(k)) defineData(row, k, jsonSafe(x));
-    const named = sent !== undefined && sent !== "";
     for (const f of fields) {
       if (f === "id" || (f === "name" && !named)) continue;
       row[f] = toText(raw[f]);
