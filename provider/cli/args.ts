@@ -88,10 +88,7 @@ const COMMANDS = new Map<string, [number, string[]]>([
 
 /** The kinds of `--kinds`, each checked; order and repeats do not matter. */
 function parseKinds(text: string): ZoneKind[] {
-  const kinds = text
-    .split(",")
-    .map((k) => k.trim().toLowerCase())
-    .filter((k) => k !== "");
+  const kinds = text.split(",").flatMap((k) => k.trim().toLowerCase() || []);
   const bad = kinds.filter((k) => !isZoneKind(k));
   if (bad.length || !kinds.length)
     throw new UsageError(
