@@ -38,8 +38,7 @@ function namePool(join: (base: string, n: number) => string): (base: string) => 
 const pascalWords = (text: string): string =>
   text
     .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w !== "")
-    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join("") || "Zone";
 
 /** A zone as listZones returned it (wire keys), with its kind. */
