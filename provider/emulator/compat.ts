@@ -46,9 +46,7 @@ const LEGACY_COLUMNS: Readonly<Record<string, string>> = {
   peak_concurrent: "max_concurrent",
 };
 const FROM_LEGACY: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(LEGACY_COLUMNS)
-    .filter(([k]) => k !== "hour")
-    .map(([k, v]) => [v, k]),
+  Object.entries(LEGACY_COLUMNS).flatMap(([k, v]) => (k === "hour" ? [] : [[v, k]])),
 );
 
 /**
