@@ -175,9 +175,8 @@ export class Transport {
         "Content-Length": payload.length,
         "User-Agent": this.opts.userAgent ?? "pulumi-cdn-zones",
       };
-      const { protocol, hostname, port } = this.base;
-      const options = { protocol, hostname, port: port || undefined, path: this.path(group), method: "POST", headers };
-      const req = (protocol === "https:" ? https : http).request({ ...options, agent: this.agent }, (res) => {
+      const options = { method: "POST", headers, agent: this.agent };
+      const req = (this.base.protocol === "https:" ? https : http).request(call.where, options, (res) => {
         this.markContacted();
         readResponse(res, call, outcome);
       });
