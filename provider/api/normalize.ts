@@ -80,8 +80,7 @@ function toFigure(
   } else if (typeof v === "string" && NON_FINITE_TEXT.test(v))
     n = /nan/i.test(v) ? NaN : v.trim().startsWith("-") ? -Infinity : Infinity;
   else throw new CdnProtocolError(`${named} is not a number (${kindOf(v)})`, method);
-  if (Number.isNaN(n)) throw new CdnProtocolError(`${named} is NaN, not a figure`, method);
-  if (!Number.isFinite(n)) throw new CdnProtocolError(`${named} is ${n > 0 ? "" : "-"}Infinity, not a figure`, method);
+  if (!Number.isFinite(n)) throw new CdnProtocolError(`${named} is ${n}, not a figure`, method);
   if (n < 0 && sign === "count") throw new CdnProtocolError(`${named} is negative (${n}), not a count`, method);
   if (Math.abs(n) > Number.MAX_SAFE_INTEGER)
     throw new CdnProtocolError(`${named} (${n}) is beyond 2^53 and cannot be kept exactly`, method);
