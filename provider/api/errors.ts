@@ -38,7 +38,7 @@ export class CdnError extends Error {
   readonly method?: string;
   /** How many attempts were made before giving up (1 when the call was not retried). */
   attempts?: number;
-  /** The error this one adds context to (see `withContext`), or the low-level error behind it. */
+  /** The low-level error behind this one, when there is one. */
   cause?: unknown;
 
   constructor(type: CdnErrorType, message: string, method?: string) {
@@ -225,17 +225,14 @@ export interface TransportErrorInit {
 
 /** The call did not complete at the transport level; the fields are {@link TransportErrorInit}'s. */
 export class CdnTransportError extends CdnError {
-  readonly maybeProcessed: boolean;
-  readonly status?: number;
-  readonly code?: string;
-  readonly retryAfterMs?: number;
+  declare readonly maybeProcessed: boolean;
+  declare readonly status?: number;
+  declare readonly code?: string;
+  declare readonly retryAfterMs?: number;
 
-  constructor(init: TransportErrorInit) {
-    super(init.type, init.message, init.method);
-    this.maybeProcessed = init.maybeProcessed;
-    this.status = init.status;
-    this.code = init.code;
-    this.retryAfterMs = init.retryAfterMs;
+  constructor({ type, message, method, ...fields }: TransportErrorInit) {
+    super(type, message, method);
+    Object.assign(this, fields);
   }
 
   /**
@@ -293,19 +290,12 @@ export class CdnProtocolError extends CdnError {
 }
 
 /**
- * The same error with `context` in front of its message ("pull zone 'x' (id 3): ..."): a new
- * object of the same class, so `instanceof`, `type`, `retryable`, `attempts` and every field stay
- * as they were, and `cause` is the original. The original is never changed, so an error shared by
- * several callers (one failed listZones read by many zones) keeps its own message for each.
+ * The same error with another message (to redact or complete one): a new object of the same class, so `instanceof`,
+ * `type`, `retryable`, `attempts`, `cause` and every field stay as they were. The original is never changed, so an
+ * error shared by several callers (one failed listZones read by many zones) keeps its own message for each.
  */
-export function withContext<E extends Error>(err: E, context: string): E {
-  if (!context || err.message === context || err.message.startsWith(`${context}: `)) return err;
-  return copyWithMessage(err, `${context}: ${err.message}`, err);
-}
-
-/** The same error with another message (used to redact one): same class and fields, original as `cause`. */
 export function withMessage<E extends Error>(err: E, message: string): E {
-  return message === err.message ? err : copyWithMessage(err, message, (err as { cause?: unknown }).cause);
+  return message === err.message ? err : copyWithMessage(err, message);
 }
 
 /**
@@ -322,7 +312,7 @@ export function terminalSafe(e: unknown): unknown {
   const reasons = (e as { reasons?: unknown }).reasons;
   const reasonsSafe = !Array.isArray(reasons) || reasons.every((r) => typeof r !== "string" || printableLines(r) === r);
   if (message === e.message && stackSafe && reasonsSafe) return e;
-  const out = copyWithMessage(e, message, (e as { cause?: unknown }).cause);
+  const out = copyWithMessage(e, message);
   if (!reasonsSafe)
     Object.defineProperty(out, "reasons", {
       value: (reasons as unknown[]).map((r) => (typeof r === "string" ? printableLines(r) : r)),
@@ -333,23 +323,21 @@ export function terminalSafe(e: unknown): unknown {
   return out;
 }
 
-function copyWithMessage<E extends Error>(err: E, message: string, cause: unknown): E {
+function copyWithMessage<E extends Error>(err: E, message: string): E {
   const copy = Object.create(Object.getPrototypeOf(err)) as E;
   for (const key of Object.getOwnPropertyNames(err)) {
     if (key === "message" || key === "stack") continue;
     Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(err, key)!);
   }
+  // As Error defines them: own, writable and not enumerable.
+  const own = (key: string, value: unknown) =>
+    Object.defineProperty(copy, key, { value, writable: true, configurable: true, enumerable: false });
   message = printableLines(message);
-  Object.defineProperty(copy, "message", { value: message, writable: true, configurable: true, enumerable: false });
-  if (cause !== undefined)
-    Object.defineProperty(copy, "cause", { value: cause, writable: true, configurable: true, enumerable: false });
+  own("message", message);
+  const cause = (err as { cause?: unknown }).cause;
+  if (cause !== undefined) own("cause", cause);
   const frames = (err.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l));
-  Object.defineProperty(copy, "stack", {
-    value: [`${err.name}: ${message}`, ...frames].join("\n"),
-    writable: true,
-    configurable: true,
-    enumerable: false,
-  });
+  own("stack", [`${err.name}: ${message}`, ...frames].join("\n"));
   return copy;
 }
 
@@ -420,31 +408,21 @@ export function errorFromNetwork(
   ctx: NetworkContext = {},
 ): CdnTransportError {
   const code = err.code;
-  const msg = redact(err.message, secrets);
+  const fail = (type: "timeout" | "connection", text: string) =>
+    new CdnTransportError({ type, message: `${method}: ${text}`, method, maybeProcessed: sent, code });
   const at = ctx.where ? ` at ${redact(ctx.where, secrets)} (${settingRef("baseUrl")})` : "";
   if (code === "ETIMEDOUT_CALL") {
     const limit = ctx.timeoutMs === undefined ? "the call timeout" : `${ctx.timeoutMs} ms`;
-    const text =
+    return fail(
+      "timeout",
       ctx.firstContact === undefined
         ? `no answer${at} within ${limit} (the timeout of one attempt: raise it with ${settingRef("timeoutMs")})`
-        : `no answer${at} within ${limit}, and nothing has answered at this address yet: check that ${settingRef("baseUrl")} is the API's address and that it is reachable from here (the timeout of one attempt${ctx.firstContact === true ? ` before the first answer: ${settingRef("firstContactTimeoutMs")}` : `: ${settingRef("timeoutMs")}`})`;
-    return new CdnTransportError({
-      type: "timeout",
-      message: `${method}: ${text}`,
-      method,
-      maybeProcessed: sent,
-      code,
-    });
+        : `no answer${at} within ${limit}, and nothing has answered at this address yet: check that ${settingRef("baseUrl")} is the API's address and that it is reachable from here (the timeout of one attempt${ctx.firstContact === true ? ` before the first answer: ${settingRef("firstContactTimeoutMs")}` : `: ${settingRef("timeoutMs")}`})`,
+    );
   }
   const refused =
     code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EHOSTUNREACH"
       ? ": is it the API's address, and is the API up?"
       : "";
-  return new CdnTransportError({
-    type: "connection",
-    message: `${method}: connection failed (${code ?? "error"}: ${msg})${at}${refused}`,
-    method,
-    maybeProcessed: sent,
-    code,
-  });
+  return fail("connection", `connection failed (${code ?? "error"}: ${redact(err.message, secrets)})${at}${refused}`);
 }

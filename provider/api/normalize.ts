@@ -10,10 +10,8 @@ import { mayAnswerTotal, REPORT_FIELDS, type ReportName } from "./reportShapes";
 
 type Row = Record<string, unknown>;
 
-/** Makes one value JSON-safe: `Buffer` to text, nested values alike, non-finite numbers to null. */
+/** Makes a decoded value JSON-safe (its dates and base64 are text: docs/client.md): non-finite numbers to null. */
 export function jsonSafe(v: unknown): unknown {
-  if (v instanceof Date) return Number.isNaN(v.getTime()) ? "" : v.toISOString();
-  if (Buffer.isBuffer(v)) return v.toString("utf8");
   if (Array.isArray(v)) return v.map(jsonSafe);
   if (v && typeof v === "object") {
     const out: Row = {};
@@ -32,7 +30,7 @@ function defineData(o: Row, k: string, v: unknown): void {
 }
 
 function isStruct(v: unknown): v is Row {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date) && !Buffer.isBuffer(v);
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** What a wrong value is, for messages: `missing`, `nil`, `an array`, `a struct`, or its `typeof`. */
@@ -82,8 +80,7 @@ function toFigure(
   } else if (typeof v === "string" && NON_FINITE_TEXT.test(v))
     n = /nan/i.test(v) ? NaN : v.trim().startsWith("-") ? -Infinity : Infinity;
   else throw new CdnProtocolError(`${named} is not a number (${kindOf(v)})`, method);
-  if (Number.isNaN(n)) throw new CdnProtocolError(`${named} is NaN, not a figure`, method);
-  if (!Number.isFinite(n)) throw new CdnProtocolError(`${named} is ${n > 0 ? "" : "-"}Infinity, not a figure`, method);
+  if (!Number.isFinite(n)) throw new CdnProtocolError(`${named} is ${n}, not a figure`, method);
   if (n < 0 && sign === "count") throw new CdnProtocolError(`${named} is negative (${n}), not a count`, method);
   if (Math.abs(n) > Number.MAX_SAFE_INTEGER)
     throw new CdnProtocolError(`${named} (${n}) is beyond 2^53 and cannot be kept exactly`, method);
@@ -155,12 +152,10 @@ export function normalizeZones(v: unknown, method: string, fields: readonly stri
     const id = toId(raw.id, method, `the id in row ${i + 1}`);
     if (seen.has(id)) throw new CdnProtocolError(`zone ${id} is listed twice`, method);
     seen.add(id);
-    const sent = raw.name === null || raw.name === undefined ? undefined : toText(raw.name);
-    if ((sent === undefined || sent === "") && !nameOptional)
-      throw new CdnProtocolError(`zone ${id} has no name`, method);
+    const named = toText(raw.name) !== "";
+    if (!named && !nameOptional) throw new CdnProtocolError(`zone ${id} has no name`, method);
     const row: Row = { id };
     for (const [k, x] of Object.entries(raw)) if (!fields.includes(k)) defineData(row, k, jsonSafe(x));
-    const named = sent !== undefined && sent !== "";
     for (const f of fields) {
       if (f === "id" || (f === "name" && !named)) continue;
       row[f] = toText(raw[f]);

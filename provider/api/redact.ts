@@ -156,10 +156,8 @@ const ESCAPES: [RegExp, (m: RegExpMatchArray) => string | undefined][] = [
 function decodeWith(view: Unit[], re: RegExp, read: (m: RegExpMatchArray) => string | undefined): Unit[] {
   const out: Unit[] = [];
   let from = 0;
-  for (const m of view
-    .map((u) => u.ch)
-    .join("")
-    .matchAll(re)) {
+  const text = view.map((u) => u.ch).join("");
+  for (const m of text.matchAll(re)) {
     const ch = read(m);
     if (ch === undefined) continue;
     const at = m.index!;

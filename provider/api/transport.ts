@@ -175,9 +175,8 @@ export class Transport {
         "Content-Length": payload.length,
         "User-Agent": this.opts.userAgent ?? "pulumi-cdn-zones",
       };
-      const { protocol, hostname, port } = this.base;
-      const options = { protocol, hostname, port: port || undefined, path: this.path(group), method: "POST", headers };
-      const req = (protocol === "https:" ? https : http).request({ ...options, agent: this.agent }, (res) => {
+      const options = { method: "POST", headers, agent: this.agent };
+      const req = (this.base.protocol === "https:" ? https : http).request(call.where, options, (res) => {
         this.markContacted();
         readResponse(res, call, outcome);
       });
@@ -250,7 +249,7 @@ function readResponse(res: http.IncomingMessage, call: CallContext, outcome: Out
   const tooLarge = () =>
     new CdnProtocolError(`response larger than ${max} bytes (the client's maxResponseBytes)`, method);
   if (Number(res.headers["content-length"]) > max) return refuse(res, outcome, tooLarge());
-  const encoding = (header(res.headers["content-encoding"]) ?? "identity").trim().toLowerCase();
+  const encoding = (res.headers["content-encoding"] ?? "identity").trim().toLowerCase();
   const identity = encoding === "identity" || encoding === "";
   const inflater = identity ? undefined : INFLATERS.get(encoding);
   if (!identity && inflater === undefined) {
@@ -283,7 +282,7 @@ function readResponse(res: http.IncomingMessage, call: CallContext, outcome: Out
     chunks.push(c);
   });
   body.on("end", () => {
-    const [serverDate, retryAfter] = [header(res.headers.date), header(res.headers["retry-after"])];
+    const { date: serverDate, "retry-after": retryAfter } = res.headers;
     outcome.succeed({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), serverDate, retryAfter });
   });
   res.on("aborted", () => {
@@ -302,10 +301,6 @@ function refuse(res: http.IncomingMessage, outcome: Outcome, err: Error, inflate
 
 /** What came back over HTTP, before decoding. */
 type Received = { status: number; body: Buffer; serverDate?: string; retryAfter?: string };
-
-function header(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
 
 /** Whether a body starts as XML-RPC does (an XML declaration or `<methodResponse>`). */
 function looksXmlRpc(body: Buffer): boolean {

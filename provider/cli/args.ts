@@ -88,10 +88,7 @@ const COMMANDS = new Map<string, [number, string[]]>([
 
 /** The kinds of `--kinds`, each checked; order and repeats do not matter. */
 function parseKinds(text: string): ZoneKind[] {
-  const kinds = text
-    .split(",")
-    .map((k) => k.trim().toLowerCase())
-    .filter((k) => k !== "");
+  const kinds = text.split(",").flatMap((k) => k.trim().toLowerCase() || []);
   const bad = kinds.filter((k) => !isZoneKind(k));
   if (bad.length || !kinds.length)
     throw new UsageError(
@@ -117,11 +114,10 @@ function readKeyFile(file: string): string {
 
 /** Parses `argv` (without node and the script). */
 export function parseCommand(argv: readonly string[]): CliCommand {
-  if (argv.some((a) => a === "--api-key" || a.startsWith("--api-key="))) {
+  if (argv.some((a) => a === "--api-key" || a.startsWith("--api-key=")))
     throw new UsageError(
       "--api-key is not accepted (it would show in the shell history and process list): set CDN_API_KEY or use --api-key-file FILE",
     );
-  }
   let parsed;
   try {
     const text = [...COMMANDS.values()].flatMap(([, flags]) => flags.map((f) => [f, { type: "string" as const }]));

@@ -45,11 +45,8 @@ export function cover(stacks: BackendStack[], rows: Partial<Record<ZoneKind, Zon
     }
     const ids = new Set(rows[kind]!.map((r) => r.id));
     for (const s of stacks)
-      stale.push(
-        ...s.held
-          .filter((z) => z.kind === kind && here(z) && !ids.has(z.id))
-          .map((z) => ({ stack: s.name, ...z, kind })),
-      );
+      for (const z of s.held)
+        if (z.kind === kind && here(z) && !ids.has(z.id)) stale.push({ stack: s.name, ...z, kind });
   }
   zones.sort(
     (a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || a.kind.localeCompare(b.kind) || a.id - b.id,

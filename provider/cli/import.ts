@@ -43,13 +43,10 @@ export async function importZones(
   try {
     for (const kind of options.kinds) {
       const spec = specOf(kind);
-      let rows: Record<string, unknown>[];
       progress(`listing ${spec.label}s...`);
-      try {
-        rows = (await client[spec.group].listZones()) as unknown as Record<string, unknown>[];
-      } catch (e) {
-        throw new Error(`listing ${spec.label}s failed: ${(e as Error).message}${listingHint(e, kind, options.kinds)}`);
-      }
+      const rows = (await client[spec.group].listZones().catch((e: Error) => {
+        throw new Error(`listing ${spec.label}s failed: ${e.message}${listingHint(e, kind, options.kinds)}`);
+      })) as unknown as Record<string, unknown>[];
       // Zones a stack of the backend manages are its own; one a stack retired is said (docs/resources.md).
       const kept = rows.filter((r) => {
         const id = Number(r.id);

@@ -66,9 +66,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command.options.out) {
     fs.mkdirSync(path.dirname(path.resolve(command.options.out)), { recursive: true });
     fs.writeFileSync(command.options.out, result.text);
-  } else {
-    process.stdout.write(result.text);
-  }
+  } else process.stdout.write(result.text);
   progress(summaryLine(total, result.skipped.length, command.options.out ?? "stdout"));
   if (result.passwords.length) {
     process.stderr.write(

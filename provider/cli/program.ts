@@ -38,8 +38,7 @@ function namePool(join: (base: string, n: number) => string): (base: string) => 
 const pascalWords = (text: string): string =>
   text
     .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w !== "")
-    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join("") || "Zone";
 
 /** A zone as listZones returned it (wire keys), with its kind. */
@@ -78,18 +77,11 @@ export interface GeneratedProgram {
 /** Code-point order: the same on every machine, unlike `localeCompare`. */
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The inputs a listed row can give: listed, not secret, with a non-empty value. */
-function listedInputs(kind: ZoneKind, row: Record<string, unknown>): [string, string][] {
-  const out: [string, string][] = [];
-  for (const f of specOf(kind).fields) {
-    if (!f.listed || f.secret || f.input === "name") continue;
-    const v = row[f.wire];
-    // An empty value is the API's "not set": declaring "" would fail the field's check.
-    if (v === undefined || v === null || v === "") continue;
-    out.push([f.input, String(v)]);
-  }
-  return out;
-}
+/** The inputs a listed row can give: listed, not secret, with a value ("" is the API's "not set": the check refuses it). */
+const listedInputs = (kind: ZoneKind, row: Record<string, unknown>): [string, string][] =>
+  specOf(kind)
+    .fields.filter((f) => f.listed && !f.secret && f.input !== "name" && (row[f.wire] ?? "") !== "")
+    .map((f) => [f.input, String(row[f.wire])]);
 
 /** The languages `cdn-zones import --language` writes: the package's classes, or the provider plugin's types. */
 export const LANGUAGES = ["typescript", "yaml", "python"] as const;

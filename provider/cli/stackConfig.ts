@@ -50,13 +50,8 @@ export function pulumiOut(run: PulumiRunner, args: string[], env: NodeJS.Process
   return r.stdout;
 }
 
-/** `pulumi stack export` of `stack` (default the selected one), parsed: its `deployment` is the checkpoint. */
-export function stackExport<D>(run: PulumiRunner, stack: string | undefined, env: NodeJS.ProcessEnv) {
-  const which = stack ? ["--stack", stack] : [];
-  return JSON.parse(pulumiOut(run, ["stack", "export", ...which], env)) as { deployment?: D } & Record<string, unknown>;
-}
-
-const NOTHING: ConfigLookup = () => undefined;
+/** A stack config that was not read, and why (`problem`; undefined outside a project when no stack was named). */
+const unread = (problem?: string): StackConfig => ({ lookup: () => undefined, keys: [], problem });
 
 /** The folder holding `Pulumi.yaml` (or `.yml`), from `dir` upwards as the CLI looks for it; undefined outside a project. */
 export function findProjectDir(dir: string): string | undefined {
@@ -70,9 +65,8 @@ export function findProjectDir(dir: string): string | undefined {
 export function parseConfigJson(text: string): Record<string, string> {
   const parsed = JSON.parse(text) as Record<string, { value?: unknown } | undefined>;
   const out: Record<string, string> = {};
-  for (const [key, entry] of Object.entries(parsed ?? {})) {
+  for (const [key, entry] of Object.entries(parsed ?? {}))
     if (key.startsWith("cdn:") && entry && typeof entry.value === "string") out[key] = entry.value;
-  }
   return out;
 }
 
@@ -82,27 +76,18 @@ export function readStackConfig(
 ): StackConfig {
   const cwd = opts.cwd ?? process.cwd();
   const project = findProjectDir(cwd);
-  if (!project) {
-    if (opts.stack)
-      return { lookup: NOTHING, keys: [], problem: `--stack ${opts.stack}: no Pulumi.yaml here or above` };
-    return { lookup: NOTHING, keys: [] };
-  }
+  if (!project) return unread(opts.stack && `--stack ${opts.stack}: no Pulumi.yaml here or above`);
   const args = ["config", "--json", "--show-secrets", ...(opts.stack ? ["--stack", opts.stack] : [])];
   const env = { ...(opts.env ?? process.env), PULUMI_SKIP_UPDATE_CHECK: "true" };
   const r = (opts.run ?? runPulumi)(args, cwd, env);
   const which = opts.stack ? `stack ${opts.stack}` : "the selected stack";
   const why = pulumiFailure(r);
-  if (why)
-    return {
-      lookup: NOTHING,
-      keys: [],
-      problem: `the config of ${which} of the project in ${project} was not read: ${why}`,
-    };
+  if (why) return unread(`the config of ${which} of the project in ${project} was not read: ${why}`);
   let values: Record<string, string>;
   try {
     values = parseConfigJson(r.stdout);
   } catch {
-    return { lookup: NOTHING, keys: [], problem: `\`pulumi ${args.join(" ")}\` printed no JSON` };
+    return unread(`\`pulumi ${args.join(" ")}\` printed no JSON`);
   }
   const keys = Object.keys(values).sort();
   return {

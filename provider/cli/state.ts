@@ -108,8 +108,7 @@ export function readStacks(run: PulumiRunner, env: NodeJS.ProcessEnv): BackendSt
     const held = heldZones(resources ?? [], `the state of stack ${name}`);
     const stackId = stackIdOf(resources);
     const recorded = stackId ? recordedZones(stackId.outputs?.retired) : recordedZones(readRecord(run, e, name).zones);
-    const holds = new Set(held.map((z) => `${z.kind}:${z.id}`));
-    return { name, current: current === true, held, retired: recorded.filter((z) => !holds.has(`${z.kind}:${z.id}`)) };
+    return { name, current: current === true, held, retired: recorded.filter((z) => !holds(held, z.kind!, z.id)) };
   });
 }
 

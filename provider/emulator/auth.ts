@@ -18,12 +18,6 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|
 const HEX_RE = /^[0-9a-fA-F]{64}$/;
 const AUTH_NAMES = ["apiUserId", "authString", "currentDate"] as const;
 
-function formatOffset(minutes: number): string {
-  const abs = Math.abs(minutes);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${minutes < 0 ? "-" : "+"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-}
-
 /** The last accepted currentDate: concurrent calls mostly share the same second. */
 let lastDate = "";
 let lastInstant = 0;
@@ -40,12 +34,11 @@ export function parseCurrentDate(text: string): number {
   // Date.UTC rolls 2026-02-30 over to March; a real calendar date survives the round trip.
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59)
     throw Faults.badDate();
-  if (m[8] === "Z") throw Faults.wrongOffset("Z", formatOffset(PACIFIC.offset(local)));
+  if (m[8] === "Z") throw Faults.wrongOffset("Z", PACIFIC.formatOffset(local, "short"));
   const sign = m[8][0] === "-" ? -1 : 1;
   const offset = sign * (Number(m[8].slice(1, 3)) * 60 + Number(m[8].slice(4, 6)));
   const instant = local - offset * 60000;
-  const expected = PACIFIC.offset(instant);
-  if (offset !== expected) throw Faults.wrongOffset(m[8], formatOffset(expected));
+  if (offset !== PACIFIC.offset(instant)) throw Faults.wrongOffset(m[8], PACIFIC.formatOffset(instant, "short"));
   lastDate = text;
   lastInstant = instant;
   return instant;

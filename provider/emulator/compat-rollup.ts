@@ -41,12 +41,8 @@ function summed(rows: readonly WireOut[]): WireOut[] {
     }
   }
   const out = [...byKey.values()];
-  for (const row of out) {
-    if ("cache_hit_ratio" in row) {
-      const hits = numberOf(row.hits);
-      row.cache_hit_ratio = new Double(hits > 0 ? numberOf(row.cache_hits) / hits : 0);
-    }
-  }
+  for (const row of out.filter((r) => "cache_hit_ratio" in r))
+    row.cache_hit_ratio = new Double(numberOf(row.hits) > 0 ? numberOf(row.cache_hits) / numberOf(row.hits) : 0);
   return out;
 }
 

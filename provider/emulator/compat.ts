@@ -46,9 +46,7 @@ const LEGACY_COLUMNS: Readonly<Record<string, string>> = {
   peak_concurrent: "max_concurrent",
 };
 const FROM_LEGACY: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(LEGACY_COLUMNS)
-    .filter(([k]) => k !== "hour")
-    .map(([k, v]) => [v, k]),
+  Object.entries(LEGACY_COLUMNS).flatMap(([k, v]) => (k === "hour" ? [] : [[v, k]])),
 );
 
 /**
@@ -119,17 +117,14 @@ function legacyAnswer(method: string, value: WireOut): WireOut {
   if (name === "listZones" && Array.isArray(value)) {
     const kind = kindOfGroup(group);
     const onlyId = kind !== undefined && ZONE_KIND_TABLE[kind].rowsMayOmitFields;
-    return (value as readonly WireOut[]).map((row) => {
-      if (!isStruct(row)) return row;
-      // §2.2 shows no live-zone field but `id`: a kind whose rows may carry only that gets only that.
-      if (onlyId) return { id: new I8(numberOf(row.id)) };
-      return { ...row, id: new I8(numberOf(row.id)) };
-    });
+    // §2.2 shows no live-zone field but `id`: a kind whose rows may carry only that gets only that.
+    return (value as readonly WireOut[]).map((row) =>
+      isStruct(row) ? { ...(onlyId ? {} : row), id: new I8(numberOf(row.id)) } : row,
+    );
   }
   if (group === "cache" && typeof value === "boolean") return value ? 1 : 0;
-  if (group === "user" && name === "listUsers" && Array.isArray(value)) {
+  if (group === "user" && name === "listUsers" && Array.isArray(value))
     return (value as readonly WireOut[]).map((row) => (isStruct(row) ? legacyUser(row) : row));
-  }
   if (method === "account.getBandwidth" && Array.isArray(value)) {
     // One number, the bytes left, as public clients read it.
     const row = (value as readonly WireOut[])[0];

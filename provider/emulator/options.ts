@@ -137,13 +137,9 @@ const OPTIONS: { readonly [K in keyof EmulatorOptions]?: OptionRow } = {
 };
 
 /** The flags' rows, by flag name. */
-export const FLAG_ROWS = Object.entries(OPTIONS)
-  .map(([key, row]) => ({
-    key: key as keyof EmulatorOptions,
-    name: row.flag?.split(" ")[0] ?? "",
-    row,
-  }))
-  .filter((f) => f.name !== "");
+export const FLAG_ROWS = Object.entries(OPTIONS).flatMap(([key, row]) =>
+  row.flag ? [{ key: key as keyof EmulatorOptions, name: row.flag.split(" ")[0], row }] : [],
+);
 
 /** Throws when `value` is not what option `key` takes: a CliError naming `--flag` when given, else a TypeError. */
 export function checkOption(key: keyof EmulatorOptions, value: unknown, flag?: string): void {

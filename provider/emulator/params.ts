@@ -32,21 +32,19 @@ function convertStruct(spec: ParamSpec, index: number, value: WireValue): Record
   const keys = spec.keys ?? [];
   const out: Record<string, string> = {};
   for (const [key, member] of value.v) {
-    if (!keys.includes(key)) {
+    if (!keys.includes(key))
       throw Faults.invalidParams(
         `${label(spec, index)} has unknown key '${key.slice(0, 40)}' (accepted: ${keys.join(", ")})`,
       );
-    }
     if (member.t !== "string")
       throw Faults.invalidParams(
         `${label(spec, index)}: ${spec.name}.${key} must be a string, got ${wireTypeName(member)}`,
       );
     out[key] = member.v;
   }
-  for (const key of spec.requiredKeys ?? []) {
+  for (const key of spec.requiredKeys ?? [])
     if (!Object.prototype.hasOwnProperty.call(out, key))
       throw Faults.invalidParams(`${label(spec, index)} lacks required key '${key}'`);
-  }
   return out;
 }
 
@@ -59,11 +57,10 @@ function convertSortby(method: MethodSpec, spec: ParamSpec, index: number, value
     const m = SORT_RE.exec(item.v.trim());
     if (!m)
       throw Faults.invalidParams(`${label(spec, index)} item ${i} '${item.v.slice(0, 60)}' is not '<column> ASC|DESC'`);
-    if (!columns.includes(m[1])) {
+    if (!columns.includes(m[1]))
       throw Faults.invalidParams(
         `${label(spec, index)} item ${i}: '${m[1].slice(0, 40)}' is not a column of ${method.name} (columns: ${columns.join(", ")})`,
       );
-    }
     return { column: m[1], desc: m[2].toUpperCase() === "DESC" };
   });
 }
@@ -118,13 +115,12 @@ export function checkParams(method: MethodSpec, params: readonly WireValue[], co
   specs.forEach((spec, i) => {
     const value = params[i + AUTH_COUNT];
     if (value === undefined || value.t === "nil") {
-      if (spec.required) {
+      if (spec.required)
         throw Faults.invalidParams(
           value
             ? `${label(spec, i)} of ${wire} must not be nil`
             : `missing ${label(spec, i)} of ${wire}, type ${spec.type}`,
         );
-      }
       return;
     }
     args[spec.name] = convert(method, spec, i, value, company);

@@ -105,12 +105,9 @@ const renderFault = (fault: RpcFault) => faultResponse(fault.faultCode, fault.fa
 /** Sends what an injected kind stands for (INJECTED); `xml` is the answer it replaces, if the call ran. */
 function sendInjected(injection: Injection, req: http.IncomingMessage, res: http.ServerResponse, xml = ""): void {
   const { send, status } = INJECTED[injection.kind!];
-  if (send === "reset") {
-    // A TCP RST where Node supports it, so the client sees ECONNRESET.
-    const socket = req.socket as Socket & { resetAndDestroy?: () => Socket };
-    if (typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
-    else socket.destroy();
-  } else if (status) {
+  // A TCP RST, so the client sees ECONNRESET.
+  if (send === "reset") req.socket.resetAndDestroy();
+  else if (status) {
     const retry: Record<string, string> = status === 503 ? { "Retry-After": String(injection.retryAfterS ?? 1) } : {};
     reply(res, `${status} ${http.STATUS_CODES[status]} (injected by cdn-emulator)\n`, retry, status);
   } else if (send === "html") {
@@ -202,7 +199,7 @@ export class EmulatorServer {
       this.closing = new Promise<void>((resolve) => {
         this.http.close(() => resolve());
         for (const socket of this.sockets) socket.destroy();
-        this.http.closeAllConnections?.();
+        this.http.closeAllConnections();
       });
     }
     return this.closing;
@@ -323,12 +320,10 @@ export class EmulatorServer {
   }
 
   private finish(record: CallRecord): void {
-    const rounded = { ...record, ms: Math.round(record.ms * 100) / 100 };
-    const clean = Object.fromEntries(
-      Object.entries(rounded).filter(([, v]) => v !== undefined),
-    ) as unknown as CallRecord;
+    const entries = Object.entries({ ...record, ms: Math.round(record.ms * 100) / 100 });
+    const clean = Object.fromEntries(entries.filter(([, v]) => v !== undefined)) as unknown as CallRecord;
     this.deps.recorder.record(clean);
-    if (this.deps.log) this.deps.log(logLine(clean));
+    this.deps.log?.(logLine(clean));
   }
 }
 

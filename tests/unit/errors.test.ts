@@ -1,6 +1,6 @@
 /**
- * Redaction as a server may echo a secret back (escaped, re-spaced, cut, in part), and `withContext`,
- * which adds context to an error without touching the original.
+ * Redaction as a server may echo a secret back (escaped, re-spaced, cut, in part), and `withMessage`,
+ * which gives an error another message without touching the original.
  */
 import { authString } from "../../provider/api/auth";
 import {
@@ -9,7 +9,7 @@ import {
   CdnProtocolError,
   CdnTransportError,
   redact,
-  withContext,
+  withMessage,
 } from "../../provider/api/errors";
 import { rememberSecret } from "../../provider/api/redact";
 import { FAULT } from "../../provider/api/wire";
@@ -209,8 +209,8 @@ describe("redact: forms that look like the secret, or decode to it (issue 33, po
   });
 });
 
-describe("withContext", () => {
-  test("a new error of the same class, with the context in front; the original is untouched", () => {
+describe("withMessage", () => {
+  test("a new error of the same class with the new message; the original is untouched", () => {
     const original = new CdnTransportError({
       type: "http_status",
       message: "pullzone.listZones: HTTP 503",
@@ -220,8 +220,9 @@ describe("withContext", () => {
       retryAfterMs: 1000,
     });
     original.attempts = 5;
-    const a = withContext(original, "pull zone 'a' (id 3)");
-    const b = withContext(original, "pull zone 'b' (id 4)");
+    original.cause = new Error("socket");
+    const a = withMessage(original, "pull zone 'a' (id 3): pullzone.listZones: HTTP 503");
+    const b = withMessage(original, "pull zone 'b' (id 4): pullzone.listZones: HTTP 503");
     expect(a).toBeInstanceOf(CdnTransportError);
     expect(a).not.toBe(original);
     expect(a.message).toBe("pull zone 'a' (id 3): pullzone.listZones: HTTP 503");
@@ -237,21 +238,21 @@ describe("withContext", () => {
       method: "pullzone.listZones",
       name: "CdnTransportError",
     });
-    expect(a.cause).toBe(original);
+    expect(a.cause).toBe(original.cause);
     expect(a.stack!.split("\n")[0]).toBe("CdnTransportError: pull zone 'a' (id 3): pullzone.listZones: HTTP 503");
   });
 
   test("getters that read fields keep working (retryable of a cut body, notGranted)", () => {
-    const cut = withContext(new CdnProtocolError("unexpected end of the document", "x.y", true), "zone 'z'");
+    const cut = withMessage(new CdnProtocolError("unexpected end of the document", "x.y", true), "zone 'z': cut");
     expect(cut.retryable).toBe(true);
-    const denied = withContext(new CdnAuthError(FAULT.ACCESS_DENIED, "denied", "livezone.listZones"), "live zone 'z'");
+    const denied = withMessage(new CdnAuthError(FAULT.ACCESS_DENIED, "denied", "livezone.listZones"), "live zone 'z'");
     expect(denied).toBeInstanceOf(CdnAuthError);
     expect(denied.notGranted).toBe(true);
     expect(denied.type).toBe("auth");
   });
 
-  test("the same context twice is not repeated", () => {
-    const e = withContext(new CdnError("protocol", "boom"), "zone 'z'");
-    expect(withContext(e, "zone 'z'").message).toBe("zone 'z': boom");
+  test("the same message gives the same error", () => {
+    const e = new CdnError("protocol", "boom");
+    expect(withMessage(e, "boom")).toBe(e);
   });
 });

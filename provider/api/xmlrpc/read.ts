@@ -77,8 +77,7 @@ class Reader extends Scanner {
     if (n === "params" && k !== CLOSE) out = { kind: "value", value: k === EMPTY ? undefined : this.params(true)[0] };
     else if (n === "fault" && k === OPEN) out = this.fault();
     else return this.unexpected("<params> or <fault>");
-    this.skipMisc();
-    this.expectClose("methodresponse");
+    this.closing("methodresponse");
     this.end();
     return out;
   }
@@ -124,19 +123,15 @@ class Reader extends Scanner {
       if (k === CLOSE && n === "params") return out;
       if (n !== "param" || k !== OPEN) return this.unexpected("<param>");
       if (one && out.length) this.fail("response has more than one param");
-      this.skipMisc();
-      out.push(this.expectOpen("value", "<value> in <param>") === EMPTY ? this.untyped("") : this.value());
-      this.skipMisc();
-      this.expectClose("param");
+      out.push(this.opening("value", "<value> in <param>") === EMPTY ? this.untyped("") : this.value());
+      this.closing("param");
     }
   }
 
   /** After `<fault>`: a struct value with faultCode and faultString. */
   private fault(): DecodedResponse {
-    this.skipMisc();
-    const v = this.expectOpen("value", "<value> in <fault>") === EMPTY ? "" : this.value();
-    this.skipMisc();
-    this.expectClose("fault");
+    const v = this.opening("value", "<value> in <fault>") === EMPTY ? "" : this.value();
+    this.closing("fault");
     if (typeof v !== "object" || v === null || Array.isArray(v)) this.fail("the fault is not a struct");
     const f = v as Record<string, unknown>;
     return { kind: "fault", faultCode: f.faultCode, faultString: f.faultString };
@@ -156,10 +151,7 @@ class Reader extends Scanner {
     if (k === CLOSE) return this.unexpected("a type or </value>");
     if (!isBlank(text)) this.fail(`text before <${n}> in <value>`);
     const v = this.typed(n, k === EMPTY);
-    if (!this.eat("</value>")) {
-      this.skipMisc();
-      this.expectClose("value");
-    }
+    this.closing("value");
     return this.wire ? this.wireValue(n, v) : v;
   }
 
@@ -246,22 +238,9 @@ class Reader extends Scanner {
         if (k === CLOSE && n === "struct") return map ?? out;
         if (n !== "member" || k !== OPEN) return this.unexpected("<member> or </struct>");
       }
-      let key: string;
-      if (this.eat("<name>")) key = this.memberName(position++);
-      else {
-        this.skipMisc();
-        key = this.expectOpen("name", "<name> in <member>") === EMPTY ? "" : this.memberName(position++);
-      }
-      let v: unknown;
-      if (this.eat("<value>")) v = this.value();
-      else {
-        this.skipMisc();
-        v = this.expectOpen("value", "<value> in <member>") === EMPTY ? this.untyped("") : this.value();
-      }
-      if (!this.eat("</member>")) {
-        this.skipMisc();
-        this.expectClose("member");
-      }
+      const key = this.opening("name", "<name> in <member>") === EMPTY ? "" : this.memberName(position++);
+      const v = this.opening("value", "<value> in <member>") === EMPTY ? this.untyped("") : this.value();
+      this.closing("member");
       if (map) {
         if (map.has(key)) this.fail(`duplicate struct member '${key.slice(0, 40)}'`);
         map.set(key, v);
@@ -294,8 +273,7 @@ class Reader extends Scanner {
         out.push(kv === EMPTY ? this.untyped("") : this.value());
       }
     }
-    this.skipMisc();
-    this.expectClose("array");
+    this.closing("array");
     return out;
   }
 

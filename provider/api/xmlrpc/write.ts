@@ -53,26 +53,16 @@ export function formatDouble(n: number): string {
 }
 
 function writeValue(value: WireOut, out: string[]): void {
-  if (typeof value === "string") {
-    out.push(`<value><string>${escapeText(value)}</string></value>`);
-  } else if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new RangeError(`cannot send ${value} on the wire`);
-    out.push(
-      Number.isInteger(value)
-        ? `<value><int>${value}</int></value>`
-        : `<value><double>${formatDouble(value)}</double></value>`,
-    );
-  } else if (typeof value === "boolean") {
-    out.push(`<value><boolean>${value ? 1 : 0}</boolean></value>`);
-  } else if (value === null) {
-    out.push("<value><nil/></value>");
-  } else if (value instanceof Double) {
-    out.push(`<value><double>${formatDouble(value.value)}</double></value>`);
-  } else if (value instanceof I8) {
-    out.push(`<value><i8>${BigInt(value.value)}</i8></value>`);
-  } else if (value instanceof DateTimeText) {
+  if (typeof value === "string") out.push(`<value><string>${escapeText(value)}</string></value>`);
+  else if (typeof value === "number" && Number.isInteger(value)) out.push(`<value><int>${value}</int></value>`);
+  else if (typeof value === "number") out.push(`<value><double>${formatDouble(value)}</double></value>`);
+  else if (typeof value === "boolean") out.push(`<value><boolean>${value ? 1 : 0}</boolean></value>`);
+  else if (value === null) out.push("<value><nil/></value>");
+  else if (value instanceof Double) out.push(`<value><double>${formatDouble(value.value)}</double></value>`);
+  else if (value instanceof I8) out.push(`<value><i8>${BigInt(value.value)}</i8></value>`);
+  else if (value instanceof DateTimeText)
     out.push(`<value><dateTime.iso8601>${escapeText(value.text)}</dateTime.iso8601></value>`);
-  } else if (Array.isArray(value)) {
+  else if (Array.isArray(value)) {
     out.push("<value><array><data>");
     for (const item of value as readonly WireOut[]) writeValue(item, out);
     out.push("</data></array></value>");

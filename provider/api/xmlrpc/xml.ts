@@ -36,7 +36,8 @@ function nameAt(s: string, a: number, end: number, lowercase: boolean): string {
   return NAMES.find((n) => n === bare) ?? bare;
 }
 
-/** `</name>` of each canonical name, for the fast path of `leaf`. */
+/** `<name>` and `</name>` of each canonical name, for the fast paths of `opening`, `closing` and `leaf`. */
+const OPEN_TAGS: Record<string, string> = Object.fromEntries(NAMES.map((n) => [n, `<${n}>`]));
 const CLOSE_TAGS: Record<string, string> = Object.fromEntries(NAMES.map((n) => [n, `</${n}>`]));
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
@@ -148,6 +149,20 @@ export class Scanner {
     if (this.tag() !== CLOSE || this.name !== name) this.unexpected(`</${name}>`);
   }
 
+  /** `<name>` or `<name/>` (OPEN or EMPTY) past whitespace, comments and PIs; the usual markup is matched in place. */
+  protected opening(name: string, what: string): number {
+    if (this.eat(OPEN_TAGS[name])) return OPEN;
+    this.skipMisc();
+    return this.expectOpen(name, what);
+  }
+
+  /** `</name>` past whitespace, comments and PIs; the usual markup is matched in place. */
+  protected closing(name: string): void {
+    if (this.eat(CLOSE_TAGS[name])) return;
+    this.skipMisc();
+    this.expectClose(name);
+  }
+
   protected seen(): string {
     if (this.kind === 0) return "the end of the document";
     return `<${this.kind === CLOSE ? "/" : ""}${this.name}${this.kind === EMPTY ? "/" : ""}>`;
@@ -228,11 +243,7 @@ export class Scanner {
   /** Reads the tag at the current `<` into `kind` and `name`; returns the kind. */
   protected tag(): number {
     const s = this.s;
-    if (this.i >= s.length) {
-      this.kind = 0;
-      this.name = "";
-      this.fail("unexpected end of the document");
-    }
+    if (this.i >= s.length) this.fail("unexpected end of the document");
     const start = this.i;
     const close = s.charCodeAt(start + 1) === 0x2f; /* / */
     const a = close ? start + 2 : start + 1;
@@ -245,11 +256,7 @@ export class Scanner {
       j++;
     }
     let gt = s.charCodeAt(j) === 0x3e ? j : s.indexOf(">", j);
-    if (gt < 0 || j === a) {
-      this.kind = 0;
-      this.name = "";
-      this.fail(gt < 0 ? "unexpected end of the document inside a tag" : "a tag without a name");
-    }
+    if (gt < 0 || j === a) this.fail(gt < 0 ? "unexpected end of the document inside a tag" : "a tag without a name");
     // Attributes are ignored; a quoted one may hold '>'.
     if (gt > j && !close) gt = endOfTag(s, j, this);
     this.name = nameAt(s, a, j, lowercase);

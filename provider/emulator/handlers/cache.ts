@@ -17,12 +17,11 @@ function zonesForUrl(ctx: HandlerContext, url: string): number[] {
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return [];
   const host = parsed.hostname.toLowerCase();
-  return purgeableZones(ctx)
-    .filter(
-      (z) =>
-        cdnHost(z.name, ctx.account) === host || (z.vanity_domain !== "" && z.vanity_domain.toLowerCase() === host),
-    )
-    .map((z) => z.id);
+  return purgeableZones(ctx).flatMap((z) =>
+    cdnHost(z.name, ctx.account) === host || (z.vanity_domain !== "" && z.vanity_domain.toLowerCase() === host)
+      ? [z.id]
+      : [],
+  );
 }
 
 /** Zones named by `<zone_name>.<company_alias>` or by the bare zone name. */
@@ -30,9 +29,7 @@ function zonesForName(ctx: HandlerContext, zone: string): number[] {
   const suffix = `.${ctx.account.companyAlias}`.toLowerCase();
   const lower = zone.toLowerCase();
   const name = lower.endsWith(suffix) ? lower.slice(0, -suffix.length) : lower;
-  return purgeableZones(ctx)
-    .filter((z) => z.name.toLowerCase() === name)
-    .map((z) => z.id);
+  return purgeableZones(ctx).flatMap((z) => (z.name.toLowerCase() === name ? [z.id] : []));
 }
 
 /** A purge's answer: whether it matched a zone; recorded with the zones it matched. */

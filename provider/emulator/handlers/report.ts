@@ -44,11 +44,10 @@ function reportZones(ctx: HandlerContext, zoneId: number | undefined, streaming:
 }
 
 function guardSize(rows: number): void {
-  if (rows > MAX_REPORT_ROWS) {
+  if (rows > MAX_REPORT_ROWS)
     throw Faults.invalidParams(
       `the report would have ${rows} rows, above the emulator's limit of ${MAX_REPORT_ROWS}; narrow the range or name a zone`,
     );
-  }
 }
 
 /** Sorts (by `sortby`, else `fallback`), pages and converts rows for the wire. */

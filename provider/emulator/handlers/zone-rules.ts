@@ -19,10 +19,9 @@ export function nameProblem(name: string): string | undefined {
 
 /** Why string fields are refused (too long, by the one length rule of api/lengths.ts), or undefined. */
 export function fieldsProblem(values: Readonly<Record<string, string>>): string | undefined {
-  for (const [key, value] of Object.entries(values)) {
+  for (const [key, value] of Object.entries(values))
     if (key !== "name" && textLength(value) > MAX_TEXT_LENGTH)
       return `${key} must be at most ${MAX_TEXT_LENGTH} ${LENGTH_UNIT}`;
-  }
   return undefined;
 }
 

@@ -44,12 +44,7 @@ export interface LocalDay {
 }
 
 function localStart(day: number, zone: Zone): number {
-  if (zone === FixedOffsetZone.utcInstance) return day * DAY_MS;
-  const date = dayDate(day);
-  return DateTime.fromObject(
-    { year: Number(date.slice(0, 4)), month: Number(date.slice(5, 7)), day: Number(date.slice(8, 10)) },
-    { zone },
-  ).toMillis();
+  return zone === GMT ? day * DAY_MS : DateTime.fromISO(dayDate(day), { zone }).toMillis();
 }
 
 /** The local days from `from` to `to` inclusive (both `Y-m-d`). */

@@ -48,12 +48,7 @@ export function filePath(zoneId: number, k: number): string {
 }
 
 /** Hits and bytes of a zone's k-th file over `days` days from `firstDay`: Zipf-like, together below the zone's own. */
-export function fileTraffic(
-  zoneId: number,
-  k: number,
-  firstDay: number,
-  days: number,
-): { hits: number; transfer: number } {
+export function fileTraffic(zoneId: number, k: number, firstDay: number, days: number) {
   const daily = Math.floor(900 / (k + 1)) + (hash32(zoneId, k, 7) % 2);
   const hits = daily * days + (hash32(zoneId, k, firstDay * 4099 + days) % (days + 1));
   const size = 2_000 + (hash32(zoneId, k, 9) % 100_000);
