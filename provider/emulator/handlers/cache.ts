@@ -19,8 +19,7 @@ function zonesForUrl(ctx: HandlerContext, url: string): number[] {
   const host = parsed.hostname.toLowerCase();
   return purgeableZones(ctx)
     .filter(
-      (z) =>
-        cdnHost(z.name, ctx.account) === host || (z.vanity_domain !== "" && z.vanity_domain.toLowerCase() === host),
+      (z) => cdnHost(z.name, ctx.account) === host || (!!z.vanity_domain && z.vanity_domain.toLowerCase() === host),
     )
     .map((z) => z.id);
 }
