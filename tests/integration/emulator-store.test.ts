@@ -316,6 +316,11 @@ describe("emulator file store", () => {
         'zones[0] (pullzone 1 "a") has "storage_location", a field a pullzone does not have',
       ],
       ["a version without a migration", { version: 3 }, "unsupported version 3 (this emulator reads 1 to 2)"],
+      [
+        "a kind and a name that would drive a terminal, shown escaped",
+        { zones: [zone(1, "\u202e", { kind: "\u001b[2J" })] },
+        'zones[0] (\\u001b[2J 1 "\\u202e") has no known kind',
+      ],
     ])("refuses %s, naming the entry", async (_label, snapshot, reason) => {
       expect(await refusal(snapshot)).toContain(reason);
     });

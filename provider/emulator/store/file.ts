@@ -12,7 +12,7 @@ import { DataFileLock, DataFileLockedError } from "./lock";
 import { MemoryStore } from "./memory";
 import { DATA_VERSION, type EmulatorUser, type StoreSnapshot } from "./store";
 import { STORED_SHAPES } from "../zone-fields";
-import { preview } from "../../api/terminalText";
+import { preview, printable } from "../../api/terminalText";
 
 type Shapes = typeof STORED_SHAPES;
 const USER_STRING_FIELDS = ["username", "email", "fullname", "timezone", "phone"] as const;
@@ -59,9 +59,9 @@ function stringsProblem(label: string, entry: Record<string, unknown>, fields: r
 function zoneProblem(i: number, z: unknown, shapes: Shapes, seen: Map<string, number>): string | undefined {
   if (!isRecord(z)) return `zones[${i}] is not an object`;
   const what = [
-    typeof z.kind === "string" ? z.kind.slice(0, 20) : "",
+    typeof z.kind === "string" ? printable(z.kind, 20) : "",
     Number.isSafeInteger(z.id) ? String(z.id) : "",
-    typeof z.name === "string" ? JSON.stringify(z.name.slice(0, 70)) : "",
+    typeof z.name === "string" ? preview(z.name, 70) : "",
   ].filter(Boolean);
   const label = what.length ? `zones[${i}] (${what.join(" ")})` : `zones[${i}]`;
   if (!has(shapes, z.kind)) return `${label} has no known kind (${Object.keys(shapes).join(", ")})`;
