@@ -22,12 +22,11 @@ function groupOf(method: string, spelling: ZoneSpelling): ZoneGroup {
 
 /** A stored zone as the handle shows it: its listZones row, then what the row leaves out (never the password). */
 function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
-  const row = zoneRow(zone);
   const delivery = computedOf(zone.kind).some((c) => c.wire === "cdn_url")
     ? { cdn_url: cdnHost(zone.name, account) }
     : {};
   const { kind, id, name, label = "", createdAt } = zone;
-  return { kind, id, name, ...row, label, hasPassword: !!zone.passwordHash, ...delivery, createdAt };
+  return { kind, id, name, ...zoneRow(zone), label, hasPassword: !!zone.passwordHash, ...delivery, createdAt };
 }
 
 /** Refuses keys create does not take for `group`, values that are not strings, and characters XML forbids. */

@@ -3,7 +3,7 @@
  * values the API computes with each one's rule (a computed value of a new name fails the build until COMPUTED has it).
  */
 import { kindOfGroup, perGroup, type ZoneGroup } from "../api/kinds";
-import { KIND_ROWS, ZONE_KIND_TABLE, type KindRow } from "../api/zoneKinds";
+import { KIND_ROWS, ZONE_KIND_TABLE, type ComputedRow, type KindRow } from "../api/zoneKinds";
 import type { HandlerContext } from "./handlers/context";
 import { cdnHost, drawVanityIp, ipToInt, storageLocation } from "./handlers/zone-rules";
 import type { StoredZone } from "./store/store";
@@ -48,12 +48,7 @@ export const COMPUTED: {
 export const AS_INT: { readonly [W in ComputedWire]?: (value: string) => number } = { vanity_ip: ipToInt };
 
 /** One computed output of a kind, as the table gives it; one listZones shows is kept with the zone. */
-export type ComputedOutput = Readonly<{
-  wire: ComputedWire;
-  fromCreate: boolean;
-  fromList: boolean;
-  createWireType?: "int";
-}>;
+export type ComputedOutput = Omit<ComputedRow, "wire"> & { readonly wire: ComputedWire };
 
 /** The computed outputs of a group's kind, in the table's order. */
 export function computedOf(group: ZoneGroup): readonly ComputedOutput[] {

@@ -10,7 +10,7 @@ import { asId, INT32_MAX } from "../../api/ids";
 import { decodeUtf8, forbiddenXmlChar, isStruct, type WireOut } from "../../api/xmlrpc";
 import { DataFileLock, DataFileLockedError } from "./lock";
 import { MemoryStore } from "./memory";
-import { DATA_VERSION, type EmulatorUser, type StoreSnapshot } from "./store";
+import type { EmulatorUser, StoreSnapshot } from "./store";
 import { STORED_SHAPES } from "../zone-fields";
 import { preview, printable } from "../../api/terminalText";
 
@@ -29,6 +29,8 @@ export class DataFileError extends Error {
 const isRecord = (value: unknown): value is Record<string, unknown> => isStruct(value as WireOut);
 const has = (o: object, key: unknown) => typeof key === "string" && Object.prototype.hasOwnProperty.call(o, key);
 
+/** The layout the file is written in; it changes only with a migration from the one before. */
+const DATA_VERSION = 2;
 /** `MIGRATIONS[n]` turns a file of version n into one of version n + 1; the version changes only with one. */
 const MIGRATIONS: Readonly<Record<number, (data: Record<string, unknown>) => Record<string, unknown>>> = {
   // Up to 0.1.0 a zone held every kind's strings, "" where unset or not its kind's: the empty ones go (a zone's own
@@ -69,10 +71,9 @@ function zoneProblem(i: number, z: unknown, shapes: Shapes, seen: Map<string, nu
   if (!isWireId(z.id)) return `${label} has an id that is not an integer from 1 to ${INT32_MAX}`;
   if (seen.has(`#${z.id}`)) return `${label} repeats the id of zones[${seen.get(`#${z.id}`)}]`;
   seen.set(`#${z.id}`, i);
-  for (const [f, required] of shape) {
-    if (required && !has(z, f)) return `${label} lacks ${f}, which a ${z.kind} must have`;
-    if (!has(z, f)) z[f] = "";
-  }
+  const lacking = [...shape].find(([f, required]) => required && !has(z, f));
+  if (lacking) return `${label} lacks ${lacking[0]}, which a ${z.kind} must have`;
+  for (const f of shape.keys()) if (!has(z, f)) z[f] = "";
   const unknown = Object.keys(z).find((f) => !shape.has(f) && !["id", "kind", "createdAt"].includes(f));
   if (unknown) return `${label} has ${preview(unknown)}, a field a ${z.kind} does not have`;
   const problem = stringsProblem(label, z, [...shape.keys()]);
@@ -204,7 +205,7 @@ export class FileStore extends MemoryStore {
     const write = this.tail.then(() => {
       this.queued = undefined;
       this.written = this.revision;
-      return this.write(JSON.stringify(this.snapshot(), null, 1)).catch((error: unknown) => {
+      return this.write().catch((error: unknown) => {
         this.written = -1; // the next flush tries again with the whole state
         throw error;
       });
@@ -214,7 +215,9 @@ export class FileStore extends MemoryStore {
     return write;
   }
 
-  private async write(text: string): Promise<void> {
+  /** Writes the state as it is now (taken before the first await). */
+  private async write(): Promise<void> {
+    const text = JSON.stringify({ version: DATA_VERSION, ...this.snapshot() }, null, 1);
     const temp = path.join(
       path.dirname(this.file),
       `.${path.basename(this.file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,

@@ -1,7 +1,6 @@
 /** The in-memory store: maps indexed by id and by group+name, nothing persisted. */
 import { INT32_MAX } from "../../api/ids";
 import type { ZoneGroup } from "../../api/kinds";
-import { DATA_VERSION } from "./store";
 import type { EmulatorUser, Store, StoreSnapshot, StoredZone, ZonePatch } from "./store";
 
 /** Names are compared without regard to case (they become DNS labels). */
@@ -37,7 +36,7 @@ export class MemoryStore implements Store {
 
   /** The whole state as plain data, for the file store. */
   snapshot(): StoreSnapshot {
-    return { version: DATA_VERSION, nextZoneId: this.nextZoneId, zones: this.allZones(), users: this.userList };
+    return { nextZoneId: this.nextZoneId, zones: this.allZones(), users: this.userList };
   }
 
   zones(group: ZoneGroup): readonly StoredZone[] {

@@ -18,12 +18,8 @@ export type StoredZone = {
 /** Fields of a zone that create/update/edit may set (never id, kind or createdAt). */
 export type ZonePatch = Partial<Omit<StoredZone, "id" | "kind" | "createdAt">>;
 
-/** The data file's layout: a change to it bumps this, with a migration from the one before (store/file.ts). */
-export const DATA_VERSION = 2;
-
-/** The whole state, as the file store writes it. */
+/** The whole state, as the file store writes it (with the layout's `version`: store/file.ts). */
 export interface StoreSnapshot {
-  readonly version: typeof DATA_VERSION;
   readonly nextZoneId: number;
   readonly zones: readonly StoredZone[];
   readonly users: readonly EmulatorUser[];
