@@ -1,14 +1,13 @@
 /** The handle's zone methods: inspection, and changes as if through the control panel (drift), checked as create's. */
 import { kindInfo, zoneKindOf, type ZoneGroup, type ZoneSpelling } from "../api/kinds";
 import { ZONE_CREATE_KEYS } from "../api/methods";
-import { ZONE_ROW_FIELDS } from "../api/wire";
 import type { Account, HandlerContext } from "./handlers/context";
 import { cdnHost, passwordMatches as matchesHash } from "./handlers/zone-rules";
 import { changeZone, createZone } from "./handlers/zones";
 import type { Emulator, ZoneView } from "./index";
 import type { StoredZone } from "./store/store";
 import { forbiddenXmlChar } from "../api/xmlrpc";
-import { computedOf } from "./zone-fields";
+import { computedOf, zoneRow } from "./zone-fields";
 
 /** The part of the handle these make. */
 type ZoneAccess = Pick<Emulator, "zones" | "zoneByName" | "passwordMatches" | "seedZone" | "editZone" | "deleteZone">;
@@ -23,12 +22,11 @@ function groupOf(method: string, spelling: ZoneSpelling): ZoneGroup {
 
 /** A stored zone as the handle shows it: its listZones row, then what the row leaves out (never the password). */
 function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
-  const row = Object.fromEntries(ZONE_ROW_FIELDS[zone.kind].map((field) => [field, zone[field]]));
   const delivery = computedOf(zone.kind).some((c) => c.wire === "cdn_url")
     ? { cdn_url: cdnHost(zone.name, account) }
     : {};
-  const { kind, id, name, label, createdAt } = zone;
-  return { kind, id, name, ...row, label, hasPassword: zone.passwordHash !== "", ...delivery, createdAt };
+  const { kind, id, name, label = "", createdAt } = zone;
+  return { kind, id, name, ...zoneRow(zone), label, hasPassword: !!zone.passwordHash, ...delivery, createdAt };
 }
 
 /** Refuses keys create does not take for `group`, values that are not strings, and characters XML forbids. */

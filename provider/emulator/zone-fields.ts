@@ -2,10 +2,12 @@
  * What the emulator stores of a zone, from the kinds' table (api/zoneKinds.ts): the fields values may set, and the
  * values the API computes with each one's rule (a computed value of a new name fails the build until COMPUTED has it).
  */
-import { kindOfGroup, ZONE_KINDS, type ZoneGroup } from "../api/kinds";
-import { KIND_ROWS, ZONE_KIND_TABLE } from "../api/zoneKinds";
+import { kindOfGroup, perGroup, type ZoneGroup } from "../api/kinds";
+import { KIND_ROWS, ZONE_KIND_TABLE, type ComputedRow, type KindRow } from "../api/zoneKinds";
 import type { HandlerContext } from "./handlers/context";
 import { cdnHost, drawVanityIp, ipToInt, storageLocation } from "./handlers/zone-rules";
+import type { StoredZone } from "./store/store";
+import { ZONE_ROW_FIELDS } from "../api/wire";
 
 type Table = typeof ZONE_KIND_TABLE;
 type AnyField = { [K in keyof Table]: Table[K]["fields"][keyof Table[K]["fields"]] }[keyof Table];
@@ -16,20 +18,22 @@ type WireOf<T> = T extends { readonly wire: infer W extends string } ? W : never
 export type ComputedWire = WireOf<AnyComputed>;
 /** The string fields a zone's `values` may set, of any kind, but its name and password (stored as a hash). */
 export type ValueField = Exclude<WireOf<AnyField>, "name" | "password">;
-/** The computed values the emulator keeps with a zone: those listZones shows. */
-export type StoredComputed = WireOf<Extract<AnyComputed, { fromList: true }>>;
 
-/** Every field `values` may set of any kind (a kind that does not use one keeps ""), in the table's order. */
-export const VALUE_FIELDS: readonly ValueField[] = [
-  ...new Set(ZONE_KINDS.flatMap((k) => Object.values(ZONE_KIND_TABLE[k].fields).map((f) => f.wire))),
-].filter((w): w is ValueField => w !== "name" && w !== "password");
-
-/** Every computed value kept with a zone. */
-export const STORED_COMPUTED: readonly StoredComputed[] = [
-  ...new Set(
-    ZONE_KINDS.flatMap((k) => Object.values(KIND_ROWS[k].computed).flatMap((c) => (c.fromList ? [c.wire] : []))),
-  ),
-] as StoredComputed[];
+/**
+ * What a zone of a row's kind is stored with, each string with whether a data file must hold it: its fields (the
+ * password as its hash) as create requires them, and the values listZones shows. A test may shape a changed row.
+ */
+export function storedShape(row: KindRow): ReadonlyMap<string, boolean> {
+  const fields = Object.values(row.fields).map(
+    (f) => [f.rule === "password" ? "passwordHash" : f.wire, f.create === "required"] as const,
+  );
+  const kept = Object.values(row.computed).flatMap((c) => (c.fromList ? [[c.wire, false] as const] : []));
+  return new Map<string, boolean>([...fields, ...kept]);
+}
+/** Each group's stored shape: a field added to one kind's row changes that kind's zones only. */
+export const STORED_SHAPES: Readonly<Record<string, ReadonlyMap<string, boolean>>> = perGroup((k) =>
+  storedShape(KIND_ROWS[k]),
+);
 
 /** How the emulator makes each value the API computes (docs/emulator.md): per-zone ones are drawn, never from the id. */
 export const COMPUTED: {
@@ -44,16 +48,7 @@ export const COMPUTED: {
 export const AS_INT: { readonly [W in ComputedWire]?: (value: string) => number } = { vanity_ip: ipToInt };
 
 /** One computed output of a kind, as the table gives it; one listZones shows is kept with the zone. */
-export type ComputedOutput = { readonly fromCreate: boolean; readonly createWireType?: "int" } & (
-  { readonly wire: StoredComputed; readonly fromList: true } | { readonly wire: ComputedWire; readonly fromList: false }
-);
-
-/** Every string field a stored zone has, "" (a kind keeps "" in what it does not use). */
-export const blankZoneFields = () =>
-  Object.fromEntries([...VALUE_FIELDS, ...STORED_COMPUTED].map((f) => [f, ""])) as Record<
-    ValueField | StoredComputed,
-    string
-  >;
+export type ComputedOutput = Omit<ComputedRow, "wire"> & { readonly wire: ComputedWire };
 
 /** The computed outputs of a group's kind, in the table's order. */
 export function computedOf(group: ZoneGroup): readonly ComputedOutput[] {
@@ -63,4 +58,9 @@ export function computedOf(group: ZoneGroup): readonly ComputedOutput[] {
 /** The field of a group's kind validated as an origin (pull zones' `origin`), if it has one. */
 export function originFieldOf(group: ZoneGroup): string | undefined {
   return Object.values(ZONE_KIND_TABLE[kindOfGroup(group)].fields).find((f) => f.rule === "origin")?.wire;
+}
+
+/** A zone's listZones row: exactly ZONE_ROW_FIELDS of its kind (each in its stored shape). */
+export function zoneRow(zone: Readonly<StoredZone>): Record<string, string | number> {
+  return Object.fromEntries(ZONE_ROW_FIELDS[zone.kind].map((f) => [f, zone[f] ?? ""]));
 }

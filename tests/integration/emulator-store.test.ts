@@ -8,6 +8,11 @@ import * as os from "os";
 import * as path from "path";
 import { DataFileError, startEmulator, type Emulator } from "../../provider/emulator";
 import { signedCall } from "../support/emulator";
+import { kindOfGroup, ZONE_KINDS } from "../../provider/api/kinds";
+import { ZONE_ROW_FIELDS } from "../../provider/api/wire";
+import { KIND_ROWS, type FieldRow, type KindRow } from "../../provider/api/zoneKinds";
+import { snapshotOf } from "../../provider/emulator/store/file";
+import { STORED_SHAPES, storedShape } from "../../provider/emulator/zone-fields";
 
 const call = (emu: Emulator, wire: string, ...params: unknown[]) => signedCall(emu)(wire, ...params);
 
@@ -33,7 +38,7 @@ describe("emulator file store", () => {
     const emu = await start(file);
     expect(await call(emu, "pullzone.listZones")).toEqual([]);
     const saved = JSON.parse(await fs.readFile(file, "utf8"));
-    expect(saved).toMatchObject({ version: 1, zones: [], users: expect.any(Array) });
+    expect(saved).toMatchObject({ version: 2, zones: [], users: expect.any(Array) });
   });
 
   it("keeps zones, passwords, users and the id counter across a restart", async () => {
@@ -230,26 +235,19 @@ describe("emulator file store", () => {
   });
 
   describe("validation at load", () => {
+    // A pull zone with its one required field: the optional ones are filled at load.
     const zone = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
       id,
       kind: "pullzone",
       name,
-      label: "",
       origin: "http://o.example.com",
-      vhost: "",
-      ip: "",
-      compress: "",
-      vanity_domain: "",
-      vanity_ip: "",
-      storage_location: "",
-      passwordHash: "",
       createdAt: 0,
       ...extra,
     });
     const user = { id: 4242, username: "api", email: "a@b.c", fullname: "", timezone: "GMT", phone: "" };
     const refusal = async (snapshot: Record<string, unknown>) => {
       const file = path.join(dir, "bad.json");
-      const text = JSON.stringify({ version: 1, nextZoneId: 10, zones: [], users: [user], ...snapshot });
+      const text = JSON.stringify({ version: 2, nextZoneId: 10, zones: [], users: [user], ...snapshot });
       await fs.writeFile(file, text);
       const error = await startEmulator({ dataFile: file }).catch((e) => e);
       expect(error).toBeInstanceOf(DataFileError);
@@ -302,6 +300,27 @@ describe("emulator file store", () => {
         "users[0] lacks an integer id from 1 to 2147483647",
       ],
       ["U+FFFE in a user", { users: [{ ...user, fullname: "\uFFFE" }] }, "users[0].fullname holds U+FFFE"],
+      [
+        "a missing required field",
+        { zones: [zone(1, "a", { origin: undefined })] },
+        'zones[0] (pullzone 1 "a") lacks origin, which a pullzone must have',
+      ],
+      [
+        "a field of another kind",
+        { zones: [zone(1, "a", { storage_location: "" })] },
+        'zones[0] (pullzone 1 "a") has "storage_location", a field a pullzone does not have',
+      ],
+      [
+        "a value in another kind's field of a version 1 file (its blanks are dropped)",
+        { version: 1, zones: [zone(1, "a", { storage_location: "ftp.example.net", passwordHash: "" })] },
+        'zones[0] (pullzone 1 "a") has "storage_location", a field a pullzone does not have',
+      ],
+      ["a version without a migration", { version: 3 }, "unsupported version 3 (this emulator reads 1 to 2)"],
+      [
+        "a kind and a name that would drive a terminal, shown escaped",
+        { zones: [zone(1, "\u202e", { kind: "\u001b[2J" })] },
+        'zones[0] (\\u001b[2J 1 "\\u202e") has no known kind',
+      ],
     ])("refuses %s, naming the entry", async (_label, snapshot, reason) => {
       expect(await refusal(snapshot)).toContain(reason);
     });
@@ -311,9 +330,9 @@ describe("emulator file store", () => {
       await fs.writeFile(
         file,
         JSON.stringify({
-          version: 1,
+          version: 2,
           nextZoneId: 3,
-          zones: [zone(1, "Shop"), zone(2, "shop", { kind: "livezone" })],
+          zones: [zone(1, "Shop"), { id: 2, kind: "livezone", name: "shop", passwordHash: "", createdAt: 0 }],
           users: [user],
         }),
       );
@@ -334,6 +353,68 @@ describe("emulator file store", () => {
       await expect(startEmulator({ dataFile: file })).rejects.toThrow(
         `cannot use data file ${file}: it is not valid UTF-8; fix or remove it`,
       );
+    });
+  });
+
+  describe("data files of earlier releases (tests/fixtures/emulator)", () => {
+    const fixture = (name: string) => fs.readFile(path.join(__dirname, "../fixtures/emulator", name), "utf8");
+    /** What each zone is stored with, read from its kind's row: its fields (the password as its hash), kept values. */
+    const keysOf = (row: KindRow) => [
+      ...["id", "kind", "createdAt"],
+      ...Object.values(row.fields).map((f) => (f.rule === "password" ? "passwordHash" : f.wire)),
+      ...Object.values(row.computed).flatMap((c) => (c.fromList ? [c.wire] : [])),
+    ];
+
+    it("loads the file 0.1.0's emulator wrote, serves its zones as 0.1.0 did, and stores each with its kind's fields", async () => {
+      const file = path.join(dir, "state.json");
+      const text = await fixture("data-0.1.0.json");
+      const served: Record<string, Record<string, unknown>[]> = JSON.parse(await fixture("served-0.1.0.json"));
+      await fs.writeFile(file, text);
+      const emu = await start(file);
+      for (const [group, views] of Object.entries(served)) {
+        const rowOf = (v: Record<string, unknown>) =>
+          Object.fromEntries(ZONE_ROW_FIELDS[group as keyof typeof ZONE_ROW_FIELDS].map((f) => [f, v[f]]));
+        expect(emu.zones(group as never)).toEqual(views);
+        expect(await call(emu, `${group}.listZones`)).toEqual(views.map(rowOf));
+        for (const v of views)
+          expect(emu.passwordMatches(group as never, v.id as number, "Pa55word-0.1.0")).toBe(v.hasPassword);
+      }
+      expect((await call(emu, "user.listUsers"))[0].fullname).toBe("Ops Team");
+      // Loading migrates in memory: the file stays as 0.1.0 wrote it (and readable by it) until the first change.
+      expect(await fs.readFile(file, "utf8")).toBe(text);
+      const [, made] = await call(emu, "livezone.create", { name: "after", password: "pw" });
+      expect(made.id).toBe(JSON.parse(text).nextZoneId);
+      const saved = JSON.parse(await fs.readFile(file, "utf8"));
+      expect(saved.version).toBe(2);
+      for (const z of saved.zones) expect(Object.keys(z).sort()).toEqual(keysOf(KIND_ROWS[kindOfGroup(z.kind)]).sort());
+      await emu.close();
+      const again = await start(file);
+      for (const [group, views] of Object.entries(served))
+        expect(again.zones(group as never).slice(0, views.length)).toEqual(views);
+    });
+
+    it("loads it with a field added to one kind's row and a fifth kind: only that kind's zones change", async () => {
+      // The store's shapes built from a changed table: the first row grows an optional field, a fifth row copies it.
+      const row = KIND_ROWS[ZONE_KINDS[0]];
+      const field: FieldRow = { ...row.fields.name, wire: "new_field", rule: "text", create: "optional" };
+      const grown: KindRow = { ...row, fields: { ...row.fields, newField: field } };
+      const fifthShape = storedShape({ ...grown, group: "fifthzone" });
+      const shapes = { ...STORED_SHAPES, [row.group]: storedShape(grown), fifthzone: fifthShape };
+      const file = await fixture("data-0.1.0.json");
+      const today = snapshotOf(file);
+      const changed = snapshotOf(file, shapes);
+      if (typeof today === "string" || typeof changed === "string") throw new Error(`${today} ${changed}`);
+      expect(changed.zones.filter((z) => z.kind === row.group)).not.toEqual([]);
+      expect(changed.zones).toEqual(today.zones.map((z) => (z.kind === row.group ? { ...z, new_field: "" } : z)));
+      // A file of the changed table: its fifth kind's zone loads with it; today's emulator names the field it lacks.
+      const required = [...fifthShape].filter(([f, must]) => must && f !== "name");
+      const fifth = { id: 9, kind: "fifthzone", name: "fifth", createdAt: 0 };
+      Object.assign(fifth, Object.fromEntries(required.map(([f]) => [f, "http://o.example.com"])));
+      const next = { ...changed, zones: [...changed.zones, fifth] };
+      expect(snapshotOf(JSON.stringify(next), shapes)).toMatchObject({
+        zones: expect.arrayContaining([expect.objectContaining({ ...fifth, new_field: "" })]),
+      });
+      expect(snapshotOf(JSON.stringify(next))).toContain(`has "new_field", a field a ${row.group} does not have`);
     });
   });
 

@@ -18,7 +18,7 @@ function zonesForUrl(ctx: HandlerContext, url: string): number[] {
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return [];
   const host = parsed.hostname.toLowerCase();
   return purgeableZones(ctx).flatMap((z) =>
-    cdnHost(z.name, ctx.account) === host || (z.vanity_domain !== "" && z.vanity_domain.toLowerCase() === host)
+    cdnHost(z.name, ctx.account) === host || (!!z.vanity_domain && z.vanity_domain.toLowerCase() === host)
       ? [z.id]
       : [],
   );

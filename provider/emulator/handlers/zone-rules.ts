@@ -63,7 +63,7 @@ const storesSeen = new WeakSet<Store>();
  * and never drawn before in this process: never derived from the id, so a zone given a deleted zone's id gets another.
  */
 export function drawVanityIp(store: Store): string {
-  if (!storesSeen.has(store)) for (const z of store.allZones()) drawnIps.add(z.vanity_ip);
+  if (!storesSeen.has(store)) for (const z of store.allZones()) if (z.vanity_ip) drawnIps.add(z.vanity_ip);
   storesSeen.add(store);
   for (let tries = 0; ; tries++) {
     const n = randomInt(1, 1 << 17);
@@ -94,7 +94,7 @@ export function hashPassword(password: string): string {
 
 /** Whether `password` is the one a zone was given. */
 export function passwordMatches(zone: Pick<StoredZone, "passwordHash">, password: string): boolean {
-  const [scheme, salt, hex] = zone.passwordHash.split("$");
+  const [scheme, salt, hex] = (zone.passwordHash ?? "").split("$");
   if (scheme !== "sha256" || !salt || !hex) return false;
   const candidate = createHash("sha256").update(`${salt}:${password}`, "utf8").digest("hex");
   return timingSafeEqual(Buffer.from(candidate, "latin1"), Buffer.from(hex.padEnd(64, "0").slice(0, 64), "latin1"));

@@ -5,12 +5,12 @@
  */
 import { kindInfo, kindOfGroup, ZONE_GROUPS, ZONE_KINDS, type ZoneGroup } from "../../api/kinds";
 import { ZONE_CREATE_KEYS, type WireName } from "../../api/methods";
-import { CREATE_ERROR_CODES, ZONE_ROW_FIELDS } from "../../api/wire";
+import { CREATE_ERROR_CODES } from "../../api/wire";
 import type { WireOut } from "../../api/xmlrpc";
 import type { Handler, HandlerContext, HandlersOf } from "./context";
 import type { StoredZone, ZonePatch } from "../store/store";
 import { fieldsProblem, hashPassword, nameProblem, originProblem } from "./zone-rules";
-import { AS_INT, blankZoneFields, COMPUTED, computedOf, originFieldOf, VALUE_FIELDS } from "../zone-fields";
+import { AS_INT, COMPUTED, computedOf, originFieldOf, STORED_SHAPES, zoneRow } from "../zone-fields";
 
 /** The outcome of a create: the new zone, or the §7 `(errorCode, errorString)` pair. */
 export type CreateOutcome = { ok: true; zone: Readonly<StoredZone> } | { ok: false; code: number; message: string };
@@ -40,13 +40,12 @@ export function createZone(
     return { ok: false, code: CREATE_ERROR_CODES[group].nameInUse, message: `${name} is already in use` };
   const refused = originRefused(group, values);
   if (refused) return refused;
-  const fields: Omit<StoredZone, "id" | "kind" | "createdAt"> = {
-    ...blankZoneFields(),
+  // The kind's strings only ("" where not given), the password as its hash, the values listZones shows drawn now.
+  const fields: { name: string; [field: string]: string } = {
+    ...Object.fromEntries([...STORED_SHAPES[group].keys()].map((f) => [f, values[f] ?? ""])),
     name,
-    passwordHash: hasPassword(group) ? hashPassword(values.password) : "",
   };
-  for (const key of VALUE_FIELDS) if (values[key] !== undefined) fields[key] = values[key];
-  // Computed values listZones shows are drawn now and kept with the zone.
+  if (hasPassword(group)) fields.passwordHash = hashPassword(values.password);
   for (const c of computedOf(group)) if (c.fromList) fields[c.wire] = COMPUTED[c.wire](fields, ctx);
   return { ok: true, zone: ctx.store.insertZone(group, fields, ctx.now()) };
 }
@@ -65,7 +64,7 @@ function originRefused(group: ZoneGroup, values: Readonly<Record<string, string>
 }
 
 /**
- * Applies `values` (keys already checked by the caller) to a zone of `group`; returns why it was
+ * Applies `values` (keys already checked by the caller: the kind's own) to a zone of `group`; returns why it was
  * refused, or undefined once applied. A refused change leaves the zone untouched.
  */
 export function changeZone(
@@ -76,34 +75,25 @@ export function changeZone(
 ): string | undefined {
   const zone = ctx.store.zone(id);
   if (!zone || zone.kind !== group) return `no ${group} with id ${id}`;
-  const patch: ZonePatch = {};
+  const { password, ...patch }: ZonePatch & { password?: string } = values;
   if (values.name !== undefined && values.name !== zone.name) {
     const problem = nameProblem(values.name);
     if (problem) return problem;
     const holder = ctx.store.zoneByName(group, values.name);
     if (holder && holder.id !== id) return `${values.name} is already in use`;
-    patch.name = values.name;
   }
   const tooLong = fieldsProblem(values);
   if (tooLong) return tooLong;
-  if (values.password !== undefined) {
+  if (password !== undefined) {
     if (!hasPassword(group)) return `${group} has no password`;
-    if (values.password === "") return "password must not be empty";
-    patch.passwordHash = hashPassword(values.password);
+    if (password === "") return "password must not be empty";
+    patch.passwordHash = hashPassword(password);
   }
   const originField = originFieldOf(group);
   const origin = originField ? values[originField] : undefined;
   if (origin !== undefined && originProblem(origin)) return `origin ${origin} is not usable`;
-  for (const key of VALUE_FIELDS) if (values[key] !== undefined) patch[key] = values[key];
   if (Object.keys(patch).length > 0) ctx.store.updateZone(id, patch);
   return undefined;
-}
-
-/** A listZones row: exactly ZONE_ROW_FIELDS of the zone's kind. */
-function zoneRow(zone: Readonly<StoredZone>): Record<string, WireOut> {
-  const row: Record<string, WireOut> = {};
-  for (const field of ZONE_ROW_FIELDS[zone.kind]) row[field] = zone[field];
-  return row;
 }
 
 /**
@@ -114,7 +104,7 @@ function createResult(zone: Readonly<StoredZone>, ctx: HandlerContext): Record<s
   const out: Record<string, WireOut> = { id: zone.id };
   for (const c of computedOf(zone.kind)) {
     if (!c.fromCreate) continue;
-    const value = c.fromList ? zone[c.wire] : COMPUTED[c.wire](zone, ctx);
+    const value = zone[c.wire] ?? COMPUTED[c.wire](zone, ctx);
     const asInt = c.createWireType === "int" ? AS_INT[c.wire] : undefined;
     out[c.wire] = asInt ? asInt(value) : value;
   }

@@ -10,11 +10,11 @@ import { asId, INT32_MAX } from "../../api/ids";
 import { decodeUtf8, forbiddenXmlChar, isStruct, type WireOut } from "../../api/xmlrpc";
 import { DataFileLock, DataFileLockedError } from "./lock";
 import { MemoryStore } from "./memory";
-import { ZONE_GROUPS } from "../../api/kinds";
 import type { EmulatorUser, StoreSnapshot } from "./store";
-import { STORED_COMPUTED, VALUE_FIELDS } from "../zone-fields";
+import { STORED_SHAPES } from "../zone-fields";
+import { preview, printable } from "../../api/terminalText";
 
-const ZONE_STRING_FIELDS = ["name", ...VALUE_FIELDS, ...STORED_COMPUTED, "passwordHash"] as const;
+type Shapes = typeof STORED_SHAPES;
 const USER_STRING_FIELDS = ["username", "email", "fullname", "timezone", "phone"] as const;
 
 /** The data file cannot be used; the message names the file and says why. */
@@ -27,6 +27,20 @@ export class DataFileError extends Error {
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => isStruct(value as WireOut);
+const has = (o: object, key: unknown) => typeof key === "string" && Object.prototype.hasOwnProperty.call(o, key);
+
+/** The layout the file is written in; it changes only with a migration from the one before. */
+const DATA_VERSION = 2;
+/** `MIGRATIONS[n]` turns a file of version n into one of version n + 1; the version changes only with one. */
+const MIGRATIONS: Readonly<Record<number, (data: Record<string, unknown>) => Record<string, unknown>>> = {
+  // Up to 0.1.0 a zone held every kind's strings, "" where unset or not its kind's: the empty ones go (a zone's own
+  // are filled again at load), a value in another kind's field stays (and is refused, naming it).
+  1: ({ zones, ...data }) => {
+    const unset = (z: unknown) => (isRecord(z) ? Object.fromEntries(Object.entries(z).filter(([, v]) => v !== "")) : z);
+    return { ...data, version: 2, zones: Array.isArray(zones) ? zones.map(unset) : zones };
+  },
+};
+
 /** An id by the one rule (api/ids.ts), held as a JSON number. */
 const isWireId = (value: unknown): value is number => typeof value === "number" && asId(value) !== undefined;
 
@@ -40,43 +54,63 @@ function stringsProblem(label: string, entry: Record<string, unknown>, fields: r
   return undefined;
 }
 
-/** The problem of zone entry `i`, or undefined; `ids` and `names` hold the entries seen so far. */
-function zoneProblem(i: number, z: unknown, ids: Map<number, number>, names: Map<string, number>): string | undefined {
+/**
+ * The problem of zone entry `i`, or undefined once the optional strings of its kind it lacks are filled with "";
+ * `seen` holds the ids (`#1`) and names (`<kind>\n<name>`, lowercase) of the entries before it.
+ */
+function zoneProblem(i: number, z: unknown, shapes: Shapes, seen: Map<string, number>): string | undefined {
   if (!isRecord(z)) return `zones[${i}] is not an object`;
   const what = [
-    typeof z.kind === "string" ? z.kind.slice(0, 20) : "",
+    typeof z.kind === "string" ? printable(z.kind, 20) : "",
     Number.isSafeInteger(z.id) ? String(z.id) : "",
-    typeof z.name === "string" ? JSON.stringify(z.name.slice(0, 70)) : "",
+    typeof z.name === "string" ? preview(z.name, 70) : "",
   ].filter(Boolean);
   const label = what.length ? `zones[${i}] (${what.join(" ")})` : `zones[${i}]`;
-  if (!ZONE_GROUPS.includes(z.kind as never)) return `${label} has no known kind (${ZONE_GROUPS.join(", ")})`;
+  if (!has(shapes, z.kind)) return `${label} has no known kind (${Object.keys(shapes).join(", ")})`;
+  const shape = shapes[z.kind as string];
   if (!isWireId(z.id)) return `${label} has an id that is not an integer from 1 to ${INT32_MAX}`;
-  if (ids.has(z.id)) return `${label} repeats the id of zones[${ids.get(z.id)}]`;
-  ids.set(z.id, i);
-  const problem = stringsProblem(label, z, ZONE_STRING_FIELDS);
+  if (seen.has(`#${z.id}`)) return `${label} repeats the id of zones[${seen.get(`#${z.id}`)}]`;
+  seen.set(`#${z.id}`, i);
+  const lacking = [...shape].find(([f, required]) => required && !has(z, f));
+  if (lacking) return `${label} lacks ${lacking[0]}, which a ${z.kind} must have`;
+  for (const f of shape.keys()) if (!has(z, f)) z[f] = "";
+  const unknown = Object.keys(z).find((f) => !shape.has(f) && !["id", "kind", "createdAt"].includes(f));
+  if (unknown) return `${label} has ${preview(unknown)}, a field a ${z.kind} does not have`;
+  const problem = stringsProblem(label, z, [...shape.keys()]);
   if (problem) return problem;
   const badName = nameProblem(z.name as string);
   if (badName) return `${label} has a name create would refuse: ${badName}`;
   const key = `${z.kind}\n${(z.name as string).toLowerCase()}`;
-  if (names.has(key))
-    return `${label} repeats the name of zones[${names.get(key)}] (names are unique per kind without regard to case)`;
-  names.set(key, i);
+  if (seen.has(key))
+    return `${label} repeats the name of zones[${seen.get(key)}] (names are unique per kind without regard to case)`;
+  seen.set(key, i);
   return typeof z.createdAt === "number" ? undefined : `${label}.createdAt is not a number`;
 }
 
-/** The first reason a parsed file is not a snapshot this version could have written, or undefined. */
-function snapshotProblem(data: unknown): string | undefined {
-  if (!isRecord(data)) return "the top level is not a JSON object";
-  if (data.version !== 1) return `unsupported version ${JSON.stringify(data.version)} (expected 1)`;
+/**
+ * A data file's text as a snapshot of this version (migrated from an older one, a zone's missing optional strings
+ * filled), or the first reason it cannot be; `shapes` are the stored shapes of the kinds' table, or a test's.
+ */
+export function snapshotOf(text: string, shapes: Shapes = STORED_SHAPES): StoreSnapshot | string {
+  let data: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!isRecord(parsed)) return "the top level is not a JSON object";
+    data = parsed;
+  } catch (error) {
+    return `it is not valid JSON (${(error as Error).message})`;
+  }
+  for (let v = data.version; typeof v === "number" && v in MIGRATIONS; v = data.version) data = MIGRATIONS[v](data);
+  if (data.version !== DATA_VERSION)
+    return `unsupported version ${JSON.stringify(data.version)} (this emulator reads 1 to ${DATA_VERSION})`;
   // INT32_MAX + 1 is the counter after the last possible id was handed out.
   const next = data.nextZoneId as number;
   if (!Number.isSafeInteger(next) || next < 1 || next > INT32_MAX + 1)
     return `nextZoneId ${JSON.stringify(next)} is not an integer from 1 to ${INT32_MAX + 1}`;
   if (!Array.isArray(data.zones) || !Array.isArray(data.users)) return "zones and users must be arrays";
-  const ids = new Map<number, number>();
-  const names = new Map<string, number>();
+  const seen = new Map<string, number>();
   for (const [i, z] of data.zones.entries()) {
-    const problem = zoneProblem(i, z, ids, names);
+    const problem = zoneProblem(i, z, shapes, seen);
     if (problem) return problem;
   }
   const userIds = new Set<number>();
@@ -87,7 +121,7 @@ function snapshotProblem(data: unknown): string | undefined {
     const problem = stringsProblem(`users[${i}]`, u, USER_STRING_FIELDS);
     if (problem) return problem;
   }
-  return undefined;
+  return data as unknown as StoreSnapshot;
 }
 
 /** The file's text, or undefined when it does not exist; opened non-blocking, so a FIFO is refused, not waited on. */
@@ -153,18 +187,8 @@ export class FileStore extends MemoryStore {
     );
     try {
       const text = await readSnapshotText(resolved);
-      let snapshot: StoreSnapshot | undefined;
-      if (text !== undefined) {
-        let data: unknown;
-        try {
-          data = JSON.parse(text);
-        } catch (error) {
-          throw new DataFileError(resolved, `it is not valid JSON (${(error as Error).message}); fix or remove it`);
-        }
-        const problem = snapshotProblem(data);
-        if (problem) throw new DataFileError(resolved, `${problem}; fix or remove it`);
-        snapshot = data as StoreSnapshot;
-      }
+      const snapshot = text === undefined ? undefined : snapshotOf(text);
+      if (typeof snapshot === "string") throw new DataFileError(resolved, `${snapshot}; fix or remove it`);
       const store = new FileStore(resolved, lock, initialUsers, snapshot, firstZoneId, reuseIds);
       store.written = snapshot ? 0 : -1;
       await store.flush().catch(fail(""));
@@ -181,7 +205,7 @@ export class FileStore extends MemoryStore {
     const write = this.tail.then(() => {
       this.queued = undefined;
       this.written = this.revision;
-      return this.write(JSON.stringify(this.snapshot(), null, 1)).catch((error: unknown) => {
+      return this.write().catch((error: unknown) => {
         this.written = -1; // the next flush tries again with the whole state
         throw error;
       });
@@ -191,7 +215,9 @@ export class FileStore extends MemoryStore {
     return write;
   }
 
-  private async write(text: string): Promise<void> {
+  /** Writes the state as it is now (taken before the first await). */
+  private async write(): Promise<void> {
+    const text = JSON.stringify({ version: DATA_VERSION, ...this.snapshot() }, null, 1);
     const temp = path.join(
       path.dirname(this.file),
       `.${path.basename(this.file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,

@@ -36,7 +36,7 @@ export class MemoryStore implements Store {
 
   /** The whole state as plain data, for the file store. */
   snapshot(): StoreSnapshot {
-    return { version: 1, nextZoneId: this.nextZoneId, zones: this.allZones(), users: this.userList };
+    return { nextZoneId: this.nextZoneId, zones: this.allZones(), users: this.userList };
   }
 
   zones(group: ZoneGroup): readonly StoredZone[] {

@@ -1,26 +1,25 @@
 /** The emulator's state behind one interface (memory or file), like Azurite's; changed synchronously, then flushed. */
 import type { ZoneGroup } from "../../api/kinds";
-import type { StoredComputed, ValueField } from "../zone-fields";
+import type { ComputedWire, ValueField } from "../zone-fields";
 
 /** A user as the emulator stores and lists it (its own choice of fields: docs/emulator.md). */
 export type EmulatorUser = { id: number } & Record<"username" | "email" | "fullname" | "timezone" | "phone", string>;
 
-/** A zone as stored, `kind` its group; its strings are every kind's values and kept computed values ("" if unused). */
+/** A zone as stored, `kind` its group: its kind's strings only (`STORED_SHAPES`, zone-fields.ts), "" where unset. */
 export type StoredZone = {
   readonly id: number;
   readonly kind: ZoneGroup;
   name: string;
-  /** `sha256$<salt>$<hex>`, or "" for kinds without a password; the password itself is never kept. */
-  passwordHash: string;
+  /** `sha256$<salt>$<hex>`, for kinds with a password; the password itself is never kept. */
+  passwordHash?: string;
   readonly createdAt: number;
-} & { [F in ValueField | StoredComputed]: string };
+} & { [F in ValueField | ComputedWire]?: string };
 
 /** Fields of a zone that create/update/edit may set (never id, kind or createdAt). */
 export type ZonePatch = Partial<Omit<StoredZone, "id" | "kind" | "createdAt">>;
 
-/** The whole state, as the file store writes it. */
+/** The whole state, as the file store writes it (with the layout's `version`: store/file.ts). */
 export interface StoreSnapshot {
-  readonly version: 1;
   readonly nextZoneId: number;
   readonly zones: readonly StoredZone[];
   readonly users: readonly EmulatorUser[];
