@@ -35,9 +35,13 @@ function inProcess(): Driver {
   };
 }
 
-/** Cases of the property (`CDN_PROPERTY_RUNS` for a longer search; `CDN_PROPERTY_SEED` to replay one). */
+/**
+ * Cases of the property: 150 of one fixed seed, so the suite is deterministic (issue 45); `CDN_PROPERTY_SEED=<n>`
+ * replays a failure's seed, `CDN_PROPERTY_SEED=random` searches afresh, `CDN_PROPERTY_RUNS` searches longer.
+ */
 const RUNS = Number(process.env.CDN_PROPERTY_RUNS ?? 150);
-const SEED = process.env.CDN_PROPERTY_SEED ? { seed: Number(process.env.CDN_PROPERTY_SEED) } : {};
+const SEED_ENV = process.env.CDN_PROPERTY_SEED ?? "20261207";
+const SEED = SEED_ENV === "random" ? {} : { seed: Number(SEED_ENV) };
 
 test(`after every up of any sequence of program and control-panel changes, a plan is empty (${RUNS} cases)`, async () => {
   const property = convergence(
