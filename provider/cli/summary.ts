@@ -90,7 +90,12 @@ function noticesOf(adopted: Map<string, Step>): Set<string> {
   for (const [key, step] of adopted) {
     const spec = specOf(kindAtEndOf(step.newState?.type)!);
     const [id, name] = [Number(key.split(":")[1]), step.newState?.inputs?.name];
-    notices.add(printable(adoptNotice(spec, { name, id }))).add(printable(takeBackMessage(spec, name, id)));
+    // A take-back's notice names why the zone is the stack's: its own auto-name, or the record of zones it retired.
+    for (const notice of [
+      adoptNotice(spec, { name, id }),
+      ...[false, true].map((r) => takeBackMessage(spec, name, id, r)),
+    ])
+      notices.add(printable(notice));
   }
   return notices;
 }

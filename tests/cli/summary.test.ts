@@ -5,7 +5,7 @@
  */
 import { hasUnprintable, printable } from "../../provider/api/terminalText";
 import { COMMENT_LIMIT, summarize, type PreviewDigest } from "../../provider/cli/summary";
-import { adoptNotice } from "../../provider/resources/host/messages";
+import { adoptNotice, takeBackMessage } from "../../provider/resources/host/messages";
 import { specOf } from "../../provider/resources/specs";
 
 const T = (kind: string) => `pulumi-nodejs:dynamic/cdn:${kind}`;
@@ -227,4 +227,18 @@ test("the count keeps one order of its words whatever order the engine ran the s
     [gone, create, adopting("PullZone", "promo", "promo", 3)],
   ])
     expect(summarize({ steps }, "t")).toContain("Zones: 1 create, 1 adopt, 1 delete; 0 unchanged.");
+});
+
+test("a take-back of a zone the stack retired is said once, by its step, not again among the warnings", () => {
+  const text = summarize(
+    {
+      steps: [adopting("PullZone", "cache", "cache", 9)],
+      diagnostics: [
+        { message: `[cdn] warning: ${takeBackMessage(specOf("pull"), "cache", 9, true)}\n\n`, severity: "info#err" },
+      ],
+    },
+    "t",
+  );
+  expect(text).toContain("- adopt pull zone `cache` (id 9), resource `cache`: taken over, nothing made");
+  expect(text).not.toContain("**Warnings**");
 });
