@@ -1,7 +1,7 @@
 /** Account functions: the remaining prepaid bandwidth and the users. (`user.update` stays on the client.) */
 import * as pulumi from "@pulumi/pulumi";
 import type { BandwidthOptions } from "../api/types";
-import { camelRow, checkArgs } from "./args";
+import { camelRow, checkArgs, printableValue } from "./args";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm } from "./outputForm";
 import type { Bandwidth, GetBandwidthArgs, GetBandwidthResult, Inputs } from "./report-types";
@@ -15,7 +15,8 @@ export async function getBandwidth(args?: GetBandwidthArgs, opts?: FunctionOptio
   const a = checkArgs("getBandwidth", args, ["from", "to"]);
   // Dates and their order are the client's to check (encode.ts), once.
   const answer = await clientFor(opts).account.getBandwidth({ from: a.from, to: a.to } as BandwidthOptions);
-  return { ...answer, rows: answer.rows.map((r) => camelRow<Bandwidth>(r)) };
+  // The server's whole answer (`raw`) and its dates too are text `pulumi stack output` prints as it is.
+  return { ...(printableValue(answer) as typeof answer), rows: answer.rows.map((r) => camelRow<Bandwidth>(r)) };
 }
 export function getBandwidthOutput(
   args?: Inputs<GetBandwidthArgs>,

@@ -110,7 +110,7 @@ export function camelRow<T>(row: Record<string, unknown>): T {
 }
 
 /** `v` with every string in it, at any depth, through {@link printable}. */
-const printableValue = (v: unknown): unknown =>
+export const printableValue = (v: unknown): unknown =>
   typeof v === "string"
     ? printable(v)
     : Array.isArray(v)

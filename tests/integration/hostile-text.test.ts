@@ -6,7 +6,7 @@
  */
 import { CdnFaultError, errorFromCreateResult, errorFromFault, terminalSafe } from "../../provider/api/errors";
 import { hasUnprintable, printable, printableLines, unprintableChar } from "../../provider/api/terminalText";
-import { getPushZones, getZone } from "../../provider/functions";
+import { getBandwidth, getPushZones, getZone } from "../../provider/functions";
 import { log, warn } from "../../provider/resources/host/log";
 import { ZoneInitError } from "../../provider/resources/host/partial";
 import { useEmulator } from "../support/emulator";
@@ -113,6 +113,10 @@ describe("through handle() and the functions, against a hostile server", () => {
     proxy = await recordingProxy(emu.get().url, (body) => {
       if (body.includes("<methodName>pullzone.create</methodName>") || body.includes("<methodName>vodzone.listZones"))
         return rpc.fault(99, HOSTILE.replace("\r", "&#13;"));
+      if (body.includes("<methodName>account.getBandwidth</methodName>"))
+        return rpc.answer(
+          rpc.struct({ remaining: "<int>5</int>", note: `<string>${HOSTILE.replace("\r", "&#13;")}</string>` }),
+        );
       if (body.includes("<methodName>pushzone.listZones</methodName>"))
         return rpc.answer(
           rpc.array(
@@ -157,6 +161,14 @@ describe("through handle() and the functions, against a hostile server", () => {
     const { zones } = await getPushZones({}, { connection });
     expect(zones).toMatchObject([{ kind: "push", zoneId: 41, name: hostileName, vanityDomain: printable(HOSTILE) }]);
     expect(JSON.stringify(zones)).not.toMatch(RAW);
+  });
+
+  test("getBandwidth's result is printable, the server's whole answer (`raw`) included", async () => {
+    const connection = { baseUrl: proxy.url, apiUserId: emu.get().apiUserId, apiKey: emu.get().apiKey };
+    const result = await getBandwidth({}, { connection });
+    expect(result.remaining).toBe(5);
+    expect(JSON.stringify(result)).toContain(JSON.stringify(printable(HOSTILE)).slice(1, -1));
+    expect(JSON.stringify(result)).not.toMatch(RAW);
   });
 
   test("a function's error is printable", async () => {
