@@ -105,8 +105,11 @@ test("a CI cancellation during `up`: settle records the zones it can tie to thei
         .every((c) => c.method.endsWith(".listZones")),
     ).toBe(true);
     if (tied.length) expect(await p.pendingOperations()).toEqual([]);
-    // The zones recorded are the zones made: same ids, and the outputs a create records (the account, the URL).
+    // The zones recorded are the zones made: same ids, and the outputs a create records (the account, the URL). A
+    // listing shows no URL: settle builds it from the delivery suffix a finished zone's URL gives, else records ""
+    // (never a guess, docs/resources.md); which zones finished before the cancel varies from run to run.
     const state = zoneResources(await p.resources());
+    const suffixKnown = state.some((x) => !tied.some((z) => z.name === x.name) && x.outputs?.cdnUrl);
     for (const z of tied) {
       const r = state.find((x) => x.name === z.name)!;
       expect(r.outputs).toMatchObject({
@@ -114,7 +117,8 @@ test("a CI cancellation during `up`: settle records the zones it can tie to thei
         name: z.name,
         account: `${E().apiUserId}@${new URL(E().url).host}`,
       });
-      if (z.kind === "PullZone") expect(r.outputs?.cdnUrl).toBe(`${z.name}.${E().companyAlias}.${E().cdnDomain}`);
+      if (z.kind === "PullZone")
+        expect(r.outputs?.cdnUrl).toBe(suffixKnown ? `${z.name}.${E().companyAlias}.${E().cdnDomain}` : "");
     }
 
     // Finished by hand as the lines say: the zones left are this stack's, so their resources adopt them.
