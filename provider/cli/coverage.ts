@@ -104,7 +104,9 @@ export function gate(
   for (const { op, newState } of preview.steps ?? []) {
     const kind = kindAtEndOf(newState?.type);
     const z = op?.startsWith("create") && c.zones.find((x) => x.kind === kind && x.name === newState?.inputs?.name);
-    const [managers, retirers] = [z ? z.managedBy : [], z ? z.retiredBy : []].map((l) => l.filter((s) => s !== stack));
+    // `stack ls` names the current project's stacks short (`prod`), which `--stack org/project/prod` names in full.
+    const others = (l: string[]) => l.filter((s) => s !== stack && !stack.endsWith(`/${s}`));
+    const [managers, retirers] = [z ? z.managedBy : [], z ? z.retiredBy : []].map(others);
     if (z && managers.length)
       lines.push(
         `- **refused**: this preview creates or adopts ${zoneText(z)}, which stack ${managers.map(inert).join(" and ")} manages`,

@@ -86,4 +86,9 @@ test("the gate: a create or adoption of another stack's zone fails naming it; on
   // A stack's own zones, held or retired, pass without a word.
   expect(gate({ steps: [create("z2"), create("z3")] }, "ci", c)).toMatchObject({ code: 0 });
   expect(gate({ steps: [create("z2")] }, "ci", c).text).not.toContain("`z2`");
+  // The stack named in full (`--stack organization/infra/ci`) is the stack `stack ls` lists by its short name.
+  expect(gate({ steps: [create("z2"), create("z3")] }, "organization/infra/ci", c)).toMatchObject({ code: 0 });
+  // Another project's stack of the same short name is another stack.
+  const other = cover([stack("organization/web/ci", [zone(2, "z2")])], rows, ACCOUNT);
+  expect(gate({ steps: [create("z2")] }, "ci", other)).toMatchObject({ code: EXIT.conflict });
 });
