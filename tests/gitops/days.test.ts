@@ -443,7 +443,9 @@ describe("day 12: two jobs at once on one stack", () => {
         ),
       ),
     );
-    emu.faults.add({ kind: "latency", method: "pullzone.create", latencyMs: 3_000 });
+    // Long enough that the laptop's `pulumi up` (seconds to start on a busy runner) meets the first merge's `up`
+    // still running, not the gap between the two jobs' `up`s (each job also runs `cdn-zones settle`).
+    emu.faults.add({ kind: "latency", method: "pullzone.create", latencyMs: 12_000 });
     const first = world.merge(a, { wait: false });
     const second = world.merge(b, { wait: false });
     await until(() => emu.inFlight().some((m) => m === "pullzone.create"));

@@ -17,6 +17,11 @@ const EXAMPLE = path.resolve(__dirname, "..");
 const ROOT = path.resolve(EXAMPLE, "../..");
 const PASSPHRASE = "the team's state passphrase";
 const VERSION = require("../../../provider/package.json").version;
+/** This machine's PATH without the workspace's node_modules/.bin (npm puts it there): a job runs what it installed. */
+const MACHINE_PATH = (process.env.PATH ?? "")
+  .split(path.delimiter)
+  .filter((d) => !d.endsWith(path.join("node_modules", ".bin")))
+  .join(path.delimiter);
 const TARBALL = `pulumi-cdn-zones-${VERSION}.tgz`;
 const PLUGIN_VERSION = VERSION;
 
@@ -78,7 +83,7 @@ class World {
     return {
       ...process.env,
       ...NPM,
-      PATH: `${this.cli.dir}${path.delimiter}${process.env.PATH}`,
+      PATH: `${this.cli.dir}${path.delimiter}${MACHINE_PATH}`,
       PULUMI_HOME: path.join(this.root, "dev-home"),
       PULUMI_BACKEND_URL: this.backend,
       PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
@@ -117,7 +122,7 @@ class World {
       cli: this.cli,
       root: fs.mkdtempSync(path.join(this.root, "runner-")),
       env: {
-        PATH: process.env.PATH,
+        PATH: MACHINE_PATH,
         ...NPM,
         // This machine has no network: pulumi must not try to download plugins.
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
