@@ -93,9 +93,12 @@ export class UserProject {
   }
 }
 
-/** The steps on the program's resources (not the stack's, not providers') as `<op> <name>`, sorted. */
+/**
+ * The steps on the program's resources (not the stack's, not providers', not the StackId a TypeScript program's
+ * zones declare) as `<op> <name>`, sorted.
+ */
 export const resourceSteps = (steps: EngineStep[]): string[] =>
   steps
-    .filter((s) => s.type !== "pulumi:pulumi:Stack" && !s.type.startsWith("pulumi:providers:"))
+    .filter((s) => s.type !== "pulumi:pulumi:Stack" && !/^pulumi:providers:|:StackId$/.test(s.type))
     .map((s) => `${s.op} ${s.name}`)
     .sort();
