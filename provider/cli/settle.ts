@@ -84,11 +84,9 @@ export function settle(
     const spec = specOf(kind);
     const inputs = op.resource.inputs ?? {};
     const name = String(inputs.name);
+    const zone = `${spec.label} '${name}' (resource ${op.resource.urn.split("::").pop()})`;
     const say = (outcome: Verdict["outcome"], why: string) => {
-      verdicts.push({
-        outcome,
-        line: `${spec.label} '${name}' (resource ${op.resource.urn.split("::").pop()}): ${why}`,
-      });
+      verdicts.push({ outcome, line: `${zone}: ${why}` });
       if (outcome !== "left") settled.add(op);
     };
     const lists = listings[kind] ?? [];
