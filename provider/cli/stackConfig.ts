@@ -37,7 +37,7 @@ export const runPulumi: PulumiRunner = (args, cwd, env) => {
 };
 
 /** Why a run of `pulumi` failed (the first line it said), or undefined when it succeeded. */
-export function pulumiFailure(r: ReturnType<PulumiRunner>): string | undefined {
+function pulumiFailure(r: ReturnType<PulumiRunner>): string | undefined {
   if (r.error) return (r.error as NodeJS.ErrnoException).code === "ENOENT" ? "no `pulumi` on PATH" : r.error.message;
   if (r.status !== 0) return (r.stderr.split("\n").find((l) => l.trim()) ?? `pulumi exited ${r.status}`).trim();
 }
