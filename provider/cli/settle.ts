@@ -15,7 +15,7 @@ import { toOutputs, wireValues } from "../resources/host/outputs";
 import { matchesSent } from "../resources/host/recover";
 import { rowByLabel, rowByName, type ZoneRow } from "../resources/host/zoneLookup";
 import { LISTED_UP_TO, specOf, type ZoneSpec } from "../resources/specs";
-import { listAccount, pulumiOut, runPulumi, type PulumiRunner } from "./stackConfig";
+import { accountClient, listKinds, pulumiOut, runPulumi, type PulumiRunner } from "./stackConfig";
 import {
   heldZones,
   holds,
@@ -149,15 +149,20 @@ async function listPending(
   run: PulumiRunner,
   pending: { op: Operation; kind: ZoneKind }[],
 ): Promise<{ account: string; listings: Partial<Record<ZoneKind, ZoneRow[][]>> }> {
-  const first = await listAccount(stack, env, run, [...new Set(pending.map((p) => p.kind))]);
-  const listings: Partial<Record<ZoneKind, ZoneRow[][]>> = {};
-  for (const { kind } of pending) listings[kind] = [first.rows[kind] ?? []];
-  const again = pending.filter(({ op, kind }) => !rowByLabel(listings[kind]![0], String(op.resource.inputs?.name)));
-  if (again.length) {
-    const second = await listAccount(stack, env, run, [...new Set(again.map((p) => p.kind))]);
-    for (const { kind } of again) if (listings[kind]!.length < 2) listings[kind]!.push(second.rows[kind] ?? []);
+  const { account, client } = accountClient(stack, env, run);
+  try {
+    const first = await listKinds(client, [...new Set(pending.map((p) => p.kind))]);
+    const listings: Partial<Record<ZoneKind, ZoneRow[][]>> = {};
+    for (const { kind } of pending) listings[kind] = [first[kind] ?? []];
+    const again = pending.filter(({ op, kind }) => !rowByLabel(listings[kind]![0], String(op.resource.inputs?.name)));
+    if (again.length) {
+      const second = await listKinds(client, [...new Set(again.map((p) => p.kind))]);
+      for (const { kind } of again) if (listings[kind]!.length < 2) listings[kind]!.push(second[kind] ?? []);
+    }
+    return { account, listings };
+  } finally {
+    client.close();
   }
-  return { account: first.account, listings };
 }
 
 /**

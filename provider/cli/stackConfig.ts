@@ -98,9 +98,35 @@ export function readStackConfig(
 }
 
 /**
- * The account the stack's settings reach (its `cdn:*` config, then `CDN_*`, as the deployment's host reads them), and
- * its zones of `kinds`; with `optional`, a kind the key has no access to is left unlisted.
+ * The account the stack's settings reach (its `cdn:*` config, then `CDN_*`, as the deployment's host reads them): its
+ * fingerprint, and a client the caller closes.
  */
+export function accountClient(
+  stack: string | undefined,
+  env: NodeJS.ProcessEnv,
+  run: PulumiRunner,
+): { account: string; client: CdnClient } {
+  const creds = resolveCredentials({ config: readStackConfig({ stack, env, run }).lookup, env });
+  const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
+  return { account: accountOf(creds.baseUrl, creds.apiUserId), client };
+}
+
+/** The account's zones of `kinds`; with `optional`, a kind the key has no access to is left unlisted. */
+export async function listKinds(
+  client: CdnClient,
+  kinds: readonly ZoneKind[],
+  optional = false,
+): Promise<Partial<Record<ZoneKind, ZoneRow[]>>> {
+  const rows: Partial<Record<ZoneKind, ZoneRow[]>> = {};
+  for (const kind of kinds)
+    rows[kind] = (await client[specOf(kind).group].listZones().catch((e: unknown) => {
+      if (optional && e instanceof CdnAuthError && e.notGranted) return undefined;
+      throw e;
+    })) as ZoneRow[] | undefined;
+  return rows;
+}
+
+/** {@link accountClient}'s account and its zones of `kinds` ({@link listKinds}). */
 export async function listAccount(
   stack: string | undefined,
   env: NodeJS.ProcessEnv,
@@ -108,17 +134,10 @@ export async function listAccount(
   kinds: readonly ZoneKind[],
   optional = false,
 ): Promise<{ account: string; rows: Partial<Record<ZoneKind, ZoneRow[]>> }> {
-  const creds = resolveCredentials({ config: readStackConfig({ stack, env, run }).lookup, env });
-  const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
-  const rows: Partial<Record<ZoneKind, ZoneRow[]>> = {};
+  const { account, client } = accountClient(stack, env, run);
   try {
-    for (const kind of kinds)
-      rows[kind] = (await client[specOf(kind).group].listZones().catch((e: unknown) => {
-        if (optional && e instanceof CdnAuthError && e.notGranted) return undefined;
-        throw e;
-      })) as ZoneRow[] | undefined;
+    return { account, rows: await listKinds(client, kinds, optional) };
   } finally {
     client.close();
   }
-  return { account: accountOf(creds.baseUrl, creds.apiUserId), rows };
 }

@@ -227,6 +227,24 @@ describe("the command", () => {
     expect(imported).toEqual([]);
   });
 
+  test("a create whose name the account does not list is listed twice, over one reading of the stack's config", async () => {
+    const e = emu.get();
+    const asked: string[] = [];
+    const base = runner(deployment([], [pending("PullZone", "gone", { ...ORIGIN, name: "never-made" })]), []);
+    const run: PulumiRunner = (args, cwd, env) => {
+      asked.push(args.slice(0, 2).join(" "));
+      return base(args, cwd, env);
+    };
+    const calls = e.calls.length;
+    const lines: string[] = [];
+    await settleStack(undefined, (l) => lines.push(l), {}, run);
+    expect(e.calls.slice(calls).map((c) => c.method)).toEqual(["pullzone.listZones", "pullzone.listZones"]);
+    expect(asked.filter((a) => a.startsWith("config"))).toHaveLength(1);
+    expect(lines).toContain(
+      "dropped: pull zone 'never-made' (resource gone): not in the account (listed twice): the interrupted create made nothing",
+    );
+  });
+
   test("lists each kind once, imports the state with the zone made, and writes nothing when all is left", async () => {
     const e = emu.get();
     const zone = await e.seedZone("pull", { name: `made-${process.pid % 997}`, ...ORIGIN });
