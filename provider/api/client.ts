@@ -132,8 +132,6 @@ export type UserUpdateValues = Partial<
   Record<(typeof USER_UPDATE_SAMPLE_KEYS)[number] | (typeof USER_UPDATE_KEYS)[number], string>
 > & { [key: string]: string | undefined };
 
-export type { BandwidthAnswer } from "./normalize";
-
 /** What a first contact is waiting for: the address (never with credentials), the call, the attempt. */
 export interface WaitNotice {
   method: string;
@@ -144,15 +142,6 @@ export interface WaitNotice {
   /** The whole line: "waiting for the API at <url> (cdn:baseUrl / CDN_BASE_URL): ...". */
   message: string;
 }
-export type {
-  BandwidthOptions,
-  DateArg,
-  ParamsOf,
-  ReportApi,
-  ReportRangeOptions,
-  TotalOptions,
-  ZoneApi,
-} from "./types";
 
 // Credentials are kept off the instance so that logging or serializing a client can never show them.
 const SECRETS = new WeakMap<CdnClient, { apiKey: string }>();
@@ -187,23 +176,15 @@ export class CdnClient {
   private refused?: CdnAuthError;
 
   constructor(opts: CdnClientOptions) {
-    const o = clientOptions(opts);
+    // The key stays off every object the client holds (the transport keeps its options).
+    const { apiKey, ...o } = clientOptions(opts);
     this.baseUrl = o.baseUrl;
     this.apiUserId = o.apiUserId;
-    SECRETS.set(this, { apiKey: o.apiKey });
+    SECRETS.set(this, { apiKey });
     this.inFlight = new Semaphore(o.maxInFlight);
     this.now = o.now ?? Date.now;
     this.timers = o.timers ?? { setTimeout, clearTimeout };
-    this.transport = new Transport({
-      timers: this.timers,
-      now: this.now,
-      baseUrl: o.baseUrl,
-      timeoutMs: o.timeoutMs,
-      firstContactTimeoutMs: o.firstContactTimeoutMs,
-      maxResponseBytes: o.maxResponseBytes,
-      idleSockets: o.maxInFlight,
-      userAgent: o.userAgent,
-    });
+    this.transport = new Transport({ ...o, timers: this.timers, now: this.now, idleSockets: o.maxInFlight });
     this.retryPolicy = {
       retries: o.retries,
       baseDelayMs: o.retryBaseDelayMs,

@@ -12,7 +12,7 @@ import { kindInfo, kindOfGroup } from "./kinds";
 import { FAULT } from "./wire";
 import { ZONE_KIND_TABLE } from "./zoneKinds";
 import { printable, printableLines } from "./terminalText";
-import { redact } from "./redact";
+import { redact, type Secrets } from "./redact";
 
 export { redact };
 
@@ -345,7 +345,7 @@ function copyWithMessage<E extends Error>(err: E, message: string): E {
 const SERVER_TEXT_MAX = 2000;
 
 /** A server's text for a message: cut at {@link SERVER_TEXT_MAX} with its length, redacted, printable. */
-function serverText(s: unknown, secrets: readonly (string | undefined)[]): string {
+function serverText(s: unknown, secrets: Secrets): string {
   const text = String(s ?? "");
   if (text.length <= SERVER_TEXT_MAX) return printable(redact(text, secrets));
   return `${printable(redact(`${text.slice(0, SERVER_TEXT_MAX)}...`, secrets))} (${text.length} characters)`;
@@ -356,7 +356,7 @@ export function errorFromFault(
   method: string,
   faultCode: number,
   faultString: string,
-  secrets: readonly (string | undefined)[],
+  secrets: Secrets,
   clockSkewMs?: number,
 ): CdnError {
   const text = serverText(faultString, secrets);
@@ -371,7 +371,7 @@ export function errorFromCreateResult(
   code: number,
   message: string,
   zoneName: string | undefined,
-  secrets: readonly (string | undefined)[],
+  secrets: Secrets,
 ): CdnCreateError {
   const text = serverText(message, secrets);
   const kind = kindOfGroup(method.split(".")[0]);
@@ -404,7 +404,7 @@ export function errorFromNetwork(
   method: string,
   err: NodeJS.ErrnoException,
   sent: boolean,
-  secrets: readonly (string | undefined)[],
+  secrets: Secrets,
   ctx: NetworkContext = {},
 ): CdnTransportError {
   const code = err.code;

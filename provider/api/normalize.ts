@@ -252,19 +252,13 @@ export function normalizeReport(
     const row = jsonSafe(raw) as Row;
     for (const [field, spec] of Object.entries(fields)) {
       const column = spec.columns.find((c) => raw[c] !== undefined && raw[c] !== null);
-      if (spec.kind === "zone") {
-        if (column === undefined && options?.zoneAsked) delete row[field];
-        else
-          row[field] = rowZone(column === undefined ? undefined : raw[column], method, `the ${field} in row ${i + 1}`);
-        continue;
-      }
-      if (column === undefined) {
-        delete row[field];
-        continue;
-      }
-      const x = raw[column];
+      const x = column === undefined ? undefined : raw[column];
       let value: unknown;
-      if (spec.kind === "text") value = toText(x);
+      if (spec.kind === "zone")
+        value =
+          column === undefined && options?.zoneAsked ? undefined : rowZone(x, method, `the ${field} in row ${i + 1}`);
+      else if (column === undefined) value = undefined;
+      else if (spec.kind === "text") value = toText(x);
       else if (spec.kind === "number") value = toFigure(x, column, method, { where: `in row ${i + 1}` });
       else {
         const date = reportDate(x, spec.kind === "hour" ? "hour" : dayGrain);

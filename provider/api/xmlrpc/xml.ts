@@ -145,10 +145,6 @@ export class Scanner {
     return k;
   }
 
-  protected expectClose(name: string): void {
-    if (this.tag() !== CLOSE || this.name !== name) this.unexpected(`</${name}>`);
-  }
-
   /** `<name>` or `<name/>` (OPEN or EMPTY) past whitespace, comments and PIs; the usual markup is matched in place. */
   protected opening(name: string, what: string): number {
     if (this.eat(OPEN_TAGS[name])) return OPEN;
@@ -160,7 +156,7 @@ export class Scanner {
   protected closing(name: string): void {
     if (this.eat(CLOSE_TAGS[name])) return;
     this.skipMisc();
-    this.expectClose(name);
+    if (this.tag() !== CLOSE || this.name !== name) this.unexpected(`</${name}>`);
   }
 
   protected seen(): string {
