@@ -255,17 +255,16 @@ class Reader extends Scanner {
     if (first !== "data" || k === CLOSE) return this.unexpected("<data> in <array>");
     if (k === OPEN) {
       for (;;) {
-        if (this.eat("<value>")) {
-          out.push(this.value());
-          continue;
+        if (this.eat("<value>")) out.push(this.value());
+        else if (this.eat("</data>")) break;
+        else {
+          this.skipMisc();
+          const kv = this.tag();
+          const n: string = this.name;
+          if (kv === CLOSE && n === "data") break;
+          if (n !== "value" || kv === CLOSE) return this.unexpected("<value> or </data>");
+          out.push(kv === EMPTY ? this.untyped("") : this.value());
         }
-        if (this.eat("</data>")) break;
-        this.skipMisc();
-        const kv = this.tag();
-        const n: string = this.name;
-        if (kv === CLOSE && n === "data") break;
-        if (n !== "value" || kv === CLOSE) return this.unexpected("<value> or </data>");
-        out.push(kv === EMPTY ? this.untyped("") : this.value());
       }
     }
     this.closing("array");

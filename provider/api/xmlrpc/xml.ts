@@ -177,15 +177,10 @@ export class Scanner {
       if (s.charCodeAt(this.i) !== 0x3c /* < */) this.fail("unexpected text between tags");
       const c = s.charCodeAt(this.i + 1);
       if (c === 0x3f /* ? */) this.skipPast("?>", "processing instruction");
-      else if (c === 0x21 /* ! */) {
-        if (s.startsWith("<!--", this.i)) this.skipPast("-->", "comment");
-        else
-          this.fail(
-            s.startsWith("<!DOCTYPE", this.i)
-              ? "a DOCTYPE is not allowed in XML-RPC"
-              : "unexpected markup between tags",
-          );
-      } else return;
+      else if (c !== 0x21 /* ! */) return;
+      else if (s.startsWith("<!--", this.i)) this.skipPast("-->", "comment");
+      else if (s.startsWith("<!DOCTYPE", this.i)) this.fail("a DOCTYPE is not allowed in XML-RPC");
+      else this.fail("unexpected markup between tags");
     }
   }
 
@@ -206,33 +201,18 @@ export class Scanner {
         return this.fail("unexpected end of the document");
       }
       if (lt > this.i) out += decodeCharData(s.slice(this.i, lt), this);
-      const c = s.charCodeAt(lt + 1);
-      if (c === 0x21 /* ! */) {
-        if (s.startsWith("<![CDATA[", lt)) {
-          const end = s.indexOf("]]>", lt + 9);
-          if (end < 0) {
-            this.i = lt;
-            return this.fail("unterminated CDATA section");
-          }
-          out += normalizeNewlines(s.slice(lt + 9, end));
-          this.i = end + 3;
-          continue;
-        }
-        if (s.startsWith("<!--", lt)) {
-          this.i = lt;
-          this.skipPast("-->", "comment");
-          continue;
-        }
-        this.i = lt;
-        return this.fail("unexpected markup in text");
-      }
-      if (c === 0x3f /* ? */) {
-        this.i = lt;
-        this.skipPast("?>", "processing instruction");
-        continue;
-      }
       this.i = lt;
-      return out;
+      const c = s.charCodeAt(lt + 1);
+      if (c === 0x3f /* ? */) this.skipPast("?>", "processing instruction");
+      else if (c !== 0x21 /* ! */) return out;
+      else if (s.startsWith("<!--", lt)) this.skipPast("-->", "comment");
+      else if (!s.startsWith("<![CDATA[", lt)) return this.fail("unexpected markup in text");
+      else {
+        const end = s.indexOf("]]>", lt + 9);
+        if (end < 0) return this.fail("unterminated CDATA section");
+        out += normalizeNewlines(s.slice(lt + 9, end));
+        this.i = end + 3;
+      }
     }
   }
 
