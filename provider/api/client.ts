@@ -22,10 +22,9 @@ import {
   errorFromCreateResult,
   errorFromFault,
   OUTAGE_HOLD_MS,
-  redact,
   withMessage,
 } from "./errors";
-import { rememberSecret } from "./redact";
+import { redact, rememberSecret } from "./redact";
 import { findMethod, METHOD_LIST, USER_UPDATE_SAMPLE_KEYS, USER_UPDATE_KEYS, wireName } from "./methods";
 import type { MethodSpec, ReturnKind, WireName } from "./methods";
 import {

@@ -14,8 +14,8 @@
 import * as http from "http";
 import * as https from "https";
 import * as zlib from "zlib";
-import { CdnProtocolError, CdnTransportError, errorFromNetwork, redact } from "./errors";
-import type { Secrets } from "./redact";
+import { CdnProtocolError, CdnTransportError, errorFromNetwork } from "./errors";
+import { redact, type Secrets } from "./redact";
 import { parseRetryAfter } from "./retry";
 import { settingRef } from "./config";
 import { kindOf } from "./normalize";
