@@ -207,8 +207,7 @@ export class CdnClient {
     options: Omit<CdnClientOptions, keyof Credentials> = {},
     env: NodeJS.ProcessEnv = process.env,
   ): CdnClient {
-    const c = resolveCredentials({ env });
-    return new CdnClient({ ...options, baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey });
+    return new CdnClient({ ...options, ...resolveCredentials({ env }) });
   }
 
   /**
