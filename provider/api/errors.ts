@@ -413,9 +413,7 @@ export function errorFromNetwork(
         : `no answer${at} within ${limit}, and nothing has answered at this address yet: check that ${settingRef("baseUrl")} is the API's address and that it is reachable from here (the timeout of one attempt${ctx.firstContact === true ? ` before the first answer: ${settingRef("firstContactTimeoutMs")}` : `: ${settingRef("timeoutMs")}`})`,
     );
   }
-  const refused =
-    code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EHOSTUNREACH"
-      ? ": is it the API's address, and is the API up?"
-      : "";
+  const unreached = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"].includes(code ?? "");
+  const refused = unreached ? ": is it the API's address, and is the API up?" : "";
   return fail("connection", `connection failed (${code ?? "error"}: ${redact(err.message, secrets)})${at}${refused}`);
 }
