@@ -22,10 +22,9 @@ import {
   errorFromCreateResult,
   errorFromFault,
   OUTAGE_HOLD_MS,
-  redact,
   withMessage,
 } from "./errors";
-import { rememberSecret } from "./redact";
+import { redact, rememberSecret } from "./redact";
 import { findMethod, METHOD_LIST, USER_UPDATE_SAMPLE_KEYS, USER_UPDATE_KEYS, wireName } from "./methods";
 import type { MethodSpec, ReturnKind, WireName } from "./methods";
 import {
@@ -132,8 +131,6 @@ export type UserUpdateValues = Partial<
   Record<(typeof USER_UPDATE_SAMPLE_KEYS)[number] | (typeof USER_UPDATE_KEYS)[number], string>
 > & { [key: string]: string | undefined };
 
-export type { BandwidthAnswer } from "./normalize";
-
 /** What a first contact is waiting for: the address (never with credentials), the call, the attempt. */
 export interface WaitNotice {
   method: string;
@@ -144,15 +141,6 @@ export interface WaitNotice {
   /** The whole line: "waiting for the API at <url> (cdn:baseUrl / CDN_BASE_URL): ...". */
   message: string;
 }
-export type {
-  BandwidthOptions,
-  DateArg,
-  ParamsOf,
-  ReportApi,
-  ReportRangeOptions,
-  TotalOptions,
-  ZoneApi,
-} from "./types";
 
 // Credentials are kept off the instance so that logging or serializing a client can never show them.
 const SECRETS = new WeakMap<CdnClient, { apiKey: string }>();
@@ -187,23 +175,15 @@ export class CdnClient {
   private refused?: CdnAuthError;
 
   constructor(opts: CdnClientOptions) {
-    const o = clientOptions(opts);
+    // The key stays off every object the client holds (the transport keeps its options).
+    const { apiKey, ...o } = clientOptions(opts);
     this.baseUrl = o.baseUrl;
     this.apiUserId = o.apiUserId;
-    SECRETS.set(this, { apiKey: o.apiKey });
+    SECRETS.set(this, { apiKey });
     this.inFlight = new Semaphore(o.maxInFlight);
     this.now = o.now ?? Date.now;
     this.timers = o.timers ?? { setTimeout, clearTimeout };
-    this.transport = new Transport({
-      timers: this.timers,
-      now: this.now,
-      baseUrl: o.baseUrl,
-      timeoutMs: o.timeoutMs,
-      firstContactTimeoutMs: o.firstContactTimeoutMs,
-      maxResponseBytes: o.maxResponseBytes,
-      idleSockets: o.maxInFlight,
-      userAgent: o.userAgent,
-    });
+    this.transport = new Transport({ ...o, timers: this.timers, now: this.now, idleSockets: o.maxInFlight });
     this.retryPolicy = {
       retries: o.retries,
       baseDelayMs: o.retryBaseDelayMs,
@@ -227,8 +207,7 @@ export class CdnClient {
     options: Omit<CdnClientOptions, keyof Credentials> = {},
     env: NodeJS.ProcessEnv = process.env,
   ): CdnClient {
-    const c = resolveCredentials({ env });
-    return new CdnClient({ ...options, baseUrl: c.baseUrl, apiUserId: c.apiUserId, apiKey: c.apiKey });
+    return new CdnClient({ ...options, ...resolveCredentials({ env }) });
   }
 
   /**

@@ -249,11 +249,7 @@ function lookup(name: SettingName, from: SettingInputs): { raw: string; source: 
   return env ? { raw: env, source: "env" } : undefined;
 }
 
-/**
- * Reads the named settings (all by default) in table order: each given in code, else in the stack's config,
- * else in the environment, else the table's default. A refused value, and a credential found nowhere, is a
- * problem naming the config key and the variable; `error` holds every problem at once.
- */
+/** Reads the named settings (all by default) in table order, each from the first source that has it, else its default. */
 export function resolve<N extends SettingName = SettingName>(
   from: SettingInputs,
   names: readonly N[] = SETTING_NAMES as N[],

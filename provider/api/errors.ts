@@ -12,9 +12,7 @@ import { kindInfo, kindOfGroup } from "./kinds";
 import { FAULT } from "./wire";
 import { ZONE_KIND_TABLE } from "./zoneKinds";
 import { printable, printableLines } from "./terminalText";
-import { redact } from "./redact";
-
-export { redact };
+import { redact, type Secrets } from "./redact";
 
 export type CdnErrorType =
   | "validation"
@@ -209,25 +207,21 @@ function refusesDate(text: string): boolean {
 /** Below this difference between clocks the skew is not mentioned. */
 export const CLOCK_SKEW_REPORT_MS = 60_000;
 
-/** What a transport failure is made of (one object: seven positional arguments were easy to misplace). */
-export interface TransportErrorInit {
+/** What a transport failure is made of: its kind, message and method, and the class's own fields. */
+type TransportErrorInit = Pick<CdnTransportError, "maybeProcessed" | "status" | "code" | "retryAfterMs"> & {
   type: "connection" | "timeout" | "http_status";
   message: string;
   method: string;
-  /** True when the request may have reached the server (its answer was lost). */
-  maybeProcessed: boolean;
-  status?: number;
-  /** The connection error's code (`ECONNRESET`, `ETIMEDOUT_CALL`, ...). */
-  code?: string;
-  /** What the server's `Retry-After` asked for (429, 503), in milliseconds from when it answered. */
-  retryAfterMs?: number;
-}
+};
 
-/** The call did not complete at the transport level; the fields are {@link TransportErrorInit}'s. */
+/** The call did not complete at the transport level. */
 export class CdnTransportError extends CdnError {
+  /** True when the request may have reached the server (its answer was lost). */
   declare readonly maybeProcessed: boolean;
   declare readonly status?: number;
+  /** The connection error's code (`ECONNRESET`, `ETIMEDOUT_CALL`, ...). */
   declare readonly code?: string;
+  /** What the server's `Retry-After` asked for (429, 503), in milliseconds from when it answered. */
   declare readonly retryAfterMs?: number;
 
   constructor({ type, message, method, ...fields }: TransportErrorInit) {
@@ -247,10 +241,9 @@ export class CdnTransportError extends CdnError {
 }
 
 /**
- * A call not sent because the API did not answer another call of the same client moments before (the outage hold of
- * client.ts). Nothing reached the server, so nothing may have been made; it is not retried: a deployment of 300
- * zones whose API went silent fails in about one call's budget, not one budget per zone (issue 32). Its message names
- * the call that started the hold and where, so whichever error a user reads first says what failed (issue 41).
+ * A call not sent, as the API did not answer another call of this client moments before (client.ts's outage hold):
+ * nothing reached the server, and it is not retried, so 300 zones of a silent API fail in about one call's budget.
+ * Its message names the call that started the hold and where, so whichever error a user reads first says what failed.
  */
 export class CdnOutageError extends CdnTransportError {
   constructor(method: string, first: CdnTransportError, agoMs: number, where: string) {
@@ -345,7 +338,7 @@ function copyWithMessage<E extends Error>(err: E, message: string): E {
 const SERVER_TEXT_MAX = 2000;
 
 /** A server's text for a message: cut at {@link SERVER_TEXT_MAX} with its length, redacted, printable. */
-function serverText(s: unknown, secrets: readonly (string | undefined)[]): string {
+function serverText(s: unknown, secrets: Secrets): string {
   const text = String(s ?? "");
   if (text.length <= SERVER_TEXT_MAX) return printable(redact(text, secrets));
   return `${printable(redact(`${text.slice(0, SERVER_TEXT_MAX)}...`, secrets))} (${text.length} characters)`;
@@ -356,7 +349,7 @@ export function errorFromFault(
   method: string,
   faultCode: number,
   faultString: string,
-  secrets: readonly (string | undefined)[],
+  secrets: Secrets,
   clockSkewMs?: number,
 ): CdnError {
   const text = serverText(faultString, secrets);
@@ -371,7 +364,7 @@ export function errorFromCreateResult(
   code: number,
   message: string,
   zoneName: string | undefined,
-  secrets: readonly (string | undefined)[],
+  secrets: Secrets,
 ): CdnCreateError {
   const text = serverText(message, secrets);
   const kind = kindOfGroup(method.split(".")[0]);
@@ -404,7 +397,7 @@ export function errorFromNetwork(
   method: string,
   err: NodeJS.ErrnoException,
   sent: boolean,
-  secrets: readonly (string | undefined)[],
+  secrets: Secrets,
   ctx: NetworkContext = {},
 ): CdnTransportError {
   const code = err.code;
@@ -420,9 +413,7 @@ export function errorFromNetwork(
         : `no answer${at} within ${limit}, and nothing has answered at this address yet: check that ${settingRef("baseUrl")} is the API's address and that it is reachable from here (the timeout of one attempt${ctx.firstContact === true ? ` before the first answer: ${settingRef("firstContactTimeoutMs")}` : `: ${settingRef("timeoutMs")}`})`,
     );
   }
-  const refused =
-    code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EHOSTUNREACH"
-      ? ": is it the API's address, and is the API up?"
-      : "";
+  const unreached = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"].includes(code ?? "");
+  const refused = unreached ? ": is it the API's address, and is the API up?" : "";
   return fail("connection", `connection failed (${code ?? "error"}: ${redact(err.message, secrets)})${at}${refused}`);
 }

@@ -7,25 +7,27 @@ export { CdnClient } from "./client";
 export { ZONE_KINDS } from "./kinds";
 export type { ZoneGroup, ZoneKind, ZoneSpelling, ZoneType } from "./kinds";
 export type {
-  BandwidthAnswer,
-  BandwidthOptions,
   CallEvent,
   WaitNotice,
   CdnClientOptions,
-  DateArg,
-  ParamsOf,
   PullCreateValues,
   PullUpdateValues,
   PushCreateValues,
   PushUpdateValues,
-  ReportApi,
-  ReportRangeOptions,
-  TotalOptions,
   UserUpdateValues,
   VodCreateValues,
   VodUpdateValues,
-  ZoneApi,
 } from "./client";
+export type {
+  BandwidthOptions,
+  DateArg,
+  ParamsOf,
+  ReportApi,
+  ReportRangeOptions,
+  TotalOptions,
+  ZoneApi,
+} from "./types";
+export type { BandwidthAnswer } from "./normalize";
 export {
   CdnAuthError,
   CdnConfigError,

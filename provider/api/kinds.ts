@@ -48,19 +48,13 @@ export function kindInfo<K extends ZoneKind>(kind: K): ZoneKindInfo<K> {
 const BY_GROUP = new Map<string, ZoneKind>(ZONE_KINDS.map((k) => [TABLE[k].group, k]));
 const BY_TYPE = new Map<string, ZoneKind>(ZONE_KINDS.map((k) => [TABLE[k].type, k]));
 
-/** The kind served by XML-RPC group `group`; undefined for a group that is not a zone kind (`cache`). */
-export function kindOfGroup(group: ZoneGroup): ZoneKind;
-export function kindOfGroup(group: string): ZoneKind | undefined;
-export function kindOfGroup(group: string): ZoneKind | undefined {
-  return BY_GROUP.get(group);
-}
+/** What a look-up by spelling `S` finds: a kind when `S` is one of the table's spellings `Of`, else maybe none. */
+type Found<S, Of> = [S] extends [Of] ? ZoneKind : ZoneKind | undefined;
 
+/** The kind served by XML-RPC group `group`; undefined for a group that is not a zone kind (`cache`). */
+export const kindOfGroup = <S extends string>(group: S) => BY_GROUP.get(group) as Found<S, ZoneGroup>;
 /** The kind of resource type `type` (`PullZone`); undefined for any other string. */
-export function kindOfType(type: ZoneType): ZoneKind;
-export function kindOfType(type: string): ZoneKind | undefined;
-export function kindOfType(type: string): ZoneKind | undefined {
-  return BY_TYPE.get(type);
-}
+export const kindOfType = <S extends string>(type: S) => BY_TYPE.get(type) as Found<S, ZoneType>;
 
 /** Whether `s` is a kind's canonical name. */
 export function isZoneKind(s: unknown): s is ZoneKind {

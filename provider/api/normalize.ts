@@ -100,20 +100,15 @@ export type CreateOutcome = { ok: true; result: Row } | { ok: false; code: numbe
 
 /** A create answer: `(0, struct)`, a bare struct (as a public client saw: string id), `[struct]`, or `(code, message)`. */
 export function normalizeCreate(v: unknown, method: string): CreateOutcome {
-  let struct: unknown;
+  let struct: unknown = v;
   if (Array.isArray(v)) {
     if (v.length === 0) throw new CdnProtocolError("empty array where (code, struct) was expected", method);
     const code = typeof v[0] === "string" && INT_TEXT.test(v[0]) ? Number(v[0]) : v[0];
-    if (typeof code !== "number" || !Number.isInteger(code)) {
-      if (v.length === 1 && isStruct(v[0])) struct = v[0];
-      else throw new CdnProtocolError("first element of the create answer is not an integer code", method);
-    } else if (code !== 0) {
-      return { ok: false, code, message: toText(v[1]) };
-    } else {
+    if (typeof code === "number" && Number.isInteger(code)) {
+      if (code !== 0) return { ok: false, code, message: toText(v[1]) };
       struct = v[1];
-    }
-  } else {
-    struct = v;
+    } else if (v.length === 1 && isStruct(v[0])) struct = v[0];
+    else throw new CdnProtocolError("first element of the create answer is not an integer code", method);
   }
   if (!isStruct(struct)) throw new CdnProtocolError(`create answer carries no struct (${kindOf(struct)})`, method);
   const result: Row = {};
@@ -156,11 +151,8 @@ export function normalizeZones(v: unknown, method: string, fields: readonly stri
     if (!named && !nameOptional) throw new CdnProtocolError(`zone ${id} has no name`, method);
     const row: Row = { id };
     for (const [k, x] of Object.entries(raw)) if (!fields.includes(k)) defineData(row, k, jsonSafe(x));
-    for (const f of fields) {
-      if (f === "id" || (f === "name" && !named)) continue;
-      row[f] = toText(raw[f]);
-    }
-    const fromUrl = named || !nameOptional ? undefined : nameInUrls(raw);
+    for (const f of fields) if (f !== "id" && (f !== "name" || named)) row[f] = toText(raw[f]);
+    const fromUrl = named ? undefined : nameInUrls(raw);
     if (fromUrl !== undefined) {
       row.name = fromUrl;
       NAMED_BY_URL.add(row);
@@ -252,19 +244,13 @@ export function normalizeReport(
     const row = jsonSafe(raw) as Row;
     for (const [field, spec] of Object.entries(fields)) {
       const column = spec.columns.find((c) => raw[c] !== undefined && raw[c] !== null);
-      if (spec.kind === "zone") {
-        if (column === undefined && options?.zoneAsked) delete row[field];
-        else
-          row[field] = rowZone(column === undefined ? undefined : raw[column], method, `the ${field} in row ${i + 1}`);
-        continue;
-      }
-      if (column === undefined) {
-        delete row[field];
-        continue;
-      }
-      const x = raw[column];
+      const x = column === undefined ? undefined : raw[column];
       let value: unknown;
-      if (spec.kind === "text") value = toText(x);
+      if (spec.kind === "zone")
+        value =
+          column === undefined && options?.zoneAsked ? undefined : rowZone(x, method, `the ${field} in row ${i + 1}`);
+      else if (column === undefined) value = undefined;
+      else if (spec.kind === "text") value = toText(x);
       else if (spec.kind === "number") value = toFigure(x, column, method, { where: `in row ${i + 1}` });
       else {
         const date = reportDate(x, spec.kind === "hour" ? "hour" : dayGrain);

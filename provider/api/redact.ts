@@ -16,6 +16,9 @@ const DECODE_ROUNDS = 3;
 /** What shows nothing on a terminal, or nothing of its own: dropped before a text is searched. */
 const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{M}]/gu;
 
+/** The secrets of one call (the key, its authString, zone passwords); an unset one is skipped. */
+export type Secrets = readonly (string | undefined)[];
+
 /** One UTF-16 unit of a reading and the span of the original it stands for. */
 type Unit = { ch: string; start: number; end: number };
 type Span = [number, number];
@@ -31,7 +34,7 @@ export function rememberSecret(secret: unknown): void {
 }
 
 /** `text` with every secret of `secrets` (and every remembered one) replaced by `[redacted]`, in any of the forms above. */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
+export function redact(text: string, secrets: Secrets): string {
   let out = String(text);
   const list = [...new Set([...secrets, ...REMEMBERED])].filter(
     (s): s is string => typeof s === "string" && s.length >= 3,

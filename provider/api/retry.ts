@@ -37,20 +37,17 @@ const SILENT_RETRIES = 1;
  */
 export const RATE_LIMITED_RETRIES = 30;
 
-/** The attempts more {@link RATE_LIMITED_RETRIES} gives when `err` is a 429. */
-export function rateLimitedRetries(policy: RetryPolicy, err: unknown): number {
-  return policy.retries > 0 && err instanceof CdnTransportError && err.status === 429 ? RATE_LIMITED_RETRIES : 0;
-}
-
 /**
  * Attempts after the first that the policy allows now: the first-contact budget until an answer has come back, then
- * the whole budget, but {@link SILENT_RETRIES} when the last attempt (`err`) got no answer in time.
+ * the whole budget, {@link RATE_LIMITED_RETRIES} more after a 429, but {@link SILENT_RETRIES} when the last attempt
+ * (`err`) got no answer in time, unless `capTimeouts` is false (a create's recovery keeps its whole budget).
  */
-export function retriesAllowed(policy: RetryPolicy, err?: unknown): number {
+export function retriesAllowed(policy: RetryPolicy, err?: unknown, capTimeouts = true): number {
   if (policy.firstContactRetries !== undefined && policy.contacted && !policy.contacted())
     return Math.min(policy.retries, policy.firstContactRetries);
-  if (err instanceof CdnTransportError && err.type === "timeout") return Math.min(policy.retries, SILENT_RETRIES);
-  return policy.retries + rateLimitedRetries(policy, err);
+  if (!(err instanceof CdnTransportError)) return policy.retries;
+  if (err.type === "timeout" && capTimeouts) return Math.min(policy.retries, SILENT_RETRIES);
+  return policy.retries + (policy.retries > 0 && err.status === 429 ? RATE_LIMITED_RETRIES : 0);
 }
 
 /** The delay before attempt `attempt + 1` (attempt counts from 1): full jitter under a doubling cap. */

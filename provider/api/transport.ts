@@ -14,7 +14,8 @@
 import * as http from "http";
 import * as https from "https";
 import * as zlib from "zlib";
-import { CdnProtocolError, CdnTransportError, errorFromNetwork, redact } from "./errors";
+import { CdnProtocolError, CdnTransportError, errorFromNetwork } from "./errors";
+import { redact, type Secrets } from "./redact";
 import { parseRetryAfter } from "./retry";
 import { settingRef } from "./config";
 import { kindOf } from "./normalize";
@@ -80,7 +81,7 @@ export class Transport {
 
   /** Where calls of `group` go, as messages show it: the base URL (which never holds credentials) and the path. */
   where(group: string): string {
-    return `${this.base.origin}${this.path(group)}`;
+    return `${this.base.origin}${this.base.pathname.replace(/\/+$/, "")}/xmlrpc/${group}`;
   }
 
   private markContacted(): void {
@@ -91,36 +92,19 @@ export class Transport {
   }
 
   /** Sends one method call; resolves with the decoded answer, rejects with a typed transport/protocol error. */
-  async send(
-    group: string,
-    method: string,
-    params: unknown[],
-    secrets: readonly (string | undefined)[],
-  ): Promise<Answer> {
+  async send(group: string, method: string, params: unknown[], secrets: Secrets): Promise<Answer> {
     const xml = methodCall(method, params as WireOut[]);
-    const { status, body, serverDate, retryAfter } = await this.post(group, method, xml, secrets);
-    if (status < 200 || status >= 300) throw this.statusError(group, method, status, body, secrets, retryAfter);
-    return decode(method, body, secrets, serverDate);
+    const received = await this.post(group, method, xml, secrets);
+    if (received.status < 200 || received.status >= 300) throw this.statusError(group, method, received, secrets);
+    return decode(method, received, secrets);
   }
 
   /**
    * The error for a status other than 2xx, naming the address and `cdn:baseUrl`. A 404, or another 4xx or a 501 with
    * a body that is not XML-RPC, is some other server: not worth another attempt. A 5xx may hide a call that ran.
    */
-  private statusError(
-    group: string,
-    method: string,
-    status: number,
-    body: Buffer,
-    secrets: readonly (string | undefined)[],
-    retryAfter?: string,
-  ): CdnTransportError {
-    const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter) : undefined;
+  private statusError(group: string, method: string, { status, body, retryAfter }: Received, secrets: Secrets) {
     const where = redact(this.where(group), secrets);
-    if (status === 404) {
-      const text = `${method}: HTTP 404 at ${where}: nothing answers there, so this is not the XML-RPC API and the base URL is likely wrong (check ${settingRef("baseUrl")}: it is the address the API's /xmlrpc/<group> paths hang off)`;
-      return new CdnTransportError({ type: "http_status", message: text, method, maybeProcessed: false, status });
-    }
     const xmlRpc = looksXmlRpc(body);
     const notApi = !xmlRpc && ((status >= 400 && status < 500 && status !== 429) || status === 501);
     const hint = xmlRpc
@@ -132,16 +116,15 @@ export class Transport {
           : "";
     return new CdnTransportError({
       type: "http_status",
-      message: `${method}: HTTP ${status} at ${where}${describeBody(body, secrets)}${hint}`,
+      message:
+        status === 404
+          ? `${method}: HTTP 404 at ${where}: nothing answers there, so this is not the XML-RPC API and the base URL is likely wrong (check ${settingRef("baseUrl")}: it is the address the API's /xmlrpc/<group> paths hang off)`
+          : `${method}: HTTP ${status} at ${where}${describeBody(body, secrets)}${hint}`,
       method,
       maybeProcessed: !notApi && status >= 500,
       status,
-      retryAfterMs,
+      retryAfterMs: status === 429 || status === 503 ? parseRetryAfter(retryAfter) : undefined,
     });
-  }
-
-  private path(group: string): string {
-    return `${this.base.pathname.replace(/\/+$/, "")}/xmlrpc/${group}`;
   }
 
   /** Closes idle keep-alive sockets so a process can exit. */
@@ -150,12 +133,7 @@ export class Transport {
   }
 
   /** One POST of one call: the answer's status, body and headers, or a typed error; settled once. */
-  private post(
-    group: string,
-    method: string,
-    xml: string,
-    secrets: readonly (string | undefined)[],
-  ): Promise<Received> {
+  private post(group: string, method: string, xml: string, secrets: Secrets): Promise<Received> {
     const payload = Buffer.from(xml, "utf8");
     const { maxResponseBytes, timeoutMs } = this.opts;
     const call: CallContext = { method, secrets, maxResponseBytes, timeoutMs, where: this.where(group) };
@@ -218,7 +196,7 @@ type FirstContactTimeout = true | "unanswered" | undefined;
 /** What reading the answer of one call needs to know about the call; also the context of its network errors. */
 interface CallContext {
   method: string;
-  secrets: readonly (string | undefined)[];
+  secrets: Secrets;
   maxResponseBytes: number;
   timeoutMs: number;
   /** Where the call went, for messages (`Transport.where`). */
@@ -308,7 +286,7 @@ function looksXmlRpc(body: Buffer): boolean {
 }
 
 /** A short, redacted hint of what came back instead of XML-RPC (an HTML title, the first bytes). */
-function describeBody(body: Buffer, secrets: readonly (string | undefined)[]): string {
+function describeBody(body: Buffer, secrets: Secrets): string {
   if (!body.length) return "";
   const text = body.subarray(0, 512).toString("utf8");
   const title = /<title>([^<]{0,120})<\/title>/i.exec(text);
@@ -316,7 +294,7 @@ function describeBody(body: Buffer, secrets: readonly (string | undefined)[]): s
   return `: ${redact(hint, secrets)}`;
 }
 
-function decode(method: string, body: Buffer, secrets: readonly (string | undefined)[], serverDate?: string): Answer {
+function decode(method: string, { body, serverDate }: Received, secrets: Secrets): Answer {
   const text = decodeUtf8(body);
   // Read leniently, the bytes would become U+FFFD in names and values, silently changed.
   if (text === undefined) throw new CdnProtocolError(`body is not valid UTF-8${describeBody(body, secrets)}`, method);
@@ -348,7 +326,7 @@ function decode(method: string, body: Buffer, secrets: readonly (string | undefi
 }
 
 /** A fault's code as a number: an int, or integer text; anything else is a protocol error, never `Number()`'s guess. */
-function faultCodeOf(method: string, v: unknown, secrets: readonly (string | undefined)[]): number {
+function faultCodeOf(method: string, v: unknown, secrets: Secrets): number {
   const n = typeof v === "number" ? v : typeof v === "string" && /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : NaN;
   if (Number.isSafeInteger(n)) return n;
   const what =

@@ -3,15 +3,8 @@
  * which gives an error another message without touching the original.
  */
 import { authString } from "../../provider/api/auth";
-import {
-  CdnAuthError,
-  CdnError,
-  CdnProtocolError,
-  CdnTransportError,
-  redact,
-  withMessage,
-} from "../../provider/api/errors";
-import { rememberSecret } from "../../provider/api/redact";
+import { CdnAuthError, CdnError, CdnProtocolError, CdnTransportError, withMessage } from "../../provider/api/errors";
+import { redact, rememberSecret } from "../../provider/api/redact";
 import { FAULT } from "../../provider/api/wire";
 
 const KEY = "k3y&<secret>\"value'0123456789";

@@ -106,6 +106,12 @@ test("a 429 ran nothing: it gets RATE_LIMITED_RETRIES attempts more, other failu
   expect(retriesAllowed(policy({ retries: 0 }), status(429))).toBe(0);
 });
 
+test("the create's recovery reads the same rule: a 429 gets the attempts more, a timeout keeps the whole budget", () => {
+  expect(retriesAllowed(policy(), status(429), false)).toBe(4 + RATE_LIMITED_RETRIES);
+  expect(retriesAllowed(policy(), timeout(), false)).toBe(4);
+  expect(retriesAllowed(policy(), timeout())).toBe(1);
+});
+
 describe("what is retried", () => {
   const auth = (code: number, text: string) => new CdnAuthError(code, text, "pullzone.listZones");
   const CASES: [string, unknown, boolean][] = [

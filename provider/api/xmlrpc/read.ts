@@ -42,6 +42,9 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const ISO8601 =
   /([0-9]{4})(-?([0-9]{2}))(-?([0-9]{2}))(T([0-9]{2})(((:?([0-9]{2}))?((:?([0-9]{2}))?(.([0-9]+))?))?)(Z|([+-]([0-9]{2}(:?([0-9]{2}))?)))?)?/;
 
+/** The types of a value that is text: a string, a number, a boolean, nil, base64 or a date. */
+const SCALARS = new Set(["string", "int", "i4", "i8", "double", "boolean", "nil", "base64", "datetime.iso8601"]);
+
 /** How deep arrays and structs may nest (the API's answers: 3 levels), so a hostile document cannot overflow the stack. */
 export const MAX_NESTING = 64;
 
@@ -156,57 +159,49 @@ class Reader extends Scanner {
   }
 
   private typed(type: string, empty: boolean): unknown {
+    if (type === "struct" || type === "array") {
+      if (empty) return type === "array" ? [] : this.wire ? new Map() : {};
+      if (++this.depth > MAX_NESTING) this.fail(`arrays and structs nested deeper than ${MAX_NESTING} levels`);
+      const v = type === "struct" ? this.struct() : this.array();
+      this.depth--;
+      return v;
+    }
+    if (!SCALARS.has(type)) return this.fail(`unknown XML-RPC type <${type}>`);
+    const text = empty ? "" : this.leaf(type);
+    // Whitespace around a number, a boolean or a date is no part of it, nor is any in base64; a string keeps its own.
+    const t = type === "string" ? text : type === "base64" ? text.replace(/[ \t\r\n]+/g, "") : text.trim();
     switch (type) {
       case "string":
-        return empty ? "" : this.leaf(type);
+        return t;
       case "int":
       case "i4":
       case "i8": {
-        const t = empty ? "" : this.leaf(type).trim();
         if (!INT.test(t)) this.fail(`<${type}> holds '${t.slice(0, 40)}', not an integer`);
         const n = Number(t);
         // Beyond 2^53 a number would round: the exact text instead, as for i8 (ids and counts refuse it in normalize.ts).
         return type !== "i8" && Number.isSafeInteger(n) ? n : t;
       }
-      case "double": {
-        const t = empty ? "" : this.leaf(type).trim();
+      case "double":
         if (DOUBLE.test(t)) return Number(t);
         // Python's xmlrpc.client writes repr(float): inf, -inf, nan.
         if (/^[+-]?inf(inity)?$/i.test(t)) return t.startsWith("-") ? -Infinity : Infinity;
         if (/^[+-]?nan$/i.test(t)) return NaN;
         return this.fail(`<double> holds '${t.slice(0, 40)}', not a number`);
-      }
-      case "boolean": {
-        const t = empty ? "" : this.leaf(type).trim();
+      case "boolean":
         if (t === "1" || t === "0") return t === "1";
         return this.fail(`expected 0 or 1 in <boolean>, got '${t.slice(0, 40)}'`);
-      }
       case "nil":
-        if (!empty && !isBlank(this.leaf(type))) this.fail("text in <nil>");
+        if (!isBlank(text)) this.fail("text in <nil>");
         return null;
-      case "base64": {
-        // The text itself (whitespace is not part of base64): decoding is the caller's choice, and
-        // text that is not base64 is refused rather than decoded to bytes it does not hold.
-        const t = empty ? "" : this.leaf(type).replace(/[ \t\r\n]+/g, "");
+      case "base64":
+        // The text itself: decoding is the caller's choice, and text that is not base64 is refused rather than
+        // decoded to bytes it does not hold.
         if (!BASE64.test(t) || t.length % 4 === 1 || (t.endsWith("=") && t.length % 4 !== 0))
           this.fail(`expected base64 text in <base64>, got '${t.slice(0, 40)}'`);
         return t;
-      }
-      case "datetime.iso8601": {
-        const t = empty ? "" : this.leaf(type).trim();
+      default:
         // The text itself, offset and all: a Date would be shifted into the machine's time zone.
         return isIso8601(t) ? t : this.fail(`expected an ISO 8601 date in <dateTime.iso8601>, got '${t.slice(0, 40)}'`);
-      }
-      case "struct":
-      case "array": {
-        if (empty) return type === "array" ? [] : this.wire ? new Map() : {};
-        if (++this.depth > MAX_NESTING) this.fail(`arrays and structs nested deeper than ${MAX_NESTING} levels`);
-        const v = type === "struct" ? this.struct() : this.array();
-        this.depth--;
-        return v;
-      }
-      default:
-        return this.fail(`unknown XML-RPC type <${type}>`);
     }
   }
 
@@ -260,17 +255,16 @@ class Reader extends Scanner {
     if (first !== "data" || k === CLOSE) return this.unexpected("<data> in <array>");
     if (k === OPEN) {
       for (;;) {
-        if (this.eat("<value>")) {
-          out.push(this.value());
-          continue;
+        if (this.eat("<value>")) out.push(this.value());
+        else if (this.eat("</data>")) break;
+        else {
+          this.skipMisc();
+          const kv = this.tag();
+          const n: string = this.name;
+          if (kv === CLOSE && n === "data") break;
+          if (n !== "value" || kv === CLOSE) return this.unexpected("<value> or </data>");
+          out.push(kv === EMPTY ? this.untyped("") : this.value());
         }
-        if (this.eat("</data>")) break;
-        this.skipMisc();
-        const kv = this.tag();
-        const n: string = this.name;
-        if (kv === CLOSE && n === "data") break;
-        if (n !== "value" || kv === CLOSE) return this.unexpected("<value> or </data>");
-        out.push(kv === EMPTY ? this.untyped("") : this.value());
       }
     }
     this.closing("array");

@@ -145,10 +145,6 @@ export class Scanner {
     return k;
   }
 
-  protected expectClose(name: string): void {
-    if (this.tag() !== CLOSE || this.name !== name) this.unexpected(`</${name}>`);
-  }
-
   /** `<name>` or `<name/>` (OPEN or EMPTY) past whitespace, comments and PIs; the usual markup is matched in place. */
   protected opening(name: string, what: string): number {
     if (this.eat(OPEN_TAGS[name])) return OPEN;
@@ -160,7 +156,7 @@ export class Scanner {
   protected closing(name: string): void {
     if (this.eat(CLOSE_TAGS[name])) return;
     this.skipMisc();
-    this.expectClose(name);
+    if (this.tag() !== CLOSE || this.name !== name) this.unexpected(`</${name}>`);
   }
 
   protected seen(): string {
@@ -181,15 +177,10 @@ export class Scanner {
       if (s.charCodeAt(this.i) !== 0x3c /* < */) this.fail("unexpected text between tags");
       const c = s.charCodeAt(this.i + 1);
       if (c === 0x3f /* ? */) this.skipPast("?>", "processing instruction");
-      else if (c === 0x21 /* ! */) {
-        if (s.startsWith("<!--", this.i)) this.skipPast("-->", "comment");
-        else
-          this.fail(
-            s.startsWith("<!DOCTYPE", this.i)
-              ? "a DOCTYPE is not allowed in XML-RPC"
-              : "unexpected markup between tags",
-          );
-      } else return;
+      else if (c !== 0x21 /* ! */) return;
+      else if (s.startsWith("<!--", this.i)) this.skipPast("-->", "comment");
+      else if (s.startsWith("<!DOCTYPE", this.i)) this.fail("a DOCTYPE is not allowed in XML-RPC");
+      else this.fail("unexpected markup between tags");
     }
   }
 
@@ -210,33 +201,18 @@ export class Scanner {
         return this.fail("unexpected end of the document");
       }
       if (lt > this.i) out += decodeCharData(s.slice(this.i, lt), this);
-      const c = s.charCodeAt(lt + 1);
-      if (c === 0x21 /* ! */) {
-        if (s.startsWith("<![CDATA[", lt)) {
-          const end = s.indexOf("]]>", lt + 9);
-          if (end < 0) {
-            this.i = lt;
-            return this.fail("unterminated CDATA section");
-          }
-          out += normalizeNewlines(s.slice(lt + 9, end));
-          this.i = end + 3;
-          continue;
-        }
-        if (s.startsWith("<!--", lt)) {
-          this.i = lt;
-          this.skipPast("-->", "comment");
-          continue;
-        }
-        this.i = lt;
-        return this.fail("unexpected markup in text");
-      }
-      if (c === 0x3f /* ? */) {
-        this.i = lt;
-        this.skipPast("?>", "processing instruction");
-        continue;
-      }
       this.i = lt;
-      return out;
+      const c = s.charCodeAt(lt + 1);
+      if (c === 0x3f /* ? */) this.skipPast("?>", "processing instruction");
+      else if (c !== 0x21 /* ! */) return out;
+      else if (s.startsWith("<!--", lt)) this.skipPast("-->", "comment");
+      else if (!s.startsWith("<![CDATA[", lt)) return this.fail("unexpected markup in text");
+      else {
+        const end = s.indexOf("]]>", lt + 9);
+        if (end < 0) return this.fail("unterminated CDATA section");
+        out += normalizeNewlines(s.slice(lt + 9, end));
+        this.i = end + 3;
+      }
     }
   }
 

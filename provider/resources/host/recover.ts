@@ -5,15 +5,7 @@
 import { CdnClient } from "../../api/client";
 import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError, withMessage } from "../../api/errors";
 import { CREATE_ERROR_CODES } from "../../api/wire";
-import {
-  afterBudget,
-  rateLimitedRetries,
-  retriesAllowed,
-  retryDelay,
-  RetryPolicy,
-  shouldRetry,
-  withRetry,
-} from "../../api/retry";
+import { afterBudget, retriesAllowed, retryDelay, RetryPolicy, shouldRetry, withRetry } from "../../api/retry";
 import { DeploymentIdentity } from "./identity";
 import { interrupted, pause } from "./interrupt";
 import { log } from "./log";
@@ -149,7 +141,7 @@ class CreateRecovery {
       this.lastError = e;
       // Without a lost answer, no attempt of ours can have taken the name.
       if (e instanceof CdnNameInUseError) return this.lost ? { at: "proven", inUse: e } : { at: "failed", error: e };
-      const more = n <= retriesAllowed(this.policy) + rateLimitedRetries(this.policy, e) && shouldRetry(e, n);
+      const more = n <= retriesAllowed(this.policy, e, false) && shouldRetry(e, n);
       // May the server have run it (answer lost)? A cut or garbled body: yes; any other error is an answer it gave.
       if (e instanceof CdnProtocolError || (e instanceof CdnTransportError && e.maybeProcessed)) {
         this.lost = e;
