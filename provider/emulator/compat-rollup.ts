@@ -12,16 +12,6 @@ export const numberOf = (v: WireOut): number => (typeof v === "number" ? v : v i
 /** A figure as text, as servers that build answers from database rows send it. */
 export const figureText = (v: WireOut): WireOut => (numeric(v) ? String(numberOf(v)) : v);
 
-/** The reports whose rows carry `zone_id` and may be asked without a zone. */
-const SUMMED = new Set([
-  "getTotalTransferStats",
-  "getCacheHitStats",
-  "getUsagePerDay",
-  "getNodeHits",
-  "getConnectionStats",
-  "getHourlyConnectionStats",
-]);
-
 /** Rows of several zones as one row per key: figures summed (`peak_concurrent` the largest), `zone_id` 0. */
 function summed(rows: readonly WireOut[]): WireOut[] {
   const byKey = new Map<string, Record<string, WireOut>>();
@@ -59,6 +49,7 @@ export function rollupAnswer(method: string, value: WireOut, args: Args = {}): W
       remaining_bandwidth: figureText(row.remaining),
     };
   }
+  // Every report row carries `zone_id`; a report asked without a zone (its zoneId is optional) is account-wide.
   if (group !== "report" || !Array.isArray(value) || args.zoneId !== undefined) return value;
   if (name === "getPopularFiles")
     return value.map((row) => {
@@ -66,5 +57,5 @@ export function rollupAnswer(method: string, value: WireOut, args: Args = {}): W
       const { zone_id: _zone, ...rest } = row;
       return rest;
     });
-  return SUMMED.has(name) ? summed(value) : value;
+  return summed(value);
 }

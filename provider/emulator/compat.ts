@@ -10,7 +10,7 @@ import { INT32_MAX } from "../api/ids";
 import { kindOfGroup } from "../api/kinds";
 import { findMethod } from "../api/methods";
 import { ZONE_KIND_TABLE } from "../api/zoneKinds";
-import { isReportName, mayAnswerTotal, type ColumnOf, type ReportName } from "../api/reportShapes";
+import { isReportName, type ColumnOf, type MayAnswerTotal, type ReportName } from "../api/reportShapes";
 import { RpcFault } from "./errors";
 import type { Args } from "./params";
 import { figureText, numberOf, rollupAnswer } from "./compat-rollup";
@@ -50,16 +50,14 @@ const FROM_LEGACY: Readonly<Record<string, string>> = Object.fromEntries(
 );
 
 /**
- * Reports answered with one bare number (their signature says int, §4.9), and the column summed
- * into it. Each must be one the method table says may answer a number, or the client would refuse it.
+ * Reports answered with one bare number (their signature says int, §4.9), and the column summed into it; the type
+ * admits only those the method table says may answer a number (the client would refuse any other).
  */
-const BARE_INT_REPORTS: { readonly [R in ReportName]?: ColumnOf<R> } = {
+const BARE_INT_REPORTS: { readonly [R in ReportName as MayAnswerTotal<R> extends true ? R : never]?: ColumnOf<R> } = {
   getTotalHits: "hits",
   getCacheHitStats: "cache_hits",
   getUsagePerDay: "hits",
 };
-for (const name of Object.keys(BARE_INT_REPORTS) as ReportName[])
-  if (!mayAnswerTotal(name)) throw new Error(`cdn-emulator: ${name} may not answer a bare number (api/methods.ts)`);
 
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2})(?::(\d{2})(?::(\d{2}))?)?)?$/;
 
@@ -132,7 +130,7 @@ function legacyAnswer(method: string, value: WireOut): WireOut {
   }
   if (group === "report" && Array.isArray(value)) {
     const rows = value as readonly WireOut[];
-    const bare = isReportName(name) ? BARE_INT_REPORTS[name] : undefined;
+    const bare = isReportName(name) ? (BARE_INT_REPORTS as Partial<Record<ReportName, string>>)[name] : undefined;
     if (bare) {
       const total = rows.reduce<number>((sum, row) => sum + (isStruct(row) ? numberOf(row[bare]) : 0), 0);
       return Math.abs(total) > INT32_MAX ? new I8(Math.round(total)) : Math.round(total); // <int> if it fits, else <i8>
@@ -158,18 +156,11 @@ function legacyRequest(method: string, all: readonly WireValue[]): readonly Wire
       p.t === "struct" ? { t: "struct", v: new Map([...p.v].filter(([, x]) => !(x.t === "string" && x.v === ""))) } : p,
     );
   if (!method.startsWith("report.")) return params;
-  return params.map((p) => {
-    if (p.t !== "array") return p;
-    return {
-      t: "array",
-      v: p.v.map((item) => {
-        if (item.t !== "string") return item;
-        const m = /^\s*(\S+)(\s+.*)$/.exec(item.v);
-        const column = m ? FROM_LEGACY[m[1]] : undefined;
-        return column ? { t: "string", v: `${column}${m![2]}` } : item;
-      }),
-    } as WireValue;
-  });
+  const renamed = (item: WireValue): WireValue => {
+    const m = item.t === "string" ? /^\s*(\S+)(\s+.*)$/.exec(item.v) : null;
+    return m && FROM_LEGACY[m[1]] ? { t: "string", v: `${FROM_LEGACY[m[1]]}${m[2]}` } : item;
+  };
+  return params.map((p) => (p.t === "array" ? { t: "array", v: p.v.map(renamed) } : p));
 }
 
 /** Each profile's reshaping (the name is checked by resolveOptions). */
