@@ -1,11 +1,9 @@
-/** cache.purge and cache.purgeAllCache, of pull and push zones (those with a cdn_url): docs/emulator.md. */
+/** cache.purge and cache.purgeAllCache, of the zones with a delivery host (pull and push): docs/emulator.md. */
 import type { HandlerContext, HandlersOf, PurgeRecord } from "./context";
-import type { StoredZone } from "../store/store";
+import { hasDeliveryHost } from "../zone-fields";
 import { cdnHost } from "./zone-rules";
 
-function purgeableZones(ctx: HandlerContext): Readonly<StoredZone>[] {
-  return [...ctx.store.zones("pullzone"), ...ctx.store.zones("pushzone")];
-}
+const purgeableZones = (ctx: HandlerContext) => ctx.store.allZones().filter((z) => hasDeliveryHost(z.kind));
 
 /** Zones whose cdn_url host or vanity_domain is the host of `url` (http or https only). */
 function zonesForUrl(ctx: HandlerContext, url: string): number[] {
