@@ -6,6 +6,7 @@ import * as http from "http";
 import { once } from "events";
 import { isIP, type AddressInfo, type Socket } from "net";
 import { performance } from "perf_hooks";
+import { setTimeout as sleep } from "timers/promises";
 import { METHODS, type Group } from "../api/methods";
 import type { Dispatcher, Outcome } from "./dispatch";
 import { routeOf } from "./dispatch";
@@ -157,8 +158,8 @@ export function isLoopback(host: string): boolean {
 export class EmulatorServer {
   readonly http: http.Server;
   private readonly sockets = new Set<Socket>();
-  /** Pending latency waits, each with the function that ends it early. */
-  private readonly sleeps = new Map<NodeJS.Timeout, () => void>();
+  /** Aborted by close(), which so ends every pending latency wait. */
+  private readonly closer = new AbortController();
   /** Wire names of the calls being handled, one entry per call. */
   private readonly active: string[] = [];
   private closed = false;
@@ -191,11 +192,7 @@ export class EmulatorServer {
   close(): Promise<void> {
     if (!this.closing) {
       this.closed = true;
-      for (const [timer, wake] of this.sleeps) {
-        clearTimeout(timer);
-        wake();
-      }
-      this.sleeps.clear();
+      this.closer.abort();
       this.closing = new Promise<void>((resolve) => {
         this.http.close(() => resolve());
         for (const socket of this.sockets) socket.destroy();
@@ -203,16 +200,6 @@ export class EmulatorServer {
       });
     }
     return this.closing;
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.sleeps.delete(timer);
-        resolve();
-      }, ms);
-      this.sleeps.set(timer, resolve);
-    });
   }
 
   /** A request that is no call: a browser's or a foreign Host's (403), another path (404), another verb (405). */
@@ -277,7 +264,7 @@ export class EmulatorServer {
     }
     const injection = this.deps.injector.decide(name);
     const delay = this.deps.latencyMs + injection.latencyMs;
-    if (delay > 0) await this.sleep(delay);
+    if (delay > 0) await sleep(delay, undefined, { signal: this.closer.signal }).catch(() => undefined);
     if (this.closed) return undefined;
     const act = injection.kind && INJECTED[injection.kind];
     if (act && act.when === "before") {
