@@ -4,7 +4,7 @@ import { COMPAT, type CompatProfile } from "./compat";
 import { Dispatcher } from "./dispatch";
 import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
 import { FaultInjector } from "./injection";
-import { initialUsers, resolveOptions, type EmulatorOptions } from "./options";
+import { resolveOptions, type EmulatorOptions } from "./options";
 import { Recorder, type CallRecord, type EmulatorStats } from "./recorder";
 import { EmulatorServer, rateLimiter, type ServerDeps } from "./server";
 import { SHARED_VANITY_IP } from "./handlers/zone-rules";
@@ -71,10 +71,7 @@ export interface Emulator {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const opts = resolveOptions(options);
   const { apiUserId, companyId, companyAlias, cdnDomain } = opts;
-  const users = () => initialUsers(apiUserId, companyAlias);
-  const store: Store = opts.dataFile
-    ? await FileStore.open(opts.dataFile, users, opts.firstZoneId, opts.reuseIds)
-    : new MemoryStore(users, undefined, opts.firstZoneId, opts.reuseIds);
+  const store: Store = opts.dataFile ? await FileStore.open(opts.dataFile, opts) : new MemoryStore(opts);
   const sharedVanityIp = opts.sharedVanityIp ? SHARED_VANITY_IP : undefined;
   const account: Account = { apiUserId, companyId, companyAlias, cdnDomain, sharedVanityIp };
   const recorder = new Recorder();

@@ -1,6 +1,10 @@
 /** The emulator's state behind one interface (memory or file), like Azurite's; changed synchronously, then flushed. */
 import type { ZoneGroup } from "../../api/kinds";
 import type { ComputedWire, ValueField } from "../zone-fields";
+import type { EmulatorOptions } from "../options";
+
+/** The options a store reads: a fresh account's users derive from its API user id and company alias. */
+export type StoreOptions = Required<Pick<EmulatorOptions, "apiUserId" | "companyAlias" | "firstZoneId" | "reuseIds">>;
 
 /** A user as the emulator stores and lists it (its own choice of fields: docs/emulator.md). */
 export type EmulatorUser = { id: number } & Record<"username" | "email" | "fullname" | "timezone" | "phone", string>;
