@@ -82,11 +82,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const onError = (error: unknown) =>
     opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const dispatcher = new Dispatcher({ auth, live: opts.live, context, compat: COMPAT[opts.compat], onError });
-  const { maxBodyBytes, now, latencyMs, log, host, allowedHosts, rateLimit } = opts;
-  const deps: ServerDeps = {
-    ...{ dispatcher, injector, recorder, maxBodyBytes, now, latencyMs, log, host, allowedHosts },
-    limit: rateLimiter(rateLimit, now),
-  };
+  const deps: ServerDeps = { ...opts, dispatcher, injector, recorder, limit: rateLimiter(opts.rateLimit, opts.now) };
   const server = new EmulatorServer(deps);
   // A refused start (the port taken) leaves nothing open.
   const port = await server.listen(opts.port, opts.host).catch(async (error: unknown) => {
