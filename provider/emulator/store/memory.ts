@@ -23,7 +23,6 @@ export class MemoryStore implements Store {
   private nextZoneId: number;
   /** Ids deleted since the start, when `reuseIds`: a create takes the last one first (never kept in a data file). */
   private freed: number[] = [];
-  /** Grows on every change. */
   revision = 0;
 
   /** A store of `snapshot`, the saved state, or of a fresh account. */
@@ -112,11 +111,8 @@ export class MemoryStore implements Store {
     this.revision++;
   }
 
-  flush(): Promise<void> {
-    return Promise.resolve();
-  }
+  /** Nothing is persisted: nothing to wait for. */
+  async flush(): Promise<void> {}
 
-  close(): Promise<void> {
-    return this.flush();
-  }
+  async close(): Promise<void> {}
 }
