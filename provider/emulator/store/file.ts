@@ -10,12 +10,11 @@ import { asId, INT32_MAX } from "../../api/ids";
 import { decodeUtf8, forbiddenXmlChar, isStruct, type WireOut } from "../../api/xmlrpc";
 import { DataFileLock, DataFileLockedError } from "./lock";
 import { MemoryStore } from "./memory";
-import type { StoreOptions, StoreSnapshot } from "./store";
+import { USER_FIELDS, type StoreOptions, type StoreSnapshot } from "./store";
 import { STORED_SHAPES } from "../zone-fields";
 import { preview, printable } from "../../api/terminalText";
 
 type Shapes = typeof STORED_SHAPES;
-const USER_STRING_FIELDS = ["username", "email", "fullname", "timezone", "phone"] as const;
 
 /** The data file cannot be used; the message names the file and says why. */
 export class DataFileError extends Error {
@@ -118,7 +117,7 @@ export function snapshotOf(text: string, shapes: Shapes = STORED_SHAPES): StoreS
     if (!isRecord(u) || !isWireId(u.id)) return `users[${i}] lacks an integer id from 1 to ${INT32_MAX}`;
     if (userIds.has(u.id)) return `users[${i}] repeats user id ${u.id}`;
     userIds.add(u.id);
-    const problem = stringsProblem(`users[${i}]`, u, USER_STRING_FIELDS);
+    const problem = stringsProblem(`users[${i}]`, u, USER_FIELDS);
     if (problem) return problem;
   }
   return data as unknown as StoreSnapshot;
