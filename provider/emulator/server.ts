@@ -21,6 +21,7 @@ import {
   parseMethodCall,
   XmlRpcDecodeError,
   type ParsedCall,
+  type WireOut,
 } from "../api/xmlrpc";
 
 export interface ServerDeps {
@@ -83,10 +84,8 @@ function readBody(req: http.IncomingMessage, max: number): Promise<Body> {
 }
 
 /** Number of the create/status error in a result, for records. */
-function errorCodeOf(method: string, outcome: Outcome): number | undefined {
-  if (!outcome.ok) return undefined;
+function errorCodeOf(method: string, v: WireOut): number | undefined {
   const returns = METHODS[method]?.returns;
-  const v = outcome.value;
   if (returns === "create" && Array.isArray(v) && typeof v[0] === "number" && v[0] !== 0) return v[0];
   if (returns === "status" && v === 1) return 1;
   return undefined;
@@ -227,14 +226,14 @@ export class EmulatorServer {
     if (this.refusal(req, res, group)) return;
     const body = await readBody(req, this.deps.maxBodyBytes);
     if (body.kind === "aborted" || this.closed) return;
-    const { call, early } = this.parse(body);
-    const method = call?.methodName.slice(0, 200) ?? "";
+    const call = this.parse(body);
+    const method = "methodName" in call ? call.methodName.slice(0, 200) : "";
     const path = (req.url ?? "").split("?", 1)[0];
     this.active.push(method);
     try {
-      const outcome = await this.answer(req, res, body, call ?? early!, group!);
+      const outcome = await this.answer(req, res, body, call, group!);
       // Auth parameters are dropped, the rest copied with passwords redacted.
-      const params = call ? call.params.slice(3).map(toRecordValue) : [];
+      const params = "params" in call ? call.params.slice(3).map(toRecordValue) : [];
       if (outcome) this.finish({ method, path, params, at, ...outcome, ms: performance.now() - started });
     } finally {
       this.active.splice(this.active.indexOf(method), 1);
@@ -291,18 +290,18 @@ export class EmulatorServer {
     const fault = injection.kind ?? (injection.latencyMs > 0 ? "latency" : undefined);
     if (!outcome.ok)
       return { ok: false, faultCode: outcome.fault.faultCode, faultString: outcome.fault.faultString, fault };
-    return { ok: true, errorCode: errorCodeOf(name ?? "", outcome), fault };
+    return { ok: true, errorCode: errorCodeOf(name ?? "", outcome.value), fault };
   }
 
   /** The parsed call, or the fault that replaces it (oversized or malformed body). */
-  private parse(body: Body): { call?: ParsedCall; early?: Outcome } {
-    if (body.kind === "notUtf8") return { early: { ok: false, fault: Faults.parse("the body is not valid UTF-8") } };
-    if (body.kind !== "ok") return { early: { ok: false, fault: Faults.bodyTooLarge(this.deps.maxBodyBytes) } };
+  private parse(body: Body): ParsedCall | Outcome {
+    if (body.kind === "notUtf8") return { ok: false, fault: Faults.parse("the body is not valid UTF-8") };
+    if (body.kind !== "ok") return { ok: false, fault: Faults.bodyTooLarge(this.deps.maxBodyBytes) };
     try {
-      return { call: parseMethodCall(body.text) };
+      return parseMethodCall(body.text);
     } catch (error) {
       if (!(error instanceof XmlRpcDecodeError)) throw error;
-      return { early: { ok: false, fault: Faults.parse(error.message) } };
+      return { ok: false, fault: Faults.parse(error.message) };
     }
   }
 
