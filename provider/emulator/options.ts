@@ -43,7 +43,7 @@ export interface EmulatorOptions {
 }
 
 /** Options with every default applied. */
-type ResolvedOptions = Readonly<Required<Omit<EmulatorOptions, "dataFile" | "log">>> &
+export type ResolvedOptions = Readonly<Required<Omit<EmulatorOptions, "dataFile" | "log">>> &
   Pick<EmulatorOptions, "dataFile" | "log">;
 
 /** A flag value that is not usable; the message names the flag. */

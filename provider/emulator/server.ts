@@ -12,6 +12,7 @@ import type { Dispatcher, Outcome } from "./dispatch";
 import { routeOf } from "./dispatch";
 import { Faults, type RpcFault } from "./errors";
 import { INJECTED, type FaultInjector, type Injection } from "./injection";
+import type { ResolvedOptions } from "./options";
 import { toRecordValue, type CallRecord, type Recorder } from "./recorder";
 import { printable } from "../api/terminalText";
 import {
@@ -24,20 +25,15 @@ import {
   type WireOut,
 } from "../api/xmlrpc";
 
-export interface ServerDeps {
+/** The options the server applies (`host`, `allowedHosts`: browserRefusal), and the parts it calls. */
+export type ServerDeps = Pick<ResolvedOptions, "maxBodyBytes" | "now" | "log" | "host" | "allowedHosts"> & {
   readonly dispatcher: Dispatcher;
   readonly injector: FaultInjector;
   readonly recorder: Recorder;
-  readonly maxBodyBytes: number;
-  readonly now: () => number;
   latencyMs: number;
-  readonly log?: (line: string) => void;
-  /** The address listened on, and other names a request's Host may give (browserRefusal). */
-  readonly host: string;
-  readonly allowedHosts?: readonly string[];
   /** The wait in ms a call over the rate limit is told to wait, or 0 when it may run (rateLimiter). */
   readonly limit?: () => number;
-}
+};
 
 /**
  * The `rateLimit` profile (docs/emulator.md): a token bucket of `perSecond` calls, refilled continuously, so bursts of
