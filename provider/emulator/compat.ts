@@ -10,26 +10,28 @@ import { INT32_MAX } from "../api/ids";
 import { kindOfGroup } from "../api/kinds";
 import { findMethod } from "../api/methods";
 import { ZONE_KIND_TABLE } from "../api/zoneKinds";
-import { isReportName, mayAnswerTotal, type ColumnOf, type ReportName } from "../api/reportShapes";
+import { isReportName, type ColumnOf, type MayAnswerTotal, type ReportName } from "../api/reportShapes";
 import { RpcFault } from "./errors";
 import type { Args } from "./params";
-import { figureText, numberOf, rollupAnswer } from "./compat-rollup";
 import { DateTimeText, Double, I8, isStruct, type WireOut, type WireValue } from "../api/xmlrpc";
 
 /** The profiles `startEmulator({ compat })` and `cdn-emulator --compat` accept. */
 export const COMPAT_PROFILES = ["default", "legacy", "rollup"] as const;
 export type CompatProfile = (typeof COMPAT_PROFILES)[number];
 
-/** How a profile reshapes one call: its request's sortby names, then its answer (which may become a fault). */
+/** How a profile reshapes one call: its parameters before the handler runs, its answer after. */
 export interface Compat {
   /** The call's parameters as the profile's service reads them (report column names, legacy's empty update values). */
   request(method: string, params: readonly WireValue[]): readonly WireValue[];
-  /**
-   * The handler's answer in the profile's shape (`args`: the call's checked parameters); throws an RpcFault where
-   * the profile answers with a fault.
-   */
+  /** The answer in the profile's shape (`args`: the call's checked parameters); throws the RpcFault it answers with. */
   answer(method: string, value: WireOut, args?: Args): WireOut;
 }
+
+const numeric = (v: WireOut): v is number | Double => typeof v === "number" || v instanceof Double;
+/** A number or a Double as a number; anything else 0. */
+const numberOf = (v: WireOut): number => (typeof v === "number" ? v : v instanceof Double ? v.value : 0);
+/** A figure as text, as servers that build answers from database rows send it. */
+const figureText = (v: WireOut): WireOut => (numeric(v) ? String(numberOf(v)) : v);
 
 /** The emulator's report columns under the names the same company's later REST API used (evidence: docs/emulator.md). */
 const LEGACY_COLUMNS: Readonly<Record<string, string>> = {
@@ -50,16 +52,14 @@ const FROM_LEGACY: Readonly<Record<string, string>> = Object.fromEntries(
 );
 
 /**
- * Reports answered with one bare number (their signature says int, §4.9), and the column summed
- * into it. Each must be one the method table says may answer a number, or the client would refuse it.
+ * Reports answered with one bare number (their signature says int, §4.9), and the column summed into it; the type
+ * admits only those the method table says may answer a number (the client would refuse any other).
  */
-const BARE_INT_REPORTS: { readonly [R in ReportName]?: ColumnOf<R> } = {
+const BARE_INT_REPORTS: { readonly [R in ReportName as MayAnswerTotal<R> extends true ? R : never]?: ColumnOf<R> } = {
   getTotalHits: "hits",
   getCacheHitStats: "cache_hits",
   getUsagePerDay: "hits",
 };
-for (const name of Object.keys(BARE_INT_REPORTS) as ReportName[])
-  if (!mayAnswerTotal(name)) throw new Error(`cdn-emulator: ${name} may not answer a bare number (api/methods.ts)`);
 
 const DATE_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2})(?::(\d{2})(?::(\d{2}))?)?)?$/;
 
@@ -82,7 +82,7 @@ function legacyRow(row: { readonly [key: string]: WireOut }): Record<string, Wir
     if (key === "zone_id") out[name] = new I8(numberOf(value));
     else if (key === "date" || key === "hour" || key === "from" || key === "to")
       out[name] = typeof value === "string" ? withOffset(value) : value;
-    else if (typeof value === "number" || value instanceof Double) out[name] = figureText(value);
+    else if (numeric(value)) out[name] = figureText(value);
     else out[name] = value;
   }
   return out;
@@ -132,7 +132,7 @@ function legacyAnswer(method: string, value: WireOut): WireOut {
   }
   if (group === "report" && Array.isArray(value)) {
     const rows = value as readonly WireOut[];
-    const bare = isReportName(name) ? BARE_INT_REPORTS[name] : undefined;
+    const bare = isReportName(name) ? (BARE_INT_REPORTS as Partial<Record<ReportName, string>>)[name] : undefined;
     if (bare) {
       const total = rows.reduce<number>((sum, row) => sum + (isStruct(row) ? numberOf(row[bare]) : 0), 0);
       return Math.abs(total) > INT32_MAX ? new I8(Math.round(total)) : Math.round(total); // <int> if it fits, else <i8>
@@ -158,18 +158,62 @@ function legacyRequest(method: string, all: readonly WireValue[]): readonly Wire
       p.t === "struct" ? { t: "struct", v: new Map([...p.v].filter(([, x]) => !(x.t === "string" && x.v === ""))) } : p,
     );
   if (!method.startsWith("report.")) return params;
-  return params.map((p) => {
-    if (p.t !== "array") return p;
+  const renamed = (item: WireValue): WireValue => {
+    const m = item.t === "string" ? /^\s*(\S+)(\s+.*)$/.exec(item.v) : null;
+    return m && FROM_LEGACY[m[1]] ? { t: "string", v: `${FROM_LEGACY[m[1]]}${m[2]}` } : item;
+  };
+  return params.map((p) => (p.t === "array" ? { t: "array", v: p.v.map(renamed) } : p));
+}
+
+/** Rows of several zones as one row per key: figures summed (`peak_concurrent` the largest), `zone_id` 0. */
+function summed(rows: readonly WireOut[]): WireOut[] {
+  const byKey = new Map<string, Record<string, WireOut>>();
+  for (const row of rows) {
+    if (!isStruct(row)) return [...rows];
+    const key = JSON.stringify(Object.entries(row).filter(([k, v]) => k !== "zone_id" && !numeric(v)));
+    const into = byKey.get(key);
+    if (!into) {
+      byKey.set(key, { ...row, zone_id: 0 });
+      continue;
+    }
+    for (const [k, v] of Object.entries(row)) {
+      if (k === "zone_id" || !numeric(v)) continue;
+      const total =
+        k === "peak_concurrent" ? Math.max(numberOf(into[k]), numberOf(v)) : numberOf(into[k]) + numberOf(v);
+      into[k] = v instanceof Double ? new Double(total) : total;
+    }
+  }
+  const out = [...byKey.values()];
+  for (const row of out.filter((r) => "cache_hit_ratio" in r))
+    row.cache_hit_ratio = new Double(numberOf(row.hits) > 0 ? numberOf(row.cache_hits) / numberOf(row.hits) : 0);
+  return out;
+}
+
+/**
+ * The `rollup` profile's answer: account-wide reports summed into one row per key (`zone_id` 0), bandwidth under
+ * `*_bandwidth` names as text. Nothing public shows either, but the client must read them (its request is as sent).
+ */
+function rollupAnswer(method: string, value: WireOut, args: Args = {}): WireOut {
+  const [group, name] = method.split(".");
+  if (method === "account.getBandwidth" && Array.isArray(value) && isStruct(value[0])) {
+    const row = value[0];
     return {
-      t: "array",
-      v: p.v.map((item) => {
-        if (item.t !== "string") return item;
-        const m = /^\s*(\S+)(\s+.*)$/.exec(item.v);
-        const column = m ? FROM_LEGACY[m[1]] : undefined;
-        return column ? { t: "string", v: `${column}${m![2]}` } : item;
-      }),
-    } as WireValue;
-  });
+      date_from: row.from,
+      date_to: row.to,
+      prepaid_bandwidth: figureText(row.prepaid),
+      used_bandwidth: figureText(row.used),
+      remaining_bandwidth: figureText(row.remaining),
+    };
+  }
+  // Every report row carries `zone_id`; a report asked without a zone (its zoneId is optional) is account-wide.
+  if (group !== "report" || !Array.isArray(value) || args.zoneId !== undefined) return value;
+  if (name === "getPopularFiles")
+    return value.map((row) => {
+      if (!isStruct(row)) return row;
+      const { zone_id: _zone, ...rest } = row;
+      return rest;
+    });
+  return summed(value);
 }
 
 /** Each profile's reshaping (the name is checked by resolveOptions). */

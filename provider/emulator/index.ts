@@ -4,7 +4,7 @@ import { COMPAT, type CompatProfile } from "./compat";
 import { Dispatcher } from "./dispatch";
 import type { Account, HandlerContext, PurgeRecord } from "./handlers/context";
 import { FaultInjector } from "./injection";
-import { initialUsers, resolveOptions, type EmulatorOptions } from "./options";
+import { resolveOptions, type EmulatorOptions } from "./options";
 import { Recorder, type CallRecord, type EmulatorStats } from "./recorder";
 import { EmulatorServer, rateLimiter, type ServerDeps } from "./server";
 import { SHARED_VANITY_IP } from "./handlers/zone-rules";
@@ -71,10 +71,7 @@ export interface Emulator {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const opts = resolveOptions(options);
   const { apiUserId, companyId, companyAlias, cdnDomain } = opts;
-  const users = () => initialUsers(apiUserId, companyAlias);
-  const store: Store = opts.dataFile
-    ? await FileStore.open(opts.dataFile, users, opts.firstZoneId, opts.reuseIds)
-    : new MemoryStore(users, undefined, opts.firstZoneId, opts.reuseIds);
+  const store: Store = opts.dataFile ? await FileStore.open(opts.dataFile, opts) : new MemoryStore(opts);
   const sharedVanityIp = opts.sharedVanityIp ? SHARED_VANITY_IP : undefined;
   const account: Account = { apiUserId, companyId, companyAlias, cdnDomain, sharedVanityIp };
   const recorder = new Recorder();
@@ -85,11 +82,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const onError = (error: unknown) =>
     opts.log?.(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const dispatcher = new Dispatcher({ auth, live: opts.live, context, compat: COMPAT[opts.compat], onError });
-  const { maxBodyBytes, now, latencyMs, log, host, allowedHosts, rateLimit } = opts;
-  const deps: ServerDeps = {
-    ...{ dispatcher, injector, recorder, maxBodyBytes, now, latencyMs, log, host, allowedHosts },
-    limit: rateLimiter(rateLimit, now),
-  };
+  const deps: ServerDeps = { ...opts, dispatcher, injector, recorder, limit: rateLimiter(opts.rateLimit, opts.now) };
   const server = new EmulatorServer(deps);
   // A refused start (the port taken) leaves nothing open.
   const port = await server.listen(opts.port, opts.host).catch(async (error: unknown) => {

@@ -1,6 +1,5 @@
 /** startEmulator's options and defaults; one table (OPTIONS) gives each its check, its flag and its help line. */
 import { INT32_MAX } from "../api/ids";
-import type { EmulatorUser } from "./store/store";
 import { COMPAT_PROFILES, type CompatProfile } from "./compat";
 
 /** The API user id the emulator accepts unless told otherwise. */
@@ -44,7 +43,7 @@ export interface EmulatorOptions {
 }
 
 /** Options with every default applied. */
-type ResolvedOptions = Readonly<Required<Omit<EmulatorOptions, "dataFile" | "log">>> &
+export type ResolvedOptions = Readonly<Required<Omit<EmulatorOptions, "dataFile" | "log">>> &
   Pick<EmulatorOptions, "dataFile" | "log">;
 
 /** A flag value that is not usable; the message names the flag. */
@@ -180,15 +179,4 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     maxBodyBytes: options.maxBodyBytes || DEFAULT_MAX_BODY_BYTES,
     allowedHosts: [...(options.allowedHosts ?? [])],
   };
-}
-
-/** The users of a fresh account: the API user first, then two colleagues. */
-export function initialUsers(apiUserId: number, companyAlias: string): EmulatorUser[] {
-  return [
-    ["api", "API User", "America/Los_Angeles", ""],
-    ["ops", "Operations", "GMT", "+1 555 0100"],
-    ["billing", "Billing Contact", "America/New_York", "+1 555 0101"],
-  ].map(([username, fullname, timezone, phone], i) => {
-    return { id: apiUserId + i, username, email: `${username}@${companyAlias}.example.com`, fullname, timezone, phone };
-  });
 }

@@ -6,11 +6,13 @@ import * as http from "http";
 import { once } from "events";
 import { isIP, type AddressInfo, type Socket } from "net";
 import { performance } from "perf_hooks";
+import { setTimeout as sleep } from "timers/promises";
 import { METHODS, type Group } from "../api/methods";
 import type { Dispatcher, Outcome } from "./dispatch";
 import { routeOf } from "./dispatch";
 import { Faults, type RpcFault } from "./errors";
 import { INJECTED, type FaultInjector, type Injection } from "./injection";
+import type { ResolvedOptions } from "./options";
 import { toRecordValue, type CallRecord, type Recorder } from "./recorder";
 import { printable } from "../api/terminalText";
 import {
@@ -20,22 +22,18 @@ import {
   parseMethodCall,
   XmlRpcDecodeError,
   type ParsedCall,
+  type WireOut,
 } from "../api/xmlrpc";
 
-export interface ServerDeps {
+/** The options the server applies (`host`, `allowedHosts`: browserRefusal), and the parts it calls. */
+export type ServerDeps = Pick<ResolvedOptions, "maxBodyBytes" | "now" | "log" | "host" | "allowedHosts"> & {
   readonly dispatcher: Dispatcher;
   readonly injector: FaultInjector;
   readonly recorder: Recorder;
-  readonly maxBodyBytes: number;
-  readonly now: () => number;
   latencyMs: number;
-  readonly log?: (line: string) => void;
-  /** The address listened on, and other names a request's Host may give (browserRefusal). */
-  readonly host: string;
-  readonly allowedHosts?: readonly string[];
   /** The wait in ms a call over the rate limit is told to wait, or 0 when it may run (rateLimiter). */
   readonly limit?: () => number;
-}
+};
 
 /**
  * The `rateLimit` profile (docs/emulator.md): a token bucket of `perSecond` calls, refilled continuously, so bursts of
@@ -82,10 +80,8 @@ function readBody(req: http.IncomingMessage, max: number): Promise<Body> {
 }
 
 /** Number of the create/status error in a result, for records. */
-function errorCodeOf(method: string, outcome: Outcome): number | undefined {
-  if (!outcome.ok) return undefined;
+function errorCodeOf(method: string, v: WireOut): number | undefined {
   const returns = METHODS[method]?.returns;
-  const v = outcome.value;
   if (returns === "create" && Array.isArray(v) && typeof v[0] === "number" && v[0] !== 0) return v[0];
   if (returns === "status" && v === 1) return 1;
   return undefined;
@@ -157,8 +153,8 @@ export function isLoopback(host: string): boolean {
 export class EmulatorServer {
   readonly http: http.Server;
   private readonly sockets = new Set<Socket>();
-  /** Pending latency waits, each with the function that ends it early. */
-  private readonly sleeps = new Map<NodeJS.Timeout, () => void>();
+  /** Aborted by close(), which so ends every pending latency wait. */
+  private readonly closer = new AbortController();
   /** Wire names of the calls being handled, one entry per call. */
   private readonly active: string[] = [];
   private closed = false;
@@ -191,11 +187,7 @@ export class EmulatorServer {
   close(): Promise<void> {
     if (!this.closing) {
       this.closed = true;
-      for (const [timer, wake] of this.sleeps) {
-        clearTimeout(timer);
-        wake();
-      }
-      this.sleeps.clear();
+      this.closer.abort();
       this.closing = new Promise<void>((resolve) => {
         this.http.close(() => resolve());
         for (const socket of this.sockets) socket.destroy();
@@ -203,16 +195,6 @@ export class EmulatorServer {
       });
     }
     return this.closing;
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.sleeps.delete(timer);
-        resolve();
-      }, ms);
-      this.sleeps.set(timer, resolve);
-    });
   }
 
   /** A request that is no call: a browser's or a foreign Host's (403), another path (404), another verb (405). */
@@ -240,14 +222,14 @@ export class EmulatorServer {
     if (this.refusal(req, res, group)) return;
     const body = await readBody(req, this.deps.maxBodyBytes);
     if (body.kind === "aborted" || this.closed) return;
-    const { call, early } = this.parse(body);
-    const method = call?.methodName.slice(0, 200) ?? "";
+    const call = this.parse(body);
+    const method = "methodName" in call ? call.methodName.slice(0, 200) : "";
     const path = (req.url ?? "").split("?", 1)[0];
     this.active.push(method);
     try {
-      const outcome = await this.answer(req, res, body, call ?? early!, group!);
+      const outcome = await this.answer(req, res, body, call, group!);
       // Auth parameters are dropped, the rest copied with passwords redacted.
-      const params = call ? call.params.slice(3).map(toRecordValue) : [];
+      const params = "params" in call ? call.params.slice(3).map(toRecordValue) : [];
       if (outcome) this.finish({ method, path, params, at, ...outcome, ms: performance.now() - started });
     } finally {
       this.active.splice(this.active.indexOf(method), 1);
@@ -277,7 +259,7 @@ export class EmulatorServer {
     }
     const injection = this.deps.injector.decide(name);
     const delay = this.deps.latencyMs + injection.latencyMs;
-    if (delay > 0) await this.sleep(delay);
+    if (delay > 0) await sleep(delay, undefined, { signal: this.closer.signal }).catch(() => undefined);
     if (this.closed) return undefined;
     const act = injection.kind && INJECTED[injection.kind];
     if (act && act.when === "before") {
@@ -304,18 +286,18 @@ export class EmulatorServer {
     const fault = injection.kind ?? (injection.latencyMs > 0 ? "latency" : undefined);
     if (!outcome.ok)
       return { ok: false, faultCode: outcome.fault.faultCode, faultString: outcome.fault.faultString, fault };
-    return { ok: true, errorCode: errorCodeOf(name ?? "", outcome), fault };
+    return { ok: true, errorCode: errorCodeOf(name ?? "", outcome.value), fault };
   }
 
   /** The parsed call, or the fault that replaces it (oversized or malformed body). */
-  private parse(body: Body): { call?: ParsedCall; early?: Outcome } {
-    if (body.kind === "notUtf8") return { early: { ok: false, fault: Faults.parse("the body is not valid UTF-8") } };
-    if (body.kind !== "ok") return { early: { ok: false, fault: Faults.bodyTooLarge(this.deps.maxBodyBytes) } };
+  private parse(body: Body): ParsedCall | Outcome {
+    if (body.kind === "notUtf8") return { ok: false, fault: Faults.parse("the body is not valid UTF-8") };
+    if (body.kind !== "ok") return { ok: false, fault: Faults.bodyTooLarge(this.deps.maxBodyBytes) };
     try {
-      return { call: parseMethodCall(body.text) };
+      return parseMethodCall(body.text);
     } catch (error) {
       if (!(error instanceof XmlRpcDecodeError)) throw error;
-      return { early: { ok: false, fault: Faults.parse(error.message) } };
+      return { ok: false, fault: Faults.parse(error.message) };
     }
   }
 

@@ -7,7 +7,7 @@ import { changeZone, createZone } from "./handlers/zones";
 import type { Emulator, ZoneView } from "./index";
 import type { StoredZone } from "./store/store";
 import { forbiddenXmlChar } from "../api/xmlrpc";
-import { computedOf, zoneRow } from "./zone-fields";
+import { hasDeliveryHost, zoneRow } from "./zone-fields";
 
 /** The part of the handle these make. */
 type ZoneAccess = Pick<Emulator, "zones" | "zoneByName" | "passwordMatches" | "seedZone" | "editZone" | "deleteZone">;
@@ -22,9 +22,7 @@ function groupOf(method: string, spelling: ZoneSpelling): ZoneGroup {
 
 /** A stored zone as the handle shows it: its listZones row, then what the row leaves out (never the password). */
 function view(zone: Readonly<StoredZone>, account: Account): ZoneView {
-  const delivery = computedOf(zone.kind).some((c) => c.wire === "cdn_url")
-    ? { cdn_url: cdnHost(zone.name, account) }
-    : {};
+  const delivery = hasDeliveryHost(zone.kind) ? { cdn_url: cdnHost(zone.name, account) } : {};
   const { kind, id, name, label = "", createdAt } = zone;
   return { kind, id, name, ...zoneRow(zone), label, hasPassword: !!zone.passwordHash, ...delivery, createdAt };
 }

@@ -55,6 +55,9 @@ export function computedOf(group: ZoneGroup): readonly ComputedOutput[] {
   return Object.values(ZONE_KIND_TABLE[kindOfGroup(group)].computed) as readonly ComputedOutput[];
 }
 
+/** Whether a group's zones have a delivery host (`cdn_url`, the table's `deliveryHost`): the zones a purge can name. */
+export const hasDeliveryHost = (group: ZoneGroup): boolean => computedOf(group).some((c) => c.deliveryHost);
+
 /** The field of a group's kind validated as an origin (pull zones' `origin`), if it has one. */
 export function originFieldOf(group: ZoneGroup): string | undefined {
   return Object.values(ZONE_KIND_TABLE[kindOfGroup(group)].fields).find((f) => f.rule === "origin")?.wire;

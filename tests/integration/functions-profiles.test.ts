@@ -31,7 +31,7 @@ const FROM = "2026-10-01";
 const TO = "2026-10-07";
 
 describe.each(COMPAT_PROFILES)("against the %s profile", (profile) => {
-  // `rollup` answers zones as `default` does; only account-wide reports and bandwidth differ (compat-rollup.ts).
+  // `rollup` answers zones as `default` does; only account-wide reports and bandwidth differ (emulator/compat.ts).
   const legacy = profile === "legacy";
   let emu: Emu;
   let client: CdnClient;

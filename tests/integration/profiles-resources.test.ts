@@ -23,7 +23,7 @@ const ARGS = Object.fromEntries(
   }),
 ) as Record<Kind, Record<string, string>>;
 
-// `rollup` reshapes only reports and bandwidth (emulator/compat-rollup.ts): its zone answers are the default's.
+// `rollup` reshapes only reports and bandwidth (emulator/compat.ts): its zone answers are the default's.
 describe.each(COMPAT_PROFILES.filter((p) => p !== "rollup").map((p) => [p]))("profile %s", (profile) => {
   let emu: Emu;
   beforeAll(async () => {

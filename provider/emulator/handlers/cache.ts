@@ -1,11 +1,12 @@
-/** cache.purge and cache.purgeAllCache, of pull and push zones (those with a cdn_url): docs/emulator.md. */
+/** cache.purge and cache.purgeAllCache, of the zones with a delivery host (pull and push): docs/emulator.md. */
 import type { HandlerContext, HandlersOf, PurgeRecord } from "./context";
-import type { StoredZone } from "../store/store";
+import { ZONE_GROUPS } from "../../api/kinds";
+import { hasDeliveryHost } from "../zone-fields";
 import { cdnHost } from "./zone-rules";
 
-function purgeableZones(ctx: HandlerContext): Readonly<StoredZone>[] {
-  return [...ctx.store.zones("pullzone"), ...ctx.store.zones("pushzone")];
-}
+/** The zones with a delivery host, group by group in the table's order (a purge record lists them so). */
+const purgeableZones = (ctx: HandlerContext) =>
+  ZONE_GROUPS.filter(hasDeliveryHost).flatMap((group) => ctx.store.zones(group));
 
 /** Zones whose cdn_url host or vanity_domain is the host of `url` (http or https only). */
 function zonesForUrl(ctx: HandlerContext, url: string): number[] {

@@ -17,13 +17,11 @@ import type { WireOut } from "../../api/xmlrpc";
 import type { HandlerContext, HandlersOf } from "./context";
 import { cdnHost } from "./zone-rules";
 
-/** What the helpers below read of a report's arguments; each report's ArgsOf has them, checked where it is passed. */
-type TimeZoneArg = { readonly timezone?: string };
-type RangeArgs = { readonly dateFrom: string; readonly dateTo: string };
-type PagingArgs = { readonly sortby?: readonly SortKey[]; readonly maxReturn?: number; readonly offset?: number };
+/** A period report's arguments; the helpers below read a part of them (`Partial`) that every report's ArgsOf has. */
+type PeriodArgs = ArgsOf<"report.getConnectionStats">;
 type TotalsArgs = ArgsOf<"report.getTotalTransfer"> | ArgsOf<"report.getTotalHits">;
 
-function tzOf(args: TimeZoneArg): { name: string; zone: Zone } {
+function tzOf(args: Partial<PeriodArgs>): { name: string; zone: Zone } {
   const name = args.timezone ?? "GMT";
   const zone = timeZone(name);
   if (!zone) throw Faults.invalidParams(`timezone '${name.slice(0, 60)}' is not an IANA time zone name or GMT`);
@@ -51,7 +49,7 @@ function guardSize(rows: number): void {
 }
 
 /** Sorts (by `sortby`, else `fallback`), pages and converts rows for the wire. */
-function finish(rows: Row[], args: PagingArgs, fallback: readonly SortKey[] = []): WireOut {
+function finish(rows: Row[], args: Partial<PeriodArgs>, fallback: readonly SortKey[] = []): WireOut {
   const { maxReturn, offset, sortby } = args;
   if (maxReturn !== undefined && maxReturn < 1)
     throw Faults.invalidParams("maxReturn must be at least 1 (omit it or send nil for no limit)");
@@ -92,8 +90,6 @@ function totals(ctx: HandlerContext, args: TotalsArgs, field: "transfer" | "hits
   const sum = window.spans.reduce((n, span) => n + hoursMetrics(zone.id, span.startMs, span.hours)[field], 0);
   return [toWire({ zone_id: zone.id, from: window.from, to: window.to, timezone: tz.name, [field]: sum })];
 }
-
-type PeriodArgs = TimeZoneArg & RangeArgs & PagingArgs & { readonly zoneId?: number };
 
 /** A report of one row per period (`by`: hourly, daily or monthly) and zone, each made by `row` (reports/build.ts). */
 function periodReport(ctx: HandlerContext, args: PeriodArgs, by: string, row: build.PeriodRow, streaming = false) {

@@ -1,14 +1,13 @@
 /** user.listUsers and user.update; the user fields are the emulator's choice (EmulatorUser). */
 import { LENGTH_UNIT, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
-import type { EmulatorUser } from "../store/store";
+import { USER_FIELDS, type EmulatorUser } from "../store/store";
 import { Faults } from "../errors";
 import { timeZone } from "../reports/calendar";
 import type { WireOut } from "../../api/xmlrpc";
 import type { HandlersOf } from "./context";
 
-const FIELDS = ["id", "username", "email", "fullname", "timezone", "phone"] as const;
 const userStruct = (user: Readonly<EmulatorUser>): Record<string, WireOut> =>
-  Object.fromEntries(FIELDS.map((f) => [f, user[f]]));
+  Object.fromEntries((["id", ...USER_FIELDS] as const).map((f) => [f, user[f]]));
 
 /** The values a control panel would refuse, in the order checked: INVALID_PARAMS `values.<key> <why>`. */
 const CHECKS: readonly [key: string, ok: (value: string) => boolean, why: string][] = [

@@ -3,8 +3,8 @@
  * One set of functions serves every kind; the kind's row decides the fields, the §7 error codes and the shape of
  * the create result.
  */
-import { kindInfo, kindOfGroup, ZONE_GROUPS, ZONE_KINDS, type ZoneGroup } from "../../api/kinds";
-import { ZONE_CREATE_KEYS, type WireName } from "../../api/methods";
+import { kindInfo, kindOfGroup, ZONE_GROUPS, type ZoneGroup } from "../../api/kinds";
+import { findMethod, ZONE_CREATE_KEYS, type WireName } from "../../api/methods";
 import { CREATE_ERROR_CODES } from "../../api/wire";
 import type { WireOut } from "../../api/xmlrpc";
 import type { Handler, HandlerContext, HandlersOf } from "./context";
@@ -113,15 +113,10 @@ function createResult(zone: Readonly<StoredZone>, ctx: HandlerContext): Record<s
 
 /** Method names of any zone group (`create`, ..., and livezone's `delete`). */
 type AnyZoneMethod = WireName extends infer W ? (W extends `${ZoneGroup}.${infer M}` ? M : never) : never;
-/** The methods that every zone group has in the table. */
-type SharedZoneMethod = {
-  [M in AnyZoneMethod]: `${ZoneGroup}.${M}` extends WireName ? M : never;
-}[AnyZoneMethod];
+/** Each zone method's handler; each takes the arguments of that method in any zone group. */
+type ZoneGroupHandlers = { readonly [M in AnyZoneMethod]: Handler<Extract<WireName, `${ZoneGroup}.${M}`>> };
 
-/** One group's handlers of the shared methods; each takes the arguments of that method in any zone group. */
-type ZoneGroupHandlers = { readonly [M in SharedZoneMethod]: Handler<`${ZoneGroup}.${M}`> };
-
-/** The create, update and listZones handlers of one zone group. */
+/** The handlers of one zone group's methods; `<group>.delete` is served only where the table has it (deletable). */
 function zoneMethods(group: ZoneGroup): ZoneGroupHandlers {
   return {
     create: (ctx, args) => {
@@ -130,28 +125,22 @@ function zoneMethods(group: ZoneGroup): ZoneGroupHandlers {
     },
     update: (ctx, args) => (changeZone(ctx, group, args.id, args.values) === undefined ? 0 : 1),
     listZones: (ctx) => ctx.store.zones(group).map(zoneRow),
+    delete: (ctx, args) => (ctx.store.zone(args.id)?.kind === group && ctx.store.deleteZone(args.id) ? 0 : 1),
   };
 }
 
 /**
- * The shared methods' handlers of every zone group, and `<group>.delete` of each kind the API can delete (the kinds'
- * table). The overloads state the keys, which are strings to the compiler when built at run time.
+ * The handlers of the zone groups' methods of the table, by wire name. The overload states the keys, which are strings
+ * to the compiler when built at run time (and the handlers take no type assertion).
  */
-function sharedHandlers(): { readonly [N in `${ZoneGroup}.${SharedZoneMethod}`]: Handler<N> };
-function sharedHandlers(): Record<string, unknown> {
+function handlersOfTable(): HandlersOf<ZoneGroup>;
+function handlersOfTable(): Record<string, unknown> {
   return Object.fromEntries(
     ZONE_GROUPS.flatMap((group) =>
-      Object.entries(zoneMethods(group)).map(([m, handler]) => [`${group}.${m}`, handler]),
+      Object.entries(zoneMethods(group)).flatMap(([m, handler]) =>
+        findMethod(`${group}.${m}`) ? [[`${group}.${m}`, handler]] : [],
+      ),
     ),
   );
 }
-function deleteHandlers(): { readonly [N in Extract<WireName, `${ZoneGroup}.delete`>]: Handler<N> };
-function deleteHandlers(): Record<string, Handler<Extract<WireName, `${ZoneGroup}.delete`>>> {
-  const remove = (group: ZoneGroup) => (ctx: HandlerContext, args: { readonly id: number }) =>
-    ctx.store.zone(args.id)?.kind === group && ctx.store.deleteZone(args.id) ? 0 : 1;
-  const deletable = ZONE_KINDS.map((k) => kindInfo(k)).filter((k) => k.deletable);
-  return Object.fromEntries(deletable.map(({ group }) => [`${group}.delete`, remove(group)]));
-}
-
-/** The handlers of the zone groups: create, update, listZones, and delete where the kind is deletable. */
-export const zoneHandlers: HandlersOf<ZoneGroup> = { ...sharedHandlers(), ...deleteHandlers() };
+export const zoneHandlers = handlersOfTable();

@@ -10,12 +10,11 @@ import { asId, INT32_MAX } from "../../api/ids";
 import { decodeUtf8, forbiddenXmlChar, isStruct, type WireOut } from "../../api/xmlrpc";
 import { DataFileLock, DataFileLockedError } from "./lock";
 import { MemoryStore } from "./memory";
-import type { EmulatorUser, StoreSnapshot } from "./store";
+import { USER_FIELDS, type StoreOptions, type StoreSnapshot } from "./store";
 import { STORED_SHAPES } from "../zone-fields";
 import { preview, printable } from "../../api/terminalText";
 
 type Shapes = typeof STORED_SHAPES;
-const USER_STRING_FIELDS = ["username", "email", "fullname", "timezone", "phone"] as const;
 
 /** The data file cannot be used; the message names the file and says why. */
 export class DataFileError extends Error {
@@ -118,7 +117,7 @@ export function snapshotOf(text: string, shapes: Shapes = STORED_SHAPES): StoreS
     if (!isRecord(u) || !isWireId(u.id)) return `users[${i}] lacks an integer id from 1 to ${INT32_MAX}`;
     if (userIds.has(u.id)) return `users[${i}] repeats user id ${u.id}`;
     userIds.add(u.id);
-    const problem = stringsProblem(`users[${i}]`, u, USER_STRING_FIELDS);
+    const problem = stringsProblem(`users[${i}]`, u, USER_FIELDS);
     if (problem) return problem;
   }
   return data as unknown as StoreSnapshot;
@@ -162,21 +161,14 @@ export class FileStore extends MemoryStore {
   private constructor(
     readonly file: string,
     private readonly lock: DataFileLock,
-    initialUsers: () => EmulatorUser[],
-    snapshot: StoreSnapshot | undefined,
-    firstZoneId: number,
-    reuseIds: boolean,
+    options: StoreOptions,
+    snapshot?: StoreSnapshot,
   ) {
-    super(initialUsers, snapshot, firstZoneId, reuseIds);
+    super(options, snapshot);
   }
 
   /** Opens `file`: its directory made, its lock taken, loaded (an invalid one an error, never a silent reset). */
-  static async open(
-    file: string,
-    initialUsers: () => EmulatorUser[],
-    firstZoneId = 1,
-    reuseIds = false,
-  ): Promise<FileStore> {
+  static async open(file: string, options: StoreOptions): Promise<FileStore> {
     const resolved = path.resolve(file);
     const fail = (why: string) => (error: unknown) => {
       throw new DataFileError(resolved, why ? `${why} (${(error as Error).message})` : (error as Error).message);
@@ -189,7 +181,7 @@ export class FileStore extends MemoryStore {
       const text = await readSnapshotText(resolved);
       const snapshot = text === undefined ? undefined : snapshotOf(text);
       if (typeof snapshot === "string") throw new DataFileError(resolved, `${snapshot}; fix or remove it`);
-      const store = new FileStore(resolved, lock, initialUsers, snapshot, firstZoneId, reuseIds);
+      const store = new FileStore(resolved, lock, options, snapshot);
       store.written = snapshot ? 0 : -1;
       await store.flush().catch(fail(""));
       return store;

@@ -1,10 +1,20 @@
 /** The in-memory store: maps indexed by id and by group+name, nothing persisted. */
 import { INT32_MAX } from "../../api/ids";
 import type { ZoneGroup } from "../../api/kinds";
-import type { EmulatorUser, Store, StoreSnapshot, StoredZone, ZonePatch } from "./store";
+import type { EmulatorUser, Store, StoreOptions, StoreSnapshot, StoredZone, ZonePatch } from "./store";
 
 /** Names are compared without regard to case (they become DNS labels). */
 const nameKey = (group: ZoneGroup, name: string) => `${group}\n${name.toLowerCase()}`;
+
+/** The users of a fresh account: the API user first, then two colleagues. */
+const initialUsers = ({ apiUserId, companyAlias }: StoreOptions): EmulatorUser[] =>
+  [
+    ["api", "API User", "America/Los_Angeles", ""],
+    ["ops", "Operations", "GMT", "+1 555 0100"],
+    ["billing", "Billing Contact", "America/New_York", "+1 555 0101"],
+  ].map(([username, fullname, timezone, phone], i) => {
+    return { id: apiUserId + i, username, email: `${username}@${companyAlias}.example.com`, fullname, timezone, phone };
+  });
 
 export class MemoryStore implements Store {
   private byId = new Map<number, StoredZone>();
@@ -13,20 +23,17 @@ export class MemoryStore implements Store {
   private nextZoneId: number;
   /** Ids deleted since the start, when `reuseIds`: a create takes the last one first (never kept in a data file). */
   private freed: number[] = [];
-  /** Grows on every change. */
   revision = 0;
 
-  /** `initialUsers`: a fresh account's; `snapshot`: saved state; `firstZoneId`: a fresh store's first id. */
+  /** A store of `snapshot`, the saved state, or of a fresh account. */
   constructor(
-    private readonly initialUsers: () => EmulatorUser[],
+    private readonly options: StoreOptions,
     snapshot?: StoreSnapshot,
-    firstZoneId = 1,
-    private readonly reuseIds = false,
   ) {
     for (const zone of snapshot?.zones ?? []) this.index({ ...zone });
-    this.userList = snapshot ? snapshot.users.map((u) => ({ ...u })) : initialUsers();
+    this.userList = snapshot ? snapshot.users.map((u) => ({ ...u })) : initialUsers(options);
     const maxId = Math.max(0, ...this.byId.keys());
-    this.nextZoneId = snapshot ? Math.max(snapshot.nextZoneId, maxId + 1) : firstZoneId;
+    this.nextZoneId = snapshot ? Math.max(snapshot.nextZoneId, maxId + 1) : options.firstZoneId;
   }
 
   private index(zone: StoredZone): void {
@@ -80,7 +87,7 @@ export class MemoryStore implements Store {
     if (!zone) return false;
     this.byId.delete(id);
     this.byName.delete(nameKey(zone.kind, zone.name));
-    if (this.reuseIds) this.freed.push(id);
+    if (this.options.reuseIds) this.freed.push(id);
     this.revision++;
     return true;
   }
@@ -100,15 +107,12 @@ export class MemoryStore implements Store {
     this.byId.clear();
     this.byName.clear();
     this.freed = [];
-    this.userList = this.initialUsers();
+    this.userList = initialUsers(this.options);
     this.revision++;
   }
 
-  flush(): Promise<void> {
-    return Promise.resolve();
-  }
+  /** Nothing is persisted: nothing to wait for. */
+  async flush(): Promise<void> {}
 
-  close(): Promise<void> {
-    return this.flush();
-  }
+  async close(): Promise<void> {}
 }

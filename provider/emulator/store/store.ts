@@ -1,9 +1,14 @@
 /** The emulator's state behind one interface (memory or file), like Azurite's; changed synchronously, then flushed. */
 import type { ZoneGroup } from "../../api/kinds";
 import type { ComputedWire, ValueField } from "../zone-fields";
+import type { EmulatorOptions } from "../options";
 
-/** A user as the emulator stores and lists it (its own choice of fields: docs/emulator.md). */
-export type EmulatorUser = { id: number } & Record<"username" | "email" | "fullname" | "timezone" | "phone", string>;
+/** The options a store reads: a fresh account's users derive from its API user id and company alias. */
+export type StoreOptions = Required<Pick<EmulatorOptions, "apiUserId" | "companyAlias" | "firstZoneId" | "reuseIds">>;
+
+/** A user's strings, as the emulator stores and lists them besides its id (its own choice: docs/emulator.md). */
+export const USER_FIELDS = ["username", "email", "fullname", "timezone", "phone"] as const;
+export type EmulatorUser = { id: number } & Record<(typeof USER_FIELDS)[number], string>;
 
 /** A zone as stored, `kind` its group: its kind's strings only (`STORED_SHAPES`, zone-fields.ts), "" where unset. */
 export type StoredZone = {
