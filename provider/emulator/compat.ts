@@ -47,8 +47,8 @@ const LEGACY_COLUMNS: Readonly<Record<string, string>> = {
   connections: "connection_count",
   peak_concurrent: "max_concurrent",
 };
-const FROM_LEGACY: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(LEGACY_COLUMNS).flatMap(([k, v]) => (k === "hour" ? [] : [[v, k]])),
+const FROM_LEGACY: ReadonlyMap<string, string> = new Map(
+  Object.entries(LEGACY_COLUMNS).flatMap(([k, v]): [string, string][] => (k === "hour" ? [] : [[v, k]])),
 );
 
 /**
@@ -160,7 +160,8 @@ function legacyRequest(method: string, all: readonly WireValue[]): readonly Wire
   if (!method.startsWith("report.")) return params;
   const renamed = (item: WireValue): WireValue => {
     const m = item.t === "string" ? /^\s*(\S+)(\s+.*)$/.exec(item.v) : null;
-    return m && FROM_LEGACY[m[1]] ? { t: "string", v: `${FROM_LEGACY[m[1]]}${m[2]}` } : item;
+    const ours = m && FROM_LEGACY.get(m[1]);
+    return m && ours ? { t: "string", v: `${ours}${m[2]}` } : item;
   };
   return params.map((p) => (p.t === "array" ? { t: "array", v: p.v.map(renamed) } : p));
 }

@@ -85,6 +85,14 @@ describe("the legacy profile", () => {
     expect(totals).toContain("<dateTime.iso8601>2026-01-05T00:00:00-08:00</dateTime.iso8601>");
     expect(totals).toContain("<dateTime.iso8601>2026-01-05T23:59:59-08:00</dateTime.iso8601>");
   });
+
+  test("a sortby naming an object's inherited key is refused under that name, not translated", async () => {
+    const id = Number(/<i8>(\d+)<\/i8>/.exec(await raw(emu, "pullzone.listZones"))![1]);
+    const xml = await raw(emu, "report.getNodeHits", "acme", "2026-10-01", "2026-10-01", id, ["constructor ASC"]);
+    expect(xml).toContain("<fault>");
+    expect(xml).toContain("'constructor' is not a column of getNodeHits");
+    expect(xml).not.toContain("function");
+  });
 });
 
 describe("the default profile", () => {
