@@ -15,7 +15,7 @@
  *   answers them without calling the provider: a create with its inputs, an update with `previewUpdate`.
  * Remove each when the SDK does it (pulumi/pulumi sdk/nodejs/provider/server.ts).
  */
-import { SETTING_NAMES, SETTINGS } from "../api/config";
+import { SECRET_SETTINGS } from "../common/programConfig";
 
 type Call = { request: Record<string, (...a: unknown[]) => unknown> };
 type Done = (err: unknown, value?: unknown) => void;
@@ -24,7 +24,6 @@ type Method = (call: Call, done: Done) => void;
 /** The Pulumi wire form of a secret, `{ [SECRET_SIG]: SECRET, value }` (sdk/go/common/resource/sig): what the engine keeps. */
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 export const SECRET = "1b47061264138c4ac30d75fd1eb44270";
-const SECRET_KEYS = SETTING_NAMES.filter((n) => SETTINGS[n].secret) as string[];
 
 export interface Handlers {
   /** The provider's configuration by namespaced key (`cdn:apiKey`), and the provider resource's id (kept in state). */
@@ -84,7 +83,8 @@ export function closeSdkGaps(handlers: Handlers): void {
     };
     impl.checkConfig = (call, done) => {
       const news = (call.request.getNews() as { toJavaScript(): Record<string, unknown> }).toJavaScript();
-      for (const k of SECRET_KEYS) if (typeof news[k] === "string") news[k] = { [SECRET_SIG]: SECRET, value: news[k] };
+      for (const k of SECRET_SETTINGS)
+        if (typeof news[k] === "string") news[k] = { [SECRET_SIG]: SECRET, value: news[k] };
       const res = new messages.CheckResponse();
       res.setInputs(Struct.fromJavaScript(news));
       for (const reason of handlers.refuseConfig(String(call.request.getUrn())))
