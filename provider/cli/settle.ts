@@ -15,6 +15,7 @@ import { toOutputs, wireValues } from "../resources/host/outputs";
 import { matchesSent } from "../resources/host/recover";
 import { rowByLabel, rowByName, type ZoneRow } from "../resources/host/zoneLookup";
 import { LISTED_UP_TO, specOf, type ZoneSpec } from "../resources/specs";
+import { STACK_ID_TARGET } from "../resources/stackId";
 import { accountClient, listKinds, pulumiOut, runPulumi, type PulumiRunner } from "./stackConfig";
 import {
   heldZones,
@@ -224,9 +225,6 @@ export async function settleStack(
     `state written (pulumi stack import)${left ? `; it keeps no pending operation, so the ${left} left above are dropped too: the next \`up\` finds their names in use` : ""}`,
   );
 }
-
-/** Every StackId of any project and stack (resources/stackId.ts): a glob `pulumi up --target` takes. */
-const STACK_ID_TARGET = "urn:pulumi:*::*::pulumi-nodejs:dynamic/cdn:StackId::cdn-zones-stack";
 
 /**
  * A stack's record (issue 43): every zone its state held, by id, in its tag (a destroy keeps it), and those its
