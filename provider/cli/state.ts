@@ -90,6 +90,15 @@ export interface BackendStack {
   retired: StackZone[];
 }
 
+/** Whether a stack's zone is of `account`: one recorded without an account is taken to be. */
+export const ofAccount = (z: StackZone, account: string): boolean => z.account === undefined || z.account === account;
+
+/** The names of the `stacks` whose held (or retired) zones of `account` include zone `id` of `kind`. */
+export function stacksWith(stacks: readonly BackendStack[], which: "held" | "retired", account: string) {
+  const zones = (s: BackendStack) => s[which].filter((z) => ofAccount(z, account));
+  return (kind: ZoneKind, id: number) => stacks.filter((s) => holds(zones(s), kind, id)).map((s) => s.name);
+}
+
 /**
  * Every stack of the backend the `pulumi` CLI is logged in to (`pulumi stack ls --all --json`), each read with
  * `pulumi stack export` (and its record tag when its state has no StackId: after a destroy). Names are as the

@@ -43,9 +43,9 @@ function adoptedBy(steps: Step[]): Map<string, Step> {
   return adopted;
 }
 
-/** Text a program or a server wrote, as an inline code span: printable, at most 200 characters, inert markdown. */
-function code(text: string): string {
-  const t = printable(text, 200) || " ";
+/** Text a program, a state or a server wrote, as an inline code span: printable, at most 200 characters, inert markdown. */
+export function code(text: unknown): string {
+  const t = printable(String(text ?? "?"), 200) || " ";
   // A fence longer than any run of backticks inside (CommonMark), with a space where the text starts or ends with one.
   const fence = "`".repeat(Math.max(0, ...(t.match(/`+/g) ?? []).map((r) => r.length)) + 1);
   const pad = /^`|`$/.test(t) ? " " : "";
