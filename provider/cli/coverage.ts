@@ -8,7 +8,7 @@ import { ZONE_KINDS, type ZoneKind } from "../api/kinds";
 import { describeAccount } from "../resources/host/identity";
 import { specOf } from "../resources/specs";
 import type { ZoneRow } from "../resources/host/zoneLookup";
-import { listAccount, runPulumi, type PulumiRunner } from "./stackConfig";
+import { listKinds, runPulumi, withAccount, type PulumiRunner } from "./stackConfig";
 import { code } from "./summary";
 import { kindAtEndOf, ofAccount, readStacks, stacksWith, type BackendStack, type StackZone } from "./state";
 
@@ -128,8 +128,9 @@ export async function coverageCommand(
   run: PulumiRunner = runPulumi,
 ): Promise<number> {
   const stacks = readStacks(run, env);
-  const { account, rows } = await listAccount(o.stack, env, run, ZONE_KINDS, true);
-  const c = cover(stacks, rows, account);
+  const c = await withAccount(o.stack, env, run, async (client, account) =>
+    cover(stacks, await listKinds(client, ZONE_KINDS, true), account),
+  );
   if (o.preview === undefined) {
     out(o.json ? `${JSON.stringify({ ...c, exitCode: exitCode(c) }, null, 2)}\n` : markdown(c));
     return exitCode(c);

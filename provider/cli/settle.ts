@@ -16,7 +16,7 @@ import { matchesSent } from "../resources/host/recover";
 import { rowByLabel, rowByName, type ZoneRow } from "../resources/host/zoneLookup";
 import { LISTED_UP_TO, specOf, type ZoneSpec } from "../resources/specs";
 import { STACK_ID_TARGET } from "../resources/stackId";
-import { accountClient, listKinds, pulumiOut, runPulumi, type PulumiRunner } from "./stackConfig";
+import { listKinds, pulumiOut, runPulumi, withAccount, type PulumiRunner } from "./stackConfig";
 import {
   heldZones,
   holds,
@@ -150,8 +150,7 @@ async function listPending(
   run: PulumiRunner,
   pending: { op: Operation; kind: ZoneKind }[],
 ): Promise<{ account: string; listings: Partial<Record<ZoneKind, ZoneRow[][]>> }> {
-  const { account, client } = accountClient(stack, env, run);
-  try {
+  return withAccount(stack, env, run, async (client, account) => {
     const first = await listKinds(client, [...new Set(pending.map((p) => p.kind))]);
     const listings: Partial<Record<ZoneKind, ZoneRow[][]>> = {};
     for (const { kind } of pending) listings[kind] = [first[kind] ?? []];
@@ -161,9 +160,7 @@ async function listPending(
       for (const { kind } of again) if (listings[kind]!.length < 2) listings[kind]!.push(second[kind] ?? []);
     }
     return { account, listings };
-  } finally {
-    client.close();
-  }
+  });
 }
 
 /**
