@@ -14,6 +14,7 @@ import {
   zoneTarget,
 } from "../api/purge";
 import { isZoneObject, type PurgeableZone } from "../common/zoneReference";
+import type { Inputs } from "./report-types";
 
 /** What a purge did (or, during a preview, would do). */
 export interface PurgeResult {
@@ -37,9 +38,7 @@ export interface PurgeUrlArgs {
   /** Full URL of one file on a zone's delivery domain. */
   url: string;
 }
-export interface PurgeUrlOutputArgs {
-  url: pulumi.Input<string>;
-}
+export type PurgeUrlOutputArgs = Inputs<PurgeUrlArgs>;
 
 export interface PurgeUrlsArgs {
   /** Full URLs of files; duplicates are purged once. */

@@ -10,7 +10,7 @@ import type { ReportName } from "../api/reportShapes";
 import { camelRow, checkArgs, intArg, reportType, sortByArg, stringArg } from "./args";
 import { clientFor, companyIdFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm } from "./outputForm";
-import { mockableOutput, mockablePromise } from "./mocks";
+import { mockable } from "./mocks";
 import { Page, pager, PAGING_ARGS } from "./paging";
 import type {
   GetTotalHitsResult,
@@ -69,7 +69,8 @@ async function totals<R>(
  */
 function functionPair<A, R>(fn: string, call: (args: A, opts?: FunctionOptions) => Promise<R>) {
   const output = (args: Inputs<A>, opts?: FunctionOutputOptions): pulumi.Output<R> => outputForm(call, args, opts);
-  return [mockablePromise(fn, call), mockableOutput(`${fn}Output`, output)] as const;
+  const pair = mockable({ [fn]: call, [`${fn}Output`]: output });
+  return [pair[fn] as typeof call, pair[`${fn}Output`] as typeof output] as const;
 }
 
 /** Bytes served by a zone today so far, in the current hour, or over a date range. */
@@ -104,11 +105,7 @@ function companyArg(fn: string, v: unknown): number | string | undefined {
   );
 }
 
-/**
- * A report function: its arguments are its table entry's parameters (camelCase, dates as `Date` or
- * `Y-m-d`, `companyId` from the stack when omitted, paging with `allPages`); its result the rows in
- * camelCase, or the bare number the server sent as `total` (rows then empty).
- */
+/** A report over its table entry's parameters (module doc); a bare number the server sent is `total`, rows empty. */
 async function report<R extends RangeName>(
   fn: R,
   args: ReportArgsOf<R>,

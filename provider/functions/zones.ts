@@ -9,9 +9,10 @@ import { isZoneKind, kindInfo, kindOfType, ZONE_KINDS, type ZoneKind, type ZoneT
 import { FAULT } from "../api/wire";
 import { checkArgs, stringArg } from "./args";
 import { FunctionOptions, FunctionOutputOptions } from "./connection";
-import { outputForm, outputOf, settle } from "./outputForm";
+import { outputForm, settle } from "./outputForm";
 import { listKind, type ZoneInfo } from "./zoneList";
 import { closeNames } from "./names";
+import type { Inputs } from "./report-types";
 
 /** @deprecated Use `ZoneKind`: the four kinds as functions name them, which is now their name everywhere. */
 export type ZoneKindName = ZoneKind;
@@ -35,10 +36,7 @@ export interface GetZoneArgs {
   kind: ZoneKind | ZoneType;
   name: string;
 }
-export interface GetZoneOutputArgs {
-  kind: pulumi.Input<GetZoneArgs["kind"]>;
-  name: pulumi.Input<string>;
-}
+export type GetZoneOutputArgs = Inputs<GetZoneArgs>;
 
 /** One zone by kind and name; fails naming both, with the closest names of that kind, when it is absent. */
 export async function getZone(args: GetZoneArgs, opts?: FunctionOptions): Promise<ZoneInfo> {
@@ -50,25 +48,23 @@ export async function getZone(args: GetZoneArgs, opts?: FunctionOptions): Promis
   const zones = await listKind(kind, opts);
   const found = zones.find((z) => z.name === name) ?? zones.find((z) => z.name?.toLowerCase() === name.toLowerCase());
   if (found) return found;
-  const named = zones.filter((z): z is ZoneInfo & { name: string } => typeof z.name === "string");
-  if (zones.length > 0 && named.length === 0) {
+  const { label } = kindInfo(kind);
+  const names = zones.flatMap((z) => (typeof z.name === "string" ? [z.name] : []));
+  if (zones.length > 0 && names.length === 0) {
     throw new CdnError(
       "validation",
-      `${fn}: no ${kindInfo(kind).label} named '${name}' can be found: the server lists ${kindInfo(kind).label}s by id only (no names), so look it up by zoneId (getLiveZones)`,
+      `${fn}: no ${label} named '${name}' can be found: the server lists ${label}s by id only (no names), so look it up by zoneId (getLiveZones)`,
     );
   }
-  const near = closeNames(
-    name,
-    named.map((z) => z.name),
-  );
+  const near = closeNames(name, names);
   throw new CdnError(
     "validation",
-    `${fn}: no ${kindInfo(kind).label} named '${name}' in the account` +
+    `${fn}: no ${label} named '${name}' in the account` +
       (near.length
         ? `; close names: ${near.map((n) => `'${n}'`).join(", ")}`
         : zones.length
-          ? ` (it has ${zones.length} ${kindInfo(kind).label}s, none with a close name)`
-          : ` (it has no ${kindInfo(kind).label}s)`),
+          ? ` (it has ${zones.length} ${label}s, none with a close name)`
+          : ` (it has no ${label}s)`),
   );
 }
 
@@ -125,12 +121,8 @@ async function managedZones(
     secret = secret || s.secret;
     if (!present(s)) {
       const [name, urn] = await Promise.all(["name", "urn"].map((k) => settle(r?.[k])));
-      const kind = kindOfType(
-        String(urn.value ?? "")
-          .split("::")[2]
-          ?.split(":")
-          .pop() ?? "",
-      );
+      const type = String(urn.value ?? "").split("::")[2] ?? "";
+      const kind = kindOfType(type.slice(type.lastIndexOf(":") + 1));
       if (kind && present(name)) names.add(`${kind}:${name.value}`);
       continue;
     }
@@ -222,6 +214,6 @@ export function getUnmanagedZonesOutput(
   const run = (a: { kinds?: ZoneKind[] }, o?: FunctionOptions) =>
     unmanaged({ managed: args?.managed, kinds: a.kinds } as GetUnmanagedZonesArgs, o);
   return outputForm(run, { kinds: args?.kinds }, opts).apply(({ secret, ...result }) =>
-    outputOf(Promise.resolve(result), Promise.resolve(secret)),
+    secret ? pulumi.secret(result) : result,
   ) as unknown as pulumi.Output<GetUnmanagedZonesResult>;
 }
