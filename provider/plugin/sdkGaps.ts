@@ -69,24 +69,19 @@ export function closeSdkGaps(handlers: Handlers): void {
   grpc.Server.prototype.addService = function (service: unknown, impl: Record<string, Method>) {
     const own = (name: string) => impl[name].bind(impl) as Method;
     const [read, invoke, create, update] = [own("read"), own("invoke"), own("create"), own("update")];
-    const struct = (v: unknown) => v as { toJavaScript(): Record<string, unknown> };
+    const js = (v: unknown) => (v as { toJavaScript(): Record<string, unknown> }).toJavaScript();
     impl.configure = (call, done) => {
       const config: Record<string, string> = {};
       for (const [k, v] of (call.request.getVariablesMap() as Map<string, string>).entries())
         config[k.replace(/^([^:]+):config:/, "$1:")] = v;
-      handlers.configure(config, String(call.request.getId() ?? "")).then(() => {
-        const res = new messages.ConfigureResponse();
-        res.setAcceptsecrets(true);
-        res.setSupportspreview(true);
-        done(null, res);
-      }, done);
+      const res = new messages.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true);
+      handlers.configure(config, String(call.request.getId() ?? "")).then(() => done(null, res), done);
     };
     impl.checkConfig = (call, done) => {
-      const news = (call.request.getNews() as { toJavaScript(): Record<string, unknown> }).toJavaScript();
+      const news = js(call.request.getNews());
       for (const k of SECRET_SETTINGS)
         if (typeof news[k] === "string") news[k] = { [SECRET_SIG]: SECRET, value: news[k] };
-      const res = new messages.CheckResponse();
-      res.setInputs(Struct.fromJavaScript(news));
+      const res = new messages.CheckResponse().setInputs(Struct.fromJavaScript(news));
       for (const reason of handlers.refuseConfig(String(call.request.getUrn())))
         res.addFailures(new messages.CheckFailure().setProperty("").setReason(reason));
       done(null, res);
@@ -97,16 +92,12 @@ export function closeSdkGaps(handlers: Handlers): void {
     };
     impl.create = (call, done) => {
       if (!call.request.getPreview()) return create(call, done);
-      const res = new messages.CreateResponse();
-      res.setProperties(call.request.getProperties());
-      done(null, res);
+      done(null, new messages.CreateResponse().setProperties(call.request.getProperties()));
     };
     impl.update = (call, done) => {
       if (!call.request.getPreview()) return update(call, done);
-      const [olds, news] = [struct(call.request.getOlds()), struct(call.request.getNews())];
-      const res = new messages.UpdateResponse();
-      res.setProperties(Struct.fromJavaScript(handlers.previewUpdate(olds.toJavaScript(), news.toJavaScript())));
-      done(null, res);
+      const outs = handlers.previewUpdate(js(call.request.getOlds()), js(call.request.getNews()));
+      done(null, new messages.UpdateResponse().setProperties(Struct.fromJavaScript(outs)));
     };
     impl.invoke = (call, done) => {
       state.getStore().settings.options.dryRun = call.request.getPreview() === true;
