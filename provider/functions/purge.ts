@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CdnValidationError } from "../api/errors";
 import { checkArgs, intArg } from "./args";
-import { clientFor, companyAliasFor, FunctionOptions, FunctionOutputOptions } from "./connection";
+import { clientFor, company, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm, settle } from "./outputForm";
 import {
   aliasFromCdnUrl,
@@ -28,7 +28,6 @@ export interface PurgeResult {
   purgedAt?: string;
 }
 
-/** A zone resource, or anything with the same `name` and `cdnUrl` outputs (PullZone, PushZone). */
 export type { PurgeableZone } from "../common/zoneReference";
 
 /** A zone to purge: its name, `<zone_name>.<company_alias>`, a PullZone/PushZone, or the name's Output. */
@@ -114,7 +113,7 @@ export async function resolveZoneTarget(
   explicitAlias: string | undefined,
   opts?: FunctionOptions,
 ): Promise<{ target?: string; pending?: string }> {
-  const configured = companyAliasFor(opts, explicitAlias);
+  const configured = explicitAlias || company(opts).companyAlias;
   if (!isZoneObject(zone)) {
     const name = await settle(zone as pulumi.Input<string>);
     if (!name.known) return { pending: "(zone name known after apply)" };

@@ -22,8 +22,6 @@ import type {
   ReportRowOf,
 } from "./report-types";
 
-// ---- totals ----------------------------------------------------------------------------------
-
 /** A report's answer: rows, or one bare number. */
 type Answer = Record<string, unknown>[] | number;
 /** A report method called with parameters this module checked by name (the client checks them again, once: encode.ts). */
@@ -84,8 +82,6 @@ export const [getTotalHits, getTotalHitsOutput] = functionPair(
   "getTotalHits",
   (args: GetTotalsArgs, opts?: FunctionOptions) => totals<GetTotalHitsResult>("getTotalHits", "hits", args, opts),
 );
-
-// ---- the other reports: one generic function over the method table -------------------------
 
 /** The reports served by {@link report}: every report but the totals, whose `type` is named. */
 type RangeName = Exclude<ReportName, "getTotalTransfer" | "getTotalHits">;

@@ -6,12 +6,12 @@ import * as pulumi from "@pulumi/pulumi";
 import { CdnAuthError, CdnError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { isZoneKind, kindInfo, kindOfType, ZONE_KINDS, type ZoneKind, type ZoneType } from "../api/kinds";
+import { levenshtein } from "../api/levenshtein";
 import { FAULT } from "../api/wire";
 import { checkArgs, stringArg } from "./args";
 import { FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm, settle } from "./outputForm";
 import { listKind, type ZoneInfo } from "./zoneList";
-import { closeNames } from "./names";
 import type { Inputs } from "./report-types";
 
 /** @deprecated Use `ZoneKind`: the four kinds as functions name them, which is now their name everywhere. */
@@ -37,6 +37,23 @@ export interface GetZoneArgs {
   name: string;
 }
 export type GetZoneOutputArgs = Inputs<GetZoneArgs>;
+
+/** Up to `max` of `names` that look like `wanted` (edit distance, prefixes, substrings), closest first. */
+function closeNames(wanted: string, names: readonly string[], max = 3): string[] {
+  const w = wanted.toLowerCase();
+  const limit = Math.max(2, Math.floor(w.length / 3));
+  return [...new Set(names)]
+    .map((n) => {
+      const l = n.toLowerCase();
+      const d = levenshtein(w, l);
+      const related = l.includes(w) || w.includes(l);
+      return { n, score: related ? Math.min(d, 1) : d, ok: related || d <= limit };
+    })
+    .filter((x) => x.ok)
+    .sort((x, y) => x.score - y.score || x.n.localeCompare(y.n))
+    .slice(0, max)
+    .map((x) => x.n);
+}
 
 /** One zone by kind and name; fails naming both, with the closest names of that kind, when it is absent. */
 export async function getZone(args: GetZoneArgs, opts?: FunctionOptions): Promise<ZoneInfo> {
