@@ -8,12 +8,8 @@ import type { PagingArgs } from "./paging";
 import type { ColumnOf, ColumnValue, MayAnswerTotal, ReportName } from "../api/reportShapes";
 import type { MethodOf } from "../api/methods";
 import type { ArgOf } from "../api/types";
+import type { ExtraColumns } from "../api/wire";
 import type { BandwidthAnswer } from "../api/normalize";
-
-/** Columns the functions do not know, kept as sent (camelCase names). */
-export interface ExtraColumns {
-  readonly [column: string]: unknown;
-}
 
 /** `zone_id` -> `zoneId`, as the functions name wire columns and parameters. */
 export type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;

@@ -7,7 +7,6 @@ import { CdnAuthError, CdnError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { isZoneKind, kindInfo, kindOfType, ZONE_KINDS, type ZoneKind, type ZoneType } from "../api/kinds";
 import { levenshtein } from "../api/levenshtein";
-import { FAULT } from "../api/wire";
 import { checkArgs, stringArg } from "./args";
 import { FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm, settle } from "./outputForm";
@@ -160,7 +159,7 @@ async function managedZones(
 export function liveNotGranted(e: unknown): boolean {
   return (
     e instanceof CdnAuthError &&
-    e.faultCode === FAULT.ACCESS_DENIED &&
+    e.notGranted &&
     /\blive\b/i.test(e.faultString) &&
     !/authenticat|apiUserId|authString|currentDate/i.test(e.faultString)
   );
