@@ -54,3 +54,9 @@ export function mockable<M extends object>(module: M): M {
   }
   return out as M;
 }
+
+/** `call` and its Output form `output`, named `fn` and `fnOutput` (as error stacks and mocks show them), mockable. */
+export function mockablePair<F, O>(fn: string, call: F, output: O): readonly [F, O] {
+  const pair = mockable({ [fn]: call, [`${fn}Output`]: output });
+  return [pair[fn] as F, pair[`${fn}Output`] as O];
+}

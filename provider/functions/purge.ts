@@ -107,7 +107,7 @@ export function purgeUrlsOutput(args: PurgeUrlsOutputArgs, opts?: FunctionOutput
 }
 
 /** The purgeAllCache argument for a zone reference; `undefined` while a preview cannot know it yet. */
-export async function resolveZoneTarget(
+async function resolveZoneTarget(
   fn: string,
   zone: unknown,
   explicitAlias: string | undefined,

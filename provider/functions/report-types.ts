@@ -12,7 +12,7 @@ import type { ExtraColumns } from "../api/wire";
 import type { BandwidthAnswer } from "../api/normalize";
 
 /** `zone_id` -> `zoneId`, as the functions name wire columns and parameters. */
-export type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
 
 /**
  * One row of a report as the functions return it: the table's columns (api/methods.ts) under their

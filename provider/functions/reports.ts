@@ -10,7 +10,7 @@ import type { ReportName } from "../api/reportShapes";
 import { camelRow, checkArgs, intArg, reportType, sortByArg, stringArg } from "./args";
 import { clientFor, companyIdFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm } from "./outputForm";
-import { mockable } from "./mocks";
+import { mockablePair } from "./mocks";
 import { Page, pager, PAGING_ARGS } from "./paging";
 import type {
   GetTotalHitsResult,
@@ -61,14 +61,10 @@ async function totals<R>(
   return { ...result, rows: rows.map((r) => camelRow(r)), ...(total === undefined ? {} : { total }) } as unknown as R;
 }
 
-/**
- * A function and its Output form, named `fn` and `fnOutput` (as error stacks and mocks show them), answered by
- * `mocks.call` under setMocks as every function is (mocks.ts).
- */
+/** A function and its Output form, made mockable (mocks.ts). */
 function functionPair<A, R>(fn: string, call: (args: A, opts?: FunctionOptions) => Promise<R>) {
   const output = (args: Inputs<A>, opts?: FunctionOutputOptions): pulumi.Output<R> => outputForm(call, args, opts);
-  const pair = mockable({ [fn]: call, [`${fn}Output`]: output });
-  return [pair[fn] as typeof call, pair[`${fn}Output`] as typeof output] as const;
+  return mockablePair(fn, call, output);
 }
 
 /** Bytes served by a zone today so far, in the current hour, or over a date range. */

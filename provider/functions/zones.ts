@@ -17,10 +17,9 @@ import type { Inputs } from "./report-types";
 export type ZoneKindName = ZoneKind;
 
 export type { GetZonesResult, ZoneInfo, ZoneInfoOf } from "./zoneList";
-export type { LiveZoneInfo, PullZoneInfo, PushZoneInfo, VodZoneInfo } from "./kinds/lookups";
 
 /** A kind as functions take it: `pull`, `push`, `vod`, `live`, or the resource name `PullZone`... */
-export function zoneKindArg(fn: string, v: unknown): ZoneKind {
+function zoneKindArg(fn: string, v: unknown): ZoneKind {
   if (isZoneKind(v)) return v;
   const kind = typeof v === "string" ? kindOfType(v) : undefined;
   if (kind) return kind;
@@ -156,7 +155,7 @@ async function managedZones(
 }
 
 /** Whether a failure says the API key lacks live-zone access (§4.5), by its code and its text both. */
-export function liveNotGranted(e: unknown): boolean {
+function liveNotGranted(e: unknown): boolean {
   return (
     e instanceof CdnAuthError &&
     e.notGranted &&
