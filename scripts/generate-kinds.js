@@ -6,7 +6,6 @@
  *   provider/resources/kinds/index.ts        their exports
  *   provider/resources/providers/<kind>.ts   the thin provider module a state's `require` names
  *   provider/functions/kinds/lookups.ts      getXZones / getXZonesOutput and their result types
- *   provider/functions/kinds/index.ts        the lookups as the package exports them (mockable)
  *   provider/package.json                    the `./p/<kind>` entries of the exports map
  *   provider/schema.json                     the provider plugin's Pulumi schema (scripts/schema.js)
  *   docs/resources.md                        its table of each kind's inputs and outputs (between two markers)
@@ -145,16 +144,6 @@ function lookups(table) {
   return out;
 }
 
-function lookupsIndex(table) {
-  const names = Object.values(table).flatMap((r) => [`get${upper(r)}Zones`, `get${upper(r)}ZonesOutput`]);
-  const types = Object.values(table).map((r) => `${upper(r)}ZoneInfo`);
-  let out = HEADER("The zone lookups of each kind, as the package exports them: answered by `mocks.call` under mocks.");
-  out += `import { mockable } from "../mocks";\nimport * as lookups from "./lookups";\n\n`;
-  out += `export const { ${names.join(", ")} } = mockable(lookups);\n`;
-  out += `export type { ${types.join(", ")} } from "./lookups";\n`;
-  return out;
-}
-
 /** provider/package.json with one `./p/<kind>` export per kind, in the table's order, before the hand-written `./p/purge` and `./p/stack`. */
 function packageJson(table) {
   const file = path.join(PKG, "package.json");
@@ -208,7 +197,6 @@ async function render() {
   }
   files.set("provider/resources/kinds/index.ts", classIndex(table));
   files.set("provider/functions/kinds/lookups.ts", lookups(table));
-  files.set("provider/functions/kinds/index.ts", lookupsIndex(table));
   files.set("provider/package.json", packageJson(table));
   files.set("provider/schema.json", renderSchema(table));
   files.set("docs/resources.md", resourcesDoc(table));

@@ -5,12 +5,12 @@
  * gate of a pull request. The provider sees its own stack only (docs/resources.md, "One account, many stacks").
  */
 import { ZONE_KINDS, type ZoneKind } from "../api/kinds";
-import { printable } from "../api/terminalText";
 import { describeAccount } from "../resources/host/identity";
 import { specOf } from "../resources/specs";
 import type { ZoneRow } from "../resources/host/zoneLookup";
-import { listAccount, runPulumi, type PulumiRunner } from "./stackConfig";
-import { holds, kindAtEndOf, readStacks, type BackendStack, type StackZone } from "./state";
+import { listKinds, runPulumi, withAccount, type PulumiRunner } from "./stackConfig";
+import { code } from "./summary";
+import { kindAtEndOf, ofAccount, readStacks, stacksWith, type BackendStack, type StackZone } from "./state";
 
 const ORDER = ["conflict", "unmanaged", "retired", "managed"] as const;
 type Zone = { kind: ZoneKind; id: number; name?: string };
@@ -30,15 +30,13 @@ export const EXIT = { conflict: 4, unmanaged: 8, stale: 16 } as const;
 
 /** Each zone of `rows` (by kind) with its owners among `stacks`, whose zones of another account are left out. */
 export function cover(stacks: BackendStack[], rows: Partial<Record<ZoneKind, ZoneRow[]>>, account: string): Coverage {
-  const here = (z: StackZone) => z.account === undefined || z.account === account;
-  const owners = (zs: (s: BackendStack) => StackZone[], z: Zone) =>
-    stacks.filter((s) => holds(zs(s).filter(here), z.kind, z.id)).map((s) => s.name);
+  const [managers, retirers] = [stacksWith(stacks, "held", account), stacksWith(stacks, "retired", account)];
   const zones: ZoneCoverage[] = [];
   const stale: Coverage["stale"] = [];
   for (const kind of ZONE_KINDS.filter((k) => rows[k])) {
     for (const { id, name } of rows[kind]!) {
-      const managedBy = owners((s) => s.held, { kind, id });
-      const retiredBy = managedBy.length ? [] : owners((s) => s.retired, { kind, id });
+      const managedBy = managers(kind, id);
+      const retiredBy = managedBy.length ? [] : retirers(kind, id);
       const status =
         managedBy.length > 1 ? "conflict" : managedBy.length ? "managed" : retiredBy.length ? "retired" : "unmanaged";
       zones.push({ kind, id, name, status, managedBy, retiredBy });
@@ -46,7 +44,7 @@ export function cover(stacks: BackendStack[], rows: Partial<Record<ZoneKind, Zon
     const ids = new Set(rows[kind]!.map((r) => r.id));
     for (const s of stacks)
       for (const z of s.held)
-        if (z.kind === kind && here(z) && !ids.has(z.id)) stale.push({ stack: s.name, ...z, kind });
+        if (z.kind === kind && ofAccount(z, account) && !ids.has(z.id)) stale.push({ stack: s.name, ...z, kind });
   }
   zones.sort(
     (a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || a.kind.localeCompare(b.kind) || a.id - b.id,
@@ -65,13 +63,11 @@ export function exitCode(c: Coverage): number {
   );
 }
 
-/** Text from a server or a state, shown inert: printable, in a code span. */
-const inert = (v: unknown) => `\`${printable(String(v ?? "?")).replace(/`/g, "'")}\``;
-const zoneText = (z: Zone) => `${specOf(z.kind).label} ${inert(z.name)} (id ${z.id})`;
+const zoneText = (z: Zone) => `${specOf(z.kind).label} ${code(z.name)} (id ${z.id})`;
 const OWNER = {
-  conflict: (z: ZoneCoverage) => `**conflict**: managed by ${z.managedBy.map(inert).join(" and ")}`,
-  managed: (z: ZoneCoverage) => `managed by ${inert(z.managedBy[0])}`,
-  retired: (z: ZoneCoverage) => `retired by ${z.retiredBy.map(inert).join(" and ")}`,
+  conflict: (z: ZoneCoverage) => `**conflict**: managed by ${z.managedBy.map(code).join(" and ")}`,
+  managed: (z: ZoneCoverage) => `managed by ${code(z.managedBy[0])}`,
+  retired: (z: ZoneCoverage) => `retired by ${z.retiredBy.map(code).join(" and ")}`,
   unmanaged: () => "**no stack** (made by hand, or by a stack whose record is gone)",
 };
 
@@ -85,7 +81,7 @@ export function markdown(c: Coverage): string {
     "",
     ...c.zones.map((z) => `- ${zoneText(z)}: ${OWNER[z.status](z)}`),
     ...c.stale.map(
-      (s) => `- **stale**: stack ${inert(s.stack)} records ${zoneText(s)}, which the account no longer lists`,
+      (s) => `- **stale**: stack ${code(s.stack)} records ${zoneText(s)}, which the account no longer lists`,
     ),
     "",
   ].join("\n");
@@ -109,18 +105,18 @@ export function gate(
     const [managers, retirers] = [z ? z.managedBy : [], z ? z.retiredBy : []].map(others);
     if (z && managers.length)
       lines.push(
-        `- **refused**: this preview creates or adopts ${zoneText(z)}, which stack ${managers.map(inert).join(" and ")} manages`,
+        `- **refused**: this preview creates or adopts ${zoneText(z)}, which stack ${managers.map(code).join(" and ")} manages`,
       );
     else if (z && retirers.length)
-      lines.push(`- this preview adopts ${zoneText(z)}, which stack ${retirers.map(inert).join(" and ")} retired`);
+      lines.push(`- this preview adopts ${zoneText(z)}, which stack ${retirers.map(code).join(" and ")} retired`);
   }
-  const code = lines.some((l) => l.startsWith("- **refused**")) ? EXIT.conflict : 0;
-  const head = code
+  const refused = lines.some((l) => l.startsWith("- **refused**"));
+  const head = refused
     ? "**Ownership: this preview takes zones other stacks manage.**"
     : "Ownership: no zone of another stack.";
   return {
     text: [`### Owners (${c.stacks.length} stacks of the backend)`, "", head, "", ...lines, ""].join("\n"),
-    code,
+    code: refused ? EXIT.conflict : 0,
   };
 }
 
@@ -132,8 +128,9 @@ export async function coverageCommand(
   run: PulumiRunner = runPulumi,
 ): Promise<number> {
   const stacks = readStacks(run, env);
-  const { account, rows } = await listAccount(o.stack, env, run, ZONE_KINDS, true);
-  const c = cover(stacks, rows, account);
+  const c = await withAccount(o.stack, env, run, async (client, account) =>
+    cover(stacks, await listKinds(client, ZONE_KINDS, true), account),
+  );
   if (o.preview === undefined) {
     out(o.json ? `${JSON.stringify({ ...c, exitCode: exitCode(c) }, null, 2)}\n` : markdown(c));
     return exitCode(c);

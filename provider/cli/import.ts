@@ -6,7 +6,7 @@ import { CdnAuthError, CdnProtocolError, CdnTransportError } from "../api/errors
 import type { ImportOptions } from "./args";
 import { GeneratedProgram, ListedZone, renderProgram } from "./program";
 import { specOf } from "../resources/specs";
-import { holds, readManagedZones } from "./state";
+import { holds, readManagedZones, stacksWith } from "./state";
 import { accountOf } from "../resources/host/identity";
 import { printable } from "../api/terminalText";
 
@@ -36,8 +36,8 @@ export async function importZones(
   const creds = resolveCredentials({ explicit: options, config, env });
   const managed = options.excludeState.flatMap(readManagedZones);
   const client = new CdnClient(creds);
-  // A state's zone recorded under another account is not this account's zone of that id.
-  const here = (a?: string) => a === undefined || a === accountOf(creds.baseUrl, creds.apiUserId);
+  const account = accountOf(creds.baseUrl, creds.apiUserId);
+  const [holders, retirers] = (["held", "retired"] as const).map((k) => stacksWith(options.stacks ?? [], k, account));
   const zones: ListedZone[] = [];
   const excluded = perKind(() => 0);
   try {
@@ -51,12 +51,9 @@ export async function importZones(
       const kept = rows.filter((r) => {
         const id = Number(r.id);
         const zone = `${spec.label} '${printable(String(r.name ?? "?"))}' (id ${id})`;
-        const [holder, retirer] = (["held", "retired"] as const).map((k) =>
-          options.stacks?.find((s) => s[k].some((z) => z.kind === kind && z.id === id && here(z.account))),
-        );
-        if (holder) progress(`left out ${zone}: stack ${holder.name} manages it`);
-        else if (retirer)
-          progress(`${zone} was retired by stack ${retirer.name}: adopting it takes it from that stack`);
+        const [holder, retirer] = [holders(kind, id)[0], retirers(kind, id)[0]];
+        if (holder) progress(`left out ${zone}: stack ${holder} manages it`);
+        else if (retirer) progress(`${zone} was retired by stack ${retirer}: adopting it takes it from that stack`);
         return !holder && !holds(managed, kind, id);
       });
       excluded[kind] = rows.length - kept.length;

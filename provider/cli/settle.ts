@@ -15,7 +15,8 @@ import { toOutputs, wireValues } from "../resources/host/outputs";
 import { matchesSent } from "../resources/host/recover";
 import { rowByLabel, rowByName, type ZoneRow } from "../resources/host/zoneLookup";
 import { LISTED_UP_TO, specOf, type ZoneSpec } from "../resources/specs";
-import { accountClient, listKinds, pulumiOut, runPulumi, type PulumiRunner } from "./stackConfig";
+import { STACK_ID_TARGET } from "../resources/stackId";
+import { listKinds, pulumiOut, runPulumi, withAccount, type PulumiRunner } from "./stackConfig";
 import {
   heldZones,
   holds,
@@ -149,8 +150,7 @@ async function listPending(
   run: PulumiRunner,
   pending: { op: Operation; kind: ZoneKind }[],
 ): Promise<{ account: string; listings: Partial<Record<ZoneKind, ZoneRow[][]>> }> {
-  const { account, client } = accountClient(stack, env, run);
-  try {
+  return withAccount(stack, env, run, async (client, account) => {
     const first = await listKinds(client, [...new Set(pending.map((p) => p.kind))]);
     const listings: Partial<Record<ZoneKind, ZoneRow[][]>> = {};
     for (const { kind } of pending) listings[kind] = [first[kind] ?? []];
@@ -160,9 +160,7 @@ async function listPending(
       for (const { kind } of again) if (listings[kind]!.length < 2) listings[kind]!.push(second[kind] ?? []);
     }
     return { account, listings };
-  } finally {
-    client.close();
-  }
+  });
 }
 
 /**
@@ -224,9 +222,6 @@ export async function settleStack(
     `state written (pulumi stack import)${left ? `; it keeps no pending operation, so the ${left} left above are dropped too: the next \`up\` finds their names in use` : ""}`,
   );
 }
-
-/** Every StackId of any project and stack (resources/stackId.ts): a glob `pulumi up --target` takes. */
-const STACK_ID_TARGET = "urn:pulumi:*::*::pulumi-nodejs:dynamic/cdn:StackId::cdn-zones-stack";
 
 /**
  * A stack's record (issue 43): every zone its state held, by id, in its tag (a destroy keeps it), and those its

@@ -16,8 +16,6 @@ import { specOf } from "../resources/specs";
 /** What was read: the lookup (empty when nothing was), and a line for the user saying what happened. */
 export interface StackConfig {
   lookup: ConfigLookup;
-  /** The `cdn:*` keys the stack sets (names only). */
-  keys: string[];
   /** Set when the folder is a Pulumi project: which stack was read, or why it was not. */
   note?: string;
   /** Set when the project's stack could not be read: the first line of pulumi's error, or why it did not run. */
@@ -51,7 +49,7 @@ export function pulumiOut(run: PulumiRunner, args: string[], env: NodeJS.Process
 }
 
 /** A stack config that was not read, and why (`problem`; undefined outside a project when no stack was named). */
-const unread = (problem?: string): StackConfig => ({ lookup: () => undefined, keys: [], problem });
+const unread = (problem?: string): StackConfig => ({ lookup: () => undefined, problem });
 
 /** The folder holding `Pulumi.yaml` (or `.yml`), from `dir` upwards as the CLI looks for it; undefined outside a project. */
 export function findProjectDir(dir: string): string | undefined {
@@ -92,23 +90,27 @@ export function readStackConfig(
   const keys = Object.keys(values).sort();
   return {
     lookup: (key) => values[key],
-    keys,
     note: `read the config of ${which} (pulumi config): ${keys.length ? keys.join(", ") : "no cdn:* key"}`,
   };
 }
 
 /**
- * The account the stack's settings reach (its `cdn:*` config, then `CDN_*`, as the deployment's host reads them): its
- * fingerprint, and a client the caller closes.
+ * `use` of a client of the account the stack's settings reach (its `cdn:*` config, then `CDN_*`, as the deployment's
+ * host reads them), given the account's fingerprint; the client is closed after.
  */
-export function accountClient(
+export async function withAccount<T>(
   stack: string | undefined,
   env: NodeJS.ProcessEnv,
   run: PulumiRunner,
-): { account: string; client: CdnClient } {
+  use: (client: CdnClient, account: string) => Promise<T>,
+): Promise<T> {
   const creds = resolveCredentials({ config: readStackConfig({ stack, env, run }).lookup, env });
-  const client = new CdnClient({ baseUrl: creds.baseUrl, apiUserId: creds.apiUserId, apiKey: creds.apiKey });
-  return { account: accountOf(creds.baseUrl, creds.apiUserId), client };
+  const client = new CdnClient(creds);
+  try {
+    return await use(client, accountOf(creds.baseUrl, creds.apiUserId));
+  } finally {
+    client.close();
+  }
 }
 
 /** The account's zones of `kinds`; with `optional`, a kind the key has no access to is left unlisted. */
@@ -124,20 +126,4 @@ export async function listKinds(
       throw e;
     })) as ZoneRow[] | undefined;
   return rows;
-}
-
-/** {@link accountClient}'s account and its zones of `kinds` ({@link listKinds}). */
-export async function listAccount(
-  stack: string | undefined,
-  env: NodeJS.ProcessEnv,
-  run: PulumiRunner,
-  kinds: readonly ZoneKind[],
-  optional = false,
-): Promise<{ account: string; rows: Partial<Record<ZoneKind, ZoneRow[]>> }> {
-  const { account, client } = accountClient(stack, env, run);
-  try {
-    return { account, rows: await listKinds(client, kinds, optional) };
-  } finally {
-    client.close();
-  }
 }

@@ -5,6 +5,7 @@
 import * as fs from "fs";
 import { asId, idProblem } from "../api/ids";
 import { kindInfo, kindOfGroup, ZONE_KINDS, type ZoneKind } from "../api/kinds";
+import { isStackId } from "../resources/stackId";
 import { pulumiOut, type PulumiRunner } from "./stackConfig";
 
 /** The kind a state's resource type names at its end (`...PullZone`), whatever the type's prefix. */
@@ -67,8 +68,7 @@ export function heldZones(resources: readonly Resource[], where = "the stack's s
 }
 
 /** A state's StackId (resources/stackId.ts): its outputs carry the instance id and the zones the stack retired. */
-export const stackIdOf = (resources: readonly Resource[] | undefined) =>
-  resources?.find((r) => typeof r.type === "string" && r.type.endsWith(":StackId"));
+export const stackIdOf = (resources: readonly Resource[] | undefined) => resources?.find((r) => isStackId(r.type));
 
 /** The stack tag holding its record (`cdn-zones settle`): the instance id and every zone it held. A destroy keeps it. */
 export const RECORD_TAG = "cdn-zones:record";
@@ -88,6 +88,15 @@ export interface BackendStack {
   current: boolean;
   held: StackZone[];
   retired: StackZone[];
+}
+
+/** Whether a stack's zone is of `account`: one recorded without an account is taken to be. */
+export const ofAccount = (z: StackZone, account: string): boolean => z.account === undefined || z.account === account;
+
+/** The names of the `stacks` whose held (or retired) zones of `account` include zone `id` of `kind`. */
+export function stacksWith(stacks: readonly BackendStack[], which: "held" | "retired", account: string) {
+  const zones = (s: BackendStack) => s[which].filter((z) => ofAccount(z, account));
+  return (kind: ZoneKind, id: number) => stacks.filter((s) => holds(zones(s), kind, id)).map((s) => s.name);
 }
 
 /**

@@ -6,6 +6,7 @@ import { printable, printableLines } from "../api/terminalText";
 import { changedFields } from "../resources/host/lifecycle";
 import { adoptNotice, takeBackMessage } from "../resources/host/messages";
 import { ADOPTS, specOf } from "../resources/specs";
+import { isBookkeeping } from "../resources/stackId";
 import { kindAtEndOf } from "./state";
 
 /** GitHub refuses a comment body over 65,536 characters; the rest is room for the workflow's own words. */
@@ -42,9 +43,9 @@ function adoptedBy(steps: Step[]): Map<string, Step> {
   return adopted;
 }
 
-/** Text a program or a server wrote, as an inline code span: printable, at most 200 characters, inert markdown. */
-function code(text: string): string {
-  const t = printable(text, 200) || " ";
+/** Text a program, a state or a server wrote, as an inline code span: printable, at most 200 characters, inert markdown. */
+export function code(text: unknown): string {
+  const t = printable(String(text ?? "?"), 200) || " ";
   // A fence longer than any run of backticks inside (CommonMark), with a space where the text starts or ends with one.
   const fence = "`".repeat(Math.max(0, ...(t.match(/`+/g) ?? []).map((r) => r.length)) + 1);
   const pad = /^`|`$/.test(t) ? " " : "";
@@ -56,9 +57,7 @@ function stepLine(step: Step, adopted: Map<string, Step>): { word?: string; text
   const type = (step.newState ?? step.oldState)?.type ?? step.urn.split("::")[2] ?? "";
   const resource = `resource ${code(step.urn.split("::").pop() ?? "")}`;
   const kind = kindAtEndOf(type);
-  // The stack, its providers and the stack instance's id are bookkeeping, not something a reviewer approves.
-  if (["same", "read", "refresh"].includes(step.op) || /^pulumi:(pulumi:Stack|providers:)|:StackId$/.test(type))
-    return undefined;
+  if (["same", "read", "refresh"].includes(step.op) || isBookkeeping(type)) return undefined;
   if (!kind) return { text: `${step.op} ${code(type)} ${resource}` };
   const spec = specOf(kind);
   const name = String(step.newState?.inputs?.name ?? step.oldState?.outputs?.name ?? "?");

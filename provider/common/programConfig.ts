@@ -15,6 +15,9 @@ function programConfig(key: string): string | undefined {
   }
 }
 
+/** The secret settings (`apiKey`): refused in plain text, marked secret in the plugin's configuration (plugin/sdkGaps.ts). */
+export const SECRET_SETTINGS = SETTING_NAMES.filter((n) => SETTINGS[n].secret);
+
 /** Where the program reads settings: the stack's config, then the environment. */
 export const programSources = (): SettingInputs => ({ config: programConfig, env: process.env });
 
@@ -33,8 +36,8 @@ export function plainSecretSettings(env: NodeJS.ProcessEnv = process.env): strin
     return [];
   }
   if (!Array.isArray(secretKeys)) return [];
-  const secret = SETTING_NAMES.filter((n) => SETTINGS[n].secret).map((n) => SETTINGS[n].configKey);
-  return secret.filter((key) => programConfig(key) && !secretKeys.includes(key));
+  const keys = SECRET_SETTINGS.map((n) => SETTINGS[n].configKey);
+  return keys.filter((key) => programConfig(key) && !secretKeys.includes(key));
 }
 
 /**

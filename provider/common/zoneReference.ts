@@ -1,8 +1,4 @@
-/**
- * A zone as the purge functions and CachePurge accept it besides its name: any object with a
- * `name` (and a `cdnUrl`), such as a PullZone or a PushZone. Shared by provider/functions and
- * provider/resources, which do not import each other.
- */
+/** A zone as the purge functions and CachePurge take it: here, as functions/ and resources/ do not import each other. */
 import * as pulumi from "@pulumi/pulumi";
 
 /** A zone resource, or anything shaped like one, whose cache can be purged. */

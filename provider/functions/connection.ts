@@ -43,17 +43,12 @@ export function clientFor(opts?: FunctionOptions): CdnClient {
 }
 
 /** The company settings of the call's account: the connection's, the stack's (config, then `CDN_*`), or none for a client. */
-function company(opts?: FunctionOptions): { companyId?: number | string; companyAlias?: string } {
+export function company(opts?: FunctionOptions): { companyId?: number | string; companyAlias?: string } {
   const given = opts?.connection;
   if (given instanceof CdnClient) return {}; // a client of another account: the stack's company would be wrong
   // An empty field of the connection counts as not given, as an empty setting does.
   const explicit = given && { companyId: given.companyId || undefined, companyAlias: given.companyAlias || undefined };
   return settingValues(explicit ? { explicit } : programSources(), ["companyId", "companyAlias"]);
-}
-
-/** The company alias: `explicit`, then the connection's or the stack's `companyAlias`; undefined when none is set. */
-export function companyAliasFor(opts?: FunctionOptions, explicit?: string): string | undefined {
-  return explicit || company(opts).companyAlias;
 }
 
 /** The `companyId` of report calls: `explicit`, then the connection's or stack's companyId, then its companyAlias. */

@@ -30,38 +30,33 @@ export function functionsAnswerFromMocks(): boolean {
 /** The invoke arguments: Dates as `Y-m-d` text (the SDK's serialization would turn a Date into `{}`). */
 const invokeArgs = (args: unknown) => (datesToText(args ?? {}) ?? {}) as pulumi.Inputs;
 
-type PlainFn = (args: never, opts?: never) => Promise<unknown>;
-type OutputFn = (args: never, opts?: never) => pulumi.Output<unknown>;
-
-/** `fn`, answered by `mocks.call` under mocks; its error leaves with a printable message (api/terminalText.ts). */
-export function mockablePromise<F extends PlainFn>(name: string, fn: F): F {
-  const token = FUNCTION_TOKEN_PREFIX + name;
-  const wrapped = (args?: never, opts?: never) =>
-    functionsAnswerFromMocks()
-      ? pulumi.runtime.invoke(token, invokeArgs(args))
-      : Promise.resolve()
-          .then(() => fn(args as never, opts))
-          .catch((e: unknown) => {
-            throw terminalSafe(e);
-          });
-  return Object.defineProperty(wrapped, "name", { value: name }) as unknown as F;
-}
-
-/** `fn` (a `...Output` form), answered by `mocks.call` under mocks with the plain function's token. */
-export function mockableOutput<F extends OutputFn>(name: string, fn: F): F {
-  const token = FUNCTION_TOKEN_PREFIX + name.replace(/Output$/, "");
-  const wrapped = (args?: never, opts?: never) =>
-    functionsAnswerFromMocks() ? pulumi.runtime.invokeOutput(token, invokeArgs(args)) : fn(args as never, opts);
-  return Object.defineProperty(wrapped, "name", { value: name }) as unknown as F;
-}
-
-/** Every `getX`/`purgeX` function of `module` (and its Output form) made mockable; other members as they are. */
+/**
+ * Every `getX`/`purgeX` function of `module`, and its Output form, answered by `mocks.call` under mocks with the plain
+ * function's token; a plain function's error leaves with a printable message (api/terminalText.ts).
+ */
 export function mockable<M extends object>(module: M): M {
-  const out: Record<string, unknown> = {};
-  for (const [name, v] of Object.entries(module)) {
-    if (typeof v !== "function" || !/^(get|purge)[A-Z]/.test(name)) out[name] = v;
-    else
-      out[name] = name.endsWith("Output") ? mockableOutput(name, v as OutputFn) : mockablePromise(name, v as PlainFn);
+  const out = { ...module } as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(module)) {
+    if (typeof fn !== "function" || !/^(get|purge)[A-Z]/.test(name)) continue;
+    const output = name.endsWith("Output");
+    const token = FUNCTION_TOKEN_PREFIX + name.replace(/Output$/, "");
+    const own = (args: unknown, opts: unknown) =>
+      output
+        ? fn(args, opts)
+        : Promise.resolve()
+            .then(() => fn(args, opts))
+            .catch((e) => Promise.reject(terminalSafe(e)));
+    const wrapped = (args?: unknown, opts?: unknown) =>
+      functionsAnswerFromMocks()
+        ? pulumi.runtime[output ? "invokeOutput" : "invoke"](token, invokeArgs(args))
+        : own(args, opts);
+    out[name] = Object.defineProperty(wrapped, "name", { value: name });
   }
   return out as M;
+}
+
+/** `call` and its Output form `output`, named `fn` and `fnOutput` (as error stacks and mocks show them), mockable. */
+export function mockablePair<F, O>(fn: string, call: F, output: O): readonly [F, O] {
+  const pair = mockable({ [fn]: call, [`${fn}Output`]: output });
+  return [pair[fn] as F, pair[`${fn}Output`] as O];
 }

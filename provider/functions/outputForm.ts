@@ -65,10 +65,3 @@ export async function settle<T>(v: pulumi.Input<T> | undefined): Promise<Settled
   if (!known) return { known: false, secret };
   return { known: true, secret, value: await o.promise() };
 }
-
-/** An Output of `promise`, secret when `secret` resolves true. Used where unknowns must not hide the whole result. */
-export function outputOf<R>(promise: Promise<R>, secret: Promise<boolean>): pulumi.Output<R> {
-  return pulumi
-    .all([pulumi.output(promise), pulumi.output(secret)])
-    .apply(([r, s]) => (s ? pulumi.secret(r) : r)) as unknown as pulumi.Output<R>;
-}

@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CdnValidationError } from "../api/errors";
 import { checkArgs, intArg } from "./args";
-import { clientFor, companyAliasFor, FunctionOptions, FunctionOutputOptions } from "./connection";
+import { clientFor, company, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm, settle } from "./outputForm";
 import {
   aliasFromCdnUrl,
@@ -14,6 +14,7 @@ import {
   zoneTarget,
 } from "../api/purge";
 import { isZoneObject, type PurgeableZone } from "../common/zoneReference";
+import type { Inputs } from "./report-types";
 
 /** What a purge did (or, during a preview, would do). */
 export interface PurgeResult {
@@ -27,7 +28,6 @@ export interface PurgeResult {
   purgedAt?: string;
 }
 
-/** A zone resource, or anything with the same `name` and `cdnUrl` outputs (PullZone, PushZone). */
 export type { PurgeableZone } from "../common/zoneReference";
 
 /** A zone to purge: its name, `<zone_name>.<company_alias>`, a PullZone/PushZone, or the name's Output. */
@@ -37,9 +37,7 @@ export interface PurgeUrlArgs {
   /** Full URL of one file on a zone's delivery domain. */
   url: string;
 }
-export interface PurgeUrlOutputArgs {
-  url: pulumi.Input<string>;
-}
+export type PurgeUrlOutputArgs = Inputs<PurgeUrlArgs>;
 
 export interface PurgeUrlsArgs {
   /** Full URLs of files; duplicates are purged once. */
@@ -109,13 +107,13 @@ export function purgeUrlsOutput(args: PurgeUrlsOutputArgs, opts?: FunctionOutput
 }
 
 /** The purgeAllCache argument for a zone reference; `undefined` while a preview cannot know it yet. */
-export async function resolveZoneTarget(
+async function resolveZoneTarget(
   fn: string,
   zone: unknown,
   explicitAlias: string | undefined,
   opts?: FunctionOptions,
 ): Promise<{ target?: string; pending?: string }> {
-  const configured = companyAliasFor(opts, explicitAlias);
+  const configured = explicitAlias || company(opts).companyAlias;
   if (!isZoneObject(zone)) {
     const name = await settle(zone as pulumi.Input<string>);
     if (!name.known) return { pending: "(zone name known after apply)" };

@@ -1,8 +1,6 @@
 /**
- * Types of the report and account functions: their arguments, their camelCase rows and results.
- * A row's figures are optional: a column the server did not send is absent, never 0 (the
- * contract does not show the report columns, see docs/client.md); every other column it sent is
- * kept on the row under its camelCase name.
+ * Types of the report and account functions: their arguments, camelCase rows and results. A row's figures are optional
+ * (absent, never 0, when not sent): the contract shows no report columns (docs/client.md).
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { DateInput, ReportType } from "./args";
@@ -10,15 +8,11 @@ import type { PagingArgs } from "./paging";
 import type { ColumnOf, ColumnValue, MayAnswerTotal, ReportName } from "../api/reportShapes";
 import type { MethodOf } from "../api/methods";
 import type { ArgOf } from "../api/types";
+import type { ExtraColumns } from "../api/wire";
 import type { BandwidthAnswer } from "../api/normalize";
 
-/** Columns the functions do not know, kept as sent (camelCase names). */
-export interface ExtraColumns {
-  readonly [column: string]: unknown;
-}
-
 /** `zone_id` -> `zoneId`, as the functions name wire columns and parameters. */
-export type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
+type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;
 
 /**
  * One row of a report as the functions return it: the table's columns (api/methods.ts) under their
@@ -62,7 +56,7 @@ export interface GetTotalsArgs {
   /** IANA time zone name or GMT (the API's default). */
   timezone?: string;
 }
-export type GetTotalsOutputArgs = { [K in keyof GetTotalsArgs]: pulumi.Input<GetTotalsArgs[K]> };
+export type GetTotalsOutputArgs = Inputs<GetTotalsArgs>;
 
 export type GetTotalTransferResult = ReportResultOf<"getTotalTransfer"> & {
   zoneId: number;
@@ -115,15 +109,8 @@ export type GetHourlyConnectionStatsArgs = ReportArgsOf<"getHourlyConnectionStat
 /** Output-form arguments: every field an Input. */
 export type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
-/** One bandwidth row, when the server answers rows (the emulator does: one for the period). */
-export interface Bandwidth extends ExtraColumns {
-  from?: string;
-  to?: string;
-  /** Bytes bought for the period. */
-  prepaid?: number;
-  used?: number;
-  remaining?: number;
-}
+/** One bandwidth row, when the server answers rows (the emulator does: one for the period): the answer's figures. */
+export type Bandwidth = Pick<BandwidthAnswer, "from" | "to" | "prepaid" | "used" | "remaining"> & ExtraColumns;
 
 export interface GetBandwidthArgs {
   /** Start of the period (the API's default when omitted). */

@@ -10,7 +10,7 @@ import type { ReportName } from "../api/reportShapes";
 import { camelRow, checkArgs, intArg, reportType, sortByArg, stringArg } from "./args";
 import { clientFor, companyIdFor, FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm } from "./outputForm";
-import { mockableOutput, mockablePromise } from "./mocks";
+import { mockablePair } from "./mocks";
 import { Page, pager, PAGING_ARGS } from "./paging";
 import type {
   GetTotalHitsResult,
@@ -21,8 +21,6 @@ import type {
   ReportResultOf,
   ReportRowOf,
 } from "./report-types";
-
-// ---- totals ----------------------------------------------------------------------------------
 
 /** A report's answer: rows, or one bare number. */
 type Answer = Record<string, unknown>[] | number;
@@ -63,13 +61,10 @@ async function totals<R>(
   return { ...result, rows: rows.map((r) => camelRow(r)), ...(total === undefined ? {} : { total }) } as unknown as R;
 }
 
-/**
- * A function and its Output form, named `fn` and `fnOutput` (as error stacks and mocks show them), answered by
- * `mocks.call` under setMocks as every function is (mocks.ts).
- */
+/** A function and its Output form, made mockable (mocks.ts). */
 function functionPair<A, R>(fn: string, call: (args: A, opts?: FunctionOptions) => Promise<R>) {
   const output = (args: Inputs<A>, opts?: FunctionOutputOptions): pulumi.Output<R> => outputForm(call, args, opts);
-  return [mockablePromise(fn, call), mockableOutput(`${fn}Output`, output)] as const;
+  return mockablePair(fn, call, output);
 }
 
 /** Bytes served by a zone today so far, in the current hour, or over a date range. */
@@ -83,8 +78,6 @@ export const [getTotalHits, getTotalHitsOutput] = functionPair(
   "getTotalHits",
   (args: GetTotalsArgs, opts?: FunctionOptions) => totals<GetTotalHitsResult>("getTotalHits", "hits", args, opts),
 );
-
-// ---- the other reports: one generic function over the method table -------------------------
 
 /** The reports served by {@link report}: every report but the totals, whose `type` is named. */
 type RangeName = Exclude<ReportName, "getTotalTransfer" | "getTotalHits">;
@@ -104,11 +97,7 @@ function companyArg(fn: string, v: unknown): number | string | undefined {
   );
 }
 
-/**
- * A report function: its arguments are its table entry's parameters (camelCase, dates as `Date` or
- * `Y-m-d`, `companyId` from the stack when omitted, paging with `allPages`); its result the rows in
- * camelCase, or the bare number the server sent as `total` (rows then empty).
- */
+/** A report over its table entry's parameters (module doc); a bare number the server sent is `total`, rows empty. */
 async function report<R extends RangeName>(
   fn: R,
   args: ReportArgsOf<R>,

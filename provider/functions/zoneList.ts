@@ -4,6 +4,7 @@ import { ZONE_KIND_TABLE } from "../api/zoneKinds";
 import { camelRow, checkArgs } from "./args";
 import type * as pulumi from "@pulumi/pulumi";
 import { clientFor, FunctionOptions, FunctionOutputOptions } from "./connection";
+import { mockablePair } from "./mocks";
 import { outputForm } from "./outputForm";
 
 type Table = typeof ZONE_KIND_TABLE;
@@ -36,7 +37,7 @@ export async function listKind(kind: ZoneKind, opts?: FunctionOptions): Promise<
   return rows.map(({ id, ...rest }) => camelRow<ZoneInfo>({ kind, zoneId: id, ...rest }));
 }
 
-/** getXZones of a kind and its Output form: they take no arguments (any given is refused, naming `fn`). */
+/** getXZones of a kind and its Output form, mockable (mocks.ts): they take no arguments (any given is refused, naming `fn`). */
 export function zonesOf<T extends ZoneInfo>(kind: ZoneKind, fn: string) {
   const get = async (args?: Record<string, never>, opts?: FunctionOptions): Promise<GetZonesResult<T>> => {
     checkArgs(fn, args, []);
@@ -44,5 +45,5 @@ export function zonesOf<T extends ZoneInfo>(kind: ZoneKind, fn: string) {
   };
   const output = (args?: Record<string, never>, opts?: FunctionOutputOptions): pulumi.Output<GetZonesResult<T>> =>
     outputForm(get, args, opts);
-  return [get, output] as const;
+  return mockablePair(fn, get, output);
 }

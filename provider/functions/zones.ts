@@ -6,21 +6,20 @@ import * as pulumi from "@pulumi/pulumi";
 import { CdnAuthError, CdnError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { isZoneKind, kindInfo, kindOfType, ZONE_KINDS, type ZoneKind, type ZoneType } from "../api/kinds";
-import { FAULT } from "../api/wire";
+import { levenshtein } from "../api/levenshtein";
 import { checkArgs, stringArg } from "./args";
 import { FunctionOptions, FunctionOutputOptions } from "./connection";
-import { outputForm, outputOf, settle } from "./outputForm";
+import { outputForm, settle } from "./outputForm";
 import { listKind, type ZoneInfo } from "./zoneList";
-import { closeNames } from "./names";
+import type { Inputs } from "./report-types";
 
 /** @deprecated Use `ZoneKind`: the four kinds as functions name them, which is now their name everywhere. */
 export type ZoneKindName = ZoneKind;
 
 export type { GetZonesResult, ZoneInfo, ZoneInfoOf } from "./zoneList";
-export type { LiveZoneInfo, PullZoneInfo, PushZoneInfo, VodZoneInfo } from "./kinds/lookups";
 
 /** A kind as functions take it: `pull`, `push`, `vod`, `live`, or the resource name `PullZone`... */
-export function zoneKindArg(fn: string, v: unknown): ZoneKind {
+function zoneKindArg(fn: string, v: unknown): ZoneKind {
   if (isZoneKind(v)) return v;
   const kind = typeof v === "string" ? kindOfType(v) : undefined;
   if (kind) return kind;
@@ -35,9 +34,23 @@ export interface GetZoneArgs {
   kind: ZoneKind | ZoneType;
   name: string;
 }
-export interface GetZoneOutputArgs {
-  kind: pulumi.Input<GetZoneArgs["kind"]>;
-  name: pulumi.Input<string>;
+export type GetZoneOutputArgs = Inputs<GetZoneArgs>;
+
+/** Up to `max` of `names` that look like `wanted` (edit distance, prefixes, substrings), closest first. */
+function closeNames(wanted: string, names: readonly string[], max = 3): string[] {
+  const w = wanted.toLowerCase();
+  const limit = Math.max(2, Math.floor(w.length / 3));
+  return [...new Set(names)]
+    .map((n) => {
+      const l = n.toLowerCase();
+      const d = levenshtein(w, l);
+      const related = l.includes(w) || w.includes(l);
+      return { n, score: related ? Math.min(d, 1) : d, ok: related || d <= limit };
+    })
+    .filter((x) => x.ok)
+    .sort((x, y) => x.score - y.score || x.n.localeCompare(y.n))
+    .slice(0, max)
+    .map((x) => x.n);
 }
 
 /** One zone by kind and name; fails naming both, with the closest names of that kind, when it is absent. */
@@ -50,25 +63,23 @@ export async function getZone(args: GetZoneArgs, opts?: FunctionOptions): Promis
   const zones = await listKind(kind, opts);
   const found = zones.find((z) => z.name === name) ?? zones.find((z) => z.name?.toLowerCase() === name.toLowerCase());
   if (found) return found;
-  const named = zones.filter((z): z is ZoneInfo & { name: string } => typeof z.name === "string");
-  if (zones.length > 0 && named.length === 0) {
+  const { label } = kindInfo(kind);
+  const names = zones.flatMap((z) => (typeof z.name === "string" ? [z.name] : []));
+  if (zones.length > 0 && names.length === 0) {
     throw new CdnError(
       "validation",
-      `${fn}: no ${kindInfo(kind).label} named '${name}' can be found: the server lists ${kindInfo(kind).label}s by id only (no names), so look it up by zoneId (getLiveZones)`,
+      `${fn}: no ${label} named '${name}' can be found: the server lists ${label}s by id only (no names), so look it up by zoneId (getLiveZones)`,
     );
   }
-  const near = closeNames(
-    name,
-    named.map((z) => z.name),
-  );
+  const near = closeNames(name, names);
   throw new CdnError(
     "validation",
-    `${fn}: no ${kindInfo(kind).label} named '${name}' in the account` +
+    `${fn}: no ${label} named '${name}' in the account` +
       (near.length
         ? `; close names: ${near.map((n) => `'${n}'`).join(", ")}`
         : zones.length
-          ? ` (it has ${zones.length} ${kindInfo(kind).label}s, none with a close name)`
-          : ` (it has no ${kindInfo(kind).label}s)`),
+          ? ` (it has ${zones.length} ${label}s, none with a close name)`
+          : ` (it has no ${label}s)`),
   );
 }
 
@@ -125,12 +136,8 @@ async function managedZones(
     secret = secret || s.secret;
     if (!present(s)) {
       const [name, urn] = await Promise.all(["name", "urn"].map((k) => settle(r?.[k])));
-      const kind = kindOfType(
-        String(urn.value ?? "")
-          .split("::")[2]
-          ?.split(":")
-          .pop() ?? "",
-      );
+      const type = String(urn.value ?? "").split("::")[2] ?? "";
+      const kind = kindOfType(type.slice(type.lastIndexOf(":") + 1));
       if (kind && present(name)) names.add(`${kind}:${name.value}`);
       continue;
     }
@@ -148,10 +155,10 @@ async function managedZones(
 }
 
 /** Whether a failure says the API key lacks live-zone access (§4.5), by its code and its text both. */
-export function liveNotGranted(e: unknown): boolean {
+function liveNotGranted(e: unknown): boolean {
   return (
     e instanceof CdnAuthError &&
-    e.faultCode === FAULT.ACCESS_DENIED &&
+    e.notGranted &&
     /\blive\b/i.test(e.faultString) &&
     !/authenticat|apiUserId|authString|currentDate/i.test(e.faultString)
   );
@@ -222,6 +229,6 @@ export function getUnmanagedZonesOutput(
   const run = (a: { kinds?: ZoneKind[] }, o?: FunctionOptions) =>
     unmanaged({ managed: args?.managed, kinds: a.kinds } as GetUnmanagedZonesArgs, o);
   return outputForm(run, { kinds: args?.kinds }, opts).apply(({ secret, ...result }) =>
-    outputOf(Promise.resolve(result), Promise.resolve(secret)),
+    secret ? pulumi.secret(result) : result,
   ) as unknown as pulumi.Output<GetUnmanagedZonesResult>;
 }

@@ -15,7 +15,7 @@
  *   answers them without calling the provider: a create with its inputs, an update with `previewUpdate`.
  * Remove each when the SDK does it (pulumi/pulumi sdk/nodejs/provider/server.ts).
  */
-import { SETTING_NAMES, SETTINGS } from "../api/config";
+import { SECRET_SETTINGS } from "../common/programConfig";
 
 type Call = { request: Record<string, (...a: unknown[]) => unknown> };
 type Done = (err: unknown, value?: unknown) => void;
@@ -24,7 +24,6 @@ type Method = (call: Call, done: Done) => void;
 /** The Pulumi wire form of a secret, `{ [SECRET_SIG]: SECRET, value }` (sdk/go/common/resource/sig): what the engine keeps. */
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 export const SECRET = "1b47061264138c4ac30d75fd1eb44270";
-const SECRET_KEYS = SETTING_NAMES.filter((n) => SETTINGS[n].secret) as string[];
 
 export interface Handlers {
   /** The provider's configuration by namespaced key (`cdn:apiKey`), and the provider resource's id (kept in state). */
@@ -70,23 +69,19 @@ export function closeSdkGaps(handlers: Handlers): void {
   grpc.Server.prototype.addService = function (service: unknown, impl: Record<string, Method>) {
     const own = (name: string) => impl[name].bind(impl) as Method;
     const [read, invoke, create, update] = [own("read"), own("invoke"), own("create"), own("update")];
-    const struct = (v: unknown) => v as { toJavaScript(): Record<string, unknown> };
+    const js = (v: unknown) => (v as { toJavaScript(): Record<string, unknown> }).toJavaScript();
     impl.configure = (call, done) => {
       const config: Record<string, string> = {};
       for (const [k, v] of (call.request.getVariablesMap() as Map<string, string>).entries())
         config[k.replace(/^([^:]+):config:/, "$1:")] = v;
-      handlers.configure(config, String(call.request.getId() ?? "")).then(() => {
-        const res = new messages.ConfigureResponse();
-        res.setAcceptsecrets(true);
-        res.setSupportspreview(true);
-        done(null, res);
-      }, done);
+      const res = new messages.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true);
+      handlers.configure(config, String(call.request.getId() ?? "")).then(() => done(null, res), done);
     };
     impl.checkConfig = (call, done) => {
-      const news = (call.request.getNews() as { toJavaScript(): Record<string, unknown> }).toJavaScript();
-      for (const k of SECRET_KEYS) if (typeof news[k] === "string") news[k] = { [SECRET_SIG]: SECRET, value: news[k] };
-      const res = new messages.CheckResponse();
-      res.setInputs(Struct.fromJavaScript(news));
+      const news = js(call.request.getNews());
+      for (const k of SECRET_SETTINGS)
+        if (typeof news[k] === "string") news[k] = { [SECRET_SIG]: SECRET, value: news[k] };
+      const res = new messages.CheckResponse().setInputs(Struct.fromJavaScript(news));
       for (const reason of handlers.refuseConfig(String(call.request.getUrn())))
         res.addFailures(new messages.CheckFailure().setProperty("").setReason(reason));
       done(null, res);
@@ -97,16 +92,12 @@ export function closeSdkGaps(handlers: Handlers): void {
     };
     impl.create = (call, done) => {
       if (!call.request.getPreview()) return create(call, done);
-      const res = new messages.CreateResponse();
-      res.setProperties(call.request.getProperties());
-      done(null, res);
+      done(null, new messages.CreateResponse().setProperties(call.request.getProperties()));
     };
     impl.update = (call, done) => {
       if (!call.request.getPreview()) return update(call, done);
-      const [olds, news] = [struct(call.request.getOlds()), struct(call.request.getNews())];
-      const res = new messages.UpdateResponse();
-      res.setProperties(Struct.fromJavaScript(handlers.previewUpdate(olds.toJavaScript(), news.toJavaScript())));
-      done(null, res);
+      const outs = handlers.previewUpdate(js(call.request.getOlds()), js(call.request.getNews()));
+      done(null, new messages.UpdateResponse().setProperties(Struct.fromJavaScript(outs)));
     };
     impl.invoke = (call, done) => {
       state.getStore().settings.options.dryRun = call.request.getPreview() === true;

@@ -17,7 +17,8 @@ import { AUTO_NAME, AUTO_NAME_SCOPE } from "../resources/naming";
 import { learnStack } from "../resources/host/identity";
 import { ACCOUNT, RESOURCE_NAME, SPECS, ZONE_ID, type ZoneSpec } from "../resources/specs";
 import type { ZoneType } from "../api/kinds";
-import { plainSecretRefusal, SETTINGS, SETTING_NAMES } from "../api/config";
+import { plainSecretRefusal, SETTINGS } from "../api/config";
+import { SECRET_SETTINGS } from "../common/programConfig";
 import { UNKNOWN } from "../resources/host/validate";
 import { closeSdkGaps, sdkModules, SECRET, SECRET_SIG } from "./sdkGaps";
 import { placesFor, yamlZones } from "./places";
@@ -139,15 +140,16 @@ const cdn: provider.Provider = {
  * is not refused; the state keeps it encrypted either way (sdkGaps.ts).
  */
 function plainSecretSettings(urn: string): string[] {
-  let text = "";
+  let config: Props | undefined;
   try {
-    text = fs.readFileSync(`Pulumi.${/^urn:pulumi:([^:]+)::/.exec(urn)?.[1]}.yaml`, "utf8");
+    const file = `Pulumi.${/^urn:pulumi:([^:]+)::/.exec(urn)?.[1]}.yaml`;
+    config = (sdkModules.load("js-yaml").load(fs.readFileSync(file, "utf8")) as { config?: Props } | null)?.config;
   } catch {
     return [];
   }
-  const secret = SETTING_NAMES.filter((n) => SETTINGS[n].secret).map((n) => SETTINGS[n].configKey);
-  // `cdn:apiKey: value` (plain) against `cdn:apiKey:` then `secure: ...` on the next line, as `pulumi config set` writes.
-  return secret.filter((key) => new RegExp(`^\\s+${key}:[ \\t]*[^\\s{#]`, "m").test(text));
+  // A value `pulumi config set --secret` wrote is `{ secure: ... }`; an empty one (null) holds no key.
+  const plain = (v: unknown) => v !== undefined && v !== null && (v as Props).secure === undefined;
+  return SECRET_SETTINGS.map((n) => SETTINGS[n].configKey).filter((key) => plain(config?.[key]));
 }
 
 /** Serves the plugin; the host's lines go to the engine's Log (a plugin's stderr shows only in its debug log). */

@@ -143,8 +143,7 @@ function stepOp(operation: string, step: Pick<EngineStep, "op" | "retainOnDelete
 }
 
 /** A check failure as the engine prints it, of a property or (for a value it must not show) of the resource. */
-const CHECK_FAILURE = /property (\S+) value .*? has a problem: ([\s\S]*)$/;
-const RESOURCE_FAILURE = /^\S+ resource '[^']*' has a problem: ([\s\S]*)$/;
+const CHECK_FAILURE = /(?:property (\S+) value .*?|^\S+ resource '[^']*') has a problem: ([\s\S]*)$/;
 
 /** Options of {@link runPulumi}. */
 export interface RunPulumiOptions {
@@ -273,9 +272,7 @@ async function operation(op: "preview" | "up" | "refresh" | "destroy", opts: Cli
   const errors: string[] = [];
   for (const d of events.diagnostics.filter((x) => x.severity === "error")) {
     const m = CHECK_FAILURE.exec(d.message);
-    const whole = m ? undefined : RESOURCE_FAILURE.exec(d.message);
-    if (m && d.urn) failures.push({ urn: d.urn, property: m[1], reason: m[2].trim() });
-    else if (whole && d.urn) failures.push({ urn: d.urn, property: "", reason: whole[1].trim() });
+    if (m && d.urn) failures.push({ urn: d.urn, property: m[1] ?? "", reason: m[2].trim() });
     else errors.push(d.message);
   }
   if (r.code !== 0 && errors.length === 0 && failures.length === 0)

@@ -66,7 +66,7 @@ test("names from the account or a state are shown inert: printable, in a code sp
     ACCOUNT,
   );
   const md = markdown(c);
-  expect(md).toContain("pull zone `x'![img](http://e)\\u202e` (id 1): managed by `a'b\\u001b[2J`");
+  expect(md).toContain("pull zone ``x`![img](http://e)\\u202e`` (id 1): managed by ``a`b\\u001b[2J``");
   expect([...md].some((ch) => ch === "\u001b" || ch === "\u202e")).toBe(false);
 });
 

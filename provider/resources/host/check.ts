@@ -22,6 +22,7 @@ import { AUTO_NAME, isOwnAutoName } from "../naming";
 import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
 import { declared } from "./outputs";
 import { ADOPTS, LISTED_UP_TO, RENAMED_FROM, ZoneSpec } from "../specs";
+import { STACK_ID } from "../stackId";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
 import { rowByLabel } from "./zoneLookup";
 
@@ -48,7 +49,7 @@ export async function check(
       property: "",
       reason:
         `${spec.label} of resource '${named.place?.resource ?? "?"}': its auto-name is made with the stack instance's id, which ` +
-        "this deployment did not read (a `--target` leaving out resource 'cdn-zones-stack'?): target it too, or set `name`.",
+        `this deployment did not read (a \`--target\` leaving out resource '${STACK_ID.name}'?): target it too, or set \`name\`.`,
     });
   // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
   const problems = settingProblems();
