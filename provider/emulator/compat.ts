@@ -9,6 +9,7 @@ import { AUTH_TIME_ZONE } from "../api/auth";
 import { INT32_MAX } from "../api/ids";
 import { kindOfGroup } from "../api/kinds";
 import { findMethod } from "../api/methods";
+import { REPORT_COLUMN_SOURCES } from "../api/wire";
 import { ZONE_KIND_TABLE } from "../api/zoneKinds";
 import { isReportName, type ColumnOf, type MayAnswerTotal, type ReportName } from "../api/reportShapes";
 import { RpcFault } from "./errors";
@@ -33,20 +34,12 @@ const numberOf = (v: WireOut): number => (typeof v === "number" ? v : v instance
 /** A figure as text, as servers that build answers from database rows send it. */
 const figureText = (v: WireOut): WireOut => (numeric(v) ? String(numberOf(v)) : v);
 
-/** The emulator's report columns under the names the same company's later REST API used (evidence: docs/emulator.md). */
-const LEGACY_COLUMNS: Readonly<Record<string, string>> = {
-  zone_id: "bucket_id",
-  transfer: "size",
-  hits: "hit",
-  cache_hits: "cache_hit",
-  cache_misses: "noncache_hit",
-  date: "timestamp",
-  hour: "timestamp",
-  url: "uri",
-  node: "pop_name",
-  connections: "connection_count",
-  peak_concurrent: "max_concurrent",
-};
+/** Columns under the later REST API's names (docs/emulator.md): each one's second in api/wire.ts, not from/to's. */
+const LEGACY_COLUMNS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(REPORT_COLUMN_SOURCES).flatMap(([k, { columns }]) =>
+    k === "from" || k === "to" ? [] : columns.slice(1, 2).map((legacy) => [k, legacy]),
+  ),
+);
 const FROM_LEGACY: ReadonlyMap<string, string> = new Map(
   Object.entries(LEGACY_COLUMNS).flatMap(([k, v]): [string, string][] => (k === "hour" ? [] : [[v, k]])),
 );

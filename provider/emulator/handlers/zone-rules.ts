@@ -2,17 +2,16 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "crypto";
 import type { Account } from "./context";
 import type { Store, StoredZone } from "../store/store";
+import { DNS_LABEL } from "../../api/config";
 import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
 
-/** Zone names become a DNS label of cdn_url: letters, digits, inner hyphens, 1-63 bytes (api/lengths.ts). */
-const NAME_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 const STORAGE_REGIONS = ["us-west", "us-east", "eu-central"] as const;
 
-/** Why a zone name is refused, or undefined when it is acceptable. */
+/** Why a zone name is refused, or undefined: it becomes a DNS label of cdn_url (its length: api/lengths.ts). */
 export function nameProblem(name: string): string | undefined {
   if (name === "") return "name must not be empty";
   if (textLength(name) > MAX_NAME_LENGTH) return `name must be at most ${MAX_NAME_LENGTH} ${LENGTH_UNIT}`;
-  if (!NAME_RE.test(name))
+  if (!DNS_LABEL.test(name))
     return "name may contain only letters, digits and hyphens, and must start and end with a letter or digit";
   return undefined;
 }

@@ -1,5 +1,6 @@
 /** Dates and time zones for reports: a local day is the UTC hours between two local midnights (23 or 25 on DST days). */
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from "luxon";
+import { toYmd } from "../../api/dates";
 import { Faults } from "../errors";
 
 export const HOUR_MS = 3_600_000;
@@ -29,10 +30,7 @@ export function dayNumber(date: string): number {
 }
 
 /** The `Y-m-d` date of a day number. */
-export function dayDate(day: number): string {
-  const d = new Date(day * DAY_MS);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-}
+export const dayDate = (day: number): string => toYmd(new Date(day * DAY_MS));
 
 /** One local day of a report. */
 export interface LocalDay {
