@@ -55,10 +55,6 @@ const ADOPT_DOC =
   'Take over an existing zone of this name instead of failing with "name in use". From then on this stack manages ' +
   "it: its values are brought to the program's, and a live zone is deleted when the stack is destroyed " +
   "(docs/resources.md).";
-const ZONE_ID_DOC = "The API's id of the zone.";
-const ACCOUNT_DOC =
-  "The account the zone belongs to (`<apiUserId>@<API host>`): a zone of another account is never read, changed or deleted.";
-
 const fileOf = (kind) => `${kind}Zone`;
 const argsRequired = (f) => f.create === "required" && !f.optionalInput;
 
@@ -66,7 +62,7 @@ const argsRequired = (f) => f.create === "required" && !f.optionalInput;
 function classFile(kind, row) {
   const T = row.type;
   let out = HEADER(`The ${row.label} resource.`);
-  out += `import * as pulumi from "@pulumi/pulumi";\nimport { muteStackTraces } from "../stackTraces";\nimport { zoneRegistration } from "../zoneResource";\n\n`;
+  out += `import * as pulumi from "@pulumi/pulumi";\nimport { muteStackTraces } from "../stackTraces";\nimport { zoneRegistration, type ZoneOutputs } from "../zoneResource";\n\n`;
   out += doc(row.argsDoc);
   out += `export interface ${T}Args {\n`;
   for (const [input, f] of Object.entries(row.fields)) {
@@ -76,18 +72,7 @@ function classFile(kind, row) {
   out += doc(ADOPT_DOC, "  ");
   out += `  adopt?: pulumi.Input<boolean>;\n}\n\n`;
   out += doc(row.classDoc);
-  out += `export class ${T} extends pulumi.dynamic.Resource {\n`;
-  for (const [input, f] of Object.entries(row.fields)) {
-    out += doc(f.doc, "  ");
-    out += `  declare readonly ${input}: pulumi.Output<string${f.create === "required" ? "" : " | undefined"}>;\n`;
-  }
-  out += doc("Whether the zone was taken over with `adopt`.", "  ");
-  out += `  declare readonly adopt: pulumi.Output<boolean | undefined>;\n`;
-  out += doc(ZONE_ID_DOC, "  ") + `  declare readonly zoneId: pulumi.Output<number>;\n`;
-  out += doc(ACCOUNT_DOC, "  ") + `  declare readonly account: pulumi.Output<string>;\n`;
-  for (const [output, c] of Object.entries(row.computed)) {
-    out += doc(c.doc, "  ") + `  declare readonly ${output}: pulumi.Output<string>;\n`;
-  }
+  out += `export class ${T} extends pulumi.dynamic.Resource {`;
   out += `
   constructor(name: string, args: ${T}Args, opts?: pulumi.CustomResourceOptions) {
     const limit = muteStackTraces();
@@ -103,7 +88,16 @@ function classFile(kind, row) {
     return new ${T}(name, undefined as unknown as ${T}Args, { ...opts, id });
   }
 }
+
 `;
+  const always = Object.keys(row.fields).filter((input) => row.fields[input].create === "required");
+  const computed = Object.entries(row.computed);
+  out += `// The class's outputs, typed from its Args (hovers show their docs): a type only, no class field.\n`;
+  out += `export interface ${T} extends ZoneOutputs<${T}Args, ${always.map((i) => `"${i}"`).join(" | ")}> {\n`;
+  for (const [output, c] of computed) {
+    out += doc(c.doc, "  ") + `  readonly ${output}: pulumi.Output<string>;\n`;
+  }
+  out += `}\n`;
   return out;
 }
 

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { muteStackTraces } from "../stackTraces";
-import { zoneRegistration } from "../zoneResource";
+import { zoneRegistration, type ZoneOutputs } from "../zoneResource";
 
 /** Inputs of a live (streaming) zone. The API key must have been granted live-zone access. */
 export interface LiveZoneArgs {
@@ -29,26 +29,6 @@ export interface LiveZoneArgs {
 
 /** A live zone: the only kind the API can delete, so `pulumi destroy` really deletes it. */
 export class LiveZone extends pulumi.dynamic.Resource {
-  /**
-   * Zone name (a DNS label, letters of either case). Without it the zone gets `<resource name>-<7 letters or
-   * digits>`, unique to the stack and kept from then on; set it for a predictable delivery host name. Renaming
-   * updates in place.
-   */
-  declare readonly name: pulumi.Output<string>;
-  /** Stream password; always stored as a Pulumi secret. */
-  declare readonly password: pulumi.Output<string>;
-  /** Free text label; the API does not list it back, so drift in it cannot be seen. */
-  declare readonly label: pulumi.Output<string | undefined>;
-  /** Whether the zone was taken over with `adopt`. */
-  declare readonly adopt: pulumi.Output<boolean | undefined>;
-  /** The API's id of the zone. */
-  declare readonly zoneId: pulumi.Output<number>;
-  /**
-   * The account the zone belongs to (`<apiUserId>@<API host>`): a zone of another account is never read, changed or
-   * deleted.
-   */
-  declare readonly account: pulumi.Output<string>;
-
   constructor(name: string, args: LiveZoneArgs, opts?: pulumi.CustomResourceOptions) {
     const limit = muteStackTraces();
     try {
@@ -63,3 +43,6 @@ export class LiveZone extends pulumi.dynamic.Resource {
     return new LiveZone(name, undefined as unknown as LiveZoneArgs, { ...opts, id });
   }
 }
+
+// The class's outputs, typed from its Args (hovers show their docs): a type only, no class field.
+export interface LiveZone extends ZoneOutputs<LiveZoneArgs, "name" | "password"> {}

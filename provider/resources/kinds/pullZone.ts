@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { muteStackTraces } from "../stackTraces";
-import { zoneRegistration } from "../zoneResource";
+import { zoneRegistration, type ZoneOutputs } from "../zoneResource";
 
 /** Inputs of a pull zone: a cache in front of the customer's origin server. */
 export interface PullZoneArgs {
@@ -40,38 +40,6 @@ export interface PullZoneArgs {
  * pull zones.
  */
 export class PullZone extends pulumi.dynamic.Resource {
-  /**
-   * Zone name (a DNS label, letters of either case). Without it the zone gets `<resource name>-<7 letters or
-   * digits>`, unique to the stack and kept from then on; set it for a predictable delivery host name. Renaming
-   * updates in place.
-   */
-  declare readonly name: pulumi.Output<string>;
-  /** The origin the edge fetches from: a URL or a host name. */
-  declare readonly origin: pulumi.Output<string>;
-  /** Host header sent to the origin. */
-  declare readonly vhost: pulumi.Output<string | undefined>;
-  /** Origin IP, when the origin host should not be resolved. */
-  declare readonly ip: pulumi.Output<string | undefined>;
-  /** "1" to compress, "0" not to. */
-  declare readonly compress: pulumi.Output<string | undefined>;
-  /** Custom domain; set at creation only (the update method does not accept it). */
-  declare readonly vanityDomain: pulumi.Output<string | undefined>;
-  /** Free text label; the API does not list it back, so drift in it cannot be seen. */
-  declare readonly label: pulumi.Output<string | undefined>;
-  /** Whether the zone was taken over with `adopt`. */
-  declare readonly adopt: pulumi.Output<boolean | undefined>;
-  /** The API's id of the zone. */
-  declare readonly zoneId: pulumi.Output<number>;
-  /**
-   * The account the zone belongs to (`<apiUserId>@<API host>`): a zone of another account is never read, changed or
-   * deleted.
-   */
-  declare readonly account: pulumi.Output<string>;
-  /** Delivery host name (`<name>.<company alias>.<cdn domain>`), as returned by create. */
-  declare readonly cdnUrl: pulumi.Output<string>;
-  /** The zone's vanity IP address. */
-  declare readonly vanityIp: pulumi.Output<string>;
-
   constructor(name: string, args: PullZoneArgs, opts?: pulumi.CustomResourceOptions) {
     const limit = muteStackTraces();
     try {
@@ -85,4 +53,12 @@ export class PullZone extends pulumi.dynamic.Resource {
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): PullZone {
     return new PullZone(name, undefined as unknown as PullZoneArgs, { ...opts, id });
   }
+}
+
+// The class's outputs, typed from its Args (hovers show their docs): a type only, no class field.
+export interface PullZone extends ZoneOutputs<PullZoneArgs, "name" | "origin"> {
+  /** Delivery host name (`<name>.<company alias>.<cdn domain>`), as returned by create. */
+  readonly cdnUrl: pulumi.Output<string>;
+  /** The zone's vanity IP address. */
+  readonly vanityIp: pulumi.Output<string>;
 }

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { muteStackTraces } from "../stackTraces";
-import { zoneRegistration } from "../zoneResource";
+import { zoneRegistration, type ZoneOutputs } from "../zoneResource";
 
 /** Inputs of a VOD (video on demand) zone. */
 export interface VodZoneArgs {
@@ -32,30 +32,6 @@ export interface VodZoneArgs {
  * zones.
  */
 export class VodZone extends pulumi.dynamic.Resource {
-  /**
-   * Zone name (a DNS label, letters of either case). Without it the zone gets `<resource name>-<7 letters or
-   * digits>`, unique to the stack and kept from then on; set it for a predictable delivery host name. Renaming
-   * updates in place.
-   */
-  declare readonly name: pulumi.Output<string>;
-  /** Upload password; always stored as a Pulumi secret. */
-  declare readonly password: pulumi.Output<string>;
-  /** Free text label; the API does not list it back, so drift in it cannot be seen. */
-  declare readonly label: pulumi.Output<string | undefined>;
-  /** Whether the zone was taken over with `adopt`. */
-  declare readonly adopt: pulumi.Output<boolean | undefined>;
-  /** The API's id of the zone. */
-  declare readonly zoneId: pulumi.Output<number>;
-  /**
-   * The account the zone belongs to (`<apiUserId>@<API host>`): a zone of another account is never read, changed or
-   * deleted.
-   */
-  declare readonly account: pulumi.Output<string>;
-  /** The zone's vanity IP address. */
-  declare readonly vanityIp: pulumi.Output<string>;
-  /** Upload host for the zone's files. */
-  declare readonly storageLocation: pulumi.Output<string>;
-
   constructor(name: string, args: VodZoneArgs, opts?: pulumi.CustomResourceOptions) {
     const limit = muteStackTraces();
     try {
@@ -69,4 +45,12 @@ export class VodZone extends pulumi.dynamic.Resource {
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): VodZone {
     return new VodZone(name, undefined as unknown as VodZoneArgs, { ...opts, id });
   }
+}
+
+// The class's outputs, typed from its Args (hovers show their docs): a type only, no class field.
+export interface VodZone extends ZoneOutputs<VodZoneArgs, "name" | "password"> {
+  /** The zone's vanity IP address. */
+  readonly vanityIp: pulumi.Output<string>;
+  /** Upload host for the zone's files. */
+  readonly storageLocation: pulumi.Output<string>;
 }
