@@ -9,7 +9,7 @@ import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../../api/
 import { asId, idProblem } from "../../api/ids";
 import { adopt, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
-import { ACCOUNT, RESOURCE_NAME, retiredHere } from "./identity";
+import { ACCOUNT, RESOURCE_NAME, taking } from "./identity";
 import { detail, log, warn } from "./log";
 import { track } from "./interrupt";
 import {
@@ -138,8 +138,6 @@ export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): P
 async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
   const { lists, identity } = conn;
   const name = String(inputs.name);
-  // A zone this stack made (its own auto-name) or retired (its record): identity.ts, never the program's say.
-  const own = (row: ZoneRow) => isOwnAutoName(inputs) || retiredHere(spec, row);
   let before: ZoneRow[];
   try {
     before = await lists.snapshot(spec);
@@ -151,7 +149,7 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
   if (existing && existing.name !== name) throw new Error(caseClashMessage(spec, name, existing));
   if (existing) {
     // The zone existed before this deployment: it is never made, only adopted when asked to, or taken back.
-    if (inputs.adopt === true || own(existing)) return adopt(spec, conn, inputs, existing, !inputs.adopt);
+    if (taking(spec, inputs, existing)) return adopt(spec, conn, inputs, existing);
     throw new Error(nameInUseMessage(spec, name, existing.id, { claimedBy: identity.claimedBy(spec, existing.id) }));
   }
   const started = Date.now();
@@ -166,8 +164,7 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
     const clash = rows && !found ? rowByLabel(rows, name) : undefined;
     if (clash) throw new Error(caseClashMessage(spec, name, clash));
     const claimedBy = found ? identity.claimedBy(spec, found.id) : undefined;
-    if (found && (inputs.adopt === true || own(found)) && claimedBy === undefined)
-      return adopt(spec, conn, inputs, found, !inputs.adopt);
+    if (found && taking(spec, inputs, found) && claimedBy === undefined) return adopt(spec, conn, inputs, found);
     if (!found && isOwnAutoName(inputs)) throw new Error(unlistedOwnZoneMessage(spec, name));
     throw new Error(nameInUseMessage(spec, name, found?.id, { adopt: inputs.adopt === true, claimedBy }));
   } finally {
