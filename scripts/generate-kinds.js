@@ -51,10 +51,6 @@ function doc(text, indent = "") {
   return `${indent}/**\n${lines.map((l) => `${indent} * ${l}`).join("\n")}\n${indent} */\n`;
 }
 
-const ADOPT_DOC =
-  'Take over an existing zone of this name instead of failing with "name in use". From then on this stack manages ' +
-  "it: its values are brought to the program's, and a live zone is deleted when the stack is destroyed " +
-  "(docs/resources.md).";
 const fileOf = (kind) => `${kind}Zone`;
 const argsRequired = (f) => f.create === "required" && !f.optionalInput;
 
@@ -62,15 +58,14 @@ const argsRequired = (f) => f.create === "required" && !f.optionalInput;
 function classFile(kind, row) {
   const T = row.type;
   let out = HEADER(`The ${row.label} resource.`);
-  out += `import * as pulumi from "@pulumi/pulumi";\nimport { muteStackTraces } from "../stackTraces";\nimport { zoneRegistration, type ZoneOutputs } from "../zoneResource";\n\n`;
+  out += `import * as pulumi from "@pulumi/pulumi";\nimport { muteStackTraces } from "../stackTraces";\nimport { zoneRegistration, type ZoneArgs, type ZoneOutputs } from "../zoneResource";\n\n`;
   out += doc(row.argsDoc);
-  out += `export interface ${T}Args {\n`;
+  out += `export interface ${T}Args extends ZoneArgs {\n`;
   for (const [input, f] of Object.entries(row.fields)) {
     out += doc(f.doc, "  ");
     out += `  ${input}${argsRequired(f) ? "" : "?"}: pulumi.Input<${f.input}>;\n`;
   }
-  out += doc(ADOPT_DOC, "  ");
-  out += `  adopt?: pulumi.Input<boolean>;\n}\n\n`;
+  out += `}\n\n`;
   out += doc(row.classDoc);
   out += `export class ${T} extends pulumi.dynamic.Resource {`;
   out += `

@@ -11,6 +11,16 @@ import { stackNonce } from "./stackId";
 import type { ZoneType } from "../api/kinds";
 import { ACCOUNT, RESOURCE_NAME, SPECS, ZONE_ID } from "./specs";
 
+/** What every zone class's Args hold besides the kind's fields. */
+export interface ZoneArgs {
+  /**
+   * Take over an existing zone of this name instead of failing with "name in use". From then on this stack manages
+   * it: its values are brought to the program's, and a live zone is deleted when the stack is destroyed
+   * (docs/resources.md).
+   */
+  adopt?: pulumi.Input<boolean>;
+}
+
 /**
  * A zone class's outputs, merged into it (types only: no class field overwrites them), one per input of its Args, whose
  * doc a hover shows: the fields in `Always` hold a string, the others a string or nothing; then its id and account.

@@ -5,10 +5,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { muteStackTraces } from "../stackTraces";
-import { zoneRegistration, type ZoneOutputs } from "../zoneResource";
+import { zoneRegistration, type ZoneArgs, type ZoneOutputs } from "../zoneResource";
 
 /** Inputs of a VOD (video on demand) zone. */
-export interface VodZoneArgs {
+export interface VodZoneArgs extends ZoneArgs {
   /**
    * Zone name (a DNS label, letters of either case). Without it the zone gets `<resource name>-<7 letters or
    * digits>`, unique to the stack and kept from then on; set it for a predictable delivery host name. Renaming
@@ -19,12 +19,6 @@ export interface VodZoneArgs {
   password: pulumi.Input<string>;
   /** Free text label; the API does not list it back, so drift in it cannot be seen. */
   label?: pulumi.Input<string>;
-  /**
-   * Take over an existing zone of this name instead of failing with "name in use". From then on this stack manages
-   * it: its values are brought to the program's, and a live zone is deleted when the stack is destroyed
-   * (docs/resources.md).
-   */
-  adopt?: pulumi.Input<boolean>;
 }
 
 /**
