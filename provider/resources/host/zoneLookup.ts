@@ -85,16 +85,13 @@ export class ListCache {
   /** listZones calls made, for figures. */
   calls = 0;
 
-  constructor(
-    private readonly client: CdnClient,
-    private readonly ttlMs = LIST_TTL_MS,
-  ) {}
+  constructor(private readonly client: CdnClient) {}
 
   /** The kind's zones, from a recent answer when there is one. */
   list(spec: ZoneSpec): Promise<ZoneRow[]> {
     const hit = this.entries.get(spec.group);
     const now = Date.now();
-    if (hit && now - hit.at < this.ttlMs && now - hit.made < LIST_MAX_AGE_MS) {
+    if (hit && now - hit.at < LIST_TTL_MS && now - hit.made < LIST_MAX_AGE_MS) {
       hit.at = now;
       return hit.rows;
     }
