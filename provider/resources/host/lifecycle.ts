@@ -138,12 +138,7 @@ export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): P
 async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
   const { lists, identity } = conn;
   const name = String(inputs.name);
-  let before: ZoneRow[];
-  try {
-    before = await lists.snapshot(spec);
-  } catch (e) {
-    throw describeError(spec, name, e);
-  }
+  const before = await lists.snapshot(spec).catch((e) => Promise.reject(describeError(spec, name, e)));
   const existing = rowByLabel(before, name);
   // A name that differs only in case is the same delivery host name, never the same zone: refused, never taken.
   if (existing && existing.name !== name) throw new Error(caseClashMessage(spec, name, existing));
@@ -196,12 +191,9 @@ export async function read(
   const zoneId = parseId(spec, id, props);
   const refreshing = declared(props[ZONE_ID]);
   sameAccount(spec, conn, props, zoneId, "read");
-  let rows: ZoneRow[];
-  try {
-    rows = await conn.lists.confirmed(spec, zoneId);
-  } catch (e) {
-    throw describeError(spec, props.name, e, zoneId);
-  }
+  const rows = await conn.lists
+    .confirmed(spec, zoneId)
+    .catch((e) => Promise.reject(describeError(spec, props.name, e, zoneId)));
   // A refresh compares the zone at the id with the recorded one (recorded.ts); a `get`'s props record nothing.
   const found = refreshing ? lookUpRecorded(spec, rows, zoneId, props) : undefined;
   // Never thrown: a failed read stops the engine's other reads, and one zone's problem must not hide the others'.
@@ -343,16 +335,11 @@ async function unfinishedUpdate(
   const err = describeError(spec, news.name, e, zoneId);
   // Read back when an attempt may have been applied: a lost answer, or any attempt before the last.
   if (!(e instanceof CdnError) || (!e.retryable && (e.attempts ?? 1) <= 1)) return err;
-  let row: ZoneRow | undefined;
-  try {
-    row = await conn.lists.byId(spec, zoneId);
-  } catch {
-    return err;
-  }
+  const row = await conn.lists.byId(spec, zoneId).catch(() => undefined);
   if (!row) return err;
   const outs = listedOutputs(spec, conn, zoneId, row, olds);
   for (const f of changed) if (!f.listed) delete outs[f.input];
-  const applied = changed.filter((f) => f.listed && row![f.wire] === news[f.input]).map((f) => f.input);
+  const applied = changed.filter((f) => f.listed && row[f.wire] === news[f.input]).map((f) => f.input);
   return new ZoneInitError(
     `${err.message}. The zone was read back${applied.length ? ` (already holding the new ${applied.join(", ")})` : ""}: ` +
       `the state now holds what the account holds, and the next \`pulumi up\` sends the rest again.`,
@@ -482,12 +469,9 @@ async function refuseOtherZone(
   wanted?: unknown,
 ): Promise<"same" | "gone"> {
   const name = recorded.name;
-  let found;
-  try {
-    found = lookUpRecorded(spec, await conn.lists.freshSince(spec, conn.lists.calls), zoneId, recorded, wanted);
-  } catch (e) {
-    throw describeError(spec, name, e, zoneId);
-  }
+  const rows = conn.lists.freshSince(spec, conn.lists.calls);
+  const listed = await rows.catch((e) => Promise.reject(describeError(spec, name, e, zoneId)));
+  const found = lookUpRecorded(spec, listed, zoneId, recorded, wanted);
   const confirmed = confirmedIds().includes(zoneId);
   switch (found.found) {
     case "other":
