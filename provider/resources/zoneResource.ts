@@ -75,7 +75,6 @@ export function zoneRegistration(
     // Undeletable kinds are retained, shown `[retain]` in a preview (issue 32). `--replace` never calls Diff, so
     // only this option makes a deletable zone's replacement delete first (keeping its name).
     ...(spec.deletable ? { deleteBeforeReplace: true } : { retainOnDelete: true }),
-    ...(secretOutputs.length ? { additionalSecretOutputs: secretOutputs } : {}),
   };
   const merged: pulumi.CustomResourceOptions = { ...defaults, ...opts };
   if (secretOutputs.length)
