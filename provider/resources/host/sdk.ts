@@ -8,23 +8,20 @@
  */
 import * as path from "path";
 
-const PACKAGE = "pulumi-cdn-zones";
-
-/** The `@pulumi/pulumi` range: the peer dependency in package.json, stated once (tests/unit/sdk-floor.test.ts). */
-export const PULUMI_SDK_RANGE: string = ownManifest().peerDependencies["@pulumi/pulumi"];
+/**
+ * The `@pulumi/pulumi` range: the peer dependency in package.json, stated once (tests/unit/sdk-floor.test.ts), read
+ * by the package's own name: the same file from the sources, from dist/ and bundled (release.js).
+ */
+export const PULUMI_SDK_RANGE: string = require("pulumi-cdn-zones/package.json").peerDependencies["@pulumi/pulumi"];
 
 const RANGE = /^>=(\d+\.\d+\.\d+) <(\d+)$/.exec(PULUMI_SDK_RANGE);
-if (!RANGE) throw new Error(`${PACKAGE}: the peer range of @pulumi/pulumi '${PULUMI_SDK_RANGE}' is not '>=X.Y.Z <N'`);
+if (!RANGE)
+  throw new Error(`pulumi-cdn-zones: the peer range of @pulumi/pulumi '${PULUMI_SDK_RANGE}' is not '>=X.Y.Z <N'`);
 
 /** The oldest `@pulumi/pulumi` whose host gives the provider everything it relies on: the floor of the range. */
 export const MIN_PULUMI_SDK = RANGE[1];
 /** The first major version the range leaves out. */
 const BELOW_MAJOR = Number(RANGE[2]);
-
-/** The package's package.json, by its own name: the same file from the sources, from dist/ and bundled (release.js). */
-function ownManifest(): { peerDependencies: Record<string, string> } {
-  return require("pulumi-cdn-zones/package.json");
-}
 
 function parts(v: string): number[] | undefined {
   const m = /^(\d+)\.(\d+)\.(\d+)/.exec(v);

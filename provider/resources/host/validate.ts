@@ -10,7 +10,7 @@ import { DNS_LABEL } from "../../api/config";
 import { isXmlSafe } from "../../api/encode";
 import { hasUnprintable, preview, printable, printableLines, unprintableChar } from "../../api/terminalText";
 import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
-import { CONTROL_INPUTS, FieldSpec, ZoneSpec } from "../specs";
+import { FieldSpec, ZoneSpec } from "../specs";
 
 /** The engine's placeholder for a value not known until apply (check and diff see it: docs/pulumi-engine.md). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -176,7 +176,7 @@ export function printableFailures(result: CheckResult, news: Record<string, unkn
 export function checkInputs(spec: ZoneSpec, news: Record<string, unknown>, storedName?: unknown): CheckResult {
   const failures: CheckFailure[] = [];
   const inputs: Record<string, unknown> = {};
-  const known = new Set<string>([...spec.fields.map((f) => f.input), ...CONTROL_INPUTS, "__provider"]);
+  const known = new Set<string>([...spec.fields.map((f) => f.input), "adopt", "__provider"]);
   const name = news.name === "" ? storedName : news.name;
   const zone =
     typeof name === "string" && name !== UNKNOWN ? `${spec.label} '${printable(name.slice(0, 63))}'` : spec.label;
