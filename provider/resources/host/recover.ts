@@ -199,10 +199,25 @@ class CreateRecovery {
     return { at: "done", result: recovered };
   }
 
-  /** Lookups until listZones answers; a zone the server said exists gets twice the lookups (giving up would leave it out of state). */
-  private settle(proven: boolean) {
+  /**
+   * Looks the zone up until listZones answers; with `proven` (the server said it exists) an answer without it is stale
+   * too, and it gets twice the lookups: giving up would leave it out of state. `lookups`: the answers read.
+   */
+  private async settle(proven: boolean): Promise<Lookup & { lookups: number }> {
     const policy = proven ? { ...this.policy, retries: 2 * this.attempts - 1 } : this.policy;
-    return lookUpWithin(this.spec, this.conn.lists, this.name, policy, proven, this.sleep);
+    let found: Lookup = { known: false };
+    let lookups = 0;
+    const once = async (): Promise<void> => {
+      // Asked to stop: no further lookup; `found` stays the last one.
+      if (interrupted()) throw new Error("interrupted");
+      found = await lookUp(this.spec, this.conn.lists, this.name);
+      if (found.known) lookups++;
+      if (!found.known) throw found.error ?? new CdnProtocolError("no answer", this.listMethod);
+      if (proven && !found.row) throw new StaleListError(this.listMethod, this.name);
+    };
+    // On failure `found` holds the last lookup: unanswered, or (proven) answered without the zone.
+    await withRetry(once, policy, undefined, this.sleep).catch(() => undefined);
+    return { ...found, lookups };
   }
 
   /** The create ends without the zone's id: `err` with the attempts, their time and what is known of the zone. */
@@ -250,32 +265,4 @@ async function lookUp(spec: ZoneSpec, lists: ListCache, name: string): Promise<L
   } catch (e) {
     return { known: false, error: e instanceof CdnError ? e : undefined };
   }
-}
-
-/** Looks the zone up until listZones answers (`policy`); with `proven`, an answer without the zone is stale too. */
-async function lookUpWithin(
-  spec: ZoneSpec,
-  lists: ListCache,
-  name: string,
-  policy: RetryPolicy,
-  proven: boolean,
-  sleep?: (ms: number) => Promise<void>,
-): Promise<Lookup & { /** listZones answers read. */ lookups: number }> {
-  let found: Lookup = { known: false };
-  let lookups = 0;
-  const once = async (): Promise<Lookup> => {
-    // Asked to stop: no further lookup; `found` stays the last one.
-    if (interrupted()) throw new Error("interrupted");
-    found = await lookUp(spec, lists, name);
-    if (found.known) lookups++;
-    if (!found.known) throw found.error ?? new CdnProtocolError("no answer", `${spec.group}.listZones`);
-    if (proven && !found.row) throw new StaleListError(`${spec.group}.listZones`, name);
-    return found;
-  };
-  try {
-    await withRetry(once, policy, undefined, sleep);
-  } catch {
-    // `found` holds the last lookup: unanswered, or (proven) answered without the zone.
-  }
-  return { ...found, lookups };
 }
