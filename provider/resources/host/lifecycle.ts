@@ -34,6 +34,7 @@ import {
   isMarked,
   lookUpRecorded,
   otherZoneMessage,
+  type OtherZone,
   renamedMessage,
   unprovenMessage,
   unprovenRefusal,
@@ -258,12 +259,7 @@ const NO_ACCOUNT = "the state records no account and the zone at the id holds an
  * A refresh that found another zone at the recorded id: says so, keeps what the state records and marks it
  * ({@link MISMATCH}), so diff reports a change (a drift check fails) and the next update or delete refuses.
  */
-function mismatched(
-  spec: ZoneSpec,
-  zoneId: number,
-  props: Props,
-  found: { at?: ZoneRow; elsewhere?: ZoneRow; why?: string },
-): { id: string; props: Props } {
+function mismatched(spec: ZoneSpec, zoneId: number, props: Props, found: OtherZone): { id: string; props: Props } {
   const message = otherZoneMessage(spec, props.name, zoneId, found, "read");
   warn(message);
   const { __provider: _provider, ...stored } = props;
@@ -306,12 +302,12 @@ export async function update(
     await client[spec.group].update({ id: zoneId, values: wireValues(changed, news, true) } as never);
   } catch (e) {
     if (!(e instanceof CdnOperationFailedError))
-      throw await unfinishedUpdate(spec, conn, zoneId, changed, olds, news, e);
+      throw await unfinishedUpdate({ spec, conn, zoneId, changed, olds, news }, e);
     refused = true;
   } finally {
     lists.invalidate(spec);
   }
-  await checkApplied(spec, conn, zoneId, changed, olds, news, refused);
+  await checkApplied({ spec, conn, zoneId, changed, olds, news }, refused);
   if (changed.some((f) => f.input === "name")) lists.amendSnapshot(spec, zoneId, String(news.name));
   detail(
     `${zoneRef(spec, news.name, zoneId)} updated (${changed.map((f) => f.input).join(", ")}) in ${Date.now() - started} ms`,
@@ -319,19 +315,14 @@ export async function update(
   return { outs };
 }
 
+/** An update's changed fields as sent to the zone, from its olds to its news. */
+type Sent = { spec: ZoneSpec; conn: Connection; zoneId: number; changed: FieldSpec[]; olds: Props; news: Props };
+
 /**
  * An update that failed without an answer may have been applied: the zone is read back and the error carries its
  * listed fields as a partial failure, minus the unlisted changed ones (sent again next `up`). Unreadable: plain error.
  */
-async function unfinishedUpdate(
-  spec: ZoneSpec,
-  conn: Connection,
-  zoneId: number,
-  changed: FieldSpec[],
-  olds: Props,
-  news: Props,
-  e: unknown,
-): Promise<Error> {
+async function unfinishedUpdate({ spec, conn, zoneId, changed, olds, news }: Sent, e: unknown): Promise<Error> {
   const err = describeError(spec, news.name, e, zoneId);
   // Read back when an attempt may have been applied: a lost answer, or any attempt before the last.
   if (!(e instanceof CdnError) || (!e.retryable && (e.attempts ?? 1) <= 1)) return err;
@@ -353,15 +344,7 @@ async function unfinishedUpdate(
  * After an update answered `1`, or `0` to clears of listed fields (those alone are checked then): success if the zone
  * holds the values, else an error that says why. A clear the service ignored keeps the state at the account's values.
  */
-async function checkApplied(
-  spec: ZoneSpec,
-  conn: Connection,
-  zoneId: number,
-  sent: FieldSpec[],
-  olds: Props,
-  news: Props,
-  refused: boolean,
-): Promise<void> {
+async function checkApplied({ spec, conn, zoneId, changed: sent, olds, news }: Sent, refused: boolean): Promise<void> {
   const changed = refused ? sent : sent.filter((f) => f.listed && news[f.input] === "");
   if (!changed.length) return;
   const rows = await conn.lists.fresh(spec);
