@@ -15,6 +15,8 @@ import { UNKNOWN } from "./validate";
 import { ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
+/** What a create answers: the zone's id and outputs. */
+export type Created = { id: string; outs: Props };
 
 /** Says so when a zone's delivery host name could not be known, and how to make it known. */
 export function warnUnknownUrl(spec: ZoneSpec, outs: Props): void {
@@ -60,12 +62,7 @@ export function adoptMismatchMessage(
 }
 
 /** Takes over an existing zone as created: adopted, or taken back (identity.ts, `taking`). */
-export async function adopt(
-  spec: ZoneSpec,
-  conn: Connection,
-  inputs: Props,
-  row: ZoneRow,
-): Promise<{ id: string; outs: Props }> {
+export async function adopt(spec: ZoneSpec, conn: Connection, inputs: Props, row: ZoneRow): Promise<Created> {
   const { client, lists, identity } = conn;
   const how = taking(spec, inputs, row);
   const name = row.name ?? inputs.name;
@@ -115,7 +112,7 @@ export async function takeOver(
   inputs: Props,
   found: RecoveredCreate,
   started: number,
-): Promise<{ id: string; outs: Props }> {
+): Promise<Created> {
   const { client, lists, identity } = conn;
   const ref = zoneRef(spec, inputs.name, found.id);
   identity.claim(spec, found.id, String(inputs.name), true);

@@ -30,7 +30,7 @@ const POSITIONS = {
 } as const;
 export type Operation = keyof typeof POSITIONS;
 type Args = { id: string; olds: Props; news: Props; inputs: Props; props: Props };
-type Named = Partial<Args>;
+export type Named = Partial<Args>;
 /** Each operation's arguments by name: the SDK's host passes them by position (cmd/dynamic-provider/index.js). */
 export type OperationArgs = { [O in Operation]: Pick<Args, (typeof POSITIONS)[O][number]> };
 

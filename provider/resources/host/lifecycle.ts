@@ -7,7 +7,7 @@ import { confirmedIds } from "../../api/config";
 import { printable } from "../../api/terminalText";
 import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../../api/errors";
 import { asId, idProblem } from "../../api/ids";
-import { adopt, takeOver, warnUnknownUrl } from "./adopt";
+import { adopt, type Created, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
 import { ACCOUNT, RESOURCE_NAME, taking } from "./identity";
 import { detail, log, warn } from "./log";
@@ -61,16 +61,14 @@ export function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSp
   });
 }
 
+/** What diff answers (the engine reads nothing else: docs/pulumi-engine.md), for zones and CachePurge. */
+export type DiffResult = { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean };
+
 /**
  * diff: declared against last known outputs. Never throws: the engine diffs after every refresh read and fails
  * the refresh on a throw. Deletable kinds replace delete-first (`--replace` keeps the name, still in use otherwise).
  */
-export async function diff(
-  spec: ZoneSpec,
-  _id: string,
-  olds: Props,
-  news: Props,
-): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+export async function diff(spec: ZoneSpec, _id: string, olds: Props, news: Props): Promise<DiffResult> {
   const changed = changedFields(spec, olds, news);
   // A refresh that found the zone renamed, or another zone at its id, or one unproven, left a mark: `up` looks again.
   return { changes: changed.length > 0 || isMarked(olds), replaces: [], deleteBeforeReplace: spec.deletable };
@@ -120,7 +118,7 @@ function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number,
  * create: the create method (settling lost answers), or the existing zone of that name with `adopt`, or when the
  * name is this resource's own auto-name: only an interrupted `up` of this stack made it, so it is taken back.
  */
-export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
+export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<Created> {
   const then = isOwnAutoName(inputs)
     ? "the next `pulumi up` takes it back"
     : `run ${cdnZones("settle")} before the next \`pulumi up\`: it records the zone in the state`;
@@ -136,7 +134,7 @@ export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): P
   }
 }
 
-async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
+async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<Created> {
   const { lists, identity } = conn;
   const name = String(inputs.name);
   const before = await lists.snapshot(spec).catch((e) => Promise.reject(describeError(spec, name, e)));
