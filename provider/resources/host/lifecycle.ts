@@ -44,10 +44,6 @@ import { rowById, rowByLabel, rowByName, sameLabel, sameName, ZoneRow } from "./
 
 type Props = Record<string, unknown>;
 
-export { ZoneInitError } from "./partial";
-export { toOutputs } from "./outputs";
-export { zoneRef } from "./messages";
-
 /** Fields the user declared whose value differs from the last known state (also a PR comment's reasons). */
 export function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSpec[] {
   return spec.fields.filter((f) => {
