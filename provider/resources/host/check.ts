@@ -52,12 +52,10 @@ export async function check(
         `this deployment did not read (a \`--target\` leaving out resource '${STACK_ID.name}'?): target it too, or set \`name\`.`,
     });
   // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
-  const problems = settingProblems();
-  for (const p of problems)
+  for (const p of settingProblems())
     failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
   if (failures.length) return { inputs, failures };
-  const existing = declared(olds.name);
-  if (existing) failures.push(...storedChanges(spec, olds, inputs));
+  if (declared(olds.name)) failures.push(...storedChanges(spec, olds, inputs));
   else failures.push(...(await newZoneProblems(spec, inputs, connect, named.place)));
   // Every zone's check, stored or new, counts towards its batch; the one that completes it says the batch's verdict.
   if (named.place) {

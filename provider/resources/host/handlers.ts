@@ -80,8 +80,7 @@ export function handle(version: number, kind: Kind, op: Operation | "configure",
 
 /**
  * What leaves the host is printed by the engine as it is, so an error's message and reasons are made printable on
- * the way out (api/terminalText.ts), without the stack the SDK's host would print too: 5,373 lines for 300 zones
- * (issue 32).
+ * the way out (api/terminalText.ts), without the stack the SDK's host would print too: 5,373 lines for 300 zones.
  */
 async function guarded<T>(body: () => Promise<T>): Promise<T> {
   watchEngine();

@@ -129,8 +129,7 @@ export class DeploymentIdentity {
 
   /** Learns the account's delivery suffix from a create answer's `cdn_url` (`<zone>.<alias>.<domain>`). */
   learnFrom(name: string, cdnUrl: unknown): void {
-    const suffix = suffixOf(name, cdnUrl);
-    if (suffix && !this.learnedSuffix) this.learnedSuffix = suffix;
+    this.learnedSuffix ??= suffixOf(name, cdnUrl);
   }
 
   /** `<company alias>.<cdn domain>`: configured, else learned in this deployment; undefined when unknown. */
