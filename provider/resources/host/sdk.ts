@@ -35,16 +35,13 @@ export function sdkVersionProblem(version: string | undefined): string | undefin
   if (!have) return undefined; // a development build without a version: nothing to compare
   if (have[0] >= BELOW_MAJOR)
     return `@pulumi/pulumi ${version} is not supported by pulumi-cdn-zones (it needs ${PULUMI_SDK_RANGE}): install a ${BELOW_MAJOR - 1}.x version in the project`;
-  for (let i = 0; i < 3; i++) {
-    if (have[i] > need[i]) return undefined;
-    if (have[i] < need[i]) {
-      return (
-        `@pulumi/pulumi ${version} runs this program, but pulumi-cdn-zones needs ${MIN_PULUMI_SDK} or later: ` +
-        `older dynamic-provider hosts do not pass the stack's configuration or keep refreshed inputs. Run \`npm install @pulumi/pulumi@^${BELOW_MAJOR - 1}\` in the project.`
-      );
-    }
-  }
-  return undefined;
+  // The first part that differs decides: none, or a greater one, is new enough.
+  const i = have.findIndex((n, k) => n !== need[k]);
+  if (i < 0 || have[i] > need[i]) return undefined;
+  return (
+    `@pulumi/pulumi ${version} runs this program, but pulumi-cdn-zones needs ${MIN_PULUMI_SDK} or later: ` +
+    `older dynamic-provider hosts do not pass the stack's configuration or keep refreshed inputs. Run \`npm install @pulumi/pulumi@^${BELOW_MAJOR - 1}\` in the project.`
+  );
 }
 
 /**

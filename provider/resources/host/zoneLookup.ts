@@ -16,7 +16,6 @@ export const LIST_TTL_MS = 10_000;
 export const LIST_MAX_AGE_MS = 5 * 60_000;
 
 interface Entry {
-  /** When the call was made. */
   readonly made: number;
   /** Which call it was ({@link ListCache.calls} after it was counted): orders answers without clock ties. */
   readonly seq: number;
