@@ -188,21 +188,14 @@ export function checkInputs(spec: ZoneSpec, news: Record<string, unknown>, store
       });
   }
   for (const field of spec.fields) {
-    const value = news[field.input];
-    if (value === undefined || value === null) {
+    const given = news[field.input];
+    if (given === undefined || given === null) {
       if (field.required) failures.push({ property: field.input, reason: `${zone}: '${field.input}' is required` });
       continue;
     }
-    if (value === UNKNOWN) {
-      inputs[field.input] = value;
-      continue;
-    }
     // compress is "1"/"0" on the wire; a boolean says the same thing the way a program would.
-    if (field.rule === "compress" && typeof value === "boolean") {
-      inputs[field.input] = value ? "1" : "0";
-      continue;
-    }
-    const problem = fieldProblem(field, value);
+    const value = field.rule === "compress" && typeof given === "boolean" ? (given ? "1" : "0") : given;
+    const problem = value === UNKNOWN ? undefined : fieldProblem(field, value);
     if (problem) failures.push({ property: field.input, reason: `${zone}: '${field.input}' ${problem}` });
     else inputs[field.input] = value;
   }
