@@ -1,8 +1,6 @@
 /**
- * The CachePurge resource's operations inside the dynamic-provider host, reached through
- * `handle(1, "CachePurge", op, args)` (resources/host/handlers.ts). A purge runs on create and on every
- * update (diff reports a change only when the target or a trigger changed); delete purges nothing.
- * Credentials and `cdn:companyAlias` come from the same `connection()` settings as the zones, configured by `configure` (handlers.ts).
+ * The CachePurge resource's operations in the host, by the zones' entry (handlers.ts) and with their settings
+ * (`connection()`, `cdn:companyAlias`). A purge runs on create and on every update; delete purges nothing.
  */
 import { randomUUID } from "crypto";
 import { isDeepStrictEqual } from "util";
