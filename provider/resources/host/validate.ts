@@ -146,11 +146,7 @@ function nonAsciiHost(value: string): string | undefined {
 /** The longest value the engine may print with a failure of its property (docs/reliability.md). */
 const SHOWN_MAX = 80;
 
-/**
- * Whether the engine may print `value` with a failure of its property: never a secret field's; otherwise a
- * number, a boolean, null, or a string of at most {@link SHOWN_MAX} characters with no character the terminal
- * rule escapes and, for an origin, a host or an address, no credentials. Anything else is reported against the resource.
- */
+/** Whether the engine may print `value` beside a failure of its property (else it is reported against the resource). */
 function showable(field: FieldSpec | undefined, value: unknown): boolean {
   if (field?.secret) return false;
   if (typeof value !== "string") return value === null || ["number", "boolean", "undefined"].includes(typeof value);
