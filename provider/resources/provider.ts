@@ -7,8 +7,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { kindInfo, ZONE_KINDS, type ZoneType } from "../api/kinds";
 
-export { makeProvider } from "./thinProvider";
-
 export const PROVIDERS: Readonly<Record<ZoneType, pulumi.dynamic.ResourceProvider>> = Object.fromEntries(
   ZONE_KINDS.map((k) => [kindInfo(k).type, require(`./providers/${k}`) as pulumi.dynamic.ResourceProvider]),
 ) as Record<ZoneType, pulumi.dynamic.ResourceProvider>;

@@ -48,9 +48,6 @@ export function specOf(kind: ZoneKind): ZoneSpec {
   return SPECS[kindInfo(kind).type];
 }
 
-/** Inputs every kind takes besides its fields. */
-export const CONTROL_INPUTS = ["adopt"] as const;
-
 /** The output holding the API's zone id. */
 export const ZONE_ID = "zoneId";
 

@@ -11,6 +11,34 @@ import { stackNonce } from "./stackId";
 import type { ZoneType } from "../api/kinds";
 import { ACCOUNT, RESOURCE_NAME, SPECS, ZONE_ID } from "./specs";
 
+/** What every zone class's Args hold besides the kind's fields. */
+export interface ZoneArgs {
+  /**
+   * Take over an existing zone of this name instead of failing with "name in use". From then on this stack manages
+   * it: its values are brought to the program's, and a live zone is deleted when the stack is destroyed
+   * (docs/resources.md).
+   */
+  adopt?: pulumi.Input<boolean>;
+}
+
+/**
+ * A zone class's outputs, merged into it (types only: no class field overwrites them), one per input of its Args, whose
+ * doc a hover shows: the fields in `Always` hold a string, the others a string or nothing; then its id and account.
+ */
+export type ZoneOutputs<Args, Always extends keyof Args> = {
+  readonly [K in keyof Omit<Args, "adopt">]-?: pulumi.Output<K extends Always ? string : string | undefined>;
+} & {
+  /** Whether the zone was taken over with `adopt`. */
+  readonly adopt: pulumi.Output<boolean | undefined>;
+  /** The API's id of the zone. */
+  readonly zoneId: pulumi.Output<number>;
+  /**
+   * The account the zone belongs to (`<apiUserId>@<API host>`): a zone of another account is never read, changed or
+   * deleted.
+   */
+  readonly account: pulumi.Output<string>;
+};
+
 /** Everything `super(...)` of a zone class needs. */
 export function zoneRegistration(
   kind: ZoneType,
@@ -47,7 +75,6 @@ export function zoneRegistration(
     // Undeletable kinds are retained, shown `[retain]` in a preview (issue 32). `--replace` never calls Diff, so
     // only this option makes a deletable zone's replacement delete first (keeping its name).
     ...(spec.deletable ? { deleteBeforeReplace: true } : { retainOnDelete: true }),
-    ...(secretOutputs.length ? { additionalSecretOutputs: secretOutputs } : {}),
   };
   const merged: pulumi.CustomResourceOptions = { ...defaults, ...opts };
   if (secretOutputs.length)

@@ -3,9 +3,9 @@
  * brought to the declared values with one update of what listZones cannot show or compare.
  */
 import { printable } from "../../api/terminalText";
-import { isOwnAutoName } from "../naming";
 import { detail, log } from "./log";
 import { Connection } from "./connection";
+import { taking } from "./identity";
 import { attemptsNote, nameInUseMessage, takeBackMessage, zoneRef } from "./messages";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
@@ -15,6 +15,8 @@ import { UNKNOWN } from "./validate";
 import { ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
+/** What a create answers: the zone's id and outputs. */
+export type Created = { id: string; outs: Props };
 
 /** Says so when a zone's delivery host name could not be known, and how to make it known. */
 export function warnUnknownUrl(spec: ZoneSpec, outs: Props): void {
@@ -59,20 +61,15 @@ export function adoptMismatchMessage(
   return `cannot adopt ${zoneRef(spec, name, row.id)}: ${what.join("; ")}. Declare the account's value to adopt the zone.`;
 }
 
-/** Takes over an existing zone as created; `takeBack`: this stack made or retired it (identity.ts). */
-export async function adopt(
-  spec: ZoneSpec,
-  conn: Connection,
-  inputs: Props,
-  row: ZoneRow,
-  takeBack = false,
-): Promise<{ id: string; outs: Props }> {
+/** Takes over an existing zone as created: adopted, or taken back (identity.ts, `taking`). */
+export async function adopt(spec: ZoneSpec, conn: Connection, inputs: Props, row: ZoneRow): Promise<Created> {
   const { client, lists, identity } = conn;
+  const how = taking(spec, inputs, row);
   const name = row.name ?? inputs.name;
   const claimedBy = identity.claimedBy(spec, row.id);
   if (claimedBy !== undefined) throw new Error(nameInUseMessage(spec, name, row.id, { claimedBy }));
   const mismatched = adoptMismatches(spec, inputs, row);
-  if (mismatched.length) throw new Error(adoptMismatchMessage(spec, name, row, mismatched, inputs, takeBack));
+  if (mismatched.length) throw new Error(adoptMismatchMessage(spec, name, row, mismatched, inputs, how !== "adopt"));
   identity.claim(spec, row.id, String(inputs.name), true);
   const previous = toOutputs(spec, { inputs: {}, id: row.id, row, identity });
   // Unlisted fields (password, label) cannot be compared: they are always sent.
@@ -98,8 +95,8 @@ export async function adopt(
   }
   const updated = toSend.length ? ` and updated (${toSend.map((f) => f.input).join(", ")})` : "";
   // An undeletable kind's take-back was said at check; a deletable one's check says nothing (`--replace`): said here.
-  if (takeBack && !spec.deletable) detail(`${zoneRef(spec, inputs.name, row.id)} taken back${updated}`);
-  else if (takeBack) log(takeBackMessage(spec, inputs.name, row.id, !isOwnAutoName(inputs)));
+  if (how !== "adopt" && !spec.deletable) detail(`${zoneRef(spec, inputs.name, row.id)} taken back${updated}`);
+  else if (how !== "adopt") log(takeBackMessage(spec, inputs.name, row.id, how === "retired"));
   else log(`${zoneRef(spec, inputs.name, row.id)} adopted${updated}`);
   warnUnknownUrl(spec, outs);
   return { id: String(row.id), outs };
@@ -115,7 +112,7 @@ export async function takeOver(
   inputs: Props,
   found: RecoveredCreate,
   started: number,
-): Promise<{ id: string; outs: Props }> {
+): Promise<Created> {
   const { client, lists, identity } = conn;
   const ref = zoneRef(spec, inputs.name, found.id);
   identity.claim(spec, found.id, String(inputs.name), true);

@@ -7,7 +7,7 @@ import { CdnAuthError } from "../../api/errors";
 import { settingRef } from "../../api/config";
 import { Connection, settingProblems } from "./connection";
 import { adoptMismatches, adoptMismatchMessage } from "./adopt";
-import { ownAutoName, RESOURCE_NAME, retiredHere } from "./identity";
+import { ownAutoName, RESOURCE_NAME, taking } from "./identity";
 import {
   adoptNotice,
   caseClashMessage,
@@ -18,7 +18,7 @@ import {
   zoneRef,
 } from "./messages";
 import { log, notice, warn } from "./log";
-import { AUTO_NAME, isOwnAutoName } from "../naming";
+import { AUTO_NAME } from "../naming";
 import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
 import { declared } from "./outputs";
 import { ADOPTS, LISTED_UP_TO, RENAMED_FROM, ZoneSpec } from "../specs";
@@ -52,12 +52,10 @@ export async function check(
         `this deployment did not read (a \`--target\` leaving out resource '${STACK_ID.name}'?): target it too, or set \`name\`.`,
     });
   // The connection settings, for every zone: a preview with a malformed base URL or user id fails, naming each setting.
-  const problems = settingProblems();
-  for (const p of problems)
+  for (const p of settingProblems())
     failures.push({ property: p.configKey, reason: `${zoneRef(spec, inputs.name)}: ${p.message}` });
   if (failures.length) return { inputs, failures };
-  const existing = declared(olds.name);
-  if (existing) failures.push(...storedChanges(spec, olds, inputs));
+  if (declared(olds.name)) failures.push(...storedChanges(spec, olds, inputs));
   else failures.push(...(await newZoneProblems(spec, inputs, connect, named.place)));
   // Every zone's check, stored or new, counts towards its batch; the one that completes it says the batch's verdict.
   if (named.place) {
@@ -150,14 +148,13 @@ async function newZoneProblems(
   }
   // A `--replace` target is checked with no stored inputs (step_generator.go, continueStepsFromImport) while a
   // deletable zone still holds its own name: not refused here. A zone this stack made or retired is taken back.
-  const own = isOwnAutoName(inputs) || retiredHere(spec, existing);
-  const taking = inputs.adopt === true || own;
-  if (spec.deletable && !taking) return [];
+  const how = taking(spec, inputs, existing);
+  if (spec.deletable && !how) return [];
   if (inputs.adopt === UNKNOWN) return [];
   const claimedBy = conn.identity.claimedBy(spec, existing.id);
   if (claimedBy !== undefined && !place)
     return [{ property: "name", reason: nameInUseMessage(spec, name, existing.id, { claimedBy }) }];
-  if (!taking || claimedBy !== undefined) {
+  if (!how || claimedBy !== undefined) {
     // Said now, and failed with every other problem of the batch by the check that completes it (batch.ts): a
     // failure here would stop the deployment at this zone and name it alone. Create refuses the name too.
     say(
@@ -175,11 +172,11 @@ async function newZoneProblems(
   // A live zone's take-back says nothing here: a `--replace` target looks the same, and deletes it first.
   const said = mismatches.length
     ? undefined
-    : inputs.adopt === true
+    : how === "adopt"
       ? adoptNotice(spec, existing)
       : spec.deletable
         ? undefined
-        : takeBackMessage(spec, existing.name, existing.id, !isOwnAutoName(inputs));
+        : takeBackMessage(spec, existing.name, existing.id, how === "retired");
   if (said) inputs[ADOPTS] = existing.id;
   if (said && firstTime(conn, `${spec.group}:${existing.id}:adopt`)) {
     notice(said);
@@ -187,7 +184,7 @@ async function newZoneProblems(
   }
   return mismatches.map((f) => ({
     property: f.input,
-    reason: adoptMismatchMessage(spec, existing.name ?? name, existing, [f], inputs, inputs.adopt !== true),
+    reason: adoptMismatchMessage(spec, existing.name ?? name, existing, [f], inputs, how !== "adopt"),
   }));
 }
 

@@ -34,13 +34,11 @@ const sources = (): SettingInputs => ({ config: (key) => stackConfig[key], env: 
 
 /** Remembers the stack's `cdn:*` settings; called by the host once per provider text. */
 export function configure(req: ConfigureRequestLike | undefined): void {
-  const given: Record<string, string> = {};
+  // Every kind's provider is configured with the same stack config; keep whatever was given.
   for (const key of KNOWN_CONFIG_KEYS) {
     const v = req?.config?.get(key);
-    if (v) given[key] = String(v);
+    if (v) stackConfig[key] = String(v);
   }
-  // Every kind's provider is configured with the same stack config; keep whatever was given.
-  stackConfig = { ...stackConfig, ...given };
   const raw = req?.config?.rawConfig;
   if (raw && typeof raw === "object")
     unknownKeys = Object.keys(raw).filter((k) => k.startsWith("cdn:") && !KNOWN_CONFIG_KEYS.includes(k));

@@ -50,9 +50,9 @@ export function engineLogger(
   load: (id: "@grpc/grpc-js" | "@pulumi/pulumi/proto/engine_grpc_pb" | "@pulumi/pulumi/proto/engine_pb") => unknown,
 ): ((s: Severity, line: string, urn: string) => Promise<void>) | null {
   try {
-    const grpc = load("@grpc/grpc-js") as GrpcLike;
-    const stubs = load("@pulumi/pulumi/proto/engine_grpc_pb") as { EngineClient: EngineClientClass };
-    const messages = load("@pulumi/pulumi/proto/engine_pb") as EngineMessages;
+    const grpc = load("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
+    const stubs = load("@pulumi/pulumi/proto/engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
+    const messages = load("@pulumi/pulumi/proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
     const client = new stubs.EngineClient(address, grpc.credentials.createInsecure());
     return (severity, line, urn) => {
       const req = new messages.LogRequest();
@@ -74,21 +74,4 @@ export function engineDebug(line: string): boolean {
   if (send === null) return false;
   send(line);
   return true;
-}
-
-interface GrpcLike {
-  credentials: { createInsecure(): unknown };
-}
-type EngineClientClass = new (
-  address: string,
-  credentials: unknown,
-) => { log(req: unknown, done: (err: unknown) => void): void };
-interface EngineMessages {
-  LogRequest: new () => {
-    setSeverity(s: number): void;
-    setMessage(m: string): void;
-    setUrn(u: string): void;
-    setEphemeral(e: boolean): void;
-  };
-  LogSeverity: Record<Severity, number>;
 }

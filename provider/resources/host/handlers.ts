@@ -18,26 +18,21 @@ import { leave } from "./left";
 export { learnStack } from "./identity";
 
 type Props = Record<string, unknown>;
-/** Each operation's arguments by name: the SDK's host passes them by position (cmd/dynamic-provider/index.js). */
-export interface OperationArgs {
-  check: { olds: Props; news: Props };
-  diff: { id: string; olds: Props; news: Props };
-  create: { inputs: Props };
-  read: { id: string; props: Props };
-  update: { id: string; olds: Props; news: Props };
-  delete: { id: string; props: Props };
-}
-export type Operation = keyof OperationArgs;
 type Kind = ZoneType | "CachePurge";
-/** Where each name stands in the positional arguments a stored state's provider passes to `v1`. */
-const POSITIONS: { readonly [O in Operation]: readonly (keyof OperationArgs[O])[] } = {
+/** Each operation's arguments in the order a stored state's provider passes them to `v1`. */
+const POSITIONS = {
   check: ["olds", "news"],
   diff: ["id", "olds", "news"],
   create: ["inputs"],
   read: ["id", "props"],
   update: ["id", "olds", "news"],
   delete: ["id", "props"],
-};
+} as const;
+export type Operation = keyof typeof POSITIONS;
+type Args = { id: string; olds: Props; news: Props; inputs: Props; props: Props };
+export type Named = Partial<Args>;
+/** Each operation's arguments by name: the SDK's host passes them by position (cmd/dynamic-provider/index.js). */
+export type OperationArgs = { [O in Operation]: Pick<Args, (typeof POSITIONS)[O][number]> };
 
 /** The host's entry per operation, its arguments by name: what `v1` (the states' entry) and the plugin both call. */
 export const operations = Object.fromEntries(
@@ -85,8 +80,7 @@ export function handle(version: number, kind: Kind, op: Operation | "configure",
 
 /**
  * What leaves the host is printed by the engine as it is, so an error's message and reasons are made printable on
- * the way out (api/terminalText.ts), without the stack the SDK's host would print too: 5,373 lines for 300 zones
- * (issue 32).
+ * the way out (api/terminalText.ts), without the stack the SDK's host would print too: 5,373 lines for 300 zones.
  */
 async function guarded<T>(body: () => Promise<T>): Promise<T> {
   watchEngine();
@@ -98,8 +92,6 @@ async function guarded<T>(body: () => Promise<T>): Promise<T> {
     throw err;
   }
 }
-
-type Named = Partial<OperationArgs["update"] & OperationArgs["read"] & OperationArgs["create"]>;
 
 /** One operation of a zone kind or CachePurge. */
 async function run(kind: Kind, op: Operation, a: Named): Promise<unknown> {

@@ -2,8 +2,9 @@
  * A zone's identity (docs/resources.md, "Zone identity"): its **account** (`<apiUserId>@<host>`: ids repeat across
  * accounts), one deployment's **claims** (one zone id, one resource), and the account's **delivery suffix**.
  */
-import { autoName } from "../naming";
+import { autoName, isOwnAutoName } from "../naming";
 import { ZoneSpec } from "../specs";
+import type { ZoneRow } from "./zoneLookup";
 
 export { ACCOUNT, RESOURCE_NAME } from "../specs";
 
@@ -41,9 +42,16 @@ export function ownAutoName(which: unknown): string | undefined {
 /** A zone as a stack's record names it: `pullzone:12:site`. */
 export const zoneKey = (group: string, id: unknown, name: unknown): string => `${group}:${id}:${name ?? ""}`;
 
-/** Whether this stack retired the zone (its record, from the state): it may take it back. */
-export function retiredHere(spec: ZoneSpec, row: { id: number; name?: unknown }): boolean {
-  return stack.retired.has(zoneKey(spec.group, row.id, row.name));
+type Taking = "adopt" | "own" | "retired";
+
+/**
+ * Whether and how a create takes an existing zone of its name: adopted when the program says so, else taken back
+ * when the name is the resource's own auto-name (only this stack made it) or this stack retired the zone (its record).
+ */
+export function taking(spec: ZoneSpec, inputs: Record<string, unknown>, row: ZoneRow): Taking | undefined {
+  if (inputs.adopt === true) return "adopt";
+  if (isOwnAutoName(inputs)) return "own";
+  return stack.retired.has(zoneKey(spec.group, row.id, row.name)) ? "retired" : undefined;
 }
 
 /** The non-secret fingerprint of an account: the API user id and the base URL's host (never the key). */
@@ -121,8 +129,7 @@ export class DeploymentIdentity {
 
   /** Learns the account's delivery suffix from a create answer's `cdn_url` (`<zone>.<alias>.<domain>`). */
   learnFrom(name: string, cdnUrl: unknown): void {
-    const suffix = suffixOf(name, cdnUrl);
-    if (suffix && !this.learnedSuffix) this.learnedSuffix = suffix;
+    this.learnedSuffix ??= suffixOf(name, cdnUrl);
   }
 
   /** `<company alias>.<cdn domain>`: configured, else learned in this deployment; undefined when unknown. */

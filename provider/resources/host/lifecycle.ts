@@ -7,9 +7,9 @@ import { confirmedIds } from "../../api/config";
 import { printable } from "../../api/terminalText";
 import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../../api/errors";
 import { asId, idProblem } from "../../api/ids";
-import { adopt, takeOver, warnUnknownUrl } from "./adopt";
+import { adopt, type Created, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
-import { ACCOUNT, RESOURCE_NAME, retiredHere } from "./identity";
+import { ACCOUNT, RESOURCE_NAME, taking } from "./identity";
 import { detail, log, warn } from "./log";
 import { track } from "./interrupt";
 import {
@@ -34,6 +34,7 @@ import {
   isMarked,
   lookUpRecorded,
   otherZoneMessage,
+  type OtherZone,
   renamedMessage,
   unprovenMessage,
   unprovenRefusal,
@@ -42,10 +43,6 @@ import {
 import { rowById, rowByLabel, rowByName, sameLabel, sameName, ZoneRow } from "./zoneLookup";
 
 type Props = Record<string, unknown>;
-
-export { ZoneInitError } from "./partial";
-export { toOutputs } from "./outputs";
-export { zoneRef } from "./messages";
 
 /** Fields the user declared whose value differs from the last known state (also a PR comment's reasons). */
 export function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSpec[] {
@@ -60,16 +57,14 @@ export function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSp
   });
 }
 
+/** What diff answers (the engine reads nothing else: docs/pulumi-engine.md), for zones and CachePurge. */
+export type DiffResult = { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean };
+
 /**
  * diff: declared against last known outputs. Never throws: the engine diffs after every refresh read and fails
  * the refresh on a throw. Deletable kinds replace delete-first (`--replace` keeps the name, still in use otherwise).
  */
-export async function diff(
-  spec: ZoneSpec,
-  _id: string,
-  olds: Props,
-  news: Props,
-): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+export async function diff(spec: ZoneSpec, _id: string, olds: Props, news: Props): Promise<DiffResult> {
   const changed = changedFields(spec, olds, news);
   // A refresh that found the zone renamed, or another zone at its id, or one unproven, left a mark: `up` looks again.
   return { changes: changed.length > 0 || isMarked(olds), replaces: [], deleteBeforeReplace: spec.deletable };
@@ -119,7 +114,7 @@ function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number,
  * create: the create method (settling lost answers), or the existing zone of that name with `adopt`, or when the
  * name is this resource's own auto-name: only an interrupted `up` of this stack made it, so it is taken back.
  */
-export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
+export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<Created> {
   const then = isOwnAutoName(inputs)
     ? "the next `pulumi up` takes it back"
     : `run ${cdnZones("settle")} before the next \`pulumi up\`: it records the zone in the state`;
@@ -135,23 +130,16 @@ export async function create(spec: ZoneSpec, conn: Connection, inputs: Props): P
   }
 }
 
-async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<{ id: string; outs: Props }> {
+async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props): Promise<Created> {
   const { lists, identity } = conn;
   const name = String(inputs.name);
-  // A zone this stack made (its own auto-name) or retired (its record): identity.ts, never the program's say.
-  const own = (row: ZoneRow) => isOwnAutoName(inputs) || retiredHere(spec, row);
-  let before: ZoneRow[];
-  try {
-    before = await lists.snapshot(spec);
-  } catch (e) {
-    throw describeError(spec, name, e);
-  }
+  const before = await lists.snapshot(spec).catch((e) => Promise.reject(describeError(spec, name, e)));
   const existing = rowByLabel(before, name);
   // A name that differs only in case is the same delivery host name, never the same zone: refused, never taken.
   if (existing && existing.name !== name) throw new Error(caseClashMessage(spec, name, existing));
   if (existing) {
     // The zone existed before this deployment: it is never made, only adopted when asked to, or taken back.
-    if (inputs.adopt === true || own(existing)) return adopt(spec, conn, inputs, existing, !inputs.adopt);
+    if (taking(spec, inputs, existing)) return adopt(spec, conn, inputs, existing);
     throw new Error(nameInUseMessage(spec, name, existing.id, { claimedBy: identity.claimedBy(spec, existing.id) }));
   }
   const started = Date.now();
@@ -166,8 +154,7 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
     const clash = rows && !found ? rowByLabel(rows, name) : undefined;
     if (clash) throw new Error(caseClashMessage(spec, name, clash));
     const claimedBy = found ? identity.claimedBy(spec, found.id) : undefined;
-    if (found && (inputs.adopt === true || own(found)) && claimedBy === undefined)
-      return adopt(spec, conn, inputs, found, !inputs.adopt);
+    if (found && taking(spec, inputs, found) && claimedBy === undefined) return adopt(spec, conn, inputs, found);
     if (!found && isOwnAutoName(inputs)) throw new Error(unlistedOwnZoneMessage(spec, name));
     throw new Error(nameInUseMessage(spec, name, found?.id, { adopt: inputs.adopt === true, claimedBy }));
   } finally {
@@ -199,12 +186,9 @@ export async function read(
   const zoneId = parseId(spec, id, props);
   const refreshing = declared(props[ZONE_ID]);
   sameAccount(spec, conn, props, zoneId, "read");
-  let rows: ZoneRow[];
-  try {
-    rows = await conn.lists.confirmed(spec, zoneId);
-  } catch (e) {
-    throw describeError(spec, props.name, e, zoneId);
-  }
+  const rows = await conn.lists
+    .confirmed(spec, zoneId)
+    .catch((e) => Promise.reject(describeError(spec, props.name, e, zoneId)));
   // A refresh compares the zone at the id with the recorded one (recorded.ts); a `get`'s props record nothing.
   const found = refreshing ? lookUpRecorded(spec, rows, zoneId, props) : undefined;
   // Never thrown: a failed read stops the engine's other reads, and one zone's problem must not hide the others'.
@@ -269,12 +253,7 @@ const NO_ACCOUNT = "the state records no account and the zone at the id holds an
  * A refresh that found another zone at the recorded id: says so, keeps what the state records and marks it
  * ({@link MISMATCH}), so diff reports a change (a drift check fails) and the next update or delete refuses.
  */
-function mismatched(
-  spec: ZoneSpec,
-  zoneId: number,
-  props: Props,
-  found: { at?: ZoneRow; elsewhere?: ZoneRow; why?: string },
-): { id: string; props: Props } {
+function mismatched(spec: ZoneSpec, zoneId: number, props: Props, found: OtherZone): { id: string; props: Props } {
   const message = otherZoneMessage(spec, props.name, zoneId, found, "read");
   warn(message);
   const { __provider: _provider, ...stored } = props;
@@ -317,12 +296,12 @@ export async function update(
     await client[spec.group].update({ id: zoneId, values: wireValues(changed, news, true) } as never);
   } catch (e) {
     if (!(e instanceof CdnOperationFailedError))
-      throw await unfinishedUpdate(spec, conn, zoneId, changed, olds, news, e);
+      throw await unfinishedUpdate({ spec, conn, zoneId, changed, olds, news }, e);
     refused = true;
   } finally {
     lists.invalidate(spec);
   }
-  await checkApplied(spec, conn, zoneId, changed, olds, news, refused);
+  await checkApplied({ spec, conn, zoneId, changed, olds, news }, refused);
   if (changed.some((f) => f.input === "name")) lists.amendSnapshot(spec, zoneId, String(news.name));
   detail(
     `${zoneRef(spec, news.name, zoneId)} updated (${changed.map((f) => f.input).join(", ")}) in ${Date.now() - started} ms`,
@@ -330,32 +309,22 @@ export async function update(
   return { outs };
 }
 
+/** An update's changed fields as sent to the zone, from its olds to its news. */
+type Sent = { spec: ZoneSpec; conn: Connection; zoneId: number; changed: FieldSpec[]; olds: Props; news: Props };
+
 /**
  * An update that failed without an answer may have been applied: the zone is read back and the error carries its
  * listed fields as a partial failure, minus the unlisted changed ones (sent again next `up`). Unreadable: plain error.
  */
-async function unfinishedUpdate(
-  spec: ZoneSpec,
-  conn: Connection,
-  zoneId: number,
-  changed: FieldSpec[],
-  olds: Props,
-  news: Props,
-  e: unknown,
-): Promise<Error> {
+async function unfinishedUpdate({ spec, conn, zoneId, changed, olds, news }: Sent, e: unknown): Promise<Error> {
   const err = describeError(spec, news.name, e, zoneId);
   // Read back when an attempt may have been applied: a lost answer, or any attempt before the last.
   if (!(e instanceof CdnError) || (!e.retryable && (e.attempts ?? 1) <= 1)) return err;
-  let row: ZoneRow | undefined;
-  try {
-    row = await conn.lists.byId(spec, zoneId);
-  } catch {
-    return err;
-  }
+  const row = await conn.lists.byId(spec, zoneId).catch(() => undefined);
   if (!row) return err;
   const outs = listedOutputs(spec, conn, zoneId, row, olds);
   for (const f of changed) if (!f.listed) delete outs[f.input];
-  const applied = changed.filter((f) => f.listed && row![f.wire] === news[f.input]).map((f) => f.input);
+  const applied = changed.filter((f) => f.listed && row[f.wire] === news[f.input]).map((f) => f.input);
   return new ZoneInitError(
     `${err.message}. The zone was read back${applied.length ? ` (already holding the new ${applied.join(", ")})` : ""}: ` +
       `the state now holds what the account holds, and the next \`pulumi up\` sends the rest again.`,
@@ -369,15 +338,7 @@ async function unfinishedUpdate(
  * After an update answered `1`, or `0` to clears of listed fields (those alone are checked then): success if the zone
  * holds the values, else an error that says why. A clear the service ignored keeps the state at the account's values.
  */
-async function checkApplied(
-  spec: ZoneSpec,
-  conn: Connection,
-  zoneId: number,
-  sent: FieldSpec[],
-  olds: Props,
-  news: Props,
-  refused: boolean,
-): Promise<void> {
+async function checkApplied({ spec, conn, zoneId, changed: sent, olds, news }: Sent, refused: boolean): Promise<void> {
   const changed = refused ? sent : sent.filter((f) => f.listed && news[f.input] === "");
   if (!changed.length) return;
   const rows = await conn.lists.fresh(spec);
@@ -485,12 +446,9 @@ async function refuseOtherZone(
   wanted?: unknown,
 ): Promise<"same" | "gone"> {
   const name = recorded.name;
-  let found;
-  try {
-    found = lookUpRecorded(spec, await conn.lists.freshSince(spec, conn.lists.calls), zoneId, recorded, wanted);
-  } catch (e) {
-    throw describeError(spec, name, e, zoneId);
-  }
+  const rows = conn.lists.freshSince(spec, conn.lists.calls);
+  const listed = await rows.catch((e) => Promise.reject(describeError(spec, name, e, zoneId)));
+  const found = lookUpRecorded(spec, listed, zoneId, recorded, wanted);
   const confirmed = confirmedIds().includes(zoneId);
   switch (found.found) {
     case "other":

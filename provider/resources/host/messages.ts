@@ -33,17 +33,16 @@ export function describeError(spec: ZoneSpec, name: unknown, e: unknown, id?: nu
 export const cdnZones = (command: string): string =>
   `\`npx --no-install cdn-zones ${command}\` (with the provider plugin: \`PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true pulumi plugin run --kind resource cdn -- ${command}\`)`;
 
-/** A refused key in refresh/destroy: they use the last `up`'s settings unless the program runs (refresh.go). */
-export const ROTATION_HINT =
-  "If the key was rotated since the last `pulumi up`: refresh, destroy and the --refresh of preview and up use the settings " +
-  "recorded then unless the program runs; set PULUMI_RUN_PROGRAM=true (or pass --run-program) so they use the stack's " +
-  'current config (docs/configuration.md, "Key rotation").';
-
-/** The rotation advice, only where the settings recorded at the last `up` may be the ones in use. */
+/**
+ * For a refused key: refresh and destroy use the last `up`'s settings unless the program runs (refresh.go), so the
+ * rotation advice, only where those settings may be the ones in use.
+ */
 const rotationHint = (): string =>
   /^(true|1)$/i.test(process.env.PULUMI_RUN_PROGRAM ?? "")
     ? "PULUMI_RUN_PROGRAM is set, so these are the stack's current settings (or CDN_*)."
-    : ROTATION_HINT;
+    : "If the key was rotated since the last `pulumi up`: refresh, destroy and the --refresh of preview and up use the settings " +
+      "recorded then unless the program runs; set PULUMI_RUN_PROGRAM=true (or pass --run-program) so they use the stack's " +
+      'current config (docs/configuration.md, "Key rotation").';
 
 /** Refusals of the key described in full already: one listing that many zones' reads share says its cause once. */
 const described = new WeakSet<Error>();

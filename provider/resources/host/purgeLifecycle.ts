@@ -1,8 +1,6 @@
 /**
- * The CachePurge resource's operations inside the dynamic-provider host, reached through
- * `handle(1, "CachePurge", op, args)` (resources/host/handlers.ts). A purge runs on create and on every
- * update (diff reports a change only when the target or a trigger changed); delete purges nothing.
- * Credentials and `cdn:companyAlias` come from the same `connection()` settings as the zones, configured by `configure` (handlers.ts).
+ * The CachePurge resource's operations in the host, by the zones' entry (handlers.ts) and with their settings
+ * (`connection()`, `cdn:companyAlias`). A purge runs on create and on every update; delete purges nothing.
  */
 import { randomUUID } from "crypto";
 import { isDeepStrictEqual } from "util";
@@ -11,6 +9,8 @@ import { connection, hostSetting } from "./connection";
 import { detail, log } from "./log";
 import { declared } from "./outputs";
 import { type CheckFailure, UNKNOWN } from "./validate";
+import type { Named, Operation } from "./handlers";
+import type { DiffResult } from "./lifecycle";
 
 type Props = Record<string, unknown>;
 
@@ -86,7 +86,7 @@ export function check(news: Props): { inputs: Props; failures: CheckFailure[] } 
 }
 
 /** diff: a change (and so a purge) when the target or a trigger changed; nothing is ever replaced. */
-export function diff(olds: Props, news: Props): { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean } {
+export function diff(olds: Props, news: Props): DiffResult {
   const changed = CACHE_PURGE_INPUTS.some(
     (k) => !isDeepStrictEqual(olds[k] ?? null, news[k] ?? null) || JSON.stringify(news[k] ?? null).includes(UNKNOWN),
   );
@@ -112,10 +112,7 @@ async function purge(inputs: Props, purgeCount: number): Promise<Props> {
 }
 
 /** Routes one provider operation of CachePurge, its arguments by name (handlers.ts). */
-export async function handlePurge(
-  op: string,
-  a: { id?: string; olds?: Props; news?: Props; inputs?: Props; props?: Props },
-): Promise<unknown> {
+export async function handlePurge(op: Operation, a: Named): Promise<unknown> {
   switch (op) {
     case "check":
       return check(a.news ?? {});
@@ -130,5 +127,4 @@ export async function handlePurge(
     case "delete": // purging is not undone, and removing the resource purges nothing
       return log("cache purge: removed from the stack (nothing purged)");
   }
-  throw new Error(`CachePurge: unknown operation '${op}'`);
 }

@@ -19,7 +19,10 @@ export type Recorded =
   | { found: "unproven"; row: ZoneRow; why: string }
   | { found: "unverified"; row: ZoneRow }
   | { found: "gone" }
-  | { found: "other"; at?: ZoneRow; elsewhere?: ZoneRow; why?: string };
+  | ({ found: "other" } & OtherZone);
+
+/** Another zone at the recorded id (`at`), the recorded name listed under another id (`elsewhere`), or `why` not ours. */
+export type OtherZone = { at?: ZoneRow; elsewhere?: ZoneRow; why?: string };
 
 /** Whether a refresh left a mark on the zone (a rename, another zone, an unproven one): diff and update look again. */
 export const isMarked = (p: Props): boolean => [RENAMED_FROM, MISMATCH, UNPROVEN].some((m) => declared(p[m]));
@@ -97,7 +100,7 @@ export function otherZoneMessage(
   spec: ZoneSpec,
   name: unknown,
   id: number,
-  found: { at?: ZoneRow; elsewhere?: ZoneRow; why?: string },
+  found: OtherZone,
   action: "update" | "delete" | "read",
 ): string {
   const ref = zoneRef(spec, name, id);

@@ -2,11 +2,10 @@
  * A create whose answer is lost is never repeated blindly: the zone is looked up by name and taken over only when
  * ours. Rules and reasons: docs/resources.md ("What each step does", create), docs/reliability.md ("Faults").
  */
-import { CdnClient } from "../../api/client";
 import { CdnError, CdnNameInUseError, CdnProtocolError, CdnTransportError, withMessage } from "../../api/errors";
 import { CREATE_ERROR_CODES } from "../../api/wire";
 import { afterBudget, retriesAllowed, retryDelay, RetryPolicy, shouldRetry, withRetry } from "../../api/retry";
-import { DeploymentIdentity } from "./identity";
+import type { Connection } from "./connection";
 import { interrupted, pause } from "./interrupt";
 import { log } from "./log";
 import { ZoneSpec } from "../specs";
@@ -28,14 +27,6 @@ export function matchesSent(spec: ZoneSpec, row: ZoneRow, values: Record<string,
     if (f.wire === "name") return row.name === undefined || sameName(row.name, values.name);
     return (row[f.wire] ?? "") === values[f.wire];
   });
-}
-
-/** How a create with recovery may spend its budget. */
-export interface RecoveryOptions {
-  /** Attempts of the create (default: the client's budget, `retries + 1`); lookups get as many. */
-  attempts?: number;
-  /** How to wait between attempts and lookups (tests record the delays instead of waiting). */
-  sleep?: (ms: number) => Promise<void>;
 }
 
 /** A listZones answer without a zone the server has just said exists: stale, worth asking again. */
@@ -72,13 +63,14 @@ type State =
 /** The create answer, or a {@link RecoveredCreate} when a lost answer was settled by lookup. */
 export async function createWithRecovery(
   spec: ZoneSpec,
-  conn: { client: CdnClient; lists: ListCache; identity: DeploymentIdentity },
+  conn: Connection,
   values: Record<string, string>,
   /** The kind's zones before this deployment created any (ListCache.snapshot). */
   before: readonly ZoneRow[],
-  options: RecoveryOptions = {},
+  /** How to wait between attempts and lookups (tests record the delays instead of waiting). */
+  { sleep = pause }: { sleep?: (ms: number) => Promise<void> } = {},
 ): Promise<Record<string, unknown>> {
-  return new CreateRecovery(spec, conn, values, before, options).run();
+  return new CreateRecovery(spec, conn, values, before, sleep).run();
 }
 
 /** One create with recovery: the facts it learns on the way, and one method per state. */
@@ -89,8 +81,6 @@ class CreateRecovery {
   private readonly listMethod: string;
   private readonly name: string;
   private readonly started = Date.now();
-  /** Waits end early when the host is asked to stop (interrupt.ts). */
-  private readonly sleep: (ms: number) => Promise<void>;
   /** The last attempt whose answer was lost: it may have made the zone, whatever a list said since. */
   private lost: CdnError | undefined;
   /** Attempts sent so far. */
@@ -99,17 +89,17 @@ class CreateRecovery {
 
   constructor(
     private readonly spec: ZoneSpec,
-    private readonly conn: { client: CdnClient; lists: ListCache; identity: DeploymentIdentity },
+    private readonly conn: Connection,
     private readonly values: Record<string, string>,
     private readonly before: readonly ZoneRow[],
-    options: RecoveryOptions,
+    /** Waits end early when the host is asked to stop (interrupt.ts, `pause`). */
+    private readonly sleep: (ms: number) => Promise<void>,
   ) {
-    this.attempts = options.attempts ?? conn.client.retryPolicy.retries + 1;
-    this.policy = { ...conn.client.retryPolicy, retries: this.attempts - 1 };
+    this.policy = conn.client.retryPolicy;
+    this.attempts = this.policy.retries + 1;
     this.method = `${spec.group}.create`;
     this.listMethod = `${spec.group}.listZones`;
     this.name = values.name;
-    this.sleep = options.sleep ?? pause;
   }
 
   async run(): Promise<Record<string, unknown>> {
@@ -209,10 +199,25 @@ class CreateRecovery {
     return { at: "done", result: recovered };
   }
 
-  /** Lookups until listZones answers; a zone the server said exists gets twice the lookups (giving up would leave it out of state). */
-  private settle(proven: boolean) {
+  /**
+   * Looks the zone up until listZones answers; with `proven` (the server said it exists) an answer without it is stale
+   * too, and it gets twice the lookups: giving up would leave it out of state. `lookups`: the answers read.
+   */
+  private async settle(proven: boolean): Promise<Lookup & { lookups: number }> {
     const policy = proven ? { ...this.policy, retries: 2 * this.attempts - 1 } : this.policy;
-    return lookUpWithin(this.spec, this.conn.lists, this.name, policy, proven, this.sleep);
+    let found: Lookup = { known: false };
+    let lookups = 0;
+    const once = async (): Promise<void> => {
+      // Asked to stop: no further lookup; `found` stays the last one.
+      if (interrupted()) throw new Error("interrupted");
+      found = await lookUp(this.spec, this.conn.lists, this.name);
+      if (found.known) lookups++;
+      if (!found.known) throw found.error ?? new CdnProtocolError("no answer", this.listMethod);
+      if (proven && !found.row) throw new StaleListError(this.listMethod, this.name);
+    };
+    // On failure `found` holds the last lookup: unanswered, or (proven) answered without the zone.
+    await withRetry(once, policy, undefined, this.sleep).catch(() => undefined);
+    return { ...found, lookups };
   }
 
   /** The create ends without the zone's id: `err` with the attempts, their time and what is known of the zone. */
@@ -260,32 +265,4 @@ async function lookUp(spec: ZoneSpec, lists: ListCache, name: string): Promise<L
   } catch (e) {
     return { known: false, error: e instanceof CdnError ? e : undefined };
   }
-}
-
-/** Looks the zone up until listZones answers (`policy`); with `proven`, an answer without the zone is stale too. */
-async function lookUpWithin(
-  spec: ZoneSpec,
-  lists: ListCache,
-  name: string,
-  policy: RetryPolicy,
-  proven: boolean,
-  sleep?: (ms: number) => Promise<void>,
-): Promise<Lookup & { /** listZones answers read. */ lookups: number }> {
-  let found: Lookup = { known: false };
-  let lookups = 0;
-  const once = async (): Promise<Lookup> => {
-    // Asked to stop: no further lookup; `found` stays the last one.
-    if (interrupted()) throw new Error("interrupted");
-    found = await lookUp(spec, lists, name);
-    if (found.known) lookups++;
-    if (!found.known) throw found.error ?? new CdnProtocolError("no answer", `${spec.group}.listZones`);
-    if (proven && !found.row) throw new StaleListError(`${spec.group}.listZones`, name);
-    return found;
-  };
-  try {
-    await withRetry(once, policy, undefined, sleep);
-  } catch {
-    // `found` holds the last lookup: unanswered, or (proven) answered without the zone.
-  }
-  return { ...found, lookups };
 }

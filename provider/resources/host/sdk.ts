@@ -8,23 +8,20 @@
  */
 import * as path from "path";
 
-const PACKAGE = "pulumi-cdn-zones";
-
-/** The `@pulumi/pulumi` range: the peer dependency in package.json, stated once (tests/unit/sdk-floor.test.ts). */
-export const PULUMI_SDK_RANGE: string = ownManifest().peerDependencies["@pulumi/pulumi"];
+/**
+ * The `@pulumi/pulumi` range: the peer dependency in package.json, stated once (tests/unit/sdk-floor.test.ts), read
+ * by the package's own name: the same file from the sources, from dist/ and bundled (release.js).
+ */
+export const PULUMI_SDK_RANGE: string = require("pulumi-cdn-zones/package.json").peerDependencies["@pulumi/pulumi"];
 
 const RANGE = /^>=(\d+\.\d+\.\d+) <(\d+)$/.exec(PULUMI_SDK_RANGE);
-if (!RANGE) throw new Error(`${PACKAGE}: the peer range of @pulumi/pulumi '${PULUMI_SDK_RANGE}' is not '>=X.Y.Z <N'`);
+if (!RANGE)
+  throw new Error(`pulumi-cdn-zones: the peer range of @pulumi/pulumi '${PULUMI_SDK_RANGE}' is not '>=X.Y.Z <N'`);
 
 /** The oldest `@pulumi/pulumi` whose host gives the provider everything it relies on: the floor of the range. */
 export const MIN_PULUMI_SDK = RANGE[1];
 /** The first major version the range leaves out. */
 const BELOW_MAJOR = Number(RANGE[2]);
-
-/** The package's package.json, by its own name: the same file from the sources, from dist/ and bundled (release.js). */
-function ownManifest(): { peerDependencies: Record<string, string> } {
-  return require("pulumi-cdn-zones/package.json");
-}
 
 function parts(v: string): number[] | undefined {
   const m = /^(\d+)\.(\d+)\.(\d+)/.exec(v);
@@ -38,16 +35,13 @@ export function sdkVersionProblem(version: string | undefined): string | undefin
   if (!have) return undefined; // a development build without a version: nothing to compare
   if (have[0] >= BELOW_MAJOR)
     return `@pulumi/pulumi ${version} is not supported by pulumi-cdn-zones (it needs ${PULUMI_SDK_RANGE}): install a ${BELOW_MAJOR - 1}.x version in the project`;
-  for (let i = 0; i < 3; i++) {
-    if (have[i] > need[i]) return undefined;
-    if (have[i] < need[i]) {
-      return (
-        `@pulumi/pulumi ${version} runs this program, but pulumi-cdn-zones needs ${MIN_PULUMI_SDK} or later: ` +
-        `older dynamic-provider hosts do not pass the stack's configuration or keep refreshed inputs. Run \`npm install @pulumi/pulumi@^${BELOW_MAJOR - 1}\` in the project.`
-      );
-    }
-  }
-  return undefined;
+  // The first part that differs decides: none, or a greater one, is new enough.
+  const i = have.findIndex((n, k) => n !== need[k]);
+  if (i < 0 || have[i] > need[i]) return undefined;
+  return (
+    `@pulumi/pulumi ${version} runs this program, but pulumi-cdn-zones needs ${MIN_PULUMI_SDK} or later: ` +
+    `older dynamic-provider hosts do not pass the stack's configuration or keep refreshed inputs. Run \`npm install @pulumi/pulumi@^${BELOW_MAJOR - 1}\` in the project.`
+  );
 }
 
 /**

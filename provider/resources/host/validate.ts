@@ -10,7 +10,7 @@ import { DNS_LABEL } from "../../api/config";
 import { isXmlSafe } from "../../api/encode";
 import { hasUnprintable, preview, printable, printableLines, unprintableChar } from "../../api/terminalText";
 import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
-import { CONTROL_INPUTS, FieldSpec, ZoneSpec } from "../specs";
+import { FieldSpec, ZoneSpec } from "../specs";
 
 /** The engine's placeholder for a value not known until apply (check and diff see it: docs/pulumi-engine.md). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -146,11 +146,7 @@ function nonAsciiHost(value: string): string | undefined {
 /** The longest value the engine may print with a failure of its property (docs/reliability.md). */
 const SHOWN_MAX = 80;
 
-/**
- * Whether the engine may print `value` with a failure of its property: never a secret field's; otherwise a
- * number, a boolean, null, or a string of at most {@link SHOWN_MAX} characters with no character the terminal
- * rule escapes and, for an origin, a host or an address, no credentials. Anything else is reported against the resource.
- */
+/** Whether the engine may print `value` beside a failure of its property (else it is reported against the resource). */
 function showable(field: FieldSpec | undefined, value: unknown): boolean {
   if (field?.secret) return false;
   if (typeof value !== "string") return value === null || ["number", "boolean", "undefined"].includes(typeof value);
@@ -176,7 +172,7 @@ export function printableFailures(result: CheckResult, news: Record<string, unkn
 export function checkInputs(spec: ZoneSpec, news: Record<string, unknown>, storedName?: unknown): CheckResult {
   const failures: CheckFailure[] = [];
   const inputs: Record<string, unknown> = {};
-  const known = new Set<string>([...spec.fields.map((f) => f.input), ...CONTROL_INPUTS, "__provider"]);
+  const known = new Set<string>([...spec.fields.map((f) => f.input), "adopt", "__provider"]);
   const name = news.name === "" ? storedName : news.name;
   const zone =
     typeof name === "string" && name !== UNKNOWN ? `${spec.label} '${printable(name.slice(0, 63))}'` : spec.label;
@@ -188,21 +184,14 @@ export function checkInputs(spec: ZoneSpec, news: Record<string, unknown>, store
       });
   }
   for (const field of spec.fields) {
-    const value = news[field.input];
-    if (value === undefined || value === null) {
+    const given = news[field.input];
+    if (given === undefined || given === null) {
       if (field.required) failures.push({ property: field.input, reason: `${zone}: '${field.input}' is required` });
       continue;
     }
-    if (value === UNKNOWN) {
-      inputs[field.input] = value;
-      continue;
-    }
     // compress is "1"/"0" on the wire; a boolean says the same thing the way a program would.
-    if (field.rule === "compress" && typeof value === "boolean") {
-      inputs[field.input] = value ? "1" : "0";
-      continue;
-    }
-    const problem = fieldProblem(field, value);
+    const value = field.rule === "compress" && typeof given === "boolean" ? (given ? "1" : "0") : given;
+    const problem = value === UNKNOWN ? undefined : fieldProblem(field, value);
     if (problem) failures.push({ property: field.input, reason: `${zone}: '${field.input}' ${problem}` });
     else inputs[field.input] = value;
   }

@@ -16,7 +16,6 @@ export const LIST_TTL_MS = 10_000;
 export const LIST_MAX_AGE_MS = 5 * 60_000;
 
 interface Entry {
-  /** When the call was made. */
   readonly made: number;
   /** Which call it was ({@link ListCache.calls} after it was counted): orders answers without clock ties. */
   readonly seq: number;
@@ -85,16 +84,13 @@ export class ListCache {
   /** listZones calls made, for figures. */
   calls = 0;
 
-  constructor(
-    private readonly client: CdnClient,
-    private readonly ttlMs = LIST_TTL_MS,
-  ) {}
+  constructor(private readonly client: CdnClient) {}
 
   /** The kind's zones, from a recent answer when there is one. */
   list(spec: ZoneSpec): Promise<ZoneRow[]> {
     const hit = this.entries.get(spec.group);
     const now = Date.now();
-    if (hit && now - hit.at < this.ttlMs && now - hit.made < LIST_MAX_AGE_MS) {
+    if (hit && now - hit.at < LIST_TTL_MS && now - hit.made < LIST_MAX_AGE_MS) {
       hit.at = now;
       return hit.rows;
     }
