@@ -86,8 +86,8 @@ test("green, then an id given to another zone: the drift check exits 7 saying so
   expect(up.output).toContain(`this run's refresh found that id ${other.id} holds '${other.name}'`);
   expect(up.output).toContain(`CDN_CONFIRM_IDS=${other.id}`);
   untouched(other, 0);
-  // The rest of the merge is deployed.
-  expect(E().zoneByName("pull", `site-${suffix}`)).toMatchObject({ origin: "https://changed.example.com" });
+  // The rest of the merge is not asserted: steps under way finish, but the engine starts none after a failure
+  // (no --continue-on-error), and whether site's update had started depends on scheduling.
   // The refresh's mark is in the state: a destroy of the resource refuses too.
   expect(await stored("cam1")).toMatchObject({ name: other.name, __unproven: expect.any(String) });
   const destroy = await p.destroy(["--target", await urnOf("cam1")]);
