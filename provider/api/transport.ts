@@ -207,17 +207,15 @@ interface CallContext {
 type Outcome = ReturnType<typeof settleOnce>;
 
 function settleOnce(resolve: (r: Received) => void, reject: (e: Error) => void, cleanup: () => void) {
-  const outcome = {
-    settled: false,
-    fail: (err: Error) => settle(() => reject(err)),
-    succeed: (received: Received) => settle(() => resolve(received)),
-  };
-  const settle = (then: () => void) => {
-    if (outcome.settled) return;
-    outcome.settled = true;
-    cleanup();
-    then();
-  };
+  const once =
+    <A>(then: (a: A) => void) =>
+    (a: A) => {
+      if (outcome.settled) return;
+      outcome.settled = true;
+      cleanup();
+      then(a);
+    };
+  const outcome = { settled: false, fail: once(reject), succeed: once(resolve) };
   return outcome;
 }
 
