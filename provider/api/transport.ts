@@ -14,7 +14,7 @@
 import * as http from "http";
 import * as https from "https";
 import * as zlib from "zlib";
-import { CdnProtocolError, CdnTransportError, errorFromNetwork } from "./errors";
+import { CdnProtocolError, CdnTransportError, errorFromFault, errorFromNetwork } from "./errors";
 import { redact, type Secrets } from "./redact";
 import { parseRetryAfter } from "./retry";
 import { settingRef } from "./config";
@@ -59,11 +59,6 @@ const INFLATERS = new Map<string, () => Inflater>([
   ["br", () => zlib.createBrotliDecompress()],
 ]);
 
-/** A decoded answer: either a value or an XML-RPC fault, plus the server's Date header. */
-export type Answer =
-  | { kind: "value"; value: unknown; serverDate?: string }
-  | { kind: "fault"; faultCode: number; faultString: string; serverDate?: string };
-
 /** Keep-alive HTTP transport shared by all calls of one client. */
 export class Transport {
   private readonly agent: http.Agent;
@@ -91,12 +86,12 @@ export class Transport {
     this.underFirstContact.clear();
   }
 
-  /** Sends one method call; resolves with the decoded answer, rejects with a typed transport/protocol error. */
-  async send(group: string, method: string, params: unknown[], secrets: Secrets): Promise<Answer> {
+  /** Sends one method call; resolves with the answer's value, rejects with a typed error (a fault's: errors.ts). */
+  async send(group: string, method: string, params: unknown[], secrets: Secrets): Promise<unknown> {
     const xml = methodCall(method, params as WireOut[]);
     const received = await this.post(group, method, xml, secrets);
     if (received.status < 200 || received.status >= 300) throw this.statusError(group, method, received, secrets);
-    return decode(method, received, secrets);
+    return decode(method, received, secrets, this.opts.now);
   }
 
   /**
@@ -292,7 +287,8 @@ function describeBody(body: Buffer, secrets: Secrets): string {
   return `: ${redact(hint, secrets)}`;
 }
 
-function decode(method: string, { body, serverDate }: Received, secrets: Secrets): Answer {
+/** The value of an answer; a fault's typed error, with the clocks' skew when the server's Date tells it. */
+function decode(method: string, { body, serverDate }: Received, secrets: Secrets, now: () => number): unknown {
   const text = decodeUtf8(body);
   // Read leniently, the bytes would become U+FFFD in names and values, silently changed.
   if (text === undefined) throw new CdnProtocolError(`body is not valid UTF-8${describeBody(body, secrets)}`, method);
@@ -311,16 +307,13 @@ function decode(method: string, { body, serverDate }: Received, secrets: Secrets
       cut,
     );
   }
-  if (decoded.kind === "value") return { kind: "value", value: decoded.value, serverDate };
+  if (decoded.kind === "value") return decoded.value;
   const { faultCode, faultString } = decoded;
   if (faultCode === undefined && faultString === undefined)
     throw new CdnProtocolError("fault without faultCode or faultString", method);
-  return {
-    kind: "fault",
-    faultCode: faultCodeOf(method, faultCode, secrets),
-    faultString: String(faultString ?? ""),
-    serverDate,
-  };
+  const code = faultCodeOf(method, faultCode, secrets);
+  const skew = serverDate ? Date.parse(serverDate) - now() : NaN;
+  throw errorFromFault(method, code, String(faultString ?? ""), secrets, Number.isFinite(skew) ? skew : undefined);
 }
 
 /** A fault's code as a number: an int, or integer text; anything else is a protocol error, never `Number()`'s guess. */
