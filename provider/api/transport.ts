@@ -14,7 +14,7 @@
 import * as http from "http";
 import * as https from "https";
 import * as zlib from "zlib";
-import { CdnProtocolError, CdnTransportError, errorFromFault, errorFromNetwork } from "./errors";
+import { CdnProtocolError, CdnTransportError, errorFromFault, errorFromNetwork, type NetworkContext } from "./errors";
 import { redact, type Secrets } from "./redact";
 import { parseRetryAfter } from "./retry";
 import { settingRef } from "./config";
@@ -130,8 +130,8 @@ export class Transport {
   /** One POST of one call: the answer's status, body and headers, or a typed error; settled once. */
   private post(group: string, method: string, xml: string, secrets: Secrets): Promise<Received> {
     const payload = Buffer.from(xml, "utf8");
-    const { maxResponseBytes, timeoutMs } = this.opts;
-    const call: CallContext = { method, secrets, maxResponseBytes, timeoutMs, where: this.where(group) };
+    const { maxResponseBytes } = this.opts;
+    const call: CallContext = { method, secrets, maxResponseBytes, where: this.where(group) };
     return new Promise((resolve, reject) => {
       let sent = false;
       const outcome = settleOnce(resolve, reject, () => timer.stop());
@@ -164,7 +164,7 @@ export class Transport {
    * Arms the timeout of one attempt: `firstContactTimeoutMs` while nothing has answered yet (when shorter), re-armed
    * with the whole `timeoutMs`, counted from the start, once any answer arrives. `onTimeout` gets the limit.
    */
-  private startTimer(onTimeout: (limitMs: number, firstContact: FirstContactTimeout) => void): { stop(): void } {
+  private startTimer(onTimeout: (limitMs: number, firstContact: NetworkContext["firstContact"]) => void) {
     const { timeoutMs, firstContactTimeoutMs: first, timers, now } = this.opts;
     const startedAt = now();
     let limit = !this.contacted && first !== undefined && first < timeoutMs ? first : timeoutMs;
@@ -185,16 +185,11 @@ export class Transport {
   }
 }
 
-/** A timeout under the first contact's shorter limit (`true`), before any answer (`"unanswered"`), or after one. */
-type FirstContactTimeout = true | "unanswered" | undefined;
-
 /** What reading the answer of one call needs to know about the call; also the context of its network errors. */
-interface CallContext {
+interface CallContext extends NetworkContext {
   method: string;
   secrets: Secrets;
   maxResponseBytes: number;
-  timeoutMs: number;
-  /** Where the call went, for messages (`Transport.where`). */
   where: string;
 }
 
