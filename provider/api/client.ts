@@ -164,10 +164,7 @@ export class CdnClient {
   private readonly announced = new Set<number>();
   /** Calls retried so far, for figures. */
   retriedCalls = 0;
-  /**
-   * The last call that spent its whole budget on a silent API: later calls fail at once ({@link CdnOutageError}) for
-   * {@link OUTAGE_HOLD_MS} or until a call succeeds, not one timeout budget per zone (15 minutes for 300 zones).
-   */
+  /** The last call that spent its budget on a silent API: calls after it fail at once ({@link CdnOutageError}). */
   private outage?: { error: CdnTransportError; at: number };
   /** The first refusal of the key (not of a method for it): later calls are not sent, and say so in one line each. */
   private refused?: CdnAuthError;

@@ -51,8 +51,9 @@ interface TransportOptions {
 
 type Inflater = zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress;
 
-/** Inflaters for the Content-Encodings a server may send; any other encoding is a protocol error. */
-const INFLATERS = new Map<string, () => Inflater>([
+/** Inflaters for the Content-Encodings a server may send (none for none); any other encoding is a protocol error. */
+const INFLATERS = new Map<string, () => Inflater | undefined>([
+  ["identity", () => undefined],
   ["gzip", () => zlib.createGunzip()],
   ["x-gzip", () => zlib.createGunzip()],
   ["deflate", () => zlib.createInflate()],
@@ -215,14 +216,13 @@ function readResponse(res: http.IncomingMessage, call: CallContext, outcome: Out
   const tooLarge = () =>
     new CdnProtocolError(`response larger than ${max} bytes (the client's maxResponseBytes)`, method);
   if (Number(res.headers["content-length"]) > max) return refuse(res, outcome, tooLarge());
-  const encoding = (res.headers["content-encoding"] ?? "identity").trim().toLowerCase();
-  const identity = encoding === "identity" || encoding === "";
-  const inflater = identity ? undefined : INFLATERS.get(encoding);
-  if (!identity && inflater === undefined) {
+  const encoding = (res.headers["content-encoding"] ?? "").trim().toLowerCase() || "identity";
+  const inflater = INFLATERS.get(encoding);
+  if (inflater === undefined) {
     const what = redact(encoding.slice(0, 40), call.secrets);
     return refuse(res, outcome, new CdnProtocolError(`unsupported Content-Encoding '${what}'`, method));
   }
-  const inflate = inflater?.();
+  const inflate = inflater();
   const overCap = () => refuse(res, outcome, tooLarge(), inflate);
   if (inflate) {
     // The cap holds for the bytes received and inflated alike.
