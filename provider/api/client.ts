@@ -37,7 +37,7 @@ import {
   normalizeUsers,
   normalizeZones,
 } from "./normalize";
-import { kindOfGroup, type ZoneGroup, type ZoneKind } from "./kinds";
+import { kindOfGroup, type ZoneGroup } from "./kinds";
 import type { ReportName } from "./reportShapes";
 import type { ClientGroups, ParamsOf } from "./types";
 import {
@@ -115,17 +115,14 @@ export interface CallEvent {
   retryInMs?: number;
 }
 
-type GroupOf<K extends ZoneKind> = (typeof ZONE_KIND_TABLE)[K]["group"];
-/** The `values` of kind K's create and update, from the kinds' table (zoneFields.ts), through the method table. */
-export type CreateValuesOf<K extends ZoneKind> = ValuesOf<`${GroupOf<K>}.create`>;
-export type UpdateValuesOf<K extends ZoneKind> = ValuesOf<`${GroupOf<K>}.update`>;
-type ValuesOf<N> = N extends WireName ? (ParamsOf<N> extends { values: infer V } ? V : never) : never;
-export type PullCreateValues = CreateValuesOf<"pull">;
-export type PullUpdateValues = UpdateValuesOf<"pull">;
-export type PushCreateValues = CreateValuesOf<"push">;
-export type PushUpdateValues = UpdateValuesOf<"push">;
-export type VodCreateValues = CreateValuesOf<"vod">;
-export type VodUpdateValues = UpdateValuesOf<"vod">;
+/** The `values` of a create or an update, from the kinds' table (zoneFields.ts), through the method table. */
+type ValuesOf<N extends WireName> = ParamsOf<N> extends { values: infer V } ? V : never;
+export type PullCreateValues = ValuesOf<"pullzone.create">;
+export type PullUpdateValues = ValuesOf<"pullzone.update">;
+export type PushCreateValues = ValuesOf<"pushzone.create">;
+export type PushUpdateValues = ValuesOf<"pushzone.update">;
+export type VodCreateValues = ValuesOf<"vodzone.create">;
+export type VodUpdateValues = ValuesOf<"vodzone.update">;
 /** user.update's values: any key with a string value is sent; the named ones are known (docs/client.md). */
 export type UserUpdateValues = Partial<
   Record<(typeof USER_UPDATE_SAMPLE_KEYS)[number] | (typeof USER_UPDATE_KEYS)[number], string>
