@@ -20,7 +20,6 @@ import {
   CdnTransportError,
   CdnValidationError,
   errorFromCreateResult,
-  errorFromFault,
   OUTAGE_HOLD_MS,
   withMessage,
 } from "./errors";
@@ -38,7 +37,7 @@ import {
   normalizeUsers,
   normalizeZones,
 } from "./normalize";
-import { kindOfGroup, type ZoneGroup, type ZoneKind } from "./kinds";
+import { kindOfGroup, type ZoneGroup } from "./kinds";
 import type { ReportName } from "./reportShapes";
 import type { ClientGroups, ParamsOf } from "./types";
 import {
@@ -101,7 +100,8 @@ export function clientOptions(opts: CdnClientOptions) {
       throw new CdnValidationError(name, `must be an integer from ${min} to ${max}`);
     limits[name] = given ?? fallback;
   }
-  return { ...opts, ...(settings as Credentials & Pick<SettingValues, TuningName>), ...limits };
+  const clock = { now: opts.now ?? Date.now, timers: opts.timers ?? { setTimeout, clearTimeout } };
+  return { ...opts, ...(settings as Credentials & Pick<SettingValues, TuningName>), ...limits, ...clock };
 }
 
 /** One attempt of one call, as reported to `onEvent`. */
@@ -115,17 +115,14 @@ export interface CallEvent {
   retryInMs?: number;
 }
 
-type GroupOf<K extends ZoneKind> = (typeof ZONE_KIND_TABLE)[K]["group"];
-/** The `values` of kind K's create and update, from the kinds' table (zoneFields.ts), through the method table. */
-export type CreateValuesOf<K extends ZoneKind> = ValuesOf<`${GroupOf<K>}.create`>;
-export type UpdateValuesOf<K extends ZoneKind> = ValuesOf<`${GroupOf<K>}.update`>;
-type ValuesOf<N> = N extends WireName ? (ParamsOf<N> extends { values: infer V } ? V : never) : never;
-export type PullCreateValues = CreateValuesOf<"pull">;
-export type PullUpdateValues = UpdateValuesOf<"pull">;
-export type PushCreateValues = CreateValuesOf<"push">;
-export type PushUpdateValues = UpdateValuesOf<"push">;
-export type VodCreateValues = CreateValuesOf<"vod">;
-export type VodUpdateValues = UpdateValuesOf<"vod">;
+/** The `values` of a create or an update, from the kinds' table (zoneFields.ts), through the method table. */
+type ValuesOf<N extends WireName> = ParamsOf<N> extends { values: infer V } ? V : never;
+export type PullCreateValues = ValuesOf<"pullzone.create">;
+export type PullUpdateValues = ValuesOf<"pullzone.update">;
+export type PushCreateValues = ValuesOf<"pushzone.create">;
+export type PushUpdateValues = ValuesOf<"pushzone.update">;
+export type VodCreateValues = ValuesOf<"vodzone.create">;
+export type VodUpdateValues = ValuesOf<"vodzone.update">;
 /** user.update's values: any key with a string value is sent; the named ones are known (docs/client.md). */
 export type UserUpdateValues = Partial<
   Record<(typeof USER_UPDATE_SAMPLE_KEYS)[number] | (typeof USER_UPDATE_KEYS)[number], string>
@@ -158,18 +155,13 @@ export class CdnClient {
   private readonly inFlight: Semaphore;
   /** The retry budget and backoff of this client; the create recovery (resources/host/recover.ts) spends the same budget. */
   readonly retryPolicy: Readonly<RetryPolicy>;
-  private readonly now: () => number;
-  private readonly timers: Timers;
-  private readonly onEvent?: (e: CallEvent) => void;
-  private readonly waitNotice: { afterMs: number; attemptTimeoutMs: number; onWaiting?: (n: WaitNotice) => void };
+  /** The options checked, defaults filled in; never the key. */
+  private readonly o: Omit<ReturnType<typeof clientOptions>, "apiKey">;
   /** Attempt numbers of the first contact announced already (once each, however many calls wait). */
   private readonly announced = new Set<number>();
   /** Calls retried so far, for figures. */
   retriedCalls = 0;
-  /**
-   * The last call that spent its whole budget on a silent API: later calls fail at once ({@link CdnOutageError}) for
-   * {@link OUTAGE_HOLD_MS} or until a call succeeds, not one timeout budget per zone (15 minutes for 300 zones).
-   */
+  /** The last call that spent its budget on a silent API: calls after it fail at once ({@link CdnOutageError}). */
   private outage?: { error: CdnTransportError; at: number };
   /** The first refusal of the key (not of a method for it): later calls are not sent, and say so in one line each. */
   private refused?: CdnAuthError;
@@ -177,24 +169,19 @@ export class CdnClient {
   constructor(opts: CdnClientOptions) {
     // The key stays off every object the client holds (the transport keeps its options).
     const { apiKey, ...o } = clientOptions(opts);
+    this.o = o;
     this.baseUrl = o.baseUrl;
     this.apiUserId = o.apiUserId;
     SECRETS.set(this, { apiKey });
     this.inFlight = new Semaphore(o.maxInFlight);
-    this.now = o.now ?? Date.now;
-    this.timers = o.timers ?? { setTimeout, clearTimeout };
-    this.transport = new Transport({ ...o, timers: this.timers, now: this.now, idleSockets: o.maxInFlight });
+    this.transport = new Transport({ ...o, idleSockets: o.maxInFlight });
     this.retryPolicy = {
       retries: o.retries,
       baseDelayMs: o.retryBaseDelayMs,
       maxDelayMs: o.retryMaxDelayMs,
       random: o.random,
-      firstContactRetries: FIRST_CONTACT_RETRIES,
       contacted: () => this.transport.contacted,
     };
-    this.onEvent = o.onEvent;
-    const attemptTimeoutMs = Math.min(o.timeoutMs, o.firstContactTimeoutMs);
-    this.waitNotice = { afterMs: o.waitNoticeAfterMs, attemptTimeoutMs, onWaiting: o.onWaiting };
 
     const groups: Record<string, Record<string, unknown>> = {};
     for (const s of METHOD_LIST as readonly MethodSpec[])
@@ -254,14 +241,14 @@ export class CdnClient {
       throw e instanceof Error ? withMessage(e, redact(e.message, [apiKey, ...passwords])) : e;
     }
     const down = this.outage;
-    if (down && this.now() - down.at < OUTAGE_HOLD_MS)
-      throw new CdnOutageError(method, down.error, this.now() - down.at, this.baseUrl);
+    if (down && this.o.now() - down.at < OUTAGE_HOLD_MS)
+      throw new CdnOutageError(method, down.error, this.o.now() - down.at, this.baseUrl);
     const refused = this.refused;
     if (refused) throw new CdnAuthError(refused.faultCode, refused.faultString, method, undefined, refused.method);
     // A failed attempt is reported once its fate is known, so the event can say when it is retried.
     let failedMs = 0;
     const report = (attempt: number, err: CdnError, retryInMs?: number) =>
-      this.onEvent?.({
+      this.o.onEvent?.({
         method,
         attempt,
         ms: failedMs,
@@ -271,25 +258,20 @@ export class CdnClient {
       });
     const attemptOnce = (attempt: number) =>
       this.inFlight.run(async () => {
-        const date = currentDate(this.now());
+        const date = currentDate(this.o.now());
         const auth = authString(date, apiKey, s.name);
         const secrets = [apiKey, auth, ...passwords];
-        const started = this.now();
+        const started = this.o.now();
         const stopWatch = this.watchFirstContact(method, this.transport.where(s.group), attempt, () =>
           s.idempotent ? retriesAllowed(this.retryPolicy) + 1 : 1,
         );
         try {
-          const answer = await this.transport.send(s.group, method, [this.apiUserId, auth, date, ...wire], secrets);
-          if (answer.kind === "fault") {
-            const skew = answer.serverDate ? Date.parse(answer.serverDate) - this.now() : NaN;
-            const { faultCode, faultString } = answer;
-            throw errorFromFault(method, faultCode, faultString, secrets, Number.isFinite(skew) ? skew : undefined);
-          }
+          const value = await this.transport.send(s.group, method, [this.apiUserId, auth, date, ...wire], secrets);
           this.outage = undefined;
-          this.onEvent?.({ method, attempt, ms: this.now() - started, ok: true });
-          return answer.value;
+          this.o.onEvent?.({ method, attempt, ms: this.o.now() - started, ok: true });
+          return value;
         } catch (e) {
-          failedMs = this.now() - started;
+          failedMs = this.o.now() - started;
           throw e instanceof CdnError
             ? e
             : new CdnError("protocol", redact(String((e as Error)?.message ?? e), secrets), method);
@@ -297,7 +279,7 @@ export class CdnClient {
           stopWatch();
         }
       });
-    const started = this.now();
+    const started = this.o.now();
     try {
       if (!s.idempotent) return await attemptOnce(1);
       return await withRetry(attemptOnce, this.retryPolicy, (err, attempt, delayMs) => {
@@ -310,11 +292,11 @@ export class CdnClient {
       report(e.attempts, e);
       // Only a call that is retried has a budget to speak of; a create's lost answer is recover.ts's to tell.
       const firstContact = !this.transport.contacted && this.retryPolicy.retries > FIRST_CONTACT_RETRIES;
-      const spent = s.idempotent ? afterBudget(e, started, this.now(), firstContact) : e;
+      const spent = s.idempotent ? afterBudget(e, started, this.o.now(), firstContact) : e;
       // The API down or silent (no connection, no answer in time), not one answer lost (a flaky network): hold.
       const silent = spent instanceof CdnTransportError && !(spent instanceof CdnOutageError);
       if (silent && (spent.type === "timeout" || (spent.type === "connection" && !spent.maybeProcessed)))
-        this.outage = { error: spent, at: this.now() };
+        this.outage = { error: spent, at: this.o.now() };
       // A stale or wrong key fails every call alike: said once, the others not sent (a rotation's 500 zones, issue 40).
       if (spent instanceof CdnAuthError && !spent.notGranted && !spent.expired && !spent.refusedAt)
         this.refused ??= spent;
@@ -327,21 +309,22 @@ export class CdnClient {
    * silent or wrong address shows what is awaited; the returned function stops watching (when the attempt ends).
    */
   private watchFirstContact(method: string, url: string, attempt: number, attempts: () => number): () => void {
-    const { afterMs, attemptTimeoutMs, onWaiting } = this.waitNotice;
+    const { waitNoticeAfterMs: afterMs, onWaiting, timers, timeoutMs, firstContactTimeoutMs } = this.o;
     const waited = () => this.transport.contacted || this.announced.has(attempt);
     if (!onWaiting || waited()) return () => undefined;
-    const timer = this.timers.setTimeout(() => {
+    const timer = timers.setTimeout(() => {
       if (waited()) return;
       this.announced.add(attempt);
       const m = attempts();
       const message =
         `waiting for the API at ${url} (${settingRef("baseUrl")}): no answer yet to ${method} after ` +
-        `${formatDuration(afterMs)}, attempt ${attempt} of ${m} (up to ${formatDuration(attemptTimeoutMs)} each ` +
-        `until the API first answers: ${settingRef("firstContactTimeoutMs")})`;
+        `${formatDuration(afterMs)}, attempt ${attempt} of ${m} (up to ` +
+        `${formatDuration(Math.min(timeoutMs, firstContactTimeoutMs))} each until the API first answers: ` +
+        `${settingRef("firstContactTimeoutMs")})`;
       onWaiting({ method, url, attempt, attempts: m, waitedMs: afterMs, message });
     }, afterMs);
     if (typeof timer === "object") timer.unref();
-    return () => this.timers.clearTimeout(timer);
+    return () => timers.clearTimeout(timer);
   }
 
   /**

@@ -22,9 +22,7 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Randomness for the jitter; injectable so tests are reproducible. */
   random?: () => number;
-  /** Attempts after the first (at most `retries`) while `contacted()` says nothing has answered yet. */
-  firstContactRetries?: number;
-  /** Whether the API has answered once (any HTTP answer); the client's transport knows. */
+  /** Whether the API has answered once (the transport knows); until then, at most {@link FIRST_CONTACT_RETRIES}. */
   contacted?: () => boolean;
 }
 
@@ -43,8 +41,7 @@ export const RATE_LIMITED_RETRIES = 30;
  * (`err`) got no answer in time, unless `capTimeouts` is false (a create's recovery keeps its whole budget).
  */
 export function retriesAllowed(policy: RetryPolicy, err?: unknown, capTimeouts = true): number {
-  if (policy.firstContactRetries !== undefined && policy.contacted && !policy.contacted())
-    return Math.min(policy.retries, policy.firstContactRetries);
+  if (policy.contacted?.() === false) return Math.min(policy.retries, FIRST_CONTACT_RETRIES);
   if (!(err instanceof CdnTransportError)) return policy.retries;
   if (err.type === "timeout" && capTimeouts) return Math.min(policy.retries, SILENT_RETRIES);
   return policy.retries + (policy.retries > 0 && err.status === 429 ? RATE_LIMITED_RETRIES : 0);

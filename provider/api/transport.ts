@@ -14,7 +14,7 @@
 import * as http from "http";
 import * as https from "https";
 import * as zlib from "zlib";
-import { CdnProtocolError, CdnTransportError, errorFromNetwork } from "./errors";
+import { CdnProtocolError, CdnTransportError, errorFromFault, errorFromNetwork, type NetworkContext } from "./errors";
 import { redact, type Secrets } from "./redact";
 import { parseRetryAfter } from "./retry";
 import { settingRef } from "./config";
@@ -51,18 +51,14 @@ interface TransportOptions {
 
 type Inflater = zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress;
 
-/** Inflaters for the Content-Encodings a server may send; any other encoding is a protocol error. */
-const INFLATERS = new Map<string, () => Inflater>([
+/** Inflaters for the Content-Encodings a server may send (none for none); any other encoding is a protocol error. */
+const INFLATERS = new Map<string, () => Inflater | undefined>([
+  ["identity", () => undefined],
   ["gzip", () => zlib.createGunzip()],
   ["x-gzip", () => zlib.createGunzip()],
   ["deflate", () => zlib.createInflate()],
   ["br", () => zlib.createBrotliDecompress()],
 ]);
-
-/** A decoded answer: either a value or an XML-RPC fault, plus the server's Date header. */
-export type Answer =
-  | { kind: "value"; value: unknown; serverDate?: string }
-  | { kind: "fault"; faultCode: number; faultString: string; serverDate?: string };
 
 /** Keep-alive HTTP transport shared by all calls of one client. */
 export class Transport {
@@ -91,12 +87,12 @@ export class Transport {
     this.underFirstContact.clear();
   }
 
-  /** Sends one method call; resolves with the decoded answer, rejects with a typed transport/protocol error. */
-  async send(group: string, method: string, params: unknown[], secrets: Secrets): Promise<Answer> {
+  /** Sends one method call; resolves with the answer's value, rejects with a typed error (a fault's: errors.ts). */
+  async send(group: string, method: string, params: unknown[], secrets: Secrets): Promise<unknown> {
     const xml = methodCall(method, params as WireOut[]);
     const received = await this.post(group, method, xml, secrets);
     if (received.status < 200 || received.status >= 300) throw this.statusError(group, method, received, secrets);
-    return decode(method, received, secrets);
+    return decode(method, received, secrets, this.opts.now);
   }
 
   /**
@@ -135,8 +131,8 @@ export class Transport {
   /** One POST of one call: the answer's status, body and headers, or a typed error; settled once. */
   private post(group: string, method: string, xml: string, secrets: Secrets): Promise<Received> {
     const payload = Buffer.from(xml, "utf8");
-    const { maxResponseBytes, timeoutMs } = this.opts;
-    const call: CallContext = { method, secrets, maxResponseBytes, timeoutMs, where: this.where(group) };
+    const { maxResponseBytes } = this.opts;
+    const call: CallContext = { method, secrets, maxResponseBytes, where: this.where(group) };
     return new Promise((resolve, reject) => {
       let sent = false;
       const outcome = settleOnce(resolve, reject, () => timer.stop());
@@ -169,7 +165,7 @@ export class Transport {
    * Arms the timeout of one attempt: `firstContactTimeoutMs` while nothing has answered yet (when shorter), re-armed
    * with the whole `timeoutMs`, counted from the start, once any answer arrives. `onTimeout` gets the limit.
    */
-  private startTimer(onTimeout: (limitMs: number, firstContact: FirstContactTimeout) => void): { stop(): void } {
+  private startTimer(onTimeout: (limitMs: number, firstContact: NetworkContext["firstContact"]) => void) {
     const { timeoutMs, firstContactTimeoutMs: first, timers, now } = this.opts;
     const startedAt = now();
     let limit = !this.contacted && first !== undefined && first < timeoutMs ? first : timeoutMs;
@@ -190,16 +186,11 @@ export class Transport {
   }
 }
 
-/** A timeout under the first contact's shorter limit (`true`), before any answer (`"unanswered"`), or after one. */
-type FirstContactTimeout = true | "unanswered" | undefined;
-
 /** What reading the answer of one call needs to know about the call; also the context of its network errors. */
-interface CallContext {
+interface CallContext extends NetworkContext {
   method: string;
   secrets: Secrets;
   maxResponseBytes: number;
-  timeoutMs: number;
-  /** Where the call went, for messages (`Transport.where`). */
   where: string;
 }
 
@@ -207,17 +198,15 @@ interface CallContext {
 type Outcome = ReturnType<typeof settleOnce>;
 
 function settleOnce(resolve: (r: Received) => void, reject: (e: Error) => void, cleanup: () => void) {
-  const outcome = {
-    settled: false,
-    fail: (err: Error) => settle(() => reject(err)),
-    succeed: (received: Received) => settle(() => resolve(received)),
-  };
-  const settle = (then: () => void) => {
-    if (outcome.settled) return;
-    outcome.settled = true;
-    cleanup();
-    then();
-  };
+  const once =
+    <A>(then: (a: A) => void) =>
+    (a: A) => {
+      if (outcome.settled) return;
+      outcome.settled = true;
+      cleanup();
+      then(a);
+    };
+  const outcome = { settled: false, fail: once(reject), succeed: once(resolve) };
   return outcome;
 }
 
@@ -227,14 +216,13 @@ function readResponse(res: http.IncomingMessage, call: CallContext, outcome: Out
   const tooLarge = () =>
     new CdnProtocolError(`response larger than ${max} bytes (the client's maxResponseBytes)`, method);
   if (Number(res.headers["content-length"]) > max) return refuse(res, outcome, tooLarge());
-  const encoding = (res.headers["content-encoding"] ?? "identity").trim().toLowerCase();
-  const identity = encoding === "identity" || encoding === "";
-  const inflater = identity ? undefined : INFLATERS.get(encoding);
-  if (!identity && inflater === undefined) {
+  const encoding = (res.headers["content-encoding"] ?? "").trim().toLowerCase() || "identity";
+  const inflater = INFLATERS.get(encoding);
+  if (inflater === undefined) {
     const what = redact(encoding.slice(0, 40), call.secrets);
     return refuse(res, outcome, new CdnProtocolError(`unsupported Content-Encoding '${what}'`, method));
   }
-  const inflate = inflater?.();
+  const inflate = inflater();
   const overCap = () => refuse(res, outcome, tooLarge(), inflate);
   if (inflate) {
     // The cap holds for the bytes received and inflated alike.
@@ -294,7 +282,8 @@ function describeBody(body: Buffer, secrets: Secrets): string {
   return `: ${redact(hint, secrets)}`;
 }
 
-function decode(method: string, { body, serverDate }: Received, secrets: Secrets): Answer {
+/** The value of an answer; a fault's typed error, with the clocks' skew when the server's Date tells it. */
+function decode(method: string, { body, serverDate }: Received, secrets: Secrets, now: () => number): unknown {
   const text = decodeUtf8(body);
   // Read leniently, the bytes would become U+FFFD in names and values, silently changed.
   if (text === undefined) throw new CdnProtocolError(`body is not valid UTF-8${describeBody(body, secrets)}`, method);
@@ -313,16 +302,13 @@ function decode(method: string, { body, serverDate }: Received, secrets: Secrets
       cut,
     );
   }
-  if (decoded.kind === "value") return { kind: "value", value: decoded.value, serverDate };
+  if (decoded.kind === "value") return decoded.value;
   const { faultCode, faultString } = decoded;
   if (faultCode === undefined && faultString === undefined)
     throw new CdnProtocolError("fault without faultCode or faultString", method);
-  return {
-    kind: "fault",
-    faultCode: faultCodeOf(method, faultCode, secrets),
-    faultString: String(faultString ?? ""),
-    serverDate,
-  };
+  const code = faultCodeOf(method, faultCode, secrets);
+  const skew = serverDate ? Date.parse(serverDate) - now() : NaN;
+  throw errorFromFault(method, code, String(faultString ?? ""), secrets, Number.isFinite(skew) ? skew : undefined);
 }
 
 /** A fault's code as a number: an int, or integer text; anything else is a protocol error, never `Number()`'s guess. */

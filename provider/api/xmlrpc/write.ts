@@ -78,30 +78,30 @@ function writeValue(value: WireOut, out: string[]): void {
   }
 }
 
+/** A document: `open`, each value between `<tag>` and `</tag>` (a `<param>`, a `<fault>`), then `close`. */
+function document(open: string, tag: string, values: readonly WireOut[], close: string): string {
+  const out: string[] = [XML_HEAD, open];
+  for (const v of values) {
+    out.push(`<${tag}>`);
+    writeValue(v, out);
+    out.push(`</${tag}>`);
+  }
+  out.push(close, "\n");
+  return out.join("");
+}
+
 /** A methodCall of `method` with positional `params` (the client's request). */
 export function methodCall(method: string, params: readonly WireOut[]): string {
-  const out: string[] = [XML_HEAD, `<methodCall><methodName>${escapeText(method)}</methodName><params>`];
-  for (const p of params) {
-    out.push("<param>");
-    writeValue(p, out);
-    out.push("</param>");
-  }
-  out.push("</params></methodCall>\n");
-  return out.join("");
+  const name = `<methodName>${escapeText(method)}</methodName>`;
+  return document(`<methodCall>${name}<params>`, "param", params, "</params></methodCall>");
 }
 
 /** A methodResponse carrying one value. */
 export function methodResponse(value: WireOut): string {
-  const out: string[] = [XML_HEAD, "<methodResponse><params><param>"];
-  writeValue(value, out);
-  out.push("</param></params></methodResponse>\n");
-  return out.join("");
+  return document("<methodResponse><params>", "param", [value], "</params></methodResponse>");
 }
 
 /** A methodResponse carrying a fault struct `{faultCode, faultString}`. */
 export function faultResponse(faultCode: number, faultString: string): string {
-  const out: string[] = [XML_HEAD, "<methodResponse><fault>"];
-  writeValue({ faultCode, faultString }, out);
-  out.push("</fault></methodResponse>\n");
-  return out.join("");
+  return document("<methodResponse>", "fault", [{ faultCode, faultString }], "</methodResponse>");
 }
