@@ -103,8 +103,7 @@ async function report<R extends RangeName>(
   args: ReportArgsOf<R>,
   opts?: FunctionOptions,
 ): Promise<ReportResultOf<R>> {
-  const params = findMethod(`report.${fn}`)!.params;
-  const own = params.filter((p) => !PAGED.has(p.name));
+  const own = findMethod(`report.${fn}`)!.params.filter((p) => !PAGED.has(p.name));
   const a = checkArgs(fn, args, [...own.map(argName), ...PAGING_ARGS]);
   const wire: Record<string, unknown> = {};
   // sortBy entries renamed to wire columns, text checked for control characters; the client checks the rest, once.

@@ -7,7 +7,7 @@ import { CdnAuthError, CdnError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { isZoneKind, kindInfo, kindOfType, ZONE_KINDS, type ZoneKind, type ZoneType } from "../api/kinds";
 import { levenshtein } from "../api/levenshtein";
-import { checkArgs, stringArg } from "./args";
+import { checkArgs, given, stringArg } from "./args";
 import { FunctionOptions, FunctionOutputOptions } from "./connection";
 import { outputForm, settle } from "./outputForm";
 import { listKind, type ZoneInfo } from "./zoneList";
@@ -25,7 +25,7 @@ function zoneKindArg(fn: string, v: unknown): ZoneKind {
   if (kind) return kind;
   throw new CdnValidationError(
     "kind",
-    `must be one of ${ZONE_KINDS.join(", ")} (or ${ZONE_KINDS.map((k) => kindInfo(k).type).join(", ")}), got ${typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v}`,
+    `must be one of ${ZONE_KINDS.join(", ")} (or ${ZONE_KINDS.map((k) => kindInfo(k).type).join(", ")}), got ${given(v)}`,
     fn,
   );
 }
@@ -213,8 +213,7 @@ export async function getUnmanagedZones(
   return result;
 }
 
-export interface GetUnmanagedZonesOutputArgs {
-  managed: ManagedZone[] | pulumi.Output<ManagedZone[]>;
+export interface GetUnmanagedZonesOutputArgs extends Pick<GetUnmanagedZonesArgs, "managed"> {
   kinds?: pulumi.Input<ZoneKind[]>;
 }
 
