@@ -151,14 +151,13 @@ async function listPending(
   pending: { op: Operation; kind: ZoneKind }[],
 ): Promise<{ account: string; listings: Partial<Record<ZoneKind, ZoneRow[][]>> }> {
   return withAccount(stack, env, run, async (client, account) => {
-    const first = await listKinds(client, [...new Set(pending.map((p) => p.kind))]);
     const listings: Partial<Record<ZoneKind, ZoneRow[][]>> = {};
-    for (const { kind } of pending) listings[kind] = [first[kind] ?? []];
-    const again = pending.filter(({ op, kind }) => !rowByLabel(listings[kind]![0], String(op.resource.inputs?.name)));
-    if (again.length) {
-      const second = await listKinds(client, [...new Set(again.map((p) => p.kind))]);
-      for (const { kind } of again) if (listings[kind]!.length < 2) listings[kind]!.push(second[kind] ?? []);
-    }
+    const list = async (creates: typeof pending) => {
+      const rows = await listKinds(client, [...new Set(creates.map((p) => p.kind))]);
+      for (const [kind, listed] of Object.entries(rows)) (listings[kind as ZoneKind] ??= []).push(listed ?? []);
+    };
+    await list(pending);
+    await list(pending.filter(({ op, kind }) => !rowByLabel(listings[kind]![0], String(op.resource.inputs?.name))));
     return { account, listings };
   });
 }
