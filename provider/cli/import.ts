@@ -83,11 +83,7 @@ function listingHint(e: unknown, kind: ZoneKind, kinds: readonly ZoneKind[]): st
  * An adopted zone's `cdnUrl` is built from cdn:companyAlias and cdn:cdnDomain (only a create's answer holds
  * `cdn_url`): the commands setting those the stack lacks, with CDN_COMPANY_ALIAS / CDN_CDN_DOMAIN when set.
  */
-function deliveryConfig(
-  program: GeneratedProgram,
-  env: NodeJS.ProcessEnv,
-  stack: ConfigLookup,
-): ImportResult["deliveryConfig"] {
+function deliveryConfig(program: GeneratedProgram, env: NodeJS.ProcessEnv, stack: ConfigLookup) {
   const withUrl = ZONE_KINDS.some((k) => program.counts[k] > 0 && specOf(k).computed.some((c) => c.deliveryHost));
   if (!withUrl) return { commands: [], known: false };
   const inStack = resolve({ config: stack }, ["companyAlias", "cdnDomain"]).values;

@@ -64,11 +64,7 @@ const BY_HAND = (id: number) =>
  * create's {@link LISTED_UP_TO}), holding what the create sent, beyond its name too; a create is dropped as having
  * made nothing only when two listings agree.
  */
-export function settle(
-  d: Deployment,
-  listings: Partial<Record<ZoneKind, ZoneRow[][]>>,
-  account: string,
-): { deployment: Deployment; verdicts: Verdict[] } {
+export function settle(d: Deployment, listings: Partial<Record<ZoneKind, ZoneRow[][]>>, account: string) {
   const resources = [...(d.resources ?? [])];
   const recorded = resources.map((r) => r.outputs?.account).find((a) => typeof a === "string");
   if (recorded !== undefined && recorded !== account)
@@ -227,11 +223,7 @@ export async function settleStack(
  * state no longer holds in its StackId's `retired` output, where the provider reads them (host/identity.ts). The
  * StackId of a restore gets the id the tag kept. Returns the tag's new value when it changed.
  */
-export function keepRecord(
-  d: Deployment,
-  record: { instance?: string; zones: string[] },
-  restore = false,
-): { tag?: string; changed: boolean; line: string } {
+export function keepRecord(d: Deployment, record: { instance?: string; zones: string[] }, restore = false) {
   const stackId = stackIdOf(d.resources) as (StateResource & { outputs: Props }) | undefined;
   if (restore && stackId) stackId.outputs = { ...stackId.outputs, nonce: record.instance };
   const held = heldZones(d.resources ?? []).filter((z) => z.kind);

@@ -107,12 +107,7 @@ export function purgeUrlsOutput(args: PurgeUrlsOutputArgs, opts?: FunctionOutput
 }
 
 /** The purgeAllCache argument for a zone reference; `undefined` while a preview cannot know it yet. */
-async function resolveZoneTarget(
-  fn: string,
-  zone: unknown,
-  explicitAlias: string | undefined,
-  opts?: FunctionOptions,
-): Promise<{ target?: string; pending?: string }> {
+async function resolveZoneTarget(fn: string, zone: unknown, explicitAlias: string | undefined, opts?: FunctionOptions) {
   const configured = explicitAlias || company(opts).companyAlias;
   const z: PurgeableZone = isZoneObject(zone) ? zone : { name: zone as pulumi.Input<string> };
   const [name, cdnUrl] = await Promise.all([settle(z.name), settle(z.cdnUrl)]);
