@@ -15,14 +15,6 @@ export interface ImportResult extends GeneratedProgram {
   deliveryConfig: { commands: string[]; known: boolean };
 }
 
-/** The stack's config below the environment: flags, then `CDN_*`, then the stack's `cdn:*` decide. */
-export function belowEnvironment(stack: ConfigLookup, env: NodeJS.ProcessEnv): ConfigLookup {
-  return (key) => {
-    const name = SETTING_NAMES.find((n) => SETTINGS[n].configKey === key);
-    return name && env[SETTINGS[name].env] ? undefined : stack(key);
-  };
-}
-
 /** Lists, filters and renders; the connection from the flags, else `env`, else `stack`'s `cdn:*` config. */
 export async function importZones(
   options: ImportOptions,
@@ -30,7 +22,11 @@ export async function importZones(
   env: NodeJS.ProcessEnv = process.env,
   stack: ConfigLookup = () => undefined,
 ): Promise<ImportResult> {
-  const config = belowEnvironment(stack, env);
+  // The stack's config, below the environment: a setting `CDN_*` gives hides the stack's.
+  const config: ConfigLookup = (key) => {
+    const name = SETTING_NAMES.find((n) => SETTINGS[n].configKey === key);
+    return name && env[SETTINGS[name].env] ? undefined : stack(key);
+  };
   const creds = resolveCredentials({ explicit: options, config, env });
   const managed = options.excludeState.flatMap(readManagedZones);
   const client = new CdnClient(creds);
