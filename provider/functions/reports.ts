@@ -90,11 +90,7 @@ function companyArg(fn: string, v: unknown): number | string | undefined {
 }
 
 /** A report over its table entry's parameters (module doc); a bare number the server sent is `total`, rows empty. */
-async function report<R extends RangeName>(
-  fn: R,
-  args: ReportArgsOf<R>,
-  opts?: FunctionOptions,
-): Promise<ReportResultOf<R>> {
+async function report<R extends RangeName>(fn: R, args: ReportArgsOf<R>, opts?: FunctionOptions) {
   const own = findMethod(`report.${fn}`)!.params.filter((p) => !PAGED.has(p.name));
   const a = checkArgs(fn, args, [...own.map(argName), ...PAGING_ARGS]);
   const wire: Record<string, unknown> = {};
