@@ -4,6 +4,7 @@
  */
 import * as fs from "fs";
 import { parseArgs } from "util";
+import type { CredentialName } from "../api/config";
 import { isZoneKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
 import { LANGUAGES, type Language } from "./program";
 import type { BackendStack } from "./state";
@@ -57,10 +58,7 @@ export const isCommand = (word: string | undefined): boolean =>
 /** A usage error: printed with the usage text, exit status 2. */
 export class UsageError extends Error {}
 
-export interface ImportOptions {
-  baseUrl?: string;
-  apiUserId?: string;
-  apiKey?: string;
+export interface ImportOptions extends Partial<Record<CredentialName, string>> {
   kinds: ZoneKind[];
   excludeState: string[];
   out?: string;

@@ -9,7 +9,7 @@ import { describeAccount } from "../resources/host/identity";
 import { specOf } from "../resources/specs";
 import type { ZoneRow } from "../resources/host/zoneLookup";
 import { listKinds, runPulumi, withAccount, type PulumiRunner } from "./stackConfig";
-import { code } from "./summary";
+import { code, type Step } from "./summary";
 import { kindAtEndOf, ofAccount, readStacks, stacksWith, type BackendStack, type StackZone } from "./state";
 
 const ORDER = ["conflict", "unmanaged", "retired", "managed"] as const;
@@ -91,11 +91,7 @@ export function markdown(c: Coverage): string {
  * The ownership gate of stack `stack`'s preview (`pulumi preview --json`): a create, adoption or take-back of a zone
  * another stack manages fails it (exit 4), naming that stack; one another stack retired is said.
  */
-export function gate(
-  preview: { steps?: { op?: string; newState?: { type?: string; inputs?: Record<string, unknown> } }[] },
-  stack: string,
-  c: Coverage,
-): { text: string; code: number } {
+export function gate(preview: { steps?: Partial<Step>[] }, stack: string, c: Coverage): { text: string; code: number } {
   const lines: string[] = [];
   for (const { op, newState } of preview.steps ?? []) {
     const kind = kindAtEndOf(newState?.type);

@@ -1,7 +1,7 @@
 /** `cdn-zones import`: lists the account's zones, leaves out those the given stacks manage, renders the program. */
 import { CdnClient } from "../api/client";
 import { resolve, resolveCredentials, SETTINGS, SETTING_NAMES, settingRef, type ConfigLookup } from "../api/config";
-import { perKind, ZONE_KINDS, type ZoneKind } from "../api/kinds";
+import { ZONE_KINDS, type ZoneKind } from "../api/kinds";
 import { CdnAuthError, CdnProtocolError, CdnTransportError } from "../api/errors";
 import type { ImportOptions } from "./args";
 import { GeneratedProgram, ListedZone, renderProgram } from "./program";
@@ -11,18 +11,8 @@ import { accountOf } from "../resources/host/identity";
 import { printable } from "../api/terminalText";
 
 export interface ImportResult extends GeneratedProgram {
-  /** Zones left out because a state file names them, by kind. */
-  excluded: Record<ZoneKind, number>;
   /** The `pulumi config set` commands of cdn:companyAlias and cdn:cdnDomain, `known` when not placeholders. */
   deliveryConfig: { commands: string[]; known: boolean };
-}
-
-/** The stack's config below the environment: flags, then `CDN_*`, then the stack's `cdn:*` decide. */
-export function belowEnvironment(stack: ConfigLookup, env: NodeJS.ProcessEnv): ConfigLookup {
-  return (key) => {
-    const name = SETTING_NAMES.find((n) => SETTINGS[n].configKey === key);
-    return name && env[SETTINGS[name].env] ? undefined : stack(key);
-  };
 }
 
 /** Lists, filters and renders; the connection from the flags, else `env`, else `stack`'s `cdn:*` config. */
@@ -32,14 +22,17 @@ export async function importZones(
   env: NodeJS.ProcessEnv = process.env,
   stack: ConfigLookup = () => undefined,
 ): Promise<ImportResult> {
-  const config = belowEnvironment(stack, env);
+  // The stack's config, below the environment: a setting `CDN_*` gives hides the stack's.
+  const config: ConfigLookup = (key) => {
+    const name = SETTING_NAMES.find((n) => SETTINGS[n].configKey === key);
+    return name && env[SETTINGS[name].env] ? undefined : stack(key);
+  };
   const creds = resolveCredentials({ explicit: options, config, env });
   const managed = options.excludeState.flatMap(readManagedZones);
   const client = new CdnClient(creds);
   const account = accountOf(creds.baseUrl, creds.apiUserId);
   const [holders, retirers] = (["held", "retired"] as const).map((k) => stacksWith(options.stacks ?? [], k, account));
   const zones: ListedZone[] = [];
-  const excluded = perKind(() => 0);
   try {
     for (const kind of options.kinds) {
       const spec = specOf(kind);
@@ -56,11 +49,9 @@ export async function importZones(
         else if (retirer) progress(`${zone} was retired by stack ${retirer}: adopting it takes it from that stack`);
         return !holder && !holds(managed, kind, id);
       });
-      excluded[kind] = rows.length - kept.length;
+      const excluded = rows.length - kept.length;
       for (const row of kept) zones.push({ kind, row });
-      progress(
-        `${spec.label}s: ${rows.length} listed${excluded[kind] ? `, ${excluded[kind]} already in the stack's state` : ""}`,
-      );
+      progress(`${spec.label}s: ${rows.length} listed${excluded ? `, ${excluded} already in the stack's state` : ""}`);
     }
   } finally {
     client.close();
@@ -71,7 +62,7 @@ export async function importZones(
     "and brings it to the values declared here (passwords included). Review before the first up; see docs/migration.md.",
   ];
   const program = renderProgram(zones, header, options.language);
-  return { ...program, excluded, deliveryConfig: deliveryConfig(program, env, stack) };
+  return { ...program, deliveryConfig: deliveryConfig(program, env, stack) };
 }
 
 /** What to do after a failed listing: the setting to check when every kind fails alike, else the other kinds. */
@@ -88,11 +79,7 @@ function listingHint(e: unknown, kind: ZoneKind, kinds: readonly ZoneKind[]): st
  * An adopted zone's `cdnUrl` is built from cdn:companyAlias and cdn:cdnDomain (only a create's answer holds
  * `cdn_url`): the commands setting those the stack lacks, with CDN_COMPANY_ALIAS / CDN_CDN_DOMAIN when set.
  */
-function deliveryConfig(
-  program: GeneratedProgram,
-  env: NodeJS.ProcessEnv,
-  stack: ConfigLookup,
-): ImportResult["deliveryConfig"] {
+function deliveryConfig(program: GeneratedProgram, env: NodeJS.ProcessEnv, stack: ConfigLookup) {
   const withUrl = ZONE_KINDS.some((k) => program.counts[k] > 0 && specOf(k).computed.some((c) => c.deliveryHost));
   if (!withUrl) return { commands: [], known: false };
   const inStack = resolve({ config: stack }, ["companyAlias", "cdnDomain"]).values;

@@ -17,8 +17,8 @@ import { fieldProblem } from "../resources/host/validate";
  */
 const literal = (s: string): string =>
   printable(JSON.stringify(s)).replace(/[\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
-/** A `//` comment holding `text` on one line, escaped as `literal` escapes it. */
-const comment = (text: string): string => `// ${literal(text).slice(1, -1)}`;
+/** A comment (`//`, or `mark`) holding `text` on one line, escaped as `literal` escapes it. */
+const comment = (text: string, mark = "//"): string => `${mark} ${literal(text).slice(1, -1)}`;
 
 /**
  * Hands out names unique among those given before, compared lower-cased (config keys that differ only in case would
@@ -143,14 +143,14 @@ export function renderProgram(
   const passwords = entries.flatMap((e) =>
     e.password ? [{ configKey: e.password, kind: e.kind, zoneName: e.inputs[0][1] }] : [],
   );
-  const text = WRITERS[language](entries, header.map(comment));
+  const text = WRITERS[language](entries, header);
   return { text, passwords, counts, skipped };
 }
 
 const PASSWORDS_NOTE = "Passwords cannot be read from the API: each comes from the stack's secret config.";
 
 /** The program in each language; every server value goes through `literal` or `comment` . */
-const WRITERS: Record<Language, (entries: Entry[], header: string[]) => string> = {
+const WRITERS: Record<Language, (entries: Entry[], header: readonly string[]) => string> = {
   typescript(entries, header) {
     const withPassword = entries.some((e) => e.password);
     const classes = ZONE_KINDS.filter((k) => entries.some((e) => e.kind === k)).map((k) => kindInfo(k).type);
@@ -161,7 +161,7 @@ const WRITERS: Record<Language, (entries: Entry[], header: string[]) => string> 
       return `${comment(e.title)}\nconst ${e.variable} = new ${e.type}(${literal(e.resource)}, {\n${lines.join("\n")}\n});`;
     });
     return [
-      ...header,
+      ...header.map((l) => comment(l)),
       ...(withPassword ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
       ...(classes.length ? [`import { ${classes.join(", ")} } from "pulumi-cdn-zones";`] : []),
       "",
@@ -179,15 +179,14 @@ const WRITERS: Record<Language, (entries: Entry[], header: string[]) => string> 
     // A double-quoted YAML scalar takes JSON's escapes. Pulumi YAML then reads `${` as an interpolation and `$$` as
     // `$` (pulumi-yaml ast/interpolation.go): every `$` is written `$$`, so no value interpolates or loses a `$`.
     const str = (s: string) => literal(s).replace(/\$/g, () => "$$");
-    const hash = (lines: string[]) => lines.map((l) => `#${l.slice(2)}`);
     // The project's name: Pulumi.yaml needs one; a team renames it to their own before the first `up`.
-    const out = [...hash(header), "name: cdn-zones", "runtime: yaml"];
+    const out = [...header.map((l) => comment(l, "#")), "name: cdn-zones", "runtime: yaml"];
     const secret = entries.filter((e) => e.password);
     if (secret.length) out.push(`# ${PASSWORDS_NOTE}`, "config:");
     for (const e of secret) out.push(`  ${e.password}:`, "    type: string", "    secret: true");
     out.push("resources:");
     for (const e of entries) {
-      out.push(`  ${hash([comment(e.title)])[0]}`, `  ${str(e.resource)}:`, `    type: cdn:index:${e.type}`);
+      out.push(`  ${comment(e.title, "#")}`, `  ${str(e.resource)}:`, `    type: cdn:index:${e.type}`);
       out.push("    properties:", ...e.inputs.map(([k, v]) => `      ${k}: ${str(v)}`));
       if (e.password) out.push(`      password: \${${e.password}}`);
       // The options the package's classes and the SDKs set (zoneResource.ts): a removal of a kept zone previews `[retain]`.
@@ -206,12 +205,12 @@ const WRITERS: Record<Language, (entries: Entry[], header: string[]) => string> 
   },
   python(entries, header) {
     const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-    const out = [...header.map((l) => `#${l.slice(2)}`), "import pulumi", "import pulumi_cdn as cdn", ""];
+    const out = [...header.map((l) => comment(l, "#")), "import pulumi", "import pulumi_cdn as cdn", ""];
     if (entries.some((e) => e.password)) out.push(`# ${PASSWORDS_NOTE}`, "config = pulumi.Config()", "");
     for (const e of entries) {
       const args = e.inputs.map(([k, v]) => `    ${snake(k)}=${literal(v)},`);
       if (e.password) args.push(`    password=config.require_secret(${literal(e.password)}),`);
-      out.push(`#${comment(e.title).slice(2)}`, `${snake(e.variable)} = cdn.${e.type}(`, `    ${literal(e.resource)},`);
+      out.push(comment(e.title, "#"), `${snake(e.variable)} = cdn.${e.type}(`, `    ${literal(e.resource)},`);
       out.push(...args, "    adopt=True,", ")", "");
     }
     out.push(

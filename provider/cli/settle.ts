@@ -64,11 +64,7 @@ const BY_HAND = (id: number) =>
  * create's {@link LISTED_UP_TO}), holding what the create sent, beyond its name too; a create is dropped as having
  * made nothing only when two listings agree.
  */
-export function settle(
-  d: Deployment,
-  listings: Partial<Record<ZoneKind, ZoneRow[][]>>,
-  account: string,
-): { deployment: Deployment; verdicts: Verdict[] } {
+export function settle(d: Deployment, listings: Partial<Record<ZoneKind, ZoneRow[][]>>, account: string) {
   const resources = [...(d.resources ?? [])];
   const recorded = resources.map((r) => r.outputs?.account).find((a) => typeof a === "string");
   if (recorded !== undefined && recorded !== account)
@@ -151,14 +147,13 @@ async function listPending(
   pending: { op: Operation; kind: ZoneKind }[],
 ): Promise<{ account: string; listings: Partial<Record<ZoneKind, ZoneRow[][]>> }> {
   return withAccount(stack, env, run, async (client, account) => {
-    const first = await listKinds(client, [...new Set(pending.map((p) => p.kind))]);
     const listings: Partial<Record<ZoneKind, ZoneRow[][]>> = {};
-    for (const { kind } of pending) listings[kind] = [first[kind] ?? []];
-    const again = pending.filter(({ op, kind }) => !rowByLabel(listings[kind]![0], String(op.resource.inputs?.name)));
-    if (again.length) {
-      const second = await listKinds(client, [...new Set(again.map((p) => p.kind))]);
-      for (const { kind } of again) if (listings[kind]!.length < 2) listings[kind]!.push(second[kind] ?? []);
-    }
+    const list = async (creates: typeof pending) => {
+      const rows = await listKinds(client, [...new Set(creates.map((p) => p.kind))]);
+      for (const [kind, listed] of Object.entries(rows)) (listings[kind as ZoneKind] ??= []).push(listed ?? []);
+    };
+    await list(pending);
+    await list(pending.filter(({ op, kind }) => !rowByLabel(listings[kind]![0], String(op.resource.inputs?.name))));
     return { account, listings };
   });
 }
@@ -228,11 +223,7 @@ export async function settleStack(
  * state no longer holds in its StackId's `retired` output, where the provider reads them (host/identity.ts). The
  * StackId of a restore gets the id the tag kept. Returns the tag's new value when it changed.
  */
-export function keepRecord(
-  d: Deployment,
-  record: { instance?: string; zones: string[] },
-  restore = false,
-): { tag?: string; changed: boolean; line: string } {
+export function keepRecord(d: Deployment, record: { instance?: string; zones: string[] }, restore = false) {
   const stackId = stackIdOf(d.resources) as (StateResource & { outputs: Props }) | undefined;
   if (restore && stackId) stackId.outputs = { ...stackId.outputs, nonce: record.instance };
   const held = heldZones(d.resources ?? []).filter((z) => z.kind);

@@ -114,11 +114,7 @@ export async function withAccount<T>(
 }
 
 /** The account's zones of `kinds`; with `optional`, a kind the key has no access to is left unlisted. */
-export async function listKinds(
-  client: CdnClient,
-  kinds: readonly ZoneKind[],
-  optional = false,
-): Promise<Partial<Record<ZoneKind, ZoneRow[]>>> {
+export async function listKinds(client: CdnClient, kinds: readonly ZoneKind[], optional = false) {
   const rows: Partial<Record<ZoneKind, ZoneRow[]>> = {};
   for (const kind of kinds)
     rows[kind] = (await client[specOf(kind).group].listZones().catch((e: unknown) => {

@@ -18,7 +18,7 @@ interface State {
   outputs?: Record<string, unknown>;
   retainOnDelete?: boolean;
 }
-interface Step {
+export interface Step {
   op: string;
   urn: string;
   oldState?: State;

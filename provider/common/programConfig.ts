@@ -36,8 +36,7 @@ export function plainSecretSettings(env: NodeJS.ProcessEnv = process.env): strin
     return [];
   }
   if (!Array.isArray(secretKeys)) return [];
-  const keys = SECRET_SETTINGS.map((n) => SETTINGS[n].configKey);
-  return keys.filter((key) => programConfig(key) && !secretKeys.includes(key));
+  return SECRET_SETTINGS.map((n) => SETTINGS[n].configKey).filter((k) => programConfig(k) && !secretKeys.includes(k));
 }
 
 /**

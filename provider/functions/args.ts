@@ -81,13 +81,12 @@ export function intArg(fn: string, name: string, v: unknown, required = false): 
   }
   const n = typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : v;
   if (typeof n !== "number" || !Number.isInteger(n))
-    throw new CdnValidationError(
-      name,
-      `must be an integer, got ${typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v}`,
-      fn,
-    );
+    throw new CdnValidationError(name, `must be an integer, got ${given(v)}`, fn);
   return n;
 }
+
+/** A refused value as a message names it: text quoted (its first 40 characters), anything else by its type. */
+export const given = (v: unknown): string => (typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v);
 
 /** An optional string argument. */
 export function stringArg(fn: string, name: string, v: unknown): string | undefined {

@@ -27,9 +27,6 @@ export function functionsAnswerFromMocks(): boolean {
   return typeof monitor.mocks?.call === "function" && typeof monitor.mocks.newResource === "function";
 }
 
-/** The invoke arguments: Dates as `Y-m-d` text (the SDK's serialization would turn a Date into `{}`). */
-const invokeArgs = (args: unknown) => (datesToText(args ?? {}) ?? {}) as pulumi.Inputs;
-
 /**
  * Every `getX`/`purgeX` function of `module`, and its Output form, answered by `mocks.call` under mocks with the plain
  * function's token; a plain function's error leaves with a printable message (api/terminalText.ts).
@@ -48,7 +45,7 @@ export function mockable<M extends object>(module: M): M {
             .catch((e) => Promise.reject(terminalSafe(e)));
     const wrapped = (args?: unknown, opts?: unknown) =>
       functionsAnswerFromMocks()
-        ? pulumi.runtime[output ? "invokeOutput" : "invoke"](token, invokeArgs(args))
+        ? pulumi.runtime[output ? "invokeOutput" : "invoke"](token, datesToText(args ?? {}) as pulumi.Inputs)
         : own(args, opts);
     out[name] = Object.defineProperty(wrapped, "name", { value: name });
   }

@@ -30,10 +30,7 @@ export function outputForm<A, R>(
   args: unknown,
   opts?: FunctionOutputOptions,
 ): pulumi.Output<R> {
-  const fn = (a: A, o?: FunctionOptions) =>
-    unsafe(a, o).catch((e: unknown) => {
-      throw terminalSafe(e);
-    });
+  const fn = (a: A, o?: FunctionOptions) => unsafe(a, o).catch((e: unknown) => Promise.reject(terminalSafe(e)));
   const plain = pulumi.output(datesToText(args ?? {}) as pulumi.Input<A>) as unknown as pulumi.Output<A>;
   const c = opts?.connection;
   if (c === undefined || c instanceof CdnClient)

@@ -21,10 +21,7 @@ export const DEFAULT_PAGE_SIZE = 1000;
 /** A guard against a server that ignores `offset` and answers full pages forever. */
 export const MAX_PAGES = 10_000;
 
-export interface Page {
-  maxReturn?: number;
-  offset?: number;
-}
+export type Page = Pick<PagingArgs, "maxReturn" | "offset">;
 
 /** Checks the paging arguments; returns a function that fetches the rows they ask for. */
 export function pager(

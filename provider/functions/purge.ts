@@ -107,19 +107,10 @@ export function purgeUrlsOutput(args: PurgeUrlsOutputArgs, opts?: FunctionOutput
 }
 
 /** The purgeAllCache argument for a zone reference; `undefined` while a preview cannot know it yet. */
-async function resolveZoneTarget(
-  fn: string,
-  zone: unknown,
-  explicitAlias: string | undefined,
-  opts?: FunctionOptions,
-): Promise<{ target?: string; pending?: string }> {
+async function resolveZoneTarget(fn: string, zone: unknown, explicitAlias: string | undefined, opts?: FunctionOptions) {
   const configured = explicitAlias || company(opts).companyAlias;
-  if (!isZoneObject(zone)) {
-    const name = await settle(zone as pulumi.Input<string>);
-    if (!name.known) return { pending: "(zone name known after apply)" };
-    return { target: zoneTarget(fn, name.value, configured) };
-  }
-  const [name, cdnUrl] = await Promise.all([settle(zone.name), settle(zone.cdnUrl)]);
+  const z: PurgeableZone = isZoneObject(zone) ? zone : { name: zone as pulumi.Input<string> };
+  const [name, cdnUrl] = await Promise.all([settle(z.name), settle(z.cdnUrl)]);
   if (!name.known) return { pending: "(zone name known after apply)" };
   if (typeof name.value !== "string" || configured || name.value.includes("."))
     return { target: zoneTarget(fn, name.value, configured) };

@@ -27,57 +27,49 @@ type Answer = Record<string, unknown>[] | number;
 /** A report method called with parameters this module checked by name (the client checks them again, once: encode.ts). */
 type ByName = (params: Record<string, unknown>) => Promise<unknown>;
 
-/**
- * getTotalTransfer / getTotalHits: `figure` is the bare number the server sent (also as `total`), else the sum of the
- * rows' column: undefined for no rows (no data is not 0), an error naming the columns sent when a row lacks it.
- */
-async function totals<R>(
-  fn: "getTotalTransfer" | "getTotalHits",
-  figure: "transfer" | "hits",
-  args: GetTotalsArgs,
-  opts?: FunctionOptions,
-): Promise<R> {
-  const a = checkArgs(fn, args, ["zoneId", "type", "from", "to", "timezone"]);
-  const zoneId = intArg(fn, "zoneId", a.zoneId, true)!;
-  const type = reportType(fn, a.type, (a.from ?? a.to) != null);
-  const timezone = stringArg(fn, "timezone", a.timezone);
-  // Dates, their order and a range's two ends are the client's to check (encode.ts), once.
-  const byName = { zoneId, type, from: a.from, to: a.to, timezone };
-  const answer = (await (clientFor(opts).report[fn] as ByName)(byName)) as Answer;
-  const total = typeof answer === "number" ? answer : undefined;
-  const rows = typeof answer === "number" ? [] : answer;
-  let sum: number | undefined;
-  for (const r of rows) {
-    if (typeof r[figure] !== "number") {
-      const columns = Object.keys(r).filter((k) => r[k] !== undefined);
-      throw new CdnProtocolError(
-        `the rows carry no '${figure}' figure (columns sent: ${columns.join(", ") || "none"}), so the total is unknown`,
-        `report.${fn}`,
-      );
-    }
-    sum = (sum ?? 0) + (r[figure] as number);
-  }
-  const result = { zoneId, [figure]: total ?? sum, hasData: total !== undefined || rows.length > 0 };
-  return { ...result, rows: rows.map((r) => camelRow(r)), ...(total === undefined ? {} : { total }) } as unknown as R;
-}
-
 /** A function and its Output form, made mockable (mocks.ts). */
 function functionPair<A, R>(fn: string, call: (args: A, opts?: FunctionOptions) => Promise<R>) {
   const output = (args: Inputs<A>, opts?: FunctionOutputOptions): pulumi.Output<R> => outputForm(call, args, opts);
   return mockablePair(fn, call, output);
 }
 
+/**
+ * getTotalTransfer / getTotalHits: `figure` is the bare number the server sent (also as `total`), else the sum of the
+ * rows' column: undefined for no rows (no data is not 0), an error naming the columns sent when a row lacks it.
+ */
+const totals = <R>(fn: "getTotalTransfer" | "getTotalHits", figure: "transfer" | "hits") =>
+  functionPair(fn, async (args: GetTotalsArgs, opts?: FunctionOptions): Promise<R> => {
+    const a = checkArgs(fn, args, ["zoneId", "type", "from", "to", "timezone"]);
+    const zoneId = intArg(fn, "zoneId", a.zoneId, true)!;
+    const type = reportType(fn, a.type, (a.from ?? a.to) != null);
+    const timezone = stringArg(fn, "timezone", a.timezone);
+    // Dates, their order and a range's two ends are the client's to check (encode.ts), once.
+    const byName = { zoneId, type, from: a.from, to: a.to, timezone };
+    const answer = (await (clientFor(opts).report[fn] as ByName)(byName)) as Answer;
+    const total = typeof answer === "number" ? answer : undefined;
+    const rows = typeof answer === "number" ? [] : answer;
+    let sum: number | undefined;
+    for (const r of rows) {
+      if (typeof r[figure] !== "number") {
+        const columns = Object.keys(r).filter((k) => r[k] !== undefined);
+        throw new CdnProtocolError(
+          `the rows carry no '${figure}' figure (columns sent: ${columns.join(", ") || "none"}), so the total is unknown`,
+          `report.${fn}`,
+        );
+      }
+      sum = (sum ?? 0) + (r[figure] as number);
+    }
+    const result = { zoneId, [figure]: total ?? sum, hasData: total !== undefined || rows.length > 0 };
+    return { ...result, rows: rows.map((r) => camelRow(r)), ...(total === undefined ? {} : { total }) } as unknown as R;
+  });
+
 /** Bytes served by a zone today so far, in the current hour, or over a date range. */
-export const [getTotalTransfer, getTotalTransferOutput] = functionPair(
+export const [getTotalTransfer, getTotalTransferOutput] = totals<GetTotalTransferResult>(
   "getTotalTransfer",
-  (args: GetTotalsArgs, opts?: FunctionOptions) =>
-    totals<GetTotalTransferResult>("getTotalTransfer", "transfer", args, opts),
+  "transfer",
 );
 /** Requests served by a zone today so far, in the current hour, or over a date range. */
-export const [getTotalHits, getTotalHitsOutput] = functionPair(
-  "getTotalHits",
-  (args: GetTotalsArgs, opts?: FunctionOptions) => totals<GetTotalHitsResult>("getTotalHits", "hits", args, opts),
-);
+export const [getTotalHits, getTotalHitsOutput] = totals<GetTotalHitsResult>("getTotalHits", "hits");
 
 /** The reports served by {@link report}: every report but the totals, whose `type` is named. */
 type RangeName = Exclude<ReportName, "getTotalTransfer" | "getTotalHits">;
@@ -98,13 +90,8 @@ function companyArg(fn: string, v: unknown): number | string | undefined {
 }
 
 /** A report over its table entry's parameters (module doc); a bare number the server sent is `total`, rows empty. */
-async function report<R extends RangeName>(
-  fn: R,
-  args: ReportArgsOf<R>,
-  opts?: FunctionOptions,
-): Promise<ReportResultOf<R>> {
-  const params = findMethod(`report.${fn}`)!.params;
-  const own = params.filter((p) => !PAGED.has(p.name));
+async function report<R extends RangeName>(fn: R, args: ReportArgsOf<R>, opts?: FunctionOptions) {
+  const own = findMethod(`report.${fn}`)!.params.filter((p) => !PAGED.has(p.name));
   const a = checkArgs(fn, args, [...own.map(argName), ...PAGING_ARGS]);
   const wire: Record<string, unknown> = {};
   // sortBy entries renamed to wire columns, text checked for control characters; the client checks the rest, once.

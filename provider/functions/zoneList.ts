@@ -33,7 +33,6 @@ export interface GetZonesResult<T extends ZoneInfo> {
 /** Every zone of a kind, as lookups return them. */
 export async function listKind(kind: ZoneKind, opts?: FunctionOptions): Promise<ZoneInfo[]> {
   const rows = (await clientFor(opts)[kindInfo(kind).group].listZones()) as unknown as Record<string, unknown>[];
-  // camelCase, `id` as `zoneId`.
   return rows.map(({ id, ...rest }) => camelRow<ZoneInfo>({ kind, zoneId: id, ...rest }));
 }
 

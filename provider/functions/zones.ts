@@ -7,9 +7,9 @@ import { CdnAuthError, CdnError, CdnValidationError } from "../api/errors";
 import { asId, idProblem } from "../api/ids";
 import { isZoneKind, kindInfo, kindOfType, ZONE_KINDS, type ZoneKind, type ZoneType } from "../api/kinds";
 import { levenshtein } from "../api/levenshtein";
-import { checkArgs, stringArg } from "./args";
+import { checkArgs, given, stringArg } from "./args";
 import { FunctionOptions, FunctionOutputOptions } from "./connection";
-import { outputForm, settle } from "./outputForm";
+import { outputForm, settle, type Settled } from "./outputForm";
 import { listKind, type ZoneInfo } from "./zoneList";
 import type { Inputs } from "./report-types";
 
@@ -25,7 +25,7 @@ function zoneKindArg(fn: string, v: unknown): ZoneKind {
   if (kind) return kind;
   throw new CdnValidationError(
     "kind",
-    `must be one of ${ZONE_KINDS.join(", ")} (or ${ZONE_KINDS.map((k) => kindInfo(k).type).join(", ")}), got ${typeof v === "string" ? `'${v.slice(0, 40)}'` : typeof v}`,
+    `must be one of ${ZONE_KINDS.join(", ")} (or ${ZONE_KINDS.map((k) => kindInfo(k).type).join(", ")}), got ${given(v)}`,
     fn,
   );
 }
@@ -114,10 +114,7 @@ export interface GetUnmanagedZonesResult {
  * sdk/go/common/resource/plugin/provider_plugin.go): its Pulumi `id` is still the zone id; a zone being created or
  * adopted has no id yet, and its declared name finds it, with the kind its URN's type names.
  */
-async function managedZones(
-  fn: string,
-  managed: unknown,
-): Promise<{ ids: Set<number>; names: Set<string>; secret: boolean }> {
+async function managedZones(fn: string, managed: unknown) {
   const list = await settle(managed as pulumi.Input<ManagedZone[]>);
   if (!list.known)
     throw new CdnValidationError("managed", "is not known yet; pass the list itself, not an Output of it", fn);
@@ -126,8 +123,7 @@ async function managedZones(
   let secret = list.secret;
   const ids = new Set<number>();
   const names = new Set<string>();
-  const present = (s: { known: boolean; value?: unknown }) =>
-    s.known && ![undefined, null, ""].includes(s.value as never);
+  const present = (s: Settled<unknown>) => s.known && ![undefined, null, ""].includes(s.value as never);
   for (const [i, m] of list.value.entries()) {
     const isZone = typeof m === "object" && m !== null && !pulumi.Output.isInstance(m) && "zoneId" in m;
     const r = isZone ? (m as Record<string, pulumi.Input<unknown>>) : undefined;
@@ -164,10 +160,8 @@ function liveNotGranted(e: unknown): boolean {
   );
 }
 
-async function unmanaged(
-  args: GetUnmanagedZonesArgs,
-  opts?: FunctionOptions,
-): Promise<GetUnmanagedZonesResult & { secret: boolean }> {
+/** {@link getUnmanagedZones}'s result, and whether `managed` held a secret (the Output form's result is then secret). */
+async function unmanaged(args: GetUnmanagedZonesArgs, opts?: FunctionOptions) {
   const fn = "getUnmanagedZones";
   const a = checkArgs(fn, args, ["managed", "kinds"]);
   if (a.managed === undefined || a.managed === null)
@@ -213,8 +207,7 @@ export async function getUnmanagedZones(
   return result;
 }
 
-export interface GetUnmanagedZonesOutputArgs {
-  managed: ManagedZone[] | pulumi.Output<ManagedZone[]>;
+export interface GetUnmanagedZonesOutputArgs extends Pick<GetUnmanagedZonesArgs, "managed"> {
   kinds?: pulumi.Input<ZoneKind[]>;
 }
 
