@@ -7,6 +7,7 @@ import { asId, idProblem } from "./ids";
 import { DateGrain, reportDate } from "./dates";
 import type { MethodSpec } from "./methods";
 import { LIVE_URL_COLUMNS, REPORT_COLUMN_SOURCES, USER_TEXT_FIELDS } from "./wire";
+import { defineData } from "./xmlrpc";
 
 type Row = Record<string, unknown>;
 
@@ -20,13 +21,6 @@ export function jsonSafe(v: unknown): unknown {
   }
   if (typeof v === "number" && !Number.isFinite(v)) return null;
   return v === undefined ? null : v;
-}
-
-/** Sets a key as plain data, so a member named `__proto__` never changes the object's prototype. */
-function defineData(o: Row, k: string, v: unknown): void {
-  if (k === "__proto__")
-    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
 }
 
 function isStruct(v: unknown): v is Row {
