@@ -38,7 +38,6 @@ import {
   normalizeZones,
 } from "./normalize";
 import { kindOfGroup, type ZoneGroup } from "./kinds";
-import type { ReportName } from "./reportShapes";
 import type { ClientGroups, ParamsOf } from "./types";
 import {
   afterBudget,
@@ -383,7 +382,7 @@ const READ: Record<ReturnKind, (answer: unknown, s: MethodSpec, params: Params) 
   bandwidth: (answer, s) => normalizeBandwidth(answer, wireName(s)),
   // A report's rows are of the zone asked for when the call names one (required or given).
   report: (answer, s, params) =>
-    normalizeReport(answer, wireName(s), s.name as ReportName, {
+    normalizeReport(answer, wireName(s), s, {
       viewby: params.viewby,
       zoneAsked: params.zoneId !== undefined,
     }),

@@ -217,10 +217,8 @@ export interface SettingInputs {
   env?: NodeJS.ProcessEnv;
 }
 /** A setting refused or missing; `message` names the config key and the variable, never the value. */
-export interface SettingProblem {
+export interface SettingProblem extends Pick<Setting, "configKey" | "env"> {
   setting: SettingName;
-  configKey: string;
-  env: string;
   /** Where the refused value came from; absent for a setting that is not set. */
   source?: SettingSource;
   message: string;

@@ -6,8 +6,6 @@ import { INT32_MAX } from "./ids";
 import { MethodSpec, ParamSpec, wireName } from "./methods";
 import { isXmlSafe } from "./xmlrpc";
 
-export { isXmlSafe }; // the API's rule for strings (§2.1), tested with the parameters
-
 /**
  * Validates a call's parameters by name and returns them as the wire's positional values: an omitted optional one is
  * `nil` when a later one is given, trailing ones are dropped; a name the table does not have is refused. `extra` (only

@@ -10,7 +10,7 @@
 import { settingRef, type SettingProblem } from "./config";
 import { kindInfo, kindOfGroup } from "./kinds";
 import { FAULT } from "./wire";
-import { ZONE_KIND_TABLE } from "./zoneKinds";
+import { KIND_ROWS } from "./zoneKinds";
 import { printable, printableLines } from "./terminalText";
 import { redact, type Secrets } from "./redact";
 
@@ -358,7 +358,7 @@ export function errorFromFault(
   return new CdnFaultError(faultCode, text, method);
 }
 
-/** Builds the error for a create's `(errorCode, errorString)` answer. */
+/** Builds the error for a zone create's `(errorCode, errorString)` answer (`method` is a zone kind's create). */
 export function errorFromCreateResult(
   method: string,
   code: number,
@@ -367,12 +367,10 @@ export function errorFromCreateResult(
   secrets: Secrets,
 ): CdnCreateError {
   const text = serverText(message, secrets);
-  const kind = kindOfGroup(method.split(".")[0]);
-  const codes: { nameInUse?: number; originUnresolvable?: number } = kind ? ZONE_KIND_TABLE[kind].createErrors : {};
+  const { createErrors: codes, apiLabel } = KIND_ROWS[kindOfGroup(method.split(".")[0])!];
   if (code === codes.nameInUse) return new CdnNameInUseError(code, method, zoneName, text);
   if (code === codes.originUnresolvable) return new CdnOriginUnresolvableError(code, method, zoneName, text);
-  const label = kind ? kindInfo(kind).apiLabel : method;
-  return new CdnCreateError("create_failed", code, method, zoneName, text || `${label} creation failed`);
+  return new CdnCreateError("create_failed", code, method, zoneName, text || `${apiLabel} creation failed`);
 }
 
 /** Where and under which timeout an attempt failed, for the messages of `errorFromNetwork`. */

@@ -5,8 +5,9 @@
 import { CdnProtocolError } from "./errors";
 import { asId, idProblem } from "./ids";
 import { DateGrain, reportDate } from "./dates";
-import { LIVE_URL_COLUMNS, USER_TEXT_FIELDS } from "./wire";
-import { mayAnswerTotal, REPORT_FIELDS, type ReportName } from "./reportShapes";
+import type { MethodSpec } from "./methods";
+import { LIVE_URL_COLUMNS, REPORT_COLUMN_SOURCES, USER_TEXT_FIELDS } from "./wire";
+import { defineData } from "./xmlrpc";
 
 type Row = Record<string, unknown>;
 
@@ -20,13 +21,6 @@ export function jsonSafe(v: unknown): unknown {
   }
   if (typeof v === "number" && !Number.isFinite(v)) return null;
   return v === undefined ? null : v;
-}
-
-/** Sets a key as plain data, so a member named `__proto__` never changes the object's prototype. */
-function defineData(o: Row, k: string, v: unknown): void {
-  if (k === "__proto__")
-    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
 }
 
 function isStruct(v: unknown): v is Row {
@@ -217,32 +211,32 @@ function normalizeUser(raw: unknown, i: number, method: string): Row {
 }
 
 /**
- * Report rows (structs), or one bare number where the table says the report may answer a total. Each typed field is
- * read from the first of its columns sent (REPORT_FIELDS); an absent or nil column stays absent, never 0; every
- * column is kept as sent. `zone_id` is `null` for a row of no single zone ({@link rowZone}).
+ * Report rows (structs), or one bare number where the report's entry says it may answer a total. Each of its columns
+ * is read from the first of the names it may come under (REPORT_COLUMN_SOURCES); an absent or nil column stays absent,
+ * never 0; every column is kept as sent. `zone_id` is `null` for a row of no single zone ({@link rowZone}).
  */
 export function normalizeReport(
   v: unknown,
   method: string,
-  report: ReportName,
+  report: Pick<MethodSpec, "columns" | "mayAnswerTotal">,
   /** `viewby`: the grain of the dates; `zoneAsked`: a row without a zone column is then left without `zone_id`. */
   options?: { viewby?: unknown; zoneAsked?: boolean },
 ): Row[] | number {
   const dayGrain: DateGrain = options?.viewby === "hourly" ? "hour" : options?.viewby === "monthly" ? "month" : "day";
-  if (isFigure(v) && mayAnswerTotal(report)) {
+  if (isFigure(v) && report.mayAnswerTotal) {
     const total = toFigure(v, "(answer)", method, { where: "(the report's total)" });
     if (total !== undefined) return total;
   }
   if (!Array.isArray(v))
     throw new CdnProtocolError(
-      `expected an array of rows${mayAnswerTotal(report) ? " or a number" : ""}, got ${kindOf(v)}`,
+      `expected an array of rows${report.mayAnswerTotal ? " or a number" : ""}, got ${kindOf(v)}`,
       method,
     );
-  const fields = REPORT_FIELDS[report];
   return v.map((raw, i) => {
     if (!isStruct(raw)) throw new CdnProtocolError(`row ${i} is not a struct (${kindOf(raw)})`, method);
     const row = jsonSafe(raw) as Row;
-    for (const [field, spec] of Object.entries(fields)) {
+    for (const field of report.columns ?? []) {
+      const spec = REPORT_COLUMN_SOURCES[field];
       const column = spec.columns.find((c) => raw[c] !== undefined && raw[c] !== null);
       const x = column === undefined ? undefined : raw[column];
       let value: unknown;

@@ -1,9 +1,9 @@
 /**
  * The report shapes, derived from the method table (methods.ts): from each report's columns and `mayAnswerTotal`
- * come the emulator's column lists, the fields the client reads and the client's and the functions' row types.
+ * come the emulator's column lists and the client's and the functions' row types.
  */
 import { METHOD_LIST, type MethodEntry } from "./methods";
-import { REPORT_COLUMN_SOURCES, type ExtraColumns, type FieldSource, type ReportColumn } from "./wire";
+import type { ExtraColumns, ReportColumn, REPORT_COLUMN_SOURCES } from "./wire";
 
 type ReportEntry = Extract<MethodEntry, { group: "report" }>;
 /** The report methods' names (`getNodeHits`). */
@@ -35,22 +35,6 @@ const REPORTS = METHOD_LIST.filter((m): m is ReportEntry => m.group === "report"
 export const REPORT_COLUMNS: { readonly [R in ReportName]: readonly ColumnOf<R>[] } = Object.freeze(
   Object.fromEntries(REPORTS.map((m) => [m.name, m.columns])),
 ) as never;
-
-/** The typed fields of each report's rows and where they are read from. */
-export const REPORT_FIELDS: { readonly [R in ReportName]: Readonly<Record<string, FieldSource>> } = Object.freeze(
-  Object.fromEntries(
-    REPORTS.map((m) => [m.name, Object.fromEntries(m.columns.map((c) => [c, REPORT_COLUMN_SOURCES[c]]))]),
-  ),
-) as never;
-
-const TOTALS: ReadonlySet<string> = new Set(
-  REPORTS.filter((m) => "mayAnswerTotal" in m && m.mayAnswerTotal).map((m) => m.name),
-);
-
-/** Whether report `name` may answer one bare number instead of rows. */
-export function mayAnswerTotal(name: ReportName): boolean {
-  return TOTALS.has(name);
-}
 
 /** Whether `name` is a report method of the table. */
 export function isReportName(name: string): name is ReportName {

@@ -18,6 +18,7 @@ import { CdnProtocolError, CdnTransportError, errorFromFault, errorFromNetwork, 
 import { redact, type Secrets } from "./redact";
 import { parseRetryAfter } from "./retry";
 import { settingRef } from "./config";
+import type { clientOptions } from "./client";
 import { kindOf } from "./normalize";
 import {
   decodeMethodResponse,
@@ -35,19 +36,14 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 export type Timers = { setTimeout(fire: () => void, ms: number): Timer; clearTimeout(timer: Timer): void };
 type Timer = Parameters<typeof clearTimeout>[0];
 
-interface TransportOptions {
-  timers: Timers;
-  /** The client's clock: an attempt re-armed at the first answer gets its whole timeout counted from its start. */
-  now: () => number;
-  baseUrl: string;
-  timeoutMs: number;
-  maxResponseBytes: number;
-  /** Idle keep-alive sockets kept per host: the client's in-flight cap (its semaphore is the only queue). */
-  idleSockets: number;
-  /** Timeout of one attempt while nothing has answered yet; the attempt gets `timeoutMs` once anything answers. */
-  firstContactTimeoutMs?: number;
-  userAgent?: string;
-}
+/**
+ * The client's checked options the transport reads (client.ts), and `idleSockets`, the idle keep-alive sockets kept
+ * per host: the client's in-flight cap (its semaphore is the only queue).
+ */
+type TransportOptions = Pick<
+  ReturnType<typeof clientOptions>,
+  "timers" | "now" | "baseUrl" | "timeoutMs" | "maxResponseBytes" | "firstContactTimeoutMs" | "userAgent"
+> & { idleSockets: number };
 
 type Inflater = zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress;
 

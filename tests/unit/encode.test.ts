@@ -1,7 +1,8 @@
 import { isYmd } from "../../provider/api/dates";
-import { encodeParams, isXmlSafe } from "../../provider/api/encode";
+import { encodeParams } from "../../provider/api/encode";
 import { CdnValidationError } from "../../provider/api/errors";
 import { findMethod } from "../../provider/api/methods";
+import { isXmlSafe } from "../../provider/api/xmlrpc";
 
 const m = (name: string) => findMethod(name)!;
 /** The table's parameters given by position here, for brevity: the client takes them by name. */

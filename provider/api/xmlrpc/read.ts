@@ -239,10 +239,7 @@ class Reader extends Scanner {
       if (map) {
         if (map.has(key)) this.fail(`duplicate struct member '${key.slice(0, 40)}'`);
         map.set(key, v);
-      } else if (key === "__proto__")
-        // A member named __proto__ is data, not the object's prototype.
-        Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-      else out[key] = v;
+      } else defineData(out, key, v);
     }
   }
 
@@ -285,6 +282,13 @@ class Reader extends Scanner {
       this.lastNames[position] = name;
     return name;
   }
+}
+
+/** Sets a key as plain data, so a member named `__proto__` never changes the object's prototype. */
+export function defineData(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === "__proto__")
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
 }
 
 /** Decodes a methodResponse document (the client's side); throws XmlRpcDecodeError when it is not one. */

@@ -122,9 +122,7 @@ export class Scanner {
   /** Text content up to `</type>`; no element may appear inside. */
   protected leaf(type: string): string {
     const t = this.text();
-    const close = CLOSE_TAGS[type];
-    if (close !== undefined && this.s.startsWith(close, this.i)) this.i += close.length;
-    else if (this.tag() !== CLOSE || this.name !== type) this.unexpected(`</${type}>`);
+    this.closing(type);
     return t;
   }
 

@@ -7,7 +7,7 @@
  */
 import { isIP } from "net";
 import { DNS_LABEL } from "../../api/config";
-import { isXmlSafe } from "../../api/encode";
+import { isXmlSafe } from "../../api/xmlrpc";
 import { hasUnprintable, preview, printable, printableLines, unprintableChar } from "../../api/terminalText";
 import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
 import { FieldSpec, ZoneSpec } from "../specs";
