@@ -320,7 +320,8 @@ async function unfinishedUpdate({ spec, conn, zoneId, changed, olds, news }: Sen
   const err = describeError(spec, news.name, e, zoneId);
   // Read back when an attempt may have been applied: a lost answer, or any attempt before the last.
   if (!(e instanceof CdnError) || (!e.retryable && (e.attempts ?? 1) <= 1)) return err;
-  const row = await conn.lists.byId(spec, zoneId).catch(() => undefined);
+  const rows = await conn.lists.fresh(spec).catch(() => undefined);
+  const row = rows && rowById(rows, zoneId);
   if (!row) return err;
   const outs = listedOutputs(spec, conn, zoneId, row, olds);
   for (const f of changed) if (!f.listed) delete outs[f.input];
@@ -396,8 +397,8 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
   } catch (e) {
     // A refused or lost delete: the list says whether the zone is gone. A list that cannot be read says nothing:
     // reporting the zone deleted then would drop from state a zone that may still exist.
-    const gone = await lists.byId(spec, zoneId).then(
-      (row) => !row,
+    const gone = await lists.fresh(spec).then(
+      (rows) => !rowById(rows, zoneId),
       () => false,
     );
     if (!gone || !(e instanceof CdnOperationFailedError || (e instanceof CdnError && e.retryable)))

@@ -9,7 +9,7 @@ import type { Connection } from "./connection";
 import { interrupted, pause } from "./interrupt";
 import { log } from "./log";
 import { ZoneSpec } from "../specs";
-import { ListCache, sameName, ZoneRow } from "./zoneLookup";
+import { ListCache, rowByName, sameName, ZoneRow } from "./zoneLookup";
 
 /** What a create settled by lookup returns in place of the create answer. */
 export type RecoveredCreate = {
@@ -260,7 +260,7 @@ interface Lookup {
 /** The zone by name; `known: false` when listZones itself failed (after the client's own retries). */
 async function lookUp(spec: ZoneSpec, lists: ListCache, name: string): Promise<Lookup> {
   try {
-    const row = await lists.byName(spec, name);
+    const row = rowByName(await lists.fresh(spec), name);
     return { row, known: true };
   } catch (e) {
     return { known: false, error: e instanceof CdnError ? e : undefined };
