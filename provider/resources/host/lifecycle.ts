@@ -9,7 +9,7 @@ import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../../api/
 import { asId, idProblem } from "../../api/ids";
 import { adopt, type Created, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
-import { ACCOUNT, RESOURCE_NAME, taking } from "./identity";
+import { taking } from "./identity";
 import { detail, log, warn } from "./log";
 import { track } from "./interrupt";
 import {
@@ -27,7 +27,7 @@ import { isOwnAutoName } from "../naming";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
 import { createWithRecovery, RecoveredCreate } from "./recover";
-import { FieldSpec, MISMATCH, RENAMED_FROM, UNPROVEN, ZONE_ID, ZoneSpec } from "../specs";
+import { ACCOUNT, FieldSpec, MISMATCH, RENAMED_FROM, RESOURCE_NAME, UNPROVEN, ZONE_ID, ZoneSpec } from "../specs";
 import { UNKNOWN } from "./validate";
 import {
   changedSinceMessage,
