@@ -27,7 +27,8 @@ import { isOwnAutoName } from "../naming";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
 import { createWithRecovery, RecoveredCreate } from "./recover";
-import { ACCOUNT, FieldSpec, MISMATCH, RENAMED_FROM, RESOURCE_NAME, UNPROVEN, ZONE_ID, ZoneSpec } from "../specs";
+import { ACCOUNT, MISMATCH, RENAMED_FROM, RESOURCE_NAME, UNPROVEN, ZONE_ID } from "../specs";
+import type { FieldSpec, Props, ZoneSpec } from "../specs";
 import { UNKNOWN } from "./validate";
 import {
   changedSinceMessage,
@@ -41,8 +42,6 @@ import {
   unverifiedMessage,
 } from "./recorded";
 import { rowById, rowByLabel, rowByName, sameLabel, sameName, ZoneRow } from "./zoneLookup";
-
-type Props = Record<string, unknown>;
 
 /** Fields the user declared whose value differs from the last known state (also a PR comment's reasons). */
 export function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSpec[] {

@@ -3,12 +3,10 @@
  * disagrees, and the one place server text enters the state, made printable (docs/reliability.md).
  */
 import { DeploymentIdentity, renamedUrl } from "./identity";
-import { ACCOUNT, ComputedSpec, FieldSpec, RESOURCE_NAME, ZONE_ID, ZoneSpec } from "../specs";
+import { ACCOUNT, ComputedSpec, FieldSpec, RESOURCE_NAME, ZONE_ID, ZoneSpec, type Props } from "../specs";
 import { nameFromUrl } from "../../api/normalize";
 import { printable } from "../../api/terminalText";
 import { sameLabel, ZoneRow } from "./zoneLookup";
-
-type Props = Record<string, unknown>;
 
 export const declared = (v: unknown): boolean => v !== undefined && v !== null;
 
