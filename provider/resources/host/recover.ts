@@ -75,11 +75,11 @@ export async function createWithRecovery(
 
 /** One create with recovery: the facts it learns on the way, and one method per state. */
 class CreateRecovery {
-  private readonly attempts: number;
-  private readonly policy: RetryPolicy;
-  private readonly method: string;
-  private readonly listMethod: string;
-  private readonly name: string;
+  private readonly policy: RetryPolicy = this.conn.client.retryPolicy;
+  private readonly attempts = this.policy.retries + 1;
+  private readonly method = `${this.spec.group}.create`;
+  private readonly listMethod = `${this.spec.group}.listZones`;
+  private readonly name = this.values.name;
   private readonly started = Date.now();
   /** The last attempt whose answer was lost: it may have made the zone, whatever a list said since. */
   private lost: CdnError | undefined;
@@ -94,13 +94,7 @@ class CreateRecovery {
     private readonly before: readonly ZoneRow[],
     /** Waits end early when the host is asked to stop (interrupt.ts, `pause`). */
     private readonly sleep: (ms: number) => Promise<void>,
-  ) {
-    this.policy = conn.client.retryPolicy;
-    this.attempts = this.policy.retries + 1;
-    this.method = `${spec.group}.create`;
-    this.listMethod = `${spec.group}.listZones`;
-    this.name = values.name;
-  }
+  ) {}
 
   async run(): Promise<Record<string, unknown>> {
     let state: State = { at: "attempt", n: 1 };
