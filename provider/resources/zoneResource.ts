@@ -81,11 +81,9 @@ export function zoneRegistration(
   if (spec.deletable && opts?.deletedWith !== undefined && opts.retainOnDelete !== true) warnDeletedWith(kind, name);
   for (const c of spec.computed) props[c.output] = undefined;
   const secretOutputs = spec.fields.filter((f) => f.secret).map((f) => f.input);
-  const defaults: pulumi.CustomResourceOptions = {
-    // Undeletable kinds are retained, shown `[retain]` in a preview (issue 32). `--replace` never calls Diff, so
-    // only this option makes a deletable zone's replacement delete first (keeping its name).
-    ...(spec.deletable ? { deleteBeforeReplace: true } : { retainOnDelete: true }),
-  };
+  // Undeletable kinds are retained, shown `[retain]` in a preview (issue 32). `--replace` never calls Diff, so
+  // only this option makes a deletable zone's replacement delete first (keeping its name).
+  const defaults = spec.deletable ? { deleteBeforeReplace: true } : { retainOnDelete: true };
   const merged: pulumi.CustomResourceOptions = { ...defaults, ...opts };
   if (secretOutputs.length)
     merged.additionalSecretOutputs = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])];
