@@ -183,6 +183,7 @@ export async function read(
   props: Props,
 ): Promise<{ id: string; props: Props; inputs?: Props }> {
   const zoneId = parseId(spec, id, props);
+  const { __provider: _provider, ...stored } = props;
   const refreshing = declared(props[ZONE_ID]);
   sameAccount(spec, conn, props, zoneId, "read");
   const rows = await conn.lists
@@ -192,9 +193,9 @@ export async function read(
   const found = refreshing ? lookUpRecorded(spec, rows, zoneId, props) : undefined;
   // Never thrown: a failed read stops the engine's other reads, and one zone's problem must not hide the others'.
   const renamed = found?.found === "renamed" || found?.found === "unproven" ? found : undefined;
-  if (found?.found === "other") return mismatched(spec, zoneId, props, found);
+  if (found?.found === "other") return mismatched(spec, zoneId, stored, found);
   if (renamed && !declared(props[ACCOUNT]))
-    return mismatched(spec, zoneId, props, { at: renamed.row, why: NO_ACCOUNT });
+    return mismatched(spec, zoneId, stored, { at: renamed.row, why: NO_ACCOUNT });
   const row = rowById(rows, zoneId);
   if (!row) {
     if (!refreshing) {
@@ -233,7 +234,6 @@ export async function read(
     warn(renamedMessage(spec, props.name, zoneId, row, found.proof));
   // A refresh that finds the zone as recorded leaves the stored inputs as they are: they gave no diff before, and
   // returning them costs the host two Struct conversions per zone (30% of a 1,000-zone refresh: docs/performance.md).
-  const { __provider: _provider, ...stored } = props;
   if (refreshing && isDeepStrictEqual(outs, stored)) return { id: String(zoneId), props: outs };
   const inputs: Props = {};
   // Inputs are the fields the state recorded, `""` included (a clear): the next `up`'s diff shows only real changes.
@@ -252,10 +252,8 @@ const NO_ACCOUNT = "the state records no account and the zone at the id holds an
  * A refresh that found another zone at the recorded id: says so, keeps what the state records and marks it
  * ({@link MISMATCH}), so diff reports a change (a drift check fails) and the next update or delete refuses.
  */
-function mismatched(spec: ZoneSpec, zoneId: number, props: Props, found: OtherZone): { id: string; props: Props } {
-  const message = otherZoneMessage(spec, props.name, zoneId, found, "read");
-  warn(message);
-  const { __provider: _provider, ...stored } = props;
+function mismatched(spec: ZoneSpec, zoneId: number, stored: Props, found: OtherZone): { id: string; props: Props } {
+  warn(otherZoneMessage(spec, stored.name, zoneId, found, "read"));
   const at = found.at ? `id ${zoneId} holds ${zoneRef(spec, found.at.name)}` : `id ${zoneId} is not listed`;
   return { id: String(zoneId), props: { ...stored, [MISMATCH]: `${at}${found.why ? `: ${found.why}` : ""}` } };
 }
