@@ -15,7 +15,7 @@ import { installEngineWatch } from "../resources/host/engineWatch";
 import { sayThrough } from "../resources/host/interrupt";
 import { AUTO_NAME, AUTO_NAME_SCOPE } from "../resources/naming";
 import { learnStack } from "../resources/host/identity";
-import { ACCOUNT, RESOURCE_NAME, SPECS, ZONE_ID, type ZoneSpec } from "../resources/specs";
+import { ACCOUNT, RESOURCE_NAME, SPECS, ZONE_ID, type Props, type ZoneSpec } from "../resources/specs";
 import type { ZoneType } from "../api/kinds";
 import { plainSecretRefusal, SETTINGS } from "../api/config";
 import { SECRET_SETTINGS } from "../common/programConfig";
@@ -23,7 +23,6 @@ import { UNKNOWN } from "../resources/host/validate";
 import { closeSdkGaps, sdkModules, SECRET, SECRET_SIG } from "./sdkGaps";
 import { placesFor, yamlZones } from "./places";
 
-type Props = Record<string, unknown>;
 // Required, not read from the disk: the plugin's executable bundles them (scripts/release.js).
 const SCHEMA = JSON.stringify(require("../../schema.json"));
 const FUNCTIONS = new Set(Object.keys(JSON.parse(SCHEMA).functions));

@@ -48,6 +48,9 @@ export function specOf(kind: ZoneKind): ZoneSpec {
   return SPECS[kindInfo(kind).type];
 }
 
+/** A resource's properties as the host receives and returns them: inputs, outputs, a stored state's. */
+export type Props = Record<string, unknown>;
+
 /** The output holding the API's zone id. */
 export const ZONE_ID = "zoneId";
 

@@ -6,7 +6,7 @@
  * real CLI is tests/engine/operations.test.ts.
  */
 import { resetConnections } from "../../provider/resources/host/connection";
-import { RESOURCE_NAME } from "../../provider/resources/host/identity";
+import { RESOURCE_NAME } from "../../provider/resources/specs";
 import { useEmulator } from "../support/emulator";
 import { accountConfig, deployment, uniqueName as unique } from "../support/handle";
 

@@ -5,7 +5,7 @@
  * it), and such a zone carries its resource name for delete (tests/integration/get-over-managed.test.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_NAME } from "../../provider/resources/host/identity";
+import { RESOURCE_NAME } from "../../provider/resources/specs";
 import { zoneRegistration } from "../../provider/resources/zoneResource";
 import { DELETABLE_KINDS, KINDS } from "../support/kinds";
 

@@ -10,11 +10,10 @@ import { attemptsNote, nameInUseMessage, takeBackMessage, zoneRef } from "./mess
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
 import { RecoveredCreate } from "./recover";
-import { FieldSpec, ZoneSpec } from "../specs";
+import { FieldSpec, ZoneSpec, type Props } from "../specs";
 import { UNKNOWN } from "./validate";
 import { ZoneRow } from "./zoneLookup";
 
-type Props = Record<string, unknown>;
 /** What a create answers: the zone's id and outputs. */
 export type Created = { id: string; outs: Props };
 

@@ -6,10 +6,8 @@
  * yet failed. A batch never seen whole (`--target`) fails nothing here: each create still refuses.
  */
 import { AUTO_NAME_SCOPE } from "../naming";
-import type { ZoneSpec } from "../specs";
+import type { Props, ZoneSpec } from "../specs";
 import type { Connection } from "./connection";
-
-type Props = Record<string, unknown>;
 
 /** A zone's place in its batch, as the program sends it (JSON text in `__autoNameScope`). */
 export interface Place {

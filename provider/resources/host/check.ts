@@ -7,7 +7,7 @@ import { CdnAuthError } from "../../api/errors";
 import { settingRef } from "../../api/config";
 import { Connection, settingProblems } from "./connection";
 import { adoptMismatches, adoptMismatchMessage } from "./adopt";
-import { ownAutoName, RESOURCE_NAME, taking } from "./identity";
+import { ownAutoName, taking } from "./identity";
 import {
   adoptNotice,
   caseClashMessage,
@@ -21,12 +21,10 @@ import { log, notice, warn } from "./log";
 import { AUTO_NAME } from "../naming";
 import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
 import { declared } from "./outputs";
-import { ADOPTS, LISTED_UP_TO, RENAMED_FROM, ZoneSpec } from "../specs";
+import { ADOPTS, LISTED_UP_TO, RENAMED_FROM, RESOURCE_NAME, ZoneSpec, type Props } from "../specs";
 import { STACK_ID } from "../stackId";
 import { CheckFailure, checkInputs, UNKNOWN } from "./validate";
 import { rowByLabel } from "./zoneLookup";
-
-type Props = Record<string, unknown>;
 
 /** check(olds, news) of a zone kind. */
 export async function check(

@@ -32,12 +32,8 @@ export function installEngineWatch(exit: (why: string) => void = defaultExit): v
     gone = why;
     exit(why);
   };
-  for (const [name, stream] of [
-    ["stdout", process.stdout],
-    ["stderr", process.stderr],
-  ] as const) {
-    stream.on("error", (e: NodeJS.ErrnoException) => end(`${name} failed (${e.code ?? e.message})`));
-  }
+  for (const name of ["stdout", "stderr"] as const)
+    process[name].on("error", (e: NodeJS.ErrnoException) => end(`${name} failed (${e.code ?? e.message})`));
   if (stdinIsPipe()) {
     const stdin = process.stdin;
     stdin.on("end", () => end("stdin reached its end"));

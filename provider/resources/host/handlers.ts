@@ -5,7 +5,7 @@
 import * as lifecycle from "./lifecycle";
 import { configure as configureConnection, connection, recordConfigure, whenConfigured } from "./connection";
 import type { ZoneType } from "../../api/kinds";
-import { SPECS } from "../specs";
+import { SPECS, type Props } from "../specs";
 import { check } from "./check";
 import { MIN_PULUMI_SDK, runningSdkVersion, sdkVersionProblem } from "./sdk";
 import { handlePurge } from "./purgeLifecycle";
@@ -17,7 +17,6 @@ import { leave } from "./left";
 
 export { learnStack } from "./identity";
 
-type Props = Record<string, unknown>;
 type Kind = ZoneType | "CachePurge";
 /** Each operation's arguments in the order a stored state's provider passes them to `v1`. */
 const POSITIONS = {

@@ -6,8 +6,6 @@ import { autoName, isOwnAutoName } from "../naming";
 import { ZoneSpec } from "../specs";
 import type { ZoneRow } from "./zoneLookup";
 
-export { ACCOUNT, RESOURCE_NAME } from "../specs";
-
 /**
  * This stack instance as the host learned it, never from a zone's inputs (issue 41, point 7): its random id, from its
  * StackId's own create, diff or read (resources/providers/stack.ts; the plugin: its provider resource's id), and the

@@ -52,9 +52,6 @@ export function pause(ms: number): Promise<void> {
   });
 }
 
-/** Whether the host holds SIGINT and SIGTERM now: while a create is in flight. */
-const holding = (): boolean => inFlight.size > 0;
-
 function hold(on: boolean): void {
   for (const s of SIGNALS) (on ? process.on : process.off).call(process, s, onSignal);
 }
@@ -62,7 +59,8 @@ function hold(on: boolean): void {
 /** Marks a create in flight until `end` is called with what became of it (a line naming the zone). */
 export function track(what: string): { end(outcome: string): void } {
   const entry: Tracked = { what };
-  if (!holding() && !stopping) hold(true);
+  // SIGINT and SIGTERM are held while a create is in flight.
+  if (inFlight.size === 0 && !stopping) hold(true);
   inFlight.add(entry);
   return {
     end(outcome: string) {
@@ -71,7 +69,7 @@ export function track(what: string): { end(outcome: string): void } {
         say(outcome);
         // On the next turn: the answer of this create still goes out (recorded when only the host was signalled).
         if (inFlight.size === 0) setTimeout(exit, 0);
-      } else if (!holding()) hold(false);
+      } else if (inFlight.size === 0) hold(false);
     },
   };
 }

@@ -9,7 +9,7 @@ import { CdnError, CdnNameInUseError, CdnOperationFailedError } from "../../api/
 import { asId, idProblem } from "../../api/ids";
 import { adopt, type Created, takeOver, warnUnknownUrl } from "./adopt";
 import type { Connection } from "./connection";
-import { ACCOUNT, RESOURCE_NAME, taking } from "./identity";
+import { taking } from "./identity";
 import { detail, log, warn } from "./log";
 import { track } from "./interrupt";
 import {
@@ -27,7 +27,8 @@ import { isOwnAutoName } from "../naming";
 import { declared, toOutputs, wireValues } from "./outputs";
 import { ZoneInitError } from "./partial";
 import { createWithRecovery, RecoveredCreate } from "./recover";
-import { FieldSpec, MISMATCH, RENAMED_FROM, UNPROVEN, ZONE_ID, ZoneSpec } from "../specs";
+import { ACCOUNT, MISMATCH, RENAMED_FROM, RESOURCE_NAME, UNPROVEN, ZONE_ID } from "../specs";
+import type { FieldSpec, Props, ZoneSpec } from "../specs";
 import { UNKNOWN } from "./validate";
 import {
   changedSinceMessage,
@@ -41,8 +42,6 @@ import {
   unverifiedMessage,
 } from "./recorded";
 import { rowById, rowByLabel, rowByName, sameLabel, sameName, ZoneRow } from "./zoneLookup";
-
-type Props = Record<string, unknown>;
 
 /** Fields the user declared whose value differs from the last known state (also a PR comment's reasons). */
 export function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSpec[] {
@@ -184,6 +183,7 @@ export async function read(
   props: Props,
 ): Promise<{ id: string; props: Props; inputs?: Props }> {
   const zoneId = parseId(spec, id, props);
+  const { __provider: _provider, ...stored } = props;
   const refreshing = declared(props[ZONE_ID]);
   sameAccount(spec, conn, props, zoneId, "read");
   const rows = await conn.lists
@@ -193,9 +193,9 @@ export async function read(
   const found = refreshing ? lookUpRecorded(spec, rows, zoneId, props) : undefined;
   // Never thrown: a failed read stops the engine's other reads, and one zone's problem must not hide the others'.
   const renamed = found?.found === "renamed" || found?.found === "unproven" ? found : undefined;
-  if (found?.found === "other") return mismatched(spec, zoneId, props, found);
+  if (found?.found === "other") return mismatched(spec, zoneId, stored, found);
   if (renamed && !declared(props[ACCOUNT]))
-    return mismatched(spec, zoneId, props, { at: renamed.row, why: NO_ACCOUNT });
+    return mismatched(spec, zoneId, stored, { at: renamed.row, why: NO_ACCOUNT });
   const row = rowById(rows, zoneId);
   if (!row) {
     if (!refreshing) {
@@ -234,7 +234,6 @@ export async function read(
     warn(renamedMessage(spec, props.name, zoneId, row, found.proof));
   // A refresh that finds the zone as recorded leaves the stored inputs as they are: they gave no diff before, and
   // returning them costs the host two Struct conversions per zone (30% of a 1,000-zone refresh: docs/performance.md).
-  const { __provider: _provider, ...stored } = props;
   if (refreshing && isDeepStrictEqual(outs, stored)) return { id: String(zoneId), props: outs };
   const inputs: Props = {};
   // Inputs are the fields the state recorded, `""` included (a clear): the next `up`'s diff shows only real changes.
@@ -253,10 +252,8 @@ const NO_ACCOUNT = "the state records no account and the zone at the id holds an
  * A refresh that found another zone at the recorded id: says so, keeps what the state records and marks it
  * ({@link MISMATCH}), so diff reports a change (a drift check fails) and the next update or delete refuses.
  */
-function mismatched(spec: ZoneSpec, zoneId: number, props: Props, found: OtherZone): { id: string; props: Props } {
-  const message = otherZoneMessage(spec, props.name, zoneId, found, "read");
-  warn(message);
-  const { __provider: _provider, ...stored } = props;
+function mismatched(spec: ZoneSpec, zoneId: number, stored: Props, found: OtherZone): { id: string; props: Props } {
+  warn(otherZoneMessage(spec, stored.name, zoneId, found, "read"));
   const at = found.at ? `id ${zoneId} holds ${zoneRef(spec, found.at.name)}` : `id ${zoneId} is not listed`;
   return { id: String(zoneId), props: { ...stored, [MISMATCH]: `${at}${found.why ? `: ${found.why}` : ""}` } };
 }
@@ -320,7 +317,8 @@ async function unfinishedUpdate({ spec, conn, zoneId, changed, olds, news }: Sen
   const err = describeError(spec, news.name, e, zoneId);
   // Read back when an attempt may have been applied: a lost answer, or any attempt before the last.
   if (!(e instanceof CdnError) || (!e.retryable && (e.attempts ?? 1) <= 1)) return err;
-  const row = await conn.lists.byId(spec, zoneId).catch(() => undefined);
+  const rows = await conn.lists.fresh(spec).catch(() => undefined);
+  const row = rows && rowById(rows, zoneId);
   if (!row) return err;
   const outs = listedOutputs(spec, conn, zoneId, row, olds);
   for (const f of changed) if (!f.listed) delete outs[f.input];
@@ -396,8 +394,8 @@ export async function remove(spec: ZoneSpec, conn: Connection, id: string, props
   } catch (e) {
     // A refused or lost delete: the list says whether the zone is gone. A list that cannot be read says nothing:
     // reporting the zone deleted then would drop from state a zone that may still exist.
-    const gone = await lists.byId(spec, zoneId).then(
-      (row) => !row,
+    const gone = await lists.fresh(spec).then(
+      (rows) => !rowById(rows, zoneId),
       () => false,
     );
     if (!gone || !(e instanceof CdnOperationFailedError || (e instanceof CdnError && e.retryable)))

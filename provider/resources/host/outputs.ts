@@ -2,13 +2,11 @@
  * A zone's outputs from inputs, a create answer, a listZones row and earlier outputs: one function, so no step
  * disagrees, and the one place server text enters the state, made printable (docs/reliability.md).
  */
-import { ACCOUNT, DeploymentIdentity, renamedUrl, RESOURCE_NAME } from "./identity";
-import { ComputedSpec, FieldSpec, ZONE_ID, ZoneSpec } from "../specs";
+import { DeploymentIdentity, renamedUrl } from "./identity";
+import { ACCOUNT, ComputedSpec, FieldSpec, RESOURCE_NAME, ZONE_ID, ZoneSpec, type Props } from "../specs";
 import { nameFromUrl } from "../../api/normalize";
 import { printable } from "../../api/terminalText";
 import { sameLabel, ZoneRow } from "./zoneLookup";
-
-type Props = Record<string, unknown>;
 
 export const declared = (v: unknown): boolean => v !== undefined && v !== null;
 

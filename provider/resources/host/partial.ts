@@ -5,9 +5,8 @@
  * (provider_plugin.go `parseError`, see docs/pulumi-engine.md), so the whole explanation (zone,
  * id, what was done, what the next `up` does) goes into `reasons`.
  */
-type Props = Record<string, unknown>;
-
-const declared = (v: unknown) => v !== undefined && v !== null;
+import { declared } from "./outputs";
+import type { Props } from "../specs";
 
 export class ZoneInitError extends Error {
   readonly properties: Props;

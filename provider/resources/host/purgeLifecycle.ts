@@ -8,11 +8,10 @@ import { purgeUrlList, purgeZoneTarget, urlProblem, zoneTarget } from "../../api
 import { connection, hostSetting } from "./connection";
 import { detail, log } from "./log";
 import { declared } from "./outputs";
+import type { Props } from "../specs";
 import { type CheckFailure, UNKNOWN } from "./validate";
 import type { Named, Operation } from "./handlers";
 import type { DiffResult } from "./lifecycle";
-
-type Props = Record<string, unknown>;
 
 /** Inputs of CachePurge (besides `__provider`). */
 export const CACHE_PURGE_INPUTS = ["urls", "zone", "triggers"] as const;

@@ -4,13 +4,11 @@
  * A missing or non-string recorded name is a mismatch, never a pass.
  */
 import { printable } from "../../api/terminalText";
-import { MISMATCH, RENAMED_FROM, UNPROVEN, type ZoneSpec } from "../specs";
+import { MISMATCH, RENAMED_FROM, UNPROVEN, type Props, type ZoneSpec } from "../specs";
 import { cdnZones, zoneRef } from "./messages";
 import { declared } from "./outputs";
 import { nameFromUrl } from "../../api/normalize";
 import { rowById, rowByName, sameLabel, type ZoneRow } from "./zoneLookup";
-
-type Props = Record<string, unknown>;
 
 /** What the listing says of a recorded zone; `renamed` is proven the same zone (`proof`), `unproven` is not (`why`). */
 export type Recorded =

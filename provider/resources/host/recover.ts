@@ -9,7 +9,7 @@ import type { Connection } from "./connection";
 import { interrupted, pause } from "./interrupt";
 import { log } from "./log";
 import { ZoneSpec } from "../specs";
-import { ListCache, sameName, ZoneRow } from "./zoneLookup";
+import { ListCache, rowByName, sameName, ZoneRow } from "./zoneLookup";
 
 /** What a create settled by lookup returns in place of the create answer. */
 export type RecoveredCreate = {
@@ -75,11 +75,11 @@ export async function createWithRecovery(
 
 /** One create with recovery: the facts it learns on the way, and one method per state. */
 class CreateRecovery {
-  private readonly attempts: number;
-  private readonly policy: RetryPolicy;
-  private readonly method: string;
-  private readonly listMethod: string;
-  private readonly name: string;
+  private readonly policy: RetryPolicy = this.conn.client.retryPolicy;
+  private readonly attempts = this.policy.retries + 1;
+  private readonly method = `${this.spec.group}.create`;
+  private readonly listMethod = `${this.spec.group}.listZones`;
+  private readonly name = this.values.name;
   private readonly started = Date.now();
   /** The last attempt whose answer was lost: it may have made the zone, whatever a list said since. */
   private lost: CdnError | undefined;
@@ -94,13 +94,7 @@ class CreateRecovery {
     private readonly before: readonly ZoneRow[],
     /** Waits end early when the host is asked to stop (interrupt.ts, `pause`). */
     private readonly sleep: (ms: number) => Promise<void>,
-  ) {
-    this.policy = conn.client.retryPolicy;
-    this.attempts = this.policy.retries + 1;
-    this.method = `${spec.group}.create`;
-    this.listMethod = `${spec.group}.listZones`;
-    this.name = values.name;
-  }
+  ) {}
 
   async run(): Promise<Record<string, unknown>> {
     let state: State = { at: "attempt", n: 1 };
@@ -260,7 +254,7 @@ interface Lookup {
 /** The zone by name; `known: false` when listZones itself failed (after the client's own retries). */
 async function lookUp(spec: ZoneSpec, lists: ListCache, name: string): Promise<Lookup> {
   try {
-    const row = await lists.byName(spec, name);
+    const row = rowByName(await lists.fresh(spec), name);
     return { row, known: true };
   } catch (e) {
     return { known: false, error: e instanceof CdnError ? e : undefined };

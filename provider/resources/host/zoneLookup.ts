@@ -159,11 +159,6 @@ export class ListCache {
     this.entries.delete(spec.group);
   }
 
-  /** The zone by id in a new listing. */
-  async byId(spec: ZoneSpec, id: number): Promise<ZoneRow | undefined> {
-    return rowById(await this.fresh(spec), id);
-  }
-
   /** The listing that settles whether zone `id` is listed: a recent answer that lists it, else one fresh call (shared). */
   async confirmed(spec: ZoneSpec, id: number): Promise<ZoneRow[]> {
     const first = this.list(spec);
@@ -173,10 +168,5 @@ export class ListCache {
     const now = this.entries.get(spec.group);
     // Another read already asked again after this answer: share its call rather than make another.
     return now && now.confirming && now.rows !== first ? now.rows : this.fresh(spec, true);
-  }
-
-  /** The zone by name in a new listing. */
-  async byName(spec: ZoneSpec, name: string): Promise<ZoneRow | undefined> {
-    return rowByName(await this.fresh(spec), name);
   }
 }

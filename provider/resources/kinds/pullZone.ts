@@ -5,12 +5,6 @@ import { zoneRegistration, type ZoneArgs, type ZoneOutputs } from "../zoneResour
 
 /** Inputs of a pull zone: a cache in front of the customer's origin server. */
 export interface PullZoneArgs extends ZoneArgs {
-  /**
-   * Zone name (a DNS label, letters of either case). Without it the zone gets `<resource name>-<7 letters or
-   * digits>`, unique to the stack and kept from then on; set it for a predictable delivery host name. Renaming
-   * updates in place.
-   */
-  name?: pulumi.Input<string>;
   /** The origin the edge fetches from: a URL or a host name. */
   origin: pulumi.Input<string>;
   /** Host header sent to the origin. */
@@ -21,8 +15,6 @@ export interface PullZoneArgs extends ZoneArgs {
   compress?: pulumi.Input<string | boolean>;
   /** Custom domain; set at creation only (the update method does not accept it). */
   vanityDomain?: pulumi.Input<string>;
-  /** Free text label; the API does not list it back, so drift in it cannot be seen. */
-  label?: pulumi.Input<string>;
 }
 
 /**

@@ -5,20 +5,12 @@ import { zoneRegistration, type ZoneArgs, type ZoneOutputs } from "../zoneResour
 
 /** Inputs of a push zone: storage the customer uploads to, served by the edge. */
 export interface PushZoneArgs extends ZoneArgs {
-  /**
-   * Zone name (a DNS label, letters of either case). Without it the zone gets `<resource name>-<7 letters or
-   * digits>`, unique to the stack and kept from then on; set it for a predictable delivery host name. Renaming
-   * updates in place.
-   */
-  name?: pulumi.Input<string>;
   /** Upload password; always stored as a Pulumi secret. */
   password: pulumi.Input<string>;
   /** "1" to compress, "0" not to; set at creation only. */
   compress?: pulumi.Input<string | boolean>;
   /** Custom domain; set at creation only. */
   vanityDomain?: pulumi.Input<string>;
-  /** Free text label; the API does not list it back, so drift in it cannot be seen. */
-  label?: pulumi.Input<string>;
 }
 
 /**

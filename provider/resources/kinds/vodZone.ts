@@ -5,16 +5,8 @@ import { zoneRegistration, type ZoneArgs, type ZoneOutputs } from "../zoneResour
 
 /** Inputs of a VOD (video on demand) zone. */
 export interface VodZoneArgs extends ZoneArgs {
-  /**
-   * Zone name (a DNS label, letters of either case). Without it the zone gets `<resource name>-<7 letters or
-   * digits>`, unique to the stack and kept from then on; set it for a predictable delivery host name. Renaming
-   * updates in place.
-   */
-  name?: pulumi.Input<string>;
   /** Upload password; always stored as a Pulumi secret. */
   password: pulumi.Input<string>;
-  /** Free text label; the API does not list it back, so drift in it cannot be seen. */
-  label?: pulumi.Input<string>;
 }
 
 /**
