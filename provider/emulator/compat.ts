@@ -31,7 +31,7 @@ export interface Compat {
 const numeric = (v: WireOut): v is number | Double => typeof v === "number" || v instanceof Double;
 /** A number or a Double as a number; anything else 0. */
 const numberOf = (v: WireOut): number => (typeof v === "number" ? v : v instanceof Double ? v.value : 0);
-/** A figure as text, as servers that build answers from database rows send it. */
+/** A figure as text, as servers that build answers from database rows send it; anything else as it is. */
 const figureText = (v: WireOut): WireOut => (numeric(v) ? String(numberOf(v)) : v);
 
 /** Columns under the later REST API's names (docs/emulator.md): each one's second in api/wire.ts, not from/to's. */
@@ -75,8 +75,7 @@ function legacyRow(row: { readonly [key: string]: WireOut }): Record<string, Wir
     if (key === "zone_id") out[name] = new I8(numberOf(value));
     else if (key === "date" || key === "hour" || key === "from" || key === "to")
       out[name] = typeof value === "string" ? withOffset(value) : value;
-    else if (numeric(value)) out[name] = figureText(value);
-    else out[name] = value;
+    else out[name] = figureText(value);
   }
   return out;
 }
