@@ -9,7 +9,7 @@ import { performance } from "perf_hooks";
 import { setTimeout as sleep } from "timers/promises";
 import { METHODS, type Group } from "../api/methods";
 import type { Dispatcher, Outcome } from "./dispatch";
-import { routeOf } from "./dispatch";
+import { ROUTES } from "./dispatch";
 import { Faults, type RpcFault } from "./errors";
 import { INJECTED, type FaultInjector, type Injection } from "./injection";
 import type { ResolvedOptions } from "./options";
@@ -198,7 +198,7 @@ export class EmulatorServer {
   }
 
   /** A request that is no call: a browser's or a foreign Host's (403), another path (404), another verb (405). */
-  private refusal(req: http.IncomingMessage, res: http.ServerResponse, group: Group | undefined): boolean {
+  private refusal(req: http.IncomingMessage, res: http.ServerResponse, group: Group | undefined, path: string) {
     const refused = browserRefusal(req.headers, this.deps.host, this.deps.allowedHosts);
     const [status, text, headers] = refused
       ? [403, `${refused}\n`, { Connection: "close" }]
@@ -210,21 +210,20 @@ export class EmulatorServer {
     if (!status) return false;
     req.resume();
     reply(res, text!, headers, status);
-    const path = (req.url ?? "").split("?", 1)[0].slice(0, 100);
-    this.deps.log?.(printable(`${req.method} ${path} ${status}${refused ? ` ${refused}` : ""}`));
+    this.deps.log?.(printable(`${req.method} ${path.slice(0, 100)} ${status}${refused ? ` ${refused}` : ""}`));
     return true;
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const started = performance.now();
     const at = this.deps.now();
-    const group = routeOf(req.url);
-    if (this.refusal(req, res, group)) return;
+    const path = (req.url ?? "").split("?", 1)[0];
+    const group = ROUTES.get(path);
+    if (this.refusal(req, res, group, path)) return;
     const body = await readBody(req, this.deps.maxBodyBytes);
     if (body.kind === "aborted" || this.closed) return;
     const call = this.parse(body);
     const method = "methodName" in call ? call.methodName.slice(0, 200) : "";
-    const path = (req.url ?? "").split("?", 1)[0];
     this.active.push(method);
     try {
       const outcome = await this.answer(req, res, body, call, group!);
