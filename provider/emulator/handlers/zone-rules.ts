@@ -24,16 +24,19 @@ export function fieldsProblem(values: Readonly<Record<string, string>>): string 
   return undefined;
 }
 
-/** The host of an origin given as a URL (`http://host/path`) or a bare `host[:port][/path]`. */
-function originHost(origin: string): string | undefined {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(origin) ? origin : `http://${origin}`;
+/** `text` as an http or https URL, or undefined when it is none. */
+export function httpUrl(text: string): URL | undefined {
   try {
-    const url = new URL(withScheme);
-    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
-    return url.hostname || undefined;
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The host of an origin given as a URL (`http://host/path`) or a bare `host[:port][/path]`. */
+function originHost(origin: string): string | undefined {
+  return httpUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(origin) ? origin : `http://${origin}`)?.hostname || undefined;
 }
 
 /** An origin problem: 'failed' (malformed) or 'unresolvable' (host under `.invalid`, RFC 2606). */
