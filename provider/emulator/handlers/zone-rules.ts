@@ -34,17 +34,14 @@ export function httpUrl(text: string): URL | undefined {
   }
 }
 
-/** The host of an origin given as a URL (`http://host/path`) or a bare `host[:port][/path]`. */
-function originHost(origin: string): string | undefined {
-  return httpUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(origin) ? origin : `http://${origin}`)?.hostname || undefined;
-}
-
 /** An origin problem: 'failed' (malformed) or 'unresolvable' (host under `.invalid`, RFC 2606). */
 export function originProblem(
   origin: string,
 ): { kind: "failed"; reason: string } | { kind: "unresolvable" } | undefined {
-  if (origin.trim() === "") return { kind: "failed", reason: "origin must not be empty" };
-  const host = originHost(origin.trim());
+  const text = origin.trim();
+  if (text === "") return { kind: "failed", reason: "origin must not be empty" };
+  // Given as a URL (`http://host/path`) or a bare `host[:port][/path]`.
+  const host = httpUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`)?.hostname;
   if (!host) return { kind: "failed", reason: "origin must be an http(s) URL or a host name" };
   if (host === "invalid" || host.endsWith(".invalid")) return { kind: "unresolvable" };
   return undefined;
