@@ -99,37 +99,35 @@ function legacyUser(row: { readonly [key: string]: WireOut }): Record<string, Wi
 
 function legacyAnswer(method: string, value: WireOut): WireOut {
   const [group, name] = method.split(".");
-  if (name === "create" && Array.isArray(value)) {
-    const [code, result] = value as readonly WireOut[];
+  const list = Array.isArray(value) ? (value as readonly WireOut[]) : undefined;
+  if (name === "create" && list) {
+    const [code, result] = list;
     // A failed create as an XML-RPC fault with the §7 code, as one public client read it.
     if (code !== 0) throw new RpcFault(numberOf(code), String(result));
     // A bare struct with a string id, as another public client's expected output showed.
     return isStruct(result) ? { ...result, id: String(numberOf(result.id)) } : result;
   }
-  if (name === "listZones" && Array.isArray(value)) {
+  if (name === "listZones" && list) {
     const kind = kindOfGroup(group);
     const onlyId = kind !== undefined && ZONE_KIND_TABLE[kind].rowsMayOmitFields;
     // §2.2 shows no live-zone field but `id`: a kind whose rows may carry only that gets only that.
-    return (value as readonly WireOut[]).map((row) =>
-      isStruct(row) ? { ...(onlyId ? {} : row), id: new I8(numberOf(row.id)) } : row,
-    );
+    return list.map((row) => (isStruct(row) ? { ...(onlyId ? {} : row), id: new I8(numberOf(row.id)) } : row));
   }
   if (group === "cache" && typeof value === "boolean") return value ? 1 : 0;
-  if (group === "user" && name === "listUsers" && Array.isArray(value))
-    return (value as readonly WireOut[]).map((row) => (isStruct(row) ? legacyUser(row) : row));
-  if (method === "account.getBandwidth" && Array.isArray(value)) {
+  if (group === "user" && name === "listUsers" && list)
+    return list.map((row) => (isStruct(row) ? legacyUser(row) : row));
+  if (method === "account.getBandwidth" && list) {
     // One number, the bytes left, as public clients read it.
-    const row = (value as readonly WireOut[])[0];
+    const row = list[0];
     return new Double(isStruct(row) ? numberOf(row.remaining) : 0);
   }
-  if (group === "report" && Array.isArray(value)) {
-    const rows = value as readonly WireOut[];
+  if (group === "report" && list) {
     const bare = isReportName(name) ? (BARE_INT_REPORTS as Partial<Record<ReportName, string>>)[name] : undefined;
     if (bare) {
-      const total = rows.reduce<number>((sum, row) => sum + (isStruct(row) ? numberOf(row[bare]) : 0), 0);
+      const total = list.reduce<number>((sum, row) => sum + (isStruct(row) ? numberOf(row[bare]) : 0), 0);
       return Math.abs(total) > INT32_MAX ? new I8(Math.round(total)) : Math.round(total); // <int> if it fits, else <i8>
     }
-    return rows.map((row) => (isStruct(row) ? legacyRow(row) : row));
+    return list.map((row) => (isStruct(row) ? legacyRow(row) : row));
   }
   return value;
 }
