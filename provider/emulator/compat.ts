@@ -199,11 +199,9 @@ function rollupAnswer(method: string, value: WireOut, args: Args = {}): WireOut 
   // Every report row carries `zone_id`; a report asked without a zone (its zoneId is optional) is account-wide.
   if (group !== "report" || !Array.isArray(value) || args.zoneId !== undefined) return value;
   if (name === "getPopularFiles")
-    return value.map((row) => {
-      if (!isStruct(row)) return row;
-      const { zone_id: _zone, ...rest } = row;
-      return rest;
-    });
+    return value.map((row) =>
+      isStruct(row) ? Object.fromEntries(Object.entries(row).filter(([k]) => k !== "zone_id")) : row,
+    );
   return summed(value);
 }
 
