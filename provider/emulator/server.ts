@@ -157,7 +157,6 @@ export class EmulatorServer {
   private readonly closer = new AbortController();
   /** Wire names of the calls being handled, one entry per call. */
   private readonly active: string[] = [];
-  private closed = false;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly deps: ServerDeps) {
@@ -186,7 +185,6 @@ export class EmulatorServer {
   /** Stops listening, cuts every connection and cancels pending latency waits. Idempotent. */
   close(): Promise<void> {
     if (!this.closing) {
-      this.closed = true;
       this.closer.abort();
       this.closing = new Promise<void>((resolve) => {
         this.http.close(() => resolve());
@@ -221,7 +219,7 @@ export class EmulatorServer {
     const group = ROUTES.get(path);
     if (this.refusal(req, res, group, path)) return;
     const body = await readBody(req, this.deps.maxBodyBytes);
-    if (body.kind === "aborted" || this.closed) return;
+    if (body.kind === "aborted" || this.closing) return;
     const call = this.parse(body);
     const method = "methodName" in call ? call.methodName.slice(0, 200) : "";
     this.active.push(method);
@@ -259,7 +257,7 @@ export class EmulatorServer {
     const injection = this.deps.injector.decide(name);
     const delay = this.deps.latencyMs + injection.latencyMs;
     if (delay > 0) await sleep(delay, undefined, { signal: this.closer.signal }).catch(() => undefined);
-    if (this.closed) return undefined;
+    if (this.closing) return undefined;
     const act = injection.kind && INJECTED[injection.kind];
     if (act && act.when === "before") {
       sendInjected(injection, req, res);
@@ -267,7 +265,7 @@ export class EmulatorServer {
       return { ok: false, fault: injection.kind, faultCode, faultString };
     }
     let outcome = "methodName" in call ? await this.deps.dispatcher.execute(group, call) : call;
-    if (this.closed) return undefined;
+    if (this.closing) return undefined;
     // A short answer: the list as a flaky backend might return it, with rows missing.
     if (act && act.send === "short" && outcome.ok && Array.isArray(outcome.value))
       outcome = { ok: true, value: outcome.value.slice(0, injection.keep ?? 0) };
