@@ -9,19 +9,17 @@ type StructOf<P> = P extends { readonly keys: readonly (infer K extends string)[
 type RequiredKeys<P> = P extends { readonly requiredKeys: readonly (infer R extends string)[] } ? R : never;
 
 /** The value of one parameter after conversion; bounds and enums are the handlers' to check. */
-type ArgValueOf<P> = P extends { readonly type: "int" }
+type ArgValueOf<P> = P extends { readonly type: "int" } | { readonly type: "string"; readonly numericString: true }
   ? number
-  : P extends { readonly type: "string"; readonly numericString: true }
-    ? number
-    : P extends { readonly type: "string" | "date" }
-      ? string
-      : P extends { readonly type: "struct" }
-        ? StructOf<P>
-        : P extends { readonly type: "sortby" }
-          ? readonly SortKey[]
-          : P extends { readonly type: "mixed" }
-            ? number | string
-            : never;
+  : P extends { readonly type: "string" | "date" }
+    ? string
+    : P extends { readonly type: "struct" }
+      ? StructOf<P>
+      : P extends { readonly type: "sortby" }
+        ? readonly SortKey[]
+        : P extends { readonly type: "mixed" }
+          ? number | string
+          : never;
 
 type ParamOf<N extends WireName> = MethodOf<N>["params"][number];
 

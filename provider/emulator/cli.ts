@@ -35,23 +35,19 @@ const FLAGS: ParseArgsConfig["options"] = {
 };
 
 /** Node's parseArgs errors in this command's words: the flag is quoted from Node's message (its codes are stable). */
-function translate(error: unknown): CliError {
+function translate(error: unknown): string {
   const e = error as { code?: string; message?: string };
   const quoted = /'([^']*)'/.exec(e.message ?? "")?.[1] ?? "";
   const flag = quoted.split(" ")[0];
-  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return new CliError(`unknown option '${flag}'`);
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option '${flag}'`;
   if (e.code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
-    return new CliError(`unexpected argument '${quoted}' (every setting is a --flag)`);
-  if (e.code !== "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return new CliError(e.message ?? String(error));
+    return `unexpected argument '${quoted}' (every setting is a --flag)`;
+  if (e.code !== "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return e.message ?? String(error);
   if (/missing/.test(e.message ?? ""))
-    return new CliError(
-      `${flag} needs a value: ${FLAG_ROWS.find((f) => `--${f.name}` === flag)?.row.want ?? "a value"}`,
-    );
+    return `${flag} needs a value: ${FLAG_ROWS.find((f) => `--${f.name}` === flag)?.row.want ?? "a value"}`;
   if (/ambiguous/.test(e.message ?? ""))
-    return new CliError(
-      `${flag} needs a value, but the next argument is a flag (write ${flag}=VALUE for a value that starts with '-')`,
-    );
-  return new CliError(`${flag} does not take a value`);
+    return `${flag} needs a value, but the next argument is a flag (write ${flag}=VALUE for a value that starts with '-')`;
+  return `${flag} does not take a value`;
 }
 
 /** Parses argv (without node and the script); accepts `--flag value` and `--flag=value`. */
@@ -60,7 +56,7 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   try {
     values = nodeParseArgs({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false }).values;
   } catch (error) {
-    throw translate(error);
+    throw new CliError(translate(error));
   }
   if (values.help) return { kind: "help" };
   const options: Record<string, unknown> = {};

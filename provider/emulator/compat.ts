@@ -31,7 +31,7 @@ export interface Compat {
 const numeric = (v: WireOut): v is number | Double => typeof v === "number" || v instanceof Double;
 /** A number or a Double as a number; anything else 0. */
 const numberOf = (v: WireOut): number => (typeof v === "number" ? v : v instanceof Double ? v.value : 0);
-/** A figure as text, as servers that build answers from database rows send it. */
+/** A figure as text, as servers that build answers from database rows send it; anything else as it is. */
 const figureText = (v: WireOut): WireOut => (numeric(v) ? String(numberOf(v)) : v);
 
 /** Columns under the later REST API's names (docs/emulator.md): each one's second in api/wire.ts, not from/to's. */
@@ -75,8 +75,7 @@ function legacyRow(row: { readonly [key: string]: WireOut }): Record<string, Wir
     if (key === "zone_id") out[name] = new I8(numberOf(value));
     else if (key === "date" || key === "hour" || key === "from" || key === "to")
       out[name] = typeof value === "string" ? withOffset(value) : value;
-    else if (numeric(value)) out[name] = figureText(value);
-    else out[name] = value;
+    else out[name] = figureText(value);
   }
   return out;
 }
@@ -100,37 +99,35 @@ function legacyUser(row: { readonly [key: string]: WireOut }): Record<string, Wi
 
 function legacyAnswer(method: string, value: WireOut): WireOut {
   const [group, name] = method.split(".");
-  if (name === "create" && Array.isArray(value)) {
-    const [code, result] = value as readonly WireOut[];
+  const list = Array.isArray(value) ? (value as readonly WireOut[]) : undefined;
+  if (name === "create" && list) {
+    const [code, result] = list;
     // A failed create as an XML-RPC fault with the §7 code, as one public client read it.
     if (code !== 0) throw new RpcFault(numberOf(code), String(result));
     // A bare struct with a string id, as another public client's expected output showed.
     return isStruct(result) ? { ...result, id: String(numberOf(result.id)) } : result;
   }
-  if (name === "listZones" && Array.isArray(value)) {
+  if (name === "listZones" && list) {
     const kind = kindOfGroup(group);
     const onlyId = kind !== undefined && ZONE_KIND_TABLE[kind].rowsMayOmitFields;
     // §2.2 shows no live-zone field but `id`: a kind whose rows may carry only that gets only that.
-    return (value as readonly WireOut[]).map((row) =>
-      isStruct(row) ? { ...(onlyId ? {} : row), id: new I8(numberOf(row.id)) } : row,
-    );
+    return list.map((row) => (isStruct(row) ? { ...(onlyId ? {} : row), id: new I8(numberOf(row.id)) } : row));
   }
   if (group === "cache" && typeof value === "boolean") return value ? 1 : 0;
-  if (group === "user" && name === "listUsers" && Array.isArray(value))
-    return (value as readonly WireOut[]).map((row) => (isStruct(row) ? legacyUser(row) : row));
-  if (method === "account.getBandwidth" && Array.isArray(value)) {
+  if (group === "user" && name === "listUsers" && list)
+    return list.map((row) => (isStruct(row) ? legacyUser(row) : row));
+  if (method === "account.getBandwidth" && list) {
     // One number, the bytes left, as public clients read it.
-    const row = (value as readonly WireOut[])[0];
+    const row = list[0];
     return new Double(isStruct(row) ? numberOf(row.remaining) : 0);
   }
-  if (group === "report" && Array.isArray(value)) {
-    const rows = value as readonly WireOut[];
+  if (group === "report" && list) {
     const bare = isReportName(name) ? (BARE_INT_REPORTS as Partial<Record<ReportName, string>>)[name] : undefined;
     if (bare) {
-      const total = rows.reduce<number>((sum, row) => sum + (isStruct(row) ? numberOf(row[bare]) : 0), 0);
+      const total = list.reduce<number>((sum, row) => sum + (isStruct(row) ? numberOf(row[bare]) : 0), 0);
       return Math.abs(total) > INT32_MAX ? new I8(Math.round(total)) : Math.round(total); // <int> if it fits, else <i8>
     }
-    return rows.map((row) => (isStruct(row) ? legacyRow(row) : row));
+    return list.map((row) => (isStruct(row) ? legacyRow(row) : row));
   }
   return value;
 }
@@ -202,11 +199,9 @@ function rollupAnswer(method: string, value: WireOut, args: Args = {}): WireOut 
   // Every report row carries `zone_id`; a report asked without a zone (its zoneId is optional) is account-wide.
   if (group !== "report" || !Array.isArray(value) || args.zoneId !== undefined) return value;
   if (name === "getPopularFiles")
-    return value.map((row) => {
-      if (!isStruct(row)) return row;
-      const { zone_id: _zone, ...rest } = row;
-      return rest;
-    });
+    return value.map((row) =>
+      isStruct(row) ? Object.fromEntries(Object.entries(row).filter(([k]) => k !== "zone_id")) : row,
+    );
   return summed(value);
 }
 

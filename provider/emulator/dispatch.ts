@@ -21,13 +21,8 @@ const HANDLERS: { readonly [N in WireName]: Handler<N> } = {
   ...reportHandlers,
 };
 
-/** `/xmlrpc/<group>` for each group; every other path is a 404. */
-const ROUTES: ReadonlyMap<string, Group> = new Map(GROUPS.map((g) => [`/xmlrpc/${g}`, g]));
-
-/** The group served at a request path (query string ignored), if any. */
-export function routeOf(url: string | undefined): Group | undefined {
-  return ROUTES.get((url ?? "").split("?", 1)[0]);
-}
+/** The group served at each request path, `/xmlrpc/<group>` (query string cut off); every other path is a 404. */
+export const ROUTES: ReadonlyMap<string, Group> = new Map(GROUPS.map((g) => [`/xmlrpc/${g}`, g]));
 
 /** What a call produced: its answer or its fault. */
 export type Outcome = { ok: true; value: WireOut } | { ok: false; fault: RpcFault };

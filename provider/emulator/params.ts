@@ -22,9 +22,11 @@ const SORT_RE = /^(\S+)\s+(ASC|DESC)$/i;
 const NUMERIC_RE = /^\d+$/;
 
 const label = (spec: ParamSpec, index: number) => `parameter ${index + AUTH_COUNT + 1} (${spec.name})`;
+/** The INVALID_PARAMS fault of parameter `index`: its label, then `detail`. */
+const invalid = (spec: ParamSpec, index: number, detail: string) => Faults.invalidParams(label(spec, index) + detail);
 
 function expect(spec: ParamSpec, index: number, value: WireValue, want: string): never {
-  throw Faults.invalidParams(`${label(spec, index)} must be ${want}, got ${wireTypeName(value)}`);
+  throw invalid(spec, index, ` must be ${want}, got ${wireTypeName(value)}`);
 }
 
 function convertStruct(spec: ParamSpec, index: number, value: WireValue): Record<string, string> {
@@ -33,18 +35,13 @@ function convertStruct(spec: ParamSpec, index: number, value: WireValue): Record
   const out: Record<string, string> = {};
   for (const [key, member] of value.v) {
     if (!keys.includes(key))
-      throw Faults.invalidParams(
-        `${label(spec, index)} has unknown key '${key.slice(0, 40)}' (accepted: ${keys.join(", ")})`,
-      );
+      throw invalid(spec, index, ` has unknown key '${key.slice(0, 40)}' (accepted: ${keys.join(", ")})`);
     if (member.t !== "string")
-      throw Faults.invalidParams(
-        `${label(spec, index)}: ${spec.name}.${key} must be a string, got ${wireTypeName(member)}`,
-      );
+      throw invalid(spec, index, `: ${spec.name}.${key} must be a string, got ${wireTypeName(member)}`);
     out[key] = member.v;
   }
   for (const key of spec.requiredKeys ?? [])
-    if (!Object.prototype.hasOwnProperty.call(out, key))
-      throw Faults.invalidParams(`${label(spec, index)} lacks required key '${key}'`);
+    if (!Object.prototype.hasOwnProperty.call(out, key)) throw invalid(spec, index, ` lacks required key '${key}'`);
   return out;
 }
 
@@ -52,14 +49,14 @@ function convertSortby(method: MethodSpec, spec: ParamSpec, index: number, value
   if (value.t !== "array") return expect(spec, index, value, "an array of strings");
   const columns: readonly string[] = isReportName(method.name) ? REPORT_COLUMNS[method.name] : [];
   return value.v.map((item, i) => {
-    if (item.t !== "string")
-      throw Faults.invalidParams(`${label(spec, index)} item ${i} must be a string, got ${wireTypeName(item)}`);
+    if (item.t !== "string") throw invalid(spec, index, ` item ${i} must be a string, got ${wireTypeName(item)}`);
     const m = SORT_RE.exec(item.v.trim());
-    if (!m)
-      throw Faults.invalidParams(`${label(spec, index)} item ${i} '${item.v.slice(0, 60)}' is not '<column> ASC|DESC'`);
+    if (!m) throw invalid(spec, index, ` item ${i} '${item.v.slice(0, 60)}' is not '<column> ASC|DESC'`);
     if (!columns.includes(m[1]))
-      throw Faults.invalidParams(
-        `${label(spec, index)} item ${i}: '${m[1].slice(0, 40)}' is not a column of ${method.name} (columns: ${columns.join(", ")})`,
+      throw invalid(
+        spec,
+        index,
+        ` item ${i}: '${m[1].slice(0, 40)}' is not a column of ${method.name} (columns: ${columns.join(", ")})`,
       );
     return { column: m[1], desc: m[2].toUpperCase() === "DESC" };
   });
@@ -81,15 +78,13 @@ function convert(method: MethodSpec, spec: ParamSpec, index: number, value: Wire
     case "string":
       if (value.t !== "string") return expect(spec, index, value, "a string");
       if (spec.numericString) {
-        if (!NUMERIC_RE.test(value.v))
-          throw Faults.invalidParams(`${label(spec, index)} must be a string holding a non-negative integer`);
+        if (!NUMERIC_RE.test(value.v)) throw invalid(spec, index, ` must be a string holding a non-negative integer`);
         return Number(value.v);
       }
       return value.v;
     case "date":
       if (value.t !== "string") return expect(spec, index, value, "a string date (Y-m-d)");
-      if (!isYmd(value.v))
-        throw Faults.invalidParams(`${label(spec, index)} '${value.v.slice(0, 40)}' is not a date in Y-m-d form`);
+      if (!isYmd(value.v)) throw invalid(spec, index, ` '${value.v.slice(0, 40)}' is not a date in Y-m-d form`);
       return value.v;
     case "struct":
       return convertStruct(spec, index, value);

@@ -8,8 +8,7 @@ import { isIP, type AddressInfo, type Socket } from "net";
 import { performance } from "perf_hooks";
 import { setTimeout as sleep } from "timers/promises";
 import { METHODS, type Group } from "../api/methods";
-import type { Dispatcher, Outcome } from "./dispatch";
-import { routeOf } from "./dispatch";
+import { ROUTES, type Dispatcher, type Outcome } from "./dispatch";
 import { Faults, type RpcFault } from "./errors";
 import { INJECTED, type FaultInjector, type Injection } from "./injection";
 import type { ResolvedOptions } from "./options";
@@ -157,7 +156,6 @@ export class EmulatorServer {
   private readonly closer = new AbortController();
   /** Wire names of the calls being handled, one entry per call. */
   private readonly active: string[] = [];
-  private closed = false;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly deps: ServerDeps) {
@@ -186,7 +184,6 @@ export class EmulatorServer {
   /** Stops listening, cuts every connection and cancels pending latency waits. Idempotent. */
   close(): Promise<void> {
     if (!this.closing) {
-      this.closed = true;
       this.closer.abort();
       this.closing = new Promise<void>((resolve) => {
         this.http.close(() => resolve());
@@ -198,7 +195,7 @@ export class EmulatorServer {
   }
 
   /** A request that is no call: a browser's or a foreign Host's (403), another path (404), another verb (405). */
-  private refusal(req: http.IncomingMessage, res: http.ServerResponse, group: Group | undefined): boolean {
+  private refusal(req: http.IncomingMessage, res: http.ServerResponse, group: Group | undefined, path: string) {
     const refused = browserRefusal(req.headers, this.deps.host, this.deps.allowedHosts);
     const [status, text, headers] = refused
       ? [403, `${refused}\n`, { Connection: "close" }]
@@ -210,21 +207,20 @@ export class EmulatorServer {
     if (!status) return false;
     req.resume();
     reply(res, text!, headers, status);
-    const path = (req.url ?? "").split("?", 1)[0].slice(0, 100);
-    this.deps.log?.(printable(`${req.method} ${path} ${status}${refused ? ` ${refused}` : ""}`));
+    this.deps.log?.(printable(`${req.method} ${path.slice(0, 100)} ${status}${refused ? ` ${refused}` : ""}`));
     return true;
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const started = performance.now();
     const at = this.deps.now();
-    const group = routeOf(req.url);
-    if (this.refusal(req, res, group)) return;
+    const path = (req.url ?? "").split("?", 1)[0];
+    const group = ROUTES.get(path);
+    if (this.refusal(req, res, group, path)) return;
     const body = await readBody(req, this.deps.maxBodyBytes);
-    if (body.kind === "aborted" || this.closed) return;
+    if (body.kind === "aborted" || this.closing) return;
     const call = this.parse(body);
     const method = "methodName" in call ? call.methodName.slice(0, 200) : "";
-    const path = (req.url ?? "").split("?", 1)[0];
     this.active.push(method);
     try {
       const outcome = await this.answer(req, res, body, call, group!);
@@ -260,7 +256,7 @@ export class EmulatorServer {
     const injection = this.deps.injector.decide(name);
     const delay = this.deps.latencyMs + injection.latencyMs;
     if (delay > 0) await sleep(delay, undefined, { signal: this.closer.signal }).catch(() => undefined);
-    if (this.closed) return undefined;
+    if (this.closing) return undefined;
     const act = injection.kind && INJECTED[injection.kind];
     if (act && act.when === "before") {
       sendInjected(injection, req, res);
@@ -268,7 +264,7 @@ export class EmulatorServer {
       return { ok: false, fault: injection.kind, faultCode, faultString };
     }
     let outcome = "methodName" in call ? await this.deps.dispatcher.execute(group, call) : call;
-    if (this.closed) return undefined;
+    if (this.closing) return undefined;
     // A short answer: the list as a flaky backend might return it, with rows missing.
     if (act && act.send === "short" && outcome.ok && Array.isArray(outcome.value))
       outcome = { ok: true, value: outcome.value.slice(0, injection.keep ?? 0) };

@@ -49,9 +49,8 @@ export function zoneAccess(context: HandlerContext): ZoneAccess {
       return zone && view(zone, account);
     },
     passwordMatches: (spelling, id, password) => {
-      const group = groupOf("passwordMatches", spelling);
       const zone = store.zone(id);
-      return !!zone && zone.kind === group && matchesHash(zone, password);
+      return zone?.kind === groupOf("passwordMatches", spelling) && matchesHash(zone, password);
     },
     async seedZone(spelling, values) {
       const group = groupOf("seedZone", spelling);
@@ -70,9 +69,7 @@ export function zoneAccess(context: HandlerContext): ZoneAccess {
       return view(store.zone(id)!, account);
     },
     async deleteZone(spelling, id) {
-      const group = groupOf("deleteZone", spelling);
-      const zone = store.zone(id);
-      if (!zone || zone.kind !== group) return false;
+      if (store.zone(id)?.kind !== groupOf("deleteZone", spelling)) return false;
       store.deleteZone(id);
       await store.flush();
       return true;

@@ -2,7 +2,7 @@
 import type { HandlerContext, HandlersOf, PurgeRecord } from "./context";
 import { ZONE_GROUPS } from "../../api/kinds";
 import { hasDeliveryHost } from "../zone-fields";
-import { cdnHost } from "./zone-rules";
+import { cdnHost, httpUrl } from "./zone-rules";
 
 /** The zones with a delivery host, group by group in the table's order (a purge record lists them so). */
 const purgeableZones = (ctx: HandlerContext) =>
@@ -10,14 +10,8 @@ const purgeableZones = (ctx: HandlerContext) =>
 
 /** Zones whose cdn_url host or vanity_domain is the host of `url` (http or https only). */
 function zonesForUrl(ctx: HandlerContext, url: string): number[] {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return [];
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return [];
-  const host = parsed.hostname.toLowerCase();
+  const host = httpUrl(url)?.hostname.toLowerCase();
+  if (host === undefined) return [];
   return purgeableZones(ctx).flatMap((z) =>
     cdnHost(z.name, ctx.account) === host || (!!z.vanity_domain && z.vanity_domain.toLowerCase() === host)
       ? [z.id]

@@ -24,13 +24,11 @@ export function fieldsProblem(values: Readonly<Record<string, string>>): string 
   return undefined;
 }
 
-/** The host of an origin given as a URL (`http://host/path`) or a bare `host[:port][/path]`. */
-function originHost(origin: string): string | undefined {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(origin) ? origin : `http://${origin}`;
+/** `text` as an http or https URL, or undefined when it is none. */
+export function httpUrl(text: string): URL | undefined {
   try {
-    const url = new URL(withScheme);
-    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
-    return url.hostname || undefined;
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
   } catch {
     return undefined;
   }
@@ -40,8 +38,10 @@ function originHost(origin: string): string | undefined {
 export function originProblem(
   origin: string,
 ): { kind: "failed"; reason: string } | { kind: "unresolvable" } | undefined {
-  if (origin.trim() === "") return { kind: "failed", reason: "origin must not be empty" };
-  const host = originHost(origin.trim());
+  const text = origin.trim();
+  if (text === "") return { kind: "failed", reason: "origin must not be empty" };
+  // Given as a URL (`http://host/path`) or a bare `host[:port][/path]`.
+  const host = httpUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`)?.hostname;
   if (!host) return { kind: "failed", reason: "origin must be an http(s) URL or a host name" };
   if (host === "invalid" || host.endsWith(".invalid")) return { kind: "unresolvable" };
   return undefined;

@@ -22,8 +22,6 @@ export function timeZone(name: string): Zone | undefined {
   return zone ?? undefined;
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
 /** A `Y-m-d` date as days since the epoch (calendar arithmetic, no time zone). */
 export function dayNumber(date: string): number {
   return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
@@ -72,7 +70,7 @@ export function rangeDays(from: string, to: string, zone: Zone, names = ["dateFr
 
 /** The label `Y-m-d HH:00` of the `index`-th hour of a local day. */
 export function hourLabel(day: LocalDay, index: number, zone: Zone): string {
-  if (day.hours === 24) return `${day.date} ${pad(index)}:00`;
+  if (day.hours === 24) return `${day.date} ${String(index).padStart(2, "0")}:00`;
   return DateTime.fromMillis(day.startMs + index * HOUR_MS, { zone }).toFormat("yyyy-MM-dd HH:00");
 }
 
