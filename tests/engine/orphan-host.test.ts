@@ -3,7 +3,7 @@
  * through the real CLI: the SDK's dynamic-provider host it started, which holds the API key and whose next line
  * would go to a closed pipe, must end within a few seconds (resources/host/engineWatch.ts), and what the CLI
  * recorded stays true. CDN_TEST_KILL_TRIALS sets the number of trials (the issue asks for 10: CI runs them after
- * the tests, see .ci/run); `npm test` runs a few.
+ * the tests, see .ci/run); `npm run test:stories` runs a few.
  */
 import * as fs from "fs";
 import * as path from "path";
