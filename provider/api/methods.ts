@@ -101,6 +101,12 @@ function report<
   return { group: "report", name, params, returns: "report", columns, mayAnswerTotal, idempotent: true } as const;
 }
 
+/** A purge's entry: one required string parameter (what to purge), a boolean answer. */
+function purge<const N extends string, const P extends string>(name: N, param: P) {
+  const params = [{ name: param, type: "string", required: true }] as const;
+  return { group: "cache", name, params, returns: "boolean", idempotent: true } as const;
+}
+
 type KindRow<K extends ZoneKind> = (typeof ZONE_KIND_TABLE)[K];
 /** The `values` parameter of a zone method: the keys the table gives, those that are required. */
 type ValuesParam<Keys extends string, Required extends string> = {
@@ -151,20 +157,8 @@ const ZONE_METHODS = ZONE_KINDS.flatMap((k) => zone(k)) as readonly ZoneMethod[]
 
 /** The methods of the other groups, in the contract's order. */
 const OTHER_METHODS = [
-  {
-    group: "cache",
-    name: "purge",
-    params: [{ name: "url", type: "string", required: true }],
-    returns: "boolean",
-    idempotent: true,
-  },
-  {
-    group: "cache",
-    name: "purgeAllCache",
-    params: [{ name: "zone", type: "string", required: true }],
-    returns: "boolean",
-    idempotent: true,
-  },
+  purge("purge", "url"),
+  purge("purgeAllCache", "zone"),
   { group: "user", name: "listUsers", params: [], returns: "rows", idempotent: true },
   {
     group: "user",

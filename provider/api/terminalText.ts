@@ -31,11 +31,6 @@ export function printableLines(s: string): string {
   return String(s).replace(UNPRINTABLE_BUT_LF, escape);
 }
 
-/** Whether `s` holds a character {@link printable} would escape. */
-export function hasUnprintable(s: string): boolean {
-  return ANY_UNPRINTABLE.test(s);
-}
-
 /** The first character of `s` that {@link printable} would escape, as `U+XXXX`, or undefined. */
 export function unprintableChar(s: string): string | undefined {
   const m = ANY_UNPRINTABLE.exec(s);

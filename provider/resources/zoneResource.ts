@@ -144,10 +144,7 @@ function enrol(): { batch: string; seq: number; count: Promise<number> } {
  * The zone's place as JSON text (host/batch.ts); only the first zone's awaits the size: a promise per zone cost a
  * stack trace each (docs/performance.md, "Per-zone cost").
  */
-function placeText(
-  resource: string,
-  place: { batch: string; seq: number; count: Promise<number> },
-): string | Promise<string> {
+function placeText(resource: string, place: ReturnType<typeof enrol>): string | Promise<string> {
   const text = (count?: number) => JSON.stringify({ resource, batch: place.batch, seq: place.seq, count });
   return place.seq === 0 ? place.count.then((count) => text(count)) : text();
 }

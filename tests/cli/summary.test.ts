@@ -3,7 +3,7 @@
  * what happens to each zone in the account, and fits GitHub's 65,536 characters however many zones change. The
  * real CLI's JSON, through the example workflow's preview job: tests/gitops/days.test.ts.
  */
-import { hasUnprintable, printable } from "../../provider/api/terminalText";
+import { printable, unprintableChar } from "../../provider/api/terminalText";
 import { COMMENT_LIMIT, summarize, type PreviewDigest } from "../../provider/cli/summary";
 import { adoptNotice, takeBackMessage } from "../../provider/resources/host/messages";
 import { specOf } from "../../provider/resources/specs";
@@ -199,7 +199,7 @@ test("foreign text is inert markdown and printable: names in code spans, message
     },
     "Preview",
   );
-  expect(text.split("\n").filter(hasUnprintable)).toEqual([]);
+  expect(text.split("\n").filter(unprintableChar)).toEqual([]);
   expect(text).toContain("\\u001b]0;owned\\u0007");
   const read = nodes(text);
   // Ours only: the title, the counts, one list; no image, link, HTML or other heading.

@@ -3,7 +3,7 @@
  * from the engine's JSON (an adoption from the `__adopts` check puts into the create's inputs), never from a message a
  * program or a server wrote, and shows their text inert and printable. The rules in detail: tests/cli/summary.test.ts.
  */
-import { hasUnprintable } from "../../provider/api/terminalText";
+import { unprintableChar } from "../../provider/api/terminalText";
 import { summarize } from "../../provider/cli/summary";
 import { adoptNotice } from "../../provider/resources/host/messages";
 import { specOf } from "../../provider/resources/specs";
@@ -38,7 +38,7 @@ test("a program's warning worded as an adoption notice keeps a live zone's delet
       `- adopt pull zone \`promo\` (id ${hand.id}), resource \`promo\`: taken over, nothing made`,
     );
     expect(comment).toContain("- create pull zone `evil`, resource `evil\\u001b]0;owned\\u0007\\u202e`");
-    expect(comment.split("\n").filter(hasUnprintable)).toEqual([]);
+    expect(comment.split("\n").filter(unprintableChar)).toEqual([]);
     // The program's warning is shown, in a code block.
     expect(comment).toContain("\n```text\nwarning: live zone 'old-live'");
     expect(comment).toContain("@everyone\n```\n");

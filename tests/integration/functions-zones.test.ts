@@ -25,6 +25,7 @@ import { clientFor } from "../../provider/functions/connection";
 import { CdnClient } from "../../provider/api";
 import { KIND_OF, LIVE_ONLY_KINDS } from "../support/kinds";
 import { setPreview, settled, useStackConfig } from "../support/mocks";
+import { rpc, useScriptedClient } from "../support/scriptedServer";
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
@@ -105,6 +106,19 @@ describe("listings", () => {
     expect(r.known).toBe(true);
     expect(r.value.zones.map((z) => z.zoneId).sort()).toEqual([ids.www, ids.assets].sort());
     expect((await settled(getLiveZonesOutput())).value.zones).toHaveLength(1);
+  });
+});
+
+describe("a crafted server", () => {
+  const scripted = useScriptedClient();
+
+  test("a column named __proto__ is a field of the row (camelCase: _Proto__), never the row's prototype", async () => {
+    const proto = rpc.struct({ polluted: "<boolean>1</boolean>" });
+    scripted.serve(rpc.answer(rpc.array(rpc.struct({ id: "<int>5</int>", ["__proto__"]: proto }))));
+    const { zones } = await getLiveZones({}, { connection: scripted.client() });
+    expect(Object.getPrototypeOf(zones[0])).toBe(Object.prototype);
+    expect((zones[0] as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(JSON.stringify(zones)).toBe('[{"kind":"live","zoneId":5,"_Proto__":{"polluted":true}}]');
   });
 });
 

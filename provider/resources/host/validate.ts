@@ -8,7 +8,7 @@
 import { isIP } from "net";
 import { DNS_LABEL } from "../../api/config";
 import { isXmlSafe } from "../../api/xmlrpc";
-import { hasUnprintable, preview, printable, printableLines, unprintableChar } from "../../api/terminalText";
+import { preview, printable, printableLines, unprintableChar } from "../../api/terminalText";
 import { LENGTH_UNIT, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textLength } from "../../api/lengths";
 import { FieldSpec, ZoneSpec } from "../specs";
 
@@ -151,7 +151,7 @@ function showable(field: FieldSpec | undefined, value: unknown): boolean {
   if (field?.secret) return false;
   if (typeof value !== "string") return value === null || ["number", "boolean", "undefined"].includes(typeof value);
   const credentials = ["origin", "host", "ip"].includes(field?.rule ?? "") && value.includes("@");
-  return value.length <= SHOWN_MAX && !hasUnprintable(value) && !credentials;
+  return value.length <= SHOWN_MAX && !unprintableChar(value) && !credentials;
 }
 
 /**
