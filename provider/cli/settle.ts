@@ -137,28 +137,6 @@ const evidence = (spec: ZoneSpec, inputs: Props) =>
     .join(", ")} it sent`;
 
 /**
- * Each pending kind's listing, and a second where a create's name is not in the first: one short answer never drops
- * a create. The account's settings are the deployment host's: the stack's config, then the environment.
- */
-async function listPending(
-  stack: string | undefined,
-  env: NodeJS.ProcessEnv,
-  run: PulumiRunner,
-  pending: { op: Operation; kind: ZoneKind }[],
-): Promise<{ account: string; listings: Partial<Record<ZoneKind, ZoneRow[][]>> }> {
-  return withAccount(stack, env, run, async (client, account) => {
-    const listings: Partial<Record<ZoneKind, ZoneRow[][]>> = {};
-    const list = async (creates: typeof pending) => {
-      const rows = await listKinds(client, [...new Set(creates.map((p) => p.kind))]);
-      for (const [kind, listed] of Object.entries(rows)) (listings[kind as ZoneKind] ??= []).push(listed ?? []);
-    };
-    await list(pending);
-    await list(pending.filter(({ op, kind }) => !rowByLabel(listings[kind]![0], String(op.resource.inputs?.name))));
-    return { account, listings };
-  });
-}
-
-/**
  * The command: reads the stack (`stack`, default the selected one), settles its pending creates, keeps its record
  * (keepRecord), writes; each verdict goes to `progress`.
  */
@@ -190,8 +168,18 @@ export async function settleStack(
   const pending = pendingZoneCreates(d);
   if (!pending.length) progress("no create of a zone is pending: nothing to settle");
   else {
-    const { account, listings } = await listPending(stack, env, run, pending);
-    const settled = settle(d, listings, account);
+    // Each pending kind's listing, and a second where a create's name is not in the first: one short answer never
+    // drops a create. The account's settings are the deployment host's: the stack's config, then the environment.
+    const settled = await withAccount(stack, env, run, async (client, account) => {
+      const listings: Partial<Record<ZoneKind, ZoneRow[][]>> = {};
+      const list = async (creates: typeof pending) => {
+        const rows = await listKinds(client, [...new Set(creates.map((p) => p.kind))]);
+        for (const [kind, listed] of Object.entries(rows)) (listings[kind as ZoneKind] ??= []).push(listed ?? []);
+      };
+      await list(pending);
+      await list(pending.filter(({ op, kind }) => !rowByLabel(listings[kind]![0], String(op.resource.inputs?.name))));
+      return settle(d, listings, account);
+    });
     for (const v of settled.verdicts) progress(`${v.outcome}: ${v.line}`);
     if (settled.verdicts.some((v) => v.outcome !== "left")) [d, write] = [settled.deployment, true];
     else progress("nothing written");
