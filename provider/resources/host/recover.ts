@@ -219,7 +219,6 @@ class CreateRecovery {
     err.attempts = this.made;
     const spent = afterBudget(err, this.started);
     const given = withMessage(spent, `${spent.message}; ${outcome}`);
-    given.attempts = this.made;
     return { at: "failed", error: given };
   }
 
