@@ -41,7 +41,7 @@ import {
   unprovenRefusal,
   unverifiedMessage,
 } from "./recorded";
-import { rowById, rowByLabel, rowByName, sameLabel, sameName, ZoneRow } from "./zoneLookup";
+import { rowById, rowByLabel, sameLabel, sameName, ZoneRow } from "./zoneLookup";
 
 /** Fields the user declared whose value differs from the last known state (also a PR comment's reasons). */
 export function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSpec[] {
@@ -149,9 +149,8 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
     if (!(e instanceof CdnNameInUseError)) throw describeError(spec, name, e);
     // Made meanwhile, by someone else, by another resource of this deployment, or (own) by an interrupted `up`.
     const rows = await lists.fresh(spec).catch(() => undefined);
-    const found = rows && rowByName(rows, name);
-    const clash = rows && !found ? rowByLabel(rows, name) : undefined;
-    if (clash) throw new Error(caseClashMessage(spec, name, clash));
+    const found = rows && rowByLabel(rows, name);
+    if (found && found.name !== name) throw new Error(caseClashMessage(spec, name, found));
     const claimedBy = found ? identity.claimedBy(spec, found.id) : undefined;
     if (found && taking(spec, inputs, found) && claimedBy === undefined) return adopt(spec, conn, inputs, found);
     if (!found && isOwnAutoName(inputs)) throw new Error(unlistedOwnZoneMessage(spec, name));
