@@ -61,14 +61,12 @@ function batchOf(conn: Connection, place: Place): Batch {
   return b;
 }
 
-/** A problem of one zone that its own create refuses, said at once and gathered for the batch's failure. */
-export function gather(conn: Connection, place: Place | undefined, problem: string): void {
-  if (place) batchOf(conn, place).problems.push(problem);
-}
-
-/** An adoption, counted for the line the batch's last check says. */
-export function countAdoption(conn: Connection, place: Place | undefined, what: string): void {
-  if (place) batchOf(conn, place).adopted.push(what);
+/**
+ * A problem of one zone that its own create refuses, said at once and gathered for the batch's failure; or an
+ * adoption, counted for the line the batch's last check says.
+ */
+export function gather(conn: Connection, place: Place | undefined, list: "problems" | "adopted", text: string): void {
+  if (place) batchOf(conn, place)[list].push(text);
 }
 
 /**

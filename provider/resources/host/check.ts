@@ -19,7 +19,7 @@ import {
 } from "./messages";
 import { log, notice, warn } from "./log";
 import { AUTO_NAME } from "../naming";
-import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
+import { checked, firstTime, gather, takePlace, type Place } from "./batch";
 import { declared } from "./outputs";
 import { ADOPTS, LISTED_UP_TO, RENAMED_FROM, RESOURCE_NAME, ZoneSpec, type Props } from "../specs";
 import { STACK_ID } from "../stackId";
@@ -178,7 +178,7 @@ async function newZoneProblems(
   if (said) inputs[ADOPTS] = existing.id;
   if (said && firstTime(conn, `${spec.group}:${existing.id}:adopt`)) {
     notice(said);
-    countAdoption(conn, place, zoneRef(spec, existing.name, existing.id));
+    gather(conn, place, "adopted", zoneRef(spec, existing.name, existing.id));
   }
   return mismatches.map((f) => ({
     property: f.input,
@@ -190,7 +190,7 @@ async function newZoneProblems(
 function say(conn: Connection, place: Place | undefined, key: string, problem: string): void {
   if (!firstTime(conn, key)) return;
   if (!place?.open) warn(problem);
-  gather(conn, place, problem);
+  gather(conn, place, "problems", problem);
 }
 
 /** The settings to look at when the account refused or was unreachable, unless the client's error names them already. */
