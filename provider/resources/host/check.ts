@@ -71,9 +71,7 @@ export async function check(
  * program sends in a hidden input is never one (issue 41, point 7).
  */
 function withName(olds: Props, news: Props): { props: Props; place?: Place; candidate?: unknown; unnamed?: boolean } {
-  const out = { ...news };
-  const which = out[AUTO_NAME];
-  delete out[AUTO_NAME];
+  const { [AUTO_NAME]: which, ...out } = news;
   const place = takePlace(out);
   // Unknown in a new stack's first preview; the stored one (the state's) when this deployment read no instance id.
   const candidate =
