@@ -18,8 +18,8 @@ import {
   zoneRef,
 } from "./messages";
 import { log, notice, warn } from "./log";
-import { AUTO_NAME } from "../naming";
-import { checked, firstTime, gather, takePlace, type Place } from "./batch";
+import { AUTO_NAME, AUTO_NAME_SCOPE } from "../naming";
+import { checked, firstTime, gather, readPlace, type Place } from "./batch";
 import { declared } from "./outputs";
 import { ADOPTS, LISTED_UP_TO, RENAMED_FROM, RESOURCE_NAME, ZoneSpec, type Props } from "../specs";
 import { STACK_ID } from "../stackId";
@@ -71,8 +71,8 @@ export async function check(
  * program sends in a hidden input is never one (issue 41, point 7).
  */
 function withName(olds: Props, news: Props): { props: Props; place?: Place; candidate?: unknown; unnamed?: boolean } {
-  const { [AUTO_NAME]: which, ...out } = news;
-  const place = takePlace(out);
+  const { [AUTO_NAME]: which, [AUTO_NAME_SCOPE]: scope, ...out } = news;
+  const place = readPlace(scope);
   // Unknown in a new stack's first preview; the stored one (the state's) when this deployment read no instance id.
   const candidate =
     which === UNKNOWN ? UNKNOWN : (ownAutoName(which) ?? (olds.name === olds[AUTO_NAME] ? olds.name : undefined));
