@@ -5,8 +5,7 @@
  * batch (a plugin program that cannot say its zones) fails each check that finds a problem, with every problem not
  * yet failed. A batch never seen whole (`--target`) fails nothing here: each create still refuses.
  */
-import { AUTO_NAME_SCOPE } from "../naming";
-import type { Props, ZoneSpec } from "../specs";
+import type { ZoneSpec } from "../specs";
 import type { Connection } from "./connection";
 
 /** A zone's place in its batch, as the program sends it (JSON text in `__autoNameScope`). */
@@ -20,10 +19,8 @@ export interface Place {
   open?: boolean;
 }
 
-/** Removes the hidden place from the program's inputs; returns it when it is well formed. */
-export function takePlace(news: Props): Place | undefined {
-  const text = news[AUTO_NAME_SCOPE];
-  delete news[AUTO_NAME_SCOPE];
+/** The place the program sent in its hidden input (`__autoNameScope`), when it is well formed. */
+export function readPlace(text: unknown): Place | undefined {
   let p: Partial<Place> | undefined;
   try {
     p = typeof text === "string" ? (JSON.parse(text) as Partial<Place>) : undefined;
@@ -61,14 +58,12 @@ function batchOf(conn: Connection, place: Place): Batch {
   return b;
 }
 
-/** A problem of one zone that its own create refuses, said at once and gathered for the batch's failure. */
-export function gather(conn: Connection, place: Place | undefined, problem: string): void {
-  if (place) batchOf(conn, place).problems.push(problem);
-}
-
-/** An adoption, counted for the line the batch's last check says. */
-export function countAdoption(conn: Connection, place: Place | undefined, what: string): void {
-  if (place) batchOf(conn, place).adopted.push(what);
+/**
+ * A problem of one zone that its own create refuses, said at once and gathered for the batch's failure; or an
+ * adoption, counted for the line the batch's last check says.
+ */
+export function gather(conn: Connection, place: Place | undefined, list: "problems" | "adopted", text: string): void {
+  if (place) batchOf(conn, place)[list].push(text);
 }
 
 /**

@@ -18,8 +18,8 @@ import {
   zoneRef,
 } from "./messages";
 import { log, notice, warn } from "./log";
-import { AUTO_NAME } from "../naming";
-import { checked, countAdoption, firstTime, gather, takePlace, type Place } from "./batch";
+import { AUTO_NAME, AUTO_NAME_SCOPE } from "../naming";
+import { checked, firstTime, gather, readPlace, type Place } from "./batch";
 import { declared } from "./outputs";
 import { ADOPTS, LISTED_UP_TO, RENAMED_FROM, RESOURCE_NAME, ZoneSpec, type Props } from "../specs";
 import { STACK_ID } from "../stackId";
@@ -71,10 +71,8 @@ export async function check(
  * program sends in a hidden input is never one (issue 41, point 7).
  */
 function withName(olds: Props, news: Props): { props: Props; place?: Place; candidate?: unknown; unnamed?: boolean } {
-  const out = { ...news };
-  const which = out[AUTO_NAME];
-  delete out[AUTO_NAME];
-  const place = takePlace(out);
+  const { [AUTO_NAME]: which, [AUTO_NAME_SCOPE]: scope, ...out } = news;
+  const place = readPlace(scope);
   // Unknown in a new stack's first preview; the stored one (the state's) when this deployment read no instance id.
   const candidate =
     which === UNKNOWN ? UNKNOWN : (ownAutoName(which) ?? (olds.name === olds[AUTO_NAME] ? olds.name : undefined));
@@ -178,7 +176,7 @@ async function newZoneProblems(
   if (said) inputs[ADOPTS] = existing.id;
   if (said && firstTime(conn, `${spec.group}:${existing.id}:adopt`)) {
     notice(said);
-    countAdoption(conn, place, zoneRef(spec, existing.name, existing.id));
+    gather(conn, place, "adopted", zoneRef(spec, existing.name, existing.id));
   }
   return mismatches.map((f) => ({
     property: f.input,
@@ -190,7 +188,7 @@ async function newZoneProblems(
 function say(conn: Connection, place: Place | undefined, key: string, problem: string): void {
   if (!firstTime(conn, key)) return;
   if (!place?.open) warn(problem);
-  gather(conn, place, problem);
+  gather(conn, place, "problems", problem);
 }
 
 /** The settings to look at when the account refused or was unreachable, unless the client's error names them already. */

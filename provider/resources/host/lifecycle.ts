@@ -41,7 +41,7 @@ import {
   unprovenRefusal,
   unverifiedMessage,
 } from "./recorded";
-import { rowById, rowByLabel, rowByName, sameLabel, sameName, ZoneRow } from "./zoneLookup";
+import { rowById, rowByLabel, sameLabel, sameName, ZoneRow } from "./zoneLookup";
 
 /** Fields the user declared whose value differs from the last known state (also a PR comment's reasons). */
 export function changedFields(spec: ZoneSpec, olds: Props, news: Props): FieldSpec[] {
@@ -93,20 +93,27 @@ function listedOutputs(spec: ZoneSpec, conn: Connection, zoneId: number, row: Zo
 }
 
 /**
- * Refuses a zone recorded under another account, before any call. A write also refuses a state recording no
- * account (switched credentials could make the same id another account's zone); a refresh records it.
+ * The resource's id as a zone id, by the one rule for ids (api/ids.ts). Refuses a zone recorded under another account,
+ * before any call. A write also refuses a state recording no account (switched credentials could make the same id
+ * another account's zone); a refresh records it.
  */
-function sameAccount(spec: ZoneSpec, conn: Connection, props: Props, id: number, action: string): void {
+function recordedId(spec: ZoneSpec, conn: Connection, id: string, props: Props, action: string): number {
+  const zoneId = asId(id);
+  if (zoneId === undefined)
+    throw new Error(
+      `${zoneRef(spec, props.name)}: ${idProblem(id, "the resource's id")}; a zone id comes from the control panel or listZones`,
+    );
   const stored = props[ACCOUNT];
   if (typeof stored === "string" && stored !== "" && stored !== conn.identity.account) {
-    throw new Error(accountMismatchMessage(spec, props.name, id, stored, conn.identity.account, action));
+    throw new Error(accountMismatchMessage(spec, props.name, zoneId, stored, conn.identity.account, action));
   }
   if (action !== "read" && (typeof stored !== "string" || stored === ""))
     throw new Error(
-      `${zoneRef(spec, props.name, id)}: the state records no account for it (written by 0.1.0), so nothing shows it ` +
+      `${zoneRef(spec, props.name, zoneId)}: the state records no account for it (written by 0.1.0), so nothing shows it ` +
         `belongs to the configured one; refusing to ${action} it: nothing was changed. Run \`pulumi refresh\` first: it ` +
         "records the account once the zone at the id proves to be this one.",
     );
+  return zoneId;
 }
 
 /**
@@ -149,9 +156,8 @@ async function createOrTakeBack(spec: ZoneSpec, conn: Connection, inputs: Props)
     if (!(e instanceof CdnNameInUseError)) throw describeError(spec, name, e);
     // Made meanwhile, by someone else, by another resource of this deployment, or (own) by an interrupted `up`.
     const rows = await lists.fresh(spec).catch(() => undefined);
-    const found = rows && rowByName(rows, name);
-    const clash = rows && !found ? rowByLabel(rows, name) : undefined;
-    if (clash) throw new Error(caseClashMessage(spec, name, clash));
+    const found = rows && rowByLabel(rows, name);
+    if (found && found.name !== name) throw new Error(caseClashMessage(spec, name, found));
     const claimedBy = found ? identity.claimedBy(spec, found.id) : undefined;
     if (found && taking(spec, inputs, found) && claimedBy === undefined) return adopt(spec, conn, inputs, found);
     if (!found && isOwnAutoName(inputs)) throw new Error(unlistedOwnZoneMessage(spec, name));
@@ -182,10 +188,9 @@ export async function read(
   id: string,
   props: Props,
 ): Promise<{ id: string; props: Props; inputs?: Props }> {
-  const zoneId = parseId(spec, id, props);
+  const zoneId = recordedId(spec, conn, id, props, "read");
   const { __provider: _provider, ...stored } = props;
   const refreshing = declared(props[ZONE_ID]);
-  sameAccount(spec, conn, props, zoneId, "read");
   const rows = await conn.lists
     .confirmed(spec, zoneId)
     .catch((e) => Promise.reject(describeError(spec, props.name, e, zoneId)));
@@ -269,9 +274,8 @@ export async function update(
   olds: Props,
   news: Props,
 ): Promise<{ outs: Props }> {
-  const zoneId = parseId(spec, id, olds);
+  const zoneId = recordedId(spec, conn, id, olds, "change");
   const { client, lists, identity } = conn;
-  sameAccount(spec, conn, olds, zoneId, "change");
   const changedAll = changedFields(spec, olds, news);
   // check refuses these when it can see the stored value; a value it could not see is refused here, before anything is sent.
   const createOnly = changedAll.filter((f) => f.createOnly && news[f.input] !== UNKNOWN);
@@ -371,9 +375,8 @@ async function checkApplied({ spec, conn, zoneId, changed: sent, olds, news }: S
 
 /** delete of a zone of a deletable kind (the others cannot be deleted: left.ts). */
 export async function remove(spec: ZoneSpec, conn: Connection, id: string, props: Props): Promise<void> {
-  const zoneId = parseId(spec, id, props);
+  const zoneId = recordedId(spec, conn, id, props, "delete");
   const { client, lists, identity } = conn;
-  sameAccount(spec, conn, props, zoneId, "delete");
   if (readInstead(spec, conn, zoneId, props)) return;
   if (identity.madeHere(spec, zoneId)) {
     // A resource renamed without `aliases` whose replacement adopted the zone first: one zone, kept by the new one.
@@ -470,14 +473,4 @@ async function refuseOtherZone(
       return "same";
     }
   }
-}
-
-/** The resource's id as a zone id, by the one rule for ids (api/ids.ts). */
-function parseId(spec: ZoneSpec, id: string, props: Props): number {
-  const n = asId(id);
-  if (n === undefined)
-    throw new Error(
-      `${zoneRef(spec, props.name)}: ${idProblem(id, "the resource's id")}; a zone id comes from the control panel or listZones`,
-    );
-  return n;
 }

@@ -68,8 +68,7 @@ function witnessOf(
   for (const c of spec.computed) {
     const was = recorded[c.output];
     const now = row[c.wire];
-    if (!c.fromList || typeof was !== "string" || was === "" || now === undefined || now === null || now === "")
-      continue;
+    if (!c.fromList || typeof was !== "string" || was === "" || !declared(now) || now === "") continue;
     const value = `${c.output} '${printable(was)}'`;
     if (String(now) !== was)
       return {

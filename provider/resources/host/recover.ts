@@ -76,7 +76,6 @@ export async function createWithRecovery(
 /** One create with recovery: the facts it learns on the way, and one method per state. */
 class CreateRecovery {
   private readonly policy: RetryPolicy = this.conn.client.retryPolicy;
-  private readonly attempts = this.policy.retries + 1;
   private readonly method = `${this.spec.group}.create`;
   private readonly listMethod = `${this.spec.group}.listZones`;
   private readonly name = this.values.name;
@@ -198,7 +197,7 @@ class CreateRecovery {
    * too, and it gets twice the lookups: giving up would leave it out of state. `lookups`: the answers read.
    */
   private async settle(proven: boolean): Promise<Lookup & { lookups: number }> {
-    const policy = proven ? { ...this.policy, retries: 2 * this.attempts - 1 } : this.policy;
+    const policy = proven ? { ...this.policy, retries: 2 * (this.policy.retries + 1) - 1 } : this.policy;
     let found: Lookup = { known: false };
     let lookups = 0;
     const once = async (): Promise<void> => {
@@ -219,7 +218,6 @@ class CreateRecovery {
     err.attempts = this.made;
     const spent = afterBudget(err, this.started);
     const given = withMessage(spent, `${spent.message}; ${outcome}`);
-    given.attempts = this.made;
     return { at: "failed", error: given };
   }
 
