@@ -188,7 +188,6 @@ export class FaultInjector {
 
   /** The fate of one call to `method` (undefined: unparsed): latency rules add up; the first other rule to fire wins. */
   decide(method: string | undefined): Injection {
-    if (this.rules.length === 0) return NONE;
     let latencyMs = 0;
     let chosen: FaultRule | undefined;
     for (const active of [...this.rules]) {
