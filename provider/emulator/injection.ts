@@ -77,7 +77,6 @@ export type Injection = { readonly latencyMs: number; readonly kind?: InjectedKi
   "status" | "keep" | "retryAfterS"
 >;
 
-const NONE: Injection = { latencyMs: 0 };
 const isCount = (v: number) => Number.isSafeInteger(v) && v >= 0;
 /** Each optional setting's check and what the error says of it. */
 const CHECKS: readonly [keyof FaultRule, (v: never) => boolean, string][] = [
@@ -203,7 +202,7 @@ export class FaultInjector {
       if (rule.kind === "latency") latencyMs += rule.latencyMs ?? 250;
       else chosen = rule;
     }
-    if (!chosen) return latencyMs ? { latencyMs } : NONE;
+    if (!chosen) return { latencyMs };
     const { kind, status, keep, retryAfterS } = chosen;
     return { latencyMs, kind: kind as InjectedKind, status, keep, retryAfterS };
   }
