@@ -181,10 +181,9 @@ export class Transport {
 }
 
 /** What reading the answer of one call needs to know about the call; also the context of its network errors. */
-interface CallContext extends NetworkContext {
+interface CallContext extends NetworkContext, Pick<TransportOptions, "maxResponseBytes"> {
   method: string;
   secrets: Secrets;
-  maxResponseBytes: number;
   where: string;
 }
 
