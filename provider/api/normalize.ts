@@ -223,10 +223,7 @@ export function normalizeReport(
   options?: { viewby?: unknown; zoneAsked?: boolean },
 ): Row[] | number {
   const dayGrain: DateGrain = options?.viewby === "hourly" ? "hour" : options?.viewby === "monthly" ? "month" : "day";
-  if (isFigure(v) && report.mayAnswerTotal) {
-    const total = toFigure(v, "(answer)", method, { where: "(the report's total)" });
-    if (total !== undefined) return total;
-  }
+  if (isFigure(v) && report.mayAnswerTotal) return toFigure(v, "(answer)", method, { where: "(the report's total)" })!;
   if (!Array.isArray(v))
     throw new CdnProtocolError(
       `expected an array of rows${report.mayAnswerTotal ? " or a number" : ""}, got ${kindOf(v)}`,

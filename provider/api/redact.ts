@@ -27,18 +27,17 @@ type Flat = { text: string; at: Span[] };
 
 /** Secrets this process has been given: never shown, whichever call's message echoes them. */
 const REMEMBERED = new Set<string>();
+const isSecret = (s: unknown): s is string => typeof s === "string" && s.length >= 3;
 
 /** Redacts `secret` from every message of this process from now on (a password echoed by a call that did not send it). */
 export function rememberSecret(secret: unknown): void {
-  if (typeof secret === "string" && secret.length >= 3) REMEMBERED.add(secret);
+  if (isSecret(secret)) REMEMBERED.add(secret);
 }
 
 /** `text` with every secret of `secrets` (and every remembered one) replaced by `[redacted]`, in any of the forms above. */
 export function redact(text: string, secrets: Secrets): string {
   let out = String(text);
-  const list = [...new Set([...secrets, ...REMEMBERED])].filter(
-    (s): s is string => typeof s === "string" && s.length >= 3,
-  );
+  const list = [...new Set([...secrets, ...REMEMBERED])].filter(isSecret);
   for (const s of list) out = out.split(s).join("[redacted]");
   if (!list.length) return out;
   const needles = list.map((s) => {

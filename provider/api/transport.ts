@@ -131,9 +131,9 @@ export class Transport {
     const call: CallContext = { method, secrets, maxResponseBytes, where: this.where(group) };
     return new Promise((resolve, reject) => {
       let sent = false;
-      const outcome = settleOnce(resolve, reject, () => timer.stop());
+      const outcome = settleOnce(resolve, reject, () => stopTimer());
       // The timer and the request each reach the other, but only from callbacks that run later.
-      const timer = this.startTimer((limitMs, firstContact) => {
+      const stopTimer = this.startTimer((limitMs, firstContact) => {
         // Settled first, so the socket's own error on destroy does not replace the timeout.
         const timedOut = Object.assign(new Error("call timeout"), { code: "ETIMEDOUT_CALL" });
         outcome.fail(errorFromNetwork(method, timedOut, sent, secrets, { ...call, timeoutMs: limitMs, firstContact }));
@@ -173,20 +173,17 @@ export class Transport {
       timer = timers.setTimeout(fire, Math.max(0, timeoutMs - (now() - startedAt)));
     };
     if (limit < timeoutMs) this.underFirstContact.add(rearm);
-    return {
-      stop: () => {
-        timers.clearTimeout(timer);
-        this.underFirstContact.delete(rearm);
-      },
+    return () => {
+      timers.clearTimeout(timer);
+      this.underFirstContact.delete(rearm);
     };
   }
 }
 
 /** What reading the answer of one call needs to know about the call; also the context of its network errors. */
-interface CallContext extends NetworkContext {
+interface CallContext extends NetworkContext, Pick<TransportOptions, "maxResponseBytes"> {
   method: string;
   secrets: Secrets;
-  maxResponseBytes: number;
   where: string;
 }
 

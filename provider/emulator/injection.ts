@@ -77,7 +77,6 @@ export type Injection = { readonly latencyMs: number; readonly kind?: InjectedKi
   "status" | "keep" | "retryAfterS"
 >;
 
-const NONE: Injection = { latencyMs: 0 };
 const isCount = (v: number) => Number.isSafeInteger(v) && v >= 0;
 /** Each optional setting's check and what the error says of it. */
 const CHECKS: readonly [keyof FaultRule, (v: never) => boolean, string][] = [
@@ -188,7 +187,6 @@ export class FaultInjector {
 
   /** The fate of one call to `method` (undefined: unparsed): latency rules add up; the first other rule to fire wins. */
   decide(method: string | undefined): Injection {
-    if (this.rules.length === 0) return NONE;
     let latencyMs = 0;
     let chosen: FaultRule | undefined;
     for (const active of [...this.rules]) {
@@ -204,7 +202,7 @@ export class FaultInjector {
       if (rule.kind === "latency") latencyMs += rule.latencyMs ?? 250;
       else chosen = rule;
     }
-    if (!chosen) return latencyMs ? { latencyMs } : NONE;
+    if (!chosen) return { latencyMs };
     const { kind, status, keep, retryAfterS } = chosen;
     return { latencyMs, kind: kind as InjectedKind, status, keep, retryAfterS };
   }

@@ -2,7 +2,7 @@
 import { findMethod } from "../api/methods";
 import type { PurgeRecord } from "./handlers/context";
 import type { FaultKind } from "./injection";
-import type { WireValue } from "../api/xmlrpc";
+import { defineData, type WireValue } from "../api/xmlrpc";
 
 export interface CallRecord {
   /** The methodName as sent ("" when the body did not parse). */
@@ -51,10 +51,8 @@ export function toRecordValue(value: WireValue): unknown {
       return value.v.map(toRecordValue);
     case "struct": {
       const out: Record<string, unknown> = {};
-      for (const [key, member] of value.v) {
-        const v = key === "password" ? "[redacted]" : toRecordValue(member);
-        Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-      }
+      for (const [key, member] of value.v)
+        defineData(out, key, key === "password" ? "[redacted]" : toRecordValue(member));
       return out;
     }
     default:
