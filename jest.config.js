@@ -44,8 +44,9 @@ const ENGINE = [
 ];
 /**
  * The stories: every other real-CLI file (the languages' parity table, trust, convergence, day 2, interrupts) and the
- * packed package installed from the registry. Minutes long (about as long again as `npm test`), so outside it, within
- * its 8 minutes: `npm run test:stories`, which `.ci/run` runs. A new file of tests/engine/ is a story unless named above.
+ * packed package installed from the registry. About twice as long as `npm test`, so outside it, which keeps `npm test`
+ * within its 8 minutes: `npm run test:stories`, which `.ci/run` runs. A new file of tests/engine/ is a story unless
+ * named above.
  */
 const STORIES = ["/tests/engine/.*\\.test\\.ts$", "/tests/package/pack\\.test\\.ts$"];
 // tests/gitops/ and tests/release/: minutes long, each has its own config (npm run test:gitops, test:release).
