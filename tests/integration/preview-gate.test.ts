@@ -214,6 +214,16 @@ test("a name another resource of the deployment manages is said, and failed with
   expect(last.failures[0].reason).toContain(`'twin-${n}' is declared by two resources, 'twin-a' and 'twin-b'`);
 });
 
+test("two resources with one name are named in one order, whichever the engine checked first", async () => {
+  const n = process.pid % 997;
+  const d = deployment(accountConfig(emu));
+  // The engine checks a program's resources concurrently: here the second resource's check arrives first.
+  const [a, b] = batchOf(["twin-a", "twin-b"]);
+  await d.check("PullZone", {}, { name: `order-${n}`, origin: ORIGIN, ...b });
+  const last = await d.check("PullZone", {}, { name: `order-${n}`, origin: ORIGIN, ...a });
+  expect(last.failures[0].reason).toContain(`'order-${n}' is declared by two resources, 'twin-a' and 'twin-b'`);
+});
+
 test("a batch never checked whole (pulumi up --target checks only its targets) fails nothing", async () => {
   const zone = await emu.seedZone("pullzone", { name: `target-${process.pid % 997}`, origin: ORIGIN });
   const d = deployment(accountConfig(emu));

@@ -82,11 +82,13 @@ export function checked(
   if (name !== undefined) {
     const key = `${spec.group}:${name}`;
     const other = names.get(key);
-    if (other !== undefined && other !== place.resource)
+    if (other !== undefined && other !== place.resource) {
+      // Named in one order: the engine checks resources concurrently, so which came first differs from run to run.
+      const [first, second] = [other, place.resource].sort();
       b.problems.push(
-        `${spec.label} '${name}' is declared by two resources, '${other}' and '${place.resource}': one zone, one resource`,
+        `${spec.label} '${name}' is declared by two resources, '${first}' and '${second}': one zone, one resource`,
       );
-    else names.set(key, place.resource);
+    } else names.set(key, place.resource);
   }
   b.seen.add(place.seq);
   if (place.count !== undefined) b.count = place.count;
