@@ -44,9 +44,10 @@ async function teardown() {
         // gone meanwhile
       }
     }
-    throw new Error(
-      `tests left ${left.length} process(es) running:\n${left.map((p) => `  ${p.pid} ${p.args.slice(0, 160)}`).join("\n")}`,
-    );
+    const message = `tests left ${left.length} process(es) running:\n${left.map((p) => `  ${p.pid} ${p.args.slice(0, 160)}`).join("\n")}`;
+    // CI shows only the end of its log: .ci/run names this again beside its last line.
+    if (process.env.CDN_TEST_FAILURES) fs.appendFileSync(process.env.CDN_TEST_FAILURES, `${message}\n`);
+    throw new Error(message);
   }
 }
 
