@@ -57,6 +57,8 @@ function ci(stubs: Record<string, string>): { code: number | null; tail: string[
       STUBS: stubDir,
       PATH: `${path.join(dir, "bin")}:${process.env.PATH}`,
       CHROMIUM_PATH: "/bin/sh",
+      // mktemp -d of the results files: in the test's folder, removed with it.
+      TMPDIR: dir,
     },
     encoding: "utf8",
   });
