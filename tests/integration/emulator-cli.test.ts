@@ -111,11 +111,12 @@ describe("cdn-emulator CLI", () => {
   });
 
   it("with --latency, many calls waiting at once print no listener-leak warning", async () => {
-    const running = run(["--port", "0", "--latency", "100"]);
+    const running = run(["--port", "0", "--latency", "1000"]);
     const [, url] = await waitFor(running, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
     const key = /api key:\s+(\S+) \(built-in dev key\)/.exec(running.stdout())![1];
     const userId = Number(/api user id:\s+(\d+)/.exec(running.stdout())![1]);
-    // Node warns past 10 listeners on one AbortSignal, and every call in its wait listens for the emulator's close.
+    // Node warns past 10 listeners on one AbortSignal, and every call in its wait listens for the emulator's close;
+    // a second's wait makes the 16 calls wait at once even on a slow machine.
     await Promise.all(Array.from({ length: 16 }, () => call(url, userId, key, "user.listUsers")));
     running.child.kill("SIGTERM");
     expect(await running.exited).toBe(0);

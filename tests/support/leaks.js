@@ -46,7 +46,11 @@ async function teardown() {
     }
     const message = `tests left ${left.length} process(es) running:\n${left.map((p) => `  ${p.pid} ${p.args.slice(0, 160)}`).join("\n")}`;
     // CI shows only the end of its log: .ci/run names this again beside its last line.
-    if (process.env.CDN_TEST_FAILURES) fs.appendFileSync(process.env.CDN_TEST_FAILURES, `${message}\n`);
+    try {
+      if (process.env.CDN_TEST_FAILURES) fs.appendFileSync(process.env.CDN_TEST_FAILURES, `${message}\n`);
+    } catch {
+      // a file that cannot be written must not hide the leak: the error below says it
+    }
     throw new Error(message);
   }
 }

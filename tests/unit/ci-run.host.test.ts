@@ -52,8 +52,9 @@ function ci(stubs: Record<string, string>): { code: number | null; tail: string[
   }))
     fs.writeFileSync(path.join(stubDir, name), text);
   const r = spawnSync("bash", [path.join(dir, "repo/.ci/run")], {
+    // Not CI's own CDN_TEST_FAILURES: the copy sets its own, and a stub's leak must never reach the real one.
     env: {
-      ...process.env,
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "CDN_TEST_FAILURES")),
       STUBS: stubDir,
       PATH: `${path.join(dir, "bin")}:${process.env.PATH}`,
       CHROMIUM_PATH: "/bin/sh",
@@ -96,7 +97,13 @@ test("a suite's failed files are named with their first failed test, or their ow
   const stories = `${ROOT}/tests/engine/a.test.ts`;
   const r = ci({
     "test:stories.json": results(5, 0, [
-      { name: stories, status: "failed", message: "  ● afterAll hook failed\nboom", assertionResults: [] },
+      // jest's own shape of a file whose afterAll hook threw (jest 29).
+      {
+        name: stories,
+        status: "failed",
+        message: "\n\n  ● Test suite failed to run\n\n    boom\n",
+        assertionResults: [],
+      },
     ]),
     "test:stories.exit": "1",
     "test:gitops.json": results(2, 1, [
@@ -111,9 +118,9 @@ test("a suite's failed files are named with their first failed test, or their ow
   });
   expect(r.code).toBe(1);
   expect(r.tail).toEqual([
-    "failed: the stories: 1 failed (npm run test:stories)",
-    `failed: ${path.relative(path.join(dir, "repo"), stories)}: ● afterAll hook failed`,
-    "failed: the GitOps simulation: 1 failed (npm run test:gitops)",
+    "failed: the stories (npm run test:stories): exit 1",
+    `failed: ${path.relative(path.join(dir, "repo"), stories)}: boom`,
+    "failed: the GitOps simulation (npm run test:gitops): 1 failed",
     `failed: ${path.relative(path.join(dir, "repo"), `${ROOT}/tests/gitops/b.test.ts`)}: day 3`,
     "tests: 19 passed, 2 failed",
   ]);
@@ -135,8 +142,28 @@ test("npm test failing with every test passed (the leak check) fails CI, and the
   ]);
 });
 
-test("a suite that ran no test, or left no results, fails CI", () => {
-  const r = ci({ "test:release.json": "not json" });
+test("npm test's failed files are named too", () => {
+  const file = `${ROOT}/tests/unit/x.test.ts`;
+  const r = ci({
+    "test.json": results(9, 1, [
+      { name: file, status: "failed", assertionResults: [{ status: "failed", fullName: "t" }] },
+    ]),
+    "test.exit": "1",
+  });
   expect(r.code).toBe(1);
-  expect(r.tail).toEqual(["failed: the release suite: 1 failed (npm run test:release)", "tests: 18 passed, 1 failed"]);
+  expect(r.tail).toEqual([
+    "failed: npm test: 1 failed",
+    `failed: ${path.relative(path.join(dir, "repo"), file)}: t`,
+    "tests: 19 passed, 1 failed",
+  ]);
+});
+
+test("a run that ran no test, or left no results, fails CI, though it exited 0", () => {
+  const r = ci({ "test.json": results(0, 0), "test:release.json": "not json" });
+  expect(r.code).toBe(1);
+  expect(r.tail).toEqual([
+    "failed: npm test: no test ran",
+    "failed: the release suite (npm run test:release): no test ran",
+    "tests: 8 passed, 2 failed",
+  ]);
 });
