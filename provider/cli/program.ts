@@ -11,12 +11,13 @@ import { fieldProblem } from "../resources/host/validate";
 
 /**
  * `s` as a one-line string literal, for literals and comments alike: JSON's escapes, then api/terminalText.ts's for
- * DEL, C1, U+2028/U+2029 (they end a `//` comment) and the bidirectional controls ("Trojan Source"), and U+FFFE and
- * U+FFFF, which YAML refuses raw (a Pulumi.yaml holding one does not load). A value comes from an XML document read
- * as UTF-8, which never holds a lone surrogate (no YAML escape could carry one).
+ * DEL, C1, U+2028/U+2029 (they end a `//` comment) and the bidirectional controls ("Trojan Source"), and U+FFFE,
+ * U+FFFF and U+FEFF, which YAML refuses raw (a Pulumi.yaml holding one does not load; a byte order mark inside a
+ * document failed Pulumi YAML's loader after some values). A value comes from an XML document read as UTF-8, which
+ * never holds a lone surrogate (no YAML escape could carry one).
  */
 const literal = (s: string): string =>
-  printable(JSON.stringify(s)).replace(/[\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+  printable(JSON.stringify(s)).replace(/[\uFEFF\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 /** A comment (`//`, or `mark`) holding `text` on one line, escaped as `literal` escapes it. */
 const comment = (text: string, mark = "//"): string => `${mark} ${literal(text).slice(1, -1)}`;
 

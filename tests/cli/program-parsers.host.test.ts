@@ -199,7 +199,8 @@ describe.each(["typescript", "python", "yaml"] as const)("%s", (language) => {
           expect(program.shape).toBe(plain.get(key));
         },
       ),
-      { numRuns: 30 },
+      // A value found by a run of CI: U+FEFF, a byte order mark, inside a document, made Pulumi YAML's loader fail.
+      { numRuns: 30, examples: [[["\u{10000}\ufeff"], []]] },
     );
   });
 
