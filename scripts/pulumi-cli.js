@@ -94,6 +94,7 @@ function writeScripts(binDir) {
     const p = path.join(binDir, file);
     if (!fs.existsSync(p) || fs.readFileSync(p, "utf8") !== text) fs.writeFileSync(p, text, { mode: 0o755 });
   };
+  // The Python and Go hosts require the Node.js one (its health check) and the Go one the Python one, from this folder.
   for (const file of ["language-host.js", "language-host-python.js", "language-host-go.js"])
     put(file, fs.readFileSync(path.join(MODULE_DIR, file), "utf8"));
   put("pulumi-language-nodejs", languageLauncher(host));

@@ -20,6 +20,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { spawn, spawnSync } = require("child_process");
+const { watchEngine } = require("./language-host.js");
 const { engineAddress } = require("./language-host-python.js");
 
 const sdkDir = process.env.CDN_ZONES_NODE_SDK;
@@ -119,6 +120,7 @@ function main(argv) {
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
+  watchEngine(grpc, engineAddress(argv), shutdown);
 }
 
 if (require.main === module) main(process.argv.slice(2));

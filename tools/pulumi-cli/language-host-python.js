@@ -19,6 +19,7 @@
 const fs = require("fs");
 const path = require("path");
 const { spawn } = require("child_process");
+const { watchEngine } = require("./language-host.js");
 
 /** Exit code of the runner after it already showed the user an actionable message. */
 const BAIL_EXIT_CODE = 32;
@@ -134,6 +135,7 @@ function main(argv) {
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
+  watchEngine(grpc, engineAddress(argv), shutdown);
 }
 
 module.exports = { engineAddress, runnerArgs };

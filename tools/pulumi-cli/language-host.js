@@ -43,6 +43,30 @@ const GO_FLAGS = {
   log_backtrace_at: true,
 };
 
+/** How often the engine is asked whether it lives: main.go's `rpcutil.Healthcheck(ctx, engineAddress, 5*time.Minute, cancel)`. */
+const HEALTH_MS = 5 * 60_000;
+
+/**
+ * main.go's health check, for the three stand-in hosts: every HEALTH_MS the engine is asked
+ * `grpc.health.v1.Health/Check`, and an error other than UNIMPLEMENTED (the engine is gone: `kill -9` of `pulumi`)
+ * ends the host through `shutdown`, as the check's `cancel` ends Pulumi's. Without it a host outlived a killed
+ * engine for good. CDN_TEST_HEALTHCHECK_MS shortens the period for tests/unit/language-host-health.host.test.ts.
+ */
+function watchEngine(grpc, address, shutdown) {
+  if (!address) return;
+  const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  const check = () =>
+    client.makeUnaryRequest(
+      "/grpc.health.v1.Health/Check",
+      () => Buffer.alloc(0),
+      (b) => b,
+      {},
+      (err) => (err && err.code !== grpc.status.UNIMPLEMENTED ? shutdown() : timer.refresh()),
+    );
+  const timer = setTimeout(check, Number(process.env.CDN_TEST_HEALTHCHECK_MS) || HEALTH_MS);
+  timer.unref();
+}
+
 /** A command line the Go host's flag.Parse refuses; it exits 2 after printing this. */
 class FlagError extends Error {}
 
@@ -306,8 +330,9 @@ function main(argv) {
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
+  watchEngine(grpc, host.engineAddress, shutdown);
 }
 
-module.exports = { parseHostArgs, splitNodeArgs, runtimeOptions, FlagError };
+module.exports = { parseHostArgs, splitNodeArgs, runtimeOptions, FlagError, watchEngine };
 
 if (require.main === module) main(process.argv.slice(2));
