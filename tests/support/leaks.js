@@ -1,5 +1,5 @@
 /**
- * Jest global setup and teardown: the run fails when a test left a child process behind (a
+ * Jest global setup and teardown: the run fails (its exit code) when a test left a child process behind (a
  * dynamic-provider host, a program run by `pulumi`, an emulator CLI, the strict Python server...). Setup
  * marks this run in the environment, which every process a test starts inherits; teardown looks
  * for processes still carrying the mark, whoever their parent is now (orphans move to init).
@@ -45,13 +45,16 @@ async function teardown() {
       }
     }
     const message = `tests left ${left.length} process(es) running:\n${left.map((p) => `  ${p.pid} ${p.args.slice(0, 160)}`).join("\n")}`;
-    // CI shows only the end of its log: .ci/run names this again beside its last line.
+    // Not a throw: jest runs this before it writes the --json results, which a throw would lose (every test's count
+    // with them). The run fails by its exit code, and CI, which shows only the end of its log, names the leak again
+    // beside its last line (.ci/run reads CDN_TEST_FAILURES).
+    process.stderr.write(`\n${message}\n`);
+    process.exitCode = 1;
     try {
       if (process.env.CDN_TEST_FAILURES) fs.appendFileSync(process.env.CDN_TEST_FAILURES, `${message}\n`);
     } catch {
-      // a file that cannot be written must not hide the leak: the error below says it
+      // a file that cannot be written must not hide the leak: stderr and the exit code say it
     }
-    throw new Error(message);
   }
 }
 

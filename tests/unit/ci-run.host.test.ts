@@ -32,11 +32,13 @@ esac
 exec "${process.execPath}" "$@"
 `;
 
-const results = (passed: number, failed: number, files: object[] = []) =>
+/** A jest --json results file; `runtimeErrors` counts files that failed with no failed test (a hook's error, a crash). */
+const results = (passed: number, failed: number, files: object[] = [], runtimeErrors = 0) =>
   JSON.stringify({
     numPassedTests: passed,
     numFailedTests: failed,
     numTotalTests: passed + failed,
+    numRuntimeErrorTestSuites: runtimeErrors,
     testResults: files,
   });
 
@@ -96,15 +98,20 @@ test("each failed step counts as one failure and is named before the last line",
 test("a suite's failed files are named with their first failed test, or their own error when no test failed", () => {
   const stories = `${ROOT}/tests/engine/a.test.ts`;
   const r = ci({
-    "test:stories.json": results(5, 0, [
-      // jest's own shape of a file whose afterAll hook threw (jest 29).
-      {
-        name: stories,
-        status: "failed",
-        message: "\n\n  ● Test suite failed to run\n\n    boom\n",
-        assertionResults: [],
-      },
-    ]),
+    "test:stories.json": results(
+      5,
+      0,
+      [
+        // jest's own shape of a file whose afterAll hook threw (jest 29).
+        {
+          name: stories,
+          status: "failed",
+          message: "\n\n  ● Test suite failed to run\n\n    boom\n",
+          assertionResults: [],
+        },
+      ],
+      1,
+    ),
     "test:stories.exit": "1",
     "test:gitops.json": results(2, 1, [
       {
@@ -118,7 +125,7 @@ test("a suite's failed files are named with their first failed test, or their ow
   });
   expect(r.code).toBe(1);
   expect(r.tail).toEqual([
-    "failed: the stories (npm run test:stories): exit 1",
+    "failed: the stories (npm run test:stories): 1 failed",
     `failed: ${path.relative(path.join(dir, "repo"), stories)}: boom`,
     "failed: the GitOps simulation (npm run test:gitops): 1 failed",
     `failed: ${path.relative(path.join(dir, "repo"), `${ROOT}/tests/gitops/b.test.ts`)}: day 3`,

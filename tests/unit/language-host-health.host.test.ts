@@ -10,7 +10,12 @@ import * as path from "path";
 const ROOT = path.resolve(__dirname, "../..");
 const grpc = require(require.resolve("@grpc/grpc-js", { paths: [require.resolve("@pulumi/pulumi")] }));
 const children: ChildProcess[] = [];
-afterAll(() => children.forEach((c) => c.kill("SIGKILL")));
+const engines: { stop(): void }[] = [];
+// A failed test leaves neither its host nor its engine running.
+afterAll(() => {
+  children.forEach((c) => c.kill("SIGKILL"));
+  engines.forEach((e) => e.stop());
+});
 
 /** An engine that answers the health check as `status` says (an OK, or UNIMPLEMENTED as an engine without it does). */
 async function engine(
@@ -34,7 +39,9 @@ async function engine(
       e ? reject(e) : resolve(p),
     ),
   );
-  return { address: `127.0.0.1:${port}`, checks: () => checks, stop: () => server.forceShutdown() };
+  const e = { address: `127.0.0.1:${port}`, checks: () => checks, stop: () => server.forceShutdown() };
+  engines.push(e);
+  return e;
 }
 
 /** A host started as the engine starts it (the engine's address its last argument); resolves once it listens. */
@@ -53,8 +60,13 @@ async function host(file: string, address: string): Promise<{ child: ChildProces
   return { child, exited };
 }
 
-const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((r) => setTimeout(r, 20));
+/** Waits for `condition`, at most 20 s (then fails: a host that never asks would otherwise keep the test polling). */
+const until = async (condition: () => boolean, what: string) => {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 };
 
 describe.each(["language-host.js", "language-host-python.js", "language-host-go.js"])("%s", (file) => {
@@ -64,7 +76,7 @@ describe.each(["language-host.js", "language-host-python.js", "language-host-go.
       const e = await engine(status);
       const h = await host(file, e.address);
       // Three answered checks: the host asked again after each, and is still running.
-      await until(() => e.checks() >= 3);
+      await until(() => e.checks() >= 3, "three health checks");
       expect(h.child.exitCode).toBeNull();
       e.stop();
       expect(await h.exited).toBe(0);

@@ -321,8 +321,10 @@ function main(argv) {
     }
     process.stdout.write(`${port}\n`);
   });
+  let stopping = false;
   /** Ctrl-C or the engine closing its plugins: the program gets SIGINT, and the host ends once it has. */
   const shutdown = () => {
+    stopping = true;
     interruptChildren();
     server.forceShutdown();
     if (children.size === 0) process.exit(0);
@@ -330,7 +332,8 @@ function main(argv) {
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
-  watchEngine(grpc, host.engineAddress, shutdown);
+  // Not again once stopping: a signal may have begun it, with the program still ending.
+  watchEngine(grpc, host.engineAddress, () => stopping || shutdown());
 }
 
 module.exports = { parseHostArgs, splitNodeArgs, runtimeOptions, FlagError, watchEngine };
