@@ -56,6 +56,13 @@ async function waitFor(
   }
 }
 
+/** The url, key and user id a started emulator prints, once it listens (the built-in key). */
+async function banner(running: Running): Promise<{ url: string; key: string; userId: number }> {
+  const [, url] = await waitFor(running, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
+  const key = /api key:\s+(\S+) \(built-in dev key\)/.exec(running.stdout())![1];
+  return { url, key, userId: Number(/api user id:\s+(\d+)/.exec(running.stdout())![1]) };
+}
+
 function call(url: string, apiUserId: number, apiKey: string, wire: string, ...params: unknown[]): Promise<any> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
@@ -93,10 +100,8 @@ describe("cdn-emulator CLI", () => {
 
   it("prints its settings and the url, logs calls without secrets, and exits 0 on SIGTERM", async () => {
     const running = run(["--port", "0"]);
-    const [, url, port] = await waitFor(running, /listening on (http:\/\/127\.0\.0\.1:(\d+))\n/);
-    expect(Number(port)).toBeGreaterThan(0);
-    const key = /api key:\s+(\S+) \(built-in dev key\)/.exec(running.stdout())![1];
-    const userId = Number(/api user id:\s+(\d+)/.exec(running.stdout())![1]);
+    const { url, key, userId } = await banner(running);
+    expect(Number(new URL(url).port)).toBeGreaterThan(0);
     expect(running.stdout()).toMatch(/not a production server/);
     const [code] = await call(url, userId, key, "pushzone.create", { name: "cli-zone", password: "cli-password" });
     expect(code).toBe(0);
@@ -112,9 +117,7 @@ describe("cdn-emulator CLI", () => {
 
   it("with --latency, many calls waiting at once print no listener-leak warning", async () => {
     const running = run(["--port", "0", "--latency", "1000"]);
-    const [, url] = await waitFor(running, /listening on (http:\/\/127\.0\.0\.1:\d+)\n/);
-    const key = /api key:\s+(\S+) \(built-in dev key\)/.exec(running.stdout())![1];
-    const userId = Number(/api user id:\s+(\d+)/.exec(running.stdout())![1]);
+    const { url, key, userId } = await banner(running);
     // Node warns past 10 listeners on one AbortSignal, and every call in its wait listens for the emulator's close;
     // a second's wait makes the 16 calls wait at once even on a slow machine.
     await Promise.all(Array.from({ length: 16 }, () => call(url, userId, key, "user.listUsers")));

@@ -42,6 +42,15 @@ const results = (passed: number, failed: number, files: object[] = [], runtimeEr
     testResults: files,
   });
 
+/** A failed test file of a results file, by its path under the repository, with its first failed test. */
+const failedFile = (file: string, test: string) => ({
+  name: `${ROOT}/${file}`,
+  status: "failed",
+  assertionResults: [{ status: "failed", fullName: test }],
+});
+/** How .ci/run names that file: relative to the clone it runs in. */
+const shown = (file: string) => path.relative(path.join(dir, "repo"), `${ROOT}/${file}`);
+
 /** Runs the copy of .ci/run with the stubs written from `stubs` (file name to content); its exit code and last lines. */
 function ci(stubs: Record<string, string>): { code: number | null; tail: string[] } {
   const stubDir = fs.mkdtempSync(path.join(dir, "stubs-"));
@@ -96,7 +105,6 @@ test("each failed step counts as one failure and is named before the last line",
 });
 
 test("a suite's failed files are named with their first failed test, or their own error when no test failed", () => {
-  const stories = `${ROOT}/tests/engine/a.test.ts`;
   const r = ci({
     "test:stories.json": results(
       5,
@@ -104,7 +112,7 @@ test("a suite's failed files are named with their first failed test, or their ow
       [
         // jest's own shape of a file whose afterAll hook threw (jest 29).
         {
-          name: stories,
+          name: `${ROOT}/tests/engine/a.test.ts`,
           status: "failed",
           message: "\n\n  ● Test suite failed to run\n\n    boom\n",
           assertionResults: [],
@@ -114,11 +122,7 @@ test("a suite's failed files are named with their first failed test, or their ow
     ),
     "test:stories.exit": "1",
     "test:gitops.json": results(2, 1, [
-      {
-        name: `${ROOT}/tests/gitops/b.test.ts`,
-        status: "failed",
-        assertionResults: [{ status: "failed", fullName: "day 3" }],
-      },
+      failedFile("tests/gitops/b.test.ts", "day 3"),
       { name: `${ROOT}/tests/gitops/c.test.ts`, status: "passed", assertionResults: [] },
     ]),
     "test:gitops.exit": "1",
@@ -126,9 +130,9 @@ test("a suite's failed files are named with their first failed test, or their ow
   expect(r.code).toBe(1);
   expect(r.tail).toEqual([
     "failed: the stories (npm run test:stories): 1 failed",
-    `failed: ${path.relative(path.join(dir, "repo"), stories)}: boom`,
+    `failed: ${shown("tests/engine/a.test.ts")}: boom`,
     "failed: the GitOps simulation (npm run test:gitops): 1 failed",
-    `failed: ${path.relative(path.join(dir, "repo"), `${ROOT}/tests/gitops/b.test.ts`)}: day 3`,
+    `failed: ${shown("tests/gitops/b.test.ts")}: day 3`,
     "tests: 19 passed, 2 failed",
   ]);
 });
@@ -150,17 +154,14 @@ test("npm test failing with every test passed (the leak check) fails CI, and the
 });
 
 test("npm test's failed files are named too", () => {
-  const file = `${ROOT}/tests/unit/x.test.ts`;
   const r = ci({
-    "test.json": results(9, 1, [
-      { name: file, status: "failed", assertionResults: [{ status: "failed", fullName: "t" }] },
-    ]),
+    "test.json": results(9, 1, [failedFile("tests/unit/x.test.ts", "t")]),
     "test.exit": "1",
   });
   expect(r.code).toBe(1);
   expect(r.tail).toEqual([
     "failed: npm test: 1 failed",
-    `failed: ${path.relative(path.join(dir, "repo"), file)}: t`,
+    `failed: ${shown("tests/unit/x.test.ts")}: t`,
     "tests: 19 passed, 1 failed",
   ]);
 });
